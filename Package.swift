@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// Tessera: a plugin host for personal-app modules. See README.md and ../shared/DESIGN.md.
+//
+// Layering, from the bottom:
+//   sdk/ (its own package)  TesseraSDK (dynamic, library evolution) + TesseraPluginStamp (static C)
+//   TesseraSchema           JSON Schema validation of manifests, deployments and operation input
+//   TesseraSQLite           a small, careful wrapper over the system SQLite
+//   TesseraManifest         plugin manifests and deployment files: models, loading, errors
+//   TesseraLoader           files -> validated, loaded generations (ELF stamp, lint, sha256, dlopen, handshake)
+//   TesseraStorage          the storage capability (one SQLite database per plugin, record API, change log)
+//   TesseraClock            the clock capability (system and virtual clocks, persisted timers)
+//   TesseraRuntime          lifecycle, grants, dispatch: the host
+//   TesseraCLI -> tessera   the command line
+// Plugins/ holds one dynamic library product per shipped plugin; each links only libTesseraSDK.so.
+import PackageDescription
+
+let package = Package(
+    name: "Tessera",
+    products: [
+        .executable(name: "tessera", targets: ["TesseraCLI"]),
+        .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+        .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
+    ],
+    dependencies: [
+        .package(path: "sdk"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "TesseraSchema", dependencies: [sdk]),
+        .target(name: "TesseraSQLite", dependencies: ["CSQLite"]),
+        .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
+        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest"]),
+        .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraRuntime", dependencies: [
+            sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
+        ]),
+        .executableTarget(name: "TesseraCLI", dependencies: [
+            "TesseraRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "TesseraBench", dependencies: ["TesseraRuntime", "TesseraSQLite", "CSQLite"]),
+
+        // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
+        .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
+
+        .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
+        .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite"]),
+        .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader"]),
+        .testTarget(name: "TesseraRuntimeTests", dependencies: ["TesseraRuntime"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraRuntime"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+var sdk: Target.Dependency { .product(name: "TesseraSDK", package: "sdk") }
+var stamp: Target.Dependency { .product(name: "TesseraPluginStamp", package: "sdk") }

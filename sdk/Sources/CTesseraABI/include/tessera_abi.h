@@ -1,0 +1,81 @@
+/*
+ * tessera_abi.h — the C boundary between the Tessera host and a plugin library.
+ *
+ * Everything a host must know about a plugin before it trusts Swift code crosses here, as plain
+ * C structs. The rules are SQLite's and GStreamer's: every struct starts with its own size, fields
+ * are only ever appended, and reserved words are kept for later. A reader never reads past the size
+ * the writer declared.
+ *
+ * Two things live in every plugin library:
+ *  1. The stamp: a `tessera_stamp_t` record in the ELF section named `tessera_stamp`, compiled in
+ *     from the SDK's `TesseraPluginStamp` target. The host reads it from the file *without loading
+ *     it* (gate 1) and refuses a library stamped for another SDK major, a newer SDK minor, or
+ *     another compiler.
+ *  2. The entry symbol `tessera_plugin_entry`: the only symbol the host looks up after dlopen. The
+ *     host passes a `tessera_host_t` and gets back a `tessera_descriptor_t` (gate 3: the handshake).
+ *
+ * Version rule: the SDK ABI major must be equal; the plugin's minor must be <= the host's minor.
+ */
+#ifndef TESSERA_ABI_H
+#define TESSERA_ABI_H
+
+#include <stdint.h>
+
+/* The SDK ABI version this header describes. A plugin build may not override these. */
+#ifndef TESSERA_SDK_ABI_MAJOR
+#define TESSERA_SDK_ABI_MAJOR 1u
+#endif
+#ifndef TESSERA_SDK_ABI_MINOR
+#define TESSERA_SDK_ABI_MINOR 0u
+#endif
+
+/* 'TSST' little-endian: marks a stamp record. */
+#define TESSERA_STAMP_MAGIC 0x54535354u
+/* 'TSSD' little-endian: marks a descriptor. */
+#define TESSERA_DESCRIPTOR_MAGIC 0x44535354u
+
+/* The ELF section that holds the stamp, and the entry symbol's name. */
+#define TESSERA_STAMP_SECTION "tessera_stamp"
+#define TESSERA_ENTRY_SYMBOL "tessera_plugin_entry"
+
+/* Room for the compiler identity: clang's version string with its source revision. */
+#define TESSERA_TOOLCHAIN_MAX 120
+
+/* The stamp, read from the file before loading. */
+typedef struct tessera_stamp {
+    uint32_t magic;                          /* TESSERA_STAMP_MAGIC */
+    uint32_t size;                           /* sizeof(tessera_stamp_t) of the writer */
+    uint32_t sdk_abi_major;
+    uint32_t sdk_abi_minor;
+    char toolchain[TESSERA_TOOLCHAIN_MAX];   /* NUL-terminated compiler identity */
+    uint32_t reserved[4];
+} tessera_stamp_t;
+
+/* What the host tells the plugin at the handshake. */
+typedef struct tessera_host {
+    uint32_t size;                           /* sizeof(tessera_host_t) of the host */
+    uint32_t sdk_abi_major;
+    uint32_t sdk_abi_minor;
+    uint32_t reserved0;
+    const char *host_version;                /* NUL-terminated SemVer of the host */
+    void *reserved[4];
+} tessera_host_t;
+
+/* What the plugin answers. `factory` is an owned (+1) reference to a TesseraSDK.PluginFactory. */
+typedef struct tessera_descriptor {
+    uint32_t size;                           /* sizeof(tessera_descriptor_t) of the plugin */
+    uint32_t magic;                          /* TESSERA_DESCRIPTOR_MAGIC */
+    uint32_t sdk_abi_major;                  /* baked in when the plugin was compiled */
+    uint32_t sdk_abi_minor;
+    const char *plugin_id;                   /* NUL-terminated; must equal the manifest's id */
+    void *factory;
+    void *reserved[4];
+} tessera_descriptor_t;
+
+/* The signature of `tessera_plugin_entry`. */
+typedef const tessera_descriptor_t *(*tessera_entry_fn)(const tessera_host_t *host);
+
+/* Defined by the TesseraPluginStamp target that every plugin links: the plugin's own stamp. */
+const tessera_stamp_t *tessera_plugin_stamp(void);
+
+#endif /* TESSERA_ABI_H */

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// What the host hands a plugin at start: its identity, its configuration, the capabilities the
+/// operator granted (and nothing else), and the place to register its handlers.
+///
+/// ```swift
+/// func start(context: PluginContext) async throws {
+///     let storage = try context.capability(.storage)
+///     context.onOperation("add-note", input: NewNote.self) { note, call in
+///         try await storage.write { $0.put("notes", id: note.id, ["text": .text(note.text)]) }
+///         return Saved(id: note.id)
+///     }
+/// }
+/// ```
+public final class PluginContext: Sendable {
+    /// The plugin's id, from its manifest.
+    public let pluginID: String
+    /// The operator's configuration for this plugin, validated against the manifest's `config` schema.
+    public let config: JSONValue
+    /// Where the plugin's log lines go. The host adds the plugin id to each line.
+    public let log: PluginLog
+
+    private let capabilities: [String: any Sendable]
+    private let registrations = Mutex(Registrations())
+
+    private struct Registrations {
+        var operations: [String: OperationHandler] = [:]
+        var timers: [String: TimerHandler] = [:]
+    }
+
+    /// Creates a context. Hosts and test harnesses call this; plugins receive one.
+    ///
+    /// - Parameter capabilities: the granted capability objects, keyed by capability name.
+    public init(pluginID: String, config: JSONValue, capabilities: [String: any Sendable], log: PluginLog) {
+        self.pluginID = pluginID
+        self.config = config
+        self.capabilities = capabilities
+        self.log = log
+    }
+
+    /// The granted capability named by `key`.
+    ///
+    /// - Throws: ``PluginError`` with code `notGranted` if the operator did not grant it.
+    public func capability<Value>(_ key: CapabilityKey<Value>) throws -> Value {
+        guard let value = capabilities[key.name] as? Value else {
+            throw PluginError(.notGranted, "capability '\(key.name)' is not granted to plugin '\(pluginID)'")
+        }
+        return value
+    }
+
+    /// Whether the capability named by `key` was granted.
+    public func isGranted<Value>(_ key: CapabilityKey<Value>) -> Bool {
+        capabilities[key.name] is Value
+    }
+
+    /// The names of the granted capabilities.
+    public var grantedCapabilities: [String] { capabilities.keys.sorted() }
+
+    /// Registers the handler of an operation declared in the manifest. A later registration of the
+    /// same name replaces the earlier one.
+    public func onOperation(_ name: String, _ handler: @escaping OperationHandler) {
+        registrations.withLock { $0.operations[name] = handler }
+    }
+
+    /// Registers a typed handler: the validated input is decoded as `Input` and the result encoded
+    /// as JSON. A decoding failure reaches the caller as `invalidInput`.
+    public func onOperation<Input: Decodable, Output: Encodable>(
+        _ name: String, input: Input.Type,
+        _ handler: @escaping @Sendable (Input, OperationCall) async throws -> Output
+    ) {
+        onOperation(name) { call in
+            let input: Input
+            do {
+                input = try call.input.decode(as: Input.self)
+            } catch {
+                throw PluginError(.invalidInput, "input does not match operation '\(name)': \(error)")
+            }
+            return try JSONValue(encoding: try await handler(input, call))
+        }
+    }
+
+    /// Registers the handler of timers scheduled under `name`.
+    public func onTimer(_ name: String, _ handler: @escaping TimerHandler) {
+        registrations.withLock { $0.timers[name] = handler }
+    }
+
+    /// The handler registered for an operation, if any. Used by the host to dispatch.
+    public func operationHandler(_ name: String) -> OperationHandler? {
+        registrations.withLock { $0.operations[name] }
+    }
+
+    /// The handler registered for timers named `name`, if any. Used by the host to fire timers.
+    public func timerHandler(_ name: String) -> TimerHandler? {
+        registrations.withLock { $0.timers[name] }
+    }
+
+    /// The names of the registered operations, sorted.
+    public var registeredOperations: [String] {
+        registrations.withLock { $0.operations.keys.sorted() }
+    }
+}
+
+/// A plugin's log. Lines go to the host's log with the plugin's id attached; never log secrets.
+public struct PluginLog: Sendable {
+    /// How important a line is.
+    public enum Level: String, Sendable, CaseIterable {
+        /// Detail for debugging.
+        case debug
+        /// Normal operation.
+        case info
+        /// Something unexpected that the plugin handled.
+        case warning
+        /// Something failed.
+        case error
+    }
+
+    private let sink: @Sendable (Level, String) -> Void
+
+    /// Creates a log that hands each line to `sink`.
+    public init(sink: @escaping @Sendable (Level, String) -> Void) { self.sink = sink }
+
+    /// A log that drops every line.
+    public static var discarding: PluginLog { PluginLog { _, _ in } }
+
+    /// Logs a line at `level`.
+    public func log(_ level: Level, _ message: @autoclosure () -> String) { sink(level, message()) }
+    /// Logs a debug line.
+    public func debug(_ message: @autoclosure () -> String) { sink(.debug, message()) }
+    /// Logs an info line.
+    public func info(_ message: @autoclosure () -> String) { sink(.info, message()) }
+    /// Logs a warning.
+    public func warning(_ message: @autoclosure () -> String) { sink(.warning, message()) }
+    /// Logs an error.
+    public func error(_ message: @autoclosure () -> String) { sink(.error, message()) }
+}
