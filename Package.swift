@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+        .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
     ],
     dependencies: [
@@ -41,6 +42,8 @@ let package = Package(
             "TesseraRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: ["TesseraRuntime", "TesseraSQLite", "CSQLite"]),
+        // Writes record batches until killed; the crash-safety test kills it with SIGKILL.
+        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage"]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
