@@ -39,20 +39,27 @@ let package = Package(
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", sdk,
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "TesseraBench", dependencies: ["TesseraRuntime", "TesseraSQLite", "CSQLite"]),
+        .executableTarget(name: "TesseraBench", dependencies: [
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
+        ]),
         // Writes record batches until killed; the crash-safety test kills it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage"]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
 
+        // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
+        .target(name: "TesseraTestFixtures", path: "Tests/TesseraTestFixtures"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite"]),
-        .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader"]),
-        .testTarget(name: "TesseraRuntimeTests", dependencies: ["TesseraRuntime"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraRuntime"]),
+        .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraRuntimeTests", dependencies: [
+            "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", sdk,
+        ]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
     ],
     swiftLanguageModes: [.v6]
 )

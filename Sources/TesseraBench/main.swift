@@ -1,1 +1,39 @@
-print("bench")
+import Foundation
+import TesseraLoader
+
+// tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
+// Run it in release: `swift run -c release tessera-bench [load|dispatch|storage|all]`.
+
+let which = CommandLine.arguments.dropFirst().first ?? "all"
+let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+let scratch = NSTemporaryDirectory() + "tessera-bench-\(getpid())"
+try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+print("tessera-bench — Swift \(pinnedSwiftVersion), \(ProcessInfo.processInfo.activeProcessorCount) cores, build \(buildDirectory)")
+
+if which == "load" || which == "all" {
+    let result = try await loadBenchmark(library: buildDirectory + "/libTesseraExample.so", loads: 200, scratch: scratch + "/load")
+    report("load: gates+dlopen+handshake+start", result.total, unit: micros, target: "≤ 1000 µs")
+    for (name, summary) in result.phases { report("  \(name)", summary, unit: micros, target: "") }
+}
+
+if which == "dispatch" || which == "all" {
+    let deployment = scratch + "/deployment.json"
+    try Data("""
+        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
+         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
+         "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
+        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    let result = try await dispatchBenchmark(deploymentFile: deployment, scratch: scratch, calls: 20_000)
+    report("dispatch: echo, \(result.inputBytes)-byte input", result.summary, unit: micros, target: "≤ 20 µs")
+}
+
+if which == "storage" || which == "all" {
+    for batch in [1, 100] {
+        let result = try await storageBenchmark(rows: batch == 1 ? 200 : 5_000, batchSize: batch, rounds: 5)
+        let ratio = result.recordAPIRowsPerSecondMedian / result.rawRowsPerSecondMedian
+        print(String(format: "storage: batch %3d, synchronous=FULL  record API %.0f rows/s, raw sqlite3_step %.0f rows/s, ratio %.2f  target ≥ 0.50",
+                     batch, result.recordAPIRowsPerSecondMedian, result.rawRowsPerSecondMedian, ratio))
+    }
+}

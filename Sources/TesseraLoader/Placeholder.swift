@@ -1,1 +1,1 @@
-// placeholder
+// (kept for the ELF work in progress)

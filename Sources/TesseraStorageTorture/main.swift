@@ -1,1 +1,53 @@
-print("torture")
+// tessera-storage-torture DBPATH START
+//
+// Opens SQLitePluginStorage on DBPATH, migrates `items`, then writes batches numbered START,
+// START+1, … forever. Each batch puts 50 rows with ids "b<batch>-<n>"; after `write` returns the tool
+// prints "ack <batch>" on stdout (one write(2), unbuffered). The crash-safety test kills it with
+// SIGKILL at varying points and checks that every acknowledged batch survived whole.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TesseraSDK
+import TesseraStorage
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let start = Int64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: tessera-storage-torture DBPATH START\n".utf8))
+    exit(64)
+}
+
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            exit(74)  // the reader went away
+        }
+        offset += n
+    }
+}
+
+do {
+    let storage = try SQLitePluginStorage(pluginID: "torture", path: arguments[1], now: { Date() })
+    try storage.migrate([
+        StorageMigration(version: 1, sql: "CREATE TABLE items(id TEXT PRIMARY KEY, batch INTEGER, n INTEGER, payload TEXT)"),
+    ])
+    let payload = String(repeating: "tessera ", count: 16)
+    var number = start
+    while true {
+        var batch = WriteBatch()
+        for n in 0..<50 {
+            batch.put("items", id: "b\(number)-\(n)",
+                      ["batch": .integer(number), "n": .integer(Int64(n)), "payload": .text(payload)])
+        }
+        try await storage.write(batch)
+        say("ack \(number)")
+        number += 1
+    }
+} catch {
+    FileHandle.standardError.write(Data("tessera-storage-torture: \(error)\n".utf8))
+    exit(1)
+}

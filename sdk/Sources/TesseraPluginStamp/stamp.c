@@ -17,5 +17,7 @@ const tessera_stamp_t tessera_stamp_record = {
     {0, 0, 0, 0},
 };
 
-__attribute__((visibility("default")))
+/* Hidden, so that each image's own code reads its own stamp: a plugin must never bind to the host's
+ * (or another plugin's) copy of this function through the dynamic symbol table. */
+__attribute__((visibility("hidden")))
 const tessera_stamp_t *tessera_plugin_stamp(void) { return &tessera_stamp_record; }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Monotonic time in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Order statistics of a set of samples.
+struct Summary {
+    let count: Int
+    let median: Double
+    let p10: Double
+    let p90: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        count = sorted.count
+        func at(_ q: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] }
+        median = at(0.5)
+        p10 = at(0.1)
+        p90 = at(0.9)
+    }
+}
+
+/// Formats microseconds with sensible precision.
+func micros(_ nanoseconds: Double) -> String { String(format: "%.1f µs", nanoseconds / 1000) }
+
+/// Prints one result line: name, median, spread, and the target verdict.
+func report(_ name: String, _ s: Summary, unit: (Double) -> String, target: String) {
+    print("\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) median \(unit(s.median))  (p10 \(unit(s.p10)), p90 \(unit(s.p90)), n=\(s.count))  target \(target)")
+}

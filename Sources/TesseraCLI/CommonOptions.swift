@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+
+/// Options every command that opens a host shares.
+struct HostArguments: ParsableArguments {
+    @Option(name: .long, help: "The deployment file (default: $TESSERA_DEPLOYMENT, else manifests/deployments/default.json).")
+    var deployment: String?
+
+    @Option(name: .long, help: "The data directory (default: the deployment's dataDirectory, else .tessera/<deployment name>).")
+    var data: String?
+
+    @Option(name: .long, help: "An extra folder to search for plugin libraries (repeatable).")
+    var libraryPath: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Log what the host does to stderr.")
+    var verbose = false
+
+    var deploymentFile: String {
+        deployment ?? ProcessInfo.processInfo.environment["TESSERA_DEPLOYMENT"] ?? "manifests/deployments/default.json"
+    }
+
+    /// Reads the deployment and makes a host for it (not yet started).
+    func makeHost(onlyPlugins: Set<String>? = nil) throws -> Host {
+        let deployment: Deployment
+        do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
+            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
+        }
+        let dataDirectory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
+        let verbose = self.verbose
+        let log = HostLog { level, source, message in
+            guard verbose || level == .warning || level == .error else { return }
+            FileHandle.standardError.write(Data("[\(level.rawValue)] \(source): \(message)\n".utf8))
+        }
+        do {
+            return try Host(deployment: deployment, options: HostOptions(
+                dataDirectory: dataDirectory, libraryPaths: libraryPath, log: log, onlyPlugins: onlyPlugins))
+        } catch {
+            throw CLIError(code: .failure, message: "cannot open data directory \(dataDirectory): \(error)")
+        }
+    }
+}
+
+/// An error the CLI reports as one line on stderr, with a documented exit code.
+struct CLIError: Error, CustomStringConvertible {
+    enum Code: Int32 {
+        case failure = 1, invalidInput = 2, notFound = 3, forbidden = 4, unavailable = 5, invalidDeployment = 6
+    }
+    let code: Code
+    let message: String
+    var description: String { message }
+
+    init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The exit code for a plugin error.
+    init(_ error: PluginError) {
+        switch error.code {
+        case .invalidInput: code = .invalidInput
+        case .notFound: code = .notFound
+        case .forbidden, .notGranted: code = .forbidden
+        case .unavailable: code = .unavailable
+        default: code = .failure
+        }
+        message = error.field.map { "\(error.code): \(error.message) (field \($0))" } ?? "\(error.code): \(error.message)"
+    }
+}
+
+extension CLIError {
+    /// Prints `tessera: <message>` on stderr and exits with the code.
+    func exit() -> Never {
+        FileHandle.standardError.write(Data("tessera: \(message)\n".utf8))
+        Foundation.exit(code.rawValue)
+    }
+}
+
+/// Runs a command body, turning its errors into one stderr line and an exit code.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CLIError {
+        error.exit()
+    } catch let error as PluginError {
+        CLIError(error).exit()
+    }
+}
+
+/// Writes text to stdout.
+func say(_ text: String) { print(text) }

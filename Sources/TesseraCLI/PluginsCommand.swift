@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import TesseraLoader
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+
+/// `tessera plugins list|why|verify`
+struct Plugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List plugins, explain a plugin's state, verify plugin libraries.",
+        subcommands: [List.self, Why.self, Verify.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the deployment's plugins with state, reason, version and grants.",
+            discussion: "By default only the checks that run no plugin code (manifest, deployment, grants, gate 1); --start loads and starts each plugin as `serve` would.")
+        @OptionGroup var host: HostArguments
+        @Flag(name: .long, help: "Print JSON.") var json = false
+        @Flag(name: .long, help: "Load and start the plugins, to show the states that needs (active, failed).") var start = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost()
+                await host.start(until: start ? .active : .validated)
+                let statuses = host.statuses()
+                await host.stop()
+                if json {
+                    say(JSONValue.array(statuses.map(\.json)).prettySerialized())
+                } else {
+                    say(PluginTable.render(statuses))
+                }
+            }
+        }
+    }
+
+    struct Why: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Explain one plugin's state: every step it went through and what each found.",
+            discussion: "Loads and starts the plugin (only that one) to find out.")
+        @Argument(help: "The plugin id.") var plugin: String
+        @OptionGroup var host: HostArguments
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost(onlyPlugins: [plugin])
+                await host.start()
+                let status = host.status(of: plugin)
+                await host.stop()
+                guard let status else {
+                    throw CLIError(code: .notFound, message: "no plugin '\(plugin)': it is neither in the deployment nor in any manifest")
+                }
+                if json { say(status.json.prettySerialized()); return }
+                say("\(status.id) \(status.version ?? "") — \(status.state.rawValue)")
+                if let reason = status.reason { say("reason: \(reason)") }
+                for (i, step) in status.history.enumerated() { say("  \(i + 1). \(step)") }
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check plugin libraries: gate 1 (file: sha256, stamp, link lint) and gate 2 (dlopen); gate 3 (handshake) with --load.",
+            discussion: "Exits 0 when every library passes, 1 otherwise.")
+        @Argument(help: "Plugin library files (.so).") var paths: [String]
+        @Option(name: .long, help: "A manifest to check the library against (its sha256 pin, sdk fields and id).") var manifest: String?
+        @Flag(name: .long, help: "Also load the library and shake hands with it (runs its entry symbol).") var load = false
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                var parsed: PluginManifest?
+                if let manifest {
+                    do { parsed = try ManifestReader.read(file: manifest) } catch {
+                        throw CLIError(code: .invalidDeployment, message: "manifest: \(error)")
+                    }
+                }
+                var results: [JSONValue] = []
+                var failures = 0
+                for path in paths {
+                    let result = verify(path, manifest: parsed)
+                    if result["ok"] != .bool(true) { failures += 1 }
+                    results.append(result)
+                }
+                if json { say(JSONValue.array(results).prettySerialized()) }
+                if failures > 0 { throw ExitCode(1) }
+            }
+        }
+
+        func verify(_ path: String, manifest: PluginManifest?) -> JSONValue {
+            var out: [String: JSONValue] = ["path": .string(path)]
+            do {
+                let library = try FileGate.verify(path: path, manifest: manifest, host: .current)
+                out["sha256"] = .string(library.sha256)
+                out["stampedABI"] = .string("\(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+                out["toolchain"] = .string(library.stamp.toolchain)
+                report("\(path): gate 1 ok (sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor))")
+                let staging = GenerationStore(root: NSTemporaryDirectory() + "tessera-verify-\(getpid())")
+                let staged = try staging.stage(library)
+                let (_, entry) = try LibraryLoader.open(stagedPath: staged)
+                report("\(path): gate 2 ok (dlopen)")
+                if load {
+                    let answer = try LibraryLoader.handshake(entry: entry, expectedID: manifest?.id, host: .current)
+                    out["pluginID"] = .string(answer.pluginID)
+                    report("\(path): gate 3 ok (handshake: \(answer.pluginID), SDK ABI \(answer.reportedABI.major).\(answer.reportedABI.minor))")
+                }
+                out["ok"] = true
+            } catch {
+                out["ok"] = false
+                out["error"] = .string("\(error)")
+                FileHandle.standardError.write(Data("tessera: \(path): \(error)\n".utf8))
+            }
+            return .object(out)
+        }
+
+        func report(_ line: String) { if !json { say(line) } }
+    }
+}
+
+/// Plugin statuses as a table for people.
+enum PluginTable {
+    static func render(_ statuses: [PluginStatus]) -> String {
+        guard !statuses.isEmpty else { return "no plugins" }
+        var rows = [["ID", "VERSION", "STATE", "GEN", "GRANTS", "REASON"]]
+        for s in statuses {
+            rows.append([s.id, s.version ?? "-", s.state.rawValue, s.generation > 0 ? "\(s.generation) (+\(s.retiredGenerations) retired)" : "-",
+                         s.grants.keys.sorted().joined(separator: ",").ifEmpty("-"), s.reason ?? ""])
+        }
+        let widths = (0..<rows[0].count - 1).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<row.count).map { c in c < widths.count ? row[c].padding(toLength: widths[c], withPad: " ", startingAt: 0) : row[c] }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `tessera` command.
+@main
+struct Tessera: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera",
+        abstract: "A plugin host for personal-app modules.",
+        discussion: """
+            Exit codes: 0 success; 1 the command or operation failed; 2 invalid input; 3 not found; \
+            4 forbidden or not granted; 5 plugin not active; 6 invalid deployment or manifest; 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [Serve.self, Plugins.self, Call.self, Clock.self]
+    )
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TesseraSDK
+import TesseraSQLite
+
+/// Timers and the virtual clock's time in the host's own database (`<data>/host.sqlite`).
+///
+/// Times are stored as `timeIntervalSinceReferenceDate` reals, so a `Date` comes back exactly.
+public final class SQLiteTimerStore: TimerStore {
+    let database: SQLiteDatabase
+
+    public init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        try database.withConnection { db in
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS timers (
+                    plugin TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, fire_at REAL NOT NULL,
+                    payload TEXT NOT NULL, every_seconds INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (plugin, key));
+                CREATE INDEX IF NOT EXISTS timers_by_time ON timers (fire_at, plugin, key);
+                CREATE TABLE IF NOT EXISTS virtual_clock (id INTEGER PRIMARY KEY CHECK (id = 1), now REAL NOT NULL);
+                """)
+        }
+    }
+
+    public func put(_ timer: StoredTimer) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("""
+                INSERT OR REPLACE INTO timers (plugin, key, name, fire_at, payload, every_seconds, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(Self.row(timer))
+        }
+    }
+
+    public func putIfAbsent(_ timer: StoredTimer) throws -> Bool {
+        try database.withConnection { db in
+            try db.cachedStatement("""
+                INSERT OR IGNORE INTO timers (plugin, key, name, fire_at, payload, every_seconds, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(Self.row(timer))
+            return db.changes > 0
+        }
+    }
+
+    public func remove(plugin: String, key: String) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("DELETE FROM timers WHERE plugin = ? AND key = ?").execute([.text(plugin), .text(key)])
+        }
+    }
+
+    public func pending(plugin: String) throws -> [StoredTimer] {
+        try database.withConnection { db in
+            try db.cachedStatement("\(Self.select) WHERE plugin = ? ORDER BY fire_at, key")
+                .fetchAll([.text(plugin)]).map(Self.timer)
+        }
+    }
+
+    public func due(by time: Date, limit: Int) throws -> [StoredTimer] {
+        try database.withConnection { db in
+            try db.cachedStatement("\(Self.select) WHERE fire_at <= ? ORDER BY fire_at, plugin, key LIMIT ?")
+                .fetchAll([.real(time.timeIntervalSinceReferenceDate), .integer(Int64(limit))]).map(Self.timer)
+        }
+    }
+
+    public func loadVirtualNow() throws -> Date? {
+        try database.withConnection { db in
+            try db.fetchOne("SELECT now FROM virtual_clock WHERE id = 1")?.first?.real.map(Date.init(timeIntervalSinceReferenceDate:))
+        }
+    }
+
+    public func saveVirtualNow(_ time: Date) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("INSERT OR REPLACE INTO virtual_clock (id, now) VALUES (1, ?)")
+                .execute([.real(time.timeIntervalSinceReferenceDate)])
+        }
+    }
+
+    static let select = "SELECT plugin, key, name, fire_at, payload, every_seconds, attempts FROM timers"
+
+    static func row(_ t: StoredTimer) -> [SQLiteValue] {
+        [.text(t.plugin), .text(t.key), .text(t.name), .real(t.fireAt.timeIntervalSinceReferenceDate),
+         .text(t.payload.serialized()), t.everySeconds.map(SQLiteValue.integer) ?? .null, .integer(Int64(t.attempts))]
+    }
+
+    static func timer(_ r: [SQLiteValue]) -> StoredTimer {
+        StoredTimer(plugin: r[0].text ?? "", key: r[1].text ?? "", name: r[2].text ?? "",
+                    fireAt: Date(timeIntervalSinceReferenceDate: r[3].real ?? 0),
+                    payload: (try? JSONValue(parsing: r[4].text ?? "null")) ?? .null,
+                    everySeconds: r[5].integer, attempts: Int(r[6].integer ?? 0))
+    }
+}

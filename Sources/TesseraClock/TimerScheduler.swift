@@ -1,0 +1,142 @@
+import Foundation
+import TesseraSDK
+
+/// Fires the timers that fall due, in time order, through a callback the host provides.
+///
+/// With a virtual clock, ``advance(to:)`` walks the clock forward from one due time to the next,
+/// so each handler runs with the clock reading its due time and everything happens in order. With
+/// the system clock, ``run()`` waits for the next due time and fires what is due, marking timers
+/// that fell due while the host was down as late.
+public final class TimerScheduler: Sendable {
+    /// What became of one firing.
+    public enum Outcome: Sendable, Equatable {
+        /// The handler ran.
+        case delivered
+        /// The handler threw; the timer is retried with backoff.
+        case failed(String)
+        /// The plugin cannot take it now (not active); the timer stays due.
+        case deferred
+    }
+
+    /// One firing, as reported to the caller of ``advance(to:)`` and ``fireDue()``.
+    public struct Firing: Sendable, Equatable {
+        public let timer: StoredTimer
+        public let firedAt: Date
+        public let outcome: Outcome
+    }
+
+    /// How many failures in a row before a timer is dropped (and the drop logged).
+    public static let maxAttempts = 8
+
+    let store: any TimerStore
+    let clock: any ClockSource
+    let fire: @Sendable (StoredTimer, Date) async -> Outcome
+    let log: @Sendable (String) -> Void
+
+    public init(store: any TimerStore, clock: any ClockSource,
+                log: @escaping @Sendable (String) -> Void = { _ in },
+                fire: @escaping @Sendable (StoredTimer, Date) async -> Outcome) {
+        self.store = store
+        self.clock = clock
+        self.fire = fire
+        self.log = log
+    }
+
+    /// Advances a virtual clock to `target`, firing every timer due on the way, in time order, with
+    /// the clock set to each timer's due time as it fires. Timers a handler schedules on the way
+    /// fire too if they fall due by `target`.
+    public func advance(to target: Date) async throws -> [Firing] {
+        guard let virtual = clock as? VirtualClockSource else {
+            throw PluginError(.conflict, "the clock is the system clock; only a virtual clock can be set or advanced")
+        }
+        var firings: [Firing] = []
+        var deferred: Set<String> = []
+        while let next = try store.due(by: target, limit: deferred.count + 1)
+            .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) }) {
+            if next.fireAt > virtual.now() { virtual.set(to: next.fireAt) }
+            let firing = try await fireOne(next)
+            if firing.outcome == .deferred { deferred.insert(next.plugin + "\u{0}" + next.key) }
+            firings.append(firing)
+        }
+        if target > virtual.now() { virtual.set(to: target) }
+        return firings
+    }
+
+    /// Fires every timer due now, earliest first; timers deferred by an inactive plugin stay due.
+    public func fireDue() async throws -> [Firing] {
+        var firings: [Firing] = []
+        var deferred: Set<String> = []
+        let now = clock.now()
+        while let next = try store.due(by: now, limit: deferred.count + 1)
+            .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) }) {
+            let firing = try await fireOne(next)
+            if firing.outcome == .deferred { deferred.insert(next.plugin + "\u{0}" + next.key) }
+            firings.append(firing)
+        }
+        return firings
+    }
+
+    /// Fires one timer and records what follows: removal, the next occurrence, or a retry.
+    func fireOne(_ timer: StoredTimer) async throws -> Firing {
+        let firedAt = clock.now()
+        let outcome = await fire(timer, firedAt)
+        switch outcome {
+        case .deferred:
+            break
+        case .delivered:
+            if let every = timer.everySeconds {
+                var next = timer
+                next.attempts = 0
+                next.fireAt = nextOccurrence(after: timer.fireAt, every: every, now: firedAt)
+                try store.put(next)
+            } else {
+                try store.remove(plugin: timer.plugin, key: timer.key)
+            }
+        case .failed(let reason):
+            if timer.attempts + 1 >= Self.maxAttempts {
+                log("timer \(timer.plugin)/\(timer.key) dropped after \(Self.maxAttempts) failures: \(reason)")
+                try store.remove(plugin: timer.plugin, key: timer.key)
+            } else {
+                var retry = timer
+                retry.attempts += 1
+                retry.fireAt = firedAt.addingTimeInterval(Self.backoff(attempt: retry.attempts))
+                try store.put(retry)
+            }
+        }
+        return Firing(timer: timer, firedAt: firedAt, outcome: outcome)
+    }
+
+    /// The first occurrence after `now` of a period that was due at `due`: missed occurrences during
+    /// downtime collapse into the one that just fired.
+    func nextOccurrence(after due: Date, every: Int64, now: Date) -> Date {
+        var next = due.addingTimeInterval(TimeInterval(every))
+        if next <= now {
+            let missed = (now.timeIntervalSince(next) / TimeInterval(every)).rounded(.down) + 1
+            next = next.addingTimeInterval(missed * TimeInterval(every))
+        }
+        return next
+    }
+
+    /// 30 s, 1 min, 2 min, … capped at one hour.
+    static func backoff(attempt: Int) -> TimeInterval {
+        min(30 * pow(2, Double(attempt - 1)), 3600)
+    }
+
+    /// Runs until cancelled, for the system clock: fires what is due, then sleeps until the next due
+    /// time, looking again at least once a second so a newly scheduled earlier timer is not missed.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                _ = try await fireDue()
+                let soon = clock.now().addingTimeInterval(1)
+                let next = try store.due(by: soon, limit: 1).first?.fireAt ?? soon
+                try await clock.sleep(until: min(next, soon))
+            } catch is CancellationError {
+                return
+            } catch {
+                log("timer loop: \(error)")
+                try? await clock.sleep(until: clock.now().addingTimeInterval(5))
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TesseraManifest
+
+/// A plugin library that passed gate 1: what the host read from the file without loading it.
+public struct VerifiedLibrary: Sendable, Hashable {
+    /// The file checked.
+    public let path: String
+    /// Its sha256, lowercase hex: also the name of its content-addressed copy.
+    public let sha256: String
+    /// The stamp compiled into it.
+    public let stamp: PluginStamp
+    /// The linker's build id (NT_GNU_BUILD_ID), when present.
+    public let buildID: String?
+    /// Its size in bytes.
+    public let size: Int
+}
+
+/// Gate 1: checks a plugin library file before any of its code runs.
+///
+/// In order: the file is a readable 64-bit ELF; its sha256 matches the manifest's pin; it carries a
+/// `tessera_stamp` section for this host's SDK major, an SDK minor no newer than the host's, and
+/// the host's compiler; and it links the shared `libTesseraSDK.so` rather than embedding a copy.
+public enum FileGate {
+    /// The mangling prefix of symbols defined in the TesseraSDK module.
+    static let sdkSymbolPrefix = "$s10TesseraSDK"
+
+    public static func verify(path: String, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
+        let elf: ELFFile
+        do { elf = try ELFFile(path: path) } catch {
+            throw GateRefusal(gate: 1, field: "library", expected: "a 64-bit ELF shared library", found: "\(path): \(error)")
+        }
+        let sha256: String
+        do { sha256 = try SHA256.hash(file: path) } catch {
+            throw GateRefusal(gate: 1, field: "library", expected: "a readable file", found: "\(path): \(error)")
+        }
+        if let pinned = manifest?.library.sha256, pinned != sha256 {
+            throw GateRefusal(gate: 1, field: "library.sha256", expected: pinned, found: sha256,
+                              hint: "the file is not the build the manifest pins; rebuild or update the pin")
+        }
+        let stamp = try readStamp(elf)
+        try checkStamp(stamp, manifest: manifest, host: host)
+        try lint(elf)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: elf.gnuBuildID, size: size ?? 0)
+    }
+
+    static func readStamp(_ elf: ELFFile) throws(GateRefusal) -> PluginStamp {
+        let bytes: [UInt8]?
+        do { bytes = try elf.section(named: "tessera_stamp") } catch {
+            throw GateRefusal(gate: 1, field: "stamp", expected: "a readable tessera_stamp section", found: "\(error)")
+        }
+        guard let bytes else {
+            throw GateRefusal(gate: 1, field: "stamp", expected: "a tessera_stamp section", found: "none",
+                              hint: "link the SDK's TesseraPluginStamp product into the plugin")
+        }
+        do { return try PluginStamp(bytes: bytes) } catch {
+            throw GateRefusal(gate: 1, field: "stamp", expected: "a valid stamp record", found: "\(error)")
+        }
+    }
+
+    static func checkStamp(_ stamp: PluginStamp, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) {
+        if stamp.sdkABIMajor != host.sdkABIMajor {
+            throw GateRefusal(gate: 1, field: "sdk.abi.major", expected: "\(host.sdkABIMajor) (host)",
+                              found: "\(stamp.sdkABIMajor) (plugin)", hint: "rebuild the plugin against this host's SDK")
+        }
+        if stamp.sdkABIMinor > host.sdkABIMinor {
+            throw GateRefusal(gate: 1, field: "sdk.abi.minor", expected: "at most \(host.sdkABIMinor) (host)",
+                              found: "\(stamp.sdkABIMinor) (plugin)", hint: "the plugin needs a newer host; upgrade the host")
+        }
+        if stamp.toolchain != host.toolchain {
+            throw GateRefusal(gate: 1, field: "toolchain", expected: "\(host.toolchain) (host)", found: "\(stamp.toolchain) (plugin)",
+                              hint: "build the plugin with Swift \(host.swiftVersion), the toolchain this host is pinned to")
+        }
+        guard let manifest else { return }
+        if manifest.sdkABI != (stamp.sdkABIMajor, stamp.sdkABIMinor) {
+            throw GateRefusal(gate: 1, field: "manifest sdk.abi", expected: "\(stamp.sdkABIMajor).\(stamp.sdkABIMinor) (the library's stamp)",
+                              found: "\(manifest.sdkABI.major).\(manifest.sdkABI.minor) (manifest)",
+                              hint: "the manifest does not describe this build")
+        }
+        if manifest.toolchain != host.swiftVersion {
+            throw GateRefusal(gate: 1, field: "manifest sdk.toolchain", expected: "\(host.swiftVersion) (host)",
+                              found: "\(manifest.toolchain) (manifest)")
+        }
+    }
+
+    /// The link lint: a plugin must use the host's SDK and Swift runtime, never copies of them.
+    static func lint(_ elf: ELFFile) throws(GateRefusal) {
+        let embedded: Int
+        do { embedded = try elf.countDefinedSymbols(withPrefix: sdkSymbolPrefix) } catch {
+            throw GateRefusal(gate: 1, field: "link", expected: "a readable dynamic symbol table", found: "\(error)")
+        }
+        if embedded > 0 {
+            throw GateRefusal(gate: 1, field: "link", expected: "no TesseraSDK symbols defined in the plugin",
+                              found: "\(embedded) defined: the plugin embeds its own copy of the SDK, so no cast across the boundary would work",
+                              hint: "depend on the SDK package's dynamic TesseraSDK product, not its sources or a static build")
+        }
+        if !elf.neededLibraries.contains("libTesseraSDK.so") {
+            throw GateRefusal(gate: 1, field: "link", expected: "NEEDED libTesseraSDK.so", found: "no dependency on the shared SDK",
+                              hint: "depend on the SDK package's dynamic TesseraSDK product")
+        }
+        if !elf.neededLibraries.contains("libswiftCore.so") {
+            throw GateRefusal(gate: 1, field: "link", expected: "NEEDED libswiftCore.so",
+                              found: "no shared Swift runtime (built with -static-stdlib?)",
+                              hint: "build the plugin without -static-stdlib: it must share the host's Swift runtime")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TesseraManifest
+import TesseraSDK
+
+/// A plugin build that passed all three gates: mapped, handshaken, with its factory in hand.
+///
+/// It is never unloaded: Swift images cannot be `dlclose`d safely (the runtime keeps pointers into
+/// them). A replaced generation is retired and stays mapped.
+public struct LoadedGeneration: @unchecked Sendable {
+    /// What gate 1 read from the file.
+    public let library: VerifiedLibrary
+    /// The content-addressed copy that was loaded.
+    public let stagedPath: String
+    /// What the plugin answered at the handshake.
+    public let handshake: Handshake
+    /// The `dlopen` handle. Kept, never closed.
+    let handle: UnsafeMutableRawPointer
+
+    /// The id the plugin reported.
+    public var pluginID: String { handshake.pluginID }
+    /// Makes plugin instances.
+    public var factory: PluginFactory { handshake.factory }
+}
+
+/// What a plugin's entry symbol answered, once checked.
+public struct Handshake: @unchecked Sendable {
+    /// The id the plugin reported.
+    public let pluginID: String
+    /// The SDK ABI the plugin reported (compiled into it).
+    public let reportedABI: (major: UInt32, minor: UInt32)
+    /// Makes plugin instances.
+    public let factory: PluginFactory
+}
+
+/// Gates 2 and 3: load a verified library and shake hands with it.
+public enum LibraryLoader {
+    /// Gate 2: `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)` of the staged copy and the entry symbol.
+    ///
+    /// `RTLD_NOW` turns a missing symbol into this error rather than a crash at the first call;
+    /// `RTLD_LOCAL` keeps each generation's symbols apart; `RTLD_NODELETE` states that the image is
+    /// never unmapped.
+    public static func open(stagedPath: String) throws(GateRefusal) -> (UnsafeMutableRawPointer, tessera_entry_fn) {
+        guard let handle = dlopen(stagedPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw GateRefusal(gate: 2, field: "dlopen", expected: "a library the dynamic loader accepts", found: reason)
+        }
+        guard let symbol = dlsym(handle, TESSERA_ENTRY_SYMBOL) else {
+            throw GateRefusal(gate: 2, field: "entry", expected: "the exported symbol \(TESSERA_ENTRY_SYMBOL)", found: "no such symbol",
+                              hint: "export it with @_cdecl(\"\(TESSERA_ENTRY_SYMBOL)\") returning PluginExport.descriptor(...)")
+        }
+        return (handle, unsafeBitCast(symbol, to: tessera_entry_fn.self))
+    }
+
+    /// Gate 3: calls the entry symbol and checks the descriptor: SDK major equal, plugin minor no
+    /// newer than the host's, the id the manifest declares, and a factory that is this SDK's
+    /// `PluginFactory` (a failed cast means the plugin carries its own copy of the SDK).
+    public static func handshake(entry: tessera_entry_fn, expectedID: String?, host: HostIdentity) throws(GateRefusal) -> Handshake {
+        let descriptor = callEntry(entry, host: host)
+        guard let d = descriptor?.pointee else {
+            throw GateRefusal(gate: 3, field: "descriptor", expected: "a descriptor", found: "NULL from \(TESSERA_ENTRY_SYMBOL)")
+        }
+        guard d.magic == TESSERA_DESCRIPTOR_MAGIC, d.size >= UInt32(MemoryLayout<tessera_descriptor_t>.offset(of: \.reserved)!) else {
+            throw GateRefusal(gate: 3, field: "descriptor", expected: "a tessera_descriptor_t", found: "magic 0x\(String(d.magic, radix: 16)), size \(d.size)")
+        }
+        if d.sdk_abi_major != host.sdkABIMajor {
+            throw GateRefusal(gate: 3, field: "sdk.abi.major", expected: "\(host.sdkABIMajor) (host)", found: "\(d.sdk_abi_major) (plugin)")
+        }
+        if d.sdk_abi_minor > host.sdkABIMinor {
+            throw GateRefusal(gate: 3, field: "sdk.abi.minor", expected: "at most \(host.sdkABIMinor) (host)", found: "\(d.sdk_abi_minor) (plugin)")
+        }
+        let id = d.plugin_id.map { String(cString: $0) } ?? ""
+        if let expectedID, id != expectedID {
+            throw GateRefusal(gate: 3, field: "id", expected: "\(expectedID) (manifest)", found: "\(id) (plugin)")
+        }
+        guard let raw = d.factory else {
+            throw GateRefusal(gate: 3, field: "factory", expected: "a PluginFactory", found: "NULL")
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue()
+        guard let factory = object as? PluginFactory else {
+            throw GateRefusal(gate: 3, field: "factory", expected: "TesseraSDK.PluginFactory", found: "\(type(of: object)), which does not cast",
+                              hint: "the plugin embeds its own copy of the SDK; depend on the shared TesseraSDK product")
+        }
+        return Handshake(pluginID: id, reportedABI: (d.sdk_abi_major, d.sdk_abi_minor), factory: factory)
+    }
+
+    static func callEntry(_ entry: tessera_entry_fn, host: HostIdentity) -> UnsafePointer<tessera_descriptor_t>? {
+        host.hostVersion.withCString { version in
+            var info = tessera_host_t()
+            info.size = UInt32(MemoryLayout<tessera_host_t>.size)
+            info.sdk_abi_major = host.sdkABIMajor
+            info.sdk_abi_minor = host.sdkABIMinor
+            info.host_version = version
+            return withUnsafePointer(to: &info) { entry($0) }
+        }
+    }
+
+    /// All three gates: verify the file, stage it, load it, shake hands.
+    public static func load(
+        path: String, manifest: PluginManifest?, generations: GenerationStore, host: HostIdentity = .current
+    ) throws -> LoadedGeneration {
+        let library = try FileGate.verify(path: path, manifest: manifest, host: host)
+        let staged: String
+        do { staged = try generations.stage(library) } catch {
+            throw GateRefusal(gate: 2, field: "staging", expected: "a content-addressed copy under \(generations.root)", found: "\(error)")
+        }
+        let (handle, entry) = try open(stagedPath: staged)
+        let answer = try handshake(entry: entry, expectedID: manifest?.id, host: host)
+        return LoadedGeneration(library: library, stagedPath: staged, handshake: answer, handle: handle)
+    }
+}

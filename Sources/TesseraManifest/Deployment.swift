@@ -1,0 +1,121 @@
+import Foundation
+import TesseraSDK
+
+/// The operator's deployment file: the role, where data lives, which plugins run with what
+/// configuration and grants, and which capability providers back them.
+public struct Deployment: Sendable {
+    /// The deployment's name.
+    public let name: String
+    /// Device (one person's data) or hub.
+    public let role: Role
+    /// Where the host keeps its data, if the file says (relative to the current directory).
+    public let dataDirectory: String?
+    /// Absolute folders searched for manifests.
+    public let manifestDirectories: [String]
+    /// Absolute folders searched for plugin libraries, before the tessera executable's folder.
+    public let libraryPaths: [String]
+    /// The clock provider.
+    public let clock: ClockProvider
+    /// The time zone for "local" times; the system's when absent.
+    public let timeZone: String?
+    /// The plugins, in file order.
+    public let plugins: [PluginEntry]
+    /// How long a call may run before the host gives up on it.
+    public let callTimeoutSeconds: Double
+    /// How many retired generations the host keeps before recommending a restart.
+    public let retiredGenerationBudget: Int
+    /// The HTTP listener.
+    public let httpHost: String
+    public let httpPort: Int
+    /// The file it was read from.
+    public let file: String
+
+    /// The entry for a plugin id.
+    public func entry(for id: String) -> PluginEntry? { plugins.first { $0.id == id } }
+
+    public enum Role: String, Sendable { case device, hub }
+
+    public enum ClockProvider: Sendable, Hashable {
+        /// The system's real-time clock.
+        case system
+        /// A clock kept in the data directory that moves only when set or advanced.
+        case virtual(start: Date?)
+    }
+
+    /// One plugin as the operator enabled it.
+    public struct PluginEntry: Sendable {
+        public let id: String
+        /// The plugin versions accepted; any when absent.
+        public let versions: VersionRange?
+        public let enabled: Bool
+        public let config: JSONValue
+        /// Capability name -> permissions granted.
+        public let grants: [String: JSONValue]
+        /// Where in the file this entry is, for errors (`$.plugins[2]`).
+        public let path: String
+    }
+}
+
+/// Reads deployment files.
+public enum DeploymentReader {
+    /// The compiled deployment schema (manifests/schema/deployment.schema.json).
+    public static let schema = JSONDocument.compile(EmbeddedSchemas.deployment)
+
+    /// Reads and checks the deployment in `file`. Relative folders in it resolve against its folder.
+    public static func read(file: String) throws(ManifestError) -> Deployment {
+        try decode(JSONDocument.read(file: file), file: file)
+    }
+
+    /// Checks and decodes a deployment document.
+    public static func decode(_ doc: JSONValue, file: String) throws(ManifestError) -> Deployment {
+        try JSONDocument.check(doc, against: schema, file: file)
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        func resolve(_ paths: JSONValue?) -> [String] {
+            (paths?.arrayValue ?? []).compactMap(\.stringValue).map {
+                $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardizedFileURL.path
+            }
+        }
+        var clock = Deployment.ClockProvider.system
+        if doc["providers"]?["clock"]?["kind"]?.stringValue == "virtual" {
+            let start = doc["providers"]?["clock"]?["start"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) }
+            clock = .virtual(start: start)
+        }
+        var plugins: [Deployment.PluginEntry] = []
+        var seen: Set<String> = []
+        for (i, item) in (doc["plugins"]!.arrayValue ?? []).enumerated() {
+            let id = item["id"]!.stringValue!
+            guard seen.insert(id).inserted else {
+                throw ManifestError(file: file, path: "$.plugins[\(i)].id", expected: "each plugin once", found: "'\(id)' again")
+            }
+            var range: VersionRange?
+            if let text = item["version"]?.stringValue {
+                guard let r = VersionRange(text) else {
+                    throw ManifestError(file: file, path: "$.plugins[\(i)].version",
+                                        expected: "a version range such as ^1.0", found: item["version"]!.brief)
+                }
+                range = r
+            }
+            plugins.append(Deployment.PluginEntry(
+                id: id, versions: range, enabled: item["enabled"]?.boolValue ?? true,
+                config: item["config"] ?? .object([:]), grants: item["grants"]?.objectValue ?? [:],
+                path: "$.plugins[\(i)]"))
+        }
+        let manifestDirs = doc["manifestDirectories"] == nil ? [base.appendingPathComponent("..").standardizedFileURL.path]
+            : resolve(doc["manifestDirectories"])
+        return Deployment(
+            name: doc["name"]!.stringValue!,
+            role: Deployment.Role(rawValue: doc["role"]!.stringValue!)!,
+            dataDirectory: doc["dataDirectory"]?.stringValue,
+            manifestDirectories: manifestDirs,
+            libraryPaths: resolve(doc["libraryPaths"]),
+            clock: clock,
+            timeZone: doc["providers"]?["clock"]?["timeZone"]?.stringValue,
+            plugins: plugins,
+            callTimeoutSeconds: doc["limits"]?["callTimeoutSeconds"]?.doubleValue ?? 30,
+            retiredGenerationBudget: doc["limits"]?["retiredGenerationBudget"]?.integerValue.map(Int.init) ?? 20,
+            httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
+            httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
+            file: file
+        )
+    }
+}

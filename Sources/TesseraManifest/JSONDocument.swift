@@ -1,0 +1,34 @@
+import Foundation
+import TesseraSDK
+import TesseraSchema
+
+/// Reads a JSON file and checks it against a schema, with errors that name the file and path.
+enum JSONDocument {
+    static func read(file: String) throws(ManifestError) -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            let reason = FileManager.default.fileExists(atPath: file) ? "an unreadable file" : "no such file"
+            throw ManifestError(file: file, path: "$", expected: "a readable JSON file", found: reason)
+        }
+        do {
+            return try JSONValue(parsing: data)
+        } catch {
+            throw ManifestError(file: file, path: "$", expected: "JSON", found: error.description)
+        }
+    }
+
+    /// The first violation of `schema`, as a ManifestError.
+    static func check(_ document: JSONValue, against schema: JSONSchema, file: String) throws(ManifestError) {
+        if let first = schema.validate(document).first {
+            throw ManifestError(file: file, violation: first)
+        }
+    }
+
+    /// Compiles an embedded schema; a failure is a bug in this repository, not in the user's file.
+    static func compile(_ text: String) -> JSONSchema {
+        do {
+            return try JSONSchema(parsing: text)
+        } catch {
+            fatalError("embedded schema does not compile: \(error)")
+        }
+    }
+}

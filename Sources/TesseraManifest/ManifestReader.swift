@@ -1,0 +1,123 @@
+import Foundation
+import TesseraSDK
+import TesseraSchema
+
+/// Reads plugin manifests: JSON -> schema check -> the rules a schema cannot say -> ``PluginManifest``.
+public enum ManifestReader {
+    /// The compiled manifest schema (manifests/schema/plugin-manifest.schema.json).
+    public static let schema = JSONDocument.compile(EmbeddedSchemas.pluginManifest)
+
+    /// Reads and checks the manifest in `file`.
+    public static func read(file: String) throws(ManifestError) -> PluginManifest {
+        try decode(JSONDocument.read(file: file), file: file)
+    }
+
+    /// Checks and decodes a manifest document. `file` names it in errors.
+    public static func decode(_ doc: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
+        try JSONDocument.check(doc, against: schema, file: file)
+        func fail(_ path: String, _ expected: String, _ found: String) -> ManifestError {
+            ManifestError(file: file, path: path, expected: expected, found: found)
+        }
+        guard let version = SemanticVersion(doc["version"]!.stringValue!) else {
+            throw fail("$.version", "a SemVer version", doc["version"]!.brief)
+        }
+        let abiParts = doc["sdk"]!["abi"]!.stringValue!.split(separator: ".").compactMap { UInt32($0) }
+        guard abiParts.count == 2 else { throw fail("$.sdk.abi", "MAJOR.MINOR", doc["sdk"]!["abi"]!.brief) }
+
+        let requires = try decodeRequirements(doc, fail: fail)
+        let permissions = doc["permissions"]?.objectValue ?? [:]
+        for key in permissions.keys.sorted() where !requires.contains(where: { $0.capability == key }) {
+            throw fail("$.permissions.\(key)", "permissions only for capabilities listed in requires", "'\(key)', which is not required")
+        }
+        let operations = try decodeOperations(doc, fail: fail)
+        let jobs = try decodeJobs(doc, fail: fail)
+        var configSchema: JSONSchema?
+        if let config = doc["config"] {
+            do { configSchema = try JSONSchema(config) } catch {
+                throw fail("$.config", "a JSON Schema in the supported subset", error.description)
+            }
+        }
+        let library = doc["library"]!
+        return PluginManifest(
+            id: doc["id"]!.stringValue!,
+            name: doc["name"]!.stringValue!,
+            summary: doc["description"]?.stringValue,
+            version: version,
+            sdkABI: (abiParts[0], abiParts[1]),
+            toolchain: doc["sdk"]!["toolchain"]!.stringValue!,
+            library: LibraryReference(name: library["name"]?.stringValue, path: library["path"]?.stringValue,
+                                      sha256: library["sha256"]?.stringValue),
+            requires: requires,
+            permissions: permissions,
+            operations: operations,
+            emits: doc["events"]?["emits"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [],
+            consumes: doc["events"]?["consumes"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            jobs: jobs,
+            configSchema: configSchema,
+            stateSchema: doc["state"]?["schema"]?.integerValue.map(Int.init),
+            stateMigratesFrom: doc["state"]?["migratesFrom"]?.arrayValue?.compactMap { $0.integerValue.map(Int.init) } ?? [],
+            hotSwap: doc["hotSwap"]?.boolValue ?? false,
+            isolation: Isolation(rawValue: doc["isolation"]?.stringValue ?? "inProcess") ?? .inProcess,
+            file: file,
+            document: doc
+        )
+    }
+
+    static func decodeRequirements(
+        _ doc: JSONValue, fail: (String, String, String) -> ManifestError
+    ) throws(ManifestError) -> [CapabilityRequirement] {
+        var seen: Set<String> = []
+        var out: [CapabilityRequirement] = []
+        for (i, item) in (doc["requires"]?.arrayValue ?? []).enumerated() {
+            let name = item["capability"]!.stringValue!
+            guard seen.insert(name).inserted else {
+                throw fail("$.requires[\(i)].capability", "each capability once", "'\(name)' again")
+            }
+            guard let range = VersionRange(item["version"]!.stringValue!) else {
+                throw fail("$.requires[\(i)].version", "a version range such as ^1.0 or >=1.0 <2.0", item["version"]!.brief)
+            }
+            out.append(CapabilityRequirement(capability: name, versions: range, optional: item["optional"]?.boolValue ?? false))
+        }
+        return out
+    }
+
+    static func decodeOperations(
+        _ doc: JSONValue, fail: (String, String, String) -> ManifestError
+    ) throws(ManifestError) -> [OperationDeclaration] {
+        var seen: Set<String> = []
+        var out: [OperationDeclaration] = []
+        for (i, item) in (doc["operations"]?.arrayValue ?? []).enumerated() {
+            let name = item["name"]!.stringValue!
+            guard seen.insert(name).inserted else {
+                throw fail("$.operations[\(i)].name", "a name not used by another operation", "'\(name)' again")
+            }
+            let input: JSONSchema
+            do { input = try JSONSchema(item["input"]!) } catch {
+                throw fail("$.operations[\(i)].input", "a JSON Schema in the supported subset", error.description)
+            }
+            do { _ = try JSONSchema(item["output"]!) } catch {
+                throw fail("$.operations[\(i)].output", "a JSON Schema in the supported subset", error.description)
+            }
+            let roles = item["roles"]?.arrayValue?.compactMap(\.stringValue).map(Principal.Role.init(rawValue:))
+            out.append(OperationDeclaration(
+                name: name, summary: item["summary"]?.stringValue,
+                inputSchemaDocument: item["input"]!, inputSchema: input,
+                outputSchemaDocument: item["output"]!,
+                roles: roles ?? [.user, .admin]))
+        }
+        return out
+    }
+
+    static func decodeJobs(
+        _ doc: JSONValue, fail: (String, String, String) -> ManifestError
+    ) throws(ManifestError) -> [JobDeclaration] {
+        var out: [JobDeclaration] = []
+        for (i, item) in (doc["jobs"]?.arrayValue ?? []).enumerated() {
+            guard let seconds = DurationText.seconds(item["every"]!.stringValue!), seconds > 0 else {
+                throw fail("$.jobs[\(i)].every", "a positive duration such as 1d or 2h30m", item["every"]!.brief)
+            }
+            out.append(JobDeclaration(name: item["name"]!.stringValue!, everySeconds: seconds))
+        }
+        return out
+    }
+}

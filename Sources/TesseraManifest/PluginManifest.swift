@@ -1,0 +1,114 @@
+import TesseraSDK
+import TesseraSchema
+
+/// A plugin's manifest: everything the host knows about a plugin without running its code.
+///
+/// Listing, routing, grants and input validation come from here alone.
+public struct PluginManifest: Sendable {
+    /// The plugin's unique id.
+    public let id: String
+    /// A human name.
+    public let name: String
+    /// What the plugin does, in a sentence.
+    public let summary: String?
+    /// The plugin's own version.
+    public let version: SemanticVersion
+    /// The SDK ABI the plugin was built against.
+    public let sdkABI: (major: UInt32, minor: UInt32)
+    /// The Swift toolchain the plugin was built with (e.g. `6.3.1`).
+    public let toolchain: String
+    /// Where its library is.
+    public let library: LibraryReference
+    /// The capabilities it needs.
+    public let requires: [CapabilityRequirement]
+    /// What it asks each capability to allow (capability name -> permissions object).
+    public let permissions: [String: JSONValue]
+    /// Its operations.
+    public let operations: [OperationDeclaration]
+    /// Events it emits.
+    public let emits: [String]
+    /// Events of other plugins it consumes (`plugin-id/event`).
+    public let consumes: [String]
+    /// Recurring timers the host schedules for it.
+    public let jobs: [JobDeclaration]
+    /// The schema its configuration must satisfy (compiled), if any.
+    public let configSchema: JSONSchema?
+    /// The version of its in-memory state, and the versions it can migrate from (hot swap).
+    public let stateSchema: Int?
+    public let stateMigratesFrom: [Int]
+    /// Whether it can be swapped while the host runs.
+    public let hotSwap: Bool
+    /// Where it runs.
+    public let isolation: Isolation
+    /// The manifest file it was read from.
+    public let file: String
+    /// The manifest as written.
+    public let document: JSONValue
+
+    /// The operation declared under `name`.
+    public func operation(named name: String) -> OperationDeclaration? {
+        operations.first { $0.name == name }
+    }
+
+    /// The requirement for a capability, if the plugin declares one.
+    public func requirement(for capability: String) -> CapabilityRequirement? {
+        requires.first { $0.capability == capability }
+    }
+}
+
+/// Where a plugin's shared library is.
+public struct LibraryReference: Sendable, Hashable {
+    /// A product name: the host looks for `lib<name>.so` on its library path.
+    public let name: String?
+    /// A path, relative to the manifest's folder.
+    public let path: String?
+    /// The expected sha256 of the file, when pinned.
+    public let sha256: String?
+
+    /// The file name the host looks for.
+    public var fileName: String {
+        if let path { return path }
+        return "lib\(name ?? "").so"
+    }
+}
+
+/// A capability a plugin needs.
+public struct CapabilityRequirement: Sendable, Hashable {
+    /// The capability's name (`storage`, `clock`, …).
+    public let capability: String
+    /// The capability versions the plugin works with.
+    public let versions: VersionRange
+    /// Whether the plugin starts without it.
+    public let optional: Bool
+}
+
+/// An operation a plugin offers.
+public struct OperationDeclaration: Sendable {
+    /// Its name, unique within the plugin.
+    public let name: String
+    /// One line for people.
+    public let summary: String?
+    /// The input schema, as written and compiled.
+    public let inputSchemaDocument: JSONValue
+    public let inputSchema: JSONSchema
+    /// The output schema, as written.
+    public let outputSchemaDocument: JSONValue
+    /// Who may call it. Defaults to `user` and `admin`.
+    public let roles: [Principal.Role]
+}
+
+/// A recurring timer.
+public struct JobDeclaration: Sendable, Hashable {
+    /// The timer handler's name.
+    public let name: String
+    /// How often it runs, in seconds.
+    public let everySeconds: Int64
+}
+
+/// Where a plugin's code runs.
+public enum Isolation: String, Sendable, Hashable {
+    /// In the host process.
+    case inProcess
+    /// In a child process (not available yet: such a plugin is rejected with that reason).
+    case process
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+import TesseraClock
+import TesseraLoader
+import TesseraManifest
+import TesseraSDK
+
+/// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
+/// dispatches calls, and fires timers. A plugin that fails anywhere is parked in `rejected` or
+/// `failed` with its reason; the others go on.
+public final class Host: Sendable {
+    /// The capabilities this host provides, with their versions.
+    public static let providedCapabilities: [String: SemanticVersion] = [
+        "storage": SemanticVersion(1, 0, 0),
+        "clock": SemanticVersion(1, 0, 0),
+    ]
+
+    public let deployment: Deployment
+    public let options: HostOptions
+    /// The host's clock: the system's, or the data directory's virtual clock.
+    public let clock: any ClockSource
+    /// Fires plugin timers.
+    public let timers: TimerScheduler
+    let timerStore: SQLiteTimerStore
+    let generations: GenerationStore
+    let registry = SlotRegistry()
+    let log: HostLog
+
+    /// Opens the data directory (creating it) and the host's own state; starts nothing yet.
+    public init(deployment: Deployment, options: HostOptions) throws {
+        self.deployment = deployment
+        self.options = options
+        self.log = options.log
+        let data = options.dataDirectory
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let store = try SQLiteTimerStore(path: (data as NSString).appendingPathComponent("host.sqlite"))
+        timerStore = store
+        generations = GenerationStore(root: (data as NSString).appendingPathComponent("generations"))
+        switch deployment.clock {
+        case .system:
+            clock = SystemClockSource()
+        case .virtual(let start):
+            let now = try store.loadVirtualNow() ?? start ?? Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01Z
+            try store.saveVirtualNow(now)
+            clock = VirtualClockSource(start: now) { time in try? store.saveVirtualNow(time) }
+        }
+        let log = options.log
+        let registry = self.registry
+        timers = TimerScheduler(store: store, clock: clock, log: { log(.warning, "host", $0) }) { timer, firedAt in
+            await Host.fire(timer, at: firedAt, registry: registry, log: log)
+        }
+    }
+
+    /// The virtual clock, when the deployment uses one.
+    public var virtualClock: VirtualClockSource? { clock as? VirtualClockSource }
+
+    // MARK: Statuses
+
+    /// Every plugin the host knows of, in deployment order and then manifest order.
+    public func statuses() -> [PluginStatus] { registry.all.map(\.status) }
+
+    /// One plugin's status.
+    public func status(of id: String) -> PluginStatus? { registry[id]?.status }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TesseraClock
+import TesseraManifest
+import TesseraSDK
+
+extension Host {
+    /// Calls an operation with JSON text as input: parsed, then as ``call(_:_:input:as:)``.
+    public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
+        let input: JSONValue
+        do { input = try JSONValue(parsing: json) } catch {
+            throw PluginError(.invalidInput, "the input is not JSON: \(error)", field: "$")
+        }
+        return try await call(pluginID, operation, input: input, as: principal)
+    }
+
+    /// Calls an operation. The host checks, in order, before any plugin code runs: the plugin exists
+    /// and is active, the operation is declared, the principal's role may call it, and the input
+    /// satisfies the operation's schema. Errors a plugin throws as ``PluginError`` reach the caller
+    /// as they are; any other error becomes `internal` with a generic message (and is logged).
+    public func call(_ pluginID: String, _ operation: String, input: JSONValue, as principal: Principal) async throws(PluginError) -> JSONValue {
+        guard let slot = registry[pluginID] else {
+            throw PluginError(.notFound, "no plugin '\(pluginID)' in this host")
+        }
+        guard let (manifest, context) = slot.beginCall() else {
+            let status = slot.status
+            throw PluginError(.unavailable, "plugin '\(pluginID)' is not active: \(status.state.rawValue)\(status.reason.map { " (\($0))" } ?? "")")
+        }
+        defer { slot.endCall() }
+        guard let declaration = manifest.operation(named: operation) else {
+            throw PluginError(.notFound, "plugin '\(pluginID)' has no operation '\(operation)'")
+        }
+        guard declaration.roles.contains(principal.role) else {
+            throw PluginError(.forbidden, "operation '\(operation)' of '\(pluginID)' is not open to the role '\(principal.role)'")
+        }
+        if let violation = declaration.inputSchema.validate(input).first {
+            throw PluginError(.invalidInput, violation.message, field: violation.path)
+        }
+        guard let handler = context.operationHandler(operation) else {
+            throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
+        }
+        do {
+            return try await handler(OperationCall(operation: operation, input: input, principal: principal))
+        } catch let error as PluginError {
+            throw error
+        } catch {
+            log(.error, pluginID, "operation '\(operation)' threw: \(error)")
+            throw PluginError(.internal, "operation '\(operation)' of '\(pluginID)' failed")
+        }
+    }
+
+    /// Delivers a due timer to its plugin, if the plugin is active now; otherwise it stays due.
+    static func fire(_ timer: StoredTimer, at firedAt: Date, registry: SlotRegistry, log: HostLog) async -> TimerScheduler.Outcome {
+        guard let slot = registry[timer.plugin], let (_, context) = slot.beginCall() else { return .deferred }
+        defer { slot.endCall() }
+        guard let handler = context.timerHandler(timer.name) else {
+            return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")
+        }
+        do {
+            try await handler(TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload))
+            return .delivered
+        } catch {
+            log(.warning, timer.plugin, "timer '\(timer.key)' handler threw: \(error)")
+            return .failed("\(error)")
+        }
+    }
+
+    /// Advances the virtual clock by `seconds`, firing every timer that falls due, in time order.
+    public func advanceClock(by seconds: TimeInterval) async throws -> [TimerScheduler.Firing] {
+        try await timers.advance(to: clock.now().addingTimeInterval(seconds))
+    }
+
+    /// Sets the virtual clock to `time`: forwards fires what falls due on the way; backwards only
+    /// moves the clock.
+    public func setClock(to time: Date) async throws -> [TimerScheduler.Firing] {
+        guard let virtual = virtualClock else {
+            throw PluginError(.conflict, "deployment '\(deployment.name)' uses the system clock; only a virtual clock can be set")
+        }
+        if time <= virtual.now() {
+            virtual.set(to: time)
+            return []
+        }
+        return try await timers.advance(to: time)
+    }
+}

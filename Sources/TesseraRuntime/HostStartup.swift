@@ -1,0 +1,205 @@
+import Foundation
+import TesseraClock
+import TesseraLoader
+import TesseraManifest
+import TesseraSDK
+import TesseraStorage
+
+extension Host {
+    /// How far ``start(until:)`` takes the plugins.
+    public enum StartDepth: Sendable {
+        /// Only the checks that run no plugin code: manifest, deployment, grants, gate 1.
+        case validated
+        /// All the way to `active` (or the state where each one stopped).
+        case active
+    }
+
+    /// Discovers the manifests, then brings every enabled plugin up, one after another. Never throws
+    /// for a plugin: each failure parks that plugin with its reason.
+    public func start(until depth: StartDepth = .active) async {
+        let catalog = ManifestCatalog(directories: deployment.manifestDirectories)
+        for error in catalog.unattributed {
+            log(.warning, "host", "ignored a manifest with no readable id: \(error)")
+        }
+        // Deployment order first, then plugins that have a manifest but no deployment entry.
+        let ids = deployment.plugins.map(\.id) + catalog.entries.keys.sorted().filter { deployment.entry(for: $0) == nil }
+        for id in ids {
+            let slot = registry.slot(for: id)
+            if let only = options.onlyPlugins, !only.contains(id) { continue }
+            await bringUp(slot, catalog: catalog, depth: depth)
+        }
+    }
+
+    /// Takes one plugin from `discovered` as far as it goes.
+    func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: StartDepth) async {
+        let id = slot.id
+        guard let entry = catalog.entries[id] else {
+            slot.transition(.rejected, "no manifest declares the id '\(id)' in \(deployment.manifestDirectories.joined(separator: ", "))")
+            return
+        }
+        let manifest: PluginManifest
+        switch entry {
+        case .invalid(let file, let error):
+            slot.withState { $0.manifestFile = file }
+            slot.transition(.rejected, "manifest: \(error)")
+            return
+        case .valid(let m):
+            manifest = m
+        }
+        slot.withState { $0.manifest = manifest }
+        slot.transition(.discovered, "manifest \(manifest.file), version \(manifest.version)")
+        do {
+            let (pluginEntry, grants) = try checkDeployment(manifest)
+            let library = try verifyLibrary(manifest)
+            slot.withState { $0.library = library; $0.grants = grants }
+            slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+            if depth == .validated { return }
+            let generation = try LibraryLoader.load(path: library.path, manifest: manifest, generations: generations)
+            slot.withState { $0.generation = generation; $0.generationNumber += 1 }
+            slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
+            slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
+            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, generation: generation)
+        } catch let disabled as DisabledPlugin {
+            slot.transition(.disabled, disabled.reason)
+        } catch let refusal as Refusal {
+            slot.transition(.rejected, refusal.reason)
+            log(.warning, id, "rejected: \(refusal.reason)")
+        } catch let refusal as GateRefusal {
+            slot.transition(.rejected, refusal.description)
+            log(.warning, id, "rejected: \(refusal)")
+        } catch let failure as StartFailure {
+            slot.transition(.failed, failure.reason)
+            log(.error, id, "failed: \(failure.reason)")
+        } catch {
+            slot.transition(.rejected, "\(error)")
+            log(.warning, id, "rejected: \(error)")
+        }
+    }
+
+    /// A check before loading failed; the plugin is `rejected`.
+    struct Refusal: Error { let reason: String }
+    /// Starting failed; the plugin is `failed`.
+    struct StartFailure: Error { let reason: String }
+
+    /// The deployment's side: enabled, version accepted, isolation available, grants within the
+    /// manifest's request, config valid, every required capability granted and provided.
+    func checkDeployment(_ manifest: PluginManifest) throws -> (Deployment.PluginEntry, [String: JSONValue]) {
+        guard let entry = deployment.entry(for: manifest.id) else {
+            throw DisabledPlugin(reason: "not enabled in deployment '\(deployment.name)' (\(deployment.file))")
+        }
+        guard entry.enabled else {
+            throw DisabledPlugin(reason: "disabled by the operator in \(deployment.file) at \(entry.path).enabled")
+        }
+        if let range = entry.versions, !range.contains(manifest.version) {
+            throw Refusal(reason: "\(deployment.file): \(entry.path).version: expected a version in \(range), found \(manifest.version)")
+        }
+        if manifest.isolation == .process {
+            throw Refusal(reason: "isolation 'process' is not available in this host yet; set \"isolation\": \"inProcess\"")
+        }
+        let grants: [String: JSONValue]
+        do { grants = try Grants.resolve(entry: entry, manifest: manifest, deploymentFile: deployment.file) } catch {
+            throw Refusal(reason: "grant exceeds the manifest: \(error)")
+        }
+        if let schema = manifest.configSchema, let violation = schema.validate(entry.config).first {
+            throw Refusal(reason: "config: \(deployment.file): \(entry.path).config\(violation.path.dropFirst()): expected \(violation.expected), found \(violation.found)")
+        }
+        for requirement in manifest.requires {
+            guard let provided = Host.providedCapabilities[requirement.capability] else {
+                if requirement.optional { continue }
+                throw Refusal(reason: "requires capability '\(requirement.capability)' \(requirement.versions), which this host does not provide")
+            }
+            guard requirement.versions.contains(provided) else {
+                throw Refusal(reason: "requires capability '\(requirement.capability)' \(requirement.versions); this host provides \(provided)")
+            }
+            if grants[requirement.capability] == nil, !requirement.optional {
+                throw Refusal(reason: "requires capability '\(requirement.capability)', which \(deployment.file) does not grant at \(entry.path).grants")
+            }
+        }
+        return (entry, grants)
+    }
+
+    /// Finds the plugin's library and runs gate 1 on it.
+    func verifyLibrary(_ manifest: PluginManifest) throws -> VerifiedLibrary {
+        let path = try locateLibrary(manifest)
+        return try FileGate.verify(path: path, manifest: manifest, host: .current)
+    }
+
+    /// The library's path: relative to the manifest for `path`, on the library path for `name`.
+    func locateLibrary(_ manifest: PluginManifest) throws -> String {
+        if let path = manifest.library.path {
+            let full = path.hasPrefix("/") ? path
+                : ((manifest.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: full) else {
+                throw Refusal(reason: "library: \(full) does not exist (from \(manifest.file) $.library.path)")
+            }
+            return full
+        }
+        let searched = options.libraryPaths + deployment.libraryPaths + [HostOptions.executableDirectory].compactMap { $0 }
+        for dir in searched {
+            let candidate = (dir as NSString).appendingPathComponent(manifest.library.fileName)
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        throw Refusal(reason: "library: \(manifest.library.fileName) not found in \(searched.joined(separator: ", ")) (build it with `swift build`)")
+    }
+
+    /// `starting` → `active`: capabilities, migrations, the instance's `start`, the manifest's jobs.
+    func startInstance(
+        _ slot: PluginSlot, manifest: PluginManifest, entry: Deployment.PluginEntry, grants: [String: JSONValue],
+        generation: LoadedGeneration
+    ) async throws {
+        slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
+        let instance = generation.factory.makePlugin()
+        var capabilities: [String: any Sendable] = [:]
+        do {
+            if let permissions = grants["storage"] {
+                capabilities["storage"] = try openStorage(manifest.id, permissions: permissions, migrations: instance.migrations)
+            }
+            if let permissions = grants["clock"] {
+                capabilities["clock"] = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
+            }
+        } catch {
+            throw StartFailure(reason: "storage: \(error)")
+        }
+        let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
+        do {
+            try await instance.start(context: context)
+        } catch {
+            throw StartFailure(reason: "start threw: \(error)")
+        }
+        for job in manifest.jobs {
+            let first = clock.now().addingTimeInterval(TimeInterval(job.everySeconds))
+            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: manifest.id, key: "job:\(job.name)", name: job.name,
+                                                       fireAt: first, everySeconds: job.everySeconds))
+        }
+        let missing = manifest.operations.map(\.name).filter { context.operationHandler($0) == nil }
+        slot.withState { $0.instance = instance; $0.context = context }
+        let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
+            : "serving; no handler registered for \(missing.joined(separator: ", "))"
+        slot.transition(.active, note)
+        log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
+    }
+
+    /// The plugin's database: `<data>/plugins/<id>/storage.sqlite`, migrated to the instance's schema.
+    func openStorage(_ id: String, permissions: JSONValue, migrations: [StorageMigration]) throws -> SQLitePluginStorage {
+        let path = ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString)
+            .appendingPathComponent("storage.sqlite")
+        let clock = self.clock
+        let storage = try SQLitePluginStorage(pluginID: id, path: path, now: { clock.now() })
+        try storage.migrate(migrations)
+        return storage
+    }
+
+    /// Stops every active plugin (most recently listed first) and leaves them `stopped`.
+    public func stop() async {
+        for slot in registry.all.reversed() where slot.lifecycle == .active {
+            slot.transition(.draining, "host stopping")
+            let instance = slot.withState { $0.instance }
+            await instance?.stop()
+            slot.withState { $0.instance = nil; $0.context = nil }
+            slot.transition(.stopped, "host stopped")
+        }
+    }
+}
+
+/// The plugin is not enabled; the host lists it as `disabled` with this reason.
+struct DisabledPlugin: Error { let reason: String }

@@ -1,0 +1,247 @@
+import Foundation
+import TesseraSDK
+
+/// The JSON types a `type` keyword admits.
+struct TypeSet: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let null = TypeSet(rawValue: 1)
+    static let boolean = TypeSet(rawValue: 2)
+    static let integer = TypeSet(rawValue: 4)
+    static let number = TypeSet(rawValue: 8)
+    static let string = TypeSet(rawValue: 16)
+    static let array = TypeSet(rawValue: 32)
+    static let object = TypeSet(rawValue: 64)
+
+    static let byName: [String: TypeSet] = [
+        "null": .null, "boolean": .boolean, "integer": .integer, "number": .number,
+        "string": .string, "array": .array, "object": .object,
+    ]
+
+    /// Whether `v` is of one of these types; `"integer"` also admits numbers with no fraction, and
+    /// `"number"` admits integers.
+    func admits(_ v: JSONValue) -> Bool {
+        switch v {
+        case .null: return contains(.null)
+        case .bool: return contains(.boolean)
+        case .integer: return !isDisjoint(with: [.integer, .number])
+        case .number(let d): return contains(.number) || (contains(.integer) && d.rounded() == d)
+        case .string: return contains(.string)
+        case .array: return contains(.array)
+        case .object: return contains(.object)
+        @unknown default: return false
+        }
+    }
+}
+
+/// A JSON number compared exactly, whether it was written as an integer or not.
+enum Num: Sendable {
+    case int(Int64)
+    case dbl(Double)
+
+    init?(_ v: JSONValue) {
+        switch v {
+        case .integer(let i): self = .int(i)
+        case .number(let d): self = .dbl(d)
+        default: return nil
+        }
+    }
+
+    var double: Double {
+        switch self {
+        case .int(let i): return Double(i)
+        case .dbl(let d): return d
+        }
+    }
+
+    /// -1, 0 or 1 as `a` is less than, equal to or greater than `b`.
+    static func compare(_ a: Num, _ b: Num) -> Int {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.dbl(let x), .dbl(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.int(let x), .dbl(let y)): return -compareDouble(y, x)
+        case (.dbl(let x), .int(let y)): return compareDouble(x, y)
+        }
+    }
+
+    /// Compares a double with an integer without losing precision.
+    private static func compareDouble(_ d: Double, _ i: Int64) -> Int {
+        if d >= 9223372036854775808.0 { return 1 }
+        if d < -9223372036854775808.0 { return -1 }
+        let whole = d.rounded(.down)
+        let w = Int64(whole)
+        if w != i { return w < i ? -1 : 1 }
+        return d > whole ? 1 : 0
+    }
+}
+
+/// A compiled `multipleOf`: exact for integers, decimal arithmetic for other numbers so that
+/// `0.3` is a multiple of `0.1` and `1.005` is not a multiple of `0.01`.
+struct MultipleOf: Sendable {
+    let value: Num
+    let decimal: Decimal?
+
+    init(_ value: Num) {
+        self.value = value
+        self.decimal = MultipleOf.decimal(value)
+    }
+
+    static func decimal(_ n: Num) -> Decimal? {
+        switch n {
+        case .int(let i): return Decimal(i)
+        case .dbl(let d):
+            guard d.isFinite, d == 0 || (abs(d) > 1e-100 && abs(d) < 1e100) else { return nil }
+            return Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX"))
+        }
+    }
+
+    func divides(_ x: Num) -> Bool {
+        if case .int(let i) = x, case .int(let m) = value { return i % m == 0 }
+        if let m = decimal, let xd = MultipleOf.decimal(x) {
+            var q = xd / m
+            if q.isFinite, abs(q) < Decimal(sign: .plus, exponent: 30, significand: 1) {
+                var whole = Decimal()
+                NSDecimalRound(&whole, &q, 0, .down)
+                return whole == q
+            }
+        }
+        let q = x.double / value.double
+        return q.isFinite && q.rounded() == q
+    }
+}
+
+/// How a `false` schema reports, which depends on where it stands.
+struct FalseReport: Sendable {
+    var keyword: String
+    var expected: String
+    /// Whether the message should say that the member is not allowed.
+    var disallowed: Bool
+
+    static let plain = FalseReport(keyword: "false", expected: "no value (the schema is false)", disallowed: false)
+}
+
+/// A numeric bound and the words a violation uses for it.
+struct Bound: Sendable {
+    let value: Num
+    let expected: String
+}
+
+/// One compiled schema object. Nodes refer to each other by index into ``JSONSchema``'s node list,
+/// which is how `$ref` cycles (a tree, say) work without reference cycles.
+///
+/// Fields are set only while ``Compiler`` builds the node; once a ``JSONSchema`` holds it, it is
+/// never mutated again, which is why sharing it between threads is safe.
+final class Node: @unchecked Sendable {
+    /// Where this schema is, as a JSON Pointer fragment.
+    let location: String
+    /// No keywords that check anything: `true`, `{}`, or only annotations.
+    var isTrivial = true
+    /// Set for the `false` schema.
+    var falseReport: FalseReport?
+
+    var nullable = false
+    var types: TypeSet?
+    var typeExpected = ""
+
+    var enumSet: Set<JSONValue>?
+    var enumExpected = ""
+    var constValue: JSONValue?
+    var constExpected = ""
+
+    var minimum: Bound?
+    var maximum: Bound?
+    var exclusiveMinimum: Bound?
+    var exclusiveMaximum: Bound?
+    var multipleOf: MultipleOf?
+    var multipleOfExpected = ""
+
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: Pattern?
+    var format: Format?
+
+    var properties: [String: Int] = [:]
+    var propertyList: [(name: String, node: Int)] = []
+    var required: [String] = []
+    var patternProperties: [(pattern: Pattern, node: Int)] = []
+    var additionalProperties: Int?
+    var propertyNames: Int?
+    var minProperties: Int?
+    var maxProperties: Int?
+
+    var prefixItems: [Int] = []
+    var items: Int?
+    var minItems: Int?
+    var maxItems: Int?
+    var uniqueItems = false
+
+    var allOf: [Int] = []
+    var anyOf: [Int] = []
+    var oneOf: [Int] = []
+    var not: Int?
+    var ifSchema: Int?
+    var thenSchema: Int?
+    var elseSchema: Int?
+    var ref: Int?
+
+    /// Keyword groups present, so validation skips what cannot apply.
+    var hasNumberKeywords = false
+    var hasStringKeywords = false
+    var hasArrayKeywords = false
+    var hasObjectKeywords = false
+    var hasApplicators = false
+
+    init(location: String) {
+        self.location = location
+    }
+
+    /// The schemas this one applies to the same instance (not to members or items). A cycle
+    /// among these would never end.
+    var inPlaceChildren: [Int] {
+        var out = allOf + anyOf + oneOf
+        for c in [not, ifSchema, thenSchema, elseSchema, ref] { if let c { out.append(c) } }
+        return out
+    }
+
+    func finish() {
+        hasNumberKeywords = minimum != nil || maximum != nil || exclusiveMinimum != nil
+            || exclusiveMaximum != nil || multipleOf != nil
+        hasStringKeywords = minLength != nil || maxLength != nil || pattern != nil || format != nil
+        hasArrayKeywords = !prefixItems.isEmpty || items != nil || minItems != nil || maxItems != nil || uniqueItems
+        hasObjectKeywords = !properties.isEmpty || !required.isEmpty || !patternProperties.isEmpty
+            || additionalProperties != nil || propertyNames != nil || minProperties != nil || maxProperties != nil
+        hasApplicators = !allOf.isEmpty || !anyOf.isEmpty || !oneOf.isEmpty || not != nil || ifSchema != nil
+            || ref != nil
+        isTrivial = falseReport == nil && !nullable && types == nil && enumSet == nil && constValue == nil
+            && !hasNumberKeywords && !hasStringKeywords && !hasArrayKeywords && !hasObjectKeywords
+            && !hasApplicators
+    }
+}
+
+extension JSONValue {
+    /// The value with every number that has no fraction written as an integer, so that equality
+    /// follows JSON Schema (`1` equals `1.0`).
+    var normalizedForEquality: JSONValue {
+        switch self {
+        case .number(let d):
+            if d.rounded() == d, d >= -9223372036854775808.0, d < 9223372036854775808.0 {
+                return .integer(Int64(d))
+            }
+            return self
+        case .array(let a):
+            return a.contains(where: \.needsNormalizing) ? .array(a.map(\.normalizedForEquality)) : self
+        case .object(let o):
+            return o.values.contains(where: \.needsNormalizing) ? .object(o.mapValues(\.normalizedForEquality)) : self
+        default:
+            return self
+        }
+    }
+
+    private var needsNormalizing: Bool {
+        switch self {
+        case .number: return true
+        case .array(let a): return a.contains(where: \.needsNormalizing)
+        case .object(let o): return o.values.contains(where: \.needsNormalizing)
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A compiled `pattern` or `patternProperties` regular expression, searched (not anchored) as
+/// JSON Schema says.
+struct Pattern: Sendable {
+    /// The pattern as the schema wrote it.
+    let source: String
+    let regex: NSRegularExpression
+
+    /// Compiles an ECMA-262-style pattern with `NSRegularExpression` (ICU syntax), first bringing
+    /// the few common constructs whose meaning differs closer to ECMA-262:
+    ///
+    /// - `$` outside a character class matches only at the very end (`\z`); in ICU it also matches
+    ///   before a final line break, which would let `"abc\n"` through `^[a-z]+$`.
+    /// - `\d` is `[0-9]` and `\w` is `[A-Za-z0-9_]` (ASCII, as in ECMA-262), not their Unicode forms.
+    init(_ source: String) throws {
+        self.source = source
+        self.regex = try NSRegularExpression(pattern: Pattern.translate(source), options: [])
+    }
+
+    func matches(_ s: String) -> Bool {
+        let range = NSRange(location: 0, length: s.utf16.count)
+        return regex.firstMatch(in: s, options: [], range: range) != nil
+    }
+
+    static func translate(_ pattern: String) -> String {
+        var out = ""
+        var inClass = false
+        var scalars = pattern.unicodeScalars.makeIterator()
+        while let c = scalars.next() {
+            switch c {
+            case "\\":
+                guard let e = scalars.next() else { out += "\\"; break }
+                switch e {
+                case "d": out += inClass ? "0-9" : "[0-9]"
+                case "w": out += inClass ? "A-Za-z0-9_" : "[A-Za-z0-9_]"
+                case "D" where !inClass: out += "[^0-9]"
+                case "W" where !inClass: out += "[^A-Za-z0-9_]"
+                default:
+                    out.unicodeScalars.append(c)
+                    out.unicodeScalars.append(e)
+                }
+            case "[" where !inClass:
+                inClass = true
+                out += "["
+            case "]" where inClass:
+                inClass = false
+                out += "]"
+            case "$" where !inClass:
+                out += "\\z"
+            default:
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

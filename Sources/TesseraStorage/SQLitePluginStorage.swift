@@ -1,0 +1,480 @@
+import CSQLite
+import Foundation
+import Synchronization
+import TesseraSDK
+import TesseraSQLite
+
+/// The storage capability backed by SQLite: one database file per plugin.
+///
+/// - Writes go through the record API (``write(_:)``): a batch of puts, patches and deletes of rows
+///   by id, validated first, then applied in one `BEGIN IMMEDIATE` transaction together with its
+///   entries in the change log (`_tessera_changes`), all or nothing.
+/// - Reads are one read-only SQL statement at a time (``query(_:_:)``) on a separate connection
+///   opened with `SQLITE_OPEN_READONLY`, which cannot attach other databases, change settings, or
+///   write; it sees every write acknowledged before it started.
+/// - The schema is the plugin's migrations, applied by the host with ``migrate(_:)``.
+/// - Durability: WAL with `synchronous=FULL`: when ``write(_:)`` returns, the batch is in the
+///   fsynced log and survives `kill -9` and power loss.
+///
+/// The async methods run their SQLite work on the storage's own dispatch queues, so a commit's fsync
+/// never blocks a thread of Swift's cooperative pool; the `…Blocking` variants run it on the caller's
+/// thread. All methods are safe to call from any thread.
+public final class SQLitePluginStorage: PluginStorage {
+    /// The plugin whose database this is.
+    public let pluginID: String
+    /// The database file.
+    public let path: String
+
+    let writer: SQLiteDatabase
+    let reader: SQLiteDatabase
+    let sqlGuard = SQLGuard()
+    let readerGuard = SQLGuard()
+    let state = Mutex(State())
+    let now: @Sendable () -> Date
+    private let writeQueue: DispatchQueue
+    private let readQueue: DispatchQueue
+
+    struct State {
+        /// Table shapes by the name the plugin used, read on first write; cleared by migrations.
+        var tables: [String: TableShape] = [:]
+        var schemaVersion = 0
+    }
+
+    /// Opens (creating it and its parent directories if needed) the database of plugin `pluginID`.
+    ///
+    /// - Parameters:
+    ///   - pluginID: the plugin, for messages.
+    ///   - path: the database file, one per plugin.
+    ///   - now: the host's clock, which timestamps change-log entries and applied migrations.
+    /// - Throws: ``SQLiteError`` if the file cannot be opened or put in WAL mode; a Foundation error if
+    ///   the directory cannot be created.
+    public init(pluginID: String, path: String, now: @escaping @Sendable () -> Date) throws {
+        self.pluginID = pluginID
+        self.path = path
+        self.now = now
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let isNew = !FileManager.default.fileExists(atPath: path)
+
+        let writerConnection = try SQLiteConnection(path: path, mode: .readWriteCreate, busyTimeout: .seconds(10),
+                                                    statementCacheCapacity: 256)
+        writerConnection.setLimit(SQLITE_LIMIT_ATTACHED, to: 0)
+        try writerConnection.execute("PRAGMA trusted_schema=OFF")
+        try writerConnection.transaction(.immediate) {
+            try writerConnection.execute("""
+                CREATE TABLE IF NOT EXISTS _tessera_migrations(
+                    version INTEGER PRIMARY KEY,
+                    sha256 TEXT NOT NULL,
+                    applied_at TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS _tessera_changes(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    batch INTEGER NOT NULL,
+                    tbl TEXT NOT NULL,
+                    row_id TEXT NOT NULL,
+                    op TEXT NOT NULL CHECK (op IN ('put', 'patch', 'delete')),
+                    cells TEXT NOT NULL,
+                    at TEXT NOT NULL);
+                """)
+        }
+        let version = try writerConnection.fetchOne("SELECT COALESCE(MAX(version), 0) FROM _tessera_migrations")?
+            .first?.integer ?? 0
+        writerConnection.setAuthorizer(AccessPolicy.writer(sqlGuard))
+        if isNew, !directory.isEmpty { Self.syncDirectory(directory) }
+
+        let readerConnection = try SQLiteConnection(path: path, mode: .readOnly, busyTimeout: .seconds(10),
+                                                    statementCacheCapacity: 64)
+        readerConnection.setLimit(SQLITE_LIMIT_ATTACHED, to: 0)
+        try readerConnection.execute("PRAGMA query_only=ON; PRAGMA trusted_schema=OFF")
+        readerConnection.setAuthorizer(AccessPolicy.reader(readerGuard))
+
+        self.writer = SQLiteDatabase(writerConnection)
+        self.reader = SQLiteDatabase(readerConnection)
+        self.writeQueue = DispatchQueue(label: "tessera.storage.\(pluginID).write")
+        self.readQueue = DispatchQueue(label: "tessera.storage.\(pluginID).read")
+        state.withLock { $0.schemaVersion = Int(version) }
+    }
+
+    /// Opens the database at a file URL; see ``init(pluginID:path:now:)-(_,String,_)``.
+    public convenience init(pluginID: String, path: URL, now: @escaping @Sendable () -> Date) throws {
+        try self.init(pluginID: pluginID, path: path.path, now: now)
+    }
+
+    /// The highest migration version applied to the database (0 before any).
+    public var schemaVersion: Int { state.withLock { $0.schemaVersion } }
+
+    /// Makes a newly created file's directory entry durable.
+    private static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    // MARK: PluginStorage
+
+    /// Applies the batch in one transaction and returns once it is durable; see ``writeBlocking(_:)``.
+    public func write(_ batch: WriteBatch) async throws {
+        if batch.changes.isEmpty { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeQueue.async {
+                continuation.resume(with: Result { try self.writeBlocking(batch) })
+            }
+        }
+    }
+
+    /// Runs one read-only statement; see ``queryBlocking(_:_:)``.
+    public func query(_ sql: String, _ parameters: [SQLValue]) async throws -> [Row] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Row], any Error>) in
+            readQueue.async {
+                continuation.resume(with: Result { try self.queryBlocking(sql, parameters) })
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Applies the batch on the calling thread in one transaction, and returns once it is durable.
+    ///
+    /// Every change is validated before the database is touched: the table exists, is not the host's
+    /// (`_tessera_*`, `sqlite_*`), and has a TEXT primary key column `id`; every column named exists.
+    /// Then, in one `BEGIN IMMEDIATE` transaction: a put inserts the row or replaces it whole (columns
+    /// not given take their defaults); a patch sets the given columns of an existing row; a delete
+    /// removes the row if it exists. Each change is appended to the change log in the same
+    /// transaction. An empty batch does nothing.
+    ///
+    /// - Throws: ``PluginError``, and then nothing of the batch is applied:
+    ///   `invalidInput` naming the table or column (`field` is `table` or `table.column`);
+    ///   `notFound` for a patch of a row that does not exist (`field` is `table.id`);
+    ///   `invalidInput` for a NOT NULL, CHECK, type or foreign-key constraint, `conflict` for a UNIQUE
+    ///   one; `forbidden` if one of the plugin's triggers touches the host's tables;
+    ///   `unavailable` if the database is busy or the disk full; `internal` otherwise.
+    public func writeBlocking(_ batch: WriteBatch) throws {
+        if batch.changes.isEmpty { return }
+        let at = ChangeLogCoding.timestamp.format(now())
+        try writer.withConnection { connection throws in
+            let plan = try self.plan(batch, connection: connection)
+            _ = sqlGuard.takeRefusal()
+            do {
+                try connection.transaction(.immediate) {
+                    try self.apply(plan, at: at, connection: connection)
+                }
+            } catch let error as SQLiteError {
+                throw Self.writeError(error, refusal: sqlGuard.takeRefusal())
+            }
+        }
+    }
+
+    enum Operation { case put, patch, delete }
+
+    struct PlannedChange {
+        let operation: Operation
+        let table: TableShape
+        let id: String
+        /// The columns given, in name order, and their values.
+        let columns: [TableShape.Column]
+        let values: [SQLValue]
+        /// The table name as the plugin wrote it, for error fields.
+        let tableAsGiven: String
+    }
+
+    /// Validates every change and resolves names, before anything is written.
+    private func plan(_ batch: WriteBatch, connection: SQLiteConnection) throws -> [PlannedChange] {
+        var plan: [PlannedChange] = []
+        plan.reserveCapacity(batch.changes.count)
+        for change in batch.changes {
+            let operation: Operation
+            let table: String, id: String, values: [String: SQLValue]
+            switch change {
+            case .put(let t, let i, let v): (operation, table, id, values) = (.put, t, i, v)
+            case .patch(let t, let i, let v): (operation, table, id, values) = (.patch, t, i, v)
+            case .delete(let t, let i): (operation, table, id, values) = (.delete, t, i, [:])
+            @unknown default:
+                throw PluginError(.invalidInput, "this host does not know the change \(change)")
+            }
+            let shape = try self.shape(of: table, connection: connection)
+            if id.isEmpty {
+                throw PluginError(.invalidInput, "a row id must not be empty (table \(shape.name))", field: "\(table).id")
+            }
+            var resolved: [(column: TableShape.Column, value: SQLValue)] = []
+            resolved.reserveCapacity(values.count)
+            for (name, value) in values {
+                let key = name.lowercased()
+                if key == "id" {
+                    if value == .text(id) { continue }
+                    throw PluginError(.invalidInput,
+                                      "values for row \(id) of \(shape.name) give a different id; the id of a row cannot change",
+                                      field: "\(table).\(name)")
+                }
+                guard let column = shape.columns[key] else {
+                    throw PluginError(.invalidInput, "table \(shape.name) has no column \(name)", field: "\(table).\(name)")
+                }
+                if column.isGenerated {
+                    throw PluginError(.invalidInput, "column \(column.name) of \(shape.name) is generated and cannot be written",
+                                      field: "\(table).\(name)")
+                }
+                resolved.append((column, value))
+            }
+            resolved.sort { $0.column.name < $1.column.name }
+            for i in resolved.indices.dropFirst() where resolved[i].column == resolved[i - 1].column {
+                throw PluginError(.invalidInput, "column \(resolved[i].column.name) of \(shape.name) is given twice",
+                                  field: "\(table).\(resolved[i].column.name)")
+            }
+            plan.append(PlannedChange(operation: operation, table: shape, id: id, columns: resolved.map(\.column),
+                                      values: resolved.map(\.value), tableAsGiven: table))
+        }
+        return plan
+    }
+
+    /// The shape of a table, from the cache or the schema.
+    private func shape(of table: String, connection: SQLiteConnection) throws -> TableShape {
+        if let shape = state.withLock({ $0.tables[table] }) { return shape }
+        let shape: TableShape
+        do {
+            shape = try TableShape.load(table, from: connection)
+        } catch let error as SQLiteError {
+            throw PluginError(.internal, "storage of plugin \(pluginID) could not read its schema: \(error.message)")
+        }
+        state.withLock { $0.tables[table] = shape }
+        return shape
+    }
+
+    /// Applies a validated plan inside the open transaction, then appends it to the change log.
+    private func apply(_ plan: [PlannedChange], at: String, connection: SQLiteConnection) throws {
+        var statement: Statement?
+        var previous: PlannedChange?
+        try sqlGuard.asPlugin {
+            for change in plan {
+                if statement == nil || !Self.sameStatement(previous, change) {
+                    statement = try connection.cachedStatement(Self.sql(for: change))
+                }
+                previous = change
+                guard let statement else { continue }
+                var index = 1
+                if change.operation == .put {
+                    try statement.bind(change.id, at: index)
+                    index += 1
+                }
+                for value in change.values {
+                    try statement.bind(value, at: index)
+                    index += 1
+                }
+                if change.operation != .put { try statement.bind(change.id, at: index) }
+                defer { statement.reset() }
+                let hasRow = try statement.step()
+                if change.operation == .patch, change.columns.isEmpty ? !hasRow : connection.changes == 0 {
+                    throw PluginError(.notFound,
+                                      "table \(change.table.name) has no row with id \(change.id); patch changes existing rows only",
+                                      field: "\(change.tableAsGiven).id")
+                }
+            }
+        }
+        // The batch number is the sequence number its first entry will get.
+        let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = '_tessera_changes'")?
+            .first?.integer ?? 0
+        let batchNumber = last + 1
+        let log = try connection.cachedStatement(
+            "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES (?, ?, ?, ?, ?, ?)")
+        for change in plan {
+            let op: String
+            switch change.operation {
+            case .put: op = "put"
+            case .patch: op = "patch"
+            case .delete: op = "delete"
+            }
+            try log.bind(batchNumber, at: 1)
+            try log.bind(change.table.name, at: 2)
+            try log.bind(change.id, at: 3)
+            try log.bind(op, at: 4)
+            try log.bind(ChangeLogCoding.cellsText(change.columns, change.values), at: 5)
+            try log.bind(at, at: 6)
+            defer { log.reset() }
+            try log.step()
+        }
+    }
+
+    private static func sameStatement(_ a: PlannedChange?, _ b: PlannedChange) -> Bool {
+        guard let a else { return false }
+        return a.operation == b.operation && a.table.name == b.table.name && a.columns == b.columns
+    }
+
+    /// The statement of a change; parameters: for a put, id then values; otherwise values then id.
+    static func sql(for change: PlannedChange) -> String {
+        let table = change.table.quoted
+        let id = change.table.id.quoted
+        switch change.operation {
+        case .put:
+            let names = ([id] + change.columns.map(\.quoted)).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: change.columns.count + 1).joined(separator: ", ")
+            // An upsert on id rather than INSERT OR REPLACE: REPLACE would delete the old row first
+            // (firing delete triggers and ON DELETE actions, and silently removing other rows that
+            // clash on a UNIQUE column). Every column not given takes its default, as on insert.
+            let given = Set(change.columns.map(\.name))
+            let assignments = change.table.writableColumns.map { column in
+                given.contains(column.name)
+                    ? "\(column.quoted) = excluded.\(column.quoted)"
+                    : "\(column.quoted) = \(column.defaultSQL.map { "(\($0))" } ?? "NULL")"
+            }
+            let update = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
+            return "INSERT INTO \(table) (\(names)) VALUES (\(marks)) ON CONFLICT (\(id)) DO \(update)"
+        case .patch:
+            if change.columns.isEmpty { return "SELECT 1 FROM \(table) WHERE \(id) = ?" }
+            let assignments = change.columns.map { "\($0.quoted) = ?" }.joined(separator: ", ")
+            return "UPDATE \(table) SET \(assignments) WHERE \(id) = ?"
+        case .delete:
+            return "DELETE FROM \(table) WHERE \(id) = ?"
+        }
+    }
+
+    /// The plugin-facing error for an SQLite error during a write.
+    static func writeError(_ error: SQLiteError, refusal: String?) -> PluginError {
+        switch error.code {
+        case SQLITE_CONSTRAINT:
+            let field = constraintField(error.message)
+            let unique = error.extendedCode == constraintUnique || error.extendedCode == constraintPrimaryKey
+            return PluginError(unique ? .conflict : .invalidInput, error.message, field: field)
+        case SQLITE_AUTH:
+            return PluginError(.forbidden, refusal ?? error.message)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return PluginError(.unavailable, "the database is busy: \(error.message)")
+        case SQLITE_FULL:
+            return PluginError(.unavailable, "the disk is full: \(error.message)")
+        case SQLITE_TOOBIG, SQLITE_MISMATCH, SQLITE_RANGE, SQLITE_ERROR:
+            return PluginError(.invalidInput, error.message)
+        default:
+            return PluginError(.internal, "storage write failed: \(error.description)")
+        }
+    }
+
+    /// `SQLITE_CONSTRAINT_UNIQUE` and `SQLITE_CONSTRAINT_PRIMARYKEY` (C macros Swift does not import).
+    static let constraintUnique: Int32 = 19 | (8 << 8)
+    static let constraintPrimaryKey: Int32 = 19 | (6 << 8)
+
+    /// `notes.title` from "NOT NULL constraint failed: notes.title" (the first column named).
+    static func constraintField(_ message: String) -> String? {
+        guard let range = message.range(of: "constraint failed: ") else { return nil }
+        let rest = message[range.upperBound...]
+        let first = rest.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return first.contains(".") && !first.contains(" ") ? first : nil
+    }
+
+    // MARK: Reading
+
+    /// Runs one read-only SQL statement with `?` parameters on the calling thread.
+    ///
+    /// It runs on a connection opened read-only, under an authorizer that refuses anything but
+    /// reading: writes and DDL, `ATTACH`/`DETACH`, transaction control, pragmas that set something
+    /// (reading pragmas such as `table_info` are allowed), and loading extensions.
+    ///
+    /// - Throws: ``PluginError``: `forbidden` for a statement that would write (also any statement
+    ///   `sqlite3_stmt_readonly` does not call read-only), attach or name another database, or change
+    ///   a setting; `invalidInput` for SQL that does not compile (with SQLite's message), more than
+    ///   one statement, or the wrong number of parameters; `unavailable` if the database is busy.
+    public func queryBlocking(_ sql: String, _ parameters: [SQLValue]) throws -> [Row] {
+        try reader.withConnection { connection throws -> [Row] in
+            _ = readerGuard.takeRefusal()
+            let statement: Statement
+            do {
+                statement = try connection.cachedStatement(sql)
+            } catch let error as SQLiteError {
+                throw Self.compileError(error, refusal: readerGuard.takeRefusal())
+            }
+            defer {
+                statement.reset()
+                statement.clearBindings()
+                connection.rollback()
+            }
+            guard statement.isReadOnly else {
+                throw PluginError(.forbidden, "a query runs read-only SQL; write through the record API")
+            }
+            guard parameters.count == statement.parameterCount else {
+                throw PluginError(.invalidInput,
+                                  "the query has \(statement.parameterCount) parameter(s) but \(parameters.count) value(s) were given")
+            }
+            do {
+                for (i, value) in parameters.enumerated() { try statement.bind(value, at: i + 1) }
+                let columns = statement.columnNames
+                let count = columns.count
+                var rows: [Row] = []
+                while try statement.step() {
+                    var values: [SQLValue] = []
+                    values.reserveCapacity(count)
+                    for i in 0..<count { values.append(statement.sqlValue(at: i)) }
+                    rows.append(Row(columns: columns, values: values))
+                }
+                return rows
+            } catch let error as SQLiteError {
+                throw Self.queryError(error, refusal: readerGuard.takeRefusal())
+            }
+        }
+    }
+
+    /// The plugin-facing error for SQL that did not compile.
+    static func compileError(_ error: SQLiteError, refusal: String?) -> PluginError {
+        switch error.code {
+        case SQLITE_AUTH:
+            return PluginError(.forbidden, refusal ?? error.message)
+        case SQLITE_MISUSE:
+            return PluginError(.invalidInput, "a query is exactly one SQL statement: \(error.message)")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return PluginError(.unavailable, "the database is busy: \(error.message)")
+        case SQLITE_ERROR:
+            // A schema-qualified name that is not this database ("no such table: other.items").
+            let prefix = "no such table: "
+            if error.message.hasPrefix(prefix) {
+                let name = error.message.dropFirst(prefix.count)
+                if let dot = name.firstIndex(of: "."), !["main", "temp"].contains(name[..<dot].lowercased()) {
+                    return PluginError(.forbidden,
+                                       "\(name) is not in this plugin's database: a plugin reads only its own database")
+                }
+            }
+            return PluginError(.invalidInput, error.message)
+        default:
+            return PluginError(.invalidInput, error.message)
+        }
+    }
+
+    /// The plugin-facing error for a statement that failed while running.
+    static func queryError(_ error: SQLiteError, refusal: String?) -> PluginError {
+        switch error.code {
+        case SQLITE_AUTH, SQLITE_READONLY:
+            return PluginError(.forbidden, refusal ?? "a query runs read-only SQL: \(error.message)")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return PluginError(.unavailable, "the database is busy: \(error.message)")
+        case SQLITE_CORRUPT, SQLITE_IOERR, SQLITE_NOMEM, SQLITE_CANTOPEN, SQLITE_NOTADB, SQLITE_FULL:
+            return PluginError(.internal, "storage read failed: \(error.description)")
+        default:
+            return PluginError(.invalidInput, error.message)
+        }
+    }
+
+    // MARK: Change log
+
+    /// Up to `limit` change-log entries with a sequence number greater than `seq`, oldest first.
+    /// Pass 0 to start from the beginning, then the last ``ChangeLogEntry/seq`` seen.
+    public func changes(after seq: Int64, limit: Int) throws -> [ChangeLogEntry] {
+        guard limit > 0 else { return [] }
+        return try reader.withConnection { connection throws -> [ChangeLogEntry] in
+            defer { connection.rollback() }
+            let statement = try connection.cachedStatement(
+                "SELECT seq, batch, tbl, row_id, op, cells, at FROM _tessera_changes WHERE seq > ? ORDER BY seq LIMIT ?")
+            defer { statement.reset() }
+            try statement.bind(seq, at: 1)
+            try statement.bind(Int64(limit), at: 2)
+            var entries: [ChangeLogEntry] = []
+            while try statement.step() {
+                let atText = statement.text(at: 6)
+                entries.append(ChangeLogEntry(
+                    seq: statement.int64(at: 0),
+                    batch: statement.int64(at: 1),
+                    table: statement.text(at: 2),
+                    rowID: statement.text(at: 3),
+                    operation: ChangeLogEntry.Operation(rawValue: statement.text(at: 4)) ?? .put,
+                    cells: ChangeLogCoding.cells(statement.text(at: 5)),
+                    at: (try? ChangeLogCoding.timestamp.parse(atText)) ?? Date(timeIntervalSince1970: 0)))
+            }
+            return entries
+        }
+    }
+}

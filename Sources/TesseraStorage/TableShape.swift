@@ -1,0 +1,95 @@
+import Foundation
+import TesseraSDK
+import TesseraSQLite
+
+/// What the record API needs to know about one of the plugin's tables, read from the schema.
+struct TableShape: Sendable {
+    struct Column: Sendable, Hashable {
+        /// The name as declared.
+        let name: String
+        /// The name quoted for SQL.
+        let quoted: String
+        /// The declared default, as SQL text, if any.
+        let defaultSQL: String?
+        /// A generated column: computed, never written.
+        let isGenerated: Bool
+    }
+
+    /// The table's name as declared.
+    let name: String
+    let quoted: String
+    /// The `id` primary key column.
+    let id: Column
+    /// Every column but `id`, keyed by lowercased name (SQLite names are case-insensitive).
+    let columns: [String: Column]
+    /// The writable columns other than `id`, in name order: a put sets each one.
+    let writableColumns: [Column]
+
+    /// Reads the shape of `table` through `connection`, or explains why the record API cannot write it.
+    static func load(_ table: String, from connection: SQLiteConnection) throws -> TableShape {
+        if AccessPolicy.isInternal(table) {
+            throw PluginError(.invalidInput, "table \(table) is internal to the host and cannot be written",
+                              field: table)
+        }
+        guard let object = try connection.fetchOne(
+            "SELECT type, name FROM main.sqlite_schema WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')",
+            [.text(table)])
+        else {
+            throw PluginError(.invalidInput, "there is no table named \(table)", field: table)
+        }
+        let name = object[1].text ?? table
+        if object[0].text == "view" {
+            throw PluginError(.invalidInput, "\(name) is a view; write to its tables instead", field: table)
+        }
+        // table_xinfo also lists generated columns (hidden 2 or 3); hidden 1 is a virtual table's.
+        let rows = try connection.fetchAll(
+            "SELECT name, type, pk, dflt_value, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid",
+            [.text(name)])
+        var columns: [String: Column] = [:]
+        var idColumn: Column?
+        var idType = ""
+        var primaryKeyColumns = 0
+        for row in rows {
+            guard let columnName = row[0].text else { continue }
+            let hidden = row[4].integer ?? 0
+            if hidden == 1 { continue }
+            let column = Column(name: columnName, quoted: quote(columnName), defaultSQL: row[3].text,
+                                isGenerated: hidden != 0)
+            if (row[2].integer ?? 0) > 0 { primaryKeyColumns += 1 }
+            if columnName.lowercased() == "id" {
+                idColumn = column
+                idType = row[1].text ?? ""
+                if (row[2].integer ?? 0) == 0 { primaryKeyColumns = -1000 }  // id exists but is not the key
+            } else {
+                columns[columnName.lowercased()] = column
+            }
+        }
+        let rule = "the record API writes tables whose primary key is one TEXT column named id"
+        guard let idColumn else {
+            throw PluginError(.invalidInput, "table \(name) has no id column; \(rule)", field: table)
+        }
+        guard primaryKeyColumns == 1 else {
+            throw PluginError(.invalidInput, "the primary key of table \(name) is not its id column alone; \(rule)",
+                              field: "\(table).id")
+        }
+        guard hasTextAffinity(idType) else {
+            throw PluginError(.invalidInput, "the id column of table \(name) is \(idType.isEmpty ? "untyped" : idType), not TEXT; \(rule)",
+                              field: "\(table).id")
+        }
+        return TableShape(name: name, quoted: quote(name), id: idColumn, columns: columns,
+                          writableColumns: columns.values.filter { !$0.isGenerated }.sorted { $0.name < $1.name })
+    }
+
+    /// SQLite's affinity rules (§3.1 of "Datatypes In SQLite"): TEXT affinity for a declared type that
+    /// mentions CHAR, CLOB or TEXT and not INT.
+    static func hasTextAffinity(_ declared: String) -> Bool {
+        let upper = declared.uppercased()
+        if upper.contains("INT") { return false }
+        return upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT")
+    }
+
+    /// `name` as an SQL identifier in double quotes.
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// The `tessera` executable, run as a person would, against a temporary deployment with a virtual
+/// clock. Each command is a separate process sharing the data directory.
+@Suite struct CLITests {
+    let ws: FixtureWorkspace
+
+    init() {
+        ws = FixtureWorkspace("cli")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+    }
+
+    func tessera(_ arguments: String..., input: String? = nil) throws -> ProcessResult {
+        try run(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
+    }
+
+    @Test func callStoresAndReadsAcrossProcesses() throws {
+        let added = try tessera("call", "dev.tessera.example", "add-note", #"{"text": "from the CLI"}"#)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try JSONValue(parsing: added.stdout)["at"] == "2026-03-02T08:00:00Z")
+        let fromStdin = try tessera("call", "dev.tessera.example", "add-note", "-", input: #"{"text": "from stdin"}"#)
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        let listed = try tessera("call", "dev.tessera.example", "list-notes", "--json")
+        #expect(listed.status == 0)
+        let texts = try JSONValue(parsing: listed.stdout)["notes"]?.arrayValue?.compactMap { $0["text"]?.stringValue }
+        #expect(Set(texts ?? []) == ["from the CLI", "from stdin"])
+        #expect(!listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"))  // --json: one line
+    }
+
+    @Test func badInputIsOneLineOnStderrWithItsExitCode() throws {
+        let invalid = try tessera("call", "dev.tessera.example", "add-note", #"{"text": ""}"#)
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.hasPrefix("tessera: invalid_input:"))
+        #expect(invalid.stderr.contains("$.text"))
+        #expect(invalid.stderr.split(separator: "\n").count == 1)
+        let notJSON = try tessera("call", "dev.tessera.example", "add-note", "{text")
+        #expect(notJSON.status == 2)
+        let unknownPlugin = try tessera("call", "nope", "x")
+        #expect(unknownPlugin.status == 3)
+        let unknownOp = try tessera("call", "dev.tessera.example", "nope")
+        #expect(unknownOp.status == 3)
+        let asJSON = try tessera("call", "dev.tessera.example", "add-note", #"{"text": 7}"#, "--json")
+        #expect(try JSONValue(parsing: asJSON.stdout)["error"]?["field"] == "$.text")
+    }
+
+    @Test func virtualClockIsSharedAndAdvancingFiresTimers() throws {
+        #expect(try tessera("clock", "show").stdout.hasPrefix("2026-03-02T08:00:00Z (virtual clock)"))
+        let reminded = try tessera("call", "dev.tessera.example", "remind", #"{"text": "stretch", "in": "2h"}"#)
+        #expect(reminded.status == 0, "\(reminded.stderr)")
+        let advanced = try tessera("clock", "advance", "2h30m")
+        #expect(advanced.status == 0, "\(advanced.stderr)")
+        #expect(advanced.stdout.contains("2026-03-02T10:00:00Z  dev.tessera.example  reminder:"))
+        #expect(advanced.stdout.contains("fired"))
+        #expect(try tessera("clock", "show").stdout.hasPrefix("2026-03-02T10:30:00Z"))
+        let reminders = try JSONValue(parsing: try tessera("call", "dev.tessera.example", "list-reminders").stdout)
+        #expect(reminders["reminders"]?[0]?["firedAt"] == "2026-03-02T10:00:00Z")
+        let set = try tessera("clock", "set", "2026-03-05T00:00:00Z")
+        #expect(set.stdout.contains("daily-summary"))
+        #expect(try tessera("clock", "advance", "soon").status == 2)
+        #expect(try tessera("clock", "set", "yesterday").status == 2)
+    }
+
+    @Test func pluginsListWhyAndVerify() throws {
+        let list = try tessera("plugins", "list", "--json")
+        #expect(list.status == 0, "\(list.stderr)")
+        let first = try JSONValue(parsing: list.stdout).arrayValue?.first
+        #expect(first?["id"] == "dev.tessera.example")
+        #expect(first?["state"] == "validated")
+        let started = try JSONValue(parsing: try tessera("plugins", "list", "--json", "--start").stdout).arrayValue?.first
+        #expect(started?["state"] == "active")
+        let table = try tessera("plugins", "list")
+        #expect(table.stdout.contains("dev.tessera.example"))
+        #expect(table.stdout.hasPrefix("ID"))
+        let why = try tessera("plugins", "why", "dev.tessera.example")
+        #expect(why.stdout.contains("active"))
+        #expect(why.stdout.contains("gate 1 passed"))
+        #expect(try tessera("plugins", "why", "nope").status == 3)
+
+        let good = try run(Fixtures.tesseraExecutable, ["plugins", "verify", "--load", Fixtures.exampleLibrary, "--manifest", Fixtures.exampleManifest])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("gate 3 ok (handshake: dev.tessera.example"))
+        Fixtures.write("not a library", to: ws.root + "/fake.so")
+        let bad = try run(Fixtures.tesseraExecutable, ["plugins", "verify", ws.root + "/fake.so"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("not an ELF file"))
+    }
+
+    @Test func invalidDeploymentIsExitSixNamingTheFile() throws {
+        Fixtures.write(#"{"name": "x", "role": "phone", "plugins": []}"#, to: ws.root + "/bad-deployment.json")
+        let result = try run(Fixtures.tesseraExecutable, ["plugins", "list", "--deployment", ws.root + "/bad-deployment.json"])
+        #expect(result.status == 6)
+        #expect(result.stderr.contains("bad-deployment.json: $.role"))
+    }
+}

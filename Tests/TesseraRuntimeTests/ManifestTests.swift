@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TesseraManifest
+import TesseraSDK
+import TesseraTestFixtures
+
+@Suite struct ManifestTests {
+    static func valid() throws -> JSONValue {
+        try JSONValue(parsing: String(contentsOfFile: Fixtures.exampleManifest, encoding: .utf8))
+    }
+
+    static let required = ["id", "name", "version", "sdk", "library", "requires", "permissions", "operations"]
+
+    @Test func theShippedManifestsAndDeploymentsAreValid() throws {
+        let manifest = try ManifestReader.read(file: Fixtures.exampleManifest)
+        #expect(manifest.id == "dev.tessera.example")
+        #expect(manifest.operations.map(\.name).contains("add-note"))
+        #expect(manifest.jobs == [JobDeclaration(name: "daily-summary", everySeconds: 86_400)])
+        let deployment = try DeploymentReader.read(file: Fixtures.repositoryRoot + "/manifests/deployments/default.json")
+        #expect(deployment.plugins.map(\.id).contains("dev.tessera.example"))
+        #expect(deployment.httpHost == "127.0.0.1")
+    }
+
+    @Test(arguments: required)
+    func missingRequiredFieldIsNamed(_ field: String) throws {
+        guard case .object(var doc) = try Self.valid() else { return }
+        doc[field] = nil
+        let error = try #require(throws: ManifestError.self) { try ManifestReader.decode(.object(doc), file: "m.json") }
+        #expect(error.file == "m.json")
+        #expect(error.path == "$.\(field)")
+        #expect(error.found == "missing")
+        #expect(error.description.hasPrefix("m.json: $.\(field): expected"))
+    }
+
+    static let mistyped: [(String, JSONValue)] = [
+        ("id", 5), ("name", ["x"]), ("version", "1.0"), ("sdk", "1.0"), ("library", [:]), ("requires", [:]),
+        ("permissions", []), ("operations", "add-note"),
+    ]
+
+    @Test(arguments: mistyped.map(\.0))
+    func mistypedFieldIsNamedWithWhatWasFound(_ field: String) throws {
+        guard case .object(var doc) = try Self.valid() else { return }
+        let bad = Self.mistyped.first { $0.0 == field }!.1
+        doc[field] = bad
+        let error = try #require(throws: ManifestError.self) { try ManifestReader.decode(.object(doc), file: "m.json") }
+        #expect(error.path.hasPrefix("$.\(field)"))
+        #expect(!error.expected.isEmpty)
+        #expect(error.found != "missing")
+    }
+
+    @Test func rulesBeyondTheSchema() throws {
+        guard case .object(let base) = try Self.valid() else { return }
+        func error(_ edit: (inout [String: JSONValue]) -> Void) throws -> ManifestError {
+            var doc = base
+            edit(&doc)
+            return try #require(throws: ManifestError.self) { try ManifestReader.decode(.object(doc), file: "m.json") }
+        }
+        let range = try error { $0["requires"] = [["capability": "storage", "version": "^^1"]] }
+        #expect(range.path == "$.requires[0].version")
+        let permission = try error { $0["permissions"] = ["network": ["hosts": ["x"]], "storage": [:], "clock": [:]] }
+        #expect(permission.path == "$.permissions.network")
+        let duplicate = try error {
+            let op = $0["operations"]!.arrayValue![0]
+            $0["operations"] = [op, op]
+        }
+        #expect(duplicate.path == "$.operations[1].name")
+        let schema = try error {
+            $0["operations"] = [["name": "x", "input": ["type": "object", "frobnicate": true], "output": [:]]]
+        }
+        #expect(schema.path == "$.operations[0].input")
+        #expect(schema.found.contains("frobnicate"))
+        let job = try error { $0["jobs"] = [["name": "j", "every": "0s"]] }
+        #expect(job.path == "$.jobs[0].every")
+    }
+
+    @Test func notJSONNamesTheFile() throws {
+        let ws = FixtureWorkspace("notjson")
+        Fixtures.write("{ not json", to: ws.root + "/broken.json")
+        let error = try #require(throws: ManifestError.self) { try ManifestReader.read(file: ws.root + "/broken.json") }
+        #expect(error.file.hasSuffix("broken.json"))
+        #expect(error.expected == "JSON")
+        let missing = try #require(throws: ManifestError.self) { try ManifestReader.read(file: ws.root + "/absent.json") }
+        #expect(missing.found == "no such file")
+    }
+
+    @Test func embeddedSchemasMatchTheCheckedInFiles() throws {
+        let manifest = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/schema/plugin-manifest.schema.json", encoding: .utf8)
+        let deployment = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/schema/deployment.schema.json", encoding: .utf8)
+        #expect(EmbeddedSchemas.pluginManifest == manifest.trimmingCharacters(in: .newlines), "run scripts/embed-schemas.sh")
+        #expect(EmbeddedSchemas.deployment == deployment.trimmingCharacters(in: .newlines), "run scripts/embed-schemas.sh")
+    }
+
+    @Test func versionRanges() throws {
+        func admits(_ range: String, _ version: String) -> Bool {
+            VersionRange(range)!.contains(SemanticVersion(version)!)
+        }
+        #expect(admits("^1.2.0", "1.9.3"))
+        #expect(!admits("^1.2.0", "2.0.0"))
+        #expect(!admits("^1.2.0", "1.1.9"))
+        #expect(admits("~1.2.3", "1.2.9"))
+        #expect(!admits("~1.2.3", "1.3.0"))
+        #expect(admits(">=1.0 <2.0", "1.5.0"))
+        #expect(admits("1.x", "1.7.0"))
+        #expect(!admits("1.x", "2.0.0"))
+        #expect(admits("*", "0.0.1"))
+        #expect(admits("^0.2", "0.2.5"))
+        #expect(!admits("^0.2", "0.3.0"))
+        #expect(SemanticVersion("1.0.0-rc.1")! < SemanticVersion("1.0.0")!)
+        #expect(VersionRange("^^1") == nil)
+        #expect(DurationText.seconds("2h30m") == 9000)
+        #expect(DurationText.seconds("6d") == 518_400)
+        #expect(DurationText.seconds("h") == nil)
+        #expect(DurationText.seconds("5") == nil)
+    }
+}

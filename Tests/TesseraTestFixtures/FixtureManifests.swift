@@ -1,0 +1,83 @@
+import Foundation
+
+/// Manifests and deployments for tests, written to a temporary folder.
+public struct FixtureWorkspace {
+    /// The folder; manifests go directly in it, the deployment in `deployments/`.
+    public let root: String
+
+    public init(_ label: String = "workspace") {
+        root = Fixtures.temporaryDirectory(label)
+    }
+
+    /// The data directory tests use.
+    public var dataDirectory: String { root + "/data" }
+    public var deploymentFile: String { root + "/deployments/test.json" }
+
+    /// Writes a manifest for a fixture plugin whose library is at `library` (absolute path).
+    /// `edit` may change the manifest object before it is written.
+    @discardableResult
+    public func addManifest(id: String, library: String, file: String? = nil,
+                            edit: (inout [String: Any]) -> Void = { _ in }) -> String {
+        var manifest: [String: Any] = [
+            "id": id, "name": "Fixture \(id)", "version": "1.0.0",
+            "sdk": ["abi": "1.0", "toolchain": "6.3.1"],
+            "library": ["path": library],
+            "requires": [["capability": "storage", "version": "^1.0", "optional": true]],
+            "permissions": [:] as [String: Any],
+            "operations": [[
+                "name": "hello",
+                "input": ["type": "object", "properties": ["name": ["type": "string", "maxLength": 20]], "additionalProperties": false],
+                "output": ["type": "object"],
+            ]],
+        ]
+        edit(&manifest)
+        let path = root + "/" + (file ?? "\(id).json")
+        Fixtures.write(Self.json(manifest), to: path)
+        return path
+    }
+
+    /// Copies the shipped example manifest (library found by name on the library path).
+    public func addExampleManifest() {
+        try? FileManager.default.copyItem(atPath: Fixtures.exampleManifest, toPath: root + "/example.json")
+    }
+
+    /// Writes the deployment: `plugins` are the entries of `$.plugins`; `extra` adds top-level members.
+    @discardableResult
+    public func writeDeployment(plugins: [[String: Any]], clock: String = "virtual", extra: [String: Any] = [:]) -> String {
+        var deployment: [String: Any] = [
+            "name": "test", "role": "device", "manifestDirectories": [".."],
+            "libraryPaths": [Fixtures.buildDirectory],
+            "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": clock, "start": "2026-03-02T08:00:00Z"]],
+            "plugins": plugins,
+        ]
+        for (k, v) in extra { deployment[k] = v }
+        Fixtures.write(Self.json(deployment), to: deploymentFile)
+        return deploymentFile
+    }
+
+    static func json(_ object: Any) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+    }
+}
+
+/// Rewrites fields of a library's `tessera_stamp` record in a copy of the file, to make "built for
+/// another SDK" or "built by another compiler" libraries without such a build.
+public enum StampPatcher {
+    public static func patched(_ library: String, to output: String, major: UInt32? = nil, minor: UInt32? = nil,
+                               toolchain: String? = nil) throws -> String {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
+        let magic: [UInt8] = [0x54, 0x53, 0x53, 0x54]  // 'TSST' little-endian
+        guard let offset = (0..<(bytes.count - 152)).first(where: { Array(bytes[$0..<$0 + 4]) == magic }) else {
+            throw FixtureError(message: "\(library) has no stamp record")
+        }
+        func put(_ value: UInt32, at o: Int) { for i in 0..<4 { bytes[offset + o + i] = UInt8((value >> (8 * UInt32(i))) & 0xff) } }
+        if let major { put(major, at: 8) }
+        if let minor { put(minor, at: 12) }
+        if let toolchain {
+            let utf8 = Array(toolchain.utf8.prefix(119))
+            for i in 0..<120 { bytes[offset + 16 + i] = i < utf8.count ? utf8[i] : 0 }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        return output
+    }
+}

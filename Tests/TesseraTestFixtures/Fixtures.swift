@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// Paths and plugin libraries for tests: the package's own build products, and small plugins built
+/// on demand with the same compiler against the same SDK (or deliberately against a static copy of
+/// it), so each gate can be shown to refuse a real library.
+public enum Fixtures {
+    /// The repository root (this file is Tests/TesseraTestFixtures/Fixtures.swift).
+    public static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The build folder: where the running test binary, `tessera`, and the plugin libraries are.
+    public static let buildDirectory: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var dir = (exe as NSString).deletingLastPathComponent
+        // On Linux the test binary is `<build>/TesseraPackageTests.xctest`.
+        while !dir.isEmpty, dir != "/", !FileManager.default.fileExists(atPath: dir + "/libTesseraSDK.so") {
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        return dir
+    }()
+
+    /// The shipped example plugin, as `swift build` made it.
+    public static var exampleLibrary: String { buildDirectory + "/libTesseraExample.so" }
+    /// The example plugin's manifest.
+    public static var exampleManifest: String { repositoryRoot + "/manifests/example.json" }
+    /// The `tessera` executable.
+    public static var tesseraExecutable: String { buildDirectory + "/tessera" }
+
+    /// A new empty temporary folder.
+    public static func temporaryDirectory(_ label: String = "test") -> String {
+        let path = NSTemporaryDirectory() + "tessera-\(label)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Writes `text` to `path`, making folders.
+    public static func write(_ text: String, to path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Runs a program and returns its exit status and output.
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+@discardableResult
+public func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+                directory: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inp
+    try process.run()
+    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+    try inp.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+    let errData = Mutex(Data())
+    let errDone = DispatchSemaphore(value: 0)
+    Thread {
+        errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+        errDone.signal()
+    }.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    errDone.wait()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: errData.withLock { String(decoding: $0, as: UTF8.self) })
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// Builds small plugin libraries for tests with the toolchain's `swiftc` and `clang`, against the
+/// SDK module in the build folder, exactly as a third party outside SwiftPM would.
+public enum PluginBuilder {
+    /// A plugin to build.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A well-formed plugin (id `fixture.good`) with one operation, `hello`.
+        case good
+        /// A plugin whose `start` throws.
+        case startThrows
+        /// A plugin that exports no `tessera_plugin_entry`.
+        case noEntry
+        /// A plugin linked against a static copy of the SDK instead of libTesseraSDK.so.
+        case staticSDK
+        /// A plugin whose stamp says SDK 1.0 but whose handshake reports SDK 1.9.
+        case handshakeNewerMinor
+        /// A plugin whose handshake reports another id than its manifest.
+        case wrongID
+    }
+
+    private static let built = Mutex<[Kind: String]>([:])
+    private static let root = Fixtures.temporaryDirectory("plugins")
+
+    /// The path of the built library (built once per test process).
+    public static func library(_ kind: Kind) throws -> String {
+        try built.withLock { cache in
+            if let path = cache[kind] { return path }
+            let path = try build(kind)
+            cache[kind] = path
+            return path
+        }
+    }
+
+    static func build(_ kind: Kind) throws -> String {
+        let dir = root + "/" + kind.rawValue
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let source = dir + "/Plugin.swift"
+        Fixtures.write(PluginSources.source(for: kind), to: source)
+        let stamp = try stampObject()
+        let output = dir + "/libFixture\(kind.rawValue.capitalized).so"
+        var arguments = ["-emit-library", "-parse-as-library", "-module-name", "Fixture\(kind.rawValue.capitalized)",
+                         "-Xcc", "-fmodule-map-file=\(try moduleMap())", source, stamp, "-o", output]
+        if kind == .staticSDK {
+            arguments += ["-I", try staticSDK() + "/include", try staticSDK() + "/libTesseraSDK.a"]
+        } else {
+            arguments += ["-I", Fixtures.buildDirectory + "/Modules", "-L", Fixtures.buildDirectory, "-lTesseraSDK"]
+        }
+        try tool("swiftc", arguments)
+        return output
+    }
+
+    /// The module map that lets swiftc find the SDK's C header module.
+    static func moduleMap() throws -> String {
+        let path = root + "/CTesseraABI.modulemap"
+        if !FileManager.default.fileExists(atPath: path) {
+            let header = Fixtures.repositoryRoot + "/sdk/Sources/CTesseraABI/include/tessera_abi.h"
+            Fixtures.write("module CTesseraABI { header \"\(header)\" export * }\n", to: path)
+        }
+        return path
+    }
+
+    /// The stamp object every plugin links, compiled from the SDK's own stamp.c.
+    static func stampObject() throws -> String {
+        let path = root + "/stamp.o"
+        if !FileManager.default.fileExists(atPath: path) {
+            let sdk = Fixtures.repositoryRoot + "/sdk/Sources"
+            try tool("clang", ["-c", "-fPIC", "-I", sdk + "/CTesseraABI/include", "-I", sdk + "/TesseraPluginStamp/include",
+                               sdk + "/TesseraPluginStamp/stamp.c", "-o", path])
+        }
+        return path
+    }
+
+    /// A static build of the SDK: the mistake the loader's lint must catch.
+    static func staticSDK() throws -> String {
+        let dir = root + "/static-sdk"
+        if !FileManager.default.fileExists(atPath: dir + "/libTesseraSDK.a") {
+            try FileManager.default.createDirectory(atPath: dir + "/include", withIntermediateDirectories: true)
+            let sources = try FileManager.default.contentsOfDirectory(atPath: Fixtures.repositoryRoot + "/sdk/Sources/TesseraSDK")
+                .filter { $0.hasSuffix(".swift") }.map { Fixtures.repositoryRoot + "/sdk/Sources/TesseraSDK/" + $0 }
+            try tool("swiftc", ["-static", "-emit-library", "-parse-as-library", "-module-name", "TesseraSDK",
+                                "-enable-library-evolution", "-Xcc", "-fmodule-map-file=\(try moduleMap())",
+                                "-emit-module", "-emit-module-path", dir + "/include/TesseraSDK.swiftmodule",
+                                "-o", dir + "/libTesseraSDK.a"] + sources)
+        }
+        return dir
+    }
+
+    /// Runs a toolchain program; throws with its stderr if it fails.
+    static func tool(_ name: String, _ arguments: [String]) throws {
+        let result = try run("/usr/bin/env", [name] + arguments)
+        guard result.status == 0 else {
+            throw FixtureError(message: "\(name) failed (\(result.status)): \(result.stderr.suffix(2000))")
+        }
+    }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,50 @@
+/// The Swift sources of the test plugins.
+enum PluginSources {
+    static func source(for kind: PluginBuilder.Kind) -> String {
+        switch kind {
+        case .good, .staticSDK: return plugin(id: "fixture.\(kind.rawValue)", start: "")
+        case .startThrows:
+            return plugin(id: "fixture.startThrows", start: #"throw PluginError(.unavailable, "the fixture refuses to start")"#)
+        case .noEntry:
+            return plugin(id: "fixture.noEntry", start: "").replacingOccurrences(of: "tessera_plugin_entry", with: "some_other_entry")
+        case .wrongID:
+            return plugin(id: "fixture.somebodyElse", start: "")
+        case .handshakeNewerMinor:
+            return plugin(id: "fixture.handshakeNewerMinor", start: "").replacingOccurrences(
+                of: "    PluginExport.descriptor(id: \"fixture.handshakeNewerMinor\") { FixturePlugin() }",
+                with: """
+                    // Hand-made descriptor claiming a newer SDK minor than the stamp (and the host) has.
+                    let d = UnsafeMutablePointer<tessera_descriptor_t>.allocate(capacity: 1)
+                    d.initialize(to: tessera_descriptor_t())
+                    d.pointee.size = UInt32(MemoryLayout<tessera_descriptor_t>.size)
+                    d.pointee.magic = TESSERA_DESCRIPTOR_MAGIC
+                    d.pointee.sdk_abi_major = TESSERA_SDK_ABI_MAJOR
+                    d.pointee.sdk_abi_minor = 9
+                    d.pointee.plugin_id = UnsafePointer(strdup("fixture.handshakeNewerMinor"))
+                    d.pointee.factory = Unmanaged.passRetained(PluginFactory { FixturePlugin() }).toOpaque()
+                    return UnsafeRawPointer(d)
+                """)
+        }
+    }
+
+    static func plugin(id: String, start: String) -> String {
+        """
+        import Foundation
+        import TesseraSDK
+
+        final class FixturePlugin: Plugin {
+            func start(context: PluginContext) async throws {
+                \(start)
+                context.onOperation("hello") { call in
+                    .object(["hello": call.input["name"] ?? "world", "plugin": .string(context.pluginID)])
+                }
+            }
+        }
+
+        @_cdecl("tessera_plugin_entry")
+        public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+            PluginExport.descriptor(id: "\(id)") { FixturePlugin() }
+        }
+        """
+    }
+}
