@@ -100,17 +100,17 @@ struct Notes: Sendable {
 
 func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 
-struct NewNote: Decodable { let text: String }
-struct ListNotes: Decodable { let limit: Int? }
-struct NewReminder: Decodable { let text: String; let `in`: String }
-struct Empty: Decodable {}
-struct Echo: Decodable { let id: String; let title: String; let amount: Int; let date: String; let tags: [String]; let note: String? }
-struct EchoReply: Encodable { let ok: Bool; let count: Int }
-struct Saved: Encodable { let id: String; let at: String }
-struct Note: Encodable { let id: String; let text: String; let createdAt: String }
-struct NoteList: Encodable { let notes: [Note] }
-struct Reminder: Encodable { let id: String; let text: String; let dueAt: String; let firedAt: String? }
-struct ReminderList: Encodable { let reminders: [Reminder] }
+struct NewNote: Decodable, Sendable { let text: String }
+struct ListNotes: Decodable, Sendable { let limit: Int? }
+struct NewReminder: Decodable, Sendable { let text: String; let `in`: String }
+struct Empty: Decodable, Sendable {}
+struct Echo: Decodable, Sendable { let id: String; let title: String; let amount: Int; let date: String; let tags: [String]; let note: String? }
+struct EchoReply: Encodable, Sendable { let ok: Bool; let count: Int }
+struct Saved: Encodable, Sendable { let id: String; let at: String }
+struct Note: Encodable, Sendable { let id: String; let text: String; let createdAt: String }
+struct NoteList: Encodable, Sendable { let notes: [Note] }
+struct Reminder: Encodable, Sendable { let id: String; let text: String; let dueAt: String; let firedAt: String? }
+struct ReminderList: Encodable, Sendable { let reminders: [Reminder] }
 
 /// The one symbol the host looks up: it hands over a factory for this plugin.
 @_cdecl("tessera_plugin_entry")

@@ -7,7 +7,7 @@ import TesseraSDK
 /// in-process call path: parse, schema validation, decode, call, encode.
 func dispatchBenchmark(deploymentFile: String, scratch: String, calls: Int) async throws -> (summary: Summary, inputBytes: Int) {
     let deployment = try DeploymentReader.read(file: deploymentFile)
-    let host = try Host(deployment: deployment, options: HostOptions(dataDirectory: scratch + "/dispatch-data", onlyPlugins: ["dev.tessera.example"]))
+    let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: scratch + "/dispatch-data", onlyPlugins: ["dev.tessera.example"]))
     await host.start()
     guard host.status(of: "dev.tessera.example")?.state == .active else {
         throw PluginError(.unavailable, "example plugin not active: \(host.status(of: "dev.tessera.example")?.reason ?? "?")")

@@ -25,7 +25,7 @@ struct Call: AsyncParsableCommand {
             }
             let host = try self.host.makeHost(onlyPlugins: [plugin])
             await host.start()
-            do {
+            do throws(PluginError) {
                 let result = try await host.call(plugin, operation, json: text, as: Principal(id: "local-operator", role: .admin))
                 say(json ? result.serialized() : result.prettySerialized())
             } catch {

@@ -23,7 +23,7 @@ struct HostArguments: ParsableArguments {
     }
 
     /// Reads the deployment and makes a host for it (not yet started).
-    func makeHost(onlyPlugins: Set<String>? = nil) throws -> Host {
+    func makeHost(onlyPlugins: Set<String>? = nil) throws -> PluginHost {
         let deployment: Deployment
         do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
@@ -35,7 +35,7 @@ struct HostArguments: ParsableArguments {
             FileHandle.standardError.write(Data("[\(level.rawValue)] \(source): \(message)\n".utf8))
         }
         do {
-            return try Host(deployment: deployment, options: HostOptions(
+            return try PluginHost(deployment: deployment, options: HostOptions(
                 dataDirectory: dataDirectory, libraryPaths: libraryPath, log: log, onlyPlugins: onlyPlugins))
         } catch {
             throw CLIError(code: .failure, message: "cannot open data directory \(dataDirectory): \(error)")
@@ -66,7 +66,12 @@ struct CLIError: Error, CustomStringConvertible {
         case .unavailable: code = .unavailable
         default: code = .failure
         }
-        message = error.field.map { "\(error.code): \(error.message) (field \($0))" } ?? "\(error.code): \(error.message)"
+        // Name the field unless the message already does.
+        if let field = error.field, !error.message.contains(field) {
+            message = "\(error.code): \(error.message) (field \(field))"
+        } else {
+            message = "\(error.code): \(error.message)"
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraSDK
+import TesseraSchema
 
 /// The operator's deployment file: the role, where data lives, which plugins run with what
 /// configuration and grants, and which capability providers back them.

@@ -8,7 +8,7 @@ import TesseraSDK
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
 /// dispatches calls, and fires timers. A plugin that fails anywhere is parked in `rejected` or
 /// `failed` with its reason; the others go on.
-public final class Host: Sendable {
+public final class PluginHost: Sendable {
     /// The capabilities this host provides, with their versions.
     public static let providedCapabilities: [String: SemanticVersion] = [
         "storage": SemanticVersion(1, 0, 0),
@@ -47,7 +47,7 @@ public final class Host: Sendable {
         let log = options.log
         let registry = self.registry
         timers = TimerScheduler(store: store, clock: clock, log: { log(.warning, "host", $0) }) { timer, firedAt in
-            await Host.fire(timer, at: firedAt, registry: registry, log: log)
+            await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
     }
 

@@ -3,7 +3,7 @@ import TesseraClock
 import TesseraManifest
 import TesseraSDK
 
-extension Host {
+extension PluginHost {
     /// Calls an operation with JSON text as input: parsed, then as ``call(_:_:input:as:)``.
     public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
         let input: JSONValue

@@ -5,7 +5,7 @@ import TesseraManifest
 import TesseraSDK
 import TesseraStorage
 
-extension Host {
+extension PluginHost {
     /// How far ``start(until:)`` takes the plugins.
     public enum StartDepth: Sendable {
         /// Only the checks that run no plugin code: manifest, deployment, grants, gate 1.
@@ -104,7 +104,7 @@ extension Host {
             throw Refusal(reason: "config: \(deployment.file): \(entry.path).config\(violation.path.dropFirst()): expected \(violation.expected), found \(violation.found)")
         }
         for requirement in manifest.requires {
-            guard let provided = Host.providedCapabilities[requirement.capability] else {
+            guard let provided = PluginHost.providedCapabilities[requirement.capability] else {
                 if requirement.optional { continue }
                 throw Refusal(reason: "requires capability '\(requirement.capability)' \(requirement.versions), which this host does not provide")
             }

@@ -190,12 +190,12 @@ public final class SQLiteConnection {
                 var stmt: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let rc = sqlite3_prepare_v3(handle, current, -1, 0, &stmt, &tail)
-                let text = Self.text(from: current, to: tail)
                 guard rc == SQLITE_OK else {
-                    let error = SQLiteError(connection: handle, resultCode: rc, sql: text)
+                    let error = SQLiteError(connection: handle, resultCode: rc, sql: Self.firstStatement(current))
                     sqlite3_finalize(stmt)
                     throw error
                 }
+                let text = Self.text(from: current, to: tail)
                 next = tail
                 guard let stmt else { continue }  // whitespace or a comment
                 var step = sqlite3_step(stmt)
@@ -208,6 +208,20 @@ public final class SQLiteConnection {
                 sqlite3_finalize(stmt)
             }
         }
+    }
+
+    /// The first complete statement of `text` (up to the first `;` that ends one, by
+    /// `sqlite3_complete`), or all of it; used to name a statement that failed to compile.
+    private static func firstStatement(_ start: UnsafePointer<CChar>) -> String {
+        let all = String(cString: start)
+        var prefix = ""
+        for ch in all {
+            prefix.append(ch)
+            if ch == ";", sqlite3_complete(prefix) != 0 {
+                return SQLiteError.oneLine(prefix, limit: Int.max)
+            }
+        }
+        return SQLiteError.oneLine(all, limit: Int.max)
     }
 
     private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {

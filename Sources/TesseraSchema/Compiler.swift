@@ -34,17 +34,27 @@ final class Compiler {
         while let pending = pendingRefs.popLast() {
             nodes[pending.node].ref = try resolve(pending.reference, from: pending.location)
         }
-        for node in nodes { node.finish() }
+        for i in nodes.indices { nodes[i].finish() }
         try checkForCycles()
     }
 
     // MARK: - Schemas
 
+    /// Schemas nested deeper than this are refused (parsed JSON is at most 128 levels deep).
+    static let maxNesting = 256
+    private var nesting = 0
+
     func compile(_ schema: JSONValue, at location: String, falseReport: FalseReport = .plain) throws(SchemaError) -> Int {
-        let node = Node(location: location)
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Compiler.maxNesting else {
+            throw SchemaError(location: location, message: "the schema is nested more than \(Compiler.maxNesting) levels deep")
+        }
+        var node = Node(location: location)
         let index = nodes.count
-        nodes.append(node)
+        nodes.append(node)  // reserves the index; the finished node replaces it below
         indexByLocation[location] = index
+        defer { nodes[index] = node }
 
         let members: [String: JSONValue]
         switch schema {
@@ -60,7 +70,7 @@ final class Compiler {
             let value = members[key]!
             let at = location + "/" + Compiler.escape(key)
             switch key {
-            case "type": typeNames = try compileType(value, into: node, at: at)
+            case "type": typeNames = try compileType(value, into: &node, at: at)
             case "nullable": node.nullable = try bool(value, key, at)
             case "enum":
                 guard case .array(let values) = value, !values.isEmpty else {
@@ -96,8 +106,8 @@ final class Compiler {
                 for (name, sub) in try schemaMap(value, key, at).sorted(by: { $0.key < $1.key }) {
                     let child = try compile(sub, at: at + "/" + Compiler.escape(name), falseReport: FalseReport(
                         keyword: "properties", expected: "no member \(Render.quoted(name))", disallowed: true))
-                    node.properties[name] = child
-                    node.propertyList.append((name, child))
+                    node.properties[name] = Property(node: child)
+                    node.propertyList.append((name, Property(node: child)))
                 }
             case "patternProperties":
                 for (source, sub) in try schemaMap(value, key, at).sorted(by: { $0.key < $1.key }) {
@@ -189,7 +199,7 @@ final class Compiler {
         return index
     }
 
-    private func compileType(_ value: JSONValue, into node: Node, at: String) throws(SchemaError) -> [String] {
+    private func compileType(_ value: JSONValue, into node: inout Node, at: String) throws(SchemaError) -> [String] {
         var names: [String] = []
         switch value {
         case .string(let s): names = [s]

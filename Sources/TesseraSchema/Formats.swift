@@ -20,14 +20,16 @@ enum Format: String, Sendable, CaseIterable {
     }
 
     func accepts(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        switch self {
-        case .date: return FormatCheck.fullDate(b[...])
-        case .dateTime: return FormatCheck.dateTime(b)
-        case .time: return FormatCheck.fullTime(b[...])
-        case .email: return FormatCheck.email(b)
-        case .uuid: return FormatCheck.uuid(b)
-        case .uri: return FormatCheck.uri(b)
+        var s = s
+        return s.withUTF8 { b in
+            switch self {
+            case .date: return FormatCheck.fullDate(b[...])
+            case .dateTime: return FormatCheck.dateTime(b)
+            case .time: return FormatCheck.fullTime(b[...])
+            case .email: return FormatCheck.email(b)
+            case .uuid: return FormatCheck.uuid(b)
+            case .uri: return FormatCheck.uri(b)
+            }
         }
     }
 }
@@ -40,7 +42,7 @@ enum FormatCheck {
     }
 
     /// `n` digits at `i`, as a number, or nil.
-    static func digits(_ b: ArraySlice<UInt8>, _ i: Int, _ n: Int) -> Int? {
+    static func digits(_ b: Slice<UnsafeBufferPointer<UInt8>>, _ i: Int, _ n: Int) -> Int? {
         guard i >= b.startIndex, i + n <= b.endIndex else { return nil }
         var v = 0
         for k in i..<i + n {
@@ -64,7 +66,7 @@ enum FormatCheck {
     }
 
     /// RFC 3339 `full-date`: `YYYY-MM-DD`, a real day of the Gregorian calendar.
-    static func fullDate(_ b: ArraySlice<UInt8>) -> Bool {
+    static func fullDate(_ b: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         let s = b.startIndex
         guard b.count == 10, b[s + 4] == 0x2D, b[s + 7] == 0x2D,
               let y = digits(b, s, 4), let m = digits(b, s + 5, 2), let d = digits(b, s + 8, 2)
@@ -74,7 +76,7 @@ enum FormatCheck {
 
     /// RFC 3339 `full-time`: `HH:MM:SS[.fraction]` then `Z` or `±HH:MM`. A leap second (`:60`) is
     /// accepted only when it falls at 23:59 UTC.
-    static func fullTime(_ b: ArraySlice<UInt8>) -> Bool {
+    static func fullTime(_ b: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         let s = b.startIndex
         guard b.count >= 9, b[s + 2] == 0x3A, b[s + 5] == 0x3A,
               let h = digits(b, s, 2), let mi = digits(b, s + 3, 2), let sec = digits(b, s + 6, 2),
@@ -108,13 +110,13 @@ enum FormatCheck {
     }
 
     /// RFC 3339 `date-time`: `full-date "T" full-time` (`T` and `Z` in either case).
-    static func dateTime(_ b: [UInt8]) -> Bool {
+    static func dateTime(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 20, b[10] == 0x54 || b[10] == 0x74 else { return false }
         return fullDate(b[0..<10]) && fullTime(b[11...])
     }
 
     /// `8-4-4-4-12` hexadecimal digits.
-    static func uuid(_ b: [UInt8]) -> Bool {
+    static func uuid(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
@@ -129,7 +131,7 @@ enum FormatCheck {
     /// A simple address check: `local@domain`, where the local part is dot-separated atoms of
     /// printable characters and the domain is at least two dot-separated labels of letters, digits
     /// and inner hyphens.
-    static func email(_ b: [UInt8]) -> Bool {
+    static func email(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let at = b.lastIndex(of: 0x40), at > 0, at < b.count - 1 else { return false }
         let local = b[..<at], domain = b[(at + 1)...]
         guard local.count <= 64, domain.count <= 253 else { return false }
@@ -157,7 +159,7 @@ enum FormatCheck {
     }
 
     /// An absolute URI (RFC 3986): a scheme, `:`, then only URI characters and valid `%HH` escapes.
-    static func uri(_ b: [UInt8]) -> Bool {
+    static func uri(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let colon = b.firstIndex(of: 0x3A), colon > 0, isAlpha(b[0]) else { return false }
         for c in b[1..<colon] where !(isAlpha(c) || isDigit(c) || c == 0x2B || c == 0x2D || c == 0x2E) {
             return false

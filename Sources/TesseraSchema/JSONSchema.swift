@@ -26,7 +26,7 @@ public struct JSONSchema: Sendable {
     /// The schema document this was compiled from.
     public let source: JSONValue
     /// The compiled schemas; index 0 is the document itself.
-    let nodes: [Node]
+    let nodes: [CompiledNode]
 
     /// Compiles a schema.
     ///
@@ -40,7 +40,7 @@ public struct JSONSchema: Sendable {
         let compiler = Compiler(root: schema)
         try compiler.compileDocument()
         self.source = schema
-        self.nodes = compiler.nodes
+        self.nodes = compiler.nodes.map(CompiledNode.init)
     }
 
     /// Parses a schema from JSON text, then compiles it as ``init(_:)`` does.
@@ -58,6 +58,10 @@ public struct JSONSchema: Sendable {
     /// members', members by name, items by index. A valid instance costs one pass that builds no
     /// paths or messages; only an invalid one is walked a second time to describe what is wrong.
     ///
+    /// Data nested more than 512 levels deep, or deeply enough that checking it would take more
+    /// than 2 MiB of stack, is refused with a violation whose keyword is `"depth"`, rather than
+    /// risking the thread's stack.
+    ///
     /// - Parameter instance: The JSON value to check.
     /// - Returns: The violations, each naming the JSON path, the keyword, what was expected and
     ///   what was found.
@@ -65,10 +69,11 @@ public struct JSONSchema: Sendable {
         if isValid(instance) { return [] }
         var validator = Validator(nodes: nodes, tracking: true)
         _ = validator.validate(0, instance)
-        return Validator.ordered(validator.recorded)
+        return Validator.ordered(validator.recorded).map(\.violation)
     }
 
-    /// Whether `instance` satisfies this schema. Stops at the first violation and describes none.
+    /// Whether `instance` satisfies this schema: the same answer as `validate(instance).isEmpty`,
+    /// faster, because it stops at the first violation and describes none.
     ///
     /// - Parameter instance: The JSON value to check.
     public func isValid(_ instance: JSONValue) -> Bool {

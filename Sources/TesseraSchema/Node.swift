@@ -27,8 +27,7 @@ struct TypeSet: OptionSet, Sendable {
         case .number(let d): return contains(.number) || (contains(.integer) && d.rounded() == d)
         case .string: return contains(.string)
         case .array: return contains(.array)
-        case .object: return contains(.object)
-        @unknown default: return false
+        default: return contains(.object)  // written so whether JSONValue is @frozen or not
         }
     }
 }
@@ -109,6 +108,12 @@ struct MultipleOf: Sendable {
     }
 }
 
+/// A member declared under `properties`: its schema, and whether `required` lists it.
+struct Property: Sendable {
+    var node: Int
+    var required = false
+}
+
 /// How a `false` schema reports, which depends on where it stands.
 struct FalseReport: Sendable {
     var keyword: String
@@ -128,9 +133,8 @@ struct Bound: Sendable {
 /// One compiled schema object. Nodes refer to each other by index into ``JSONSchema``'s node list,
 /// which is how `$ref` cycles (a tree, say) work without reference cycles.
 ///
-/// Fields are set only while ``Compiler`` builds the node; once a ``JSONSchema`` holds it, it is
-/// never mutated again, which is why sharing it between threads is safe.
-final class Node: @unchecked Sendable {
+/// ``Compiler`` fills the fields in; validation reads them through ``CompiledNode``.
+struct Node: Sendable {
     /// Where this schema is, as a JSON Pointer fragment.
     let location: String
     /// No keywords that check anything: `true`, `{}`, or only annotations.
@@ -159,9 +163,12 @@ final class Node: @unchecked Sendable {
     var pattern: Pattern?
     var format: Format?
 
-    var properties: [String: Int] = [:]
-    var propertyList: [(name: String, node: Int)] = []
+    var properties: [String: Property] = [:]
+    var propertyList: [(name: String, property: Property)] = []
     var required: [String] = []
+    /// Every required name is also under `properties`, so counting the required ones met while
+    /// checking properties tells whether any is missing, without looking each one up again.
+    var requiredAllDeclared = false
     var patternProperties: [(pattern: Pattern, node: Int)] = []
     var additionalProperties: Int?
     var propertyNames: Int?
@@ -188,6 +195,7 @@ final class Node: @unchecked Sendable {
     var hasStringKeywords = false
     var hasArrayKeywords = false
     var hasObjectKeywords = false
+    /// `anyOf`, `oneOf`, `not` or `if` (`$ref` and `allOf` are checked on their own).
     var hasApplicators = false
 
     init(location: String) {
@@ -202,18 +210,32 @@ final class Node: @unchecked Sendable {
         return out
     }
 
-    func finish() {
+    mutating func finish() {
+        for name in required where properties[name] != nil {
+            properties[name]!.required = true
+        }
+        for i in propertyList.indices { propertyList[i].property.required = properties[propertyList[i].name]!.required }
+        requiredAllDeclared = required.allSatisfy { properties[$0] != nil }
         hasNumberKeywords = minimum != nil || maximum != nil || exclusiveMinimum != nil
             || exclusiveMaximum != nil || multipleOf != nil
         hasStringKeywords = minLength != nil || maxLength != nil || pattern != nil || format != nil
         hasArrayKeywords = !prefixItems.isEmpty || items != nil || minItems != nil || maxItems != nil || uniqueItems
         hasObjectKeywords = !properties.isEmpty || !required.isEmpty || !patternProperties.isEmpty
             || additionalProperties != nil || propertyNames != nil || minProperties != nil || maxProperties != nil
-        hasApplicators = !allOf.isEmpty || !anyOf.isEmpty || !oneOf.isEmpty || not != nil || ifSchema != nil
-            || ref != nil
+        hasApplicators = !anyOf.isEmpty || !oneOf.isEmpty || not != nil || ifSchema != nil
         isTrivial = falseReport == nil && !nullable && types == nil && enumSet == nil && constValue == nil
             && !hasNumberKeywords && !hasStringKeywords && !hasArrayKeywords && !hasObjectKeywords
-            && !hasApplicators
+            && !hasApplicators && ref == nil && allOf.isEmpty
+    }
+}
+
+/// An immutable, shared home for a ``Node``, so that validation reads its fields in place instead
+/// of copying the whole node (and retaining everything in it) at every step.
+final class CompiledNode: Sendable {
+    let s: Node
+
+    init(_ node: Node) {
+        self.s = node
     }
 }
 

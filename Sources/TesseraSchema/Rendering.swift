@@ -67,8 +67,7 @@ enum Render {
         case .integer, .number: return "\(v.typeName) \(number(v))"
         case .string(let s): return "string " + quoted(s, limit: 40)
         case .array: return "array " + compact(v, limit: 40)
-        case .object: return "object " + compact(v, limit: 40)
-        @unknown default: return v.typeName
+        default: return "\(v.typeName) " + compact(v, limit: 40)  // an object
         }
     }
 
@@ -116,7 +115,9 @@ enum Render {
                 write(e, into: &out, budget: &budget)
             }
             if budget > 0 { emit("]", into: &out, budget: &budget) } else { ellipsis(&out) }
-        case .object(let members):
+        default:
+            // An object (written without naming the last case, so whether JSONValue is @frozen or not).
+            guard case .object(let members) = v else { emit(v.typeName, into: &out, budget: &budget); return }
             emit("{", into: &out, budget: &budget)
             for (i, key) in members.keys.sorted().enumerated() {
                 if budget <= 0 { ellipsis(&out); return }
@@ -127,8 +128,6 @@ enum Render {
                 write(members[key]!, into: &out, budget: &budget)
             }
             if budget > 0 { emit("}", into: &out, budget: &budget) } else { ellipsis(&out) }
-        @unknown default:
-            emit(v.typeName, into: &out, budget: &budget)
         }
     }
 

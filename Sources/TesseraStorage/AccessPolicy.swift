@@ -14,7 +14,7 @@ enum AccessPolicy {
     /// Pragmas a plugin may run without an argument: they only report.
     static let readPragmas: Set<String> = [
         "application_id", "auto_vacuum", "collation_list", "compile_options", "data_version",
-        "database_list", "encoding", "foreign_keys", "freelist_count", "function_list", "journal_mode",
+        "database_list", "encoding", "foreign_keys", "freelist_count", "function_list",
         "module_list", "page_count", "page_size", "pragma_list", "schema_version", "user_version",
     ]
 
@@ -37,6 +37,11 @@ enum AccessPolicy {
     static func isHostTable(_ name: String?) -> Bool {
         guard let name else { return false }
         return name.lowercased().hasPrefix("_tessera_")
+    }
+
+    static func isSchemaTable(_ name: String?) -> Bool {
+        guard let name = name?.lowercased() else { return false }
+        return name == "sqlite_master" || name == "sqlite_temp_master" || name == "sqlite_schema"
     }
 
     static let attachDenied = "ATTACH and DETACH are not allowed: a plugin reads only its own database"
@@ -72,6 +77,11 @@ enum AccessPolicy {
                 refusal = attachDenied
             case SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
                 refusal = "transaction control is not allowed in a query: each query reads one consistent snapshot"
+            case SQLITE_UPDATE where isSchemaTable(request.argument1):
+                // SQLite asks this while it sets up an eponymous virtual table such as
+                // pragma_table_info(); no write can follow on a read-only connection whose statements
+                // must all be read-only.
+                refusal = nil
             default:
                 refusal = "a query runs read-only SQL; write through the record API"
             }

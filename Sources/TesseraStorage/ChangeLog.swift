@@ -88,11 +88,79 @@ enum ChangeLogCoding {
         }
     }
 
-    /// The JSON object text of a row's cells.
+    /// The JSON object text of a row's cells, keys in the order given (the plan sorts columns by
+    /// name, so equal cells give equal text). The same text as `JSONValue.serialized()` of
+    /// ``json(_:)``'s values, written straight into UTF-8 bytes: this runs once per change.
     static func cellsText(_ columns: [TableShape.Column], _ values: [SQLValue]) -> String {
-        var members: [String: JSONValue] = [:]
-        for (column, value) in zip(columns, values) { members[column.name] = json(value) }
-        return JSONValue.object(members).serialized()
+        var out: [UInt8] = []
+        out.reserveCapacity(16 + columns.count * 16)
+        out.append(UInt8(ascii: "{"))
+        for (i, (column, value)) in zip(columns, values).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendString(column.name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            switch value {
+            case .null:
+                out.append(contentsOf: "null".utf8)
+            case .integer(let n):
+                out.append(contentsOf: String(n).utf8)
+            case .real(let d):
+                if d.isNaN {
+                    out.append(contentsOf: "null".utf8)
+                } else if d.isInfinite {
+                    out.append(contentsOf: (d > 0 ? #"{"$real":"Infinity"}"# : #"{"$real":"-Infinity"}"#).utf8)
+                } else if d.rounded() == d, abs(d) < 1e15 {
+                    out.append(contentsOf: String(Int64(d)).utf8)
+                    out.append(contentsOf: ".0".utf8)
+                } else {
+                    out.append(contentsOf: "\(d)".utf8)
+                }
+            case .text(let text):
+                appendString(text, to: &out)
+            case .blob(let bytes):
+                out.append(contentsOf: #"{"$blob":""#.utf8)
+                out.append(contentsOf: Data(bytes).base64EncodedString().utf8)
+                out.append(contentsOf: #""}"#.utf8)
+            @unknown default:
+                out.append(contentsOf: "null".utf8)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Fast path: nothing to escape, copy the bytes at once.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0f)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     static func cells(_ text: String) -> [String: SQLValue] {

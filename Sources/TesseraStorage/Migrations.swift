@@ -106,18 +106,29 @@ extension SQLitePluginStorage {
                 }
             }
             var current = highestApplied
+            // SQLite's procedure for schema changes: foreign keys off during the change (a table
+            // rebuild would otherwise cascade or fail on DROP TABLE), checked before the commit.
+            // The pragma has no effect inside a transaction, so it is set around each one.
+            try connection.execute("PRAGMA foreign_keys=OFF")
+            defer { try? connection.execute("PRAGMA foreign_keys=ON") }
             for migration in migrations where migration.version > highestApplied {
                 do {
                     try connection.transaction(.immediate) {
                         _ = sqlGuard.takeRefusal()
                         try sqlGuard.asPlugin { try connection.execute(migration.sql) }
+                        if let violation = try connection.fetchOne("PRAGMA foreign_key_check") {
+                            throw StorageMigrationError.failed(
+                                version: migration.version,
+                                message: "it leaves a row of \(violation[0].text ?? "?") (rowid \(violation[1].integer.map(String.init) ?? "?")) "
+                                    + "referring to a missing row of \(violation[2].text ?? "?")")
+                        }
                         try connection.execute(
                             "INSERT INTO _tessera_migrations(version, sha256, applied_at) VALUES (?, ?, ?)",
                             [.integer(Int64(migration.version)), .text(SHA256.hex(migration.sql)), .text(appliedAt)])
                     }
                 } catch let error as SQLiteError {
                     var message = error.message
-                    if error.code == SQLITE_AUTH, let refusal = sqlGuard.takeRefusal() { message = refusal }
+                    if let refusal = sqlGuard.takeRefusal() { message = refusal }
                     if let sql = error.sql { message += " (in: \(SQLiteError.oneLine(sql, limit: 200)))" }
                     throw StorageMigrationError.failed(version: migration.version, message: message)
                 }

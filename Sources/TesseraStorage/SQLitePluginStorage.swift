@@ -96,7 +96,7 @@ public final class SQLitePluginStorage: PluginStorage {
         state.withLock { $0.schemaVersion = Int(version) }
     }
 
-    /// Opens the database at a file URL; see ``init(pluginID:path:now:)-(_,String,_)``.
+    /// Opens the database at a file URL; see the `String` path initializer.
     public convenience init(pluginID: String, path: URL, now: @escaping @Sendable () -> Date) throws {
         try self.init(pluginID: pluginID, path: path.path, now: now)
     }
@@ -152,9 +152,10 @@ public final class SQLitePluginStorage: PluginStorage {
     ///   `unavailable` if the database is busy or the disk full; `internal` otherwise.
     public func writeBlocking(_ batch: WriteBatch) throws {
         if batch.changes.isEmpty { return }
-        let at = ChangeLogCoding.timestamp.format(now())
         try writer.withConnection { connection throws in
             let plan = try self.plan(batch, connection: connection)
+            // Read under the lock, so that times in the log never go backwards as seq goes forwards.
+            let at = ChangeLogCoding.timestamp.format(now())
             _ = sqlGuard.takeRefusal()
             do {
                 try connection.transaction(.immediate) {
@@ -183,6 +184,7 @@ public final class SQLitePluginStorage: PluginStorage {
     private func plan(_ batch: WriteBatch, connection: SQLiteConnection) throws -> [PlannedChange] {
         var plan: [PlannedChange] = []
         plan.reserveCapacity(batch.changes.count)
+        var lastShape: (name: String, shape: TableShape)?
         for change in batch.changes {
             let operation: Operation
             let table: String, id: String, values: [String: SQLValue]
@@ -193,7 +195,13 @@ public final class SQLitePluginStorage: PluginStorage {
             @unknown default:
                 throw PluginError(.invalidInput, "this host does not know the change \(change)")
             }
-            let shape = try self.shape(of: table, connection: connection)
+            let shape: TableShape
+            if let lastShape, lastShape.name == table {
+                shape = lastShape.shape
+            } else {
+                shape = try self.shape(of: table, connection: connection)
+                lastShape = (table, shape)
+            }
             if id.isEmpty {
                 throw PluginError(.invalidInput, "a row id must not be empty (table \(shape.name))", field: "\(table).id")
             }
@@ -329,6 +337,7 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// The plugin-facing error for an SQLite error during a write.
     static func writeError(_ error: SQLiteError, refusal: String?) -> PluginError {
+        if let refusal { return PluginError(.forbidden, refusal) }
         switch error.code {
         case SQLITE_CONSTRAINT:
             let field = constraintField(error.message)
@@ -412,6 +421,13 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// The plugin-facing error for SQL that did not compile.
     static func compileError(_ error: SQLiteError, refusal: String?) -> PluginError {
+        // Two statements: refused whatever the second one is (compiling it may have tripped the
+        // authorizer, too).
+        if error.code == SQLITE_MISUSE {
+            return PluginError(.invalidInput, "a query is exactly one SQL statement: \(error.message)")
+        }
+        // The authorizer refused something (SQLite reports a refused function as SQLITE_ERROR).
+        if let refusal { return PluginError(.forbidden, refusal) }
         switch error.code {
         case SQLITE_AUTH:
             return PluginError(.forbidden, refusal ?? error.message)

@@ -57,7 +57,7 @@ import TesseraTestFixtures
         #expect(advanced.stdout.contains("fired"))
         #expect(try tessera("clock", "show").stdout.hasPrefix("2026-03-02T10:30:00Z"))
         let reminders = try JSONValue(parsing: try tessera("call", "dev.tessera.example", "list-reminders").stdout)
-        #expect(reminders["reminders"]?[0]?["firedAt"] == "2026-03-02T10:00:00Z")
+        #expect(reminders["reminders"]?.arrayValue?.first?["firedAt"] == "2026-03-02T10:00:00Z")
         let set = try tessera("clock", "set", "2026-03-05T00:00:00Z")
         #expect(set.stdout.contains("daily-summary"))
         #expect(try tessera("clock", "advance", "soon").status == 2)

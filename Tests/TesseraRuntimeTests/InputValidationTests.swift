@@ -7,7 +7,7 @@ import TesseraTestFixtures
 /// The host validates every input against the operation's schema before the plugin sees it, and the
 /// error names the field.
 @Suite struct InputValidationTests {
-    static let schema: [String: Any] = [
+    static var schema: [String: Any] { [
         "type": "object", "additionalProperties": false, "required": ["name"],
         "properties": [
             "name": ["type": "string", "minLength": 2, "maxLength": 5, "pattern": "^[a-z]+$"],
@@ -21,7 +21,7 @@ import TesseraTestFixtures
             "contact": ["anyOf": [["type": "string", "format": "email"], ["type": "null"]]],
             "note": ["type": "string", "nullable": true],
         ] as [String: Any],
-    ]
+    ] }
 
     struct Case: Sendable, CustomTestStringConvertible {
         let keyword: String
@@ -53,7 +53,7 @@ import TesseraTestFixtures
         Case(keyword: "not an object", input: ["ab"], field: "$"),
     ]
 
-    static func host() async throws -> Host {
+    static func host() async throws -> PluginHost {
         let ws = FixtureWorkspace("input")
         ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good)) { m in
             m["operations"] = [["name": "hello", "input": schema, "output": ["type": "object"]]]

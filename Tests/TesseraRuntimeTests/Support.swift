@@ -5,9 +5,9 @@ import TesseraSDK
 import TesseraTestFixtures
 
 /// Starts a host on the workspace's deployment.
-func startHost(_ workspace: FixtureWorkspace, depth: Host.StartDepth = .active) async throws -> Host {
+func startHost(_ workspace: FixtureWorkspace, depth: PluginHost.StartDepth = .active) async throws -> PluginHost {
     let deployment = try DeploymentReader.read(file: workspace.deploymentFile)
-    let host = try Host(deployment: deployment, options: HostOptions(dataDirectory: workspace.dataDirectory))
+    let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: workspace.dataDirectory))
     await host.start(until: depth)
     return host
 }
@@ -23,7 +23,7 @@ func entry(_ id: String, grants: [String: Any] = ["storage": [:] as [String: Any
 }
 
 /// The error a call throws, or nil if it succeeded.
-func callError(_ host: Host, _ plugin: String, _ op: String, _ input: JSONValue, as principal: Principal = admin) async -> PluginError? {
+func callError(_ host: PluginHost, _ plugin: String, _ op: String, _ input: JSONValue, as principal: Principal = admin) async -> PluginError? {
     do {
         _ = try await host.call(plugin, op, input: input, as: principal)
         return nil

@@ -27,6 +27,20 @@ struct ObjectTests {
         try expectValid(s, #""not an object""#)
     }
 
+    @Test func requiredMembersThatAreAlsoDeclared() throws {
+        // Without additionalProperties the declared members are looked up; with it, the
+        // instance's members are walked: both ways must count required members right.
+        for extra in ["", #", "additionalProperties": true"#, #", "additionalProperties": false"#] {
+            let s = #"{"properties": {"a": {"type": "integer"}, "b": {}, "c": {}}, "required": ["a", "b"]"# + extra + "}"
+            try expectValid(s, #"{"a": 1, "b": 2}"#)
+            // Present but wrong still counts as present; an optional declared member does not
+            // stand in for a missing required one.
+            let v = try violations(s, #"{"a": "x", "c": 3}"#)
+            #expect(v.map(\.path) == ["$.a", "$.b"], "\(s)")
+            #expect(v.map(\.keyword) == ["type", "required"])
+        }
+    }
+
     @Test func requiredNameThatIsNotAnIdentifier() throws {
         let v = try single(#"{"required": ["first name"]}"#, #"{}"#)
         #expect(v.path == #"$["first name"]"#)

@@ -63,16 +63,63 @@ struct PathAndReportTests {
         #expect(v.first?.path == "$" + String(repeating: "[0]", count: 120))
         #expect(v.first?.keyword == "type")
         // Values built in code can be deeper than the parser allows.
-        #expect(s.isValid(Self.nested(400, leaf: 1)))
-        #expect(!s.isValid(Self.nested(400, leaf: "x")))
+        #expect(s.isValid(Self.nested(300, leaf: 1)))
+        #expect(!s.isValid(Self.nested(300, leaf: "x")))
     }
 
     @Test func nestingBeyondTheLimitIsAViolationNotACrash() throws {
         let s = try schema(##"{"items": {"$ref": "#"}}"##)
-        let v = s.validate(Self.nested(Validator.maxDepth + 10, leaf: 1))
+        for depth in [Validator.maxDepth + 1, 5_000] {
+            let v = s.validate(Self.nested(depth, leaf: 1))
+            #expect(v.count == 1)
+            #expect(v.first?.keyword == "depth")
+            #expect(v.first?.found.contains("nesting") == true)
+        }
+    }
+
+    @Test func deepNestingThroughSeveralSchemasPerLevel() throws {
+        // Each level goes through $ref, allOf and anyOf before it descends: several frames a level.
+        let s = try schema(##"""
+        {"$ref": "#/$defs/level",
+         "$defs": {"level": {"allOf": [{"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/list"}]}]},
+                   "list": {"type": "array", "items": {"$ref": "#/$defs/level"}}}}
+        """##)
+        #expect(s.isValid(Self.nested(100, leaf: 1)))
+        let v = s.validate(Self.nested(100, leaf: "x"))
+        #expect(v.count == 1)
+        #expect(v.first?.keyword == "anyOf")
+        #expect(v.first?.path == "$")
+        // The innermost fault, not a message nested once per level.
+        let deepest = "$" + String(repeating: "[0]", count: 100)
+        #expect(v.first?.found == "none matched: \(deepest): expected integer, found string \"x\"")
+        let tooDeep = s.validate(Self.nested(5_000, leaf: 1))
+        #expect(tooDeep.count == 1)
+        #expect(tooDeep.first?.found.contains("nesting") == true)
+    }
+
+    @Test func stackGuardStopsManySchemasPerLevel() throws {
+        // 200 nested allOf per instance level: deep data would overflow the stack long before the
+        // 512-level limit, so the stack guard must stop it.
+        var level: JSONValue = ["$ref": "#/$defs/list"]
+        for _ in 0..<200 { level = ["allOf": [level]] }
+        let s = try JSONSchema([
+            "$ref": "#/$defs/level",
+            "$defs": ["level": level, "list": ["type": "array", "items": ["$ref": "#/$defs/level"]]],
+        ])
+        #expect(s.isValid(Self.nested(3, leaf: [])))
+        let v = s.validate(Self.nested(400, leaf: []))
         #expect(v.count == 1)
         #expect(v.first?.keyword == "depth")
-        #expect(s.validate(Self.nested(Validator.maxDepth - 1, leaf: 1)).isEmpty)
+        #expect(v.first?.found == "nesting too deep to validate")
+    }
+
+    @Test func deeplyNestedSchemaIsRefused() throws {
+        var deep: JSONValue = ["type": "integer"]
+        for _ in 0..<300 { deep = ["items": deep] }
+        #expect(throws: SchemaError.self) { try JSONSchema(deep) }
+        var fine: JSONValue = ["type": "integer"]
+        for _ in 0..<100 { fine = ["items": fine] }
+        #expect(try JSONSchema(fine).isValid(Self.nested(100, leaf: 1)))
     }
 
     @Test func wideObjects() throws {
@@ -138,5 +185,29 @@ struct PathAndReportTests {
             #"$.method: expected one of "cash", "bank", found string "card""#,
             #"$.tags[1]: expected at least 1 character, found string "" (0 characters)"#,
         ])
+    }
+
+    /// The example in docs/json-schema.md, so that the page stays true.
+    @Test func documentationExample() throws {
+        let s = #"""
+        {"type": "object", "required": ["amount", "date", "method"], "additionalProperties": false,
+         "properties": {
+           "amount": {"type": "integer", "minimum": 1},
+           "date":   {"type": "string", "format": "date"},
+           "method": {"enum": ["cash", "bank"]},
+           "tags":   {"type": "array", "items": {"type": "string", "minLength": 1}}}}
+        """#
+        let v = try violations(s, #"{"amount": "12", "date": "2023-02-29", "tags": ["food", ""], "extra": 1}"#)
+        #expect(v.map(\.message) == [
+            #"$.amount: expected integer, found string "12""#,
+            #"$.date: expected a date (YYYY-MM-DD), found string "2023-02-29""#,
+            #"$.extra: member is not allowed; expected only members "amount", "date", "method", "tags", found integer 1"#,
+            "$.method: expected a value (required member), found missing",
+            #"$.tags[1]: expected at least 1 character, found string "" (0 characters)"#,
+        ])
+        let typo = try compileError(#"{"properties": {"amount": {"minLenght": 3}}}"#)
+        #expect(typo.description == #"#/properties/amount/minLenght: unsupported keyword "minLenght": it would not be enforced; did you mean "minLength"?"#)
+        let unresolved = try compileError(##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##)
+        #expect(unresolved.description == ##"#/properties/a/$ref: $ref "#/$defs/missing" does not resolve: there is nothing at #/$defs/missing"##)
     }
 }

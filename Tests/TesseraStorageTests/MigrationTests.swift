@@ -12,7 +12,7 @@ import TesseraSDK
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-            == "248d6a490d2e9db2f7d8a14b39a9bb1e21e21b2137c3a1a7f9c25ca51f57da0d")  // two blocks
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")  // two blocks
         #expect(SHA256.hex(String(repeating: "a", count: 1000))
             == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
@@ -146,5 +146,36 @@ import TesseraSDK
         try fixture.storage.migrate([v1, v2])
         try await fixture.storage.write { $0.put("a", id: "2", ["y": "new"]) }
         #expect(try await fixture.rows("SELECT y FROM a WHERE id = '2'").first?["y"] == .text("new"))
+    }
+
+    @Test func aTableRebuildKeepsReferringRowsAndForeignKeysAreCheckedAtTheEnd() async throws {
+        let f = try Fixture(migrate: false)
+        let v1 = StorageMigration(version: 1, sql: """
+            CREATE TABLE parents(id TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE children(id TEXT PRIMARY KEY, parent_id TEXT REFERENCES parents(id) ON DELETE CASCADE);
+            """)
+        try f.storage.migrate([v1])
+        try await f.storage.write {
+            $0.put("parents", id: "p", ["name": "a"])
+            $0.put("children", id: "c", ["parent_id": "p"])
+        }
+        // The 12-step rebuild: with foreign keys on, DROP TABLE parents would cascade to children.
+        let v2 = StorageMigration(version: 2, sql: """
+            CREATE TABLE parents_new(id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
+            INSERT INTO parents_new SELECT id, COALESCE(name, '') FROM parents;
+            DROP TABLE parents;
+            ALTER TABLE parents_new RENAME TO parents;
+            """)
+        try f.storage.migrate([v1, v2])
+        #expect(try await f.count("children") == 1)
+        // A migration that leaves a dangling reference fails and is rolled back.
+        let v3 = StorageMigration(version: 3, sql: "DELETE FROM parents")
+        let error = migrationError { try f.storage.migrate([v1, v2, v3]) }
+        #expect(error?.version == 3)
+        #expect(error?.description.contains("children") == true)
+        #expect(try await f.count("parents") == 1)
+        // Foreign keys are enforced again for writes afterwards.
+        let write = await pluginError { try await f.storage.write { $0.put("children", id: "d", ["parent_id": "nobody"]) } }
+        #expect(write?.code == .invalidInput)
     }
 }

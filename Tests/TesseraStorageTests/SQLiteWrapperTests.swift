@@ -80,7 +80,7 @@ import Testing
             try connection.execute("INSERT INTO t(id, v)\n  VALUES (?, ?)", ["a", nil])
         }
         #expect(error?.code == SQLITE_CONSTRAINT)
-        #expect(error?.extendedCode == 19 | (5 << 8))  // SQLITE_CONSTRAINT_NOTNULL
+        #expect(error?.extendedCode == Int32(1299))  // SQLITE_CONSTRAINT_NOTNULL = 19 | 5 << 8
         #expect(error?.message == "NOT NULL constraint failed: t.v")
         #expect(error?.sql == "INSERT INTO t(id, v)\n  VALUES (?, ?)")
         let text = error?.description ?? ""
@@ -135,7 +135,7 @@ import Testing
 
     @Test func authorizerDeniesWithSQLiteAuth() throws {
         let connection = try SQLiteConnection(path: ":memory:")
-        connection.setAuthorizer { $0.action == SQLITE_INSERT ? .deny : .allow }
+        connection.setAuthorizer { $0.action == SQLITE_INSERT && $0.argument1 == "t" ? .deny : .allow }
         try connection.execute("CREATE TABLE t(v)")
         let error = #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO t VALUES (1)") }
         #expect(error?.code == SQLITE_AUTH)

@@ -47,7 +47,9 @@ public enum PluginExport {
     /// never unloaded.
     @_alwaysEmitIntoClient
     public static func descriptor(id: String, factory: @escaping @Sendable () -> any Plugin) -> UnsafeRawPointer? {
-        let stamp = tessera_plugin_stamp()!.pointee
+        // A plugin without the stamp object has no such function; refuse to describe it.
+        guard let stampFunction = Optional(tessera_plugin_stamp), let stampRecord = stampFunction() else { return nil }
+        let stamp = stampRecord.pointee
         let descriptor = UnsafeMutablePointer<tessera_descriptor_t>.allocate(capacity: 1)
         descriptor.initialize(to: tessera_descriptor_t())
         descriptor.pointee.size = UInt32(MemoryLayout<tessera_descriptor_t>.size)

@@ -2,6 +2,9 @@
 ///
 /// Integers and other numbers are kept apart, so that `{"amount": 1250}` stays an integer
 /// (money is stored in minor units) and a schema can tell `"integer"` from `"number"`.
+///
+/// Frozen: JSON has exactly these kinds of value, so a `switch` over them needs no `@unknown default`.
+@frozen
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null

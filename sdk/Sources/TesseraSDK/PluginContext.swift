@@ -65,7 +65,7 @@ public final class PluginContext: Sendable {
 
     /// Registers a typed handler: the validated input is decoded as `Input` and the result encoded
     /// as JSON. A decoding failure reaches the caller as `invalidInput`.
-    public func onOperation<Input: Decodable, Output: Encodable>(
+    public func onOperation<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, input: Input.Type,
         _ handler: @escaping @Sendable (Input, OperationCall) async throws -> Output
     ) {

@@ -1,6 +1,9 @@
 import Foundation
 
 /// A value in a plugin's database: SQLite's five storage classes.
+///
+/// Frozen: SQLite has exactly these storage classes.
+@frozen
 public enum SQLValue: Sendable, Hashable {
     /// SQL `NULL`.
     case null

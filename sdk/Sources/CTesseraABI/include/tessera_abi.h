@@ -75,7 +75,9 @@ typedef struct tessera_descriptor {
 /* The signature of `tessera_plugin_entry`. */
 typedef const tessera_descriptor_t *(*tessera_entry_fn)(const tessera_host_t *host);
 
-/* Defined by the TesseraPluginStamp target that every plugin links: the plugin's own stamp. */
-const tessera_stamp_t *tessera_plugin_stamp(void);
+/* Defined (hidden) by the TesseraPluginStamp target that every plugin links: the plugin's own stamp.
+ * Declared weak so that images which never call it (the SDK library itself) link without it; in a
+ * plugin that forgot the stamp it is NULL, and the host has refused such a library at gate 1 anyway. */
+__attribute__((weak)) const tessera_stamp_t *tessera_plugin_stamp(void);
 
 #endif /* TESSERA_ABI_H */

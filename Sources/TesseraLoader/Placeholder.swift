@@ -1,1 +1,0 @@
-// (kept for the ELF work in progress)

@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraStorage
+
+/// Kills `tessera-storage-torture` with SIGKILL again and again while it writes batches to one
+/// database, then checks that every acknowledged batch survived whole and that no batch is partial.
+///
+/// The tool is found next to the test binary (`swift build` puts both in the same directory). The
+/// test never sleeps to wait for something: it reads acknowledgements from the tool's stdout. Where
+/// it kills mid-batch it waits a random fraction of the time a batch takes, measured from the acks.
+@Suite struct CrashSafetyTests {
+    static let kills = 20
+    static let rowsPerBatch = 50
+
+    @Test func acknowledgedBatchesSurviveKillNineAndNoBatchIsPartial() async throws {
+        let tool = try #require(Self.tortureExecutable(),
+                                "tessera-storage-torture not found next to the test binary; run `swift build --product tessera-storage-torture` first")
+        let dir = TempDirectory("torture")
+        let database = dir.file("torture/items.sqlite")
+        var random = SplitMix64(seed: 0x7e55e7a)
+        var acknowledged = Set<Int64>()
+        var nextStart: Int64 = 1
+        var batchSeconds = 0.002  // refined from the ack intervals seen
+        var log: [String] = []
+
+        for run in 0..<Self.kills {
+            // Kill after this many acks (varied deterministically by the seed); in every other run,
+            // then wait a random fraction of a batch so the kill lands inside a write.
+            let killAfter = Int(random.next() % 12)
+            let midBatch = run % 2 == 1
+            let start = nextStart
+            let child = try ChildProcess(tool, [database, String(start)], stderrPath: dir.file("stderr-\(run).txt"))
+            var acks: [Int64] = []
+            let clock = ContinuousClock()
+            var lastAckAt = clock.now
+            var intervals: [Duration] = []
+            var reader = LineReader(fd: child.stdout)
+            while acks.count < killAfter, let line = reader.nextLine() {
+                acks.append(try Self.parseAck(line))
+                let now = clock.now
+                if acks.count > 1 { intervals.append(now - lastAckAt) }
+                lastAckAt = now
+            }
+            if !intervals.isEmpty {
+                batchSeconds = intervals.map(\.timeInterval).reduce(0, +) / Double(intervals.count)
+            }
+            if midBatch {
+                let fraction = Double(random.next() % 1000) / 1000
+                usleep(useconds_t(max(0, min(0.5, batchSeconds * fraction)) * 1_000_000))
+            }
+            child.kill()
+            let status = child.wait()
+            // Acks already in the pipe were printed after their write returned: they count too. The
+            // tool is dead, so what it wrote is all in the pipe: read without blocking.
+            reader.stopBlocking()
+            while let line = reader.nextLine() { acks.append(try Self.parseAck(line)) }
+            child.closeOutput()
+            let stderr = (try? String(contentsOfFile: dir.file("stderr-\(run).txt"), encoding: .utf8)) ?? ""
+            #expect(status.signal == SIGKILL, "run \(run): the tool was not killed (\(status)); stderr: \(stderr)")
+            #expect(acks == Array(start..<(start + Int64(acks.count))), "run \(run): acks out of order: \(acks)")
+            acknowledged.formUnion(acks)
+            // The tool may have committed the batch after its last ack without printing it: skip that
+            // number, so no batch is ever written twice.
+            nextStart = (acks.last ?? (start - 1)) + 2
+            log.append("run \(run): start \(start), kill after \(killAfter) acks\(midBatch ? " + mid-batch" : ""), saw \(acks.count)")
+        }
+
+        let storage = try SQLitePluginStorage(pluginID: "torture", path: database, now: { Date() })
+        let perBatch = try await storage.query(
+            "SELECT batch, COUNT(*) AS rows, COUNT(DISTINCT n) AS ns, MIN(n) AS lo, MAX(n) AS hi FROM items GROUP BY batch ORDER BY batch")
+        var present = Set<Int64>()
+        for row in perBatch {
+            let batch = row["batch"].integer ?? -1
+            present.insert(batch)
+            #expect(row["rows"] == .integer(Int64(Self.rowsPerBatch)), "batch \(batch) is partial: \(row)")
+            #expect(row["ns"] == .integer(Int64(Self.rowsPerBatch)) && row["lo"] == .integer(0) && row["hi"] == .integer(49),
+                    "batch \(batch) has the wrong rows: \(row)")
+        }
+        let misnamed = try await storage.query(
+            "SELECT COUNT(*) AS n FROM items WHERE id != 'b' || batch || '-' || n").first?["n"]
+        #expect(misnamed == .integer(0))
+        let lost = acknowledged.subtracting(present)
+        #expect(lost.isEmpty, "acknowledged batches lost: \(lost.sorted())")
+        #expect(!acknowledged.isEmpty)
+
+        // The change log: exactly 50 entries per present batch, all committed with their batch.
+        let logged = try await storage.query("""
+            SELECT CAST(substr(row_id, 2, instr(row_id, '-') - 2) AS INTEGER) AS b, COUNT(*) AS n,
+                   COUNT(DISTINCT batch) AS txs
+            FROM _tessera_changes WHERE tbl = 'items' GROUP BY b ORDER BY b
+            """)
+        #expect(Set(logged.compactMap { $0["b"].integer }) == present)
+        for row in logged {
+            #expect(row["n"] == .integer(Int64(Self.rowsPerBatch)), "change log of batch \(row["b"]): \(row)")
+            #expect(row["txs"] == .integer(1), "batch \(row["b"]) was logged in more than one transaction")
+        }
+        let integrity = try await storage.query("PRAGMA integrity_check").first?.values
+        #expect(integrity == [.text("ok")])
+
+        let summary = "\(Self.kills) kills, \(acknowledged.count) batches acknowledged, \(present.count) present"
+            + " (\(present.subtracting(acknowledged).count) committed but unacknowledged)"
+        print("crash test: " + summary + "\n  " + log.joined(separator: "\n  "))
+    }
+
+    static func parseAck(_ line: String) throws -> Int64 {
+        guard line.hasPrefix("ack "), let n = Int64(line.dropFirst(4)) else {
+            throw PluginError(.internal, "unexpected line from the tool: \(line)")
+        }
+        return n
+    }
+
+    /// `tessera-storage-torture` in the directory of the running test binary.
+    static func tortureExecutable() -> String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        var directory = (exe as NSString).deletingLastPathComponent
+        // On some layouts the test binary sits inside a bundle directory; look a level up too.
+        for _ in 0..<3 {
+            let candidate = (directory as NSString).appendingPathComponent("tessera-storage-torture")
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+}
+
+/// A deterministic generator (SplitMix64), so the kill points are the same on every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A child process with its stdout on a pipe, started with posix_spawn.
+struct ChildProcess {
+    let pid: pid_t
+    let stdout: Int32
+
+    struct Status: CustomStringConvertible {
+        let raw: Int32
+        var signal: Int32? { raw & 0x7f == 0 ? nil : raw & 0x7f }
+        var exitCode: Int32? { raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil }
+        var description: String { signal.map { "killed by signal \($0)" } ?? "exited with \(exitCode ?? -1)" }
+    }
+
+    init(_ executable: String, _ arguments: [String], stderrPath: String) throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw PluginError(.internal, "pipe failed: \(errno)") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)  // dup2 onto stdout clears it in the child
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            throw PluginError(.internal, "posix_spawn \(executable) failed: \(rc)")
+        }
+        self.pid = pid
+        self.stdout = fds[0]
+    }
+
+    func kill() { _ = Glibc.kill(pid, SIGKILL) }
+
+    func wait() -> Status {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return Status(raw: status)
+    }
+
+    func closeOutput() { close(stdout) }
+}
+
+/// Reads lines from a file descriptor with blocking reads; `nil` at end of file.
+struct LineReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var eof = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// From now on, end of the data available now counts as end of file.
+    func stopBlocking() { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+    mutating func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if eof { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                buffer.append(contentsOf: chunk[..<n])
+            } else if n == 0 || errno != EINTR {
+                eof = true
+            }
+        }
+    }
+}
