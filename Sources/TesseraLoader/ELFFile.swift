@@ -44,11 +44,11 @@ public struct ELFError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 
     static func truncated(_ what: String, end: Int, fileSize: Int) -> ELFError {
-        ELFError(.truncated, "truncated: \(what) \(what.hasSuffix("s") ? "end" : "ends") at byte \(end), the file has \(fileSize) bytes")
+        ELFError(.truncated, "truncated: \(what) \(what.hasSuffix("headers") ? "end" : "ends") at byte \(end), the file has \(fileSize) bytes")
     }
 
     static func overflowing(_ what: String, offset: UInt64, size: UInt64, fileSize: Int) -> ELFError {
-        ELFError(.truncated, "truncated: \(what) at offset \(offset) with size \(size) lie beyond the file's \(fileSize) bytes")
+        ELFError(.truncated, "truncated: \(what) (offset \(offset), size \(size)) does not fit in the file's \(fileSize) bytes")
     }
 
     static func errno(_ operation: String, _ code: Int32) -> ELFError {
@@ -327,7 +327,7 @@ public struct ELFFile: Sendable {
             }
             try check(e, "section \(name.isEmpty ? "\(i)" : name)")
             guard e.entrySize <= UInt64(Int32.max), e.type == ELFConstant.shtNobits || e.size <= UInt64(file.size) else {
-                throw ELFError(.corrupt, "corrupt: section \(i) has entry size \(e.entrySize)")
+                throw ELFError(.corrupt, "corrupt: section \(i) has size \(e.size) and entry size \(e.entrySize), beyond the file's \(file.size) bytes")
             }
             // A NOBITS section's size is memory, not file bytes; clamp so that it always fits an Int.
             let size = e.type == ELFConstant.shtNobits ? Int(min(e.size, UInt64(Int.max))) : Int(e.size)
@@ -548,7 +548,7 @@ struct BoundedFile: ~Copyable {
     func read(at offset: Int, count: Int, _ what: @autoclosure () -> String) throws(ELFError) -> [UInt8] {
         let (end, overflow) = offset.addingReportingOverflow(count)
         guard offset >= 0, count >= 0, !overflow, end <= size else {
-            throw overflow ? ELFError.overflowing(what(), offset: UInt64(offset), size: UInt64(count), fileSize: size)
+            throw overflow ? ELFError.overflowing(what(), offset: UInt64(clamping: offset), size: UInt64(clamping: count), fileSize: size)
                            : ELFError.truncated(what(), end: end, fileSize: size)
         }
         guard count > 0 else { return [] }

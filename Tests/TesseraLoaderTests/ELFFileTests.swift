@@ -362,69 +362,69 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
 // MARK: - PluginStamp
 
 extension ELFFileTests {
-@Suite struct PluginStampTests {
-    /// A stamp record: the header's fields, then `extra` appended words; `total` pads the section.
-    static func record(magic: UInt32 = 0x5453_5354, size: UInt32? = nil, major: UInt32 = 1, minor: UInt32 = 2,
-                       toolchain: String = "clang 21.0.0", extra: [UInt32] = [0, 0, 0, 0], total: Int? = nil) -> [UInt8] {
-        func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
-        let name = Array(toolchain.utf8.prefix(120))
-        var bytes = le(magic) + le(0) + le(major) + le(minor) + name + [UInt8](repeating: 0, count: 120 - name.count)
-        bytes += extra.flatMap(le)
-        let declared = size ?? UInt32(bytes.count)
-        bytes.replaceSubrange(4..<8, with: le(declared))
-        if let total, total > bytes.count { bytes += [UInt8](repeating: 0xEE, count: total - bytes.count) }
-        return bytes
-    }
+    @Suite struct PluginStampTests {
+        /// A stamp record: the header's fields, then `extra` appended words; `total` pads the section.
+        static func record(magic: UInt32 = 0x5453_5354, size: UInt32? = nil, major: UInt32 = 1, minor: UInt32 = 2,
+                           toolchain: String = "clang 21.0.0", extra: [UInt32] = [0, 0, 0, 0], total: Int? = nil) -> [UInt8] {
+            func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+            let name = Array(toolchain.utf8.prefix(120))
+            var bytes = le(magic) + le(0) + le(major) + le(minor) + name + [UInt8](repeating: 0, count: 120 - name.count)
+            bytes += extra.flatMap(le)
+            let declared = size ?? UInt32(bytes.count)
+            bytes.replaceSubrange(4..<8, with: le(declared))
+            if let total, total > bytes.count { bytes += [UInt8](repeating: 0xEE, count: total - bytes.count) }
+            return bytes
+        }
 
-    static func refusal(_ bytes: [UInt8]) -> String? {
-        elfError { _ = try PluginStamp(bytes: bytes) }.map { $0.kind == .invalidStamp ? $0.description : "wrong kind: \($0)" }
-    }
+        static func refusal(_ bytes: [UInt8]) -> String? {
+            elfError { _ = try PluginStamp(bytes: bytes) }.map { $0.kind == .invalidStamp ? $0.description : "wrong kind: \($0)" }
+        }
 
-    @Test func parsesTheCurrentLayout() throws {
-        let stamp = try PluginStamp(bytes: Self.record())
-        #expect(stamp == PluginStamp(sdkABIMajor: 1, sdkABIMinor: 2, toolchain: "clang 21.0.0", recordSize: 152))
-        #expect(stamp.magic == 0x5453_5354)
-    }
+        @Test func parsesTheCurrentLayout() throws {
+            let stamp = try PluginStamp(bytes: Self.record())
+            #expect(stamp == PluginStamp(sdkABIMajor: 1, sdkABIMinor: 2, toolchain: "clang 21.0.0", recordSize: 152))
+            #expect(stamp.magic == 0x5453_5354)
+        }
 
-    @Test func refusesAWrongMagic() {
-        #expect(Self.refusal(Self.record(magic: 0x5453_5355)) == "invalid stamp: magic 0x54535355, expected 0x54535354 ('TSST')")
-    }
+        @Test func refusesAWrongMagic() {
+            #expect(Self.refusal(Self.record(magic: 0x5453_5355)) == "invalid stamp: magic 0x54535355, expected 0x54535354 ('TSST')")
+        }
 
-    @Test func refusesADeclaredSizeSmallerThanItsFields() {
-        #expect(Self.refusal(Self.record(size: 100)) == "invalid stamp: declared size 100 is smaller than the 136 bytes of its fields")
-        #expect(Self.refusal(Self.record(size: 135)) != nil)
-        #expect(Self.refusal(Self.record(size: 0)) != nil)
-    }
+        @Test func refusesADeclaredSizeSmallerThanItsFields() {
+            #expect(Self.refusal(Self.record(size: 100)) == "invalid stamp: declared size 100 is smaller than the 136 bytes of its fields")
+            #expect(Self.refusal(Self.record(size: 135)) != nil)
+            #expect(Self.refusal(Self.record(size: 0)) != nil)
+        }
 
-    @Test func refusesADeclaredSizeLargerThanTheSection() {
-        #expect(Self.refusal(Self.record(size: 200)) == "invalid stamp: declared size 200 is larger than its section (152 bytes)")
-        #expect(Self.refusal(Array(Self.record().prefix(140))) != nil)
-        #expect(Self.refusal([0x54, 0x53, 0x53]) == "invalid stamp: the section has 3 bytes, fewer than the 8 of its magic and size")
-        #expect(Self.refusal([]) != nil)
-    }
+        @Test func refusesADeclaredSizeLargerThanTheSection() {
+            #expect(Self.refusal(Self.record(size: 200)) == "invalid stamp: declared size 200 is larger than its section (152 bytes)")
+            #expect(Self.refusal(Array(Self.record().prefix(140))) != nil)
+            #expect(Self.refusal([0x54, 0x53, 0x53]) == "invalid stamp: the section has 3 bytes, fewer than the 8 of its magic and size")
+            #expect(Self.refusal([]) != nil)
+        }
 
-    @Test func refusesAnUnterminatedToolchain() {
-        #expect(Self.refusal(Self.record(toolchain: String(repeating: "x", count: 120)))
-            == "invalid stamp: the toolchain is not NUL-terminated within its 120 bytes")
-    }
+        @Test func refusesAnUnterminatedToolchain() {
+            #expect(Self.refusal(Self.record(toolchain: String(repeating: "x", count: 120)))
+                == "invalid stamp: the toolchain is not NUL-terminated within its 120 bytes")
+        }
 
-    /// A newer SDK appends fields: the record still parses, reading only what this host knows.
-    @Test func parsesALargerNewerRecord() throws {
-        let newer = Self.record(major: 1, minor: 9, toolchain: "clang 22", extra: [0, 0, 0, 0, 0xdead_beef, 0x1234_5678], total: 176)
-        #expect(newer.count == 176)
-        let stamp = try PluginStamp(bytes: newer)
-        #expect(stamp.recordSize == 160)
-        #expect(stamp.sdkABIMinor == 9)
-        #expect(stamp.toolchain == "clang 22")
-    }
+        /// A newer SDK appends fields: the record still parses, reading only what this host knows.
+        @Test func parsesALargerNewerRecord() throws {
+            let newer = Self.record(major: 1, minor: 9, toolchain: "clang 22", extra: [0, 0, 0, 0, 0xdead_beef, 0x1234_5678], total: 176)
+            #expect(newer.count == 176)
+            let stamp = try PluginStamp(bytes: newer)
+            #expect(stamp.recordSize == 160)
+            #expect(stamp.sdkABIMinor == 9)
+            #expect(stamp.toolchain == "clang 22")
+        }
 
-    /// A minimal older record (no reserved words) parses, and bytes past its declared size are ignored.
-    @Test func readsOnlyWithinTheDeclaredSize() throws {
-        let minimal = Self.record(extra: [], total: 152)
-        #expect(minimal.count == 152)
-        let stamp = try PluginStamp(bytes: minimal)
-        #expect(stamp.recordSize == 136)
-        #expect(stamp.toolchain == "clang 21.0.0")
+        /// A minimal older record (no reserved words) parses, and bytes past its declared size are ignored.
+        @Test func readsOnlyWithinTheDeclaredSize() throws {
+            let minimal = Self.record(extra: [], total: 152)
+            #expect(minimal.count == 152)
+            let stamp = try PluginStamp(bytes: minimal)
+            #expect(stamp.recordSize == 136)
+            #expect(stamp.toolchain == "clang 21.0.0")
+        }
     }
-}
 }

@@ -15,6 +15,7 @@ import TesseraTestFixtures
         let reasonContains: [String]
         let make: @Sendable (FixtureWorkspace) throws -> String  // returns the library path to declare
         var sha256Pin: String? = nil
+        var manifestID = "fixture.bad"
         var testDescription: String { name }
     }
 
@@ -37,7 +38,7 @@ import TesseraTestFixtures
         Case(name: "handshake reports a newer minor", expectedState: .rejected, reasonContains: ["gate 3", "sdk.abi.minor", "found 9 (plugin)"]) { _ in
             try PluginBuilder.library(.handshakeNewerMinor)
         },
-        Case(name: "handshake reports another id", expectedState: .rejected, reasonContains: ["gate 3", "id", "fixture.somebodyElse (plugin)"]) { _ in
+        Case(name: "handshake reports another id", expectedState: .rejected, reasonContains: ["gate 3", "id", "fixture.somebody-else (plugin)"]) { _ in
             try PluginBuilder.library(.wrongID)
         },
         Case(name: "truncated library", expectedState: .rejected, reasonContains: ["gate 1", "library", "truncated"]) { ws in
@@ -52,23 +53,23 @@ import TesseraTestFixtures
         Case(name: "sha256 mismatch", expectedState: .rejected, reasonContains: ["library.sha256", String(repeating: "ab", count: 32)], make: { _ in
             try PluginBuilder.library(.good)
         }, sha256Pin: String(repeating: "ab", count: 32)),
-        Case(name: "start throws", expectedState: .failed, reasonContains: ["start threw", "the fixture refuses to start"]) { _ in
+        Case(name: "start throws", expectedState: .failed, reasonContains: ["start threw", "the fixture refuses to start"], make: { _ in
             try PluginBuilder.library(.startThrows)
-        },
+        }, manifestID: PluginBuilder.pluginID(.startThrows)),
     ]
 
     @Test(arguments: cases)
     func refusedWithReasonWhileOthersServe(_ c: Case) async throws {
         let ws = FixtureWorkspace("gate")
         let library = try c.make(ws)
-        ws.addManifest(id: "fixture.bad", library: library) { m in
+        ws.addManifest(id: c.manifestID, library: library) { m in
             if let pin = c.sha256Pin { m["library"] = ["path": library, "sha256": pin] }
         }
         ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
-        ws.writeDeployment(plugins: [entry("fixture.bad"), entry("fixture.good")])
+        ws.writeDeployment(plugins: [entry(c.manifestID), entry("fixture.good")])
         let host = try await startHost(ws)
 
-        let bad = try #require(host.status(of: "fixture.bad"))
+        let bad = try #require(host.status(of: c.manifestID))
         #expect(bad.state == c.expectedState)
         let reason = try #require(bad.reason)
         for fragment in c.reasonContains {
@@ -79,7 +80,7 @@ import TesseraTestFixtures
         let answer = try await host.call("fixture.good", "hello", input: ["name": "ada"], as: admin)
         #expect(answer["hello"] == "ada")
         // Calls to the refused plugin get a clear error naming its state.
-        let error = await callError(host, "fixture.bad", "hello", [:])
+        let error = await callError(host, c.manifestID, "hello", [:])
         #expect(error?.code == .unavailable)
         #expect(error?.message.contains(c.expectedState.rawValue) == true)
         await host.stop()
@@ -90,12 +91,12 @@ import TesseraTestFixtures
         // use the one libTesseraSDK.so.
         let generation = try LibraryLoader.load(path: try PluginBuilder.library(.good), manifest: nil,
                                                 generations: GenerationStore(root: Fixtures.temporaryDirectory("gen")))
-        #expect(generation.pluginID == "fixture.good")
+        #expect(generation.pluginID == PluginBuilder.pluginID(.good))
         #expect(generation.factory.makePlugin() is (any Plugin))
         // Both the host executable and the shipped plugin resolve the same shared SDK file.
         func sdkLine(_ file: String) throws -> String? {
             try run("/usr/bin/ldd", [file]).stdout.split(separator: "\n").first { $0.contains("libTesseraSDK.so") }
-                .map { String($0).trimmingCharacters(in: .whitespaces) }
+                .map { line in String(line.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
         }
         let hostSDK = try #require(try sdkLine(Fixtures.tesseraExecutable))
         let pluginSDK = try #require(try sdkLine(Fixtures.exampleLibrary))

@@ -23,11 +23,11 @@ import TesseraTestFixtures
 
     @Test func validationDepthRunsNoPluginCode() async throws {
         let ws = FixtureWorkspace("validate")
-        ws.addManifest(id: "fixture.startThrows", library: try PluginBuilder.library(.startThrows))
-        ws.writeDeployment(plugins: [entry("fixture.startThrows")])
+        ws.addManifest(id: PluginBuilder.pluginID(.startThrows), library: try PluginBuilder.library(.startThrows))
+        ws.writeDeployment(plugins: [entry(PluginBuilder.pluginID(.startThrows))])
         let host = try await startHost(ws, depth: .validated)
         // Its start would throw; at validation depth it is never loaded, so it is merely validated.
-        #expect(host.status(of: "fixture.startThrows")?.state == .validated)
+        #expect(host.status(of: PluginBuilder.pluginID(.startThrows))?.state == .validated)
     }
 
     @Test func disabledAndUnlistedPluginsSayWhy() async throws {

@@ -20,6 +20,18 @@ public enum PluginBuilder {
         case wrongID
     }
 
+    /// The id each fixture reports at the handshake (lowercase, as manifest ids are).
+    public static func pluginID(_ kind: Kind) -> String {
+        switch kind {
+        case .good: return "fixture.good"
+        case .startThrows: return "fixture.start-throws"
+        case .noEntry: return "fixture.no-entry"
+        case .staticSDK: return "fixture.static-sdk"
+        case .handshakeNewerMinor: return "fixture.newer-minor"
+        case .wrongID: return "fixture.somebody-else"
+        }
+    }
+
     private static let built = Mutex<[Kind: String]>([:])
     private static let root = Fixtures.temporaryDirectory("plugins")
 

@@ -2,16 +2,14 @@
 enum PluginSources {
     static func source(for kind: PluginBuilder.Kind) -> String {
         switch kind {
-        case .good, .staticSDK: return plugin(id: "fixture.\(kind.rawValue)", start: "")
+        case .good, .staticSDK, .wrongID: return plugin(id: PluginBuilder.pluginID(kind), start: "")
         case .startThrows:
-            return plugin(id: "fixture.startThrows", start: #"throw PluginError(.unavailable, "the fixture refuses to start")"#)
+            return plugin(id: PluginBuilder.pluginID(kind), start: #"throw PluginError(.unavailable, "the fixture refuses to start")"#)
         case .noEntry:
-            return plugin(id: "fixture.noEntry", start: "").replacingOccurrences(of: "tessera_plugin_entry", with: "some_other_entry")
-        case .wrongID:
-            return plugin(id: "fixture.somebodyElse", start: "")
+            return plugin(id: PluginBuilder.pluginID(kind), start: "").replacingOccurrences(of: "tessera_plugin_entry", with: "some_other_entry")
         case .handshakeNewerMinor:
-            return plugin(id: "fixture.handshakeNewerMinor", start: "").replacingOccurrences(
-                of: "    PluginExport.descriptor(id: \"fixture.handshakeNewerMinor\") { FixturePlugin() }",
+            return plugin(id: PluginBuilder.pluginID(kind), start: "").replacingOccurrences(
+                of: "    PluginExport.descriptor(id: \"fixture.newer-minor\") { FixturePlugin() }",
                 with: """
                     // Hand-made descriptor claiming a newer SDK minor than the stamp (and the host) has.
                     let d = UnsafeMutablePointer<tessera_descriptor_t>.allocate(capacity: 1)
@@ -20,7 +18,7 @@ enum PluginSources {
                     d.pointee.magic = TESSERA_DESCRIPTOR_MAGIC
                     d.pointee.sdk_abi_major = TESSERA_SDK_ABI_MAJOR
                     d.pointee.sdk_abi_minor = 9
-                    d.pointee.plugin_id = UnsafePointer(strdup("fixture.handshakeNewerMinor"))
+                    d.pointee.plugin_id = UnsafePointer(strdup("fixture.newer-minor"))
                     d.pointee.factory = Unmanaged.passRetained(PluginFactory { FixturePlugin() }).toOpaque()
                     return UnsafeRawPointer(d)
                 """)
