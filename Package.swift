@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
-        .target(name: "TesseraTestFixtures", path: "Tests/TesseraTestFixtures"),
+        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),

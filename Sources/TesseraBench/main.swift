@@ -13,9 +13,13 @@ defer { try? FileManager.default.removeItem(atPath: scratch) }
 print("tessera-bench — Swift \(pinnedSwiftVersion), \(ProcessInfo.processInfo.activeProcessorCount) cores, build \(buildDirectory)")
 
 if which == "load" || which == "all" {
-    let result = try await loadBenchmark(library: buildDirectory + "/libTesseraExample.so", loads: 200, scratch: scratch + "/load")
-    report("load: gates+dlopen+handshake+start", result.total, unit: micros, target: "≤ 1000 µs")
-    for (name, summary) in result.phases { report("  \(name)", summary, unit: micros, target: "") }
+    for stripped in [false, true] {
+        let result = try await loadBenchmark(library: buildDirectory + "/libTesseraExample.so", loads: 200,
+                                             scratch: scratch + (stripped ? "/load-stripped" : "/load"), stripped: stripped)
+        print("load of the example plugin, \(stripped ? "debug info stripped" : "as built"), \(result.bytes / 1024) KiB:")
+        report("  gates+dlopen+handshake+start", result.total, unit: micros, target: "≤ 1000 µs")
+        for (name, summary) in result.phases { report("    \(name)", summary, unit: micros, target: "") }
+    }
 }
 
 if which == "dispatch" || which == "all" {

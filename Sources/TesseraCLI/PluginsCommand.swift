@@ -96,9 +96,11 @@ struct Plugins: AsyncParsableCommand {
                 out["stampedABI"] = .string("\(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
                 out["toolchain"] = .string(library.stamp.toolchain)
                 report("\(path): gate 1 ok (sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor))")
-                let staging = GenerationStore(root: NSTemporaryDirectory() + "tessera-verify-\(getpid())")
-                let staged = try staging.stage(library)
-                let (_, entry) = try LibraryLoader.open(stagedPath: staged)
+                // Load a content-addressed copy, as the host would, in a folder removed afterwards.
+                let staging = NSTemporaryDirectory() + "tessera-verify-\(getpid())"
+                defer { try? FileManager.default.removeItem(atPath: staging) }
+                let staged = try GenerationStore(root: staging).stage(path)
+                let (_, entry) = try LibraryLoader.open(stagedPath: staged.path)
                 report("\(path): gate 2 ok (dlopen)")
                 if load {
                     let answer = try LibraryLoader.handshake(entry: entry, expectedID: manifest?.id, host: .current)

@@ -3,7 +3,7 @@ import TesseraManifest
 
 /// A plugin library that passed gate 1: what the host read from the file without loading it.
 public struct VerifiedLibrary: Sendable, Hashable {
-    /// The file checked.
+    /// The file checked (for a loaded plugin, its content-addressed copy).
     public let path: String
     /// Its sha256, lowercase hex: also the name of its content-addressed copy.
     public let sha256: String
@@ -24,14 +24,23 @@ public enum FileGate {
     /// The mangling prefix of symbols defined in the TesseraSDK module.
     static let sdkSymbolPrefix = "$s10TesseraSDK"
 
-    public static func verify(path: String, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
+    ///
+    /// - Parameter knownSHA256: the file's hash when the caller has it already (a staged copy is
+    ///   named by it), so the file is not read twice.
+    public static func verify(
+        path: String, knownSHA256: String? = nil, manifest: PluginManifest?, host: HostIdentity
+    ) throws(GateRefusal) -> VerifiedLibrary {
         let elf: ELFFile
         do { elf = try ELFFile(path: path) } catch {
             throw GateRefusal(gate: 1, field: "library", expected: "a 64-bit ELF shared library", found: "\(path): \(error)")
         }
         let sha256: String
-        do { sha256 = try SHA256.hash(file: path) } catch {
-            throw GateRefusal(gate: 1, field: "library", expected: "a readable file", found: "\(path): \(error)")
+        if let knownSHA256 {
+            sha256 = knownSHA256
+        } else {
+            do { sha256 = try SHA256.hash(file: path) } catch {
+                throw GateRefusal(gate: 1, field: "library", expected: "a readable file", found: "\(path): \(error)")
+            }
         }
         if let pinned = manifest?.library.sha256, pinned != sha256 {
             throw GateRefusal(gate: 1, field: "library.sha256", expected: pinned, found: sha256,
@@ -40,8 +49,7 @@ public enum FileGate {
         let stamp = try readStamp(elf)
         try checkStamp(stamp, manifest: manifest, host: host)
         try lint(elf)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: elf.gnuBuildID, size: size ?? 0)
+        return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: elf.gnuBuildID, size: Int(elf.fileSize))
     }
 
     static func readStamp(_ elf: ELFFile) throws(GateRefusal) -> PluginStamp {

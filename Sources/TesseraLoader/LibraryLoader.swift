@@ -94,17 +94,28 @@ public enum LibraryLoader {
         }
     }
 
-    /// All three gates: verify the file, stage it, load it, shake hands.
+    /// All three gates: stage the build (so the checked bytes are the loaded bytes), verify the
+    /// copy, load it, shake hands.
     public static func load(
         path: String, manifest: PluginManifest?, generations: GenerationStore, host: HostIdentity = .current
-    ) throws -> LoadedGeneration {
-        let library = try FileGate.verify(path: path, manifest: manifest, host: host)
-        let staged: String
-        do { staged = try generations.stage(library) } catch {
-            throw GateRefusal(gate: 2, field: "staging", expected: "a content-addressed copy under \(generations.root)", found: "\(error)")
-        }
-        let (handle, entry) = try open(stagedPath: staged)
+    ) throws(GateRefusal) -> LoadedGeneration {
+        let staged = try stage(path, in: generations)
+        let library = try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: manifest, host: host)
+        return try load(library, manifest: manifest, host: host)
+    }
+
+    /// Gates 2 and 3 for a staged library that passed gate 1.
+    public static func load(_ library: VerifiedLibrary, manifest: PluginManifest?, host: HostIdentity = .current) throws(GateRefusal) -> LoadedGeneration {
+        let (handle, entry) = try open(stagedPath: library.path)
         let answer = try handshake(entry: entry, expectedID: manifest?.id, host: host)
-        return LoadedGeneration(library: library, stagedPath: staged, handshake: answer, handle: handle)
+        return LoadedGeneration(library: library, stagedPath: library.path, handshake: answer, handle: handle)
+    }
+
+    /// Copies the build to its content-addressed path; a failure is a gate 1 refusal of the file.
+    public static func stage(_ path: String, in generations: GenerationStore) throws(GateRefusal) -> StagedLibrary {
+        do { return try generations.stage(path) } catch {
+            throw GateRefusal(gate: 1, field: "library", expected: "a readable file, copied under \(generations.root)",
+                              found: "\(path): \(error.localizedDescription)")
+        }
     }
 }

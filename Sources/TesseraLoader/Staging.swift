@@ -1,6 +1,17 @@
 import Foundation
 
-/// Copies plugin builds to content-addressed paths before they are loaded.
+/// A plugin library copied to its content-addressed path: the bytes that gate 1 checks and gate 2
+/// loads are the same bytes, whatever happens to the original file meanwhile.
+public struct StagedLibrary: Sendable, Hashable {
+    /// The file the build came from.
+    public let sourcePath: String
+    /// The content-addressed copy: `<root>/<sha256>/<file name>`.
+    public let path: String
+    /// The sha256 of the bytes, lowercase hex.
+    public let sha256: String
+}
+
+/// Copies plugin builds to content-addressed paths before they are checked and loaded.
 ///
 /// `dlopen` of a path that is already loaded returns the old image even when the file changed, so
 /// every build is loaded from `<root>/<sha256>/<file name>`: a new build gets a new path, the same
@@ -11,25 +22,25 @@ public struct GenerationStore: Sendable {
 
     public init(root: String) { self.root = root }
 
-    /// The staged copy of `library`, made if absent. The copy is written to a temporary name and
-    /// renamed, so a crash never leaves a half-written library at the final path.
-    public func stage(_ library: VerifiedLibrary) throws -> String {
+    /// Reads the build once, hashes it, and writes the copy if it is not there yet. The copy is
+    /// written under a temporary name and renamed, so a crash never leaves a half-written library at
+    /// its final path.
+    public func stage(_ sourcePath: String) throws -> StagedLibrary {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
+        let sha256 = SHA256.hex(of: bytes)
+        let dir = (root as NSString).appendingPathComponent(sha256)
+        let target = (dir as NSString).appendingPathComponent((sourcePath as NSString).lastPathComponent)
+        let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256)
         let fm = FileManager.default
-        let dir = (root as NSString).appendingPathComponent(library.sha256)
-        let target = (dir as NSString).appendingPathComponent((library.path as NSString).lastPathComponent)
-        if fm.fileExists(atPath: target) { return target }
+        if fm.fileExists(atPath: target) { return staged }
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let temporary = target + ".partial-\(getpid())"
-        try? fm.removeItem(atPath: temporary)
-        try fm.copyItem(atPath: library.path, toPath: temporary)
-        // The staged copy must be the verified bytes: check again after copying.
-        guard try SHA256.hash(file: temporary) == library.sha256 else {
-            try? fm.removeItem(atPath: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "the library changed while it was being staged"])
-        }
+        try bytes.write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, target) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temporary): \(String(cString: strerror(errno)))"])
+            let reason = String(cString: strerror(errno))
+            try? fm.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temporary): \(reason)"])
         }
-        return target
+        return staged
     }
 }

@@ -50,11 +50,11 @@ extension PluginHost {
         slot.transition(.discovered, "manifest \(manifest.file), version \(manifest.version)")
         do {
             let (pluginEntry, grants) = try checkDeployment(manifest)
-            let library = try verifyLibrary(manifest)
+            let library = try verifyLibrary(manifest, staging: depth == .active)
             slot.withState { $0.library = library; $0.grants = grants }
             slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
             if depth == .validated { return }
-            let generation = try LibraryLoader.load(path: library.path, manifest: manifest, generations: generations)
+            let generation = try LibraryLoader.load(library, manifest: manifest)
             slot.withState { $0.generation = generation; $0.generationNumber += 1 }
             slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
@@ -118,10 +118,14 @@ extension PluginHost {
         return (entry, grants)
     }
 
-    /// Finds the plugin's library and runs gate 1 on it.
-    func verifyLibrary(_ manifest: PluginManifest) throws -> VerifiedLibrary {
+    /// Finds the plugin's library and runs gate 1 on it. To load it, the build is first copied to
+    /// its content-addressed path and the copy is checked, so the bytes checked are the bytes loaded;
+    /// to only validate, the file is checked where it is.
+    func verifyLibrary(_ manifest: PluginManifest, staging: Bool) throws -> VerifiedLibrary {
         let path = try locateLibrary(manifest)
-        return try FileGate.verify(path: path, manifest: manifest, host: .current)
+        guard staging else { return try FileGate.verify(path: path, manifest: manifest, host: .current) }
+        let staged = try LibraryLoader.stage(path, in: generations)
+        return try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: manifest, host: .current)
     }
 
     /// The library's path: relative to the manifest for `path`, on the library path for `name`.

@@ -90,6 +90,21 @@ public final class Statement {
         try check(rc)
     }
 
+    /// Binds text given as UTF-8 bytes to parameter `index` (from 1), without making a `String` of
+    /// them. The bytes are copied; they must be valid UTF-8.
+    public func bind(utf8Text bytes: [UInt8], at index: Int) throws {
+        let rc = bytes.withUnsafeBufferPointer { utf8 -> Int32 in
+            guard let base = utf8.baseAddress, utf8.count > 0 else {
+                return sqlite3_bind_text(handle, Int32(index), "", 0, sqliteTransient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                sqlite3_bind_text64(handle, Int32(index), $0, sqlite3_uint64(utf8.count), sqliteTransient,
+                                    UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(rc)
+    }
+
     /// Binds bytes to parameter `index` (from 1). The bytes are copied.
     public func bind(_ value: [UInt8], at index: Int) throws {
         let rc = value.withUnsafeBytes { bytes -> Int32 in

@@ -88,18 +88,25 @@ enum ChangeLogCoding {
         }
     }
 
-    /// The JSON object text of a row's cells, keys in the order given (the plan sorts columns by
-    /// name, so equal cells give equal text). The same text as `JSONValue.serialized()` of
-    /// ``json(_:)``'s values, written straight into UTF-8 bytes: this runs once per change.
+    /// The JSON object text of a row's cells, keys in the order given; see ``writeCells(_:into:)``.
     static func cellsText(_ columns: [TableShape.Column], _ values: [SQLValue]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(16 + columns.count * 16)
+        var buffer: [UInt8] = []
+        writeCells(zip(columns, values).map { SQLitePluginStorage.Cell(column: $0, value: $1) }, into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Writes the JSON object of a row's cells as UTF-8 into `out` (replacing its contents), keys in
+    /// the order given (the plan sorts columns by name, so equal cells give equal text). The same text
+    /// as `JSONValue.serialized()` of ``json(_:)``'s values, written straight into bytes: this runs
+    /// once per change.
+    static func writeCells(_ cells: [SQLitePluginStorage.Cell], into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "{"))
-        for (i, (column, value)) in zip(columns, values).enumerated() {
+        for (i, cell) in cells.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendString(column.name, to: &out)
+            appendString(cell.column.name, to: &out)
             out.append(UInt8(ascii: ":"))
-            switch value {
+            switch cell.value {
             case .null:
                 out.append(contentsOf: "null".utf8)
             case .integer(let n):
@@ -126,7 +133,6 @@ enum ChangeLogCoding {
             }
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

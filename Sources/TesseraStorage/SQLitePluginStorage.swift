@@ -169,13 +169,18 @@ public final class SQLitePluginStorage: PluginStorage {
 
     enum Operation { case put, patch, delete }
 
+    /// A column and the value written to it.
+    struct Cell {
+        let column: TableShape.Column
+        let value: SQLValue
+    }
+
     struct PlannedChange {
         let operation: Operation
         let table: TableShape
         let id: String
-        /// The columns given, in name order, and their values.
-        let columns: [TableShape.Column]
-        let values: [SQLValue]
+        /// The columns given, in name order, with their values.
+        let cells: [Cell]
         /// The table name as the plugin wrote it, for error fields.
         let tableAsGiven: String
     }
@@ -205,9 +210,13 @@ public final class SQLitePluginStorage: PluginStorage {
             if id.isEmpty {
                 throw PluginError(.invalidInput, "a row id must not be empty (table \(shape.name))", field: "\(table).id")
             }
-            var resolved: [(column: TableShape.Column, value: SQLValue)] = []
-            resolved.reserveCapacity(values.count)
+            var cells: [Cell] = []
+            cells.reserveCapacity(values.count)
             for (name, value) in values {
+                if let column = shape.declaredColumns[name], !column.isGenerated {
+                    cells.append(Cell(column: column, value: value))
+                    continue
+                }
                 let key = name.lowercased()
                 if key == "id" {
                     if value == .text(id) { continue }
@@ -222,15 +231,14 @@ public final class SQLitePluginStorage: PluginStorage {
                     throw PluginError(.invalidInput, "column \(column.name) of \(shape.name) is generated and cannot be written",
                                       field: "\(table).\(name)")
                 }
-                resolved.append((column, value))
+                cells.append(Cell(column: column, value: value))
             }
-            resolved.sort { $0.column.name < $1.column.name }
-            for i in resolved.indices.dropFirst() where resolved[i].column == resolved[i - 1].column {
-                throw PluginError(.invalidInput, "column \(resolved[i].column.name) of \(shape.name) is given twice",
-                                  field: "\(table).\(resolved[i].column.name)")
+            cells.sort { $0.column.name < $1.column.name }
+            for i in cells.indices.dropFirst() where cells[i].column === cells[i - 1].column {
+                throw PluginError(.invalidInput, "column \(cells[i].column.name) of \(shape.name) is given twice",
+                                  field: "\(table).\(cells[i].column.name)")
             }
-            plan.append(PlannedChange(operation: operation, table: shape, id: id, columns: resolved.map(\.column),
-                                      values: resolved.map(\.value), tableAsGiven: table))
+            plan.append(PlannedChange(operation: operation, table: shape, id: id, cells: cells, tableAsGiven: table))
         }
         return plan
     }
@@ -264,14 +272,14 @@ public final class SQLitePluginStorage: PluginStorage {
                     try statement.bind(change.id, at: index)
                     index += 1
                 }
-                for value in change.values {
-                    try statement.bind(value, at: index)
+                for cell in change.cells {
+                    try statement.bind(cell.value, at: index)
                     index += 1
                 }
                 if change.operation != .put { try statement.bind(change.id, at: index) }
                 defer { statement.reset() }
                 let hasRow = try statement.step()
-                if change.operation == .patch, change.columns.isEmpty ? !hasRow : connection.changes == 0 {
+                if change.operation == .patch, change.cells.isEmpty ? !hasRow : connection.changes == 0 {
                     throw PluginError(.notFound,
                                       "table \(change.table.name) has no row with id \(change.id); patch changes existing rows only",
                                       field: "\(change.tableAsGiven).id")
@@ -282,29 +290,50 @@ public final class SQLitePluginStorage: PluginStorage {
         let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = '_tessera_changes'")?
             .first?.integer ?? 0
         let batchNumber = last + 1
-        let log = try connection.cachedStatement(
-            "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES (?, ?, ?, ?, ?, ?)")
-        for change in plan {
-            let op: String
-            switch change.operation {
-            case .put: op = "put"
-            case .patch: op = "patch"
-            case .delete: op = "delete"
-            }
-            try log.bind(batchNumber, at: 1)
-            try log.bind(change.table.name, at: 2)
-            try log.bind(change.id, at: 3)
-            try log.bind(op, at: 4)
-            try log.bind(ChangeLogCoding.cellsText(change.columns, change.values), at: 5)
-            try log.bind(at, at: 6)
+        // Several rows per INSERT: the AUTOINCREMENT bookkeeping (a read and a write of
+        // sqlite_sequence) then happens once per statement instead of once per row.
+        var next = plan.startIndex
+        var buffer: [UInt8] = []  // reused: SQLite copies bound text
+        while next < plan.endIndex {
+            let rows = Self.logChunkSizes.first { $0 <= plan.endIndex - next } ?? 1
+            let log = try connection.cachedStatement(Self.logInsertSQL[rows]!)
             defer { log.reset() }
+            var index = 1
+            for change in plan[next..<(next + rows)] {
+                let op: String
+                switch change.operation {
+                case .put: op = "put"
+                case .patch: op = "patch"
+                case .delete: op = "delete"
+                }
+                try log.bind(batchNumber, at: index)
+                try log.bind(change.table.name, at: index + 1)
+                try log.bind(change.id, at: index + 2)
+                try log.bind(op, at: index + 3)
+                ChangeLogCoding.writeCells(change.cells, into: &buffer)
+                try log.bind(utf8Text: buffer, at: index + 4)
+                try log.bind(at, at: index + 5)
+                index += 6
+            }
             try log.step()
+            next += rows
         }
     }
 
+    /// Rows per change-log INSERT, largest first; a batch is logged in chunks of these sizes.
+    static let logChunkSizes = [64, 16, 4, 1]
+
+    /// The change-log INSERT for each chunk size.
+    static let logInsertSQL: [Int: String] = Dictionary(uniqueKeysWithValues: logChunkSizes.map { rows in
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        return (rows, "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES \(values)")
+    })
+
     private static func sameStatement(_ a: PlannedChange?, _ b: PlannedChange) -> Bool {
         guard let a else { return false }
-        return a.operation == b.operation && a.table.name == b.table.name && a.columns == b.columns
+        guard a.operation == b.operation, a.table === b.table, a.cells.count == b.cells.count else { return false }
+        for (x, y) in zip(a.cells, b.cells) where x.column !== y.column { return false }
+        return true
     }
 
     /// The statement of a change; parameters: for a put, id then values; otherwise values then id.
@@ -313,12 +342,12 @@ public final class SQLitePluginStorage: PluginStorage {
         let id = change.table.id.quoted
         switch change.operation {
         case .put:
-            let names = ([id] + change.columns.map(\.quoted)).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: change.columns.count + 1).joined(separator: ", ")
+            let names = ([id] + change.cells.map(\.column.quoted)).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: change.cells.count + 1).joined(separator: ", ")
             // An upsert on id rather than INSERT OR REPLACE: REPLACE would delete the old row first
             // (firing delete triggers and ON DELETE actions, and silently removing other rows that
             // clash on a UNIQUE column). Every column not given takes its default, as on insert.
-            let given = Set(change.columns.map(\.name))
+            let given = Set(change.cells.map(\.column.name))
             let assignments = change.table.writableColumns.map { column in
                 given.contains(column.name)
                     ? "\(column.quoted) = excluded.\(column.quoted)"
@@ -327,8 +356,8 @@ public final class SQLitePluginStorage: PluginStorage {
             let update = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             return "INSERT INTO \(table) (\(names)) VALUES (\(marks)) ON CONFLICT (\(id)) DO \(update)"
         case .patch:
-            if change.columns.isEmpty { return "SELECT 1 FROM \(table) WHERE \(id) = ?" }
-            let assignments = change.columns.map { "\($0.quoted) = ?" }.joined(separator: ", ")
+            if change.cells.isEmpty { return "SELECT 1 FROM \(table) WHERE \(id) = ?" }
+            let assignments = change.cells.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
             return "UPDATE \(table) SET \(assignments) WHERE \(id) = ?"
         case .delete:
             return "DELETE FROM \(table) WHERE \(id) = ?"

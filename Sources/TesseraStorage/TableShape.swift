@@ -3,8 +3,12 @@ import TesseraSDK
 import TesseraSQLite
 
 /// What the record API needs to know about one of the plugin's tables, read from the schema.
-struct TableShape: Sendable {
-    struct Column: Sendable, Hashable {
+///
+/// Immutable, and a class so that each planned change holds one reference rather than a copy.
+final class TableShape: Sendable {
+    /// One column. Identity matters: two plans use the same statement if they name the same
+    /// `Column` objects.
+    final class Column: Sendable {
         /// The name as declared.
         let name: String
         /// The name quoted for SQL.
@@ -13,6 +17,13 @@ struct TableShape: Sendable {
         let defaultSQL: String?
         /// A generated column: computed, never written.
         let isGenerated: Bool
+
+        init(name: String, quoted: String, defaultSQL: String?, isGenerated: Bool) {
+            self.name = name
+            self.quoted = quoted
+            self.defaultSQL = defaultSQL
+            self.isGenerated = isGenerated
+        }
     }
 
     /// The table's name as declared.
@@ -22,8 +33,20 @@ struct TableShape: Sendable {
     let id: Column
     /// Every column but `id`, keyed by lowercased name (SQLite names are case-insensitive).
     let columns: [String: Column]
+    /// Every column but `id`, keyed by its name as declared: the usual spelling, found without
+    /// lowercasing.
+    let declaredColumns: [String: Column]
     /// The writable columns other than `id`, in name order: a put sets each one.
     let writableColumns: [Column]
+
+    init(name: String, quoted: String, id: Column, columns: [String: Column], writableColumns: [Column]) {
+        self.name = name
+        self.quoted = quoted
+        self.id = id
+        self.columns = columns
+        self.declaredColumns = Dictionary(uniqueKeysWithValues: columns.values.map { ($0.name, $0) })
+        self.writableColumns = writableColumns
+    }
 
     /// Reads the shape of `table` through `connection`, or explains why the record API cannot write it.
     static func load(_ table: String, from connection: SQLiteConnection) throws -> TableShape {

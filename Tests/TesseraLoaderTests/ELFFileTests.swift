@@ -1,32 +1,9 @@
 import Foundation
 import Testing
 import TesseraLoader
+import TesseraTestFixtures
 
 // MARK: - Helpers shared by the loader's low-level tests
-
-/// Runs a program; its output goes through files, so a large output cannot block it.
-func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let outPath = temporaryPath("out"), errPath = temporaryPath("err")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(atPath: outPath)
-        try? FileManager.default.removeItem(atPath: errPath)
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    return (process.terminationStatus,
-            try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8))
-}
 
 /// A fresh path in the temporary folder (nothing is created).
 func temporaryPath(_ name: String) -> String {
@@ -72,7 +49,7 @@ enum CLibrary {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try source.write(toFile: dir + "/elftest.c", atomically: true, encoding: .utf8)
-            let result = try runTool(cc, ["-shared", "-fPIC", "-O1", "-I", repositoryRoot + "/sdk/Sources/CTesseraABI/include",
+            let result = try run(cc, ["-shared", "-fPIC", "-O1", "-I", repositoryRoot + "/sdk/Sources/CTesseraABI/include",
                                           dir + "/elftest.c", "-o", dir + "/libelftest.so",
                                           "-Wl,--build-id", "-Wl,-soname,libelftest.so.1", "-Wl,--no-as-needed", "-lm"])
             guard result.status == 0 else { return .failure(StampPatchError(description: "cc failed: \(result.stderr)")) }
@@ -95,14 +72,14 @@ enum PackageBuild {
 
 /// `readelf -n`'s build id of `path`.
 func readelfBuildID(_ path: String) throws -> String? {
-    let result = try runTool(try #require(toolPath("readelf")), ["-n", path])
+    let result = try run(try #require(toolPath("readelf")), ["-n", path])
     guard let line = result.stdout.split(separator: "\n").first(where: { $0.contains("Build ID:") }) else { return nil }
     return line.split(separator: " ").last.map(String.init)
 }
 
 /// `nm -D --defined-only`'s symbol names of `path`, without symbol versions.
 func nmDefinedSymbols(_ path: String) throws -> [String] {
-    let result = try runTool(try #require(toolPath("nm")), ["-D", "--defined-only", path])
+    let result = try run(try #require(toolPath("nm")), ["-D", "--defined-only", path])
     try #require(result.status == 0, "nm: \(result.stderr)")
     return result.stdout.split(separator: "\n").compactMap { line in
         line.split(separator: " ").last.map { String($0.split(separator: "@").first ?? $0) }
@@ -147,7 +124,7 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(elf.neededLibraries.contains("libc.so.6"))
         #expect(elf.soname == "libelftest.so.1")
         // Exactly what readelf -d lists, in order.
-        let readelf = try runTool(try #require(toolPath("readelf")), ["-d", path]).stdout
+        let readelf = try run(try #require(toolPath("readelf")), ["-d", path]).stdout
         let listed = readelf.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])

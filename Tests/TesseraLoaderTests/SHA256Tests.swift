@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraLoader
+import TesseraTestFixtures
 
 @Suite struct SHA256Tests {
     static func hash(_ text: String) -> String { SHA256.hex(of: Array(text.utf8)) }
@@ -95,7 +96,7 @@ import TesseraLoader
         var generator = SplitMix64(seed: UInt64(size))
         let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let result = try runTool("/usr/bin/sha256sum", [path])
+        let result = try run("/usr/bin/sha256sum", [path])
         try #require(result.status == 0, "sha256sum: \(result.stderr)")
         let expected = String(result.stdout.prefix(64))
         #expect(try SHA256.hash(file: path) == expected)

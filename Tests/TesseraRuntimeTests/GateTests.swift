@@ -9,6 +9,12 @@ import TesseraTestFixtures
 /// Each bad library is refused with a message naming the cause, and the host serves the good plugin
 /// beside it.
 @Suite struct GateTests {
+    /// A copy of the good fixture whose stamp claims other values.
+    static func patched(to output: String, major: UInt32? = nil, minor: UInt32? = nil, toolchain: String? = nil) throws -> String {
+        try PluginStamp.patched(file: try PluginBuilder.library(.good), to: output, sdkABIMajor: major, sdkABIMinor: minor, toolchain: toolchain)
+        return output
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let expectedState: LifecycleState
@@ -24,13 +30,13 @@ import TesseraTestFixtures
             try PluginBuilder.library(.staticSDK)
         },
         Case(name: "SDK major mismatch", expectedState: .rejected, reasonContains: ["sdk.abi.major", "expected 1 (host)", "found 2 (plugin)"]) { ws in
-            try StampPatcher.patched(try PluginBuilder.library(.good), to: ws.root + "/major2.so", major: 2)
+            try patched(to: ws.root + "/major2.so", major: 2)
         },
         Case(name: "newer SDK minor than the host", expectedState: .rejected, reasonContains: ["sdk.abi.minor", "at most 0 (host)", "found 5 (plugin)"]) { ws in
-            try StampPatcher.patched(try PluginBuilder.library(.good), to: ws.root + "/minor5.so", minor: 5)
+            try patched(to: ws.root + "/minor5.so", minor: 5)
         },
         Case(name: "toolchain mismatch", expectedState: .rejected, reasonContains: ["toolchain", "clang 19.1.0 (plugin)", "Swift 6.3.1"]) { ws in
-            try StampPatcher.patched(try PluginBuilder.library(.good), to: ws.root + "/otherclang.so", toolchain: "clang 19.1.0")
+            try patched(to: ws.root + "/otherclang.so", toolchain: "clang 19.1.0")
         },
         Case(name: "missing entry symbol", expectedState: .rejected, reasonContains: ["gate 2", "entry", "tessera_plugin_entry", "no such symbol"]) { _ in
             try PluginBuilder.library(.noEntry)

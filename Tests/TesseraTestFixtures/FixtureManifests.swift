@@ -59,25 +59,3 @@ public struct FixtureWorkspace {
         String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
     }
 }
-
-/// Rewrites fields of a library's `tessera_stamp` record in a copy of the file, to make "built for
-/// another SDK" or "built by another compiler" libraries without such a build.
-public enum StampPatcher {
-    public static func patched(_ library: String, to output: String, major: UInt32? = nil, minor: UInt32? = nil,
-                               toolchain: String? = nil) throws -> String {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
-        let magic: [UInt8] = [0x54, 0x53, 0x53, 0x54]  // 'TSST' little-endian
-        guard let offset = (0..<(bytes.count - 152)).first(where: { Array(bytes[$0..<$0 + 4]) == magic }) else {
-            throw FixtureError(message: "\(library) has no stamp record")
-        }
-        func put(_ value: UInt32, at o: Int) { for i in 0..<4 { bytes[offset + o + i] = UInt8((value >> (8 * UInt32(i))) & 0xff) } }
-        if let major { put(major, at: 8) }
-        if let minor { put(minor, at: 12) }
-        if let toolchain {
-            let utf8 = Array(toolchain.utf8.prefix(119))
-            for i in 0..<120 { bytes[offset + 16 + i] = i < utf8.count ? utf8[i] : 0 }
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: output))
-        return output
-    }
-}

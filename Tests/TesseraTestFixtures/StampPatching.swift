@@ -2,8 +2,9 @@ import Foundation
 import TesseraLoader
 
 /// A stamp could not be patched.
-struct StampPatchError: Error, CustomStringConvertible {
-    let description: String
+public struct StampPatchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
 }
 
 extension PluginStamp {
