@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "TesseraSchema", dependencies: [sdk]),
         .target(name: "TesseraSQLite", dependencies: ["CSQLite"]),
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
-        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest"]),
+        .target(name: "CTesseraSHA256"),
+        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRuntime", dependencies: [

@@ -24,6 +24,7 @@ let package = Package(
             dependencies: ["CTesseraABI"],
             swiftSettings: [.unsafeFlags(["-enable-library-evolution", "-no-verify-emitted-module-interface"])]
         ),
+        .testTarget(name: "TesseraSDKTests", dependencies: ["TesseraSDK"]),
     ],
     swiftLanguageModes: [.v6]
 )

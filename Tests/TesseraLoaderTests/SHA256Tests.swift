@@ -1,21 +1,98 @@
 import Foundation
 import Testing
-import TesseraLoader
+@testable import TesseraLoader
 import TesseraTestFixtures
 
 @Suite struct SHA256Tests {
     static func hash(_ text: String) -> String { SHA256.hex(of: Array(text.utf8)) }
 
+    /// The hex digest of `bytes` in one update, by the Swift code if `portable`, else by the SHA
+    /// extensions when the CPU has them.
+    static func hex(of bytes: some Collection<UInt8>, portable: Bool) -> String {
+        var hash = SHA256(forcePortable: portable)
+        hash.update(bytes)
+        return SHA256.hex(hash.finalize())
+    }
+
     /// A deterministic test message: byte i is (7i + 3) mod 251.
     static func message(_ count: Int) -> [UInt8] { (0..<count).map { UInt8((($0 * 7) + 3) % 251) } }
 
-    @Test func nistVectors() {
-        #expect(Self.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(Self.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(Self.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+    /// On both paths: the default (the SHA extensions, when the CPU has them) and the Swift code.
+    @Test(arguments: [false, true])
+    func nistVectors(portable: Bool) {
+        func hash(_ text: String) -> String { Self.hex(of: Array(text.utf8), portable: portable) }
+        #expect(hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
             == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(Self.hash("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
+        #expect(hash("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
             == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+    }
+
+    /// The SHA extensions are used wherever the CPU reports them (sha_ni and sse4_1 in
+    /// /proc/cpuinfo), so the other tests here exercise them, and a broken CPU check shows.
+    @Test func hardwarePathWhenTheCPUHasIt() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?
+            .split(separator: " ").map(String.init) ?? [])
+        #if arch(x86_64)
+        #expect(SHA256.hardwareAvailable == (flags.contains("sha_ni") && flags.contains("sse4_1")))
+        #else
+        #expect(!SHA256.hardwareAvailable)
+        #endif
+        // The C side takes the state as uint32_t[8].
+        #expect(MemoryLayout<SHA256.State>.size == 32 && MemoryLayout<SHA256.State>.stride == 32)
+    }
+
+    /// The two paths agree on random messages of every length from 0 to 300 bytes (every
+    /// padding case, up to four blocks and some), from every alignment, and in random updates.
+    @Test func hardwareAndPortableAgreeOnShortMessages() {
+        var generator = SplitMix64(seed: 0x5348_4132_3536)
+        var oneShot: [String] = [], pieces: [String] = []
+        for count in 0...300 {
+            let bytes = (0..<(count + 15)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let offset = Int(generator.next() % 16)
+            let message = bytes[offset..<(offset + count)]   // misaligned start
+            let portable = Self.hex(of: message, portable: true)
+            if Self.hex(of: message, portable: false) != portable { oneShot.append("\(count)@\(offset)") }
+            // The same message in random pieces, on the default path.
+            var hash = SHA256()
+            var position = message.startIndex
+            while position < message.endIndex {
+                let end = min(position + Int(generator.next() % 150), message.endIndex)
+                hash.update(message[position..<end])
+                position = end
+            }
+            if SHA256.hex(hash.finalize()) != portable { pieces.append("\(count)") }
+        }
+        #expect(oneShot.isEmpty, "one update differs at \(oneShot.count) lengths (length@offset): \(oneShot.prefix(20))")
+        #expect(pieces.isEmpty, "random pieces differ at \(pieces.count) lengths: \(pieces.prefix(20))")
+    }
+
+    /// The two paths agree on a few multi-megabyte random buffers (long runs of whole blocks
+    /// through one compression call), one-shot and fed in 64 KiB + 3 byte pieces.
+    @Test(arguments: [1 << 20, 3 * (1 << 20) + 17, 5 * (1 << 20) - 1])
+    func hardwareAndPortableAgreeOnLongMessages(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count))
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { out in
+            var i = 0
+            while i + 8 <= out.count {
+                out.storeBytes(of: generator.next(), toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < out.count { out[i] = UInt8(truncatingIfNeeded: generator.next()); i += 1 }
+        }
+        let portable = Self.hex(of: bytes, portable: true)
+        #expect(Self.hex(of: bytes, portable: false) == portable)
+        var hash = SHA256()
+        var position = 0
+        while position < count {
+            let end = min(position + 65_539, count)
+            hash.update(bytes[position..<end])
+            position = end
+        }
+        #expect(SHA256.hex(hash.finalize()) == portable)
     }
 
     @Test func oneMillionAs() {

@@ -71,6 +71,20 @@ import TesseraSDK
         #expect(entry.cells == ["title": .text("t")])
     }
 
+    @Test func aLargeBatchIsLoggedWholeAndInOrder() async throws {
+        let f = try Fixture()
+        try await f.storage.write { $0.put("notes", id: "first", [:]) }
+        try await f.storage.write { batch in
+            for i in 0..<150 { batch.put("notes", id: "n\(i)", ["stars": .integer(Int64(i))]) }
+        }
+        let log = try f.storage.changes(after: 1, limit: 1000)
+        #expect(log.count == 150)
+        #expect(log.map(\.seq) == Array(2...151))
+        #expect(Set(log.map(\.batch)) == [2])
+        #expect(log.map(\.rowID) == (0..<150).map { "n\($0)" })
+        #expect(log.map { $0.cells["stars"] } == (0..<150).map { SQLValue.integer(Int64($0)) })
+    }
+
     @Test func cellsTextIsTheSDKsJSONAndDecodesBack() throws {
         let values: [SQLValue] = [
             .null, .integer(-42), .integer(.max), .real(2.0), .real(0.1), .real(-1e300), .real(.infinity),

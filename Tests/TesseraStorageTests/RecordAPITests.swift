@@ -107,6 +107,27 @@ import TesseraStorage
         #expect(try await f.rows("SELECT id, title FROM notes") == [["id": .text("n1"), "title": .text("b")]])
     }
 
+    @Test func mixedShapesInOneBatchEachGetTheirOwnStatement() async throws {
+        let f = try Fixture()
+        try await f.storage.write {
+            $0.put("notes", id: "a", ["title": "A", "stars": 1])
+            $0.put("notes", id: "b", ["title": "B"])
+            $0.put("tags", id: "t", ["label": "x", "note_id": "a"])
+            $0.put("notes", id: "c", ["stars": 3])
+            $0.patch("notes", id: "a", ["stars": 2])
+            $0.patch("notes", id: "b", ["title": "B2", "body": "text"])
+            $0.put("notes", id: "d", ["title": "D", "stars": 4])
+        }
+        let rows = try await f.rows("SELECT id, title, body, stars FROM notes ORDER BY id")
+        #expect(rows == [
+            ["id": .text("a"), "title": .text("A"), "body": .null, "stars": .integer(2)],
+            ["id": .text("b"), "title": .text("B2"), "body": .text("text"), "stars": .null],
+            ["id": .text("c"), "title": .text("untitled"), "body": .null, "stars": .integer(3)],
+            ["id": .text("d"), "title": .text("D"), "body": .null, "stars": .integer(4)],
+        ])
+        #expect(try await f.rows("SELECT label FROM tags WHERE id = 't'") == [["label": .text("x")]])
+    }
+
     @Test func unknownTableIsInvalidInputNamingIt() async throws {
         let f = try Fixture()
         let error = await pluginError { try await f.storage.write { $0.put("nope", id: "1", [:]) } }

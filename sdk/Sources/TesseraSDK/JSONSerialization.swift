@@ -108,19 +108,19 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Decodes a `Decodable` value from this JSON value.
     ///
-    /// Dates are read as ISO 8601 strings, as every Tessera surface writes them.
+    /// Follows `JSONDecoder`'s rules, working on the tree directly (see JSONValueDecoder.swift).
+    /// Dates are read as ISO 8601 strings, as every Tessera surface writes them; a fraction of a
+    /// second is accepted. Errors are `DecodingError`s whose coding path names the member at fault.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(T.self, from: Data(serialized().utf8))
+        try JSONValueDecoder(value: self).decodeValue(T.self)
     }
 
     /// The JSON value of an `Encodable` value.
     ///
-    /// Dates are written as ISO 8601 strings.
+    /// Follows `JSONEncoder`'s rules, building the tree directly (see JSONValueEncoder.swift).
+    /// Dates are written as ISO 8601 strings in UTC, with milliseconds unless the date is on a
+    /// whole second.
     public init(encoding value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        self = try JSONValue(parsing: try encoder.encode(value))
+        self = try JSONValueEncoder.encodeTopLevel(value)
     }
 }
