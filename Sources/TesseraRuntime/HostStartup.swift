@@ -190,6 +190,9 @@ extension PluginHost {
         let clock = self.clock
         let storage = try SQLitePluginStorage(pluginID: id, path: path, now: { clock.now() })
         try storage.migrate(migrations)
+        if let quota = permissions["quotaMB"]?.integerValue {
+            try storage.limitSize(toMegabytes: Int(quota))
+        }
         return storage
     }
 

@@ -38,6 +38,20 @@ public final class SQLitePluginStorage: PluginStorage {
         /// Table shapes by the name the plugin used, read on first write; cleared by migrations.
         var tables: [String: TableShape] = [:]
         var schemaVersion = 0
+        /// The size cap from the grant's `quotaMB`, if any.
+        var quotaMegabytes: Int?
+    }
+
+    /// Caps the database's size at `megabytes` (the storage grant's `quotaMB`), with SQLite's own
+    /// `max_page_count`: a batch that would grow the file past it fails as a whole with `forbidden`,
+    /// naming the quota. Checked by SQLite on every page the database grows by.
+    public func limitSize(toMegabytes megabytes: Int) throws {
+        try writer.withConnection { connection in
+            let pageSize = try connection.fetchOne("PRAGMA page_size")?.first?.integer ?? 4096
+            let pages = max(1, Int64(megabytes) * 1_048_576 / pageSize)
+            _ = try connection.fetchOne("PRAGMA max_page_count = \(pages)")
+        }
+        state.withLock { $0.quotaMegabytes = megabytes }
     }
 
     /// Opens (creating it and its parent directories if needed) the database of plugin `pluginID`.
@@ -162,6 +176,9 @@ public final class SQLitePluginStorage: PluginStorage {
                     try self.apply(plan, at: at, connection: connection)
                 }
             } catch let error as SQLiteError {
+                if error.code == SQLITE_FULL, let quota = state.withLock({ $0.quotaMegabytes }) {
+                    throw PluginError(.forbidden, "plugin \(pluginID) has used its storage quota of \(quota) MB; nothing of this batch was written")
+                }
                 throw Self.writeError(error, refusal: sqlGuard.takeRefusal())
             }
         }

@@ -136,6 +136,15 @@ func foundationEncoder() -> JSONEncoder {
         #expect(abs(back[0].timeIntervalSince1970 - date.timeIntervalSince1970) < 0.0005)
     }
 
+    @Test func dateFractionsRoundToTheNearestMillisecond() throws {
+        let seconds: [TimeInterval] = [1_772_445_600.05, 1_772_445_600.0004, 1_772_445_600.9996, -0.5, 0.007]
+        let value = try JSONValue(encoding: seconds.map { Date(timeIntervalSince1970: $0) })
+        #expect(value == [
+            "2026-03-02T10:00:00.050Z", "2026-03-02T10:00:00Z", "2026-03-02T10:00:01Z",
+            "1969-12-31T23:59:59.500Z", "1970-01-01T00:00:00.007Z",
+        ])
+    }
+
     @Test func datesDecodeWithOrWithoutFractionAndWithOffsets() throws {
         let texts: JSONValue = ["2026-03-02T10:00:00Z", "2026-03-02T10:00:00.5Z", "2026-03-02T12:00:00+02:00"]
         let dates = try texts.decode(as: [Date].self)
