@@ -62,14 +62,15 @@ func loadBenchmark(library: String, loads: Int, scratch: String, stripped: Bool)
         let plugin = handshake.factory.makePlugin()
         let storage = try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() })
         try storage.migrate(plugin.migrations)
+        lap("open storage (migrations applied)")
         let context = PluginContext(
             pluginID: "dev.tessera.example", config: .object([:]),
             capabilities: ["storage": storage, "clock": PluginClock(pluginID: "dev.tessera.example", source: clockSource, store: timers, permissions: [:])],
             log: .discarding)
         try await plugin.start(context: context)
-        lap("start (open storage, start())")
+        lap("plugin start(context:)")
         totals.append(Double(monotonicNanoseconds() - start))
     }
-    let order = ["stage (read, sha256, copy)", "gate 1 (ELF stamp, lint)", "gate 2 (dlopen)", "gate 3 (handshake)", "start (open storage, start())"]
+    let order = ["stage (read, sha256, copy)", "gate 1 (ELF stamp, lint)", "gate 2 (dlopen)", "gate 3 (handshake)", "open storage (migrations applied)", "plugin start(context:)"]
     return (Summary(totals), order.map { ($0, Summary(phases[$0] ?? [])) }, original.count)
 }

@@ -75,7 +75,7 @@ extension SQLitePluginStorage {
     ///
     /// The host calls it before it starts the plugin. Versions must be 1...n, listed in order, each
     /// once. Each pending migration runs in its own transaction together with its record in
-    /// `_tessera_migrations` (version, SHA-256 of its SQL, time applied), so a crash leaves it either
+    /// `_tessera_migrations` (version, its SQL, time applied), so a crash leaves it either
     /// applied and recorded, or neither. Migration SQL runs under the plugin's rules: it may not
     /// attach databases, change pragmas, control transactions, or touch the host's `_tessera_*` tables.
     ///
@@ -88,7 +88,7 @@ extension SQLitePluginStorage {
         let version = try writer.withConnection { connection throws -> Int in
             defer { state.withLock { $0.tables.removeAll() } }  // refresh table shapes after any DDL
             var applied: [Int: String] = [:]
-            for row in try connection.fetchAll("SELECT version, sha256 FROM _tessera_migrations") {
+            for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
                 applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
             }
             let highestApplied = applied.keys.max() ?? 0
@@ -96,16 +96,17 @@ extension SQLitePluginStorage {
                 throw StorageMigrationError.databaseAhead(applied: highestApplied, declared: migrations.count)
             }
             for migration in migrations where migration.version <= highestApplied {
-                guard let checksum = applied[migration.version] else {
+                guard let appliedSQL = applied[migration.version] else {
                     throw StorageMigrationError.failed(
                         version: migration.version,
                         message: "the database records version \(highestApplied) applied but not this one")
                 }
-                if checksum != SHA256.hex(migration.sql) {
+                if appliedSQL != migration.sql {
                     throw StorageMigrationError.changedAfterApplied(version: migration.version)
                 }
             }
             var current = highestApplied
+            if migrations.count == highestApplied { return current }
             // SQLite's procedure for schema changes: foreign keys off during the change (a table
             // rebuild would otherwise cascade or fail on DROP TABLE), checked before the commit.
             // The pragma has no effect inside a transaction, so it is set around each one.
@@ -123,8 +124,8 @@ extension SQLitePluginStorage {
                                     + "referring to a missing row of \(violation[2].text ?? "?")")
                         }
                         try connection.execute(
-                            "INSERT INTO _tessera_migrations(version, sha256, applied_at) VALUES (?, ?, ?)",
-                            [.integer(Int64(migration.version)), .text(SHA256.hex(migration.sql)), .text(appliedAt)])
+                            "INSERT INTO _tessera_migrations(version, sql, applied_at) VALUES (?, ?, ?)",
+                            [.integer(Int64(migration.version)), .text(migration.sql), .text(appliedAt)])
                     }
                 } catch let error as SQLiteError {
                     var message = error.message
