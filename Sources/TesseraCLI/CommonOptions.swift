@@ -94,5 +94,5 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// Writes text to stdout.
-func say(_ text: String) { print(text) }
+/// Writes a line to stdout at once (unbuffered, so a reader on a pipe sees it as it is said).
+func say(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }

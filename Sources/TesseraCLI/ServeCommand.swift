@@ -11,13 +11,16 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var host: HostArguments
 
     func run() async throws {
+        // Take over SIGINT and SIGTERM before anything else, so a signal that arrives while the
+        // host starts still leads to a clean stop.
+        let termination = TerminationSignal()
         try await reportingErrors {
             let host = try self.host.makeHost()
             await host.start()
             say(PluginTable.render(host.statuses()))
             say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' (data: \(host.options.dataDirectory)); Ctrl-C to stop")
             let timers = host.virtualClock == nil ? Task { await host.timers.run() } : nil
-            await waitForTerminationSignal()
+            await termination.wait()
             timers?.cancel()
             await host.stop()
             say("stopped")
@@ -27,36 +30,43 @@ struct Serve: AsyncParsableCommand {
 
 let tesseraVersionText = Tessera.configuration.version
 
-/// Returns when SIGINT or SIGTERM arrives.
-func waitForTerminationSignal() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let once = OnceFlag()
+/// Catches SIGINT and SIGTERM from the moment it is made; ``wait()`` returns once one arrived
+/// (at once if one already did).
+final class TerminationSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived = false
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler {
-                if once.claim() { continuation.resume() }
-            }
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [weak self] in self?.fire() }
             source.resume()
-            SignalSources.keep(source)
+            sources.append(source)
         }
     }
-}
 
-/// Keeps signal sources alive for the life of the process.
-enum SignalSources {
-    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
-    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-}
+    private func fire() {
+        lock.lock()
+        arrived = true
+        let waiter = self.waiter
+        self.waiter = nil
+        lock.unlock()
+        waiter?.resume()
+    }
 
-/// True exactly once.
-final class OnceFlag: @unchecked Sendable {
-    private var claimed = false
-    private let lock = NSLock()
-    func claim() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if arrived {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
     }
 }

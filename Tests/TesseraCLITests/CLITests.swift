@@ -96,3 +96,35 @@ import TesseraTestFixtures
         #expect(result.stderr.contains("bad-deployment.json: $.role"))
     }
 }
+
+/// `tessera serve` starts the plugins, says so, and stops cleanly on SIGTERM.
+@Suite struct ServeTests {
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(1))) func serveStartsListsAndStopsOnSIGTERM() throws {
+        let ws = FixtureWorkspace("serve")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
+        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read until the host says it is serving (the pipe closes if it dies first).
+        var text = ""
+        while !text.contains("Ctrl-C to stop") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.contains("dev.tessera.example"))
+        #expect(text.contains("active"))
+        #expect(text.contains("serving deployment 'test'"))
+        process.terminate()  // SIGTERM
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: rest, as: UTF8.self).contains("stopped"))
+    }
+}

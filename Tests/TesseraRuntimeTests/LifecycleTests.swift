@@ -129,3 +129,21 @@ import TesseraTestFixtures
         #expect(await callError(host, "fixture.good", "hello", [:], as: admin) == nil)
     }
 }
+
+@Suite struct ConcurrencyTests {
+    @Test func concurrentCallsAllLandOnce() async throws {
+        let ws = FixtureWorkspace("concurrent")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let host = try await startHost(ws)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<100 {
+                group.addTask { _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: user) }
+            }
+            try await group.waitForAll()
+        }
+        let notes = try await host.call("dev.tessera.example", "list-notes", input: ["limit": 500], as: user)
+        let texts = Set(notes["notes"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? [])
+        #expect(texts == Set((0..<100).map { "note \($0)" }))
+    }
+}

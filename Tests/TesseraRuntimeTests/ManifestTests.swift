@@ -114,3 +114,58 @@ import TesseraTestFixtures
         #expect(DurationText.seconds("5") == nil)
     }
 }
+
+/// Random damage to a valid manifest never crashes the reader: it decodes or names a problem.
+@Suite struct ManifestFuzzTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let replacements: [JSONValue] = [.null, true, 0, -1, 1.5, "", "x", "1.0.0", [], [:], ["a": 1], [[:]], .string(String(repeating: "é", count: 300))]
+
+    /// Replaces, removes or adds one member somewhere in `value`.
+    static func mutate(_ value: JSONValue, _ rng: inout Generator, depth: Int = 0) -> JSONValue {
+        switch value {
+        case .object(var members) where !members.isEmpty && depth < 6:
+            let key = members.keys.sorted()[Int(rng.next() % UInt64(members.count))]
+            switch rng.next() % 4 {
+            case 0: members[key] = nil
+            case 1: members[key] = replacements[Int(rng.next() % UInt64(replacements.count))]
+            case 2: members["extra\(rng.next() % 3)"] = 1
+            default: members[key] = mutate(members[key]!, &rng, depth: depth + 1)
+            }
+            return .object(members)
+        case .array(var elements) where !elements.isEmpty && depth < 6:
+            let i = Int(rng.next() % UInt64(elements.count))
+            if rng.next() % 3 == 0 { elements.remove(at: i) } else { elements[i] = mutate(elements[i], &rng, depth: depth + 1) }
+            return .array(elements)
+        default:
+            return replacements[Int(rng.next() % UInt64(replacements.count))]
+        }
+    }
+
+    @Test func fiveHundredMutationsEachDecodeOrNameTheirFault() throws {
+        let valid = try ManifestTests.valid()
+        var rng = Generator(state: 42)
+        var refused = 0
+        for _ in 0..<500 {
+            var doc = valid
+            for _ in 0..<(1 + Int(rng.next() % 3)) { doc = Self.mutate(doc, &rng) }
+            do {
+                _ = try ManifestReader.decode(doc, file: "fuzz.json")
+            } catch {
+                refused += 1
+                #expect(error.path.hasPrefix("$"))
+                #expect(!error.expected.isEmpty && !error.found.isEmpty)
+            }
+        }
+        #expect(refused > 250)  // most mutations break something, and each was named
+    }
+}

@@ -18,17 +18,32 @@ import Foundation
 /// The `Decoder` for one value of the tree, at one coding path. Also its own single-value container.
 struct JSONValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    // The path is kept as the parent's path and this value's key, and only joined when asked for
+    // (by a container, or for an error): most values are scalars that never need it.
+    private let parentPath: [any CodingKey]
+    private let key: (any CodingKey)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(value: JSONValue, codingPath: [any CodingKey] = []) {
+    init(value: JSONValue, parentPath: [any CodingKey] = [], key: (any CodingKey)? = nil) {
         self.value = value
-        self.codingPath = codingPath
+        self.parentPath = parentPath
+        self.key = key
     }
 
-    /// Decodes `T`, taking the types with a JSON-specific representation out before `init(from:)`,
-    /// since their own `Codable` conformances would read keyed containers instead of strings.
+    var codingPath: [any CodingKey] {
+        guard let key else { return parentPath }
+        return parentPath + [key]
+    }
+
+    /// Decodes `T`. The common scalars are converted here rather than through `T.init(from:)`, which
+    /// would ask for a single-value container first. The types with a JSON-specific representation
+    /// must be taken out here, since their own `Codable` conformances would read keyed containers
+    /// or numbers instead of strings.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == String.self { return try JSONScalar.string(value, at: codingPath) as! T }
+        if T.self == Int.self { return try JSONScalar.integer(Int.self, value, at: codingPath) as! T }
+        if T.self == Double.self { return try JSONScalar.float(Double.self, value, at: codingPath) as! T }
+        if T.self == Bool.self { return try JSONScalar.bool(value, at: codingPath) as! T }
         if T.self == JSONValue.self { return value as! T }
         if T.self == Date.self { return try JSONScalar.date(value, at: codingPath) as! T }
         if T.self == Data.self { return try JSONScalar.data(value, at: codingPath) as! T }
@@ -78,7 +93,7 @@ extension JSONValueDecoder: SingleValueDecodingContainer {
 }
 
 /// The members of one object. Scalars are converted in place; only nested values get a decoder of
-/// their own, so the coding path array is built once per nested value rather than once per member.
+/// their own. The member's coding path is only built when an error needs it.
 struct JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
@@ -97,7 +112,7 @@ struct JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     }
 
     private func decoder(for key: Key, value: JSONValue) -> JSONValueDecoder {
-        JSONValueDecoder(value: value, codingPath: codingPath + [key])
+        JSONValueDecoder(value: value, parentPath: codingPath, key: key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -167,7 +182,7 @@ struct JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     // As in JSONDecoder, a missing member gives a decoder of `null` rather than an error, so that a
     // superclass with only optional members can still decode.
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoder(value: members[JSONCodingKey.super.stringValue] ?? .null, codingPath: codingPath + [JSONCodingKey.super])
+        JSONValueDecoder(value: members[JSONCodingKey.super.stringValue] ?? .null, parentPath: codingPath, key: JSONCodingKey.super)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -190,7 +205,7 @@ struct JSONValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private var currentPath: [any CodingKey] { codingPath + [JSONCodingKey(index: currentIndex)] }
+    private var currentPath: [any CodingKey] { codingPath + [JSONCodingKey.index(currentIndex)] }
 
     /// The current element; past the end, the error names the `type` that was asked for.
     private func current(_ type: Any.Type) throws -> JSONValue {
@@ -245,7 +260,7 @@ struct JSONValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     private func elementDecoder(_ type: Any.Type) throws -> JSONValueDecoder {
-        JSONValueDecoder(value: try current(type), codingPath: currentPath)
+        JSONValueDecoder(value: try current(type), parentPath: codingPath, key: JSONCodingKey.index(currentIndex))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -364,24 +379,35 @@ enum JSONScalar {
 }
 
 /// The coding keys the coder makes itself: array positions and `super`. Named like JSONDecoder's
-/// (`"Index 2"`, with the position as `intValue`), so paths read the same as before.
-struct JSONCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+/// (`"Index 2"`, with the position as `intValue`), so paths read the same as before. An enum, so
+/// that the name is only formatted when someone reads it and the key fits in an existential inline.
+enum JSONCodingKey: CodingKey {
+    case index(Int)
+    case `super`
 
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
+    var stringValue: String {
+        switch self {
+        case .index(let i): return "Index \(i)"
+        case .super: return "super"
+        }
     }
 
-    init(intValue: Int) {
-        self.init(index: intValue)
+    var intValue: Int? {
+        if case .index(let i) = self { return i }
+        return nil
     }
 
-    init(index: Int) {
-        self.stringValue = "Index \(index)"
-        self.intValue = index
+    init?(stringValue: String) {
+        if stringValue == "super" {
+            self = .super
+        } else if stringValue.hasPrefix("Index "), let i = Int(stringValue.dropFirst(6)) {
+            self = .index(i)
+        } else {
+            return nil
+        }
     }
 
-    static let `super` = JSONCodingKey(stringValue: "super")
+    init?(intValue: Int) {
+        self = .index(intValue)
+    }
 }

@@ -45,10 +45,15 @@ final class JSONValueEncoder: Encoder {
         try encode(value, at: path()) ?? .object([:])
     }
 
-    /// The JSON value of `value`, or `nil` if its `encode(to:)` wrote nothing. The types with a
-    /// JSON-specific representation are taken out first, since their own `Encodable` conformances
-    /// would write keyed containers or numbers instead of strings.
+    /// The JSON value of `value`, or `nil` if its `encode(to:)` wrote nothing. The common scalars
+    /// are converted here, sparing them an encoder of their own (`[String]` is frequent). The types
+    /// with a JSON-specific representation must be taken out here, since their own `Encodable`
+    /// conformances would write keyed containers or numbers instead of strings.
     private static func encode<T: Encodable>(_ value: T, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue? {
+        if T.self == String.self { return .string(value as! String) }
+        if T.self == Int.self { return JSONScalar.encoded(value as! Int) }
+        if T.self == Double.self { return try JSONScalar.encoded(value as! Double, at: path()) }
+        if T.self == Bool.self { return .bool(value as! Bool) }
         if T.self == JSONValue.self { return (value as! JSONValue) }
         if T.self == Date.self { return JSONScalar.encoded(value as! Date) }
         if T.self == Data.self { return JSONScalar.encoded(value as! Data) }
@@ -76,7 +81,7 @@ final class JSONValueEncoder: Encoder {
             builder = existing
         default:
             builder = JSONObjectBuilder()
-            recordMisuse("Requested a keyed container from an encoder that already holds a value of another kind.")
+            recordMisuse(Key.self, "Requested a keyed container from an encoder that already holds a value of another kind.")
         }
         return KeyedEncodingContainer(JSONValueKeyedEncodingContainer<Key>(builder: builder, codingPath: codingPath))
     }
@@ -91,17 +96,17 @@ final class JSONValueEncoder: Encoder {
             builder = existing
         default:
             builder = JSONArrayBuilder()
-            recordMisuse("Requested an unkeyed container from an encoder that already holds a value of another kind.")
+            recordMisuse([Any].self, "Requested an unkeyed container from an encoder that already holds a value of another kind.")
         }
         return JSONValueUnkeyedEncodingContainer(builder: builder, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    private func recordMisuse(_ description: String) {
+    /// Remembers the first misuse; `requested` is the kind of container that was asked for.
+    private func recordMisuse(_ requested: Any.Type, _ description: String) {
         guard misuse == nil else { return }
-        misuse = EncodingError.invalidValue(
-            Optional<Any>.none as Any, EncodingError.Context(codingPath: codingPath, debugDescription: description))
+        misuse = EncodingError.invalidValue(requested, EncodingError.Context(codingPath: codingPath, debugDescription: description))
     }
 }
 
@@ -238,7 +243,7 @@ struct JSONValueUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     var count: Int { builder.elements.count }
 
     /// The path of the element about to be appended.
-    private var nextPath: [any CodingKey] { codingPath + [JSONCodingKey(index: count)] }
+    private var nextPath: [any CodingKey] { codingPath + [JSONCodingKey.index(count)] }
 
     private func append(_ node: JSONNode) {
         builder.elements.append(node)

@@ -185,6 +185,25 @@ func foundationEncoder() -> JSONEncoder {
         #expect(try JSONValue.number(0.1).decode(as: Decimal.self) == Decimal(string: "0.1"))
     }
 
+    @Test func failedElementCanBeRetriedAsAnotherType() throws {
+        /// Reads numbers where it can and strings otherwise: a failed `try?` must not consume the element.
+        struct Mixed: Decodable {
+            var numbers: [Int] = []
+            var words: [String] = []
+            init(from decoder: any Decoder) throws {
+                var c = try decoder.unkeyedContainer()
+                while !c.isAtEnd {
+                    if try c.decodeNil() { continue }
+                    if let n = try? c.decode(Int.self) { numbers.append(n) } else { words.append(try c.decode(String.self)) }
+                }
+                #expect(c.currentIndex == 4)
+                #expect(throws: DecodingError.self) { try c.decodeNil() }
+            }
+        }
+        let mixed = try ([1, "a", nil, 2] as JSONValue).decode(as: Mixed.self)
+        #expect(mixed.numbers == [1, 2] && mixed.words == ["a"])
+    }
+
     @Test func subclassesUseSuperEncoderAndDecoder() throws {
         let value = try JSONValue(encoding: Derived(base: 1, derived: "d"))
         #expect(value == ["derived": "d", "super": ["base": 1]])
@@ -416,6 +435,8 @@ struct Cart: Codable, Equatable {
         try expectSameEncoding(Pair(left: 1, right: []))
     }
 
+    /// Out-of-range numbers are the one intended difference: JSONDecoder reports them at `$` as
+    /// "not valid JSON", where the tree decoder names the member (see `integerOverflowAndFractions`).
     @Test func sameErrorsAsJSONDecoder() throws {
         let cases: [String] = [
             #"{"items":[{"name":"a","amount":1},{"name":"b","amount":"12"}]}"#,
@@ -423,6 +444,7 @@ struct Cart: Codable, Equatable {
             #"{"items":[{"name":null,"amount":1}]}"#,
             #"{"items":[{"name":"a","amount":true}]}"#,
             #"{"items":5}"#,
+            #"{"items":[{"name":"a","amount":1,"price":"x"}]}"#,
         ]
         for text in cases {
             var foundation: String?
