@@ -4,31 +4,53 @@ import TesseraLoader
 import TesseraSDK
 import TesseraStorage
 
-/// Gates + staging + dlopen + handshake + start of the example plugin, each load a distinct build
-/// (a copy with different trailing bytes, so a new content address and a real dlopen).
+/// The phases of one plugin load, in order.
+let loadPhases = [
+    "stage (read, sha256, copy)", "gate 1 (ELF stamp, lint)", "gate 2 (dlopen)", "gate 3 (handshake)",
+    "open storage (migrated)", "plugin start(context:)",
+]
+
+/// Loads of the example plugin, measured the way a host starts: each in a fresh process that loads
+/// `loadsPerProcess` distinct builds (copies with different trailing bytes, so each gets a new
+/// content address and a real dlopen), like a host starting that many plugins. Returns the total and
+/// each phase over all loads.
 ///
-/// With `stripped`, each copy has its debug sections removed first (`strip --strip-debug`), as a
-/// shipped plugin would: the file to read and hash shrinks, the code does not.
-func loadBenchmark(library: String, loads: Int, scratch: String, stripped: Bool) async throws -> (total: Summary, phases: [(String, Summary)], bytes: Int) {
-    let fm = FileManager.default
-    let copies = scratch + "/copies"
-    try fm.createDirectory(atPath: copies, withIntermediateDirectories: true)
+/// Fresh processes matter: the Swift runtime rescans the conformance records of every loaded image
+/// after each dlopen, so the hundredth plugin in one process loads slower than the fifth
+/// (research/anchors-plugin-runtimes.md §B4).
+func loadBenchmark(library: String, processes: Int, loadsPerProcess: Int, scratch: String, stripped: Bool) throws
+    -> (total: Summary, phases: [(String, Summary)], bytes: Int)
+{
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     var source = library
     if stripped {
         source = scratch + "/libTesseraExample-stripped.so"
-        let strip = Process()
-        strip.executableURL = URL(fileURLWithPath: "/usr/bin/strip")
-        strip.arguments = ["--strip-debug", "-o", source, library]
-        try strip.run()
-        strip.waitUntilExit()
-        guard strip.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try runTool("/usr/bin/strip", ["--strip-debug", "-o", source, library])
     }
-    let original = try Data(contentsOf: URL(fileURLWithPath: source))
+    var samples: [[Double]] = []
+    for p in 0..<processes {
+        let output = try runTool(CommandLine.arguments[0], ["load-child", source, scratch + "/p\(p)", String(loadsPerProcess)])
+        for line in output.split(separator: "\n") {
+            samples.append(line.split(separator: " ").compactMap { Double($0) })
+        }
+    }
+    let totals = samples.map { $0.reduce(0, +) }
+    let phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
+    let bytes = (try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
+    return (Summary(totals), phases, bytes)
+}
+
+/// The child side: loads `count` distinct copies of `library` and prints, per load, the nanoseconds
+/// of each phase on one line.
+func loadChild(library: String, scratch: String, count: Int) async throws {
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: scratch + "/copies", withIntermediateDirectories: true)
+    let original = try Data(contentsOf: URL(fileURLWithPath: library))
     var paths: [String] = []
-    for i in 0..<loads {
+    for i in 0..<count {
         var bytes = original
-        withUnsafeBytes(of: UInt64(i).littleEndian) { bytes.append(contentsOf: $0) }
-        let path = copies + "/libTesseraExample-\(i).so"
+        withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
+        let path = scratch + "/copies/libTesseraExample-\(i).so"
         try bytes.write(to: URL(fileURLWithPath: path))
         paths.append(path)
     }
@@ -36,41 +58,55 @@ func loadBenchmark(library: String, loads: Int, scratch: String, stripped: Bool)
     let clockSource = VirtualClockSource(start: Date(timeIntervalSince1970: 1_767_225_600))
     let timers = try SQLiteTimerStore(path: scratch + "/host.sqlite")
     let databasePath = scratch + "/storage.sqlite"
-    // The database exists and is migrated, as on every start after the first.
-    let prototype = try LibraryLoader.load(path: library, manifest: nil, generations: generations)
+    // The database exists and is migrated, as on every start after the first; the migrations are
+    // read from a plugin instance of an unmeasured load.
+    let prototype = try LibraryLoader.load(path: library, manifest: nil, generations: GenerationStore(root: scratch + "/prototype"))
     try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() })
         .migrate(prototype.factory.makePlugin().migrations)
 
-    var phases: [String: [Double]] = [:]
-    var totals: [Double] = []
     for path in paths {
+        var laps: [UInt64] = []
         var t = monotonicNanoseconds()
-        func lap(_ name: String) {
+        func lap() {
             let now = monotonicNanoseconds()
-            phases[name, default: []].append(Double(now - t))
+            laps.append(now - t)
             t = now
         }
-        let start = t
         let staged = try generations.stage(path)
-        lap("stage (read, sha256, copy)")
+        lap()
         let verified = try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: nil, host: .current)
-        lap("gate 1 (ELF stamp, lint)")
+        lap()
         let (_, entry) = try LibraryLoader.open(stagedPath: verified.path)
-        lap("gate 2 (dlopen)")
+        lap()
         let handshake = try LibraryLoader.handshake(entry: entry, expectedID: "dev.tessera.example", host: .current)
-        lap("gate 3 (handshake)")
+        lap()
         let plugin = handshake.factory.makePlugin()
         let storage = try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() })
         try storage.migrate(plugin.migrations)
-        lap("open storage (migrations applied)")
+        lap()
         let context = PluginContext(
             pluginID: "dev.tessera.example", config: .object([:]),
             capabilities: ["storage": storage, "clock": PluginClock(pluginID: "dev.tessera.example", source: clockSource, store: timers, permissions: [:])],
             log: .discarding)
         try await plugin.start(context: context)
-        lap("plugin start(context:)")
-        totals.append(Double(monotonicNanoseconds() - start))
+        lap()
+        print(laps.map(String.init).joined(separator: " "))
     }
-    let order = ["stage (read, sha256, copy)", "gate 1 (ELF stamp, lint)", "gate 2 (dlopen)", "gate 3 (handshake)", "open storage (migrations applied)", "plugin start(context:)"]
-    return (Summary(totals), order.map { ($0, Summary(phases[$0] ?? [])) }, original.count)
+}
+
+/// Runs a program, returning its stdout; throws if it fails.
+@discardableResult
+func runTool(_ executable: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) failed"])
+    }
+    return String(decoding: data, as: UTF8.self)
 }

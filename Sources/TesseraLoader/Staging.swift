@@ -22,25 +22,46 @@ public struct GenerationStore: Sendable {
 
     public init(root: String) { self.root = root }
 
-    /// Reads the build once, hashes it, and writes the copy if it is not there yet. The copy is
-    /// written under a temporary name and renamed, so a crash never leaves a half-written library at
-    /// its final path.
+    /// Reads the build once, hashes it, and writes the copy unless an intact one is there.
+    ///
+    /// The copy is written under a temporary name and renamed, without fsync: a staged copy is a
+    /// cache of the build, so instead of paying for durability on every new build, an existing copy
+    /// is hashed again before it is trusted (a copy torn by a power loss is rewritten).
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
         let sha256 = SHA256.hex(of: bytes)
         let dir = (root as NSString).appendingPathComponent(sha256)
         let target = (dir as NSString).appendingPathComponent((sourcePath as NSString).lastPathComponent)
         let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256)
-        let fm = FileManager.default
-        if fm.fileExists(atPath: target) { return staged }
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        if (try? SHA256.hash(file: target)) == sha256 { return staged }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let temporary = target + ".partial-\(getpid())"
-        try bytes.write(to: URL(fileURLWithPath: temporary))
+        try writeWithoutSync(bytes, to: temporary)
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? fm.removeItem(atPath: temporary)
+            unlink(temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temporary): \(reason)"])
         }
         return staged
+    }
+
+    /// Writes `bytes` to a new file with plain `write`s (Foundation's `Data.write` also fsyncs).
+    private func writeWithoutSync(_ bytes: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create \(path): \(String(cString: strerror(errno)))"])
+        }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path): \(String(cString: strerror(errno)))"])
+                }
+                offset += n
+            }
+        }
     }
 }

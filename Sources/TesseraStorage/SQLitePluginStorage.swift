@@ -26,7 +26,7 @@ public final class SQLitePluginStorage: PluginStorage {
     public let path: String
 
     let writer: SQLiteDatabase
-    let reader: SQLiteDatabase
+    let reader: LazyDatabase
     let sqlGuard = SQLGuard()
     let readerGuard = SQLGuard()
     let state = Mutex(State())
@@ -104,14 +104,17 @@ public final class SQLitePluginStorage: PluginStorage {
         writerConnection.setAuthorizer(AccessPolicy.writer(sqlGuard))
         if isNew, !directory.isEmpty { Self.syncDirectory(directory) }
 
-        let readerConnection = try SQLiteConnection(path: path, mode: .readOnly, busyTimeout: .seconds(10),
-                                                    statementCacheCapacity: 64)
-        readerConnection.setLimit(SQLITE_LIMIT_ATTACHED, to: 0)
-        try readerConnection.execute("PRAGMA query_only=ON; PRAGMA trusted_schema=OFF")
-        readerConnection.setAuthorizer(AccessPolicy.reader(readerGuard))
-
         self.writer = SQLiteDatabase(writerConnection)
-        self.reader = SQLiteDatabase(readerConnection)
+        let readerGuard = self.readerGuard
+        // The read-only connection opens on the first query: many starts never read, and opening a
+        // connection costs about as much as the rest of starting a small plugin.
+        self.reader = LazyDatabase {
+            let connection = try SQLiteConnection(path: path, mode: .readOnly, busyTimeout: .seconds(10), statementCacheCapacity: 64)
+            connection.setLimit(SQLITE_LIMIT_ATTACHED, to: 0)
+            try connection.execute("PRAGMA query_only=ON; PRAGMA trusted_schema=OFF")
+            connection.setAuthorizer(AccessPolicy.reader(readerGuard))
+            return connection
+        }
         self.writeQueue = DispatchQueue(label: "tessera.storage.\(pluginID).write")
         self.readQueue = DispatchQueue(label: "tessera.storage.\(pluginID).read")
         state.withLock { $0.schemaVersion = Int(version) }
@@ -434,7 +437,7 @@ public final class SQLitePluginStorage: PluginStorage {
     ///   a setting; `invalidInput` for SQL that does not compile (with SQLite's message), more than
     ///   one statement, or the wrong number of parameters; `unavailable` if the database is busy.
     public func queryBlocking(_ sql: String, _ parameters: [SQLValue]) throws -> [Row] {
-        try reader.withConnection { connection throws -> [Row] in
+        try reader.database().withConnection { connection throws -> [Row] in
             _ = readerGuard.takeRefusal()
             let statement: Statement
             do {
@@ -524,7 +527,7 @@ public final class SQLitePluginStorage: PluginStorage {
     /// Pass 0 to start from the beginning, then the last ``ChangeLogEntry/seq`` seen.
     public func changes(after seq: Int64, limit: Int) throws -> [ChangeLogEntry] {
         guard limit > 0 else { return [] }
-        return try reader.withConnection { connection throws -> [ChangeLogEntry] in
+        return try reader.database().withConnection { connection throws -> [ChangeLogEntry] in
             defer { connection.rollback() }
             let statement = try connection.cachedStatement(
                 "SELECT seq, batch, tbl, row_id, op, cells, at FROM _tessera_changes WHERE seq > ? ORDER BY seq LIMIT ?")
@@ -544,6 +547,23 @@ public final class SQLitePluginStorage: PluginStorage {
                     at: (try? ChangeLogCoding.timestamp.parse(atText)) ?? Date(timeIntervalSince1970: 0)))
             }
             return entries
+        }
+    }
+}
+
+/// A database whose connection is opened on first use.
+final class LazyDatabase: Sendable {
+    private let open: @Sendable () throws -> SQLiteConnection
+    private let opened = Mutex<SQLiteDatabase?>(nil)
+
+    init(_ open: @escaping @Sendable () throws -> SQLiteConnection) { self.open = open }
+
+    func database() throws -> SQLiteDatabase {
+        try opened.withLock { slot in
+            if let database = slot { return database }
+            let database = SQLiteDatabase(try open())
+            slot = database
+            return database
         }
     }
 }
