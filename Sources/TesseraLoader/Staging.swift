@@ -5,7 +5,7 @@ import Foundation
 public struct StagedLibrary: Sendable, Hashable {
     /// The file the build came from.
     public let sourcePath: String
-    /// The content-addressed copy: `<root>/<sha256>/<file name>`.
+    /// The content-addressed copy: `<root>/<sha256>-<file name>`.
     public let path: String
     /// The sha256 of the bytes, lowercase hex.
     public let sha256: String
@@ -14,7 +14,7 @@ public struct StagedLibrary: Sendable, Hashable {
 /// Copies plugin builds to content-addressed paths before they are checked and loaded.
 ///
 /// `dlopen` of a path that is already loaded returns the old image even when the file changed, so
-/// every build is loaded from `<root>/<sha256>/<file name>`: a new build gets a new path, the same
+/// every build is loaded from `<root>/<sha256>-<file name>`: a new build gets a new path, the same
 /// build the same one.
 public struct GenerationStore: Sendable {
     /// The folder holding one subfolder per build.
@@ -30,11 +30,11 @@ public struct GenerationStore: Sendable {
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
         let sha256 = SHA256.hex(of: bytes)
-        let dir = (root as NSString).appendingPathComponent(sha256)
-        let target = (dir as NSString).appendingPathComponent((sourcePath as NSString).lastPathComponent)
+        let target = (root as NSString).appendingPathComponent("\(sha256)-\((sourcePath as NSString).lastPathComponent)")
         let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256)
         if (try? SHA256.hash(file: target)) == sha256 { return staged }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // One flat folder: a folder per build would cost a directory creation on every new build.
+        if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
         let temporary = target + ".partial-\(getpid())"
         try writeWithoutSync(bytes, to: temporary)
         guard rename(temporary, target) == 0 else {

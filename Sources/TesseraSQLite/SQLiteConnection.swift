@@ -102,6 +102,10 @@ public final class SQLiteConnection {
             }
             try execute("PRAGMA synchronous=FULL")
             try execute("PRAGMA foreign_keys=ON")
+            // Keep the -wal and -shm files when the last connection closes (they are emptied, not
+            // deleted): creating and sizing them again is most of the cost of the next open.
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
     }
 
