@@ -2,7 +2,8 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift run -c release tessera-bench [load|dispatch|storage|all]`.
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|all]`
+// (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
 
