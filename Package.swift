@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "TesseraSchema", dependencies: [sdk]),
-        .target(name: "TesseraSQLite", dependencies: ["CSQLite"]),
+        .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
         .target(name: "CTesseraSHA256"),
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256"]),
@@ -55,7 +55,7 @@ let package = Package(
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
-        .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite"]),
+        .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", sdk,

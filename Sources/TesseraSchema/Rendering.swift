@@ -151,24 +151,13 @@ enum Render {
 
     /// A JSON string literal, cut with `…` inside the quotes after `limit` characters.
     static func quote(_ s: String, into out: inout String, limit: Int) {
-        out += "\""
-        var n = 0
-        for scalar in s.unicodeScalars {
-            if n == limit { out += "…"; break }
-            n += 1
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+        let scalars = s.unicodeScalars
+        guard scalars.count > limit else {
+            out += JSONValue.string(s).serialized()
+            return
         }
-        out += "\""
+        let literal = JSONValue.string(String(String.UnicodeScalarView(scalars.prefix(limit)))).serialized()
+        out += literal.dropLast() + "…\""
     }
 
     static func quoted(_ s: String, limit: Int = 60) -> String {

@@ -175,27 +175,3 @@ enum ChangeLogCoding {
     }
 }
 
-extension Statement {
-    /// Binds an SDK value to parameter `index` (from 1).
-    func bind(_ value: SQLValue, at index: Int) throws {
-        switch value {
-        case .null: try bindNull(at: index)
-        case .integer(let i): try bind(i, at: index)
-        case .real(let d): try bind(d, at: index)
-        case .text(let s): try bind(s, at: index)
-        case .blob(let b): try bind(b, at: index)
-        @unknown default: try bindNull(at: index)
-        }
-    }
-
-    /// Column `index` (from 0) of the current row as an SDK value.
-    func sqlValue(at index: Int) -> SQLValue {
-        switch columnType(at: index) {
-        case .integer: return .integer(int64(at: index))
-        case .real: return .real(double(at: index))
-        case .text: return .text(text(at: index))
-        case .blob: return .blob(blob(at: index))
-        case .null: return .null
-        }
-    }
-}

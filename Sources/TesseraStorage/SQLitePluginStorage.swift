@@ -465,7 +465,7 @@ public final class SQLitePluginStorage: PluginStorage {
                 while try statement.step() {
                     var values: [SQLValue] = []
                     values.reserveCapacity(count)
-                    for i in 0..<count { values.append(statement.sqlValue(at: i)) }
+                    for i in 0..<count { values.append(statement.value(at: i)) }
                     rows.append(Row(columns: columns, values: values))
                 }
                 return rows

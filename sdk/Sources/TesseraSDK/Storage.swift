@@ -45,6 +45,8 @@ extension SQLValue {
         default: return nil
         }
     }
+    /// The bytes, if this is a blob.
+    public var blob: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
     /// Whether this is `NULL`.
     public var isNull: Bool { self == .null }
 
