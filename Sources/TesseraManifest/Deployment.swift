@@ -17,14 +17,8 @@ public struct Deployment: Sendable {
     public let libraryPaths: [String]
     /// The clock provider.
     public let clock: ClockProvider
-    /// The time zone for "local" times; the system's when absent.
-    public let timeZone: String?
     /// The plugins, in file order.
     public let plugins: [PluginEntry]
-    /// How long a call may run before the host gives up on it.
-    public let callTimeoutSeconds: Double
-    /// How many retired generations the host keeps before recommending a restart.
-    public let retiredGenerationBudget: Int
     /// The HTTP listener.
     public let httpHost: String
     public let httpPort: Int
@@ -110,10 +104,7 @@ public enum DeploymentReader {
             manifestDirectories: manifestDirs,
             libraryPaths: resolve(doc["libraryPaths"]),
             clock: clock,
-            timeZone: doc["providers"]?["clock"]?["timeZone"]?.stringValue,
             plugins: plugins,
-            callTimeoutSeconds: doc["limits"]?["callTimeoutSeconds"]?.doubleValue ?? 30,
-            retiredGenerationBudget: doc["limits"]?["retiredGenerationBudget"]?.integerValue.map(Int.init) ?? 20,
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
             file: file

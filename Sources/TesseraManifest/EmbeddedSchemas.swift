@@ -155,8 +155,7 @@ public enum EmbeddedSchemas {
           "type": "object", "required": ["kind"], "additionalProperties": false,
           "properties": {
             "kind": { "enum": ["system", "virtual"] },
-            "start": { "description": "Where a new virtual clock starts.", "type": "string", "format": "date-time" },
-            "timeZone": { "type": "string", "minLength": 1 }
+            "start": { "description": "Where a new virtual clock starts.", "type": "string", "format": "date-time" }
           }
         }
       }
@@ -178,14 +177,8 @@ public enum EmbeddedSchemas {
         }
       }
     },
-    "limits": {
-      "type": "object", "additionalProperties": false,
-      "properties": {
-        "callTimeoutSeconds": { "type": "number", "exclusiveMinimum": 0 },
-        "retiredGenerationBudget": { "type": "integer", "minimum": 0 }
-      }
-    },
     "http": {
+      "description": "The HTTP listener of `tessera serve` (loopback unless said otherwise).",
       "type": "object", "additionalProperties": false,
       "properties": {
         "host": { "type": "string", "minLength": 1 },

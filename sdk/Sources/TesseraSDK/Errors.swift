@@ -10,6 +10,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         public let rawValue: String
         /// Creates a code from its text.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code as text.
         public var description: String { rawValue }
 
         /// The input is malformed or breaks a rule (HTTP 400).
@@ -44,6 +45,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         self.field = field
     }
 
+    /// `code: message (at field)`, one line.
     public var description: String {
         field.map { "\(code): \(message) (at \($0))" } ?? "\(code): \(message)"
     }

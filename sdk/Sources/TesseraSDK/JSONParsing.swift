@@ -13,6 +13,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.offset = offset
     }
 
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 

@@ -7,6 +7,7 @@ public struct Principal: Sendable, Hashable {
         public let rawValue: String
         /// Creates a role.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The role as text.
         public var description: String { rawValue }
 
         /// An end user of the app.
