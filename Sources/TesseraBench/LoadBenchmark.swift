@@ -1,6 +1,8 @@
 import Foundation
 import TesseraClock
 import TesseraLoader
+import TesseraManifest
+import TesseraRuntime
 import TesseraSDK
 import TesseraStorage
 
@@ -109,4 +111,46 @@ func runTool(_ executable: String, _ arguments: [String]) throws -> String {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) failed"])
     }
     return String(decoding: data, as: UTF8.self)
+}
+
+/// The same loads through the host itself: `PluginHost.start()` with a deployment of the example
+/// plugin, whose manifest points at a new build each time, on a data directory where the plugin ran
+/// before (a restart after a rebuild). Includes reading the manifest, the deployment checks, and the
+/// host opening the existing database while it verifies and maps the library. Fresh processes, as above.
+func hostStartBenchmark(library: String, manifest: String, processes: Int, loadsPerProcess: Int, scratch: String) throws -> Summary {
+    var samples: [Double] = []
+    for p in 0..<processes {
+        let output = try runTool(CommandLine.arguments[0], ["host-child", library, manifest, scratch + "/h\(p)", String(loadsPerProcess)])
+        samples += output.split(separator: "\n").compactMap { Double($0) }
+    }
+    return Summary(samples)
+}
+
+/// The child side of ``hostStartBenchmark``: prints the nanoseconds of each `start()`.
+func hostChild(library: String, manifest: String, scratch: String, count: Int) async throws {
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: scratch + "/manifests/deployments", withIntermediateDirectories: true)
+    let original = try Data(contentsOf: URL(fileURLWithPath: library))
+    guard case .object(var manifestObject) = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: manifest))) else { return }
+    let deployment = scratch + "/manifests/deployments/bench.json"
+    try Data(#"{"name": "bench", "role": "device", "manifestDirectories": [".."], "providers": {"clock": {"kind": "virtual"}}, "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}"#.utf8)
+        .write(to: URL(fileURLWithPath: deployment))
+    for i in 0...count {
+        var bytes = original
+        withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
+        let copy = scratch + "/libTesseraExample-\(i).so"
+        try bytes.write(to: URL(fileURLWithPath: copy))
+        manifestObject["library"] = ["path": .string(copy)]
+        try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/example.json"))
+        let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment),
+                                  options: HostOptions(dataDirectory: scratch + "/data"))
+        let t = monotonicNanoseconds()
+        await host.start()
+        let elapsed = monotonicNanoseconds() - t
+        guard host.status(of: "dev.tessera.example")?.state == .active else {
+            throw PluginError(.unavailable, "not active: \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
+        }
+        await host.stop()
+        if i > 0 { print(elapsed) }  // load 0 creates and migrates the database
+    }
 }

@@ -13,6 +13,11 @@ if which == "load-child" {
     try await loadChild(library: a[2], scratch: a[3], count: Int(a[4]) ?? 10)
     exit(0)
 }
+if which == "host-child" {
+    let a = CommandLine.arguments
+    try await hostChild(library: a[2], manifest: a[3], scratch: a[4], count: Int(a[5]) ?? 10)
+    exit(0)
+}
 let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
 let scratch = NSTemporaryDirectory() + "tessera-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -28,6 +33,11 @@ if which == "load" || which == "all" {
         report("  gates+dlopen+handshake+start", result.total, unit: micros, target: "≤ 1000 µs")
         for (name, summary) in result.phases { report("    \(name)", summary, unit: micros, target: "") }
     }
+    let host = try hostStartBenchmark(library: buildDirectory + "/libTesseraExample.so",
+                                      manifest: FileManager.default.currentDirectoryPath + "/manifests/example.json",
+                                      processes: 10, loadsPerProcess: 10, scratch: scratch + "/host")
+    print("load through the host (PluginHost.start(): manifest, deployment checks, gates, storage opened alongside, start):")
+    report("  one plugin, rebuilt, restarted", host, unit: micros, target: "≤ 1000 µs")
 }
 
 if which == "dispatch" || which == "all" {

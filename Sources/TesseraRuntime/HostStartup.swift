@@ -50,6 +50,10 @@ extension PluginHost {
         slot.transition(.discovered, "manifest \(manifest.file), version \(manifest.version)")
         do {
             let (pluginEntry, grants) = try checkDeployment(manifest)
+            // Opening an existing database takes about as long as verifying and mapping the library,
+            // so it runs on another thread meanwhile. A database that does not exist yet is created
+            // only once the plugin passed its gates, so a refused plugin leaves no file behind.
+            let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
             let library = try verifyLibrary(manifest, staging: depth == .active)
             slot.withState { $0.library = library; $0.grants = grants }
             slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
@@ -58,7 +62,8 @@ extension PluginHost {
             slot.withState { $0.generation = generation; $0.generationNumber += 1 }
             slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
-            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, generation: generation)
+            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, generation: generation,
+                                    openedStorage: storageOpening)
         } catch let disabled as DisabledPlugin {
             slot.transition(.disabled, disabled.reason)
         } catch let refusal as Refusal {
@@ -149,14 +154,16 @@ extension PluginHost {
     /// `starting` → `active`: capabilities, migrations, the instance's `start`, the manifest's jobs.
     func startInstance(
         _ slot: PluginSlot, manifest: PluginManifest, entry: Deployment.PluginEntry, grants: [String: JSONValue],
-        generation: LoadedGeneration
+        generation: LoadedGeneration, openedStorage: Task<SQLitePluginStorage?, Never>?
     ) async throws {
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
         let instance = generation.factory.makePlugin()
         var capabilities: [String: any Sendable] = [:]
         do {
             if let permissions = grants["storage"] {
-                capabilities["storage"] = try openStorage(manifest.id, permissions: permissions, migrations: instance.migrations)
+                let opened = await openedStorage?.value
+                capabilities["storage"] = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
+                                                             migrations: instance.migrations)
             }
             if let permissions = grants["clock"] {
                 capabilities["clock"] = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
@@ -184,11 +191,24 @@ extension PluginHost {
     }
 
     /// The plugin's database: `<data>/plugins/<id>/storage.sqlite`, migrated to the instance's schema.
-    func openStorage(_ id: String, permissions: JSONValue, migrations: [StorageMigration]) throws -> SQLitePluginStorage {
-        let path = ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString)
-            .appendingPathComponent("storage.sqlite")
+    func storagePath(_ id: String) -> String {
+        ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString).appendingPathComponent("storage.sqlite")
+    }
+
+    func openStorage(_ id: String) throws -> SQLitePluginStorage {
         let clock = self.clock
-        let storage = try SQLitePluginStorage(pluginID: id, path: path, now: { clock.now() })
+        return try SQLitePluginStorage(pluginID: id, path: storagePath(id), now: { clock.now() })
+    }
+
+    /// Opens the plugin's database on another thread if it exists already; `nil` otherwise (and if
+    /// opening fails, so that the open is retried, and its error reported, in order).
+    func openExistingStorage(_ id: String) -> Task<SQLitePluginStorage?, Never>? {
+        guard FileManager.default.fileExists(atPath: storagePath(id)) else { return nil }
+        return Task.detached { [self] in try? openStorage(id) }
+    }
+
+    /// Migrates the database to the instance's schema and applies the grant's quota.
+    func prepareStorage(_ storage: SQLitePluginStorage, permissions: JSONValue, migrations: [StorageMigration]) throws -> SQLitePluginStorage {
         try storage.migrate(migrations)
         if let quota = permissions["quotaMB"]?.integerValue {
             try storage.limitSize(toMegabytes: Int(quota))
