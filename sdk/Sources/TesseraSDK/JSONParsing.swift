@@ -57,7 +57,12 @@ struct JSONParser {
     func fail(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
@@ -131,7 +136,21 @@ struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var out: [UInt8] = []
+        // Fast path: most strings have no escapes; make the String straight from the input bytes.
+        let start = index
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let end = index
+                let s = bytes.withUnsafeBufferPointer { String(validating: $0[start..<end], as: UTF8.self) }
+                guard let s else { throw fail("string is not valid UTF-8") }
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            index += 1
+        }
+        var out = Array(bytes[start..<index])
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
