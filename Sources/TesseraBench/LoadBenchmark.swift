@@ -88,7 +88,10 @@ func loadChild(library: String, scratch: String, count: Int) async throws {
         lap()
         let context = PluginContext(
             pluginID: "dev.tessera.example", config: .object([:]),
-            capabilities: ["storage": storage, "clock": PluginClock(pluginID: "dev.tessera.example", source: clockSource, store: timers, permissions: [:])],
+            capabilities: [
+                GrantedCapability(.storage, storage as any PluginStorage),
+                GrantedCapability(.clock, PluginClock(pluginID: "dev.tessera.example", source: clockSource, store: timers, permissions: [:]) as any HostClock),
+            ],
             log: .discarding)
         try await plugin.start(context: context)
         lap()

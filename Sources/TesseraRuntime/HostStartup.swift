@@ -158,15 +158,17 @@ extension PluginHost {
     ) async throws {
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
         let instance = generation.factory.makePlugin()
-        var capabilities: [String: any Sendable] = [:]
+        var capabilities: [GrantedCapability] = []
         do {
             if let permissions = grants["storage"] {
                 let opened = await openedStorage?.value
-                capabilities["storage"] = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
-                                                             migrations: instance.migrations)
+                let storage = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
+                                                 migrations: instance.migrations)
+                capabilities.append(GrantedCapability(.storage, storage as any PluginStorage))
             }
             if let permissions = grants["clock"] {
-                capabilities["clock"] = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
+                let pluginClock = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
+                capabilities.append(GrantedCapability(.clock, pluginClock as any HostClock))
             }
         } catch {
             throw StartFailure(reason: "storage: \(error)")

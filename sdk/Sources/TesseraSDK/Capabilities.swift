@@ -20,3 +20,35 @@ extension CapabilityKey where Value == any HostClock {
     /// The host's clock and timers.
     public static var clock: CapabilityKey<any HostClock> { .init("clock") }
 }
+
+/// A capability object the host grants a plugin, with the key it is granted under.
+///
+/// The object is kept in a box typed by the key's `Value`, so that handing it to the plugin is a
+/// class check rather than a protocol-conformance lookup: the Swift runtime forgets its
+/// conformance cache on every `dlopen`, and a lookup then scans every loaded image.
+public struct GrantedCapability: Sendable {
+    /// The capability's name.
+    public let name: String
+    private let box: any AnyCapabilityBox
+
+    /// Grants `value` under `key`, e.g. `GrantedCapability(.storage, database)`.
+    public init<Value: Sendable>(_ key: CapabilityKey<Value>, _ value: Value) {
+        name = key.name
+        box = CapabilityBox(value)
+    }
+
+    /// The object, if it was granted as a `Value`.
+    func value<Value>(as type: Value.Type) -> Value? {
+        (box as? CapabilityBox<Value>)?.value
+    }
+}
+
+/// What every capability box is, whatever it holds.
+protocol AnyCapabilityBox: AnyObject, Sendable {}
+
+/// Holds one capability object with its granted type (``GrantedCapability/init(_:_:)`` requires it
+/// to be `Sendable`).
+final class CapabilityBox<Value>: AnyCapabilityBox, @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -21,7 +21,7 @@ public final class PluginContext: Sendable {
     /// Where the plugin's log lines go. The host adds the plugin id to each line.
     public let log: PluginLog
 
-    private let capabilities: [String: any Sendable]
+    private let capabilities: [String: GrantedCapability]
     private let registrations = Mutex(Registrations())
 
     private struct Registrations {
@@ -31,11 +31,11 @@ public final class PluginContext: Sendable {
 
     /// Creates a context. Hosts and test harnesses call this; plugins receive one.
     ///
-    /// - Parameter capabilities: the granted capability objects, keyed by capability name.
-    public init(pluginID: String, config: JSONValue, capabilities: [String: any Sendable], log: PluginLog) {
+    /// - Parameter capabilities: the granted capability objects, e.g. `[GrantedCapability(.storage, db)]`.
+    public init(pluginID: String, config: JSONValue, capabilities: [GrantedCapability], log: PluginLog) {
         self.pluginID = pluginID
         self.config = config
-        self.capabilities = capabilities
+        self.capabilities = Dictionary(capabilities.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         self.log = log
     }
 
@@ -43,7 +43,7 @@ public final class PluginContext: Sendable {
     ///
     /// - Throws: ``PluginError`` with code `notGranted` if the operator did not grant it.
     public func capability<Value>(_ key: CapabilityKey<Value>) throws -> Value {
-        guard let value = capabilities[key.name] as? Value else {
+        guard let value = capabilities[key.name]?.value(as: Value.self) else {
             throw PluginError(.notGranted, "capability '\(key.name)' is not granted to plugin '\(pluginID)'")
         }
         return value
@@ -51,7 +51,7 @@ public final class PluginContext: Sendable {
 
     /// Whether the capability named by `key` was granted.
     public func isGranted<Value>(_ key: CapabilityKey<Value>) -> Bool {
-        capabilities[key.name] is Value
+        capabilities[key.name]?.value(as: Value.self) != nil
     }
 
     /// The names of the granted capabilities.
