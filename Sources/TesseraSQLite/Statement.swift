@@ -77,32 +77,23 @@ public final class Statement {
     /// Binds UTF-8 text to parameter `index` (from 1). The text is copied; it may hold NUL characters.
     public func bind(_ value: String, at index: Int) throws {
         var text = value
-        let rc = text.withUTF8 { utf8 -> Int32 in
-            // A nil pointer would bind NULL: give the empty string a real (empty) buffer.
-            guard let base = utf8.baseAddress, utf8.count > 0 else {
-                return sqlite3_bind_text(handle, Int32(index), "", 0, sqliteTransient)
-            }
-            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                sqlite3_bind_text64(handle, Int32(index), $0, sqlite3_uint64(utf8.count), sqliteTransient,
-                                    UInt8(SQLITE_UTF8))
-            }
-        }
-        try check(rc)
+        try check(text.withUTF8 { bindText($0, at: index) })
     }
 
     /// Binds text given as UTF-8 bytes to parameter `index` (from 1), without making a `String` of
     /// them. The bytes are copied; they must be valid UTF-8.
     public func bind(utf8Text bytes: [UInt8], at index: Int) throws {
-        let rc = bytes.withUnsafeBufferPointer { utf8 -> Int32 in
-            guard let base = utf8.baseAddress, utf8.count > 0 else {
-                return sqlite3_bind_text(handle, Int32(index), "", 0, sqliteTransient)
-            }
-            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                sqlite3_bind_text64(handle, Int32(index), $0, sqlite3_uint64(utf8.count), sqliteTransient,
-                                    UInt8(SQLITE_UTF8))
-            }
+        try check(bytes.withUnsafeBufferPointer { bindText($0, at: index) })
+    }
+
+    /// Binds UTF-8 bytes as text; a nil pointer would bind NULL, so the empty string gets a real buffer.
+    private func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Int32 {
+        guard let base = utf8.baseAddress, utf8.count > 0 else {
+            return sqlite3_bind_text(handle, Int32(index), "", 0, sqliteTransient)
         }
-        try check(rc)
+        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+            sqlite3_bind_text64(handle, Int32(index), $0, sqlite3_uint64(utf8.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        }
     }
 
     /// Binds bytes to parameter `index` (from 1). The bytes are copied.
