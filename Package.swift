@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
+        .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
         .package(path: "sdk"),
@@ -48,6 +49,8 @@ let package = Package(
         ]),
         // Writes record batches until killed; the crash-safety test kills it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage"]),
+        // A plugin's own tests: its real code on the host's real capabilities, in-process.
+        .target(name: "TesseraTesting", dependencies: ["TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", sdk]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
@@ -61,6 +64,7 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,15 +54,26 @@ extension PluginHost {
             // so it runs on another thread meanwhile. A database that does not exist yet is created
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
             let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
-            let library = try verifyLibrary(manifest, staging: depth == .active)
-            slot.withState { $0.library = library; $0.grants = grants }
-            slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
-            if depth == .validated { return }
-            let generation = try LibraryLoader.load(library, manifest: manifest)
-            slot.withState { $0.generation = generation; $0.generationNumber += 1 }
-            slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
+            let factory: PluginFactory
+            if let inProcess = options.inProcessPlugins[id] {
+                // Linked into this process (a plugin's own tests): no library to find, check or load.
+                slot.withState { $0.grants = grants }
+                slot.transition(.validated, "in-process: no library gates")
+                if depth == .validated { return }
+                slot.withState { $0.generationNumber += 1 }
+                factory = inProcess
+            } else {
+                let library = try verifyLibrary(manifest, staging: depth == .active)
+                slot.withState { $0.library = library; $0.grants = grants }
+                slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+                if depth == .validated { return }
+                let generation = try LibraryLoader.load(library, manifest: manifest)
+                slot.withState { $0.generation = generation; $0.generationNumber += 1 }
+                slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
+                factory = generation.factory
+            }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
-            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, generation: generation,
+            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, factory: factory,
                                     openedStorage: storageOpening)
         } catch let disabled as DisabledPlugin {
             slot.transition(.disabled, disabled.reason)
@@ -154,10 +165,10 @@ extension PluginHost {
     /// `starting` → `active`: capabilities, migrations, the instance's `start`, the manifest's jobs.
     func startInstance(
         _ slot: PluginSlot, manifest: PluginManifest, entry: Deployment.PluginEntry, grants: [String: JSONValue],
-        generation: LoadedGeneration, openedStorage: Task<SQLitePluginStorage?, Never>?
+        factory: PluginFactory, openedStorage: Task<SQLitePluginStorage?, Never>?
     ) async throws {
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
-        let instance = generation.factory.makePlugin()
+        let instance = factory.makePlugin()
         var capabilities: [GrantedCapability] = []
         do {
             if let permissions = grants["storage"] {
@@ -193,7 +204,8 @@ extension PluginHost {
     }
 
     /// The plugin's database: `<data>/plugins/<id>/storage.sqlite`, migrated to the instance's schema.
-    func storagePath(_ id: String) -> String {
+    /// The database file of plugin `id`: `<data>/plugins/<id>/storage.sqlite`.
+    public func storagePath(_ id: String) -> String {
         ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString).appendingPathComponent("storage.sqlite")
     }
 
