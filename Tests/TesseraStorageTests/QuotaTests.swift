@@ -18,7 +18,7 @@ import TesseraStorage
         #expect(error?.code == .forbidden)
         #expect(error?.message.contains("quota of 1 MB") == true)
         #expect(try await f.count("notes") == 1)
-        #expect(try await f.storage.changes(after: 0, limit: 100).count == 1)
+        #expect(try f.storage.changes(after: 0, limit: 100).count == 1)
         // Small writes still fit.
         try await f.storage.write { $0.put("notes", id: "small", ["title": "ok"]) }
         #expect(try await f.count("notes") == 2)
