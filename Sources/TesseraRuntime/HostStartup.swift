@@ -54,24 +54,8 @@ extension PluginHost {
             // so it runs on another thread meanwhile. A database that does not exist yet is created
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
             let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
-            let factory: PluginFactory
-            if let inProcess = options.inProcessPlugins[id] {
-                // Linked into this process (a plugin's own tests): no library to find, check or load.
-                slot.withState { $0.grants = grants }
-                slot.transition(.validated, "in-process: no library gates")
-                if depth == .validated { return }
-                slot.withState { $0.generationNumber += 1 }
-                factory = inProcess
-            } else {
-                let library = try verifyLibrary(manifest, staging: depth == .active)
-                slot.withState { $0.library = library; $0.grants = grants }
-                slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
-                if depth == .validated { return }
-                let generation = try LibraryLoader.load(library, manifest: manifest)
-                slot.withState { $0.generation = generation; $0.generationNumber += 1 }
-                slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
-                factory = generation.factory
-            }
+            slot.withState { $0.grants = grants }
+            guard let factory = try factory(for: slot, manifest: manifest, depth: depth) else { return }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
             try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, factory: factory,
                                     openedStorage: storageOpening)
@@ -90,6 +74,26 @@ extension PluginHost {
             slot.transition(.rejected, "\(error)")
             log(.warning, id, "rejected: \(error)")
         }
+    }
+
+    /// Gates 1–3 for a library plugin (`validated`, then `loaded`), or none for one linked into this
+    /// process; the factory that makes its instances, or `nil` when `depth` stops at `validated`.
+    func factory(for slot: PluginSlot, manifest: PluginManifest, depth: StartDepth) throws -> PluginFactory? {
+        if let inProcess = options.inProcessPlugins[manifest.id] {
+            // Linked into this process (a plugin's own tests): no library to find, check or load.
+            slot.transition(.validated, "in-process: no library gates")
+            if depth == .validated { return nil }
+            slot.withState { $0.generationNumber += 1 }
+            return inProcess
+        }
+        let library = try verifyLibrary(manifest, staging: depth == .active)
+        slot.withState { $0.library = library }
+        slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+        if depth == .validated { return nil }
+        let generation = try LibraryLoader.load(library, manifest: manifest)
+        slot.withState { $0.generation = generation; $0.generationNumber += 1 }
+        slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
+        return generation.factory
     }
 
     /// A check before loading failed; the plugin is `rejected`.
