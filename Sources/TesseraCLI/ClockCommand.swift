@@ -41,11 +41,7 @@ struct Clock: AsyncParsableCommand {
                 guard let target = try? Date(time, strategy: .iso8601) else {
                     throw CLIError(code: .invalidInput, message: "'\(time)' is not an ISO 8601 time such as 2026-03-01T08:00:00Z")
                 }
-                let host = try self.host.makeHost()
-                await host.start()
-                let firings = try await host.setClock(to: target)
-                await host.stop()
-                report(firings, now: host.clock.now())
+                try await Clock.move(host) { try await $0.setClock(to: target) }
             }
         }
     }
@@ -60,16 +56,27 @@ struct Clock: AsyncParsableCommand {
                 guard let seconds = DurationText.seconds(duration), seconds > 0 else {
                     throw CLIError(code: .invalidInput, message: "'\(duration)' is not a duration such as 30s, 15m, 2h30m, 6d or 1w")
                 }
-                let host = try self.host.makeHost()
-                guard host.virtualClock != nil else {
-                    throw CLIError(code: .failure, message: "deployment '\(host.deployment.name)' uses the system clock; only a virtual clock can be advanced")
-                }
-                await host.start()
-                let firings = try await host.advanceClock(by: TimeInterval(seconds))
-                await host.stop()
-                report(firings, now: host.clock.now())
+                try await Clock.move(host) { try await $0.advanceClock(by: TimeInterval(seconds)) }
             }
         }
+    }
+
+    /// Starts a host on the data directory's virtual clock, moves the clock with `body` (firing what
+    /// falls due), stops the host, and prints what fired.
+    static func move(_ arguments: HostArguments, _ body: (PluginHost) async throws -> [TimerScheduler.Firing]) async throws {
+        let host = try arguments.makeHost()
+        guard host.virtualClock != nil else {
+            throw CLIError(code: .failure,
+                           message: "deployment '\(host.deployment.name)' uses the system clock; only a virtual clock can be set or advanced")
+        }
+        await host.start()
+        let firings: [TimerScheduler.Firing]
+        do { firings = try await body(host) } catch {
+            await host.stop()
+            throw error
+        }
+        await host.stop()
+        report(firings, now: host.clock.now())
     }
 
     static func report(_ firings: [TimerScheduler.Firing], now: Date) {
@@ -84,12 +91,4 @@ struct Clock: AsyncParsableCommand {
         }
         say("now \(now.formatted(.iso8601)); \(firings.count) timer firing(s)")
     }
-}
-
-extension Clock.Set {
-    func report(_ firings: [TimerScheduler.Firing], now: Date) { Clock.report(firings, now: now) }
-}
-
-extension Clock.Advance {
-    func report(_ firings: [TimerScheduler.Firing], now: Date) { Clock.report(firings, now: now) }
 }

@@ -49,26 +49,24 @@ public final class TimerScheduler: Sendable {
         guard let virtual = clock as? VirtualClockSource else {
             throw PluginError(.conflict, "the clock is the system clock; only a virtual clock can be set or advanced")
         }
-        var firings: [Firing] = []
-        var deferred: Set<String> = []
-        while let next = try store.due(by: target, limit: deferred.count + 1)
-            .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) }) {
-            if next.fireAt > virtual.now() { virtual.set(to: next.fireAt) }
-            let firing = try await fireOne(next)
-            if firing.outcome == .deferred { deferred.insert(next.plugin + "\u{0}" + next.key) }
-            firings.append(firing)
-        }
+        let firings = try await fireAll(dueBy: target, movingClock: virtual)
         if target > virtual.now() { virtual.set(to: target) }
         return firings
     }
 
     /// Fires every timer due now, earliest first; timers deferred by an inactive plugin stay due.
     public func fireDue() async throws -> [Firing] {
+        try await fireAll(dueBy: clock.now(), movingClock: nil)
+    }
+
+    /// Fires the timers due by `time` in order, each once per pass (a timer its plugin defers is
+    /// skipped for the rest of the pass). With `movingClock`, the clock is set to each due time first.
+    private func fireAll(dueBy time: Date, movingClock virtual: VirtualClockSource?) async throws -> [Firing] {
         var firings: [Firing] = []
         var deferred: Set<String> = []
-        let now = clock.now()
-        while let next = try store.due(by: now, limit: deferred.count + 1)
+        while let next = try store.due(by: time, limit: deferred.count + 1)
             .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) }) {
+            if let virtual, next.fireAt > virtual.now() { virtual.set(to: next.fireAt) }
             let firing = try await fireOne(next)
             if firing.outcome == .deferred { deferred.insert(next.plugin + "\u{0}" + next.key) }
             firings.append(firing)
