@@ -9,7 +9,12 @@
 //   TesseraLoader           files -> validated, loaded generations (ELF stamp, lint, sha256, dlopen, handshake)
 //   TesseraStorage          the storage capability (one SQLite database per plugin, record API, change log)
 //   TesseraClock            the clock capability (system and virtual clocks, persisted timers)
+//   TesseraRecurrence       RFC 5545 recurrence rules evaluated in a time zone
+//   TesseraNotifications    the notifications capability (schedule, delivery ledger, sinks)
+//   TesseraEvents           the events capability (persisted outbox, ordered delivery, retries)
+//   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
+//   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
 // Plugins/ holds one dynamic library product per shipped plugin; each links only libTesseraSDK.so.
 import PackageDescription
@@ -26,6 +31,7 @@ let package = Package(
     dependencies: [
         .package(path: "sdk"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -37,15 +43,24 @@ let package = Package(
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraRecurrence"),
+        .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence"]),
+        .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
+        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
+            "TesseraNotifications", "TesseraEvents", "TesseraLocation",
+        ]),
+        .target(name: "TesseraHTTP", dependencies: [
+            "TesseraRuntime", "TesseraManifest", sdk,
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
+            "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
         ]),
         // Writes record batches until killed; the crash-safety test kills it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage"]),
@@ -65,6 +80,15 @@ let package = Package(
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),
+        .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence"]),
+        .testTarget(name: "TesseraNotificationsTests", dependencies: [
+            "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,
+        ]),
+        .testTarget(name: "TesseraEventsTests", dependencies: ["TesseraEvents", "TesseraClock", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraHTTPTests", dependencies: [
+            "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,6 +27,8 @@ public final class PluginContext: Sendable {
     private struct Registrations {
         var operations: [String: OperationHandler] = [:]
         var timers: [String: TimerHandler] = [:]
+        var events: [String: EventHandler] = [:]
+        var location: LocationHandler?
     }
 
     /// Creates a context. Hosts and test harnesses call this; plugins receive one.
@@ -83,6 +85,29 @@ public final class PluginContext: Sendable {
     /// Registers the handler of timers scheduled under `name`.
     public func onTimer(_ name: String, _ handler: @escaping TimerHandler) {
         registrations.withLock { $0.timers[name] = handler }
+    }
+
+    /// Subscribes to an event of another plugin, named `publisher-id/event` as the manifest's
+    /// `consumes` declares it. The handler gets each event at least once, in publish order; if it
+    /// throws, the host retries that event with backoff before handing over the next one.
+    public func onEvent(_ qualifiedName: String, _ handler: @escaping EventHandler) {
+        registrations.withLock { $0.events[qualifiedName] = handler }
+    }
+
+    /// Subscribes to the location feed (needs the `location` capability): the handler gets every
+    /// accepted fix, in timestamp order per device.
+    public func onLocationFix(_ handler: @escaping LocationHandler) {
+        registrations.withLock { $0.location = handler }
+    }
+
+    /// The handler registered for events named `publisher-id/event`, if any. Used by the host.
+    public func eventHandler(_ qualifiedName: String) -> EventHandler? {
+        registrations.withLock { $0.events[qualifiedName] }
+    }
+
+    /// The location handler, if one is registered. Used by the host.
+    public var locationHandler: LocationHandler? {
+        registrations.withLock { $0.location }
     }
 
     /// The handler registered for an operation, if any. Used by the host to dispatch.

@@ -121,6 +121,16 @@ public struct WriteBatch: Sendable, Hashable {
     public mutating func delete(_ table: String, id: String) {
         changes.append(.delete(table: table, id: id))
     }
+
+    /// The events emitted with this batch, in order.
+    public private(set) var events: [EmittedEvent] = []
+
+    /// Publishes an event when, and only if, this batch commits: the event is stored in the same
+    /// transaction as the changes (needs the `events` capability, and the event in the manifest's
+    /// `emits`).
+    public mutating func emit(_ name: String, _ payload: JSONValue) {
+        events.append(EmittedEvent(name: name, payload: payload))
+    }
 }
 
 /// One step of a plugin's database schema, applied once by the host, in version order.
