@@ -76,7 +76,8 @@ let package = Package(
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
-            "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", sdk,
+            "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
+            "TesseraNotifications", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),

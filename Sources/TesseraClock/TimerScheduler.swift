@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 
 /// Fires the timers that fall due, in time order, through a callback the host provides.
@@ -32,6 +33,9 @@ public final class TimerScheduler: Sendable {
     let clock: any ClockSource
     let fire: @Sendable (StoredTimer, Date) async -> Outcome
     let log: @Sendable (String) -> Void
+    let otherWork: Mutex<[any DueWork]> = Mutex([])
+    /// Kick it when something was scheduled that may fall due before the running loop wakes.
+    public let wakeup = Wakeup()
 
     public init(store: any TimerStore, clock: any ClockSource,
                 log: @escaping @Sendable (String) -> Void = { _ in },
@@ -40,6 +44,13 @@ public final class TimerScheduler: Sendable {
         self.clock = clock
         self.fire = fire
         self.log = log
+    }
+
+    /// Adds work that falls due on this clock besides timers (notifications, retries), fired in
+    /// time order with them.
+    public func add(_ work: any DueWork) {
+        otherWork.withLock { $0.append(work) }
+        wakeup.kick()
     }
 
     /// Advances a virtual clock to `target`, firing every timer due on the way, in time order, with
@@ -59,19 +70,41 @@ public final class TimerScheduler: Sendable {
         try await fireAll(dueBy: clock.now(), movingClock: nil)
     }
 
-    /// Fires the timers due by `time` in order, each once per pass (a timer its plugin defers is
-    /// skipped for the rest of the pass). With `movingClock`, the clock is set to each due time first.
+    /// Fires the timers and other work due by `time` in order, each timer once per pass (a timer
+    /// its plugin defers, or work that makes no progress, is skipped for the rest of the pass). With
+    /// `movingClock`, the clock is set to each due time first. At equal times, timers go first.
     private func fireAll(dueBy time: Date, movingClock virtual: VirtualClockSource?) async throws -> [Firing] {
         var firings: [Firing] = []
         var deferred: Set<String> = []
-        while let next = try store.due(by: time, limit: deferred.count + 1)
-            .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) }) {
-            if let virtual, next.fireAt > virtual.now() { virtual.set(to: next.fireAt) }
-            let firing = try await fireOne(next)
-            if firing.outcome == .deferred { deferred.insert(next.plugin + "\u{0}" + next.key) }
-            firings.append(firing)
+        var stuck: Set<Int> = []
+        let works = otherWork.withLock { $0 }
+        while true {
+            let timer = try store.due(by: time, limit: deferred.count + 1)
+                .first(where: { !deferred.contains($0.plugin + "\u{0}" + $0.key) })
+            let work = try earliestWork(works, dueBy: time, skipping: stuck)
+            if let timer, work.map({ timer.fireAt <= $0.due }) ?? true {
+                if let virtual, timer.fireAt > virtual.now() { virtual.set(to: timer.fireAt) }
+                let firing = try await fireOne(timer)
+                if firing.outcome == .deferred { deferred.insert(timer.plugin + "\u{0}" + timer.key) }
+                firings.append(firing)
+            } else if let work {
+                if let virtual, work.due > virtual.now() { virtual.set(to: work.due) }
+                try await works[work.index].runDue(now: clock.now())
+                if let again = try works[work.index].nextDue(), again <= work.due { stuck.insert(work.index) }
+            } else {
+                return firings
+            }
         }
-        return firings
+    }
+
+    /// The other work with the earliest due time by `time`, if any.
+    private func earliestWork(_ works: [any DueWork], dueBy time: Date, skipping stuck: Set<Int>) throws -> (index: Int, due: Date)? {
+        var best: (index: Int, due: Date)?
+        for (index, work) in works.enumerated() where !stuck.contains(index) {
+            guard let due = try work.nextDue(), due <= time else { continue }
+            if best.map({ due < $0.due }) ?? true { best = (index, due) }
+        }
+        return best
     }
 
     /// Fires one timer and records what follows: removal, the next occurrence, or a retry.
@@ -121,14 +154,21 @@ public final class TimerScheduler: Sendable {
     }
 
     /// Runs until cancelled, for the system clock: fires what is due, then sleeps until the next due
-    /// time, looking again at least once a second so a newly scheduled earlier timer is not missed.
+    /// time. ``wakeup`` cuts the sleep short when something sooner is scheduled; the loop also looks
+    /// again at least once a second.
     public func run() async {
         while !Task.isCancelled {
             do {
-                _ = try await fireDue()
+                let passTime = clock.now()
+                _ = try await fireAll(dueBy: passTime, movingClock: nil)
+                // What is still due by passTime could not go now (a plugin not active, a retry
+                // that failed); the next look is for what falls due after it.
                 let soon = clock.now().addingTimeInterval(1)
-                let next = try store.due(by: soon, limit: 1).first?.fireAt ?? soon
-                try await clock.sleep(until: min(next, soon))
+                var next = try store.due(by: soon, limit: 64).first(where: { $0.fireAt > passTime })?.fireAt ?? soon
+                for work in otherWork.withLock({ $0 }) {
+                    if let due = try work.nextDue(), due > passTime, due < next { next = due }
+                }
+                await wakeup.sleep(on: clock, until: next)
             } catch is CancellationError {
                 return
             } catch {

@@ -19,6 +19,10 @@ public struct Deployment: Sendable {
     public let clock: ClockProvider
     /// The plugins, in file order.
     public let plugins: [PluginEntry]
+    /// Where notifications are delivered (`providers.notifications`).
+    public let notifications: NotificationsProvider
+    /// Location sources (`providers.location`).
+    public let location: LocationProvider
     /// The HTTP listener.
     public let httpHost: String
     public let httpPort: Int
@@ -35,6 +39,30 @@ public struct Deployment: Sendable {
         case system
         /// A clock kept in the data directory that moves only when set or advanced.
         case virtual(start: Date?)
+    }
+
+    /// The notification sinks and lateness rules.
+    public struct NotificationsProvider: Sendable, Hashable {
+        public var inbox = true
+        public var log = false
+        public var webhooks: [String] = []
+        public var lateAfterSeconds: Int64 = 60
+        public var lateHorizonSeconds: Int64?
+        public init() {}
+    }
+
+    /// The location sources besides HTTP and the CLI.
+    public struct LocationProvider: Sendable, Hashable {
+        /// gpsd to read from, if any.
+        public var gpsd: (host: String, port: Int)? {
+            get { gpsdHost.map { ($0, gpsdPort) } }
+            set { gpsdHost = newValue?.host; gpsdPort = newValue?.port ?? 2947 }
+        }
+        var gpsdHost: String?
+        var gpsdPort = 2947
+        /// Fixes stamped further ahead of the host's clock than this are dropped.
+        public var futureMarginSeconds: Int64 = 600
+        public init() {}
     }
 
     /// One plugin as the operator enabled it.
@@ -105,9 +133,36 @@ public enum DeploymentReader {
             libraryPaths: resolve(doc["libraryPaths"]),
             clock: clock,
             plugins: plugins,
+            notifications: notificationsProvider(doc["providers"]?["notifications"]),
+            location: locationProvider(doc["providers"]?["location"]),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
             file: file
         )
+    }
+}
+
+extension DeploymentReader {
+    /// `providers.notifications`, already checked against the schema.
+    static func notificationsProvider(_ doc: JSONValue?) -> Deployment.NotificationsProvider {
+        var provider = Deployment.NotificationsProvider()
+        guard let doc else { return provider }
+        provider.inbox = doc["inbox"]?.boolValue ?? true
+        provider.log = doc["log"]?.boolValue ?? false
+        provider.webhooks = doc["webhooks"]?.arrayValue?.compactMap { $0["url"]?.stringValue } ?? []
+        if let text = doc["lateAfter"]?.stringValue, let seconds = DurationText.seconds(text) { provider.lateAfterSeconds = seconds }
+        provider.lateHorizonSeconds = doc["lateHorizon"]?.stringValue.flatMap(DurationText.seconds)
+        return provider
+    }
+
+    /// `providers.location`, already checked against the schema.
+    static func locationProvider(_ doc: JSONValue?) -> Deployment.LocationProvider {
+        var provider = Deployment.LocationProvider()
+        guard let doc else { return provider }
+        if let gpsd = doc["gpsd"] {
+            provider.gpsd = (gpsd["host"]?.stringValue ?? "127.0.0.1", gpsd["port"]?.integerValue.map(Int.init) ?? 2947)
+        }
+        if let text = doc["futureMargin"]?.stringValue, let seconds = DurationText.seconds(text) { provider.futureMarginSeconds = seconds }
+        return provider
     }
 }

@@ -129,33 +129,151 @@ public enum EmbeddedSchemas {
   "title": "Tessera deployment",
   "description": "The operator's file: which plugins run, with what configuration and grants, on which providers.",
   "type": "object",
-  "required": ["name", "role", "plugins"],
+  "required": [
+    "name",
+    "role",
+    "plugins"
+  ],
   "additionalProperties": false,
   "properties": {
-    "$schema": { "type": "string" },
-    "name": { "type": "string", "pattern": "^[A-Za-z0-9_.-]+$" },
-    "role": { "enum": ["device", "hub"] },
-    "dataDirectory": { "description": "Relative to the current directory; --data overrides it.", "type": "string", "minLength": 1 },
+    "$schema": {
+      "type": "string"
+    },
+    "name": {
+      "type": "string",
+      "pattern": "^[A-Za-z0-9_.-]+$"
+    },
+    "role": {
+      "enum": [
+        "device",
+        "hub"
+      ]
+    },
+    "dataDirectory": {
+      "description": "Relative to the current directory; --data overrides it.",
+      "type": "string",
+      "minLength": 1
+    },
     "manifestDirectories": {
       "description": "Folders searched for plugin manifests (*.json), relative to this file.",
-      "type": "array", "items": { "type": "string", "minLength": 1 }
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
     },
     "libraryPaths": {
       "description": "Folders searched for plugin libraries by name, relative to this file; the tessera executable's folder is searched last.",
-      "type": "array", "items": { "type": "string", "minLength": 1 }
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
     },
     "providers": {
-      "type": "object", "additionalProperties": false,
+      "type": "object",
+      "additionalProperties": false,
       "properties": {
         "storage": {
-          "type": "object", "required": ["kind"], "additionalProperties": false,
-          "properties": { "kind": { "enum": ["sqlite"] } }
+          "type": "object",
+          "required": [
+            "kind"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "kind": {
+              "enum": [
+                "sqlite"
+              ]
+            }
+          }
         },
         "clock": {
-          "type": "object", "required": ["kind"], "additionalProperties": false,
+          "type": "object",
+          "required": [
+            "kind"
+          ],
+          "additionalProperties": false,
           "properties": {
-            "kind": { "enum": ["system", "virtual"] },
-            "start": { "description": "Where a new virtual clock starts.", "type": "string", "format": "date-time" }
+            "kind": {
+              "enum": [
+                "system",
+                "virtual"
+              ]
+            },
+            "start": {
+              "description": "Where a new virtual clock starts.",
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        },
+        "notifications": {
+          "description": "Where delivered notifications go, and how late ones are treated.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "inbox": {
+              "description": "Keep them in the host's inbox (default true).",
+              "type": "boolean"
+            },
+            "log": {
+              "description": "Write a log line for each (default false).",
+              "type": "boolean"
+            },
+            "webhooks": {
+              "description": "POST each as JSON to these URLs, with an Idempotency-Key header.",
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "url"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "url": {
+                    "type": "string",
+                    "pattern": "^https?://"
+                  }
+                }
+              }
+            },
+            "lateAfter": {
+              "type": "string",
+              "pattern": "^([0-9]+[dhms])+$",
+              "description": "A delivery this long after its due time is marked late (default 1m)."
+            },
+            "lateHorizon": {
+              "type": "string",
+              "pattern": "^([0-9]+[dhms])+$",
+              "description": "Late deliveries older than this are dropped and counted (default: never dropped)."
+            }
+          }
+        },
+        "location": {
+          "description": "Where location fixes come from besides the HTTP endpoint and the CLI.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "gpsd": {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "host": {
+                  "type": "string"
+                },
+                "port": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 65535
+                }
+              }
+            },
+            "futureMargin": {
+              "type": "string",
+              "pattern": "^([0-9]+[dhms])+$",
+              "description": "Fixes stamped further than this ahead of the host's clock are dropped (default 10m)."
+            }
           }
         }
       }
@@ -163,26 +281,49 @@ public enum EmbeddedSchemas {
     "plugins": {
       "type": "array",
       "items": {
-        "type": "object", "required": ["id"], "additionalProperties": false,
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "additionalProperties": false,
         "properties": {
-          "id": { "type": "string", "minLength": 1 },
-          "version": { "description": "Accepted plugin versions, e.g. ^1.0.", "type": "string", "minLength": 1 },
-          "enabled": { "type": "boolean" },
+          "id": {
+            "type": "string",
+            "minLength": 1
+          },
+          "version": {
+            "description": "Accepted plugin versions, e.g. ^1.0.",
+            "type": "string",
+            "minLength": 1
+          },
+          "enabled": {
+            "type": "boolean"
+          },
           "config": {},
           "grants": {
             "description": "Capability name -> permissions granted: at most what the manifest asks.",
             "type": "object",
-            "additionalProperties": { "type": "object" }
+            "additionalProperties": {
+              "type": "object"
+            }
           }
         }
       }
     },
     "http": {
       "description": "The HTTP listener of `tessera serve` (loopback unless said otherwise).",
-      "type": "object", "additionalProperties": false,
+      "type": "object",
+      "additionalProperties": false,
       "properties": {
-        "host": { "type": "string", "minLength": 1 },
-        "port": { "type": "integer", "minimum": 0, "maximum": 65535 }
+        "host": {
+          "type": "string",
+          "minLength": 1
+        },
+        "port": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 65535
+        }
       }
     }
   }

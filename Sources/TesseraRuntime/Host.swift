@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 import TesseraClock
+import TesseraEvents
 import TesseraLoader
 import TesseraManifest
+import TesseraNotifications
 import TesseraSDK
 
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
@@ -13,14 +15,20 @@ public final class PluginHost: Sendable {
     public static let providedCapabilities: [String: SemanticVersion] = [
         "storage": SemanticVersion(1, 0, 0),
         "clock": SemanticVersion(1, 0, 0),
+        "notifications": SemanticVersion(1, 0, 0),
+        "events": SemanticVersion(1, 0, 0),
     ]
 
     public let deployment: Deployment
     public let options: HostOptions
     /// The host's clock: the system's, or the data directory's virtual clock.
     public let clock: any ClockSource
-    /// Fires plugin timers.
+    /// Fires plugin timers, and the other work that falls due on the clock.
     public let timers: TimerScheduler
+    /// Keeps and delivers notifications.
+    public let notifications: NotificationScheduler
+    /// Keeps and delivers events between plugins.
+    public let events: EventBus
     let timerStore: SQLiteTimerStore
     let generations: GenerationStore
     let registry = SlotRegistry()
@@ -46,9 +54,21 @@ public final class PluginHost: Sendable {
         }
         let log = options.log
         let registry = self.registry
-        timers = TimerScheduler(store: store, clock: clock, log: { log(.warning, "host", $0) }) { timer, firedAt in
+        let timers = TimerScheduler(store: store, clock: clock, log: { log(.warning, "host", $0) }) { timer, firedAt in
             await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
+        self.timers = timers
+        notifications = NotificationScheduler(
+            store: try NotificationStore(path: (data as NSString).appendingPathComponent("notifications.sqlite")),
+            clock: clock, settings: NotificationSettings(deployment.notifications),
+            log: { log(.info, "notifications", $0) }, scheduled: { timers.wakeup.kick() })
+        events = EventBus(log: try EventLog(path: (data as NSString).appendingPathComponent("events.sqlite")), clock: clock,
+                          report: { log(.warning, "events", $0) }) { subscriber, event in
+            await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
+        }
+        timers.add(notifications)
+        if let webhooks = notifications.webhooks { timers.add(webhooks) }
+        timers.add(events)
     }
 
     /// The virtual clock, when the deployment uses one.

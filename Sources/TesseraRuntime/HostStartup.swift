@@ -28,6 +28,8 @@ extension PluginHost {
             if let only = options.onlyPlugins, !only.contains(id) { continue }
             await bringUp(slot, catalog: catalog, depth: depth)
         }
+        events.setSubscriptions(eventSubscriptions())
+        events.kick()
     }
 
     /// Takes one plugin from `discovered` as far as it goes.
@@ -174,12 +176,14 @@ extension PluginHost {
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
         let instance = factory.makePlugin()
         var capabilities: [GrantedCapability] = []
+        var storage: SQLitePluginStorage?
         do {
             if let permissions = grants["storage"] {
                 let opened = await openedStorage?.value
-                let storage = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
-                                                 migrations: instance.migrations)
-                capabilities.append(GrantedCapability(.storage, storage as any PluginStorage))
+                let prepared = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
+                                                  migrations: instance.migrations)
+                capabilities.append(GrantedCapability(.storage, prepared as any PluginStorage))
+                storage = prepared
             }
             if let permissions = grants["clock"] {
                 let pluginClock = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
@@ -188,6 +192,7 @@ extension PluginHost {
         } catch {
             throw StartFailure(reason: "storage: \(error)")
         }
+        capabilities += try messagingCapabilities(manifest, grants: grants, storage: storage)
         let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
         do {
             try await instance.start(context: context)
@@ -204,6 +209,7 @@ extension PluginHost {
         let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
             : "serving; no handler registered for \(missing.joined(separator: ", "))"
         slot.transition(.active, note)
+        events.kick()  // what it missed while it was not active
         log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
     }
 

@@ -40,6 +40,35 @@ public final class SQLitePluginStorage: PluginStorage {
         var schemaVersion = 0
         /// The size cap from the grant's `quotaMB`, if any.
         var quotaMegabytes: Int?
+        /// The events a batch may emit (the manifest's `emits`), or `nil` without the events grant.
+        var emittable: Set<String>?
+        /// Told after a commit that stored events in the outbox.
+        var eventsCommitted: (@Sendable () -> Void)?
+    }
+
+    /// Lets batches emit the events in `names` (the plugin has the `events` grant); after each
+    /// commit that stored events in the outbox, `committed` is called (the host then moves them to
+    /// its event log with ``takeOutbox(_:)``).
+    public func allowEvents(_ names: Set<String>, committed: @escaping @Sendable () -> Void) {
+        state.withLock {
+            $0.emittable = names
+            $0.eventsCommitted = committed
+        }
+    }
+
+    /// Hands the events waiting in the plugin's outbox (`_tessera_outbox`), oldest first, to
+    /// `body`, then removes them. If `body` throws they stay for the next call; if the process
+    /// dies between `body` and the removal, the next call hands them over again (the receiver
+    /// dedupes by the row number).
+    public func takeOutbox(_ body: ([(name: String, payload: JSONValue, origin: Int64)]) throws -> Void) throws {
+        try writer.withConnection { connection in
+            let rows = try connection.fetchAll("SELECT seq, name, payload FROM _tessera_outbox ORDER BY seq LIMIT 1000")
+            guard !rows.isEmpty else { return }
+            try body(rows.map { row in
+                (row[1].text ?? "", (try? JSONValue(parsing: row[2].text ?? "null")) ?? .null, row[0].integer ?? 0)
+            })
+            try connection.execute("DELETE FROM _tessera_outbox WHERE seq <= ?", [rows.last![0]])
+        }
     }
 
     /// Caps the database's size at `megabytes` (the storage grant's `quotaMB`), with SQLite's own
@@ -79,9 +108,9 @@ public final class SQLitePluginStorage: PluginStorage {
         // Create the host's tables only when they are missing: an empty write transaction on every
         // open would take the write lock for nothing.
         let existing = try writerConnection.fetchOne(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('_tessera_migrations', '_tessera_changes')")?
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('_tessera_migrations', '_tessera_changes', '_tessera_outbox')")?
             .first?.integer ?? 0
-        if existing < 2 {
+        if existing < 3 {
             try writerConnection.transaction(.immediate) {
                 try writerConnection.execute("""
                     CREATE TABLE IF NOT EXISTS _tessera_migrations(
@@ -95,6 +124,11 @@ public final class SQLitePluginStorage: PluginStorage {
                         row_id TEXT NOT NULL,
                         op TEXT NOT NULL CHECK (op IN ('put', 'patch', 'delete')),
                         cells TEXT NOT NULL,
+                        at TEXT NOT NULL);
+                    CREATE TABLE IF NOT EXISTS _tessera_outbox(
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL,
+                        payload TEXT NOT NULL,
                         at TEXT NOT NULL);
                     """)
             }
@@ -140,7 +174,7 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// Applies the batch in one transaction and returns once it is durable; see ``writeBlocking(_:)``.
     public func write(_ batch: WriteBatch) async throws {
-        if batch.changes.isEmpty { return }
+        if batch.changes.isEmpty && batch.events.isEmpty { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             writeQueue.async {
                 continuation.resume(with: Result { try self.writeBlocking(batch) })
@@ -175,7 +209,8 @@ public final class SQLitePluginStorage: PluginStorage {
     ///   one; `forbidden` if one of the plugin's triggers touches the host's tables;
     ///   `unavailable` if the database is busy or the disk full; `internal` otherwise.
     public func writeBlocking(_ batch: WriteBatch) throws {
-        if batch.changes.isEmpty { return }
+        if batch.changes.isEmpty && batch.events.isEmpty { return }
+        let committed = try checkEvents(batch.events)
         try writer.withConnection { connection throws in
             let plan = try self.plan(batch, connection: connection)
             // Read under the lock, so that times in the log never go backwards as seq goes forwards.
@@ -183,7 +218,8 @@ public final class SQLitePluginStorage: PluginStorage {
             _ = sqlGuard.takeRefusal()
             do {
                 try connection.transaction(.immediate) {
-                    try self.apply(plan, at: at, connection: connection)
+                    if !plan.isEmpty { try self.apply(plan, at: at, connection: connection) }
+                    try self.storeEvents(batch.events, at: at, connection: connection)
                 }
             } catch let error as SQLiteError {
                 if error.code == SQLITE_FULL, let quota = state.withLock({ $0.quotaMegabytes }) {
@@ -191,6 +227,31 @@ public final class SQLitePluginStorage: PluginStorage {
                 }
                 throw Self.writeError(error, refusal: sqlGuard.takeRefusal())
             }
+        }
+        committed?()
+    }
+
+    /// Checks a batch's events against the grant before anything is written; returns whom to tell
+    /// after the commit.
+    private func checkEvents(_ events: [EmittedEvent]) throws -> (@Sendable () -> Void)? {
+        guard !events.isEmpty else { return nil }
+        let (allowed, committed) = state.withLock { ($0.emittable, $0.eventsCommitted) }
+        guard let allowed else {
+            throw PluginError(.notGranted, "plugin \(pluginID) emits events in a write batch but is not granted 'events'; nothing of this batch was written")
+        }
+        for event in events where !allowed.contains(event.name) {
+            throw PluginError(.forbidden, "plugin \(pluginID) emits '\(event.name)', which its manifest's emits does not declare; nothing of this batch was written",
+                              field: "events.\(event.name)")
+        }
+        return committed
+    }
+
+    /// Appends the batch's events to the outbox inside the open transaction.
+    private func storeEvents(_ events: [EmittedEvent], at: String, connection: SQLiteConnection) throws {
+        guard !events.isEmpty else { return }
+        let insert = try connection.cachedStatement("INSERT INTO _tessera_outbox(name, payload, at) VALUES (?, ?, ?)")
+        for event in events {
+            try insert.execute([.text(event.name), .text(event.payload.serialized()), .text(at)])
         }
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+import TesseraRecurrence
+import TesseraSDK
+
+/// A notification as the host keeps it: the plugin's request and when it is next due.
+public struct ScheduledNotification: Sendable, Hashable {
+    /// The plugin that scheduled it.
+    public var plugin: String
+    /// The request as the plugin made it.
+    public var request: NotificationRequest
+    /// The next occurrence to deliver; `nil` once none is left.
+    public var nextDue: Date?
+
+    /// The recipients one occurrence goes to. A space's members come with sync; until then a
+    /// space is one recipient, `space:<id>`.
+    var recipients: [String] { [request.recipient.ledgerName] }
+
+    /// The occurrence after `due`, for a recurring notification.
+    func occurrence(after due: Date) throws -> Date? {
+        guard case .recurring = request.schedule else { return nil }
+        return try Self.recurrence(of: request.schedule)?.next(after: due)
+    }
+
+    /// The recurrence of a recurring schedule, checked.
+    static func recurrence(of schedule: NotificationSchedule) throws(PluginError) -> Recurrence? {
+        guard case .recurring(let text, let start, let zoneName) = schedule else { return nil }
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw PluginError(.invalidInput, "'\(zoneName)' is not an IANA time zone (such as Europe/Prague)", field: "schedule.timeZone")
+        }
+        do {
+            return Recurrence(rule: try RecurrenceRule(parsing: text), start: start, timeZone: zone)
+        } catch {
+            throw PluginError(.invalidInput, "recurrence rule: \(error)", field: "schedule.rule")
+        }
+    }
+
+    /// The first occurrence at or after `now` (a one-off keeps its instant even if it is past:
+    /// it is then delivered at once, marked late).
+    static func firstDue(of schedule: NotificationSchedule, now: Date) throws(PluginError) -> Date? {
+        switch schedule {
+        case .at(let instant):
+            return instant
+        case .recurring:
+            guard let recurrence = try recurrence(of: schedule) else { return nil }
+            guard let first = recurrence.first else { return nil }
+            return first >= now ? first : recurrence.next(after: now.addingTimeInterval(-0.001))
+        @unknown default:
+            throw PluginError(.invalidInput, "this host does not know the schedule \(schedule)", field: "schedule")
+        }
+    }
+}
+
+extension NotificationRecipient {
+    /// How the ledger and the inbox name the recipient: `user` or `space:<id>`.
+    public var ledgerName: String {
+        switch self {
+        case .user: "user"
+        case .space(let id): "space:\(id)"
+        @unknown default: "user"
+        }
+    }
+
+    init(ledgerName: String) {
+        self = ledgerName.hasPrefix("space:") ? .space(String(ledgerName.dropFirst(6))) : .user
+    }
+}
+
+/// One delivered notification in the host's inbox.
+public struct InboxEntry: Sendable, Hashable {
+    /// Its number in the inbox, increasing in delivery order (SSE uses it as the event id).
+    public var id: Int64
+    public var plugin: String
+    public var key: String
+    public var recipient: String
+    public var title: String
+    public var body: String
+    public var payload: JSONValue
+    /// The occurrence it belongs to.
+    public var dueAt: Date
+    /// When the host delivered it.
+    public var deliveredAt: Date
+    /// Delivered noticeably after its due time (the host was down, or busy).
+    public var late: Bool
+    /// When it was marked read, if it was.
+    public var readAt: Date?
+
+    /// The entry as JSON, for the CLI and the API.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .integer(id), "plugin": .string(plugin), "key": .string(key), "recipient": .string(recipient),
+            "title": .string(title), "body": .string(body), "payload": payload,
+            "dueAt": .string(dueAt.formatted(.iso8601)), "deliveredAt": .string(deliveredAt.formatted(.iso8601)),
+            "late": .bool(late),
+        ]
+        if let readAt { object["readAt"] = .string(readAt.formatted(.iso8601)) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import TesseraClock
+
+/// Sends the outbound webhook deliveries in the ledger: an HTTP POST of the notification as JSON
+/// with an `Idempotency-Key` header that is the same on every attempt.
+///
+/// Sends run concurrently and apart from firing, so an unreachable webhook never delays the inbox
+/// or other deliveries. A 2xx answer settles a delivery; a network error, a timeout, 408, 429 or
+/// a 5xx is retried with backoff on the host's clock (2 s, 4 s, 8 s, … up to an hour); any other
+/// answer, or the tenth failure, drops it (counted as `webhookDropped`, with the reason kept in
+/// the ledger). A crash between the receiver's answer and the ledger update repeats the POST
+/// once, with the same key.
+public final class WebhookDispatcher: DueWork {
+    public let name = "webhooks"
+    /// How many failures before a delivery is dropped.
+    public static let maxAttempts = 10
+    let store: NotificationStore
+    let clock: any ClockSource
+    let log: @Sendable (String) -> Void
+    let inFlight = Mutex<Set<Int64>>([])
+    let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    let session: URLSession
+
+    init(store: NotificationStore, clock: any ClockSource, log: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.clock = clock
+        self.log = log
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.httpMaximumConnectionsPerHost = 4
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Starts sending whatever is due.
+    public func kick() {
+        Task { try? await runDue(now: clock.now()) }
+    }
+
+    /// Returns once no send is in flight (for tests and one-shot commands).
+    public func idle() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let idle = inFlight.withLock { set -> Bool in
+                if set.isEmpty { return true }
+                idleWaiters.withLock { $0.append(c) }
+                return false
+            }
+            if idle { c.resume() }
+        }
+    }
+
+    // MARK: DueWork
+
+    public func nextDue() throws -> Date? {
+        try store.earliestOutbound(excluding: inFlight.withLock { $0 })
+    }
+
+    /// Starts a send for every delivery due; does not wait for them.
+    public func runDue(now: Date) async throws {
+        let due = try store.outboundDue(by: now, limit: 64)
+        let started = inFlight.withLock { set in due.filter { set.insert($0.id).inserted } }
+        for delivery in started {
+            Task { await send(delivery) }
+        }
+    }
+
+    // MARK: Sending
+
+    func send(_ delivery: NotificationStore.Outbound) async {
+        let failure = await post(delivery)
+        let attempts = delivery.attempts + 1
+        do {
+            switch failure {
+            case nil:
+                try store.settle(delivery.id, state: "sent", attempts: attempts, retryAt: nil, error: nil)
+                try store.count("webhookSent")
+            case .some(let (reason, retry)) where retry && attempts < Self.maxAttempts:
+                let retryAt = clock.now().addingTimeInterval(min(pow(2, Double(attempts)), 3600))
+                try store.settle(delivery.id, state: "pending", attempts: attempts, retryAt: retryAt, error: reason)
+                log("webhook \(Self.host(of: delivery.sink)) failed (attempt \(attempts)): \(reason); retry at \(retryAt.formatted(.iso8601))")
+            case .some(let (reason, _)):
+                try store.settle(delivery.id, state: "dropped", attempts: attempts, retryAt: nil, error: reason)
+                try store.count("webhookDropped")
+                log("webhook \(Self.host(of: delivery.sink)) dropped after \(attempts) attempts: \(reason)")
+            }
+        } catch {
+            log("webhook ledger update failed: \(error)")
+        }
+        let waiters = inFlight.withLock { set -> [CheckedContinuation<Void, Never>] in
+            set.remove(delivery.id)
+            return set.isEmpty ? idleWaiters.withLock { w in defer { w = [] }; return w } : []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// POSTs the delivery; `nil` on a 2xx, else the reason and whether to retry.
+    func post(_ delivery: NotificationStore.Outbound) async -> (String, Bool)? {
+        guard let url = URL(string: delivery.sink) else { return ("'\(delivery.sink)' is not a URL", false) }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(delivery.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
+        request.httpBody = Data(delivery.body.utf8)
+        do {
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if (200..<300).contains(status) { return nil }
+            return ("HTTP \(status)", status == 408 || status == 429 || status >= 500)
+        } catch {
+            return ("\(error.localizedDescription)", true)
+        }
+    }
+
+    /// The host of a webhook URL, for log lines: a URL may carry a secret in its path or query.
+    static func host(of sink: String) -> String {
+        URL(string: sink)?.host ?? "(unparsable URL)"
+    }
+}

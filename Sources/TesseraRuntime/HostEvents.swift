@@ -1,0 +1,81 @@
+import Foundation
+import TesseraEvents
+import TesseraManifest
+import TesseraNotifications
+import TesseraSDK
+import TesseraStorage
+
+extension PluginHost {
+    /// Hands an event to a subscriber's handler, if the subscriber is active now.
+    static func deliver(_ event: PublishedEvent, to subscriber: String, registry: SlotRegistry, log: HostLog) async -> EventBus.Outcome {
+        guard let slot = registry[subscriber], let (_, context) = slot.beginCall() else { return .notActive }
+        defer { slot.endCall() }
+        guard let handler = context.eventHandler(event.qualifiedName) else {
+            return .failed("plugin '\(subscriber)' consumes '\(event.qualifiedName)' but registered no handler for it")
+        }
+        do {
+            try await handler(event)
+            return .delivered
+        } catch {
+            log(.warning, subscriber, "event '\(event.qualifiedName)' #\(event.sequence) handler threw: \(error)")
+            return .failed("\(error)")
+        }
+    }
+
+    /// The subscriptions of every plugin with a manifest: which events of which publisher it
+    /// consumes. A subscriber that is not active keeps its place until it is.
+    func eventSubscriptions() -> [EventBus.Subscription] {
+        var subscriptions: [EventBus.Subscription] = []
+        for slot in registry.all {
+            guard let manifest = slot.withState({ $0.manifest }), deployment.entry(for: manifest.id)?.enabled == true else { continue }
+            var byPublisher: [String: Set<String>] = [:]
+            for name in manifest.consumes {
+                guard let slash = name.lastIndex(of: "/") else { continue }
+                byPublisher[String(name[..<slash]), default: []].insert(String(name[name.index(after: slash)...]))
+            }
+            for (publisher, names) in byPublisher {
+                subscriptions.append(.init(subscriber: manifest.id, publisher: publisher, names: names))
+            }
+        }
+        return subscriptions
+    }
+
+    /// The capabilities beyond storage and clock that a plugin was granted, as objects for its
+    /// context. Events emitted in write batches are enabled on its storage here.
+    func messagingCapabilities(_ manifest: PluginManifest, grants: [String: JSONValue], storage: SQLitePluginStorage?) throws -> [GrantedCapability] {
+        var capabilities: [GrantedCapability] = []
+        if let permissions = grants["notifications"] {
+            capabilities.append(GrantedCapability(.notifications, notifications.channel(plugin: manifest.id, permissions: permissions) as any PluginNotifications))
+        }
+        if grants["events"] != nil {
+            let declared = Set(manifest.emits)
+            capabilities.append(GrantedCapability(.events, PluginEventChannel(pluginID: manifest.id, declared: declared, bus: events) as any PluginEvents))
+            if let storage {
+                let bus = events, id = manifest.id, log = self.log
+                let relay: @Sendable () -> Void = {
+                    do { try storage.takeOutbox { try bus.relay(id, $0) } } catch {
+                        log(.warning, id, "events: could not move the outbox to the host's log (kept for the next try): \(error)")
+                    }
+                }
+                storage.allowEvents(declared, committed: relay)
+                relay()  // what a crash left between the plugin's commit and the host's log
+            }
+        }
+        return capabilities
+    }
+
+    /// Delivers everything deliverable now: events to active subscribers, and waits for webhook
+    /// sends in flight. Tests and one-shot commands call it before looking at results.
+    public func settle() async {
+        await events.settle()
+        await notifications.webhooks?.idle()
+    }
+}
+
+extension NotificationSettings {
+    /// The settings of a deployment's `providers.notifications`.
+    init(_ provider: Deployment.NotificationsProvider) {
+        self.init(inbox: provider.inbox, log: provider.log, webhooks: provider.webhooks.compactMap(URL.init(string:)),
+                  lateAfter: TimeInterval(provider.lateAfterSeconds), lateHorizon: provider.lateHorizonSeconds.map(TimeInterval.init))
+    }
+}
