@@ -62,8 +62,9 @@ let package = Package(
         .executableTarget(name: "TesseraBench", dependencies: [
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
         ]),
-        // Writes record batches until killed; the crash-safety test kills it with SIGKILL.
-        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage"]),
+        // Writes record batches, or delivers notifications, until killed; the crash-safety tests
+        // kill it with SIGKILL.
+        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: ["TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", sdk]),
 
@@ -73,7 +74,7 @@ let package = Package(
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
-        .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures", "TesseraNotifications"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",

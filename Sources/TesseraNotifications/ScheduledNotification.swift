@@ -11,6 +11,13 @@ public struct ScheduledNotification: Sendable, Hashable {
     /// The next occurrence to deliver; `nil` once none is left.
     public var nextDue: Date?
 
+    /// Creates a schedule row.
+    public init(plugin: String, request: NotificationRequest, nextDue: Date?) {
+        self.plugin = plugin
+        self.request = request
+        self.nextDue = nextDue
+    }
+
     /// The recipients one occurrence goes to. A space's members come with sync; until then a
     /// space is one recipient, `space:<id>`.
     var recipients: [String] { [request.recipient.ledgerName] }

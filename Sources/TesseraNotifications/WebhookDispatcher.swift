@@ -52,6 +52,16 @@ public final class WebhookDispatcher: DueWork {
         }
     }
 
+    /// Sends everything due now and waits for the answers, until nothing due is left (failed
+    /// sends wait for their retry time): what a one-shot command or a test awaits.
+    public func flush() async throws {
+        while true {
+            try await runDue(now: clock.now())
+            await idle()
+            guard let next = try store.earliestOutbound(excluding: []), next <= clock.now() else { return }
+        }
+    }
+
     // MARK: DueWork
 
     public func nextDue() throws -> Date? {

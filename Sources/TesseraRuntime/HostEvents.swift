@@ -68,7 +68,7 @@ extension PluginHost {
     /// sends in flight. Tests and one-shot commands call it before looking at results.
     public func settle() async {
         await events.settle()
-        await notifications.webhooks?.idle()
+        try? await notifications.webhooks?.flush()
     }
 }
 

@@ -1,4 +1,5 @@
 // tessera-storage-torture DBPATH START
+// tessera-storage-torture notifications DATADIR COUNT WEBHOOK-URL
 //
 // Opens SQLitePluginStorage on DBPATH, migrates `items`, then writes batches numbered START,
 // START+1, … forever. Each batch puts 50 rows with ids "b<batch>-<n>"; after `write` returns the tool
@@ -10,8 +11,13 @@ import Glibc
 import Foundation
 import TesseraSDK
 import TesseraStorage
+import TesseraClock
+import TesseraNotifications
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "notifications", let count = Int(arguments[3]) {
+    await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4])
+}
 guard arguments.count == 3, let start = Int64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: tessera-storage-torture DBPATH START\n".utf8))
     exit(64)

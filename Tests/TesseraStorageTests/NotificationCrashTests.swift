@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TesseraNotifications
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Kills the notification torture run with SIGKILL while it delivers, runs it again on the same
+/// data, and checks the delivery ledger: every occurrence in the inbox exactly once; the webhook
+/// may see an occurrence twice, but then always with the same idempotency key.
+@Suite struct NotificationCrashTests {
+    static let count = 300
+    static let kills = 8
+
+    @Test(.timeLimit(.minutes(3))) func killNineDuringDeliveryNeverDuplicatesAnInboxEntry() async throws {
+        let tool = try #require(CrashSafetyTests.tortureExecutable(), "tessera-storage-torture not found next to the test binary")
+        let receiver = try LoopbackHTTPServer(.status(200))
+        defer { receiver.close() }
+        let dir = TempDirectory("notify-torture")
+        var random = SplitMix64(seed: 0x0715)
+        var killed = 0
+        for run in 0..<Self.kills {
+            let child = try ChildProcess(tool, ["notifications", dir.path, String(Self.count), receiver.url()],
+                                         stderrPath: dir.file("stderr-\(run).txt"))
+            var reader = LineReader(fd: child.stdout)
+            let killAfter = 1 + Int(random.next() % 40)
+            var seen = 0
+            var finished = false
+            while seen < killAfter, let line = reader.nextLine() {
+                if line == "done" { finished = true; break }
+                seen += 1
+            }
+            child.kill()
+            let status = child.wait()
+            child.closeOutput()
+            if status.signal == SIGKILL { killed += 1 }
+            if finished { break }
+        }
+        // A last run to completion.
+        let final = try ChildProcess(tool, ["notifications", dir.path, String(Self.count), receiver.url()],
+                                     stderrPath: dir.file("stderr-final.txt"))
+        var reader = LineReader(fd: final.stdout)
+        var lastLine = ""
+        while let line = reader.nextLine() { lastLine = line }
+        let status = final.wait()
+        final.closeOutput()
+        let stderr = (try? String(contentsOfFile: dir.file("stderr-final.txt"), encoding: .utf8)) ?? ""
+        #expect(status.exitCode == 0, "\(status): \(stderr)")
+        #expect(lastLine == "done")
+        #expect(killed >= Self.kills / 2, "the runs were killed mid-delivery")
+
+        let store = try NotificationStore(path: dir.file("notifications.sqlite"))
+        let inbox = try store.inbox(limit: Self.count * 2)
+        #expect(inbox.count == Self.count, "each occurrence once in the inbox")
+        #expect(Set(inbox.map(\.key)).count == Self.count)
+        var keysByNotification: [String: Set<String>] = [:]
+        for request in receiver.requests {
+            let body = try JSONValue(parsing: Array(request.body.utf8))
+            keysByNotification[body["key"]?.stringValue ?? "", default: []].insert(request.headers["idempotency-key"] ?? "")
+        }
+        #expect(keysByNotification.count == Self.count, "every occurrence reached the webhook")
+        #expect(keysByNotification.values.allSatisfy { $0.count == 1 }, "a repeated POST carries the same key")
+    }
+}
