@@ -20,7 +20,9 @@ final class ExamplePlugin: Plugin {
     func start(context: PluginContext) async throws {
         let storage = try context.capability(.storage)
         let clock = try context.capability(.clock)
-        let notes = Notes(storage: storage, clock: clock)
+        // Optional: where the operator grants notifications, a reminder also reaches the inbox.
+        let notifications = context.isGranted(.notifications) ? try context.capability(.notifications) : nil
+        let notes = Notes(storage: storage, clock: clock, notifications: notifications)
 
         context.onOperation("add-note", input: NewNote.self) { input, _ in try await notes.add(input.text) }
         context.onOperation("list-notes", input: ListNotes.self) { input, _ in try await notes.list(limit: input.limit ?? 50) }
@@ -39,6 +41,7 @@ final class ExamplePlugin: Plugin {
 struct Notes: Sendable {
     let storage: any PluginStorage
     let clock: any HostClock
+    let notifications: (any PluginNotifications)?
 
     func add(_ text: String) async throws -> Saved {
         let id = UUID().uuidString.lowercased()
@@ -60,6 +63,9 @@ struct Notes: Sendable {
         let due = clock.now().addingTimeInterval(seconds)
         try await storage.write { $0.put("reminders", id: id, ["text": .text(input.text), "due_at": .text(iso(due)), "fired_at": .null]) }
         try await clock.schedule(TimerRequest(key: "reminder:\(id)", name: "reminder", fireAt: due, payload: ["id": .string(id)]))
+        try await notifications?.schedule(NotificationRequest(
+            key: "reminder:\(id)", title: input.text, body: "A reminder you set for \(input.in) later.",
+            payload: ["reminder": .string(id)], schedule: .at(due)))
         return Saved(id: id, at: iso(due))
     }
 

@@ -75,6 +75,7 @@ struct Clock: AsyncParsableCommand {
             await host.stop()
             throw error
         }
+        await host.settle()  // events and webhooks the firings set off
         await host.stop()
         report(firings, now: host.clock.now())
     }

@@ -24,7 +24,7 @@ extension PluginHost {
 
     /// The subscriptions of every plugin with a manifest: which events of which publisher it
     /// consumes. A subscriber that is not active keeps its place until it is.
-    func eventSubscriptions() -> [EventBus.Subscription] {
+    public func eventSubscriptions() -> [EventBus.Subscription] {
         var subscriptions: [EventBus.Subscription] = []
         for slot in registry.all {
             guard let manifest = slot.withState({ $0.manifest }), deployment.entry(for: manifest.id)?.enabled == true else { continue }

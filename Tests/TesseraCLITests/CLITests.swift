@@ -64,6 +64,28 @@ import TesseraTestFixtures
         #expect(try tessera("clock", "set", "yesterday").status == 2)
     }
 
+    @Test func aReminderReachesTheInboxWhenNotificationsAreGranted() throws {
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": [
+            "storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any]]]])
+        #expect(try tessera("call", "dev.tessera.example", "remind", #"{"text": "tea", "in": "10m"}"#).status == 0)
+        #expect(try tessera("notifications", "list").stdout.hasPrefix("no notifications"))
+        #expect(try tessera("clock", "advance", "15m").status == 0)
+        let listed = try tessera("notifications", "list", "--json")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let inbox = try JSONValue(parsing: listed.stdout)
+        let entry = try #require(inbox["notifications"]?.arrayValue?.first)
+        #expect(entry["title"] == "tea")
+        #expect(entry["dueAt"] == "2026-03-02T08:10:00Z")
+        #expect(entry["late"] == false)
+        #expect(inbox["counters"]?["delivered"] == .integer(1))
+        let people = try tessera("notifications", "list", "--unread")
+        #expect(people.stdout.contains("dev.tessera.example: tea"))
+        let id = try #require(entry["id"]?.integerValue)
+        #expect(try tessera("notifications", "read", String(id)).stdout.contains("marked 1 read"))
+        #expect(try tessera("notifications", "list", "--unread").stdout.hasPrefix("no unread notifications"))
+        #expect(try tessera("notifications", "read").status == 2)
+    }
+
     @Test func pluginsListWhyAndVerify() throws {
         let list = try tessera("plugins", "list", "--json")
         #expect(list.status == 0, "\(list.stderr)")
