@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|notifications [N]|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -58,4 +58,14 @@ if which == "storage" || which == "all" {
         print(String(format: "storage: batch %3d, synchronous=FULL  record API %.0f rows/s, raw sqlite3_step %.0f rows/s, ratio %.2f  target ≥ 0.50",
                      batch, result.recordAPIRowsPerSecondMedian, result.rawRowsPerSecondMedian, ratio))
     }
+}
+
+if which == "notifications" || which == "all" {
+    let count = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1_000_000
+    let r = try await notificationsBenchmark(pending: count, scratch: scratch + "/notifications")
+    print(String(format: "notifications: %d pending, filled at %.0f/s (transactions of 10,000)", r.pending, r.fillPerSecond))
+    print(String(format: "  memory per pending: %.1f bytes resident, %.0f bytes on disk", r.residentBytesPerPending, r.databaseBytesPerPending))
+    report("  schedule (one durable call each)", r.schedulePerSecond, unit: { String(format: "%.0f/s", $0) }, target: "")
+    report("  cancel (one durable call each)", r.cancelPerSecond, unit: { String(format: "%.0f/s", $0) }, target: "")
+    report("  lateness on the system clock", r.lateness, unit: { String(format: "%.2f ms", $0 / 1e6) }, target: "≤ 5 ms median")
 }
