@@ -66,7 +66,9 @@ let package = Package(
         // kill it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
-        .target(name: "TesseraTesting", dependencies: ["TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", sdk]),
+        .target(name: "TesseraTesting", dependencies: [
+            "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents", sdk,
+        ]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),

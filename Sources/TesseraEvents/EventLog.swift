@@ -74,6 +74,18 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Events of `publisher` after `sequence`, oldest first.
+    public func events(of publisher: String, after sequence: Int64 = 0, limit: Int = 10_000) throws -> [PublishedEvent] {
+        try database.withConnection { db in
+            try db.cachedStatement(
+                "SELECT seq, name, payload, published_at FROM events WHERE publisher = ? AND seq > ? ORDER BY seq LIMIT ?")
+                .fetchAll([.text(publisher), .integer(sequence), .integer(Int64(limit))]).map { row in
+                    PublishedEvent(publisher: publisher, name: row[1].text ?? "", payload: (try? JSONValue(parsing: row[2].text ?? "null")) ?? .null,
+                                   sequence: row[0].integer ?? 0, publishedAt: Date(timeIntervalSinceReferenceDate: row[3].real ?? 0))
+                }
+        }
+    }
+
     /// The newest sequence of `publisher` (0 before its first event).
     public func lastSequence(of publisher: String) throws -> Int64 {
         try database.withConnection { db in

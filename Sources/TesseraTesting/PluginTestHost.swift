@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 @_exported import TesseraClock
+@_exported import TesseraEvents
+@_exported import TesseraNotifications
 import TesseraManifest
 import TesseraRuntime
 @_exported import TesseraSDK
@@ -30,7 +32,6 @@ public final class PluginTestHost: Sendable {
     /// The temporary folder holding the deployment, the manifest copy and the data directory.
     public let directory: String
     private let reader = Mutex<SQLitePluginStorage?>(nil)
-    // Captured notifications, events and location-feed outputs will go here once those capabilities exist.
 
     /// Starts a host with the plugin in-process, and waits until the plugin is active.
     ///
@@ -101,7 +102,33 @@ public final class PluginTestHost: Sendable {
     /// time order, each at its due time. Returns the firings, with what each one's handler did.
     @discardableResult
     public func advanceClock(by seconds: TimeInterval) async throws -> [TimerScheduler.Firing] {
-        try await host.advanceClock(by: seconds)
+        let firings = try await host.advanceClock(by: seconds)
+        await host.settle()
+        return firings
+    }
+
+    // MARK: Notifications and events
+
+    /// The notifications delivered to the host's inbox so far, oldest first.
+    public func deliveredNotifications() throws -> [InboxEntry] {
+        try host.notifications.store.inbox(after: 0, limit: Int.max)
+    }
+
+    /// The plugin's notifications still to be delivered, soonest first.
+    public func pendingNotifications() throws -> [ScheduledNotification] {
+        try host.notifications.store.pending(plugin: pluginID)
+    }
+
+    /// The events the plugin has published so far, in order.
+    public func publishedEvents() throws -> [PublishedEvent] {
+        try host.events.log.events(of: pluginID)
+    }
+
+    /// Publishes an event as another plugin would, and waits until the plugin's handler (if it
+    /// consumes `publisher/name`) has run. The manifest must list it under `events.consumes`.
+    public func deliver(_ name: String, from publisher: String, payload: JSONValue = [:]) async throws {
+        try host.events.publish(publisher, name: name, payload: payload)
+        await host.settle()
     }
 
     /// The virtual clock's time.

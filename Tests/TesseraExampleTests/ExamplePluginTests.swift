@@ -43,6 +43,29 @@ import TesseraTesting
         await host.stop()
     }
 
+    @Test func aReminderIsDeliveredAsANotificationOnceItIsDue() async throws {
+        let host = try await makeHost()  // grants every capability the manifest asks for, notifications too
+        _ = try await host.call("remind", ["text": "stretch", "in": "30m"])
+        #expect(try host.pendingNotifications().map(\.request.title) == ["stretch"])
+        try await host.advanceClock(by: 1800)
+        let delivered = try host.deliveredNotifications()
+        #expect(delivered.map(\.title) == ["stretch"])
+        #expect(delivered.first?.dueAt == (try Date("2026-01-01T00:30:00Z", strategy: .iso8601)))
+        #expect(delivered.first?.late == false)
+        #expect(try host.pendingNotifications().isEmpty)
+        await host.stop()
+    }
+
+    @Test func withoutTheNotificationsGrantRemindersStillFire() async throws {
+        let host = try await PluginTestHost(manifest: Self.manifest, plugin: { ExamplePlugin() },
+                                            grants: ["storage": [:], "clock": [:]])
+        _ = try await host.call("remind", ["text": "stretch", "in": "30m"])
+        let firings = try await host.advanceClock(by: 1800)
+        #expect(firings.contains { $0.timer.name == "reminder" && $0.outcome == .delivered })
+        #expect(try host.deliveredNotifications().isEmpty)
+        await host.stop()
+    }
+
     @Test func theDailyJobSummarizesEachDay() async throws {
         let host = try await makeHost()
         _ = try await host.call("add-note", ["text": "one"])
