@@ -136,6 +136,29 @@ import TesseraTestFixtures
         await second.stop()
     }
 
+    @Test(arguments: [
+        // Spring: CET (UTC+1) until Sunday 2026-03-29, CEST (UTC+2) after.
+        ("2026-03-20T00:00:00Z", ["2026-03-20T07:00:00Z", "2026-03-27T07:00:00Z", "2026-04-03T06:00:00Z", "2026-04-10T06:00:00Z"]),
+        // Autumn: CEST until Sunday 2026-10-25, CET after.
+        ("2026-10-16T00:00:00Z", ["2026-10-16T06:00:00Z", "2026-10-23T06:00:00Z", "2026-10-30T07:00:00Z", "2026-11-06T07:00:00Z"]),
+    ])
+    func everyFridayAtEightPragueTimeStaysAtEightAcrossDaylightSaving(start: String, expected: [String]) async throws {
+        let ws = workspace("notify-dst")
+        let host = try await host(ws)
+        let origin = try Date(start, strategy: .iso8601)
+        _ = try await host.setClock(to: origin)
+        _ = try await host.call("test.remind", "remind", input: [
+            "key": "weekly", "rule": "FREQ=WEEKLY;BYDAY=FR;BYHOUR=8;BYMINUTE=0", "start": .string(start), "zone": "Europe/Prague"], as: user)
+        _ = try await host.advanceClock(by: 28 * 86_400)
+        let delivered = try host.notifications.store.inbox(after: 0, limit: 10)
+        #expect(delivered.map { $0.dueAt.formatted(.iso8601) } == expected)
+        #expect(delivered.allSatisfy { $0.deliveredAt == $0.dueAt && !$0.late })
+        var prague = Calendar(identifier: .gregorian)
+        prague.timeZone = TimeZone(identifier: "Europe/Prague")!
+        #expect(delivered.allSatisfy { prague.component(.hour, from: $0.dueAt) == 8 && prague.component(.weekday, from: $0.dueAt) == 6 })
+        await host.stop()
+    }
+
     @Test func aBadRuleOrZoneIsRefusedNamingThePart() async throws {
         let ws = workspace("notify-bad")
         let host = try await host(ws)
