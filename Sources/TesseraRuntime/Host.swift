@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraClock
 import TesseraEvents
+import TesseraLocation
 import TesseraLoader
 import TesseraManifest
 import TesseraNotifications
@@ -17,6 +18,7 @@ public final class PluginHost: Sendable {
         "clock": SemanticVersion(1, 0, 0),
         "notifications": SemanticVersion(1, 0, 0),
         "events": SemanticVersion(1, 0, 0),
+        "location": SemanticVersion(1, 0, 0),
     ]
 
     public let deployment: Deployment
@@ -29,6 +31,8 @@ public final class PluginHost: Sendable {
     public let notifications: NotificationScheduler
     /// Keeps and delivers events between plugins.
     public let events: EventBus
+    /// The location feed: checks fixes and hands them to subscribed plugins.
+    public let location: LocationFeed
     let timerStore: SQLiteTimerStore
     let generations: GenerationStore
     let registry = SlotRegistry()
@@ -66,6 +70,8 @@ public final class PluginHost: Sendable {
                           report: { log(.warning, "events", $0) }) { subscriber, event in
             await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
         }
+        location = LocationFeed(clock: clock, futureMargin: TimeInterval(deployment.location.futureMarginSeconds),
+                                log: { log(.warning, "location", $0) })
         timers.add(notifications)
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)

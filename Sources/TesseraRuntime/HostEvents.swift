@@ -1,5 +1,6 @@
 import Foundation
 import TesseraEvents
+import TesseraLocation
 import TesseraManifest
 import TesseraNotifications
 import TesseraSDK
@@ -61,7 +62,28 @@ extension PluginHost {
                 relay()  // what a crash left between the plugin's commit and the host's log
             }
         }
+        if grants["location"] != nil {
+            capabilities.append(GrantedCapability(.location, location as any PluginLocationFeed))
+        }
         return capabilities
+    }
+
+    /// Subscribes an active plugin's location handler to the feed. Each fix goes through the
+    /// slot's admission, so a plugin that is stopping or swapped out is not called.
+    func subscribeToLocation(_ slot: PluginSlot, context: PluginContext, grants: [String: JSONValue]) {
+        guard grants["location"] != nil, context.locationHandler != nil else { return }
+        let id = slot.id
+        location.subscribe(id) { fix in
+            guard let (_, context) = slot.beginCall() else { return }
+            defer { slot.endCall() }
+            try await context.locationHandler?(fix)
+        }
+    }
+
+    /// Takes location fixes from a source (OwnTracks, GPX replay, gpsd, the API): checks them and
+    /// hands the accepted ones to the subscribed plugins, in timestamp order per device.
+    public func ingestLocation(_ fixes: [LocationFix], malformed: Int = 0) async -> IngestReport {
+        await location.ingest(fixes, malformed: malformed)
     }
 
     /// Delivers everything deliverable now: events to active subscribers, and waits for webhook

@@ -209,6 +209,7 @@ extension PluginHost {
         let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
             : "serving; no handler registered for \(missing.joined(separator: ", "))"
         slot.transition(.active, note)
+        subscribeToLocation(slot, context: context, grants: grants)
         events.kick()  // what it missed while it was not active
         log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
     }
@@ -244,6 +245,7 @@ extension PluginHost {
     public func stop() async {
         for slot in registry.all.reversed() where slot.lifecycle == .active {
             slot.transition(.draining, "host stopping")
+            location.unsubscribe(slot.id)
             let instance = slot.withState { $0.instance }
             await instance?.stop()
             slot.withState { $0.instance = nil; $0.context = nil }

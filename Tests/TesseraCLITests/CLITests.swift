@@ -86,6 +86,39 @@ import TesseraTestFixtures
         #expect(try tessera("notifications", "read").status == 2)
     }
 
+    @Test func locationIngestAndReplayCountWhatTheyTookAndDropped() throws {
+        let owntracks = #"""
+            [{"_type": "location", "lat": 50.087, "lon": 14.421, "tst": 1772434800, "acc": 12, "vel": 36, "topic": "owntracks/ada/phone"},
+             {"_type": "location", "lat": 95.0, "lon": 14.421, "tst": 1772434810, "topic": "owntracks/ada/phone"},
+             {"_type": "transition", "event": "enter", "tst": 1772434820},
+             {"_type": "location", "lat": 50.088, "lon": 14.422, "tst": 1772434830, "topic": "owntracks/ada/phone"}]
+            """#
+        let ingested = try tessera("location", "ingest", "-", "--json", input: owntracks)
+        #expect(ingested.status == 0, "\(ingested.stderr)")
+        let report = try JSONValue(parsing: ingested.stdout)
+        #expect(report["accepted"] == .integer(2))
+        #expect(report["skipped"] == .integer(1))
+        #expect(report["rejected"]?["outOfRange"] == .integer(1))
+        let notJSON = try tessera("location", "ingest", "-", input: "{lat")
+        #expect(notJSON.status == 0)
+        #expect(notJSON.stdout.contains("dropped 1 malformed"))
+
+        let gpx = ws.root + "/walk.gpx"
+        Fixtures.write("""
+            <?xml version="1.0"?><gpx version="1.1" creator="t"><trk><trkseg>
+            <trkpt lat="50.0870" lon="14.4208"><time>2025-06-01T10:00:00Z</time></trkpt>
+            <trkpt lat="50.0880" lon="14.4222"><time>2025-06-01T10:30:00Z</time></trkpt>
+            <trkpt lat="50.0886" lon="14.4230"><time>2025-06-01T11:00:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """, to: gpx)
+        let replayed = try tessera("location", "replay", gpx, "--speed", "60", "--device", "walker")
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("accepted 3 fixes"))
+        // An hour of track at 60× is a minute of the virtual clock.
+        #expect(try tessera("clock", "show").stdout.hasPrefix("2026-03-02T08:01:00Z"))
+        #expect(try tessera("location", "replay", ws.root + "/none.gpx").status == 2)
+    }
+
     @Test func pluginsListWhyAndVerify() throws {
         let list = try tessera("plugins", "list", "--json")
         #expect(list.status == 0, "\(list.stderr)")
