@@ -79,6 +79,16 @@ import TesseraTestFixtures
         #expect(post.status == 405)
         #expect(post.headers["allow"] == "GET, HEAD")
         #expect(try await server.request("DELETE", "/metrics").status == 405)
+        // A HEAD refusal has no body: the response after it on the same connection parses cleanly.
+        let auth = "Authorization: Bearer \(server.adminToken)\r\n"
+        let answers = try await RawHTTPClient.pipelined(port: server.port, [
+            (Array("HEAD /v1/plugins/test.probe/ops/echo HTTP/1.1\r\nHost: x\r\n\(auth)\r\n".utf8), false),
+            (Array("HEAD /v1/plugins HTTP/1.1\r\nHost: x\r\n\r\n".utf8), false),
+            (Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), true),
+        ])
+        #expect(answers.map(\.status) == [405, 401, 200])
+        #expect(answers[0].headers["allow"] == "POST")
+        #expect(answers[2].json == ["status": "ok"])
         await server.stop()
     }
 

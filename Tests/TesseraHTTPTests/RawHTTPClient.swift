@@ -83,8 +83,25 @@ enum RawHTTPClient {
         return true
     }
 
+    /// Sends several requests at once on one connection and reads their responses in order: shows
+    /// that each response is exactly as long as it says (a HEAD answer has no body).
+    static func pipelined(port: Int, _ requests: [(bytes: [UInt8], expectBody: Bool)]) async throws -> [RawResponse] {
+        try await onThread {
+            let fd = try connect(port: port)
+            defer { close(fd) }
+            _ = send(fd, requests.flatMap(\.bytes))
+            var buffer: [UInt8] = []
+            return try requests.map { try readResponse(fd, expectBody: $0.expectBody, buffer: &buffer) }
+        }
+    }
+
     static func readResponse(_ fd: Int32, expectBody: Bool) throws -> RawResponse {
         var buffer: [UInt8] = []
+        return try readResponse(fd, expectBody: expectBody, buffer: &buffer)
+    }
+
+    /// Reads one response from `buffer` and the socket; what follows it stays in `buffer`.
+    static func readResponse(_ fd: Int32, expectBody: Bool, buffer: inout [UInt8]) throws -> RawResponse {
         var chunk = [UInt8](repeating: 0, count: 65536)
         var headerEnd: Int?
         var response: RawResponse?
@@ -97,6 +114,7 @@ enum RawHTTPClient {
                 let length = expectBody ? Int(response.headers["content-length"] ?? "0") ?? 0 : 0
                 if buffer.count - headerEnd >= length {
                     response.body = Array(buffer[headerEnd..<(headerEnd + length)])
+                    buffer.removeFirst(headerEnd + length)
                     return response
                 }
             }
