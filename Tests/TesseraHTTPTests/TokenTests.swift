@@ -44,6 +44,18 @@ import TesseraTestFixtures
         #expect(try store.list().map(\.name) == ["admin"])
     }
 
+    @Test func concurrentChangesAreNotLost() async throws {
+        let data = Fixtures.temporaryDirectory("tokens")
+        // Each store opens the files on its own, as separate `tessera token` processes would.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<16 {
+                group.addTask { _ = try await onThread { try TokenStore(dataDirectory: data).create(name: "user-\(i)", role: .user) } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try TokenStore(dataDirectory: data).list().count == 16)
+    }
+
     @Test func aCorruptFileRefusesEveryTokenAndSaysWhy() throws {
         let data = Fixtures.temporaryDirectory("tokens")
         let store = TokenStore(dataDirectory: data)

@@ -45,13 +45,24 @@ struct TokenFile {
         return records
     }
 
-    /// Replaces the file with `records`: written to a temporary file made with mode 0600 (never
-    /// readable by others, not even for a moment), synced, then renamed over the old one.
-    func write(_ records: [TokenRecord]) throws(TokenStoreError) {
+    /// Runs `body` (a read, a change, a write) while holding an exclusive lock on `<file>.lock`, so
+    /// two `tessera token` commands at once cannot lose one another's change. The server only
+    /// reads, and needs no lock: each write replaces the file whole.
+    func whileLocked<T>(_ body: () throws(TokenStoreError) -> T) throws(TokenStoreError) -> T {
         let directory = (path as NSString).deletingLastPathComponent
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw .unwritable(path, "\(error)")
         }
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .unwritable(path, String(cString: strerror(errno))) }
+        defer { close(fd) }  // closing releases the lock
+        guard flock(fd, LOCK_EX) == 0 else { throw .unwritable(path, String(cString: strerror(errno))) }
+        return try body()
+    }
+
+    /// Replaces the file with `records`: written to a temporary file made with mode 0600 (never
+    /// readable by others, not even for a moment), synced, then renamed over the old one.
+    func write(_ records: [TokenRecord]) throws(TokenStoreError) {
         let text = JSONValue.object(["tokens": .array(records.map(\.json))]).prettySerialized() + "\n"
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

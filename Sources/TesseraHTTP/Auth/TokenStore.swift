@@ -55,39 +55,47 @@ public final class TokenStore: Sendable {
     /// Makes the admin token if there is none. Returns its secret, which exists nowhere else: print it
     /// once for the operator, never log it. `nil` if an admin token exists already.
     public func ensureAdminToken() throws(TokenStoreError) -> String? {
-        let records = try file.read()
-        guard !records.contains(where: { $0.name == TokenRecord.adminName }) else { return nil }
-        return try add(name: TokenRecord.adminName, role: .admin, to: records)
+        try file.whileLocked { () throws(TokenStoreError) -> String? in
+            let records = try file.read()
+            guard !records.contains(where: { $0.name == TokenRecord.adminName }) else { return nil }
+            return try add(name: TokenRecord.adminName, role: .admin, to: records)
+        }
     }
 
     /// Makes a new token; fails if the name is taken. Returns its secret.
     public func create(name: String, role: Principal.Role) throws(TokenStoreError) -> String {
         try Self.validate(name: name, role: role)
-        let records = try file.read()
-        guard !records.contains(where: { $0.name == name }) else { throw .exists(name) }
-        return try add(name: name, role: role, to: records)
+        return try file.whileLocked { () throws(TokenStoreError) -> String in
+            let records = try file.read()
+            guard !records.contains(where: { $0.name == name }) else { throw .exists(name) }
+            return try add(name: name, role: role, to: records)
+        }
     }
 
     /// Replaces the secret of the token `name` (keeping its role), so the old one stops working.
     /// Rotating `admin` when there is none makes it. Returns the new secret.
     public func rotate(name: String = TokenRecord.adminName) throws(TokenStoreError) -> String {
-        var records = try file.read()
-        guard let index = records.firstIndex(where: { $0.name == name }) else {
-            guard name == TokenRecord.adminName else { throw .notFound(name) }
-            return try add(name: name, role: .admin, to: records)
+        try file.whileLocked { () throws(TokenStoreError) -> String in
+            var records = try file.read()
+            guard let index = records.firstIndex(where: { $0.name == name }) else {
+                guard name == TokenRecord.adminName else { throw .notFound(name) }
+                return try add(name: name, role: .admin, to: records)
+            }
+            let secret = TokenSecret.generate()
+            records[index].digest = TokenSecret.hash(secret)
+            records[index].created = Self.now()
+            try file.write(records)
+            return secret
         }
-        let secret = TokenSecret.generate()
-        records[index].digest = TokenSecret.hash(secret)
-        records[index].created = Self.now()
-        try file.write(records)
-        return secret
     }
 
     /// Deletes the token `name`.
     public func revoke(name: String) throws(TokenStoreError) {
-        let records = try file.read()
-        guard records.contains(where: { $0.name == name }) else { throw .notFound(name) }
-        try file.write(records.filter { $0.name != name })
+        try file.whileLocked { () throws(TokenStoreError) in
+            let records = try file.read()
+            guard records.contains(where: { $0.name == name }) else { throw .notFound(name) }
+            try file.write(records.filter { $0.name != name })
+        }
     }
 
     private func add(name: String, role: Principal.Role, to records: [TokenRecord]) throws(TokenStoreError) -> String {
