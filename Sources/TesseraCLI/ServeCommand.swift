@@ -37,14 +37,15 @@ struct Serve: AsyncParsableCommand {
         try await reportingErrors {
             let host = try self.host.makeHost()
             let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
-            if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
-                say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
-            }
             // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
             let http = httpConfiguration(host.deployment)
             let server = HTTPServer(host: host, tokens: tokens, configuration: http)
             let boundPort: Int
             do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
+            // Only once listening: a start that fails leaves no token behind that nobody saw work.
+            if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
+                say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
+            }
             await host.start()
             server.markReady()
             say(PluginTable.render(host.statuses()))
