@@ -32,6 +32,11 @@ let package = Package(
         .package(path: "sdk"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own dependencies, named because the HTTP edge uses them directly: the bound
+        // port (NIOCore), a graceful stop (ServiceLifecycle), its log lines routed to the host's log (Logging).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -52,8 +57,11 @@ let package = Package(
             "TesseraNotifications", "TesseraEvents", "TesseraLocation",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
-            "TesseraRuntime", "TesseraManifest", sdk,
+            "TesseraRuntime", "TesseraManifest", "TesseraLoader", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
             "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", sdk,

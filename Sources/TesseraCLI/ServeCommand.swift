@@ -1,14 +1,34 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import TesseraHTTP
+import TesseraManifest
 import TesseraRuntime
 
 /// `tessera serve`
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start the host on a deployment and run until interrupted (Ctrl-C or SIGTERM).",
-        discussion: "Loads and starts every enabled plugin, prints their states, and fires timers on the deployment's clock.")
+        discussion: """
+            Listens for HTTP on the deployment's http.host and http.port (127.0.0.1:8420 by default; docs/http.md), \
+            loads and starts every enabled plugin, prints their states and the URL, and fires timers on the deployment's clock. \
+            On first start it makes the admin token and prints it once.
+            """)
     @OptionGroup var host: HostArguments
+    @Option(name: .long, help: "Listen on this port instead of the deployment's (0: any free port; the bound one is printed).")
+    var port: Int?
+    @Option(name: .long, help: "The largest request body accepted, in bytes.")
+    var maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes
+    @Option(name: .long, help: "Requests per second each token may make on average (0: no limit).")
+    var rateLimit: Double = HTTPConfiguration.defaultRateLimit.perSecond
+    @Option(name: .long, help: "Requests a token may make at once before the rate limit applies.")
+    var rateBurst: Double = HTTPConfiguration.defaultRateLimit.burst
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port: expected 0...65535, found \(port)") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, found \(maxBodyBytes)") }
+        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be ≥ 0 and --rate-burst ≥ 1") }
+    }
 
     func run() async throws {
         // Take over SIGINT and SIGTERM before anything else, so a signal that arrives while the
@@ -16,15 +36,38 @@ struct Serve: AsyncParsableCommand {
         let termination = TerminationSignal()
         try await reportingErrors {
             let host = try self.host.makeHost()
+            let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
+            // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
+            let http = httpConfiguration(host.deployment)
+            let server = HTTPServer(host: host, tokens: tokens, configuration: http)
+            let boundPort: Int
+            do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
+            // Only once listening: a start that fails leaves no token behind that nobody saw work.
+            if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
+                say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
+            }
             await host.start()
+            server.markReady()
             say(PluginTable.render(host.statuses()))
-            say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' (data: \(host.options.dataDirectory)); Ctrl-C to stop")
+            say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
             let timers = host.virtualClock == nil ? Task { await host.timers.run() } : nil
             await termination.wait()
+            await server.stop()
             timers?.cancel()
             await host.stop()
             say("stopped")
         }
+    }
+
+    /// The deployment's listener, with this command's overrides.
+    func httpConfiguration(_ deployment: Deployment) -> HTTPConfiguration {
+        HTTPConfiguration(host: deployment.httpHost, port: port ?? deployment.httpPort, maxBodyBytes: maxBodyBytes,
+                          rateLimit: rateLimit == 0 ? nil : .init(perSecond: rateLimit, burst: rateBurst))
+    }
+
+    /// `http://host:port/`, with an IPv6 address in brackets.
+    static func url(_ host: String, _ port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
     }
 }
 

@@ -161,7 +161,8 @@ import TesseraTestFixtures
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory]
+        // Port 0: the test must not depend on the default port being free on a shared machine.
+        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import TesseraSDK
+
+/// The host's bearer tokens: made, rotated and revoked by `tessera token` and on a device host's
+/// first start; checked by the server on every request.
+///
+/// The server keeps the records in memory and re-reads the file when it was replaced (one `stat`
+/// per request), so a token rotated by another process works — and the old one stops working — at
+/// once, without a restart.
+public final class TokenStore: Sendable {
+    /// The file's name in the data directory.
+    public static let fileName = "http-tokens.json"
+
+    /// Where the tokens are kept.
+    public var path: String { file.path }
+    private let file: TokenFile
+    private let cache = Mutex<(identity: TokenFile.Identity?, records: [TokenRecord])>((nil, []))
+
+    public init(dataDirectory: String) {
+        file = TokenFile(path: (dataDirectory as NSString).appendingPathComponent(Self.fileName))
+    }
+
+    // MARK: Checking
+
+    /// The principal a presented token stands for; `nil` if no token matches. Every stored hash is
+    /// compared, in constant time each, so the answer's timing says nothing about which came close.
+    public func principal(for token: String) -> Principal? {
+        let digest = TokenSecret.hash(token)
+        var match: TokenRecord?
+        for record in currentRecords() where TokenSecret.constantTimeEqual(record.digest, digest) {
+            match = record
+        }
+        return match.map { Principal(id: $0.name, role: $0.role) }
+    }
+
+    /// The records as the file holds them now; none if it cannot be read (every token is refused
+    /// then, rather than a stale one accepted).
+    private func currentRecords() -> [TokenRecord] {
+        let identity = file.identity()
+        return cache.withLock { cached in
+            if cached.identity != identity || identity == nil {
+                cached.records = (try? file.read()) ?? []
+                cached.identity = identity
+            }
+            return cached.records
+        }
+    }
+
+    // MARK: Managing
+
+    /// Every token's record (names, roles, dates; the hashes are of no use to a person).
+    public func list() throws(TokenStoreError) -> [TokenRecord] { try file.read() }
+
+    /// Makes the admin token if there is none. Returns its secret, which exists nowhere else: print it
+    /// once for the operator, never log it. `nil` if an admin token exists already.
+    public func ensureAdminToken() throws(TokenStoreError) -> String? {
+        try file.whileLocked { () throws(TokenStoreError) -> String? in
+            let records = try file.read()
+            guard !records.contains(where: { $0.name == TokenRecord.adminName }) else { return nil }
+            return try add(name: TokenRecord.adminName, role: .admin, to: records)
+        }
+    }
+
+    /// Makes a new token; fails if the name is taken. Returns its secret.
+    public func create(name: String, role: Principal.Role) throws(TokenStoreError) -> String {
+        try Self.validate(name: name, role: role)
+        return try file.whileLocked { () throws(TokenStoreError) -> String in
+            let records = try file.read()
+            guard !records.contains(where: { $0.name == name }) else { throw .exists(name) }
+            return try add(name: name, role: role, to: records)
+        }
+    }
+
+    /// Replaces the secret of the token `name` (keeping its role), so the old one stops working.
+    /// Rotating `admin` when there is none makes it. Returns the new secret.
+    public func rotate(name: String = TokenRecord.adminName) throws(TokenStoreError) -> String {
+        try file.whileLocked { () throws(TokenStoreError) -> String in
+            var records = try file.read()
+            guard let index = records.firstIndex(where: { $0.name == name }) else {
+                guard name == TokenRecord.adminName else { throw .notFound(name) }
+                return try add(name: name, role: .admin, to: records)
+            }
+            let secret = TokenSecret.generate()
+            records[index].digest = TokenSecret.hash(secret)
+            records[index].created = Self.now()
+            try file.write(records)
+            return secret
+        }
+    }
+
+    /// Deletes the token `name`.
+    public func revoke(name: String) throws(TokenStoreError) {
+        try file.whileLocked { () throws(TokenStoreError) in
+            let records = try file.read()
+            guard records.contains(where: { $0.name == name }) else { throw .notFound(name) }
+            try file.write(records.filter { $0.name != name })
+        }
+    }
+
+    private func add(name: String, role: Principal.Role, to records: [TokenRecord]) throws(TokenStoreError) -> String {
+        let secret = TokenSecret.generate()
+        try file.write(records + [TokenRecord(name: name, role: role, digest: TokenSecret.hash(secret), created: Self.now())])
+        return secret
+    }
+
+    static func validate(name: String, role: Principal.Role) throws(TokenStoreError) {
+        let allowed = "abcdefghijklmnopqrstuvwxyz0123456789._-"
+        guard let first = name.first, first.isASCII, first.isLetter || first.isNumber, name.count <= 64,
+              name.allSatisfy({ allowed.contains($0) }) else { throw .invalidName(name) }
+        guard TokenRecord.roles.contains(role) else { throw .invalidRole(role.rawValue) }
+    }
+
+    private static func now() -> String { Date().formatted(.iso8601) }
+}

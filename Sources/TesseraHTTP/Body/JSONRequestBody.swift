@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+
+/// Reads a POST body meant to be JSON, refusing it as early as possible: a media type that is not
+/// JSON (415) before a byte is read, a declared length over the limit (413) before a byte is read,
+/// and a body that grows past the limit (413) as soon as it does, without buffering the rest.
+enum JSONRequestBody {
+    /// The body's bytes; `{}` for an empty body that declares no other media type, so an
+    /// operation without input can be called with a bare POST.
+    static func read(_ request: Request, limit: Int) async throws -> [UInt8] {
+        let contentType = request.headers[.contentType]
+        if let contentType, !isJSON(contentType) { throw APIError.unsupportedMediaType(contentType) }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= limit else { throw APIError.payloadTooLarge(limit: limit) }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        if bytes.isEmpty && contentType == nil { return Array("{}".utf8) }
+        guard contentType != nil else { throw APIError.unsupportedMediaType(nil) }
+        return bytes
+    }
+
+    /// `application/json` or a `+json` type (`application/merge-patch+json`), with any parameters.
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let normalized = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
+        return normalized == "application/json" || (normalized.hasPrefix("application/") && normalized.hasSuffix("+json"))
+    }
+}

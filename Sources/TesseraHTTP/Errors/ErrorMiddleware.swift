@@ -1,0 +1,49 @@
+import Hummingbird
+import TesseraRuntime
+import TesseraSDK
+
+/// Turns whatever a route or an inner middleware throws into an ``APIError`` response, so that every
+/// error a client sees has the same JSON shape — including Hummingbird's own 404 for an unknown path.
+/// It is the outermost layer that can fail: nothing thrown gets past it as a bare 500.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let log: HostLog
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try apiError(for: error, request: request).response(from: request, context: context)
+        }
+    }
+
+    func apiError(for error: any Error, request: Request) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as PluginError:
+            if APIError.status(for: error.code) == nil {
+                log(.error, "http", "\(request.method.rawValue) \(request.uri.path): \(error)")
+            }
+            return APIError(error)
+        case let error as HTTPError where error.status == .notFound:
+            return .noRoute(request.method, request.uri.path)
+        case let error as HTTPError:
+            return APIError(error.status, code: Self.code(for: error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)
+        default:
+            // A bug in the edge itself: say so in the log, and nothing of it to the client.
+            log(.error, "http", "\(request.method.rawValue) \(request.uri.path): unexpected error: \(error)")
+            return APIError(PluginError(.internal, ""))
+        }
+    }
+
+    /// A code for an HTTP status Hummingbird chose on its own.
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "invalid_input"
+        case 413: "payload_too_large"
+        case 400..<500: "bad_request"
+        default: "internal"
+        }
+    }
+}

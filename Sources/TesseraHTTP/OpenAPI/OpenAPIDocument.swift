@@ -1,0 +1,62 @@
+import TesseraManifest
+import TesseraSDK
+
+/// `GET /openapi.json`: an OpenAPI 3.1 document made from the manifests of the enabled plugins —
+/// one path per operation, its request and response schemas from the manifest — plus the host's
+/// own routes. No plugin code runs to make it.
+enum OpenAPIDocument {
+    /// The version of the HTTP API this edge serves (its paths start with `/v1`).
+    static let apiVersion = "1.0.0"
+
+    static func make(manifests: [PluginManifest], deploymentName: String) -> JSONValue {
+        var paths = OpenAPIComponents.hostPaths
+        var schemas = OpenAPIComponents.schemas
+        var tags: [JSONValue] = [["name": "host", "description": "The host itself."]]
+        for manifest in manifests {
+            tags.append(["name": .string(manifest.id), "description": .string(manifest.summary ?? manifest.name)])
+            for operation in manifest.operations {
+                let name = "\(manifest.id).\(operation.name)"
+                schemas[name + ".input"] = SchemaTranslation.translate(operation.inputSchemaDocument, base: "#/components/schemas/\(name).input")
+                schemas[name + ".output"] = SchemaTranslation.translate(operation.outputSchemaDocument, base: "#/components/schemas/\(name).output")
+                paths["/v1/plugins/\(manifest.id)/ops/\(operation.name)"] = ["post": operationObject(manifest, operation, name: name)]
+            }
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": .string("Tessera host — deployment '\(deploymentName)'"),
+                "version": .string(apiVersion),
+                "description": "Operations of the plugins this host enables, generated from their manifests. Every route but /healthz needs a bearer token.",
+            ],
+            "tags": .array(tags),
+            "security": [["bearer": []]],
+            "paths": .object(paths),
+            "components": [
+                "schemas": .object(schemas),
+                "responses": .object(OpenAPIComponents.responses),
+                "securitySchemes": OpenAPIComponents.securitySchemes,
+            ],
+        ]
+    }
+
+    /// The `post` of one operation's path.
+    static func operationObject(_ manifest: PluginManifest, _ operation: OperationDeclaration, name: String) -> JSONValue {
+        var responses = OpenAPIComponents.errorResponses(["400", "401", "403", "404", "409", "413", "415", "422", "429", "500", "503"])
+        responses["200"] = [
+            "description": "The operation's result.",
+            "content": OpenAPIComponents.jsonContent(OpenAPIComponents.ref(name + ".output")),
+        ]
+        let roles = operation.roles.map(\.rawValue).joined(separator: ", ")
+        return [
+            "operationId": .string(name),
+            "summary": .string(operation.summary ?? operation.name),
+            "description": .string("\(manifest.name) \(manifest.version). Roles that may call it: \(roles). An empty body is taken as {}."),
+            "tags": [.string(manifest.id)],
+            "requestBody": [
+                "required": false,
+                "content": OpenAPIComponents.jsonContent(OpenAPIComponents.ref(name + ".input")),
+            ],
+            "responses": .object(responses),
+        ]
+    }
+}

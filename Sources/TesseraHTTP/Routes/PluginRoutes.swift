@@ -1,0 +1,60 @@
+import Hummingbird
+import TesseraRuntime
+import TesseraSDK
+
+/// `GET /v1/plugins` and `POST /v1/plugins/{id}/ops/{op}`: the plugins' states, and their operations
+/// called through the host, which checks existence, state, role and input schema before any plugin
+/// code runs.
+struct PluginRoutes: Sendable {
+    let host: PluginHost
+    let metrics: HTTPMetrics
+    let maxBodyBytes: Int
+
+    /// Every plugin with its state. An admin sees each plugin's history and files too; a user sees
+    /// what the plugins are and whether they serve, not where they live on disk.
+    func list(_ request: Request, context: APIRequestContext) -> Response {
+        let detailed = context.principal?.role == .admin
+        let plugins = host.statuses().map { detailed ? $0.json : Self.summary($0) }
+        return .json(["plugins": .array(plugins)])
+    }
+
+    static func summary(_ status: PluginStatus) -> JSONValue {
+        guard case .object(var members) = status.json else { return status.json }
+        for key in ["history", "manifest", "library", "sha256", "stampedABI", "buildID"] { members[key] = nil }
+        return .object(members)
+    }
+
+    /// Calls the operation with the body as its input, as the token's principal. Only a call to an
+    /// operation some manifest declares is counted in the metrics, whatever its outcome.
+    func call(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let plugin = context.parameters.get("id") ?? ""
+        let operation = context.parameters.get("op") ?? ""
+        guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
+        let declared = host.manifest(of: plugin)?.operation(named: operation) != nil
+        let started = ContinuousClock.now
+        do {
+            let input = try await JSONRequestBody.read(request, limit: maxBodyBytes)
+            let result = try await host.call(plugin, operation, json: input, as: principal)
+            if declared { record(plugin, operation, since: started, errorCode: nil) }
+            return .json(result)
+        } catch {
+            if declared { record(plugin, operation, since: started, errorCode: Self.code(of: error)) }
+            throw error
+        }
+    }
+
+    private func record(_ plugin: String, _ operation: String, since started: ContinuousClock.Instant, errorCode: String?) {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        metrics.recordCall(plugin: plugin, operation: operation, seconds: seconds, errorCode: errorCode)
+    }
+
+    /// The code the client will see for `error`.
+    static func code(of error: any Error) -> String {
+        switch error {
+        case let error as APIError: error.code
+        case let error as PluginError: APIError(error).code
+        default: PluginError.Code.internal.rawValue
+        }
+    }
+}

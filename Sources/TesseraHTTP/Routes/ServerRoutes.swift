@@ -1,0 +1,45 @@
+import Hummingbird
+import Synchronization
+import TesseraRuntime
+import TesseraSDK
+
+/// The routes about the server itself: liveness, readiness, metrics, and the OpenAPI document.
+struct ServerRoutes: Sendable {
+    let host: PluginHost
+    let metrics: HTTPMetrics
+    let readiness: Readiness
+
+    /// `GET /healthz`: the process answers. Needs no token.
+    func health(_ request: Request, context: APIRequestContext) -> Response {
+        .json(["status": "ok"])
+    }
+
+    /// `GET /readyz`: 200 once the host has started its plugins, 503 before (and while stopping).
+    func ready(_ request: Request, context: APIRequestContext) throws -> Response {
+        guard readiness.isReady else {
+            throw APIError(.serviceUnavailable, code: "unavailable", "the host is \(readiness.phase); not ready yet")
+        }
+        return .json(["status": "ready"])
+    }
+
+    /// `GET /metrics`: the Prometheus text exposition.
+    func metricsPage(_ request: Request, context: APIRequestContext) -> Response {
+        .text(MetricsReport.render(host: host, metrics: metrics), contentType: PrometheusText.contentType)
+    }
+
+    /// `GET /openapi.json`: made anew from the manifests on each request, so it follows the plugins.
+    func openAPI(_ request: Request, context: APIRequestContext) -> Response {
+        .json(OpenAPIDocument.make(manifests: host.enabledManifests(), deploymentName: host.deployment.name))
+    }
+}
+
+/// Whether the host has finished starting: set by whoever runs the server (``HTTPServer/markReady()``).
+final class Readiness: Sendable {
+    private let state = Atomic<Int>(0)  // 0 starting, 1 ready, 2 stopping
+
+    var isReady: Bool { state.load(ordering: .acquiring) == 1 }
+    var phase: String { ["starting", "ready", "stopping"][state.load(ordering: .acquiring)] }
+
+    func markReady() { state.store(1, ordering: .releasing) }
+    func markStopping() { state.store(2, ordering: .releasing) }
+}

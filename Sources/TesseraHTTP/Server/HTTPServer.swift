@@ -1,0 +1,86 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import TesseraRuntime
+
+/// The HTTP edge of a host: serves the API (docs/http.md) for one ``PluginHost`` until stopped.
+///
+/// ```swift
+/// let server = HTTPServer(host: host, tokens: TokenStore(dataDirectory: data), configuration: .init(port: 0))
+/// let port = try await server.start()   // listening; /healthz answers, /readyz says 503
+/// await host.start()
+/// server.markReady()                    // /readyz says 200
+/// …
+/// await server.stop()                   // in-flight requests finish, then the socket closes
+/// ```
+public final class HTTPServer: Sendable {
+    public let configuration: HTTPConfiguration
+    let host: PluginHost
+    let tokens: TokenStore
+    let metrics = HTTPMetrics()
+    let readiness = Readiness()
+    private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
+
+    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration) {
+        self.host = host
+        self.tokens = tokens
+        self.configuration = configuration
+    }
+
+    /// Binds the listener and starts serving in the background. Returns the bound port (the one the
+    /// system chose, for port 0) once the socket is listening; throws ``HTTPServerError`` if it
+    /// cannot bind.
+    public func start() async throws -> Int {
+        let logger = Logger(label: "tessera.http") { _ in HostLogHandler(log: self.host.options.log) }
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness),
+            // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger)
+        // No signal handling here: whoever runs the server decides when it stops (``stop()``).
+        let group = ServiceGroup(services: [app], logger: logger)
+        let task = Task {
+            defer { portSink.finish() }
+            try await group.run()
+        }
+        running.withLock { $0 = (group, task) }
+        for await port in ports { return port }
+        // The stream ended without a port: the group stopped before listening.
+        do { try await task.value } catch {
+            throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+        throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: "the server stopped at once")
+    }
+
+    /// Says the host has finished starting: `/readyz` answers 200 from now on.
+    public func markReady() { readiness.markReady() }
+
+    /// Stops accepting connections, lets requests in flight finish, and returns once the server
+    /// has stopped. `/readyz` answers 503 meanwhile.
+    public func stop() async {
+        readiness.markStopping()
+        guard let (group, task) = running.withLock({ $0 }) else { return }
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        running.withLock { $0 = nil }
+    }
+}
+
+/// Why the server could not start.
+public enum HTTPServerError: Error, CustomStringConvertible {
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import TesseraHTTP
+import TesseraSDK
+import TesseraTestFixtures
+
+/// `GET /openapi.json`: generated from the manifests, valid OpenAPI 3.1 by a standard validator,
+/// with the manifests' `nullable` translated to JSON Schema 2020-12.
+@Suite struct OpenAPITests {
+    @Test func nullableBecomesATypeUnionWhereTypeAloneCouldRefuseNull() {
+        let schema: JSONValue = ["type": "string", "maxLength": 3, "nullable": true]
+        #expect(SchemaTranslation.translate(schema, base: "#/x") == ["type": ["string", "null"], "maxLength": 3])
+        #expect(SchemaTranslation.translate(["type": ["string", "integer"], "nullable": true], base: "#/x") == ["type": ["string", "integer", "null"]])
+        #expect(SchemaTranslation.translate(["type": ["string", "null"], "nullable": true], base: "#/x") == ["type": ["string", "null"]])
+        #expect(SchemaTranslation.translate(["type": "string", "nullable": false], base: "#/x") == ["type": "string"])
+        #expect(SchemaTranslation.translate(["minimum": 1, "nullable": true], base: "#/x") == ["minimum": 1])
+    }
+
+    @Test func nullableWithAnotherNullRefusingKeywordBecomesAnyOf() {
+        let schema: JSONValue = ["enum": ["s", "m"], "nullable": true, "description": "size"]
+        #expect(SchemaTranslation.translate(schema, base: "#/x") == ["description": "size", "anyOf": [["type": "null"], ["enum": ["s", "m"]]]])
+        let ref: JSONValue = ["$ref": "#/$defs/a", "nullable": true]
+        #expect(SchemaTranslation.translate(ref, base: "#/components/schemas/p.op.input") ==
+                ["anyOf": [["type": "null"], ["$ref": "#/components/schemas/p.op.input/$defs/a"]]])
+    }
+
+    @Test func subschemasAreTranslatedRefsRebasedAndDialectKeywordsDropped() {
+        let schema: JSONValue = [
+            "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:x", "type": "object",
+            "properties": ["a": ["type": "integer", "nullable": true], "tree": ["$ref": "#"]],
+            "items": ["type": "string", "nullable": true],
+            "prefixItems": [["type": "number", "nullable": true]],
+            "allOf": [["properties": ["b": ["$ref": "#/$defs/b"]]]],
+            "$defs": ["b": ["type": "boolean", "nullable": true]],
+        ]
+        let translated = SchemaTranslation.translate(schema, base: "#/components/schemas/s")
+        #expect(translated["$schema"] == nil)
+        #expect(translated["$id"] == nil)
+        #expect(translated["properties"]?["a"] == ["type": ["integer", "null"]])
+        #expect(translated["properties"]?["tree"] == ["$ref": "#/components/schemas/s"])
+        #expect(translated["items"] == ["type": ["string", "null"]])
+        #expect(translated["prefixItems"] == [["type": ["number", "null"]]])
+        #expect(translated["allOf"]?.arrayValue?.first?["properties"]?["b"] == ["$ref": "#/components/schemas/s/$defs/b"])
+        #expect(translated["$defs"]?["b"] == ["type": ["boolean", "null"]])
+        #expect(SchemaTranslation.translate(true, base: "#/x") == true)
+    }
+
+    @Test func theDocumentHasAPathPerOperationWithTheManifestSchemasAndErrors() async throws {
+        let server = try await TestServer.start()
+        let response = try await server.request("GET", "/openapi.json")
+        #expect(response.status == 200)
+        let document = try #require(response.json)
+        #expect(document["openapi"] == "3.1.0")
+        let paths = try #require(document["paths"]?.objectValue)
+        for op in ["echo", "fail", "crash", "whoami", "admin-only"] {
+            #expect(paths["/v1/plugins/test.probe/ops/\(op)"]?["post"] != nil, "\(op)")
+        }
+        #expect(paths["/v1/plugins/test.broken/ops/hello"] != nil)  // enabled, though failed: a call says why
+        for path in ["/v1/plugins", "/openapi.json", "/metrics", "/healthz", "/readyz"] { #expect(paths[path]?["get"] != nil, "\(path)") }
+        let echo = try #require(paths["/v1/plugins/test.probe/ops/echo"]?["post"])
+        #expect(echo["summary"] == "Returns its input.")
+        #expect(echo["requestBody"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/test.probe.echo.input"])
+        #expect(echo["responses"]?["400"] == ["$ref": "#/components/responses/InvalidInput"])
+        #expect(echo["responses"]?["503"] == ["$ref": "#/components/responses/Unavailable"])
+        let input = try #require(document["components"]?["schemas"]?["test.probe.echo.input"])
+        #expect(input["properties"]?["note"] == ["type": ["string", "null"]])
+        #expect(input["properties"]?["where"] == ["$ref": "#/components/schemas/test.probe.echo.input/$defs/place"])
+        #expect(document["components"]?["securitySchemes"]?["bearer"] == ["type": "http", "scheme": "bearer",
+            "description": "A token from `tessera token create` or `rotate`; a device host prints its admin token on first start."])
+        #expect(document["security"] == [["bearer": []]])
+        #expect(paths["/healthz"]?["get"]?["security"] == [])
+        #expect(!response.text.contains("\"nullable\""))
+        await server.stop()
+    }
+
+    @Test func theDocumentIsValidOpenAPI31ForAStandardValidator() async throws {
+        let server = try await TestServer.start()
+        let response = try await server.request("GET", "/openapi.json")
+        let file = server.root + "/openapi.json"
+        try Data(response.body).write(to: URL(fileURLWithPath: file))
+        let verdict = try await OpenAPIValidator.validate(file: file)
+        #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
+        await server.stop()
+    }
+}
+
+/// Runs openapi-spec-validator (Python) on a document file.
+enum OpenAPIValidator {
+    static let installHint = "openapi-spec-validator is not installed: pip install openapi-spec-validator (.ci/run installs it)"
+
+    static func validate(file: String) async throws -> ProcessResult {
+        let python = ["/usr/bin/env", "python3"]
+        let probe = try await onThread { try run(python[0], [python[1], "-c", "import openapi_spec_validator"]) }
+        guard probe.status == 0 else {
+            Issue.record(Comment(rawValue: installHint))
+            return probe
+        }
+        return try await onThread { try run(python[0], [python[1], "-m", "openapi_spec_validator", "--schema", "3.1", file]) }
+    }
+}

@@ -1,0 +1,80 @@
+import Synchronization
+import TesseraSDK
+
+/// Counts how many calls reached plugin code, so a test can show that a refused request never did.
+final class CallCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func increment() { count.add(1, ordering: .relaxed) }
+}
+
+/// The plugin the HTTP tests call, linked into the test process (`HostOptions.inProcessPlugins`):
+/// it echoes, fails with any error code asked for, throws a non-Tessera error, and says who called.
+final class ProbePlugin: Plugin {
+    static let id = "test.probe"
+    let counter: CallCounter
+
+    init(counter: CallCounter) { self.counter = counter }
+
+    func start(context: PluginContext) async throws {
+        let counter = self.counter
+        context.onOperation("echo") { call in
+            counter.increment()
+            return call.input
+        }
+        context.onOperation("fail") { call in
+            counter.increment()
+            let code = PluginError.Code(rawValue: call.input["code"]?.stringValue ?? "internal")
+            throw PluginError(code, call.input["message"]?.stringValue ?? "failed as asked", field: call.input["field"]?.stringValue)
+        }
+        context.onOperation("crash") { _ in
+            counter.increment()
+            throw ProbeCrash(secret: "/var/lib/secret-path")
+        }
+        context.onOperation("whoami") { call in
+            counter.increment()
+            return ["id": .string(call.principal.id), "role": .string(call.principal.role.rawValue)]
+        }
+        context.onOperation("admin-only") { _ in
+            counter.increment()
+            return ["ok": true]
+        }
+    }
+
+    struct ProbeCrash: Error { let secret: String }
+
+    /// The probe's manifest `operations`: small schemas, one admin-only operation, and one schema
+    /// with `nullable`, `$defs` and `$ref` for the OpenAPI translation.
+    static var operations: [[String: Any]] {
+        let object: [String: Any] = ["type": "object"]
+        return [
+            ["name": "echo", "summary": "Returns its input.", "input": [
+                "type": "object", "additionalProperties": false,
+                "properties": [
+                    "text": ["type": "string", "maxLength": 100000],
+                    "count": ["type": "integer", "minimum": 0],
+                    "note": ["type": "string", "nullable": true],
+                    "size": ["enum": ["s", "m"], "nullable": true],
+                    "where": ["$ref": "#/$defs/place"],
+                ] as [String: Any],
+                "$defs": ["place": ["type": "object", "required": ["lat"], "properties": ["lat": ["type": "number", "nullable": true]]]],
+            ] as [String: Any], "output": object],
+            ["name": "fail", "input": [
+                "type": "object", "required": ["code"],
+                "properties": ["code": ["type": "string"], "message": ["type": "string"], "field": ["type": "string"]],
+            ] as [String: Any], "output": object],
+            ["name": "crash", "input": object, "output": object],
+            ["name": "whoami", "input": object, "output": [
+                "type": "object", "properties": ["id": ["type": "string"], "role": ["type": "string"]],
+            ] as [String: Any]],
+            ["name": "admin-only", "input": object, "output": object, "roles": ["admin"]],
+        ]
+    }
+}
+
+/// A plugin whose start fails: the host parks it in `failed`, and calls to it get 503.
+final class BrokenPlugin: Plugin {
+    static let id = "test.broken"
+    struct StartError: Error {}
+    func start(context: PluginContext) async throws { throw StartError() }
+}

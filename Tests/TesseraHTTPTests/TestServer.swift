@@ -1,0 +1,85 @@
+import Foundation
+import TesseraHTTP
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+import TesseraTestFixtures
+
+/// A real host with the probe plugins in-process, served over real HTTP on a loopback port the
+/// system chose, with an admin and a user token.
+final class TestServer {
+    /// The temporary folder with the manifests, the deployment and the data directory.
+    let root: String
+    let host: PluginHost
+    let server: HTTPServer
+    let tokens: TokenStore
+    let port: Int
+    let adminToken: String
+    let userToken: String
+    /// Calls that reached the probe plugin's code.
+    let calls: CallCounter
+
+    /// Starts it. `ready: false` leaves `/readyz` at 503 (as while a host starts).
+    static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil, ready: Bool = true) async throws -> TestServer {
+        let ws = FixtureWorkspace("http")
+        let missing = ws.root + "/in-process.so"  // never opened: in-process plugins skip the library gates
+        ws.addManifest(id: ProbePlugin.id, library: missing) {
+            $0["description"] = "The HTTP tests' probe."
+            $0["operations"] = ProbePlugin.operations
+        }
+        ws.addManifest(id: BrokenPlugin.id, library: missing)
+        ws.writeDeployment(plugins: [["id": ProbePlugin.id, "grants": [:] as [String: Any]], ["id": BrokenPlugin.id, "grants": [:] as [String: Any]]])
+        let counter = CallCounter()
+        let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
+            dataDirectory: ws.dataDirectory,
+            inProcessPlugins: [ProbePlugin.id: PluginFactory { ProbePlugin(counter: counter) }, BrokenPlugin.id: PluginFactory { BrokenPlugin() }]))
+        let tokens = TokenStore(dataDirectory: ws.dataDirectory)
+        let admin = try tokens.ensureAdminToken()!
+        let user = try tokens.create(name: "ada", role: .user)
+        let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(
+            host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit))
+        let port = try await server.start()
+        await host.start()
+        if ready { server.markReady() }
+        return TestServer(root: ws.root, host: host, server: server, tokens: tokens, port: port, adminToken: admin, userToken: user, calls: counter)
+    }
+
+    private init(root: String, host: PluginHost, server: HTTPServer, tokens: TokenStore, port: Int,
+                 adminToken: String, userToken: String, calls: CallCounter) {
+        self.root = root
+        self.host = host
+        self.server = server
+        self.tokens = tokens
+        self.port = port
+        self.adminToken = adminToken
+        self.userToken = userToken
+        self.calls = calls
+    }
+
+    /// Who a request authenticates as.
+    enum As { case admin, user, none, token(String) }
+
+    /// Sends a request; a JSON body gets `Content-Type: application/json` unless `headers` says otherwise.
+    func request(_ method: String, _ path: String, as who: As = .admin, headers: [(String, String)] = [],
+                 json: String? = nil, body: [UInt8]? = nil) async throws -> RawResponse {
+        var all = headers
+        switch who {
+        case .admin: all.append(("Authorization", "Bearer \(adminToken)"))
+        case .user: all.append(("Authorization", "Bearer \(userToken)"))
+        case .token(let token): all.append(("Authorization", "Bearer \(token)"))
+        case .none: break
+        }
+        if json != nil, !all.contains(where: { $0.0.lowercased() == "content-type" }) { all.append(("Content-Type", "application/json")) }
+        return try await RawHTTPClient.request(port: port, method, path, headers: all, body: json.map { Array($0.utf8) } ?? body)
+    }
+
+    /// `POST /v1/plugins/test.probe/ops/<op>` with a JSON body.
+    func call(_ op: String, _ json: String, as who: As = .admin) async throws -> RawResponse {
+        try await request("POST", "/v1/plugins/\(ProbePlugin.id)/ops/\(op)", as: who, json: json)
+    }
+
+    func stop() async {
+        await server.stop()
+        await host.stop()
+    }
+}
