@@ -21,7 +21,7 @@ extension PluginHost {
         guard let slot = registry[pluginID] else {
             throw PluginError(.notFound, "no plugin '\(pluginID)' in this host")
         }
-        guard let (manifest, context) = slot.beginCall() else {
+        guard let (manifest, context) = await slot.admit() else {
             let status = slot.status
             throw PluginError(.unavailable, "plugin '\(pluginID)' is not active: \(status.state.rawValue)\(status.reason.map { " (\($0))" } ?? "")")
         }
@@ -50,7 +50,7 @@ extension PluginHost {
 
     /// Delivers a due timer to its plugin, if the plugin is active now; otherwise it stays due.
     static func fire(_ timer: StoredTimer, at firedAt: Date, registry: SlotRegistry, log: HostLog) async -> TimerScheduler.Outcome {
-        guard let slot = registry[timer.plugin], let (_, context) = slot.beginCall() else { return .deferred }
+        guard let slot = registry[timer.plugin], let (_, context) = await slot.admit() else { return .deferred }
         defer { slot.endCall() }
         guard let handler = context.timerHandler(timer.name) else {
             return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")

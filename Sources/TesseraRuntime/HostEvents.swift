@@ -9,7 +9,7 @@ import TesseraStorage
 extension PluginHost {
     /// Hands an event to a subscriber's handler, if the subscriber is active now.
     static func deliver(_ event: PublishedEvent, to subscriber: String, registry: SlotRegistry, log: HostLog) async -> EventBus.Outcome {
-        guard let slot = registry[subscriber], let (_, context) = slot.beginCall() else { return .notActive }
+        guard let slot = registry[subscriber], let (_, context) = await slot.admit() else { return .notActive }
         defer { slot.endCall() }
         guard let handler = context.eventHandler(event.qualifiedName) else {
             return .failed("plugin '\(subscriber)' consumes '\(event.qualifiedName)' but registered no handler for it")
@@ -74,7 +74,7 @@ extension PluginHost {
         guard grants["location"] != nil, context.locationHandler != nil else { return }
         let id = slot.id
         location.subscribe(id) { fix in
-            guard let (_, context) = slot.beginCall() else { return }
+            guard let (_, context) = await slot.admit() else { return }
             defer { slot.endCall() }
             try await context.locationHandler?(fix)
         }

@@ -175,13 +175,40 @@ extension PluginHost {
     ) async throws {
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
         let instance = factory.makePlugin()
+        let opened = await openedStorage?.value
+        let (context, storage) = try makeContext(for: instance, manifest: manifest, entry: entry, grants: grants) {
+            try opened ?? openStorage(manifest.id)
+        }
+        do {
+            try await instance.start(context: context)
+        } catch {
+            throw StartFailure(reason: "start threw: \(error)")
+        }
+        for job in manifest.jobs {
+            let first = clock.now().addingTimeInterval(TimeInterval(job.everySeconds))
+            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: manifest.id, key: "job:\(job.name)", name: job.name,
+                                                       fireAt: first, everySeconds: job.everySeconds))
+        }
+        let missing = manifest.operations.map(\.name).filter { context.operationHandler($0) == nil }
+        slot.withState { $0.instance = instance; $0.context = context; $0.storage = storage }
+        let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
+            : "serving; no handler registered for \(missing.joined(separator: ", "))"
+        slot.transition(.active, note)
+        subscribeToLocation(slot, context: context, grants: grants)
+        events.kick()  // what it missed while it was not active
+        log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
+    }
+
+    /// The context a new instance starts with: its granted capabilities (storage migrated to the
+    /// instance's schema) and configuration. `storage` gives the plugin's database when storage
+    /// is granted: opened at start, or the running generation's during a swap.
+    func makeContext(for instance: any Plugin, manifest: PluginManifest, entry: Deployment.PluginEntry,
+                     grants: [String: JSONValue], storage open: () throws -> SQLitePluginStorage) throws -> (PluginContext, SQLitePluginStorage?) {
         var capabilities: [GrantedCapability] = []
         var storage: SQLitePluginStorage?
         do {
             if let permissions = grants["storage"] {
-                let opened = await openedStorage?.value
-                let prepared = try prepareStorage(opened ?? openStorage(manifest.id), permissions: permissions,
-                                                  migrations: instance.migrations)
+                let prepared = try prepareStorage(open(), permissions: permissions, migrations: instance.migrations)
                 capabilities.append(GrantedCapability(.storage, prepared as any PluginStorage))
                 storage = prepared
             }
@@ -194,27 +221,9 @@ extension PluginHost {
         }
         capabilities += try messagingCapabilities(manifest, grants: grants, storage: storage)
         let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
-        do {
-            try await instance.start(context: context)
-        } catch {
-            throw StartFailure(reason: "start threw: \(error)")
-        }
-        for job in manifest.jobs {
-            let first = clock.now().addingTimeInterval(TimeInterval(job.everySeconds))
-            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: manifest.id, key: "job:\(job.name)", name: job.name,
-                                                       fireAt: first, everySeconds: job.everySeconds))
-        }
-        let missing = manifest.operations.map(\.name).filter { context.operationHandler($0) == nil }
-        slot.withState { $0.instance = instance; $0.context = context }
-        let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
-            : "serving; no handler registered for \(missing.joined(separator: ", "))"
-        slot.transition(.active, note)
-        subscribeToLocation(slot, context: context, grants: grants)
-        events.kick()  // what it missed while it was not active
-        log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
+        return (context, storage)
     }
 
-    /// The plugin's database: `<data>/plugins/<id>/storage.sqlite`, migrated to the instance's schema.
     /// The database file of plugin `id`: `<data>/plugins/<id>/storage.sqlite`.
     public func storagePath(_ id: String) -> String {
         ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString).appendingPathComponent("storage.sqlite")

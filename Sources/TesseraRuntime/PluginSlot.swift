@@ -2,6 +2,7 @@ import Synchronization
 import TesseraLoader
 import TesseraManifest
 import TesseraSDK
+import TesseraStorage
 
 /// One plugin's place in the host: its manifest, its state with the reason, its loaded generations,
 /// and the running instance with its context. All mutable state sits behind one lock.
@@ -22,7 +23,15 @@ final class PluginSlot: Sendable {
         var instance: (any Plugin)?
         var context: PluginContext?
         var grants: [String: JSONValue] = [:]
+        /// The plugin's database, kept for the next generation of a hot swap.
+        var storage: SQLitePluginStorage?
         var inflight = 0
+        /// While a swap moves state across, new calls wait here instead of reaching either generation.
+        var admissionClosed = false
+        var queued: [CheckedContinuation<Void, Never>] = []
+        var drained: CheckedContinuation<Void, Never>?
+        /// A swap is under way (one at a time).
+        var swapping = false
     }
 
     init(id: String) {
@@ -54,7 +63,91 @@ final class PluginSlot: Sendable {
         }
     }
 
-    func endCall() { state.withLock { $0.inflight -= 1 } }
+    /// Admits one call, waiting while a swap holds admission closed; `nil` if the plugin is not
+    /// active. Pair with ``endCall()``.
+    func admit() async -> (PluginManifest, PluginContext)? {
+        while true {
+            if let admitted = beginCall() { return admitted }
+            let mustWait = state.withLock { $0.admissionClosed }
+            guard mustWait else { return nil }
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let waiting = state.withLock { s -> Bool in
+                    guard s.admissionClosed else { return false }
+                    s.queued.append(c)
+                    return true
+                }
+                if !waiting { c.resume() }
+            }
+        }
+    }
+
+    func endCall() {
+        let drained = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.inflight -= 1
+            guard s.inflight == 0 else { return nil }
+            defer { s.drained = nil }
+            return s.drained
+        }
+        drained?.resume()
+    }
+
+    // MARK: Swapping
+
+    /// Holds new calls (they wait in ``admit()``) until ``openAdmission()``.
+    func closeAdmission() { state.withLock { $0.admissionClosed = true } }
+
+    /// Lets the held calls through, to whatever generation the slot now points at.
+    func openAdmission() {
+        let queued = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.admissionClosed = false
+            defer { s.queued = [] }
+            return s.queued
+        }
+        for waiter in queued { waiter.resume() }
+    }
+
+    /// Waits until no call is in flight, or `timeout` passes; whether it drained.
+    func drain(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    let idle = self.state.withLock { s -> Bool in
+                        if s.inflight == 0 { return true }
+                        s.drained = c
+                        return false
+                    }
+                    if idle { c.resume() }
+                }
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            if !first {
+                // Give up waiting: release the drain waiter so the group can finish.
+                let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                    defer { s.drained = nil }
+                    return s.drained
+                }
+                waiter?.resume()
+            }
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Marks a swap as started; `false` if one already is.
+    func beginSwap() -> Bool {
+        state.withLock { s in
+            if s.swapping { return false }
+            s.swapping = true
+            return true
+        }
+    }
+
+    func endSwap() { state.withLock { $0.swapping = false } }
 
     var status: PluginStatus {
         state.withLock { s in

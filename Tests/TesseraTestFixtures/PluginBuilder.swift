@@ -18,6 +18,10 @@ public enum PluginBuilder {
         case handshakeNewerMinor
         /// A plugin whose handshake reports another id than its manifest.
         case wrongID
+        /// Two builds of one stateful plugin (id `fixture.counter`) for hot swap: `count` adds one
+        /// to an in-memory counter and answers it with the build's letter; the counter moves across
+        /// a swap as state (schema 1).
+        case counterA, counterB
     }
 
     /// The id each fixture reports at the handshake (lowercase, as manifest ids are).
@@ -29,6 +33,7 @@ public enum PluginBuilder {
         case .staticSDK: return "fixture.static-sdk"
         case .handshakeNewerMinor: return "fixture.newer-minor"
         case .wrongID: return "fixture.somebody-else"
+        case .counterA, .counterB: return "fixture.counter"
         }
     }
 

@@ -3,6 +3,8 @@ enum PluginSources {
     static func source(for kind: PluginBuilder.Kind) -> String {
         switch kind {
         case .good, .staticSDK, .wrongID: return plugin(id: PluginBuilder.pluginID(kind), start: "")
+        case .counterA: return counter(build: "A")
+        case .counterB: return counter(build: "B")
         case .startThrows:
             return plugin(id: PluginBuilder.pluginID(kind), start: #"throw PluginError(.unavailable, "the fixture refuses to start")"#)
         case .noEntry:
@@ -42,6 +44,39 @@ enum PluginSources {
         @_cdecl("tessera_plugin_entry")
         public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
             PluginExport.descriptor(id: "\(id)") { FixturePlugin() }
+        }
+        """
+    }
+
+    /// The stateful counter of the hot-swap tests.
+    static func counter(build: String) -> String {
+        """
+        import Foundation
+        import Synchronization
+        import TesseraSDK
+
+        final class Counter: Plugin {
+            let count = Mutex<Int64>(0)
+            func start(context: PluginContext) async throws {
+                context.onOperation("count") { [self] _ in
+                    let value = count.withLock { c -> Int64 in c += 1; return c }
+                    return .object(["count": .integer(value), "build": "\(build)"])
+                }
+            }
+            func exportState() async throws -> PluginState? {
+                PluginState(schema: 1, bytes: Array(String(count.withLock { $0 }).utf8))
+            }
+            func importState(_ state: PluginState) async throws {
+                guard state.schema == 1, let value = Int64(String(decoding: state.bytes, as: UTF8.self)) else {
+                    throw PluginError(.invalidInput, "unreadable counter state")
+                }
+                count.withLock { $0 = value }
+            }
+        }
+
+        @_cdecl("tessera_plugin_entry")
+        public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+            PluginExport.descriptor(id: "fixture.counter") { Counter() }
         }
         """
     }

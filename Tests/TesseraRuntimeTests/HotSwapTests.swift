@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import Testing
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Hot swap (DESIGN §8): a new build takes over a running plugin without a failed or lost call,
+/// carrying its in-memory state; any failure on the way rolls back to the running generation.
+@Suite struct HotSwapTests {
+    func counterWorkspace(_ name: String) throws -> FixtureWorkspace {
+        let ws = FixtureWorkspace(name)
+        let library = try PluginBuilder.library(.counterA)
+        ws.addManifest(id: "fixture.counter", library: library) { m in
+            m["operations"] = [["name": "count", "input": ["type": "object"] as [String: Any], "output": ["type": "object"] as [String: Any]]]
+            m["hotSwap"] = true
+            m["state"] = ["schema": 1]
+        }
+        ws.writeDeployment(plugins: [entry("fixture.counter", grants: [:])])
+        return ws
+    }
+
+    @Test(.timeLimit(.minutes(3))) func twentySwapsUnderEightCallersLoseNoCallAndKeepTheCount() async throws {
+        let ws = try counterWorkspace("swap-concurrent")
+        let builds = [try PluginBuilder.library(.counterB), try PluginBuilder.library(.counterA)]
+        let host = try await startHost(ws)
+        #expect(host.status(of: "fixture.counter")?.state == .active)
+        let callsPerCaller = 120
+        let swapping = Task {
+            var reports: [SwapReport] = []
+            for i in 0..<20 {
+                reports.append(try await host.swap("fixture.counter", to: .library(builds[i % 2])))
+                await Task.yield()
+            }
+            return reports
+        }
+        let results = try await withThrowingTaskGroup(of: [JSONValue].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var replies: [JSONValue] = []
+                    for _ in 0..<callsPerCaller { replies.append(try await host.call("fixture.counter", "count", input: [:], as: user)) }
+                    return replies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let reports = try await swapping.value
+        #expect(reports.map(\.generation) == Array(2...21))
+        #expect(reports.allSatisfy { $0.stateBytes > 0 })
+        // Every call was served once, by one generation: the counter values are exactly 1…n.
+        let counts = results.compactMap { $0["count"]?.integerValue }
+        #expect(counts.count == 8 * callsPerCaller)
+        #expect(Set(counts) == Set(1...Int64(8 * callsPerCaller)))
+        let servedBy = Set(results.compactMap { $0["build"]?.stringValue })
+        #expect(servedBy.isSubset(of: ["A", "B"]))
+        let last = try await host.call("fixture.counter", "count", input: [:], as: user)
+        #expect(last["count"] == .integer(Int64(8 * callsPerCaller + 1)))
+        #expect(last["build"] == "A", "the twentieth swap went back to build A")
+        let status = try #require(host.status(of: "fixture.counter"))
+        #expect(status.generation == 21)
+        #expect(status.retiredGenerations == 20)
+        await host.stop()
+    }
+
+    // MARK: Rollback
+
+    /// An in-process plugin with a build letter and a counter in memory; it can be told to fail
+    /// at start or at state import.
+    final class Swappable: Plugin {
+        enum Failure { case none, start, importState }
+        let build: String
+        let failure: Failure
+        let count = Mutex<Int64>(0)
+        init(_ build: String, failing failure: Failure = .none) { self.build = build; self.failure = failure }
+        func start(context: PluginContext) async throws {
+            if failure == .start { throw PluginError(.unavailable, "build \(build) will not start") }
+            context.onOperation("count") { [self] _ in
+                ["count": .integer(count.withLock { c in c += 1; return c }), "build": .string(build)]
+            }
+        }
+        func exportState() async throws -> PluginState? { try PluginState(schema: 1, encoding: count.withLock { $0 }) }
+        func importState(_ state: PluginState) async throws {
+            if failure == .importState { throw PluginError(.invalidInput, "build \(build) cannot read the state") }
+            let value = try state.decode(as: Int64.self)
+            count.withLock { $0 = value }
+        }
+    }
+
+    func swappableHost(_ name: String, hotSwap: Bool = true) async throws -> (PluginHost, FixtureWorkspace) {
+        let ws = FixtureWorkspace(name)
+        ws.addManifest(id: "test.swappable", library: ws.root + "/none.so") { m in
+            m["operations"] = [["name": "count", "input": ["type": "object"] as [String: Any], "output": ["type": "object"] as [String: Any]]]
+            m["hotSwap"] = hotSwap
+            m["state"] = ["schema": 1]
+        }
+        Fixtures.write("not a shared library", to: ws.root + "/garbage.so")
+        ws.writeDeployment(plugins: [entry("test.swappable", grants: [:])])
+        let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
+            dataDirectory: ws.dataDirectory, inProcessPlugins: ["test.swappable": PluginFactory { Swappable("A") }]))
+        await host.start()
+        return (host, ws)
+    }
+
+    func swapError(_ host: PluginHost, _ source: SwapSource) async -> PluginError? {
+        do { _ = try await host.swap("test.swappable", to: source); return nil } catch { return error }
+    }
+
+    @Test func aFailingStartImportOrGateRollsBackAndTheOldGenerationServes() async throws {
+        let (host, ws) = try await swappableHost("swap-rollback")
+        _ = try await host.call("test.swappable", "count", input: [:], as: user)
+
+        let start = await swapError(host, .inProcess(PluginFactory { Swappable("B", failing: .start) }))
+        #expect(start?.code == .conflict)
+        #expect(start?.message.contains("did not start") == true)
+        #expect(start?.message.contains("build B will not start") == true)
+
+        let state = await swapError(host, .inProcess(PluginFactory { Swappable("C", failing: .importState) }))
+        #expect(state?.code == .conflict)
+        #expect(state?.message.contains("state import failed") == true)
+
+        let gate = await swapError(host, .library(ws.root + "/garbage.so"))
+        #expect(gate?.code == .invalidInput)
+        #expect(gate?.message.contains("gate 1") == true)
+
+        let reply = try await host.call("test.swappable", "count", input: [:], as: user)
+        #expect(reply == ["count": 2, "build": "A"], "the first generation kept serving, with its count")
+        #expect(host.status(of: "test.swappable")?.generation == 1)
+
+        let report = try await host.swap("test.swappable", to: .inProcess(PluginFactory { Swappable("D") }))
+        #expect(report.generation == 2)
+        #expect(try await host.call("test.swappable", "count", input: [:], as: user) == ["count": 3, "build": "D"])
+        await host.stop()
+    }
+
+    @Test func aPluginWhoseManifestForbidsHotSwapIsNotSwapped() async throws {
+        let (host, _) = try await swappableHost("swap-forbidden", hotSwap: false)
+        let error = await swapError(host, .inProcess(PluginFactory { Swappable("B") }))
+        #expect(error?.code == .forbidden)
+        #expect(error?.message.contains("hotSwap") == true)
+        await host.stop()
+    }
+}
