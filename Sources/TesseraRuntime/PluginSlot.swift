@@ -54,10 +54,11 @@ final class PluginSlot: Sendable {
 
     var lifecycle: LifecycleState { state.withLock { $0.lifecycle } }
 
-    /// Admits one call if the plugin is active: its manifest and context. Pair with ``endCall()``.
+    /// Admits one call if the plugin is active and no swap holds admission: its manifest and
+    /// context. Pair with ``endCall()``.
     func beginCall() -> (PluginManifest, PluginContext)? {
         state.withLock { s in
-            guard s.lifecycle == .active, let manifest = s.manifest, let context = s.context else { return nil }
+            guard s.lifecycle == .active, !s.admissionClosed, let manifest = s.manifest, let context = s.context else { return nil }
             s.inflight += 1
             return (manifest, context)
         }

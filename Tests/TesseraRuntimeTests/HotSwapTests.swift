@@ -140,4 +140,59 @@ import TesseraTestFixtures
         #expect(error?.message.contains("hotSwap") == true)
         await host.stop()
     }
+
+    // MARK: Deliveries across a swap
+
+    final class Pinger: Plugin {
+        func start(context: PluginContext) async throws {
+            let events = try context.capability(.events)
+            context.onOperation("ping") { call in try await events.publish("pinged", call.input); return [:] }
+        }
+    }
+
+    /// Records every event it handles, whichever generation it is.
+    final class Listener: Plugin {
+        let seen: EventsTests.Recorder
+        init(_ seen: EventsTests.Recorder) { self.seen = seen }
+        func start(context: PluginContext) async throws {
+            context.onEvent("test.pinger/pinged") { [seen] event in
+                await Task.yield()
+                try seen.handle(event)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func eventsDeliveredDuringSwapsArriveExactlyOnceInOrder() async throws {
+        let ws = FixtureWorkspace("swap-events")
+        let anyOp: [String: Any] = ["type": "object"]
+        ws.addManifest(id: "test.pinger", library: ws.root + "/none.so") { m in
+            m["requires"] = [["capability": "events", "version": "^1.0"]]
+            m["operations"] = [["name": "ping", "input": anyOp, "output": anyOp]]
+            m["events"] = ["emits": [["name": "pinged"]]]
+        }
+        ws.addManifest(id: "test.listener", library: ws.root + "/none.so") { m in
+            m["operations"] = [] as [Any]
+            m["events"] = ["consumes": ["test.pinger/pinged"]]
+            m["hotSwap"] = true
+        }
+        ws.writeDeployment(plugins: [entry("test.pinger", grants: ["events": [:] as [String: Any]]), entry("test.listener", grants: [:])])
+        let seen = EventsTests.Recorder()
+        let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
+            dataDirectory: ws.dataDirectory,
+            inProcessPlugins: ["test.pinger": PluginFactory { Pinger() }, "test.listener": PluginFactory { Listener(seen) }]))
+        await host.start()
+        let swaps = Task {
+            for _ in 0..<10 {
+                _ = try await host.swap("test.listener", to: .inProcess(PluginFactory { Listener(seen) }))
+                await Task.yield()
+            }
+        }
+        for i in 0..<200 { _ = try await host.call("test.pinger", "ping", input: ["i": .integer(Int64(i))], as: user) }
+        try await swaps.value
+        await host.settle()
+        #expect(seen.sequences == Array(1...200))
+        #expect(seen.received.withLock { $0.map { $0.payload["i"]?.integerValue ?? -1 } } == Array(0..<200))
+        #expect(host.status(of: "test.listener")?.generation == 11)
+        await host.stop()
+    }
 }
