@@ -126,7 +126,7 @@ enum PluginTable {
         guard !statuses.isEmpty else { return "no plugins" }
         var rows = [["ID", "VERSION", "STATE", "GEN", "GRANTS", "REASON"]]
         for s in statuses {
-            rows.append([s.id, s.version ?? "-", s.state.rawValue, s.generation > 0 ? "\(s.generation) (+\(s.retiredGenerations) retired)" : "-",
+            rows.append([s.id, s.version ?? "-", s.state.rawValue, s.generation > 0 ? "\(s.generation) (+\(s.retiredGenerations) retired\(s.retiredBytes > 0 ? ", \(s.retiredBytes / 1024) KiB mapped" : ""))" : "-",
                          s.grants.keys.sorted().joined(separator: ",").ifEmpty("-"), s.reason ?? ""])
         }
         let widths = (0..<rows[0].count - 1).map { c in rows.map { $0[c].count }.max() ?? 0 }

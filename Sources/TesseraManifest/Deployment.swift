@@ -23,6 +23,8 @@ public struct Deployment: Sendable {
     public let notifications: NotificationsProvider
     /// Location sources (`providers.location`).
     public let location: LocationProvider
+    /// Past this many bytes of retired plugin code, a restart is recommended (`hotSwap.retiredBudgetMB`).
+    public let retiredBudgetBytes: Int
     /// The HTTP listener.
     public let httpHost: String
     public let httpPort: Int
@@ -135,6 +137,7 @@ public enum DeploymentReader {
             plugins: plugins,
             notifications: notificationsProvider(doc["providers"]?["notifications"]),
             location: locationProvider(doc["providers"]?["location"]),
+            retiredBudgetBytes: Int((doc["hotSwap"]?["retiredBudgetMB"]?.doubleValue ?? 256) * 1_048_576),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
             file: file

@@ -325,6 +325,18 @@ public enum EmbeddedSchemas {
           "maximum": 65535
         }
       }
+    },
+    "hotSwap": {
+      "description": "Limits on code swapped in while the host runs.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "retiredBudgetMB": {
+          "description": "Past this much retired (still mapped) plugin code, the host recommends a restart (default 256).",
+          "type": "number",
+          "minimum": 0
+        }
+      }
     }
   }
 }

@@ -85,6 +85,12 @@ public final class PluginHost: Sendable {
     /// Every plugin the host knows of, in deployment order and then manifest order.
     public func statuses() -> [PluginStatus] { registry.all.map(\.status) }
 
+    /// Whether the retired generations of all plugins keep more code mapped than the deployment's
+    /// `hotSwap.retiredBudgetMB`: then a restart is recommended, to unmap it.
+    public var restartRecommended: Bool {
+        statuses().reduce(0) { $0 + $1.retiredBytes } > deployment.retiredBudgetBytes
+    }
+
     /// One plugin's status.
     public func status(of id: String) -> PluginStatus? { registry[id]?.status }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraClock
 import TesseraLoader
 import TesseraManifest
 import TesseraSDK
@@ -22,6 +23,9 @@ public struct SwapReport: Sendable {
     public var stateBytes: Int
     /// The library now serving, for a library swap.
     public var libraryPath: String?
+    /// The retired generations of all plugins now keep more code mapped than the deployment's
+    /// `hotSwap.retiredBudgetMB`: restart the host to unmap it.
+    public var restartRecommended: Bool
 }
 
 extension PluginHost {
@@ -88,9 +92,18 @@ extension PluginHost {
         await old?.stop()
         events.setSubscriptions(eventSubscriptions())
         events.kick()
+        for job in manifest.jobs {  // jobs the new manifest adds
+            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: id, key: "job:\(job.name)", name: job.name,
+                                                       fireAt: self.clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
+                                                       everySeconds: job.everySeconds))
+        }
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")
+        let overBudget = restartRecommended
+        if overBudget {
+            log(.warning, "host", "retired plugin generations keep more than \(deployment.retiredBudgetBytes / 1_048_576) MiB of code mapped (hotSwap.retiredBudgetMB in \(deployment.file)); restart the host to unmap it")
+        }
         return SwapReport(generation: slot.withState { $0.generationNumber }, pause: pause, stateBytes: stateBytes,
-                          libraryPath: generation?.stagedPath)
+                          libraryPath: generation?.stagedPath, restartRecommended: overBudget)
     }
 
     /// The running plugin's manifest and deployment entry, if it may be swapped now.

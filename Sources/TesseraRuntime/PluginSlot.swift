@@ -158,6 +158,7 @@ final class PluginSlot: Sendable {
                 sha256: s.library?.sha256,
                 stampedABI: s.library.map { "\($0.stamp.sdkABIMajor).\($0.stamp.sdkABIMinor)" },
                 buildID: s.library?.buildID, generation: s.generationNumber, retiredGenerations: s.retired.count,
+                retiredBytes: s.retired.reduce(0) { $0 + $1.library.size },
                 grants: s.grants, operations: s.manifest?.operations.map(\.name) ?? [], history: s.history)
         }
     }

@@ -24,6 +24,9 @@ public struct PluginStatus: Sendable {
     /// The generation serving now (1 for the first load), and how many generations are retired.
     public var generation: Int
     public var retiredGenerations: Int
+    /// What the retired generations keep mapped: the sum of their library sizes (a library is
+    /// never unloaded; see docs/plugin-boundary.md).
+    public var retiredBytes: Int
     /// The capabilities granted, with their effective permissions.
     public var grants: [String: JSONValue]
     /// The operations its manifest declares.
@@ -35,7 +38,8 @@ public struct PluginStatus: Sendable {
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(id), "state": .string(state.rawValue), "generation": .integer(Int64(generation)),
-            "retiredGenerations": .integer(Int64(retiredGenerations)), "grants": .object(grants),
+            "retiredGenerations": .integer(Int64(retiredGenerations)), "retiredBytes": .integer(Int64(retiredBytes)),
+            "grants": .object(grants),
             "operations": .array(operations.map(JSONValue.string)), "history": .array(history.map(JSONValue.string)),
         ]
         let optional: [(String, String?)] = [
