@@ -208,12 +208,13 @@ def pick_ending(rng, start, zone):
 
 def dateutil_walls(text, start):
     """The rule's wall times from dateutil, stopping after 80 years so that a rule with no
-    occurrences ends."""
+    occurrences ends (so a list cut short there is not the whole sequence)."""
     return rrulestr(text, dtstart=start).replace(until=start + timedelta(days=80 * 365))
 
 
 def expected(text, start, zone, ending):
-    """Tessera's first occurrences of `text` from `start`, computed with dateutil and notes 1-3."""
+    """Tessera's first occurrences of `text` from `start`, computed with dateutil and notes 1-3,
+    and whether they are provably all of them (COUNT reached, or dateutil went past UNTIL)."""
     # 120 wall times leave a wide margin for re-ordering gap times (note 2) before the first 30
     # are taken.
     walls = list(islice(dateutil_walls(text, start), 120))
@@ -221,12 +222,13 @@ def expected(text, start, zone, ending):
     start_instant = to_instant(start, zone)
     instants = [i for i in instants if i >= start_instant]
     if ending and ending[0] == "count":
-        instants = instants[:ending[1]]
-    elif ending and ending[0] == "through":
-        instants = [i for i in instants if i <= ending[1]]
-    elif ending and ending[0] == "before":
-        instants = [i for i in instants if i < ending[1]]
-    return instants
+        kept = instants[:ending[1]]
+        return kept, len(kept) == ending[1]
+    if ending:
+        kind, end = ending
+        kept = [i for i in instants if (i <= end if kind == "through" else i < end)]
+        return kept, len(kept) < len(instants)
+    return instants, False
 
 
 def main():
@@ -240,10 +242,12 @@ def main():
         start = pick_start(rng, zone, changes[name])
         text = dst_rule(rng, name) if name in DST_SUNDAYS and rng.random() < 0.3 else pick_rule(rng)
         ending_text, ending = pick_ending(rng, start, zone)
-        occurrences = expected(text, start, zone, ending)
-        exhaustive = len(occurrences) < OCCURRENCES
-        if exhaustive and ending is None:
-            continue  # Too sparse a rule to check 30 occurrences of; draw another.
+        occurrences, complete = expected(text, start, zone, ending)
+        exhaustive = complete and len(occurrences) < OCCURRENCES
+        if len(occurrences) < OCCURRENCES and not exhaustive:
+            # Fewer than 30 within dateutil's 80 years, and not because the rule ended: too sparse
+            # a rule to check; draw another.
+            continue
         occurrences = occurrences[:OCCURRENCES]
         for instant in occurrences:
             wall = instant.astimezone(zone).replace(tzinfo=None)
