@@ -69,19 +69,22 @@ enum PartReader {
     /// `2TU` → (2, Tuesday); `FR` → (nil, Friday). The ordinal's range is checked against the
     /// frequency later, in ``RuleConsistency``; here only 0 is wrong whatever the frequency.
     private static func weekdayNum(_ item: String) throws(RecurrenceRuleError) -> RecurrenceRule.WeekdayNum {
-        let notAWeekday = RecurrenceRuleError(
-            part: "BYDAY",
-            message: "'\(item)' is not a weekday: use MO…SU, optionally with an ordinal such as 2TU or -1FR")
         guard item.count >= 2, let weekday = RecurrenceRule.Weekday(rawValue: String(item.suffix(2))) else {
-            throw notAWeekday
+            throw notAWeekday(item)
         }
         let prefix = String(item.dropLast(2))
         if prefix.isEmpty { return RecurrenceRule.WeekdayNum(weekday) }
-        guard let ordinal = signedNumber(prefix) else { throw notAWeekday }
+        guard let ordinal = signedNumber(prefix) else { throw notAWeekday(item) }
         guard ordinal != 0 else {
             throw RecurrenceRuleError(part: "BYDAY", message: "'\(item)' has ordinal 0: count from 1 (2TU) or from the end (-1FR)")
         }
         return RecurrenceRule.WeekdayNum(ordinal: ordinal, weekday)
+    }
+
+    private static func notAWeekday(_ item: String) -> RecurrenceRuleError {
+        RecurrenceRuleError(
+            part: "BYDAY",
+            message: "'\(item)' is not a weekday: use MO…SU, optionally with an ordinal such as 2TU or -1FR")
     }
 
     /// A comma-separated list of numbers, each passing `accept`, returned sorted without repeats.

@@ -31,19 +31,22 @@ struct PeriodGrid: Sendable {
 
     /// The last step that begins on or before `day` (0 if `day` is before the start's period).
     func step(atOrBefore day: Int64) -> Int64 {
-        max(0, CivilCalendar.floorDiv(periods(from: anchor, to: day), interval))
+        max(0, CivilCalendar.floorDiv(periods(toDay: day), interval))
     }
 
     /// The first day of a step.
     func firstDay(ofStep step: Int64) -> Int64 {
-        let unit = anchor + step * interval
         switch frequency {
-        case .daily: return unit
-        case .weekly: return anchor + step * interval * 7
+        case .daily:
+            return anchor + step * interval
+        case .weekly:
+            return anchor + step * interval * 7
         case .monthly:
-            return CivilCalendar.dayNumber(year: Int(CivilCalendar.floorDiv(unit, 12)),
-                                           month: Int(CivilCalendar.floorMod(unit, 12)) + 1, day: 1)
-        case .yearly: return CivilCalendar.dayNumber(year: Int(unit), month: 1, day: 1)
+            let month = anchor + step * interval
+            return CivilCalendar.dayNumber(year: Int(CivilCalendar.floorDiv(month, 12)),
+                                           month: Int(CivilCalendar.floorMod(month, 12)) + 1, day: 1)
+        case .yearly:
+            return CivilCalendar.dayNumber(year: Int(anchor + step * interval), month: 1, day: 1)
         }
     }
 
@@ -79,8 +82,9 @@ struct PeriodGrid: Sendable {
         return cycle / greatestCommonDivisor(cycle, interval)
     }
 
-    /// Periods from `anchor` to the one holding `day`, counted in the grid's unit.
-    private func periods(from anchor: Int64, to day: Int64) -> Int64 {
+    /// Periods from step 0's to the one holding `day`, counted in the grid's unit (days, weeks,
+    /// months or years), not in steps.
+    private func periods(toDay day: Int64) -> Int64 {
         switch frequency {
         case .daily: return day - anchor
         case .weekly: return CivilCalendar.floorDiv(day - anchor, 7)

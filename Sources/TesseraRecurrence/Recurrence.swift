@@ -59,6 +59,8 @@ public struct Recurrence: Sendable {
     ///
     /// For a `date` before `start`, that is ``first``.
     public func next(after date: Date) -> Date? {
+        // NaN compares false with everything, so no occurrence would ever be "after" it.
+        let date = date.timeIntervalSinceReferenceDate.isNaN ? Date.distantPast : date
         var found: Date?
         forEachOccurrence(from: date) { occurrence in
             guard occurrence > date else { return true }
@@ -104,15 +106,21 @@ public struct Recurrence: Sendable {
         // One second of slack below `lower`: occurrences carry the start's fraction, and the
         // exact comparison is made on the dates themselves.
         let lowerInstant = Self.wholeSeconds(lower.timeIntervalSinceReferenceDate - fraction) - 1
-        let highestWall = end.map { Self.wholeSeconds($0.seconds) + LocalTimeResolver.maximumOffset + 1 } ?? .max
+        let lastInstant = end.map { Self.wholeSeconds($0.seconds) } ?? Self.wholeSeconds(.infinity)
+        let highestWall = lastInstant + LocalTimeResolver.maximumOffset + 1
         let cursor = WallCursor(plan: plan, from: resolver.firstWall(reaching: lowerInstant), through: highestWall)
         return OccurrenceStream(cursor: cursor, resolver: resolver)
     }
 
-    /// Whole seconds at or below `seconds`, clamped to about ±3 million years so that dates such
-    /// as `.distantFuture` (or stranger) cannot overflow the integer arithmetic.
+    /// Whole seconds at or below `seconds`, clamped to the horizon.
+    ///
+    /// The horizon, about ±3 million years from 2001, keeps the integer arithmetic far from
+    /// overflow and gives every walk an end: there are no occurrences beyond it, so asking for the
+    /// next one after an infinite date finishes (with nil) instead of walking forever. NaN counts
+    /// as the far past.
     private static func wholeSeconds(_ seconds: Double) -> Int64 {
-        let limit = 1e14
-        return Int64(min(max(seconds, -limit), limit).rounded(.down))
+        let horizon = 1e14
+        guard !seconds.isNaN else { return Int64(-horizon) }
+        return Int64(min(max(seconds, -horizon), horizon).rounded(.down))
     }
 }

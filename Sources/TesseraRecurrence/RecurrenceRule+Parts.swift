@@ -33,7 +33,17 @@ extension RecurrenceRule {
 
         /// 0 for Monday through 6 for Sunday: the order RFC 5545 lists them in, and the one the
         /// evaluator counts in.
-        var index: Int { Self.allCases.firstIndex(of: self)! }
+        var index: Int {
+            switch self {
+            case .monday: 0
+            case .tuesday: 1
+            case .wednesday: 2
+            case .thursday: 3
+            case .friday: 4
+            case .saturday: 5
+            case .sunday: 6
+            }
+        }
     }
 
     /// One entry of `BYDAY`: a weekday, optionally with an ordinal (RFC 5545 calls it

@@ -63,3 +63,16 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct ExtremeDateTests {
+    @Test func extremeQueryDatesDoNotTrap() throws {
+        let daily = try recurrence("FREQ=DAILY;BYHOUR=9;BYMINUTE=0", from: "2026-01-01T00:00:00Z", in: "Europe/Prague")
+        #expect(daily.next(after: Date(timeIntervalSinceReferenceDate: .nan)).map(iso) == "2026-01-01T08:00:00Z")
+        #expect(daily.next(after: Date(timeIntervalSinceReferenceDate: -.infinity)).map(iso) == "2026-01-01T08:00:00Z")
+        #expect(daily.next(after: .distantFuture) != nil)
+        // Beyond the horizon (about 3 million years) there are no occurrences, so this ends.
+        #expect(daily.next(after: Date(timeIntervalSinceReferenceDate: .infinity)) == nil)
+        let counted = try recurrence("FREQ=DAILY;COUNT=2", from: "2026-01-01T00:00:00Z", in: "UTC")
+        #expect(counted.next(after: .distantFuture) == nil)
+    }
+}
