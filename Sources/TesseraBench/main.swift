@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|notifications [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|notifications [N]|swap|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -68,4 +68,13 @@ if which == "notifications" || which == "all" {
     report("  schedule (one durable call each)", r.schedulePerSecond, unit: { String(format: "%.0f/s", $0) }, target: "")
     report("  cancel (one durable call each)", r.cancelPerSecond, unit: { String(format: "%.0f/s", $0) }, target: "")
     report("  lateness on the system clock", r.lateness, unit: { String(format: "%.2f ms", $0 / 1e6) }, target: "≤ 5 ms median")
+}
+
+if which == "swap" || which == "all" {
+    let r = try await swapBenchmark(library: buildDirectory + "/libTesseraExample.so",
+                                    manifest: FileManager.default.currentDirectoryPath + "/manifests/example.json",
+                                    scratch: scratch + "/swap", swaps: 30)
+    print("hot swap of the example plugin, 30 swaps to distinct builds under 4 callers: \(r.calls) calls, \(r.failedCalls) failed")
+    report("  admission pause per swap", r.pause, unit: { String(format: "%.2f ms", $0 / 1e6) }, target: "≤ 10 ms median")
+    print(String(format: "  memory per retired generation: %.0f KiB resident (library file %d KiB)", r.residentBytesPerRetired / 1024, r.libraryBytes / 1024))
 }
