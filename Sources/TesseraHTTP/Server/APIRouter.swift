@@ -29,6 +29,7 @@ enum APIRouter {
         table.add(.get, "/openapi.json", server.openAPI)
         table.add(.get, "/v1/plugins", plugins.list)
         table.add(.post, "/v1/plugins/:id/ops/:op", plugins.call)
+        table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         table.finish()
         return router
     }
