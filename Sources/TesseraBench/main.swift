@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|notifications [N]|swap|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -58,6 +58,14 @@ if which == "storage" || which == "all" {
         print(String(format: "storage: batch %3d, synchronous=FULL  record API %.0f rows/s, raw sqlite3_step %.0f rows/s, ratio %.2f  target ≥ 0.50",
                      batch, result.recordAPIRowsPerSecondMedian, result.rawRowsPerSecondMedian, ratio))
     }
+}
+
+if which == "location" || which == "all" {
+    let result = await locationBenchmark(fixes: 200_000, batchSize: 100, rounds: 5)
+    let feed = Summary(result.feed), alone = Summary(result.geodesyOnly)
+    print(String(format: "location: 200000 fixes in batches of 100 through LocationFeed.ingest, distance to a 500-point route: median %.0f fixes/s (p10 %.0f, p90 %.0f, n=%d)  target ≥ 50000",
+                 feed.median, feed.p10, feed.p90, feed.count))
+    print(String(format: "location: the same distance queries alone: median %.0f fixes/s", alone.median))
 }
 
 if which == "notifications" || which == "all" {

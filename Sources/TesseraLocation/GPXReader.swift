@@ -93,14 +93,27 @@ public struct GPXReader: Sendable {
         let collector = GPXCollector()
         parser.delegate = collector
         parser.shouldProcessNamespaces = true
+        // On Linux, parse() may return true after libxml2 recovered from an error, so the
+        // delegate's record of errors is what decides.
         let parsed = parser.parse()
         if let error = collector.error { throw error }
-        guard parsed else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw GPXError(line: parser.lineNumber, message: "not well-formed XML (\(reason))")
+        if !parsed || parser.parserError != nil {
+            throw GPXError(line: parser.lineNumber, message: "not well-formed XML (\(describe(parser.parserError)))")
         }
-        guard collector.sawRoot else { throw GPXError(line: 0, message: "the root element is not <gpx>") }
+        guard collector.sawRoot else { throw GPXError(line: 0, message: "no <gpx> element (the file is empty or not GPX)") }
         return collector.document
+    }
+}
+
+/// Words for the XMLParser errors that malformed files usually hit (the Linux errors carry none).
+private func describe(_ error: (any Error)?) -> String {
+    guard let error else { return "unknown error" }
+    switch (error as NSError).code {
+    case 4: return "the document is empty"
+    case 5: return "the document ends inside an element"
+    case 76: return "an end tag does not match its start tag"
+    case 38, 39, 41: return "an attribute is malformed"
+    case let code: return "XMLParser error \(code)"
     }
 }
 
@@ -162,6 +175,12 @@ private final class GPXCollector: NSObject, XMLParserDelegate {
         case .waypoint: document.waypoints.append(point)
         }
         current = nil
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if error == nil {
+            error = GPXError(line: parser.lineNumber, message: "not well-formed XML (\(describe(parseError)))")
+        }
     }
 
     /// Records the first error with the parser's current line and stops parsing.

@@ -35,8 +35,9 @@ public struct GPXReplay: Sendable {
     /// The pace given to a track that has no times, m/s.
     public static let walkingSpeed = 1.4
 
-    /// The points with their offsets from the first, in recorded seconds.
+    /// The points, in order.
     public let points: [GPXPoint]
+    /// Seconds of track from the first point to each point (recorded, before the speed factor).
     private let offsets: [TimeInterval]
     /// The speed factor.
     public let speed: Double
