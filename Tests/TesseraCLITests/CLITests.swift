@@ -183,4 +183,49 @@ import TesseraTestFixtures
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: rest, as: UTF8.self).contains("stopped"))
     }
+
+    /// `tessera plugins swap` against a running `tessera serve`: a new build of the example plugin
+    /// takes over; a file that is not a plugin is refused with its gate and the old one serves on.
+    @Test(.timeLimit(.minutes(1))) func swapReplacesTheRunningBuildOfAServingHost() throws {
+        let ws = FixtureWorkspace("serve-swap")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        // A new build: the same library with a byte appended (a new sha256, so a new staged path).
+        let build = ws.root + "/libTesseraExample-next.so"
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.buildDirectory + "/libTesseraExample.so"))
+        try (original + Data([0])).write(to: URL(fileURLWithPath: build))
+        Fixtures.write("not a plugin", to: ws.root + "/broken.so")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
+        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var text = ""
+        while !text.contains("Ctrl-C to stop") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+
+        func swap(_ path: String, token: String) throws -> ProcessResult {
+            try run(Fixtures.tesseraExecutable, ["plugins", "swap", "dev.tessera.example", path, "--url", url, "--token", token,
+                                                 "--deployment", ws.deploymentFile])
+        }
+        let swapped = try swap(build, token: token)
+        #expect(swapped.status == 0, "\(swapped.stderr)")
+        #expect(swapped.stdout.contains("dev.tessera.example: generation 2 serving"))
+        let refused = try swap(ws.root + "/broken.so", token: token)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("gate 1"))
+        #expect(refused.stderr.contains("generation keeps serving"))
+        let unauthorized = try swap(build, token: "not-a-token")
+        #expect(unauthorized.status == 4)
+    }
 }
