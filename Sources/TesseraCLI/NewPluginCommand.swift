@@ -345,7 +345,7 @@ enum PluginTemplate {
             }
           ],
           "state": { "schema": 1 },
-          "hotSwap": false,
+          "hotSwap": true,
           "isolation": "inProcess"
         }
 

@@ -36,27 +36,40 @@ struct Serve: AsyncParsableCommand {
         let termination = TerminationSignal()
         try await reportingErrors {
             let host = try self.host.makeHost()
-            let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
-            // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
-            let http = httpConfiguration(host.deployment)
-            let server = HTTPServer(host: host, tokens: tokens, configuration: http)
-            let boundPort: Int
-            do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
-            // Only once listening: a start that fails leaves no token behind that nobody saw work.
-            if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
-                say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
-            }
-            await host.start()
-            server.markReady()
-            say(PluginTable.render(host.statuses()))
-            say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
-            let timers = host.virtualClock == nil ? Task { await host.timers.run() } : nil
+            let (server, background) = try await Self.start(host, http: httpConfiguration(host.deployment))
             await termination.wait()
-            await server.stop()
-            timers?.cancel()
-            await host.stop()
-            say("stopped")
+            await Self.stop(host, server: server, background: background)
         }
+    }
+
+    /// Starts the HTTP listener and the host's plugins, and the background work (the timer loop on
+    /// the system clock, the deployment's location sources); prints the states, the URL and, on
+    /// first start, the admin token. Shared by `serve` and `dev`.
+    static func start(_ host: PluginHost, http: HTTPConfiguration) async throws -> (HTTPServer, [Task<Void, Never>]) {
+        let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
+        // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
+        let server = HTTPServer(host: host, tokens: tokens, configuration: http)
+        let boundPort: Int
+        do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
+        // Only once listening: a start that fails leaves no token behind that nobody saw work.
+        if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
+            say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
+        }
+        await host.start()
+        server.markReady()
+        say(PluginTable.render(host.statuses()))
+        say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
+        var background = host.startLocationSources()
+        if host.virtualClock == nil { background.append(Task { await host.timers.run() }) }
+        return (server, background)
+    }
+
+    /// Stops what ``start(_:http:)`` started, the listener first.
+    static func stop(_ host: PluginHost, server: HTTPServer, background: [Task<Void, Never>]) async {
+        await server.stop()
+        for task in background { task.cancel() }
+        await host.stop()
+        say("stopped")
     }
 
     /// The deployment's listener, with this command's overrides.

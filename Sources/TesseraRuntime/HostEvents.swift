@@ -80,6 +80,15 @@ extension PluginHost {
         }
     }
 
+    /// Starts reading the deployment's location sources (gpsd), feeding what they report to the
+    /// subscribed plugins; cancel the tasks to stop.
+    public func startLocationSources() -> [Task<Void, Never>] {
+        guard let gpsd = deployment.location.gpsd else { return [] }
+        let log = self.log
+        let client = GpsdClient(host: gpsd.host, port: UInt16(clamping: gpsd.port), log: { log(.warning, "gpsd", $0) })
+        return [Task { [self] in await client.run { fix in _ = await ingestLocation([fix]) } }]
+    }
+
     /// Takes location fixes from a source (OwnTracks, GPX replay, gpsd, the API): checks them and
     /// hands the accepted ones to the subscribed plugins, in timestamp order per device.
     public func ingestLocation(_ fixes: [LocationFix], malformed: Int = 0) async -> IngestReport {

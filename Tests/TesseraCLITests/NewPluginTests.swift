@@ -53,6 +53,37 @@ import TesseraTestFixtures
         // The manifest's schema guards the operation.
         #expect(try tessera("call", "com.example.notes", "add-item", "{}").status == 2)
         print("new-plugin round trip (generate, swift build, verify, two calls): \(ContinuousClock.now - started)")
+
+        // `tessera dev`: a broken edit is refused while generation 1 serves; the fix is swapped in.
+        let dev = Process()
+        dev.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
+        dev.arguments = ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
+                         "--deployment", ws.deploymentFile, "--data", ws.dataDirectory]
+        let out = Pipe()
+        dev.standardOutput = out
+        dev.standardError = FileHandle.nullDevice
+        try dev.run()
+        defer { if dev.isRunning { dev.terminate(); dev.waitUntilExit() } }
+        var seen = ""
+        func readUntil(_ marker: String) -> Bool {
+            while !seen.contains(marker) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { return false }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            return true
+        }
+        let watching = readUntil("watching \(package)/Sources/Notes")
+        try #require(watching, "\(seen)")
+        let source = package + "/Sources/Notes/NotesPlugin.swift"
+        let original = try String(contentsOfFile: source, encoding: .utf8)
+        Fixtures.write(original + "\nthis is not Swift\n", to: source)
+        #expect(readUntil("build failed; generation 1 of com.example.notes keeps serving"), "\(seen)")
+        Fixtures.write(original + "\n// edited while the host runs\n", to: source)
+        #expect(readUntil("swapped in generation 2 of com.example.notes"), "\(seen)")
+        dev.terminate()
+        dev.waitUntilExit()
+        #expect(dev.terminationStatus == 0)
     }
 
     @Test func generatesTheFilesWithTheDefaultIDAndTheRepositorySDK() throws {
