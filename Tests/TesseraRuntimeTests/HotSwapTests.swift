@@ -9,6 +9,11 @@ import TesseraTestFixtures
 /// Hot swap (DESIGN §8): a new build takes over a running plugin without a failed or lost call,
 /// carrying its in-memory state; any failure on the way rolls back to the running generation.
 @Suite struct HotSwapTests {
+    /// These tests are about what a swap carries, not its time bound: on a loaded machine (the
+    /// whole suite runs in parallel on two cores) a call in flight may take longer than the 5 s
+    /// default, and the swap would then rightly roll back.
+    static let patientDrain: Duration = .seconds(120)
+
     func counterWorkspace(_ name: String) throws -> FixtureWorkspace {
         let ws = FixtureWorkspace(name)
         let library = try PluginBuilder.library(.counterA)
@@ -30,7 +35,7 @@ import TesseraTestFixtures
         let swapping = Task {
             var reports: [SwapReport] = []
             for i in 0..<20 {
-                reports.append(try await host.swap("fixture.counter", to: .library(builds[i % 2])))
+                reports.append(try await host.swap("fixture.counter", to: .library(builds[i % 2]), drainTimeout: Self.patientDrain))
                 await Task.yield()
             }
             return reports
@@ -183,7 +188,7 @@ import TesseraTestFixtures
         await host.start()
         let swaps = Task {
             for _ in 0..<10 {
-                _ = try await host.swap("test.listener", to: .inProcess(PluginFactory { Listener(seen) }))
+                _ = try await host.swap("test.listener", to: .inProcess(PluginFactory { Listener(seen) }), drainTimeout: Self.patientDrain)
                 await Task.yield()
             }
         }
