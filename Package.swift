@@ -75,7 +75,8 @@ let package = Package(
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
-            "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents", sdk,
+            "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
+            "TesseraLocation", sdk,
         ]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.

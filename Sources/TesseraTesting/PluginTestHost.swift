@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 @_exported import TesseraClock
 @_exported import TesseraEvents
+@_exported import TesseraLocation
 @_exported import TesseraNotifications
 import TesseraManifest
 import TesseraRuntime
@@ -122,6 +123,14 @@ public final class PluginTestHost: Sendable {
     /// The events the plugin has published so far, in order.
     public func publishedEvents() throws -> [PublishedEvent] {
         try host.events.log.events(of: pluginID)
+    }
+
+    /// Feeds location fixes as a source would (needs the `location` grant and a handler registered
+    /// with `onLocationFix`): they are checked, sorted per device, and handed to the plugin before
+    /// this returns. The report says what was accepted and what was dropped, and why.
+    @discardableResult
+    public func feedLocation(_ fixes: [LocationFix]) async -> IngestReport {
+        await host.ingestLocation(fixes)
     }
 
     /// Publishes an event as another plugin would, and waits until the plugin's handler (if it

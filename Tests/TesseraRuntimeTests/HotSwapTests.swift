@@ -70,6 +70,27 @@ import TesseraTestFixtures
 
     // MARK: Rollback
 
+    @Test(arguments: [
+        (PluginBuilder.Kind.staticSDK, "gate 1"),  // embeds its own SDK: the link lint refuses it
+        (PluginBuilder.Kind.noEntry, "tessera_plugin_entry"),  // no entry symbol after dlopen
+        (PluginBuilder.Kind.good, "gate 3"),  // another plugin's id at the handshake
+    ])
+    func aBuildThatFailsAGateIsRefusedAndTheRunningOneServes(kind: PluginBuilder.Kind, expected: String) async throws {
+        let ws = try counterWorkspace("swap-gate-\(kind.rawValue)")
+        let host = try await startHost(ws)
+        _ = try await host.call("fixture.counter", "count", input: [:], as: user)
+        do {
+            _ = try await host.swap("fixture.counter", to: .library(try PluginBuilder.library(kind)))
+            Issue.record("the swap to \(kind) was accepted")
+        } catch let error as PluginError {
+            #expect(error.message.contains(expected), "\(error)")
+            #expect(error.message.contains("keeps serving"))
+        }
+        #expect(try await host.call("fixture.counter", "count", input: [:], as: user) == ["count": 2, "build": "A"])
+        #expect(host.status(of: "fixture.counter")?.generation == 1)
+        await host.stop()
+    }
+
     /// An in-process plugin with a build letter and a counter in memory; it can be told to fail
     /// at start or at state import.
     final class Swappable: Plugin {
@@ -198,6 +219,25 @@ import TesseraTestFixtures
         #expect(seen.sequences == Array(1...200))
         #expect(seen.received.withLock { $0.map { $0.payload["i"]?.integerValue ?? -1 } } == Array(0..<200))
         #expect(host.status(of: "test.listener")?.generation == 11)
+        await host.stop()
+    }
+
+    @Test(.timeLimit(.minutes(2))) func notificationsFallingDueDuringSwapsAreDeliveredOnce() async throws {
+        let suite = NotificationsTests()
+        let ws = suite.workspace("swap-notifications", hotSwap: true)
+        let host = try await suite.host(ws)
+        for i in 0..<50 { try await suite.remind(host, "r\(i)", at: 60 * Double(i + 1)) }
+        let swaps = Task {
+            for _ in 0..<10 {
+                _ = try await host.swap("test.remind", to: .inProcess(PluginFactory { NotificationsTests.Reminder() }), drainTimeout: Self.patientDrain)
+            }
+        }
+        for _ in 0..<60 { _ = try await host.advanceClock(by: 60) }
+        try await swaps.value
+        let keys = try host.notifications.store.inbox(limit: 1000).map(\.key)
+        #expect(keys.count == 50)
+        #expect(Set(keys) == Set((0..<50).map { "r\($0)" }))
+        #expect(host.status(of: "test.remind")?.generation == 11)
         await host.stop()
     }
 }

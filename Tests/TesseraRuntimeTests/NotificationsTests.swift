@@ -40,12 +40,13 @@ import TesseraTestFixtures
 
     static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
-    func workspace(_ name: String, notifications: [String: Any] = [:]) -> FixtureWorkspace {
+    func workspace(_ name: String, notifications: [String: Any] = [:], hotSwap: Bool = false) -> FixtureWorkspace {
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "test.remind", library: ws.root + "/none.so") { m in
             m["requires"] = [["capability": "notifications", "version": "^1.0"]]
             m["operations"] = ["remind", "cancel", "pending"].map { ["name": $0, "input": anyOp, "output": [:] as [String: Any]] }
+            m["hotSwap"] = hotSwap
         }
         ws.writeDeployment(plugins: [entry("test.remind", grants: ["notifications": [:] as [String: Any]])],
                            extra: ["providers": [
@@ -157,6 +158,21 @@ import TesseraTestFixtures
         prague.timeZone = TimeZone(identifier: "Europe/Prague")!
         #expect(delivered.allSatisfy { prague.component(.hour, from: $0.dueAt) == 8 && prague.component(.weekday, from: $0.dueAt) == 6 })
         await host.stop()
+    }
+
+    @Test func deliveryDoesNotNeedThePluginRunning() async throws {
+        let ws = workspace("notify-unloaded")
+        let first = try await host(ws)
+        try await remind(first, "tea", at: 600)
+        await first.stop()
+        // The host comes back without the plugin: disabled, or failing to load, or not chosen.
+        let second = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
+            dataDirectory: ws.dataDirectory, onlyPlugins: []))
+        await second.start()
+        #expect(second.status(of: "test.remind")?.state != .active)
+        _ = try await second.advanceClock(by: 3600)
+        #expect(try second.notifications.store.inbox().map(\.key) == ["tea"])
+        await second.stop()
     }
 
     @Test func aBadRuleOrZoneIsRefusedNamingThePart() async throws {
