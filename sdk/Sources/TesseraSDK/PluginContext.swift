@@ -33,7 +33,11 @@ public final class PluginContext: Sendable {
 
     /// Creates a context. Hosts and test harnesses call this; plugins receive one.
     ///
-    /// - Parameter capabilities: the granted capability objects, e.g. `[GrantedCapability(.storage, db)]`.
+    /// - Parameters:
+    ///   - pluginID: the plugin's id, from its manifest.
+    ///   - config: the operator's configuration for the plugin, already validated.
+    ///   - capabilities: the granted capability objects, e.g. `[GrantedCapability(.storage, db)]`.
+    ///   - log: where the plugin's log lines go.
     public init(pluginID: String, config: JSONValue, capabilities: [GrantedCapability], log: PluginLog) {
         self.pluginID = pluginID
         self.config = config
