@@ -154,26 +154,31 @@ import TesseraTestFixtures
 
 /// `tessera serve` starts the plugins, says so, and stops cleanly on SIGTERM.
 @Suite struct ServeTests {
-    // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(1))) func serveStartsListsAndStopsOnSIGTERM() throws {
-        let ws = FixtureWorkspace("serve")
-        ws.addExampleManifest()
-        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+    /// Starts `tessera serve` on `ws` and reads its output until it says it is serving (or dies).
+    /// Port 0: the test must not depend on the default port being free on a shared machine.
+    static func serve(_ ws: FixtureWorkspace) throws -> (Process, Pipe, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        // Port 0: the test must not depend on the default port being free on a shared machine.
         process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Read until the host says it is serving (the pipe closes if it dies first).
         var text = ""
         while !text.contains("Ctrl-C to stop") {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
+        return (process, out, text)
+    }
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(1))) func serveStartsListsAndStopsOnSIGTERM() throws {
+        let ws = FixtureWorkspace("serve")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let (process, out, text) = try Self.serve(ws)
         #expect(text.contains("dev.tessera.example"))
         #expect(text.contains("active"))
         #expect(text.contains("serving deployment 'test'"))
@@ -196,20 +201,8 @@ import TesseraTestFixtures
         try (original + Data([0])).write(to: URL(fileURLWithPath: build))
         Fixtures.write("not a plugin", to: ws.root + "/broken.so")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, _, text) = try Self.serve(ws)
         defer { process.terminate(); process.waitUntilExit() }
-        var text = ""
-        while !text.contains("Ctrl-C to stop") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
         let lines = text.split(separator: "\n").map(String.init)
         let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
         let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
