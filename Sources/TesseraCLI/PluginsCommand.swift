@@ -14,13 +14,16 @@ struct Plugins: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the deployment's plugins with state, reason, version and grants.",
-            discussion: "By default only the checks that run no plugin code (manifest, deployment, grants, gate 1); --start loads and starts each plugin as `serve` would.")
+            discussion: "By default only the checks that run no plugin code (manifest, deployment, grants, gate 1); --start loads and starts each plugin as `serve` would; --running asks the host that `tessera serve` runs, with its generations and the retired ones it keeps mapped.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
         @Flag(name: .long, help: "Load and start the plugins, to show the states that needs (active, failed).") var start = false
+        @Flag(name: .long, help: "Ask the running host (tessera serve) instead, over its HTTP API.") var running = false
+        @OptionGroup var runningHost: RunningHostArguments
 
         func run() async throws {
             try await reportingErrors {
+                if running { return try await listRunning() }
                 let host = try self.host.makeHost()
                 await host.start(until: start ? .active : .validated)
                 let statuses = host.statuses()
@@ -30,6 +33,17 @@ struct Plugins: AsyncParsableCommand {
                 } else {
                     say(PluginTable.render(statuses))
                 }
+            }
+        }
+
+        /// The running host's view: `GET /v1/plugins`, and whether a restart is recommended.
+        func listRunning() async throws {
+            let reply = try await runningHost.client(deployment: host).request("GET", "/v1/plugins")
+            if json { say(reply.prettySerialized()); return }
+            let statuses = (reply["plugins"]?.arrayValue ?? []).compactMap(PluginStatus.init(json:))
+            say(PluginTable.render(statuses))
+            if reply["restartRecommended"] == true {
+                say("retired generations keep more code mapped than the deployment's hotSwap.retiredBudgetMB: restart the host when convenient")
             }
         }
     }

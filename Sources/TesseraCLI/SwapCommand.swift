@@ -6,6 +6,65 @@ import FoundationNetworking
 import TesseraManifest
 import TesseraSDK
 
+/// How to reach the host that `tessera serve` runs: its URL and an admin token.
+struct RunningHostArguments: ParsableArguments {
+    @Option(name: .long, help: "The running host's base URL (default: the deployment's http host and port).") var url: String?
+    @Option(name: .long, help: "An admin token (default: $TESSERA_TOKEN).") var token: String?
+
+    /// The client for the host serving `deployment`.
+    func client(deployment: HostArguments) throws -> RunningHost {
+        guard let token = token ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"], !token.isEmpty else {
+            throw CLIError(code: .forbidden, message: "an admin token is needed: pass --token or set TESSERA_TOKEN (tessera token rotate makes one)")
+        }
+        if let url { return RunningHost(base: url, token: token) }
+        do {
+            let deployment = try DeploymentReader.read(file: deployment.deploymentFile)
+            let address = deployment.httpHost == "0.0.0.0" ? "127.0.0.1" : deployment.httpHost
+            return RunningHost(base: "http://\(address):\(deployment.httpPort)", token: token)
+        } catch {
+            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
+        }
+    }
+}
+
+/// A running host's HTTP API, as the CLI uses it.
+struct RunningHost {
+    let base: String
+    let token: String
+
+    /// Sends a request with the token; the JSON reply, or the API's error as a CLI error.
+    func request(_ method: String, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
+        guard let url = URL(string: base + path) else { throw CLIError(code: .invalidInput, message: "'\(base)' is not a URL") }
+        var request = URLRequest(url: url, timeoutInterval: 60)
+        request.httpMethod = method
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.serialized().utf8)
+        }
+        let data: Data, response: URLResponse
+        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
+            throw CLIError(code: .unavailable, message: "no host answers at \(base): \(error.localizedDescription) (is `tessera serve` running?)")
+        }
+        let reply = (try? JSONValue(parsing: Array(data))) ?? .null
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw CLIError(code: Self.code(forStatus: status), message: reply["error"]?["message"]?.stringValue ?? "HTTP \(status)")
+        }
+        return reply
+    }
+
+    static func code(forStatus status: Int) -> CLIError.Code {
+        switch status {
+        case 400, 413, 415, 422: .invalidInput
+        case 401, 403: .forbidden
+        case 404: .notFound
+        case 503: .unavailable
+        default: .failure
+        }
+    }
+}
+
 /// `tessera plugins swap ID PATH`: asks a running host to swap a plugin's code.
 struct Swap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,20 +77,16 @@ struct Swap: AsyncParsableCommand {
             """)
     @Argument(help: "The plugin's id.") var id: String
     @Argument(help: "The new build (.so).") var path: String
-    @Option(name: .long, help: "The host's base URL (default: the deployment's http host and port).") var url: String?
-    @Option(name: .long, help: "An admin token (default: $TESSERA_TOKEN).") var token: String?
+    @OptionGroup var running: RunningHostArguments
     @OptionGroup var host: HostArguments
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() async throws {
         try await reportingErrors {
-            guard let token = token ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"], !token.isEmpty else {
-                throw CLIError(code: .forbidden, message: "an admin token is needed: pass --token or set TESSERA_TOKEN (tessera token rotate makes one)")
-            }
+            let client = try running.client(deployment: host)
             let library = URL(fileURLWithPath: path).standardizedFileURL.path
             guard FileManager.default.fileExists(atPath: library) else { throw CLIError(code: .notFound, message: "\(library): no such file") }
-            let base = try url ?? defaultURL()
-            let reply = try await Self.post(base + "/v1/plugins/\(id)/swap", body: ["library": .string(library)], token: token)
+            let reply = try await client.request("POST", "/v1/plugins/\(id)/swap", body: ["library": .string(library)])
             if json { say(reply.serialized()); return }
             let pause = reply["pauseMilliseconds"]?.doubleValue ?? 0
             say(String(format: "%@: generation %lld serving (calls held %.2f ms, %lld bytes of state moved)", id,
@@ -40,43 +95,5 @@ struct Swap: AsyncParsableCommand {
                 say("retired generations are over the deployment's hotSwap.retiredBudgetMB: restart the host when convenient")
             }
         }
-    }
-
-    func defaultURL() throws -> String {
-        do {
-            let deployment = try DeploymentReader.read(file: host.deploymentFile)
-            let address = deployment.httpHost == "0.0.0.0" ? "127.0.0.1" : deployment.httpHost
-            return "http://\(address):\(deployment.httpPort)"
-        } catch {
-            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
-        }
-    }
-
-    /// POSTs JSON with the token; the JSON reply, or the API's error as a CLI error.
-    static func post(_ address: String, body: JSONValue, token: String) async throws -> JSONValue {
-        guard let url = URL(string: address) else { throw CLIError(code: .invalidInput, message: "'\(address)' is not a URL") }
-        var request = URLRequest(url: url, timeoutInterval: 60)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(body.serialized().utf8)
-        let data: Data, response: URLResponse
-        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw CLIError(code: .unavailable, message: "no host answers at \(address): \(error.localizedDescription) (is `tessera serve` running?)")
-        }
-        let reply = (try? JSONValue(parsing: Array(data))) ?? .null
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            let message = reply["error"]?["message"]?.stringValue ?? "HTTP \(status)"
-            let code: CLIError.Code = switch status {
-            case 400, 413, 415, 422: .invalidInput
-            case 401, 403: .forbidden
-            case 404: .notFound
-            case 503: .unavailable
-            default: .failure
-            }
-            throw CLIError(code: code, message: message)
-        }
-        return reply
     }
 }

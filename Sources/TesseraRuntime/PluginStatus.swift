@@ -50,3 +50,28 @@ public struct PluginStatus: Sendable {
         return .object(o)
     }
 }
+
+extension PluginStatus {
+    /// A status read back from its ``json`` (what `GET /v1/plugins` answers), or `nil` if it is not one.
+    public init?(json: JSONValue) {
+        guard let id = json["id"]?.stringValue, let state = json["state"]?.stringValue.flatMap(LifecycleState.init(rawValue:)) else {
+            return nil
+        }
+        self.id = id
+        self.state = state
+        name = json["name"]?.stringValue
+        version = json["version"]?.stringValue
+        reason = json["reason"]?.stringValue
+        manifestFile = json["manifest"]?.stringValue
+        libraryPath = json["library"]?.stringValue
+        sha256 = json["sha256"]?.stringValue
+        stampedABI = json["stampedABI"]?.stringValue
+        buildID = json["buildID"]?.stringValue
+        generation = Int(json["generation"]?.integerValue ?? 0)
+        retiredGenerations = Int(json["retiredGenerations"]?.integerValue ?? 0)
+        retiredBytes = Int(json["retiredBytes"]?.integerValue ?? 0)
+        grants = json["grants"]?.objectValue ?? [:]
+        operations = json["operations"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        history = json["history"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

@@ -214,6 +214,10 @@ import TesseraTestFixtures
         let swapped = try swap(build, token: token)
         #expect(swapped.status == 0, "\(swapped.stderr)")
         #expect(swapped.stdout.contains("dev.tessera.example: generation 2 serving"))
+        let listed = try run(Fixtures.tesseraExecutable, ["plugins", "list", "--running", "--url", url, "--token", token,
+                                                          "--deployment", ws.deploymentFile])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("2 (+1 retired, \((original.count + 1) / 1024) KiB mapped)"), "\(listed.stdout)")
         let refused = try swap(ws.root + "/broken.so", token: token)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("gate 1"))

@@ -15,7 +15,7 @@ struct PluginRoutes: Sendable {
     func list(_ request: Request, context: APIRequestContext) -> Response {
         let detailed = context.principal?.role == .admin
         let plugins = host.statuses().map { detailed ? $0.json : Self.summary($0) }
-        return .json(["plugins": .array(plugins)])
+        return .json(["plugins": .array(plugins), "restartRecommended": .bool(host.restartRecommended)])
     }
 
     static func summary(_ status: PluginStatus) -> JSONValue {
