@@ -70,6 +70,7 @@ struct Clock: AsyncParsableCommand {
                            message: "deployment '\(host.deployment.name)' uses the system clock; only a virtual clock can be set or advanced")
         }
         await host.start()
+        let deliveredBefore = (try? host.notifications.store.counters()["delivered"]) ?? 0
         let firings: [TimerScheduler.Firing]
         do { firings = try await body(host) } catch {
             await host.stop()
@@ -77,10 +78,11 @@ struct Clock: AsyncParsableCommand {
         }
         await host.settle()  // events and webhooks the firings set off
         await host.stop()
-        report(firings, now: host.clock.now())
+        let delivered = ((try? host.notifications.store.counters()["delivered"]) ?? 0) - deliveredBefore
+        report(firings, now: host.clock.now(), notifications: delivered)
     }
 
-    static func report(_ firings: [TimerScheduler.Firing], now: Date) {
+    static func report(_ firings: [TimerScheduler.Firing], now: Date, notifications: Int64) {
         for f in firings {
             let outcome: String
             switch f.outcome {
@@ -90,6 +92,6 @@ struct Clock: AsyncParsableCommand {
             }
             say("\(f.timer.fireAt.formatted(.iso8601))  \(f.timer.plugin)  \(f.timer.key)  \(outcome)")
         }
-        say("now \(now.formatted(.iso8601)); \(firings.count) timer firing(s)")
+        say("now \(now.formatted(.iso8601)); \(firings.count) timer firing(s), \(notifications) notification(s) delivered")
     }
 }
