@@ -79,7 +79,7 @@ func loadChild(library: String, scratch: String, count: Int) async throws {
         let opening = Task.detached { try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() }) }
         let staged = try generations.stage(path)
         lap()
-        let verified = try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: nil, host: .current)
+        let verified = try FileGate.verify(staged, manifest: nil, host: .current)
         lap()
         let (_, entry) = try LibraryLoader.open(stagedPath: verified.path)
         lap()

@@ -125,7 +125,20 @@ public struct ELFFile: Sendable {
     /// - Throws: ``ELFError`` if the file cannot be read, is empty, is not an ELF64 little-endian
     ///   file, or if any header, section, dynamic entry or note lies outside the file or is inconsistent.
     public init(path: String) throws(ELFError) {
-        let file = try BoundedFile(path: path)
+        try self.init(file: BoundedFile(path: path), path: path, memory: nil)
+    }
+
+    /// Reads the headers from `bytes`, the contents of the file at `path` already in memory (the
+    /// host's staged copy, just written from them): no file is opened again.
+    public init(bytes: [UInt8], path: String) throws(ELFError) {
+        try self.init(file: BoundedFile(memory: bytes), path: path, memory: bytes)
+    }
+
+    /// The file's contents when it was read from memory; sections are then read from here.
+    private let memory: [UInt8]?
+
+    private init(file: borrowing BoundedFile, path: String, memory: [UInt8]?) throws(ELFError) {
+        self.memory = memory
         self.path = path
         fileSize = file.size
 
@@ -218,6 +231,7 @@ public struct ELFFile: Sendable {
     // MARK: - Reading
 
     private func reopen() throws(ELFError) -> BoundedFile {
+        if let memory { return try BoundedFile(memory: memory) }
         let file = try BoundedFile(path: path)
         guard file.size == fileSize else {
             throw ELFError(.changed, "the file changed while it was being checked: it had \(fileSize) bytes, now \(file.size)")
@@ -520,6 +534,15 @@ enum ELFConstant {
 struct BoundedFile: ~Copyable {
     let descriptor: Int32
     let size: Int
+    /// The contents, when they are in memory already (no descriptor then).
+    let memory: [UInt8]?
+
+    init(memory bytes: [UInt8]) throws(ELFError) {
+        guard !bytes.isEmpty else { throw ELFError(.empty, "file is empty") }
+        descriptor = -1
+        size = bytes.count
+        memory = bytes
+    }
 
     init(path: String) throws(ELFError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -540,9 +563,10 @@ struct BoundedFile: ~Copyable {
         }
         descriptor = fd
         size = Int(info.st_size)
+        memory = nil
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// `count` bytes at `offset`; throws if they lie beyond the file or cannot all be read.
     func read(at offset: Int, count: Int, _ what: @autoclosure () -> String) throws(ELFError) -> [UInt8] {
@@ -552,6 +576,7 @@ struct BoundedFile: ~Copyable {
                            : ELFError.truncated(what(), end: end, fileSize: size)
         }
         guard count > 0 else { return [] }
+        if let memory { return Array(memory[offset..<end]) }
         var failure: Int32 = 0
         var done = 0
         let fd = descriptor

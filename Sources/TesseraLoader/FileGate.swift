@@ -30,8 +30,19 @@ public enum FileGate {
     public static func verify(
         path: String, knownSHA256: String? = nil, manifest: PluginManifest?, host: HostIdentity
     ) throws(GateRefusal) -> VerifiedLibrary {
+        try verify(path: path, bytes: nil, knownSHA256: knownSHA256, manifest: manifest, host: host)
+    }
+
+    /// Gate 1 on a staged copy, from the bytes it was written from (no file is read again).
+    public static func verify(_ staged: StagedLibrary, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
+        try verify(path: staged.path, bytes: staged.bytes, knownSHA256: staged.sha256, manifest: manifest, host: host)
+    }
+
+    private static func verify(
+        path: String, bytes: [UInt8]?, knownSHA256: String?, manifest: PluginManifest?, host: HostIdentity
+    ) throws(GateRefusal) -> VerifiedLibrary {
         let elf: ELFFile
-        do { elf = try ELFFile(path: path) } catch {
+        do { elf = try bytes.map { bytes throws(ELFError) in try ELFFile(bytes: bytes, path: path) } ?? ELFFile(path: path) } catch {
             throw GateRefusal(gate: 1, field: "library", expected: "a 64-bit ELF shared library", found: "\(path): \(error)")
         }
         let sha256: String

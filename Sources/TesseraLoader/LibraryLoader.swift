@@ -100,7 +100,7 @@ public enum LibraryLoader {
         path: String, manifest: PluginManifest?, generations: GenerationStore, host: HostIdentity = .current
     ) throws(GateRefusal) -> LoadedGeneration {
         let staged = try stage(path, in: generations)
-        let library = try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: manifest, host: host)
+        let library = try FileGate.verify(staged, manifest: manifest, host: host)
         return try load(library, manifest: manifest, host: host)
     }
 

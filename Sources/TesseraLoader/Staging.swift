@@ -9,6 +9,9 @@ public struct StagedLibrary: Sendable, Hashable {
     public let path: String
     /// The sha256 of the bytes, lowercase hex.
     public let sha256: String
+    /// The bytes themselves, as read once from the build and written to ``path``: gate 1 checks
+    /// these without opening the copy again.
+    public let bytes: [UInt8]
 }
 
 /// Copies plugin builds to content-addressed paths before they are checked and loaded.
@@ -28,10 +31,10 @@ public struct GenerationStore: Sendable {
     /// cache of the build, so instead of paying for durability on every new build, an existing copy
     /// is hashed again before it is trusted (a copy torn by a power loss is rewritten).
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
+        let bytes = try Self.read(sourcePath)
         let sha256 = SHA256.hex(of: bytes)
         let target = (root as NSString).appendingPathComponent("\(sha256)-\((sourcePath as NSString).lastPathComponent)")
-        let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256)
+        let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256, bytes: bytes)
         if (try? SHA256.hash(file: target)) == sha256 { return staged }
         // One flat folder: a folder per build would cost a directory creation on every new build.
         if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
@@ -45,8 +48,30 @@ public struct GenerationStore: Sendable {
         return staged
     }
 
+    /// The whole file, read with one `fstat` and plain `read`s.
+    static func read(_ path: String) throws -> [UInt8] {
+        func failure(_ what: String) -> CocoaError {
+            CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot \(what) \(path): \(String(cString: strerror(errno)))"])
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("examine") }
+        let size = Int(info.st_size)
+        var readFailed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while initialized < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + initialized, size - initialized)
+                if n > 0 { initialized += n } else if n == 0 { break } else if errno != EINTR { readFailed = true; break }
+            }
+        }
+        if readFailed { throw failure("read") }
+        return bytes
+    }
+
     /// Writes `bytes` to a new file with plain `write`s (Foundation's `Data.write` also fsyncs).
-    private func writeWithoutSync(_ bytes: Data, to path: String) throws {
+    private func writeWithoutSync(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         guard fd >= 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create \(path): \(String(cString: strerror(errno)))"])

@@ -147,7 +147,7 @@ extension PluginHost {
         let path = try locateLibrary(manifest)
         guard staging else { return try FileGate.verify(path: path, manifest: manifest, host: .current) }
         let staged = try LibraryLoader.stage(path, in: generations)
-        return try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: manifest, host: .current)
+        return try FileGate.verify(staged, manifest: manifest, host: .current)
     }
 
     /// The library's path: relative to the manifest for `path`, on the library path for `name`.

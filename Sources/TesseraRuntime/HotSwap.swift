@@ -154,7 +154,7 @@ extension PluginHost {
         case .library(let path):
             do {
                 let staged = try LibraryLoader.stage(path, in: generations)
-                let library = try FileGate.verify(path: staged.path, knownSHA256: staged.sha256, manifest: manifest, host: .current)
+                let library = try FileGate.verify(staged, manifest: manifest, host: .current)
                 let generation = try LibraryLoader.load(library, manifest: manifest)
                 return (generation.factory, generation)
             } catch {
