@@ -31,10 +31,11 @@ function drawChart(svg, days) {
   group.append(axis);
   days.forEach(([day, count], i) => {
     const barHeight = ((bottom - top) * count) / max;
-    const x = left + i * slot + slot * 0.15;
-    group.append(svgNode("rect", { class: "bar", x, y: bottom - barHeight, width: slot * 0.7, height: barHeight, "data-day": day }));
-    group.append(svgNode("text", { x: x + slot * 0.35, y: bottom - barHeight - 4, "text-anchor": "middle" }, String(count)));
-    group.append(svgNode("text", { x: x + slot * 0.35, y: bottom + 16, "text-anchor": "middle" }, day.slice(5)));
+    const barWidth = Math.min(slot * 0.7, 48);  // a few days must not make a wall of blue
+    const middle = left + i * slot + slot / 2;
+    group.append(svgNode("rect", { class: "bar", x: middle - barWidth / 2, y: bottom - barHeight, width: barWidth, height: barHeight, "data-day": day }));
+    group.append(svgNode("text", { x: middle, y: bottom - barHeight - 4, "text-anchor": "middle" }, String(count)));
+    group.append(svgNode("text", { x: middle, y: bottom + 16, "text-anchor": "middle" }, day.slice(5)));
   });
   svg.append(group);
   $("chart-desc").textContent = days.length
