@@ -49,6 +49,9 @@ async function start() {
     }
   });
   $("forget-token").addEventListener("click", () => { forgetToken(); showSignIn(); });
+  // Only now can the form be submitted: the script handles it, and the token goes nowhere else.
+  $("token-form").querySelector("button[type=submit]").disabled = false;
+  document.body.dataset.console = "started";
   window.addEventListener("tessera:unauthorized", () => showSignIn("The host refused the token; sign in again."));
   if (!token()) { showSignIn(); return; }
   try { await showConsole(); } catch (error) { showSignIn(String(error.message || error)); }

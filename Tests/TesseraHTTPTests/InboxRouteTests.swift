@@ -48,7 +48,7 @@ import TesseraSDK
             #expect(response.json?["error"]?["field"] == .string(field), "\(query)")
         }
         for (body, field) in [(#"{}"#, "$"), (#"{"ids": [1], "all": true}"#, "$"), (#"{"ids": ["x"]}"#, "$.ids[0]"),
-                              (#"{"all": false}"#, "$.all"), (#"{"ids": []}"#, "$.ids"), (#"{"other": 1}"#, "$.other"), ("[", "$")] {
+                              (#"{"all": false}"#, "$.all"), (#"{"ids": []}"#, "$.ids"), (#"{"ids": [1], "other": 1}"#, "$.other"), ("[", "$")] {
             let response = try await server.request("POST", "/v1/notifications/read", json: body)
             #expect(response.status == 400, "\(body)")
             #expect(response.json?["error"]?["field"] == .string(field), "\(body): \(response.text)")

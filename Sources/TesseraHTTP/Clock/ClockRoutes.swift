@@ -18,10 +18,12 @@ struct ClockRoutes: Sendable {
     /// One advance at a time: two at once could each fire the same due timer.
     let gate = AdvanceGate()
 
-    /// `{"by": "3h"}`: a duration as `tessera clock advance` takes it.
+    /// `{"by": "3h"}`: a duration as `tessera clock advance` takes it, up to seven parts of up to
+    /// six digits, at least one of them not zero (the pattern says so, so the OpenAPI document
+    /// tells a client exactly what passes).
     static let advanceInput = RouteInput([
         "type": "object", "required": ["by"], "additionalProperties": false,
-        "properties": ["by": ["type": "string", "pattern": "^([0-9]{1,6}[wdhms])+$", "maxLength": 40]],
+        "properties": ["by": ["type": "string", "pattern": "^([0-9]{1,6}[wdhms]){0,3}[1-9][0-9]{0,5}[wdhms]([0-9]{1,6}[wdhms]){0,3}$"]],
     ])
 
     /// `GET /v1/clock`: `{"now": ISO 8601, "kind": "system" | "virtual"}`.

@@ -125,6 +125,9 @@ async function start() {
     }
   });
   $("forget-token").addEventListener("click", () => { forgetToken(); showSignIn(); });
+  // Only now can the form be submitted: the script handles it, and the token goes nowhere else.
+  $("token-form").querySelector("button[type=submit]").disabled = false;
+  document.body.dataset.console = "started";
   window.addEventListener("tessera:unauthorized", () => showSignIn("The host refused the token; sign in again."));
   if (!token()) { showSignIn(); return; }
   try { await showConsole(); } catch (error) { showSignIn(String(error.message || error)); }
@@ -563,14 +566,16 @@ export async function startInbox({ list, empty, status, markAll }) {
   <main id="main" tabindex="-1">
     <section id="sign-in" aria-labelledby="sign-in-heading">
       <h2 id="sign-in-heading">Sign in</h2>
-      <form id="token-form">
+      <!-- No name on the input and a POST method: even a submit before the script runs (which
+           the disabled button prevents) could never put the token into a URL. -->
+      <form id="token-form" method="post" action="/">
         <label for="token-input">Access token</label>
-        <input id="token-input" name="token" type="password" autocomplete="off" spellcheck="false" required
+        <input id="token-input" type="password" autocomplete="off" spellcheck="false" required
                aria-describedby="token-help token-error">
         <p id="token-help" class="help">The token <code>tessera serve</code> printed on its first start, or one from
           <code>tessera token create</code>. It is kept in this browser tab only, and sent only in request headers.</p>
         <p id="token-error" class="error" role="alert"></p>
-        <button type="submit">Sign in</button>
+        <button type="submit" disabled>Sign in</button>
       </form>
     </section>
 

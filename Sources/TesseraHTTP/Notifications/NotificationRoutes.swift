@@ -20,6 +20,7 @@ struct NotificationRoutes: Sendable {
             "ids": ["type": "array", "items": ["type": "integer", "minimum": 1], "minItems": 1, "maxItems": 1000],
             "all": ["const": true],
         ],
+        "oneOf": [["required": ["ids"]], ["required": ["all"]]],
     ])
 
     /// `GET /v1/notifications?unread=true&after=ID&limit=N`: newest first; with `after`, the entries
@@ -40,10 +41,7 @@ struct NotificationRoutes: Sendable {
     func markRead(_ request: Request, context: APIRequestContext) async throws -> Response {
         let input = try await Self.readInput.read(request, limit: maxBodyBytes)
         let ids = input["ids"]?.arrayValue?.compactMap(\.integerValue)
-        let all = input["all"] == true
-        guard (ids != nil) != all else {
-            throw APIError(.badRequest, code: "invalid_input", "give ids (an array of inbox ids) or all: true, not both or neither", field: "$")
-        }
+        let all = input["all"] == true  // the schema lets exactly one of the two through
         let store = host.notifications.store
         let targets = try all ? store.inbox(unreadOnly: true, limit: Int.max).map(\.id) : ids ?? []
         let changed = try store.markRead(targets, at: host.clock.now())

@@ -31,7 +31,7 @@ extension OpenAPIComponents {
                                      content: jsonContent(ref("InboxPage")), extraErrors: ["400"])
         return operation.adding("parameters", [
             queryParameter("unread", ["type": "boolean"], "Only entries not marked read."),
-            queryParameter("after", ["type": "integer", "minimum": 0], "Only entries after this inbox id, oldest first."),
+            queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "Only entries after this inbox id, oldest first."),
             queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": .integer(NotificationRoutes.maxLimit)], "At most this many (default 50)."),
         ])
     }
@@ -47,7 +47,6 @@ extension OpenAPIComponents {
     }
 
     static var locationOperation: JSONValue {
-        let message: JSONValue = ["type": "object", "description": "An OwnTracks message (_type location, transition, …)."]
         var responses = errorResponses(["401", "413", "415", "429"])
         responses["200"] = [
             "description": "Always `[]` (OwnTracks' HTTP mode expects an array of messages for the device). `Tessera-Location` says what was accepted.",
@@ -61,7 +60,11 @@ extension OpenAPIComponents {
                 ["name": "X-Limit-U", "in": "header", "required": false, "schema": ["type": "string"], "description": "The OwnTracks user."],
                 ["name": "X-Limit-D", "in": "header", "required": false, "schema": ["type": "string"], "description": "The OwnTracks device."],
             ],
-            "requestBody": ["required": false, "content": jsonContent(["anyOf": [message, ["type": "array", "items": message]]])],
+            // Any JSON: what is not a usable OwnTracks message is counted, never refused (an app
+            // would only send it again).
+            "requestBody": ["required": false, "content": jsonContent([
+                "description": "An OwnTracks message (_type location, transition, …) or an array of them.",
+            ])],
             "responses": .object(responses),
         ]
     }

@@ -43,8 +43,8 @@ final class BrowserPage: @unchecked Sendable {
             if let value = try? evaluate("Boolean(\(expression))"), value == true { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        let text = (try? evaluate("document.body ? document.body.innerText : ''"))?.stringValue ?? ""
-        throw HeadlessChromium.Failure("timed out waiting for \(what); the page says: \(text.prefix(1500))")
+        let text = (try? evaluate("document.documentElement.outerHTML"))?.stringValue ?? ""
+        throw HeadlessChromium.Failure("timed out waiting for \(what); the page is: \(text.prefix(4000))")
     }
 
     /// Focuses the element with `id` and types `text` into it, as a keyboard would.

@@ -22,6 +22,7 @@ import TesseraTestFixtures
         let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any]]
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": grants]])
         let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }  // also when an expectation throws
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
         let browser = try HeadlessChromium(executable: executable)
@@ -30,7 +31,7 @@ import TesseraTestFixtures
 
         try await onThread {
             try page.navigate(base + "/")
-            try page.waitFor("document.getElementById('token-input')", "the sign-in form")
+            try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
             try page.type(token, into: "token-input")
             try page.click("#token-form button[type=submit]")
             try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
@@ -39,6 +40,7 @@ import TesseraTestFixtures
         #expect(table.contains("dev.tessera.example"))
         #expect(table.contains("active"))
         #expect(try await onThread { try page.evaluate("location.href").stringValue } == base + "/")  // the token is in no URL
+        #expect(try await onThread { try page.evaluate("sessionStorage.getItem('tessera.token')").stringValue } == token)
 
         // Every form control has a label; the landmarks are there.
         let unlabelled = try await onThread { try page.evaluate("""
