@@ -18,12 +18,14 @@ struct ClockRoutes: Sendable {
     /// One advance at a time: two at once could each fire the same due timer.
     let gate = AdvanceGate()
 
-    /// `{"by": "3h"}`: a duration as `tessera clock advance` takes it, up to seven parts of up to
-    /// six digits, at least one of them not zero (the pattern says so, so the OpenAPI document
-    /// tells a client exactly what passes).
+    /// `{"by": "2h30m"}`: days, hours, minutes and seconds, in that order, each part 1–99 days or
+    /// 1–999 of the smaller units. The bound keeps one request's work small: advancing fires every
+    /// timer on the way, and a daily job over centuries would keep the server busy for hours. The
+    /// pattern says all of it, so the OpenAPI document tells a client exactly what passes.
     static let advanceInput = RouteInput([
         "type": "object", "required": ["by"], "additionalProperties": false,
-        "properties": ["by": ["type": "string", "pattern": "^([0-9]{1,6}[wdhms]){0,3}[1-9][0-9]{0,5}[wdhms]([0-9]{1,6}[wdhms]){0,3}$"]],
+        "properties": ["by": ["type": "string", "minLength": 2,
+                              "pattern": "^([1-9][0-9]?d)?([1-9][0-9]{0,2}h)?([1-9][0-9]{0,2}m)?([1-9][0-9]{0,2}s)?$"]],
     ])
 
     /// `GET /v1/clock`: `{"now": ISO 8601, "kind": "system" | "virtual"}`.
