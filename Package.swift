@@ -70,6 +70,9 @@ let package = Package(
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
+            // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
+            "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
