@@ -72,7 +72,7 @@ let package = Package(
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.

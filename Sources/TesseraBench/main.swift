@@ -71,14 +71,14 @@ if which == "notifications" || which == "all" {
 }
 
 if which == "http" || which == "all" {
-    let seconds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 10
+    let seconds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 5
     let deployment = scratch + "/http-deployment.json"
     try Data("""
         {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
          "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
          "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
         """.utf8).write(to: URL(fileURLWithPath: deployment))
-    print("http: wrk, 2 threads, \(seconds) s per run; echo of the example plugin through the edge vs a plain Hummingbird route, same process")
+    print("http: wrk, 2 threads, \(seconds) s per run, median of 3 runs in turns; echo of the example plugin through the edge vs a plain Hummingbird route, same process")
     for r in try await httpBenchmark(deploymentFile: deployment, scratch: scratch, seconds: seconds) {
         let ratio = r.edge.requestsPerSecond / r.plain.requestsPerSecond
         let rate = { (x: Double) in String(format: "%.0f req/s", x) }
