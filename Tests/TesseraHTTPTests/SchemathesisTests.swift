@@ -42,5 +42,4 @@ import TesseraTestFixtures
         #expect(result.stdout.contains("No issues found"), "\(result.stdout.suffix(3000))")
         _ = try await serve.terminate()
     }
-
 }

@@ -22,41 +22,49 @@ struct StreamRoutes: Sendable {
     static let batch = 100
 
     func stream(_ request: Request, context: APIRequestContext) throws -> Response {
-        let position = try startingPosition(request)
-        let events = context.principal?.role == .admin
-        let (host, hub, keepAlive) = (self.host, self.hub, self.keepAlive)
+        let session = StreamSession(host: host, position: try startingPosition(request), includeEvents: context.principal?.role == .admin)
+        let (hub, keepAlive) = (self.hub, self.keepAlive)
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let (token, wakeups) = hub.join()
-            let ticker = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: keepAlive)
-                    hub.wake(token)
-                }
-            }
-            defer {
-                ticker.cancel()
-                hub.leave(token)
-            }
-            var session = StreamSession(host: host, position: position, includeEvents: events)
-            do {
-                try await writer.write(ByteBuffer(string: ServerSentEvent.preamble))
-                var lastWrite = ContinuousClock.now
-                for await _ in wakeups {
-                    let messages = try session.pending()
-                    if !messages.isEmpty {
-                        try await writer.write(ByteBuffer(string: messages.map(\.text).joined()))
-                        lastWrite = .now
-                    } else if ContinuousClock.now - lastWrite >= keepAlive * 0.9 {
-                        try await writer.write(ByteBuffer(string: ServerSentEvent.keepAlive))
-                        lastWrite = .now
-                    }
-                }
-            } catch {
-                return  // the client went away (or a store failed): the connection is closed
-            }
-            try await writer.finish(nil)
+            try await Self.run(session, writer: &writer, hub: hub, keepAlive: keepAlive)
         })
+    }
+
+    /// Writes the stream until the hub closes (the server stops) or the client goes away: the
+    /// backlog at once, then what each wake-up finds, and a keep-alive comment when a whole
+    /// interval passed without a message.
+    static func run(_ session: StreamSession, writer: inout any ResponseBodyWriter, hub: StreamHub, keepAlive: Duration) async throws {
+        var session = session
+        let (token, wakeups) = hub.join()
+        // The keep-alive timer is a wake-up like any other: the stream then also looks for
+        // entries another process wrote.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: keepAlive)
+                hub.wake(token)
+            }
+        }
+        defer {
+            ticker.cancel()
+            hub.leave(token)
+        }
+        do {
+            try await writer.write(ByteBuffer(string: ServerSentEvent.preamble))
+            var lastWrite = ContinuousClock.now
+            for await _ in wakeups {
+                let messages = try session.pending()
+                if !messages.isEmpty {
+                    try await writer.write(ByteBuffer(string: messages.map(\.text).joined()))
+                    lastWrite = .now
+                } else if ContinuousClock.now - lastWrite >= keepAlive * 0.9 {
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.keepAlive))
+                    lastWrite = .now
+                }
+            }
+        } catch {
+            return  // the client went away (or a store failed): the connection is closed
+        }
+        try await writer.finish(nil)
     }
 
     /// The position in `Last-Event-ID`; the newest entries for a part it does not give.
