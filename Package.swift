@@ -57,7 +57,8 @@ let package = Package(
             "TesseraNotifications", "TesseraEvents", "TesseraLocation",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
-            "TesseraRuntime", "TesseraManifest", "TesseraLoader", sdk,
+            "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
+            "TesseraEvents", "TesseraLocation", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -69,6 +70,9 @@ let package = Package(
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
+            // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
+            "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
@@ -80,7 +84,8 @@ let package = Package(
         ]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
-        .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example"),
+        // Its `ui/` folder holds the pages its manifest declares: static files the host serves, not sources.
+        .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example", exclude: ["ui"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),

@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -85,4 +85,23 @@ if which == "swap" || which == "all" {
     print("hot swap of the example plugin, 30 swaps to distinct builds under 4 callers: \(r.calls) calls, \(r.failedCalls) failed")
     report("  admission pause per swap", r.pause, unit: { String(format: "%.2f ms", $0 / 1e6) }, target: "≤ 10 ms median")
     print(String(format: "  memory per retired generation: %.0f KiB resident (library file %d KiB)", r.residentBytesPerRetired / 1024, r.libraryBytes / 1024))
+}
+
+if which == "http" || which == "all" {
+    let seconds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 5
+    let deployment = scratch + "/http-deployment.json"
+    try Data("""
+        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
+         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
+         "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
+        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    print("http: wrk, 2 threads, \(seconds) s per run, median of 3 runs in turns; echo of the example plugin through the edge vs a plain Hummingbird route, same process")
+    for r in try await httpBenchmark(deploymentFile: deployment, scratch: scratch, seconds: seconds) {
+        let ratio = r.edge.requestsPerSecond / r.plain.requestsPerSecond
+        let rate = { (x: Double) in String(format: "%.0f req/s", x) }
+        print("  \(r.connections) connections: edge \(rate(r.edge.requestsPerSecond)) (p50 \(r.edge.p50), p99 \(r.edge.p99)); "
+              + "plain \(rate(r.plain.requestsPerSecond)) (p50 \(r.plain.p50), p99 \(r.plain.p99)); "
+              + String(format: "ratio %.2f  target ≥ 0.60", ratio))
+        if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
+    }
 }

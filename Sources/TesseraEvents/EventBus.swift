@@ -48,6 +48,7 @@ public final class EventBus: DueWork {
     let report: @Sendable (String) -> Void
     let subscriptions = Mutex<[Subscription]>([])
     let pumpState = Mutex(PumpState())
+    let observers = Mutex<[@Sendable () -> Void]>([])
 
     struct PumpState {
         var running = false
@@ -71,11 +72,18 @@ public final class EventBus: DueWork {
         subscriptions.withLock { $0 = list.sorted { ($0.subscriber, $0.publisher) < ($1.subscriber, $1.publisher) } }
     }
 
+    /// Calls `observer` after events are stored (the HTTP edge's SSE stream, which then reads them
+    /// from ``EventLog/events(afterPosition:limit:)``). It says only that something new is there.
+    public func onPublished(_ observer: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
     /// Stores an event of `publisher` and starts handing it over. Durable when this returns.
     @discardableResult
     public func publish(_ publisher: String, name: String, payload: JSONValue) throws -> PublishedEvent? {
         let stored = try log.append(publisher: publisher, [(name, payload, nil)], at: clock.now())
         kick()
+        notifyObservers()
         return stored.first
     }
 
@@ -84,6 +92,11 @@ public final class EventBus: DueWork {
         guard !events.isEmpty else { return }
         try log.append(publisher: publisher, events.map { ($0.name, $0.payload, Optional($0.origin)) }, at: clock.now())
         kick()
+        notifyObservers()
+    }
+
+    private func notifyObservers() {
+        for observer in observers.withLock({ $0 }) { observer() }
     }
 
     /// Starts a delivery pass in the background (or asks the running one to go round again).

@@ -86,6 +86,30 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Events of every publisher stored after `position`, in the order they were stored, each with
+    /// its position: the host-wide number the SSE stream resumes from (`e-<position>`).
+    ///
+    /// The position is the table's rowid. It only grows because the log is append-only: nothing
+    /// deletes events or vacuums the file (a future pruning must keep the newest row, or the next
+    /// insert could reuse its number).
+    public func events(afterPosition position: Int64, limit: Int = 1000) throws -> [(position: Int64, event: PublishedEvent)] {
+        try database.withConnection { db in
+            try db.cachedStatement(
+                "SELECT rowid, publisher, seq, name, payload, published_at FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?")
+                .fetchAll([.integer(position), .integer(Int64(limit))]).map { row in
+                    (row[0].integer ?? 0,
+                     PublishedEvent(publisher: row[1].text ?? "", name: row[3].text ?? "",
+                                    payload: (try? JSONValue(parsing: row[4].text ?? "null")) ?? .null, sequence: row[2].integer ?? 0,
+                                    publishedAt: Date(timeIntervalSinceReferenceDate: row[5].real ?? 0)))
+                }
+        }
+    }
+
+    /// The position of the newest event (0 before the first): where a stream that starts now begins.
+    public func lastPosition() throws -> Int64 {
+        try database.withConnection { db in try db.fetchOne("SELECT COALESCE(MAX(rowid), 0) FROM events")?.first?.integer ?? 0 }
+    }
+
     /// The newest sequence of `publisher` (0 before its first event).
     public func lastSequence(of publisher: String) throws -> Int64 {
         try database.withConnection { db in

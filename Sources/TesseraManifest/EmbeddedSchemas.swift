@@ -102,6 +102,14 @@ public enum EmbeddedSchemas {
       }
     },
     "hotSwap": { "type": "boolean" },
+    "ui": {
+      "description": "Pages the plugin adds to the web console's end-user view: static files (HTML, CSS, JS, SVG, images) served under /ui/<id>/. The folder is relative to the manifest's folder and holds index.html.",
+      "type": "object", "required": ["folder", "title"], "additionalProperties": false,
+      "properties": {
+        "folder": { "type": "string", "minLength": 1, "maxLength": 500 },
+        "title": { "type": "string", "minLength": 1, "maxLength": 60 }
+      }
+    },
     "isolation": { "enum": ["inProcess", "process"] }
   },
   "$defs": {

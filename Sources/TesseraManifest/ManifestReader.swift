@@ -58,6 +58,7 @@ public enum ManifestReader {
             stateMigratesFrom: doc["state"]?["migratesFrom"]?.arrayValue?.compactMap { $0.integerValue.map(Int.init) } ?? [],
             hotSwap: doc["hotSwap"]?.boolValue ?? false,
             isolation: Isolation(rawValue: doc["isolation"]?.stringValue ?? "inProcess") ?? .inProcess,
+            ui: decodeUI(doc, file: file),
             file: file,
             document: doc
         )
@@ -106,6 +107,14 @@ public enum ManifestReader {
                 roles: roles ?? [.user, .admin]))
         }
         return out
+    }
+
+    /// The `ui` member, its folder made absolute against the manifest's folder.
+    static func decodeUI(_ doc: JSONValue, file: String) -> UIDeclaration? {
+        guard let ui = doc["ui"], let folder = ui["folder"]?.stringValue, let title = ui["title"]?.stringValue else { return nil }
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let resolved = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : base.appendingPathComponent(folder)
+        return UIDeclaration(folder: resolved.standardizedFileURL.path, title: title)
     }
 
     static func decodeJobs(

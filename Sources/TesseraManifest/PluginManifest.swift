@@ -40,6 +40,8 @@ public struct PluginManifest: Sendable {
     public let hotSwap: Bool
     /// Where it runs.
     public let isolation: Isolation
+    /// The pages it adds to the web console, if any.
+    public let ui: UIDeclaration?
     /// The manifest file it was read from.
     public let file: String
     /// The manifest as written.
@@ -95,6 +97,16 @@ public struct OperationDeclaration: Sendable {
     public let outputSchemaDocument: JSONValue
     /// Who may call it. Defaults to `user` and `admin`.
     public let roles: [Principal.Role]
+}
+
+/// The pages a plugin adds to the web console's end-user view (`"ui"` in its manifest): static
+/// files the host serves under `/ui/<id>/`, with no plugin code running to serve them.
+public struct UIDeclaration: Sendable, Hashable {
+    /// The folder holding the files, as an absolute path (the manifest names it relative to its own
+    /// folder).
+    public let folder: String
+    /// The page's title in the console's list of modules.
+    public let title: String
 }
 
 /// A recurring timer.

@@ -56,7 +56,15 @@ import TesseraTestFixtures
             #expect(paths["/v1/plugins/test.probe/ops/\(op)"]?["post"] != nil, "\(op)")
         }
         #expect(paths["/v1/plugins/test.broken/ops/hello"] != nil)  // enabled, though failed: a call says why
-        for path in ["/v1/plugins", "/openapi.json", "/metrics", "/healthz", "/readyz"] { #expect(paths[path]?["get"] != nil, "\(path)") }
+        for path in ["/v1/plugins", "/openapi.json", "/metrics", "/healthz", "/readyz", "/v1/notifications", "/v1/stream", "/v1/clock"] {
+            #expect(paths[path]?["get"] != nil, "\(path)")
+        }
+        for path in ["/v1/notifications/read", "/v1/location", "/v1/clock/advance"] { #expect(paths[path]?["post"] != nil, "\(path)") }
+        // The documented request schemas are the ones the routes enforce.
+        #expect(paths["/v1/clock/advance"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?["required"] == ["by"])
+        // A body is required exactly where {} is not a valid input.
+        #expect(paths["/v1/plugins/test.probe/ops/fail"]?["post"]?["requestBody"]?["required"] == true)
+        #expect(paths["/v1/plugins/test.probe/ops/echo"]?["post"]?["requestBody"]?["required"] == false)
         let echo = try #require(paths["/v1/plugins/test.probe/ops/echo"]?["post"])
         #expect(echo["summary"] == "Returns its input.")
         #expect(echo["requestBody"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/test.probe.echo.input"])

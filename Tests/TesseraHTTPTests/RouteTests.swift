@@ -39,8 +39,9 @@ import TesseraSDK
         #expect(probe["version"] == "1.0.0")
         #expect(probe["generation"] == 1)
         #expect(probe["retiredGenerations"] == 0)
-        #expect(probe["grants"] == .object([:]))
-        #expect(probe["operations"] == ["echo", "fail", "crash", "whoami", "admin-only"])
+        #expect(probe["grants"] == ["clock": [:], "notifications": [:], "events": [:]])
+        #expect(probe["operations"] == ["echo", "fail", "crash", "whoami", "admin-only", "notify", "publish"])
+        #expect(probe["ui"] == ["title": "Probe", "url": "/ui/test.probe/"])
         #expect(probe["history"]?.arrayValue?.isEmpty == false)  // an admin sees the history
         let broken = try #require(plugins.first { $0["id"] == .string(BrokenPlugin.id) })
         #expect(broken["state"] == "failed")

@@ -96,10 +96,10 @@ struct ServeProcess: @unchecked Sendable {
         output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("tsr_") }.map(String.init)
     }
 
-    static func start(_ ws: FixtureWorkspace) async throws -> ServeProcess {
+    static func start(_ ws: FixtureWorkspace, extraArguments: [String] = []) async throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
+        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"] + extraArguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -39,9 +39,26 @@ final class ProbePlugin: Plugin {
             counter.increment()
             return ["ok": true]
         }
+        // For the inbox and the SSE stream: a notification due now (delivered when the clock
+        // moves), and an event.
+        context.onOperation("notify") { call in
+            let clock = try context.capability(.clock)
+            let title = call.input["title"]?.stringValue ?? "ping"
+            try await context.capability(.notifications).schedule(NotificationRequest(
+                key: title, title: title, body: "from the probe", payload: [:], schedule: .at(clock.now())))
+            return ["ok": true]
+        }
+        context.onOperation("publish") { call in
+            try await context.capability(.events).publish("pinged", call.input)
+            return ["ok": true]
+        }
     }
 
     struct ProbeCrash: Error { let secret: String }
+
+    /// The capabilities the probe asks for (and the test deployment grants).
+    static var requires: [[String: Any]] { ["clock", "notifications", "events"].map { ["capability": $0, "version": "^1.0"] }
+        + [["capability": "storage", "version": "^1.0", "optional": true]] }
 
     /// The probe's manifest `operations`: small schemas, one admin-only operation, and one schema
     /// with `nullable`, `$defs` and `$ref` for the OpenAPI translation.
@@ -68,6 +85,8 @@ final class ProbePlugin: Plugin {
                 "type": "object", "properties": ["id": ["type": "string"], "role": ["type": "string"]],
             ] as [String: Any]],
             ["name": "admin-only", "input": object, "output": object, "roles": ["admin"]],
+            ["name": "notify", "input": ["type": "object", "properties": ["title": ["type": "string"]]] as [String: Any], "output": object],
+            ["name": "publish", "input": object, "output": object],
         ]
     }
 }

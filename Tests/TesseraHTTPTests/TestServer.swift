@@ -20,15 +20,23 @@ final class TestServer {
     let calls: CallCounter
 
     /// Starts it. `ready: false` leaves `/readyz` at 503 (as while a host starts).
-    static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil, ready: Bool = true) async throws -> TestServer {
+    /// `clock`: the deployment's clock (`virtual`, or `system`); `keepAlive`: the SSE keep-alive.
+    static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil, ready: Bool = true,
+                      clock: String = "virtual", keepAlive: Duration = .seconds(15)) async throws -> TestServer {
         let ws = FixtureWorkspace("http")
         let missing = ws.root + "/in-process.so"  // never opened: in-process plugins skip the library gates
+        let ui = ModuleFiles.write(in: ws.root)
         ws.addManifest(id: ProbePlugin.id, library: missing) {
             $0["description"] = "The HTTP tests' probe."
             $0["operations"] = ProbePlugin.operations
+            $0["requires"] = ProbePlugin.requires
+            $0["events"] = ["emits": [["name": "pinged"]]]
+            $0["ui"] = ["folder": ui, "title": "Probe"]
         }
         ws.addManifest(id: BrokenPlugin.id, library: missing)
-        ws.writeDeployment(plugins: [["id": ProbePlugin.id, "grants": [:] as [String: Any]], ["id": BrokenPlugin.id, "grants": [:] as [String: Any]]])
+        let grants: [String: Any] = ["clock": [:] as [String: Any], "notifications": [:] as [String: Any], "events": [:] as [String: Any]]
+        ws.writeDeployment(plugins: [["id": ProbePlugin.id, "grants": grants], ["id": BrokenPlugin.id, "grants": [:] as [String: Any]]],
+                           clock: clock)
         let counter = CallCounter()
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
             dataDirectory: ws.dataDirectory,
@@ -37,7 +45,7 @@ final class TestServer {
         let admin = try tokens.ensureAdminToken()!
         let user = try tokens.create(name: "ada", role: .user)
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(
-            host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit))
+            host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit, streamKeepAlive: keepAlive))
         let port = try await server.start()
         await host.start()
         if ready { server.markReady() }

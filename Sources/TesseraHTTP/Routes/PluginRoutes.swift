@@ -11,10 +11,16 @@ struct PluginRoutes: Sendable {
     let maxBodyBytes: Int
 
     /// Every plugin with its state. An admin sees each plugin's history and files too; a user sees
-    /// what the plugins are and whether they serve, not where they live on disk.
+    /// what the plugins are and whether they serve, not where they live on disk. A plugin with pages
+    /// for the console has `ui`: their title and address.
     func list(_ request: Request, context: APIRequestContext) -> Response {
         let detailed = context.principal?.role == .admin
-        let plugins = host.statuses().map { detailed ? $0.json : Self.summary($0) }
+        let enabled = Set(host.enabledManifests().map(\.id))
+        let plugins = host.statuses().map { status in
+            let json = detailed ? status.json : Self.summary(status)
+            guard enabled.contains(status.id), let ui = host.manifest(of: status.id)?.ui else { return json }
+            return json.adding("ui", ["title": .string(ui.title), "url": .string("/ui/\(status.id)/")])
+        }
         return .json(["plugins": .array(plugins), "restartRecommended": .bool(host.restartRecommended)])
     }
 

@@ -6,17 +6,20 @@ import TesseraRuntime
 /// A request goes through, outermost first:
 /// 1. ``ResponseCountMiddleware`` — counts the response's status for `/metrics`;
 /// 2. ``ErrorMiddleware`` — anything thrown below becomes a JSON error response;
-/// 3. ``AuthMiddleware`` — a known bearer token, except on `/healthz`;
+/// 3. ``AuthMiddleware`` — a known bearer token, except on `/healthz` and the static files of the
+///    console (`/`, `/console/…`) and of the modules (`/ui/…`);
 /// 4. ``RateLimitMiddleware`` — the token's budget;
-/// 5. the route (``PluginRoutes``, ``ServerRoutes``), or 404/405.
+/// 5. the route (``PluginRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
+///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
-                     metrics: HTTPMetrics, readiness: Readiness) -> Router<APIRequestContext> {
+                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middlewares apply to routes added after them, so they come first.
         router.add(middleware: ResponseCountMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(log: host.options.log))
-        router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz"]))
+        router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"], openPrefixes: ["/console/", "/ui/"],
+                                              basicPaths: ["/v1/location"]))
         if let limit = configuration.rateLimit {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit)))
         }
@@ -30,7 +33,33 @@ enum APIRouter {
         table.add(.get, "/v1/plugins", plugins.list)
         table.add(.post, "/v1/plugins/:id/ops/:op", plugins.call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
+        addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
+        addConsole(to: &table, host: host)
         table.finish()
         return router
+    }
+
+    /// The inbox, the SSE stream, the location endpoint and the clock.
+    static func addInboxAndFeeds(to table: inout RouteTable, host: PluginHost, configuration: HTTPConfiguration, streams: StreamHub) {
+        let notifications = NotificationRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
+        let stream = StreamRoutes(host: host, hub: streams, keepAlive: configuration.streamKeepAlive)
+        let location = LocationRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
+        let clock = ClockRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.get, "/v1/notifications", notifications.list)
+        table.add(.post, "/v1/notifications/read", notifications.markRead)
+        table.add(.get, "/v1/stream", stream.stream)
+        table.add(.post, "/v1/location", location.ingest)
+        table.add(.get, "/v1/clock", clock.show)
+        table.add(.post, "/v1/clock/advance", clock.advance)
+    }
+
+    /// The web console and the modules' pages (static files; no token needed to fetch them).
+    static func addConsole(to table: inout RouteTable, host: PluginHost) {
+        let console = ConsoleRoutes()
+        let modules = ModuleAssetRoutes(host: host)
+        table.add(.get, "/", console.index)
+        table.add(.get, "/console/:file", console.asset)
+        table.add(.get, "/ui/:id", modules.serve)
+        table.add(.get, "/ui/:id/**", modules.serve)
     }
 }

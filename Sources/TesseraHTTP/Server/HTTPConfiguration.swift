@@ -8,6 +8,9 @@ public struct HTTPConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Each token's request budget; `nil` for none.
     public var rateLimit: RateLimit?
+    /// How often an idle `GET /v1/stream` sends a keep-alive comment (and looks for entries another
+    /// process wrote).
+    public var streamKeepAlive: Duration
 
     /// A token-bucket limit: `burst` requests at once, refilled at `perSecond`.
     public struct RateLimit: Sendable, Hashable {
@@ -26,11 +29,15 @@ public struct HTTPConfiguration: Sendable {
     /// a runaway script is slowed.
     public static let defaultRateLimit = RateLimit(perSecond: 50, burst: 100)
 
+    /// 15 s: well inside the idle timeouts of common proxies (60 s and up).
+    public static let defaultStreamKeepAlive: Duration = .seconds(15)
+
     public init(host: String = "127.0.0.1", port: Int = 8420, maxBodyBytes: Int = defaultMaxBodyBytes,
-                rateLimit: RateLimit? = defaultRateLimit) {
+                rateLimit: RateLimit? = defaultRateLimit, streamKeepAlive: Duration = defaultStreamKeepAlive) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.rateLimit = rateLimit
+        self.streamKeepAlive = streamKeepAlive
     }
 }

@@ -21,12 +21,17 @@ public final class HTTPServer: Sendable {
     let tokens: TokenStore
     let metrics = HTTPMetrics()
     let readiness = Readiness()
+    let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
 
     public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration) {
         self.host = host
         self.tokens = tokens
         self.configuration = configuration
+        // New notifications and events wake the open SSE streams, which then read them.
+        let streams = self.streams
+        host.notifications.onDelivered { _ in streams.wakeAll() }
+        host.events.onPublished { streams.wakeAll() }
     }
 
     /// Binds the listener and starts serving in the background. Returns the bound port (the one the
@@ -36,7 +41,8 @@ public final class HTTPServer: Sendable {
         let logger = Logger(label: "tessera.http") { _ in HostLogHandler(log: self.host.options.log) }
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
-            router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness),
+            router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
+                                   streams: streams),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
@@ -64,9 +70,11 @@ public final class HTTPServer: Sendable {
     public func markReady() { readiness.markReady() }
 
     /// Stops accepting connections, lets requests in flight finish, and returns once the server
-    /// has stopped. `/readyz` answers 503 meanwhile.
+    /// has stopped. `/readyz` answers 503 meanwhile. Open SSE streams end first: they would
+    /// otherwise never finish, and a graceful stop waits for every response.
     public func stop() async {
         readiness.markStopping()
+        streams.close()
         guard let (group, task) = running.withLock({ $0 }) else { return }
         await group.triggerGracefulShutdown()
         _ = try? await task.value

@@ -9,7 +9,8 @@ struct RouteTable {
     private var allowed: [(path: String, methods: [HTTPRequest.Method])] = []
 
     /// Methods a client might try on any path; HEAD of a GET route is answered by the router.
-    static let probedMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+    static let probedMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace,
+                                                       HTTPRequest.Method("QUERY")!]
 
     init(router: Router<APIRequestContext>) { self.router = router }
 

@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TesseraHTTP
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+
+/// What one `wrk` run measured.
+struct WrkResult {
+    var requestsPerSecond: Double
+    var p50: String
+    var p99: String
+    var non2xx: Int
+}
+
+/// The HTTP edge against a plain Hummingbird route, in the same process and the same run, under
+/// `wrk` at 64 and 256 connections: a no-op plugin operation (`echo` of the example plugin: body
+/// read, bearer token checked, rate-limit layer off, schema validated, plugin called, JSON back)
+/// against a route that reads the same body and answers the same small JSON with nothing between.
+/// The ratio of their throughputs is the cost of the edge (target ≥ 0.6). Each figure is the
+/// median of three runs taken in turns.
+func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws -> [(connections: Int, edge: WrkResult, plain: WrkResult)] {
+    guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw PluginError(.unavailable, "wrk is not installed: apt-get install wrk")
+    }
+    let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile),
+                              options: HostOptions(dataDirectory: scratch + "/http-data", onlyPlugins: ["dev.tessera.example"]))
+    await host.start()
+    let tokens = TokenStore(dataDirectory: scratch + "/http-data")
+    guard let token = try tokens.ensureAdminToken() else { throw PluginError(.internal, "no fresh token") }
+    let edge = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(port: 0, rateLimit: nil))
+    let edgePort = try await edge.start()
+    edge.markReady()
+    let plain = try await PlainServer.start()
+
+    let body = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
+    let script = scratch + "/post.lua"
+    try Data("""
+        wrk.method = "POST"
+        wrk.body = '\(body)'
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.headers["Authorization"] = "Bearer \(token)"
+        """.utf8).write(to: URL(fileURLWithPath: script))
+    var results: [(Int, WrkResult, WrkResult)] = []
+    for connections in [64, 256] {
+        let edgeURL = "http://127.0.0.1:\(edgePort)/v1/plugins/dev.tessera.example/ops/echo"
+        let plainURL = "http://127.0.0.1:\(plain.port)/noop"
+        // Warm both up, then take turns, three runs each: on a machine shared with other work, a
+        // burst of load then hits both sides alike, and the median run of each is reported.
+        _ = try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: 2)
+        _ = try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: 2)
+        var edgeRuns: [WrkResult] = [], plainRuns: [WrkResult] = []
+        for _ in 0..<3 {
+            edgeRuns.append(try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds))
+            plainRuns.append(try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds))
+        }
+        func median(_ runs: [WrkResult]) -> WrkResult { runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2] }
+        results.append((connections, median(edgeRuns), median(plainRuns)))
+    }
+    await plain.stop()
+    await edge.stop()
+    await host.stop()
+    return results
+}
+
+/// Runs `wrk --latency` (two threads: the machine has two cores, shared with the server) and
+/// reads its summary. It waits on a thread of its own: blocking one of the few threads of Swift
+/// concurrency would starve the server being measured (it did: the edge looked 40% slower).
+func runWrk(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) async throws -> WrkResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try runWrkBlocking(wrk, url: url, script: script, connections: connections, seconds: seconds) }) }.start()
+    }
+}
+
+func runWrkBlocking(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) throws -> WrkResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: wrk)
+    process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    func field(_ prefix: String) -> String? {
+        text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }
+            .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+    }
+    guard let rps = field("Requests/sec:").flatMap(Double.init) else { throw PluginError(.internal, "wrk said: \(text)") }
+    let non2xx = field("Non-2xx or 3xx responses:").flatMap { Int($0) } ?? 0
+    return WrkResult(requestsPerSecond: rps, p50: field("50%") ?? "?", p99: field("99%") ?? "?", non2xx: non2xx)
+}
+
+/// A Hummingbird server with one route, `POST /noop`, that reads the body and answers a small JSON
+/// object: the baseline the edge is compared with.
+struct PlainServer {
+    let port: Int
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+
+    static func start() async throws -> PlainServer {
+        let router = Router()
+        router.post("/noop") { request, _ -> Response in
+            var length = 0
+            for try await chunk in request.body { length += chunk.readableBytes }
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"ok":true,"count":\#(length > 0 ? 3 : 0)}"#)))
+        }
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "plain")
+        logger.logLevel = .warning  // no "server started" line in the report
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() }, logger: logger)
+        let group = ServiceGroup(services: [app], logger: app.logger)
+        let task = Task { try await group.run() }
+        for await port in ports { return PlainServer(port: port, group: group, task: task) }
+        throw PluginError(.internal, "the plain server did not start")
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}

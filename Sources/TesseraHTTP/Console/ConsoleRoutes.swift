@@ -1,0 +1,22 @@
+import Hummingbird
+
+/// The web console: `GET /` (its page) and `GET /console/<file>` (its styles and scripts), served
+/// from copies embedded in the binary (``EmbeddedConsole``, generated from `console/` by
+/// `scripts/embed-console.sh`), so the host serves it wherever it is installed, with no build step
+/// and nothing fetched from elsewhere.
+struct ConsoleRoutes: Sendable {
+    /// `GET /`: the console's page.
+    func index(_ request: Request, context: APIRequestContext) throws -> Response {
+        try file(named: "index.html")
+    }
+
+    /// `GET /console/<file>`.
+    func asset(_ request: Request, context: APIRequestContext) throws -> Response {
+        try file(named: context.parameters.get("file") ?? "")
+    }
+
+    func file(named name: String) throws -> Response {
+        guard let text = EmbeddedConsole.files[name] else { throw APIError.noRoute(.get, "/console/\(name)") }
+        return StaticResponse.file(Array(text.utf8), contentType: ContentType.of(name))
+    }
+}

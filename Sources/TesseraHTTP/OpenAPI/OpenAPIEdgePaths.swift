@@ -1,0 +1,124 @@
+import TesseraSDK
+
+/// The OpenAPI description of the inbox, the SSE stream, the location endpoint and the clock
+/// (docs/http.md). The request schemas are the ones the routes enforce (``RouteInput``).
+extension OpenAPIComponents {
+    static var edgePaths: [String: JSONValue] {
+        [
+            "/v1/notifications": ["get": inboxOperation],
+            "/v1/notifications/read": ["post": postOperation(
+                "markNotificationsRead", "Mark inbox entries read: the listed ids, or all.",
+                input: NotificationRoutes.readInput.document, output: ref("MarkReadResult"), errors: ["400", "413", "415"])],
+            "/v1/stream": ["get": streamOperation],
+            "/v1/location": ["post": locationOperation],
+            "/v1/clock": ["get": getOperation("clock", "The host's time, and whether its clock is virtual.",
+                                              content: jsonContent(ref("Clock")))],
+            "/v1/clock/advance": ["post": postOperation(
+                "advanceClock", "Admin: move a virtual clock forward, firing what falls due. 409 on the system clock.",
+                input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
+        ]
+    }
+
+    static var edgeSchemas: [String: JSONValue] {
+        ["InboxEntry": inboxEntrySchema, "InboxPage": inboxPageSchema, "MarkReadResult": markReadSchema,
+         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema]
+    }
+
+    // MARK: Operations
+
+    static var inboxOperation: JSONValue {
+        let operation = getOperation("listNotifications", "The notification inbox: newest first, or after an id oldest first.",
+                                     content: jsonContent(ref("InboxPage")), extraErrors: ["400"])
+        return operation.adding("parameters", [
+            queryParameter("unread", ["type": "boolean"], "Only entries not marked read."),
+            queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "Only entries after this inbox id, oldest first."),
+            queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": .integer(NotificationRoutes.maxLimit)], "At most this many (default 50)."),
+        ])
+    }
+
+    static var streamOperation: JSONValue {
+        let operation = getOperation(
+            "stream", "Server-Sent Events: `notification` (any token) and `event` (admin) messages. Each id is the position n-<inbox id>.e-<event position>; send it back as Last-Event-ID to resume.",
+            content: ["text/event-stream": ["schema": ["type": "string"]]], extraErrors: ["400"])
+        return operation.adding("parameters", [[
+            "name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string", "pattern": "^(n-[0-9]+)?(\\.?e-[0-9]+)?$"],
+            "description": "Resume after this position: n-12.e-40, or n-12 or e-40 alone (the other kind from now).",
+        ]])
+    }
+
+    static var locationOperation: JSONValue {
+        var responses = errorResponses(["401", "413", "415", "429"])
+        responses["200"] = [
+            "description": "Always `[]` (OwnTracks' HTTP mode expects an array of messages for the device). `Tessera-Location` says what was accepted.",
+            "headers": ["Tessera-Location": ["description": "accepted=N rejected=N skipped=N", "schema": ["type": "string"]]],
+            "content": jsonContent(["type": "array", "maxItems": 0]),
+        ]
+        return [
+            "operationId": "ingestLocation", "tags": ["host"],
+            "summary": "OwnTracks HTTP mode: one message or an array. The device is the topic, else X-Limit-U/X-Limit-D, else tid. The token may be the password of HTTP Basic.",
+            "parameters": [
+                ["name": "X-Limit-U", "in": "header", "required": false, "schema": ["type": "string"], "description": "The OwnTracks user."],
+                ["name": "X-Limit-D", "in": "header", "required": false, "schema": ["type": "string"], "description": "The OwnTracks device."],
+            ],
+            // Any JSON: what is not a usable OwnTracks message is counted, never refused (an app
+            // would only send it again).
+            "requestBody": ["required": false, "content": jsonContent([
+                "description": "An OwnTracks message (_type location, transition, …) or an array of them.",
+            ])],
+            "responses": .object(responses),
+        ]
+    }
+
+    static func postOperation(_ id: String, _ summary: String, input: JSONValue, output: JSONValue, errors: [String]) -> JSONValue {
+        var responses = errorResponses(["401", "429"] + errors)
+        responses["200"] = ["description": "OK", "content": jsonContent(output)]
+        return ["operationId": .string(id), "summary": .string(summary), "tags": ["host"],
+                "requestBody": ["required": true, "content": jsonContent(input)], "responses": .object(responses)]
+    }
+
+    static func queryParameter(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
+        ["name": .string(name), "in": "query", "required": false, "schema": schema, "description": .string(description)]
+    }
+
+    // MARK: Schemas
+
+    static let inboxEntrySchema: JSONValue = [
+        "type": "object", "required": ["id", "plugin", "key", "recipient", "title", "body", "payload", "dueAt", "deliveredAt", "late"],
+        "properties": [
+            "id": ["type": "integer", "minimum": 1], "plugin": ["type": "string"], "key": ["type": "string"],
+            "recipient": ["type": "string"], "title": ["type": "string"], "body": ["type": "string"], "payload": [:],
+            "dueAt": ["type": "string", "format": "date-time"], "deliveredAt": ["type": "string", "format": "date-time"],
+            "late": ["type": "boolean"], "readAt": ["type": "string", "format": "date-time"],
+        ],
+    ]
+
+    static let inboxPageSchema: JSONValue = [
+        "type": "object", "required": ["notifications", "counters"],
+        "properties": [
+            "notifications": ["type": "array", "items": ref("InboxEntry")],
+            "counters": ["type": "object", "additionalProperties": ["type": "integer"],
+                         "description": "delivered, late, superseded, droppedLate, webhookSent, webhookDropped."],
+        ],
+    ]
+
+    static let markReadSchema: JSONValue = [
+        "type": "object", "required": ["marked"], "properties": ["marked": ["type": "integer", "minimum": 0]],
+    ]
+
+    static let clockSchema: JSONValue = [
+        "type": "object", "required": ["now", "kind"],
+        "properties": ["now": ["type": "string", "format": "date-time"], "kind": ["enum": ["system", "virtual"]]],
+    ]
+
+    static let clockAdvanceSchema: JSONValue = [
+        "type": "object", "required": ["now", "fired"],
+        "properties": [
+            "now": ["type": "string", "format": "date-time"],
+            "fired": ["type": "array", "items": [
+                "type": "object", "required": ["plugin", "key", "at", "outcome"],
+                "properties": ["plugin": ["type": "string"], "key": ["type": "string"], "at": ["type": "string"],
+                               "outcome": ["enum": ["fired", "failed", "deferred"]]],
+            ]],
+        ],
+    ]
+}

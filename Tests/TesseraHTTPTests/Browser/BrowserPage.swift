@@ -1,0 +1,79 @@
+import Foundation
+import TesseraSDK
+
+/// One tab of a ``HeadlessChromium``: navigate, run JavaScript, wait for a condition, type, take a
+/// screenshot. Every call blocks, so a test runs them on a thread of its own (``onThread(_:)``).
+final class BrowserPage: @unchecked Sendable {
+    let browser: HeadlessChromium
+    let session: String
+
+    /// Opens a new tab and attaches to it.
+    init(_ browser: HeadlessChromium) throws {
+        self.browser = browser
+        let target = try browser.send("Target.createTarget", ["url": "about:blank"])
+        let attached = try browser.send("Target.attachToTarget", ["targetId": target["targetId"] ?? "", "flatten": true])
+        guard let session = attached["sessionId"]?.stringValue else { throw HeadlessChromium.Failure("no session: \(attached)") }
+        self.session = session
+        _ = try send("Page.enable")
+        _ = try send("Runtime.enable")
+    }
+
+    func send(_ method: String, _ params: JSONValue = [:]) throws -> JSONValue {
+        try browser.send(method, params, session: session)
+    }
+
+    func navigate(_ url: String) throws {
+        _ = try send("Page.navigate", ["url": .string(url)])
+    }
+
+    /// The value of a JavaScript expression (awaited if it is a promise). A thrown exception fails.
+    @discardableResult
+    func evaluate(_ expression: String) throws -> JSONValue {
+        let result = try send("Runtime.evaluate", ["expression": .string(expression), "awaitPromise": true, "returnByValue": true])
+        if let exception = result["exceptionDetails"] {
+            throw HeadlessChromium.Failure("\(expression.prefix(80)): \(exception["exception"]?["description"]?.stringValue ?? exception.serialized())")
+        }
+        return result["result"]?["value"] ?? .null
+    }
+
+    /// Waits until `expression` is truthy; fails after `seconds` with `what` and the page's text.
+    func waitFor(_ expression: String, _ what: String, seconds: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let value = try? evaluate("Boolean(\(expression))"), value == true { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let text = (try? evaluate("document.documentElement.outerHTML"))?.stringValue ?? ""
+        throw HeadlessChromium.Failure("timed out waiting for \(what); the page is: \(text.prefix(4000))")
+    }
+
+    /// Focuses the element with `id` and types `text` into it, as a keyboard would.
+    func type(_ text: String, into id: String) throws {
+        try evaluate("document.getElementById(\(Self.quoted(id))).focus()")
+        _ = try send("Input.insertText", ["text": .string(text)])
+    }
+
+    /// Chooses `value` in the select with `id`, and tells the page it changed.
+    func choose(_ value: String, in id: String) throws {
+        try evaluate("""
+            (() => { const s = document.getElementById(\(Self.quoted(id))); s.value = \(Self.quoted(value));
+                     s.dispatchEvent(new Event('change', {bubbles: true})); return s.value; })()
+            """)
+    }
+
+    /// Clicks the element `selector` names.
+    func click(_ selector: String) throws {
+        try evaluate("document.querySelector(\(Self.quoted(selector))).click()")
+    }
+
+    /// A PNG of the whole page, written to `path`.
+    func screenshot(to path: String) throws {
+        let shot = try send("Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true])
+        guard let data = shot["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else { throw HeadlessChromium.Failure("no screenshot") }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func quoted(_ text: String) -> String { JSONValue.string(text).serialized() }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// The web console in a real headless Chromium, against the real `tessera serve` with the example
+/// plugin on a virtual clock: sign in, see the plugins, call an operation through the form drawn
+/// from its schema (a result, then an error next to its field), schedule a reminder, move the
+/// clock, and see the notification arrive over SSE; then the example plugin's own page. The
+/// screenshots are kept in artifacts/ (console.png, example-notes.png).
+@Suite struct ConsoleBrowserTests {
+    static let artifacts = Fixtures.repositoryRoot + "/artifacts"
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(3))) func theOperatorSignsInCallsAnOperationAndSeesANotificationArriveLive() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
+            return
+        }
+        let ws = FixtureWorkspace("http-browser")
+        ws.addExampleManifest()
+        let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any]]
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": grants]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }  // also when an expectation throws
+        let token = try #require(serve.adminToken)
+        let base = "http://127.0.0.1:\(serve.port)"
+        let browser = try HeadlessChromium(executable: executable)
+        defer { browser.quit() }
+        let page = try await onThread { try BrowserPage(browser) }
+
+        try await onThread {
+            try page.navigate(base + "/")
+            try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
+            try page.type(token, into: "token-input")
+            try page.click("#token-form button[type=submit]")
+            try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
+        }
+        let table = try await onThread { try page.evaluate("document.getElementById('plugins-table').innerText").stringValue ?? "" }
+        #expect(table.contains("dev.tessera.example"))
+        #expect(table.contains("active"))
+        #expect(try await onThread { try page.evaluate("location.href").stringValue } == base + "/")  // the token is in no URL
+        #expect(try await onThread { try page.evaluate("sessionStorage.getItem('tessera.token')").stringValue } == token)
+
+        // Every form control has a label; the landmarks are there.
+        let unlabelled = try await onThread { try page.evaluate("""
+            [...document.querySelectorAll('input, select, textarea')]
+              .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id).join(',')
+            """) }
+        #expect(unlabelled == "")
+        #expect(try await onThread { try page.evaluate("['header','nav','main'].every((t) => document.querySelector(t))") } == true)
+
+        // A call through the generated form: a result, then an error shown at its field.
+        try await onThread {
+            try page.choose("dev.tessera.example", in: "call-plugin")
+            try page.choose("add-note", in: "call-operation")
+            try page.waitFor("document.getElementById('input-add-note-text')", "the add-note form")
+            try page.type("written in the browser", into: "input-add-note-text")
+            try page.click("#call-form button[type=submit]")
+            try page.waitFor("document.querySelector('#call-result [data-result=ok]')", "the add-note result")
+        }
+        let result = try await onThread { try page.evaluate("document.getElementById('call-result').innerText").stringValue ?? "" }
+        #expect(result.contains("\"at\": \"2026-03-02T08:00:00Z\""))
+        try await onThread {
+            try page.evaluate("document.getElementById('input-add-note-text').value = ''")
+            try page.click("#call-form button[type=submit]")
+            try page.waitFor("document.querySelector('#call-result [data-result=error]')", "the add-note error")
+        }
+        let error = try await onThread { try page.evaluate("document.getElementById('call-result').innerText").stringValue ?? "" }
+        #expect(error.contains("invalid_input") && error.contains("$.text"))
+        #expect(try await onThread { try page.evaluate("document.getElementById('input-add-note-text').getAttribute('aria-invalid')") } == "true")
+        #expect(try await onThread { try page.evaluate("document.activeElement.id") } == "input-add-note-text")
+
+        // A reminder, the clock moved by the server's own route, and the notification over SSE.
+        try await onThread {
+            try page.choose("remind", in: "call-operation")
+            try page.waitFor("document.getElementById('input-remind-in')", "the remind form")
+            try page.type("stretch", into: "input-remind-text")
+            try page.type("2h", into: "input-remind-in")
+            try page.click("#call-form button[type=submit]")
+            try page.waitFor("document.querySelector('#call-result [data-result=ok]')", "the remind result")
+            try page.waitFor("document.getElementById('stream-status').textContent.startsWith('Live')", "the stream to be live")
+        }
+        let advanced = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/clock/advance",
+                                                       headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                                                       body: Array(#"{"by": "3h"}"#.utf8))
+        #expect(advanced.status == 200, "\(advanced.text)")
+        try await onThread {
+            try page.waitFor("[...document.querySelectorAll('#inbox li .title')].some((t) => t.textContent === 'stretch')",
+                             "the reminder's notification over SSE")
+            try page.screenshot(to: Self.artifacts + "/console.png")
+        }
+
+        // The example plugin's page: the note listed, one bar for its day.
+        try await onThread {
+            try page.navigate(base + "/ui/dev.tessera.example/")
+            try page.waitFor("document.body.dataset.ready === 'true'", "the notes page")
+            try page.screenshot(to: Self.artifacts + "/example-notes.png")
+        }
+        let notes = try await onThread { try page.evaluate("document.getElementById('notes').innerText").stringValue ?? "" }
+        #expect(notes.contains("written in the browser"))
+        #expect(try await onThread { try page.evaluate("document.querySelectorAll('#chart rect.bar').length") } == 1)
+        #expect(try await onThread { try page.evaluate("document.getElementById('chart-desc').textContent") } == "2026-03-02: 1 note")
+
+        _ = try await serve.terminate()
+    }
+}

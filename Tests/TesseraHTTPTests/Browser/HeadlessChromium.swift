@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import TesseraSDK
+
+/// A headless Chromium (Debian's `chromium` package) driven over the DevTools protocol on a pipe
+/// (`--remote-debugging-pipe`): the browser reads commands on its file descriptor 3 and writes
+/// answers and events on 4, each message JSON ended by a NUL byte. No WebSocket and no port are
+/// needed, and the browser ends when the pipes close.
+final class HeadlessChromium: @unchecked Sendable {
+    static let installHint = "chromium is not installed: apt-get install chromium (.ci/run installs it)"
+
+    let pid: pid_t
+    private let commands: Int32  // we write, the browser reads (its fd 3)
+    private let answers: Int32   // the browser writes (its fd 4), we read
+    private let profile: String
+    private var buffer: [UInt8] = []
+    private var nextID = 0
+
+    /// The browser's executable, if installed.
+    static var executable: String? {
+        ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts the browser with a fresh profile in a temporary folder.
+    init(executable: String) throws {
+        profile = NSTemporaryDirectory() + "tessera-chromium-\(UUID().uuidString.prefix(8))"
+        var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
+        guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure("pipe: \(String(cString: strerror(errno)))") }
+        let arguments = [executable, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                         "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                         "--user-data-dir=\(profile)", "--window-size=1280,1000", "--remote-debugging-pipe", "about:blank"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toBrowser[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, fromBrowser[1], 4)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        close(toBrowser[0])
+        close(fromBrowser[1])
+        guard spawned == 0 else { throw Failure("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        pid = child
+        commands = toBrowser[1]
+        answers = fromBrowser[0]
+        // Our ends must not leak into other children (tessera serve).
+        _ = fcntl(commands, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(answers, F_SETFD, FD_CLOEXEC)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Sends a command and waits for its answer (events that come in between are dropped).
+    /// Blocking: call it on a thread of its own.
+    func send(_ method: String, _ params: JSONValue = [:], session: String? = nil) throws -> JSONValue {
+        nextID += 1
+        var message: [String: JSONValue] = ["id": .integer(Int64(nextID)), "method": .string(method), "params": params]
+        if let session { message["sessionId"] = .string(session) }
+        let bytes = Array(JSONValue.object(message).serialized().utf8) + [0]
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw Failure("the browser stopped reading") }
+            offset += n
+        }
+        while true {
+            let answer = try readMessage()
+            guard answer["id"]?.integerValue == Int64(nextID) else { continue }
+            if let error = answer["error"] { throw Failure("\(method): \(error.serialized())") }
+            return answer["result"] ?? [:]
+        }
+    }
+
+    private func readMessage() throws -> JSONValue {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            if let end = buffer.firstIndex(of: 0) {
+                let message = Array(buffer[..<end])
+                buffer.removeFirst(end + 1)
+                return try JSONValue(parsing: message)
+            }
+            let n = read(answers, &chunk, chunk.count)
+            guard n > 0 else { throw Failure("the browser closed the DevTools pipe") }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Ends the browser and removes its profile.
+    func quit() {
+        _ = try? send("Browser.close")
+        close(commands)
+        close(answers)
+        var status: Int32 = 0
+        for _ in 0..<50 where waitpid(pid, &status, WNOHANG) == 0 { usleep(100_000) }
+        if waitpid(pid, &status, WNOHANG) == 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TesseraSDK
+
+/// `POST /v1/location`: what an OwnTracks app in HTTP mode sends, and the `[]` it expects back.
+@Suite struct LocationRouteTests {
+    static let fix = #"{"_type": "location", "lat": 50.08, "lon": 14.42, "tst": 1772438400, "acc": 10}"#
+
+    func post(_ server: TestServer, _ body: String, headers: [(String, String)] = [], as who: TestServer.As = .user) async throws -> RawResponse {
+        try await server.request("POST", "/v1/location", as: who, headers: headers, json: body)
+    }
+
+    @Test func oneMessageOrAnArrayIsAcceptedWithAnEmptyArrayAnswer() async throws {
+        let server = try await TestServer.start()
+        let one = try await post(server, Self.fix, headers: [("X-Limit-U", "jane"), ("X-Limit-D", "phone")])
+        #expect(one.status == 200)
+        #expect(one.headers["content-type"] == "application/json")
+        #expect(one.text == "[]")
+        #expect(one.headers["tessera-location"] == "accepted=1 rejected=0 skipped=0")
+        #expect(await server.host.location.latestFix(deviceID: "jane/phone")?.latitude == 50.08)
+
+        let batch = """
+            [{"_type": "location", "lat": 50.09, "lon": 14.43, "tst": 1772438390, "topic": "owntracks/jane/tablet"},
+             {"_type": "transition", "event": "enter"}, {"_type": "location", "lat": "north", "lon": 1, "tst": 1}, 7]
+            """
+        let answer = try await post(server, batch)
+        #expect(answer.text == "[]")
+        #expect(answer.headers["tessera-location"] == "accepted=1 rejected=2 skipped=1")
+        #expect(await server.host.location.latestFix(deviceID: "jane/tablet") != nil)
+        await server.stop()
+    }
+
+    @Test func badBodiesAreCountedNeverA500() async throws {
+        let server = try await TestServer.start()
+        for body in ["not json", "42", #"{"lat": 1}"#, #"{"_type": "location"}"#, #"{"_type": "location", "lat": 1, "lon": 2, "tst": 3}"#] {
+            let response = try await post(server, body)
+            #expect(response.status == 200, "\(body)")
+            #expect(response.text == "[]", "\(body)")
+        }
+        // The last one has no device (no topic, headers or tid): malformed too.
+        #expect(server.host.location.counters["malformed"] == 5)
+        // Out of range is the validator's: rejected, not malformed.
+        let far = try await post(server, #"{"_type": "location", "lat": 91, "lon": 0, "tst": 1772438400, "tid": "jp"}"#)
+        #expect(far.headers["tessera-location"] == "accepted=0 rejected=1 skipped=0")
+        await server.stop()
+    }
+
+    @Test func anEmptyBodyIsIgnoredAndTheRecorderQueryNamesTheDevice() async throws {
+        let server = try await TestServer.start()
+        let empty = try await server.request("POST", "/v1/location", as: .user, body: [])
+        #expect(empty.status == 200)
+        #expect(empty.text == "[]")
+        #expect(empty.headers["tessera-location"] == "accepted=0 rejected=0 skipped=0")
+        let query = try await server.request("POST", "/v1/location?u=ann&d=watch", as: .user, json: Self.fix)
+        #expect(query.headers["tessera-location"] == "accepted=1 rejected=0 skipped=0")
+        #expect(await server.host.location.latestFix(deviceID: "ann/watch") != nil)
+        await server.stop()
+    }
+
+    @Test func theTokenMayBeTheBasicPasswordHereOnly() async throws {
+        let server = try await TestServer.start()
+        let basic = "Basic " + Data("jane:\(server.userToken)".utf8).base64EncodedString()
+        let wrong = "Basic " + Data("jane:nope".utf8).base64EncodedString()
+        #expect(try await post(server, Self.fix, headers: [("X-Limit-U", "j"), ("X-Limit-D", "p"), ("Authorization", basic)], as: .none).status == 200)
+        #expect(try await post(server, Self.fix, headers: [("Authorization", wrong)], as: .none).status == 401)
+        #expect(try await post(server, Self.fix, as: .none).status == 401)
+        #expect(try await server.request("GET", "/v1/plugins", as: .none, headers: [("Authorization", basic)]).status == 401)
+        await server.stop()
+    }
+
+    @Test func mediaTypeAndSizeAreCheckedAsForOperations() async throws {
+        let server = try await TestServer.start(maxBodyBytes: 256)
+        let text = try await server.request("POST", "/v1/location", as: .user, headers: [("Content-Type", "text/plain")], body: Array(Self.fix.utf8))
+        #expect(text.status == 415)
+        let large = try await post(server, "[" + Array(repeating: Self.fix, count: 10).joined(separator: ",") + "]")
+        #expect(large.status == 413)
+        #expect(try await server.request("GET", "/v1/location").status == 405)
+        await server.stop()
+    }
+}

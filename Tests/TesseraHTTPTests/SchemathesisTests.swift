@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Fuzzing: schemathesis (PyPI) reads `/openapi.json` of the real `tessera serve` with the example
+/// plugin and sends what the document allows and what it does not, with the admin token, running
+/// every check it has (no 5xx, status codes, content types, headers and bodies as documented, bad
+/// input refused, good input accepted, 405 for undeclared methods, 401 without the token).
+///
+/// Bounded so it fits in CI: at most `maxExamples` inputs per operation and `maxSeconds` in all,
+/// with a fixed seed, so a failure is reproducible with the command it prints. `/v1/stream` is
+/// left out: it never ends, and a fuzzer waits for a response's end (StreamTests cover it).
+@Suite struct SchemathesisTests {
+    static let installHint = "schemathesis is not installed: pip install schemathesis (.ci/run installs it)"
+    static let maxExamples = 10
+    static let maxSeconds = 60
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(4))) func theAPIHoldsToItsOpenAPIDocumentUnderFuzzing() async throws {
+        let probe = try await onThread { try run("/usr/bin/env", ["python3", "-c", "import schemathesis"]) }
+        guard probe.status == 0 else {
+            Issue.record(Comment(rawValue: Self.installHint))
+            return
+        }
+        let ws = FixtureWorkspace("http-fuzz")
+        ws.addExampleManifest()
+        let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any]]
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": grants]])
+        // No rate limit: thousands of requests in a minute are the point here.
+        let serve = try await ServeProcess.start(ws, extraArguments: ["--rate-limit", "0"])
+        defer { serve.process.terminate() }
+        let token = try #require(serve.adminToken)
+        let arguments = [
+            "python3", "-m", "schemathesis.cli", "run", "http://127.0.0.1:\(serve.port)/openapi.json",
+            "--header", "Authorization: Bearer \(token)", "--checks", "all",
+            "--max-examples", String(Self.maxExamples), "--max-time", String(Self.maxSeconds),
+            "--seed", "1", "--request-timeout", "20", "--exclude-path", "/v1/stream", "--no-color",
+        ]
+        let result = try await onThread { try run("/usr/bin/env", arguments) }
+        #expect(result.status == 0, "schemathesis found problems:\n\(result.stdout.suffix(6000))\(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains("No issues found"), "\(result.stdout.suffix(3000))")
+        _ = try await serve.terminate()
+    }
+}
