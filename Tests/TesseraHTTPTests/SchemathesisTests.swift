@@ -37,7 +37,9 @@ import TesseraTestFixtures
             "--max-examples", String(Self.maxExamples), "--max-time", String(Self.maxSeconds),
             "--seed", "1", "--request-timeout", "20", "--exclude-path", "/v1/stream", "--no-color",
         ]
-        let result = try await onThread { try run("/usr/bin/env", arguments) }
+        // In the workspace: schemathesis keeps a cache (.schemathesis/) in its working directory.
+        let root = ws.root
+        let result = try await onThread { try run("/usr/bin/env", arguments, directory: root) }
         #expect(result.status == 0, "schemathesis found problems:\n\(result.stdout.suffix(6000))\(result.stderr.suffix(2000))")
         #expect(result.stdout.contains("No issues found"), "\(result.stdout.suffix(3000))")
         _ = try await serve.terminate()
