@@ -122,10 +122,10 @@ extension PluginHost {
     private func rereadManifest(_ current: PluginManifest) throws(PluginError) -> PluginManifest {
         let manifest: PluginManifest
         do { manifest = try ManifestReader.read(file: current.file) } catch {
-            throw PluginError(.invalidInput, "swap refused: manifest: \(error)")
+            throw PluginError(.unprocessable, "swap refused: manifest: \(error)")
         }
         guard manifest.id == current.id else {
-            throw PluginError(.invalidInput, "swap refused: \(current.file) now declares '\(manifest.id)', not '\(current.id)'")
+            throw PluginError(.unprocessable, "swap refused: \(current.file) now declares '\(manifest.id)', not '\(current.id)'")
         }
         guard manifest.hotSwap else {
             throw PluginError(.forbidden, "swap refused: the new manifest says \"hotSwap\": false")
@@ -158,7 +158,8 @@ extension PluginHost {
                 let generation = try LibraryLoader.load(library, manifest: manifest)
                 return (generation.factory, generation)
             } catch {
-                throw PluginError(.invalidInput, "swap refused: \(error); the old generation keeps serving")
+                // Well-formed, but the build is refused: 422, not 400.
+                throw PluginError(.unprocessable, "swap refused: \(error); the old generation keeps serving")
             }
         }
     }

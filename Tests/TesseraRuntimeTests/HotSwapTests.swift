@@ -146,7 +146,7 @@ import TesseraTestFixtures
         #expect(state?.message.contains("state import failed") == true)
 
         let gate = await swapError(host, .library(ws.root + "/garbage.so"))
-        #expect(gate?.code == .invalidInput)
+        #expect(gate?.code == .unprocessable)
         #expect(gate?.message.contains("gate 1") == true)
 
         let reply = try await host.call("test.swappable", "count", input: [:], as: user)

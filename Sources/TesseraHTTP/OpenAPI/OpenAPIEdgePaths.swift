@@ -16,12 +16,30 @@ extension OpenAPIComponents {
             "/v1/clock/advance": ["post": postOperation(
                 "advanceClock", "Admin: move a virtual clock forward, firing what falls due. 409 on the system clock.",
                 input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
+            "/v1/plugins/{id}/swap": ["post": swapOperation],
         ]
+    }
+
+    /// `POST /v1/plugins/{id}/swap` (docs/hot-swap.md).
+    static var swapOperation: JSONValue {
+        postOperation("swapPlugin", "Admin: swap a running plugin's code for the build at `library`, without stopping the host. 409: rolled back, the old generation serves.",
+                      input: SwapRoute.input.document, output: ref("SwapResult"), errors: ["400", "403", "404", "409", "413", "415", "422", "503"])
+            .adding("parameters", [[
+                "name": "id", "in": "path", "required": true, "schema": ["type": "string"], "description": "The plugin's id.",
+            ]])
+    }
+
+    static var swapResultSchema: JSONValue {
+        ["type": "object", "required": ["plugin", "generation", "pauseMilliseconds", "stateBytes", "restartRecommended"],
+         "properties": [
+            "plugin": ["type": "string"], "generation": ["type": "integer"], "pauseMilliseconds": ["type": "number"],
+            "stateBytes": ["type": "integer"], "library": ["type": ["string", "null"]], "restartRecommended": ["type": "boolean"],
+         ]]
     }
 
     static var edgeSchemas: [String: JSONValue] {
         ["InboxEntry": inboxEntrySchema, "InboxPage": inboxPageSchema, "MarkReadResult": markReadSchema,
-         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema]
+         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema]
     }
 
     // MARK: Operations

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import TesseraRuntime
 import TesseraSDK
@@ -5,10 +6,18 @@ import TesseraSDK
 /// `POST /v1/plugins/{id}/swap` (admin only): swaps a running plugin's code for the build at
 /// `{"library": "/path/to/libX.so"}` on the host's machine, as `tessera plugins swap` asks. The
 /// answer is the new generation and the pause, or the error that rolled the swap back (409), a
-/// refused gate (400), a plugin that forbids swapping (403) or is not running (503).
+/// build or manifest the checks refuse (422), a plugin that forbids swapping (403) or is not
+/// running (503).
 struct SwapRoute: Sendable {
     let host: PluginHost
     let maxBodyBytes: Int
+
+    /// `{"library": "/absolute/path.so"}`.
+    static let input = RouteInput([
+        "type": "object", "required": ["library"], "additionalProperties": false,
+        "properties": ["library": ["type": "string", "pattern": "^/", "maxLength": 4096,
+                                   "description": "The new build, an absolute path on the host's machine."]],
+    ])
 
     func swap(_ request: Request, context: APIRequestContext) async throws -> Response {
         guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
@@ -16,13 +25,11 @@ struct SwapRoute: Sendable {
             throw PluginError(.forbidden, "swapping a plugin needs an admin token")
         }
         let id = context.parameters.get("id") ?? ""
-        let bytes = try await JSONRequestBody.read(request, limit: maxBodyBytes)
-        let body: JSONValue
-        do { body = try JSONValue(parsing: bytes) } catch {
-            throw PluginError(.invalidInput, "the body is not JSON: \(error)", field: "$")
-        }
-        guard let library = body["library"]?.stringValue, library.hasPrefix("/") else {
-            throw PluginError(.invalidInput, "expected {\"library\": \"/absolute/path/to/the/new/build.so\"}", field: "$.library")
+        let body = try await Self.input.read(request, limit: maxBodyBytes)
+        let library = body["library"]?.stringValue ?? ""
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw PluginError(.notFound, "no file at \(library) on the host's machine", field: "$.library")
         }
         let report = try await host.swap(id, to: .library(library))
         let pause = report.pause.components
