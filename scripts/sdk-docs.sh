@@ -6,10 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build/sdk-docs/TesseraSDK.doccarchive}
-swift package --package-path sdk dump-symbol-graph >/dev/null
 graphs=.build/sdk-docs/symbol-graphs
 rm -rf "$graphs" && mkdir -p "$graphs"
-cp sdk/.build/*/symbolgraph/TesseraSDK.symbols.json sdk/.build/*/symbolgraph/TesseraSDK@*.symbols.json "$graphs/"
+# Build the SDK module only (its compiler warnings are not the documentation's), then extract its
+# public symbols and their doc comments from the built module.
+swift build --package-path sdk --target TesseraSDK >/dev/null 2>&1 || swift build --package-path sdk --target TesseraSDK
+bin=$(swift build --package-path sdk --show-bin-path)
+swift symbolgraph-extract -module-name TesseraSDK -I "$bin/Modules" -target "$(uname -m)-unknown-linux-gnu" \
+  -Xcc -fmodule-map-file="$bin/CTesseraABI.build/module.modulemap" \
+  -minimum-access-level public -output-dir "$graphs"
 docc convert \
   --additional-symbol-graph-dir "$graphs" \
   --fallback-display-name TesseraSDK --fallback-bundle-identifier dev.tessera.sdk \
