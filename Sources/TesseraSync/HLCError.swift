@@ -32,9 +32,7 @@ public enum HLCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ISO-8601 of a millisecond count, or the count itself where the text has no year for it.
     static func iso(_ millis: Int64) -> String {
         guard (0...253_402_300_799_999).contains(millis) else { return "\(millis) ms since 1970" }
-        var bytes: [UInt8] = []
-        TimestampText.appendISO(millis: millis, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return TimestampText.iso(millis: millis)
     }
 
     /// "6 min 3.250 s", "300 ms".

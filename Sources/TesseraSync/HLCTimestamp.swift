@@ -69,14 +69,16 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The 46-character collatable text.
     public var text: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.textLength)
-        TimestampText.appendISO(millis: millis, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        TimestampText.appendHex(UInt64(counter), digits: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        TimestampText.appendHex(node.value, digits: 16, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        // Written straight into the string's storage: the store formats one per change.
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            var writer = TimestampText.Writer(buffer)
+            writer.iso(millis: millis)
+            writer.byte(UInt8(ascii: "-"))
+            writer.hex(UInt64(counter), digits: 4)
+            writer.byte(UInt8(ascii: "-"))
+            writer.hex(node.value, digits: 16)
+            return writer.count
+        }
     }
 
     /// The length of ``text``.
@@ -86,12 +88,16 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     ///
     /// - Throws: ``HLCError/malformed(_:)`` naming the text.
     public init(parsing text: String) throws {
-        let bytes = Array(text.utf8)
-        guard bytes.count == Self.textLength, bytes[24] == UInt8(ascii: "-"), bytes[29] == UInt8(ascii: "-"),
-              let millis = TimestampText.parseISO(bytes[0..<24]),
-              let counter = TimestampText.parseHex(bytes[25..<29]),
-              let node = TimestampText.parseHex(bytes[30..<46])
-        else { throw HLCError.malformed(text) }
+        var text = text
+        let fields = text.withUTF8 { bytes -> (Int64, UInt64, UInt64)? in
+            guard bytes.count == Self.textLength, bytes[24] == UInt8(ascii: "-"), bytes[29] == UInt8(ascii: "-"),
+                  let millis = TimestampText.parseISO(UnsafeBufferPointer(rebasing: bytes[0..<24])),
+                  let counter = TimestampText.parseHex(UnsafeBufferPointer(rebasing: bytes[25..<29])),
+                  let node = TimestampText.parseHex(UnsafeBufferPointer(rebasing: bytes[30..<46]))
+            else { return nil }
+            return (millis, counter, node)
+        }
+        guard let (millis, counter, node) = fields else { throw HLCError.malformed(text) }
         try self.init(millis: millis, counter: UInt16(counter), node: HLCNode(node))
     }
 }
@@ -116,16 +122,18 @@ public struct HLCNode: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Parses 16 hex digits.
     public init?(hex: String) {
-        let bytes = Array(hex.utf8)
-        guard bytes.count == 16, let value = TimestampText.parseHex(bytes[...]) else { return nil }
+        var hex = hex
+        guard let value = hex.withUTF8({ $0.count == 16 ? TimestampText.parseHex($0) : nil }) else { return nil }
         self.value = value
     }
 
     /// 16 uppercase hex digits.
     public var description: String {
-        var bytes: [UInt8] = []
-        TimestampText.appendHex(value, digits: 16, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            var writer = TimestampText.Writer(buffer)
+            writer.hex(value, digits: 16)
+            return writer.count
+        }
     }
 
     public static func < (a: HLCNode, b: HLCNode) -> Bool { a.value < b.value }

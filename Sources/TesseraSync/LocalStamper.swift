@@ -111,7 +111,7 @@ struct LocalStamper {
         mutating func write(_ column: String, _ value: SQLValue, shape: SyncTableShape) throws {
             let meta = try session.row(key, space: space)
             var supersedes: [HLCTimestamp] = []
-            if shape.keepConflicts.contains(column), let current = meta.cells[column],
+            if shape.keepConflicts.contains(column), let current = try session.winner(of: column, in: meta, key: key),
                current.causalLength == meta.causalLength {
                 supersedes = [current.timestamp]
             }

@@ -24,17 +24,28 @@ final class MergeSession {
         static func < (a: RowKey, b: RowKey) -> Bool { (a.table, a.row) < (b.table, b.row) }
     }
 
-    /// A touched row: its metadata as loaded, and as merged so far.
-    struct RowMeta {
-        var space: String
+    /// A touched row: its metadata as loaded, and as merged so far. A class, so that merging a
+    /// change updates it in place (a struct in the session's dictionary would be copied, with its
+    /// dictionaries, on every change).
+    final class RowMeta {
+        let space: String
         var causalLength: Int64
         let causalLengthBefore: Int64
         /// Whether `_tessera_sync_rows` had the row before this session.
         let stored: Bool
-        /// Each written cell's winner.
-        var cells: [String: CellVersion]
-        /// The cells whose winner changed in this session, with the winning value.
-        var changed: [String: SQLValue] = [:]
+        /// The winners of the cells looked at so far (loaded one column at a time, on demand).
+        var cells: [String: CellVersion] = [:]
+        /// Columns looked up in `_tessera_sync_cells` and found to have no winner.
+        var unwritten: Set<String> = []
+        /// The cells whose winner changed in this session: the winning value and timestamp text.
+        var changed: [String: (value: SQLValue, timestamp: String)] = [:]
+
+        init(space: String, causalLength: Int64, stored: Bool) {
+            self.space = space
+            self.causalLength = causalLength
+            self.causalLengthBefore = causalLength
+            self.stored = stored
+        }
     }
 
     let connection: SQLiteConnection
@@ -78,13 +89,13 @@ final class MergeSession {
         stored += 1
         merkle.add(change, hash: change.merkleHash(timestampText: text))
         let key = RowKey(table: change.table, row: change.row)
-        var meta = try row(key, space: change.space)
+        let meta = try row(key, space: change.space)
         meta.causalLength = max(meta.causalLength, change.causalLength)
         if case .cell(let column, let value, let supersedes) = change.kind {
             let version = CellVersion(causalLength: change.causalLength, timestamp: change.timestamp)
-            if meta.cells[column].map({ $0 < version }) ?? true {
+            if try winner(of: column, in: meta, key: key).map({ $0 < version }) ?? true {
                 meta.cells[column] = version
-                meta.changed[column] = value
+                meta.changed[column] = (value, text)
             }
             // A write of an older life can never be a conflict again: keep no version of it.
             if shape.keepConflicts.contains(column), change.causalLength == meta.causalLength {
@@ -92,8 +103,22 @@ final class MergeSession {
                 keepConflictCells.insert(CellAddress(table: change.table, row: change.row, column: column))
             }
         }
-        rows[key] = meta
         return true
+    }
+
+    /// The write that holds `column` of the row, if any (looked up once per session).
+    func winner(of column: String, in meta: RowMeta, key: RowKey) throws -> CellVersion? {
+        if let version = meta.cells[column] { return version }
+        guard meta.stored, !meta.unwritten.contains(column) else { return nil }
+        guard let row = try connection.fetchOne("SELECT cl, ts FROM _tessera_sync_cells WHERE tbl = ? AND row_id = ? AND col = ?",
+                                                [.text(key.table), .text(key.row), .text(column)])
+        else {
+            meta.unwritten.insert(column)
+            return nil
+        }
+        let version = CellVersion(causalLength: row[0].integer ?? 0, timestamp: try HLCTimestamp(parsing: row[1].text ?? ""))
+        meta.cells[column] = version
+        return version
     }
 
     /// The row's metadata (loaded on first touch; a row never seen starts at causal length 0 in
@@ -101,9 +126,13 @@ final class MergeSession {
     ///
     /// - Throws: ``SyncError/spaceMismatch(table:row:belongsTo:given:)`` if the row is in another space.
     func row(_ key: RowKey, space: String) throws -> RowMeta {
-        let meta = try existingRow(key)
-            ?? RowMeta(space: space, causalLength: 0, causalLengthBefore: 0, stored: false, cells: [:])
-        rows[key] = meta
+        let meta: RowMeta
+        if let existing = try existingRow(key) {
+            meta = existing
+        } else {
+            meta = RowMeta(space: space, causalLength: 0, stored: false)
+            rows[key] = meta
+        }
         guard meta.space == space else {
             throw SyncError.spaceMismatch(table: key.table, row: key.row, belongsTo: meta.space, given: space)
         }
@@ -113,22 +142,12 @@ final class MergeSession {
     /// The row's metadata if sync has seen the row (in this session or before).
     func existingRow(_ key: RowKey) throws -> RowMeta? {
         if let cached = rows[key] { return cached }
-        guard let meta = try load(key) else { return nil }
+        guard let row = try connection.fetchOne("SELECT space, cl FROM _tessera_sync_rows WHERE tbl = ? AND row_id = ?",
+                                                [.text(key.table), .text(key.row)])
+        else { return nil }
+        let meta = RowMeta(space: row[0].text ?? "", causalLength: row[1].integer ?? 0, stored: true)
         rows[key] = meta
         return meta
-    }
-
-    private func load(_ key: RowKey) throws -> RowMeta? {
-        let args: [SQLValue] = [.text(key.table), .text(key.row)]
-        guard let row = try connection.fetchOne("SELECT space, cl FROM _tessera_sync_rows WHERE tbl = ? AND row_id = ?", args)
-        else { return nil }
-        var cells: [String: CellVersion] = [:]
-        for cell in try connection.fetchAll("SELECT col, cl, ts FROM _tessera_sync_cells WHERE tbl = ? AND row_id = ?", args) {
-            cells[cell[0].text ?? ""] = CellVersion(causalLength: cell[1].integer ?? 0,
-                                                   timestamp: try HLCTimestamp(parsing: cell[2].text ?? ""))
-        }
-        let length = row[1].integer ?? 0
-        return RowMeta(space: row[0].text ?? "", causalLength: length, causalLengthBefore: length, stored: true, cells: cells)
     }
 
     /// The shape of the change's table, once the change is known to be well formed.
@@ -165,8 +184,8 @@ final class MergeSession {
         var report = AppliedReport()
         report.stored = stored
         report.duplicates = duplicates
-        for key in rows.keys.sorted() {
-            guard let meta = rows[key], let shape = shapes[key.table] else { continue }
+        for (key, meta) in rows.sorted(by: { $0.key < $1.key }) {
+            guard let shape = shapes[key.table] else { continue }
             try writeMetadata(key, meta, shape)
             if materialize, let change = try Materializer.apply(meta, key: key, shape: shape, on: connection) {
                 report.rows.append(ChangedRow(table: key.table, row: key.row, change: change))
@@ -188,13 +207,12 @@ final class MergeSession {
                 ON CONFLICT (tbl, row_id) DO UPDATE SET cl = excluded.cl
                 """, [.text(key.table), .text(key.row), .text(meta.space), .integer(meta.causalLength)])
         }
-        for column in meta.changed.keys {
+        for (column, change) in meta.changed {
             guard let version = meta.cells[column] else { continue }
             try connection.execute("""
                 INSERT INTO _tessera_sync_cells(tbl, row_id, col, cl, ts) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (tbl, row_id, col) DO UPDATE SET cl = excluded.cl, ts = excluded.ts
-                """, [.text(key.table), .text(key.row), .text(column), .integer(version.causalLength),
-                      .text(timestampText(version.timestamp))])
+                """, [.text(key.table), .text(key.row), .text(column), .integer(version.causalLength), .text(change.timestamp)])
         }
         if lifeChanged, !shape.keepConflicts.isEmpty {
             try ConflictVersions.dropOlderLives(table: key.table, row: key.row, causalLength: meta.causalLength, on: connection)
@@ -204,9 +222,9 @@ final class MergeSession {
     /// The keep-conflicts cells touched in this session that now show a conflict.
     private func conflictedCells() throws -> [CellAddress] {
         try keepConflictCells.sorted().filter { cell in
-            guard let meta = rows[RowKey(table: cell.table, row: cell.row)],
-                  CausalLength.isAlive(meta.causalLength),
-                  meta.cells[cell.column]?.causalLength == meta.causalLength
+            let key = RowKey(table: cell.table, row: cell.row)
+            guard let meta = rows[key], CausalLength.isAlive(meta.causalLength),
+                  try winner(of: cell.column, in: meta, key: key)?.causalLength == meta.causalLength
             else { return false }
             return try ConflictVersions.leaves(table: cell.table, row: cell.row, column: cell.column,
                                                causalLength: meta.causalLength, on: connection).count > 1

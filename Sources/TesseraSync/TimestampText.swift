@@ -1,21 +1,75 @@
 /// The text pieces of ``HLCTimestamp``: ISO-8601 milliseconds in UTC and fixed-width uppercase hex.
 ///
-/// Written by hand rather than with `Date.ISO8601FormatStyle`: a sync batch formats and parses one
-/// timestamp per change (a hundred thousand in the benchmark), and the format is fixed, so the
-/// civil-date arithmetic (Howard Hinnant's `days_from_civil`) is both simpler to check and about
-/// two orders of magnitude cheaper than a formatter.
+/// Written by hand rather than with `Date.ISO8601FormatStyle`: the store formats or parses a
+/// timestamp for every change it merges (a hundred thousand in the benchmark), and the format is
+/// fixed, so the civil-date arithmetic (Howard Hinnant's `days_from_civil`) is both simple to
+/// check and far cheaper than a formatter. Nothing here allocates.
 enum TimestampText {
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// Writes ASCII into a buffer, from its start.
+    struct Writer {
+        private let buffer: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
 
-    /// Appends `value` as exactly `digits` uppercase hex digits (the low bits).
-    static func appendHex(_ value: UInt64, digits: Int, to out: inout [UInt8]) {
-        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-            out.append(hexDigits[Int((value >> UInt64(shift)) & 0xF)])
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+        mutating func byte(_ value: UInt8) {
+            buffer[count] = value
+            count += 1
+        }
+
+        /// `value` as exactly `digits` uppercase hex digits (the low bits).
+        mutating func hex(_ value: UInt64, digits: Int) {
+            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                let digit = UInt8((value >> UInt64(shift)) & 0xF)
+                byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+            }
+        }
+
+        /// `value` (≥ 0) as exactly `width` decimal digits.
+        mutating func decimal(_ value: Int64, width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                byte(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 bytes) for milliseconds since the epoch (≥ 0).
+        mutating func iso(millis: Int64) {
+            let days = millis / 86_400_000
+            let inDay = millis % 86_400_000
+            let (year, month, day) = TimestampText.civil(fromDays: days)
+            decimal(year, width: 4)
+            byte(UInt8(ascii: "-"))
+            decimal(month, width: 2)
+            byte(UInt8(ascii: "-"))
+            decimal(day, width: 2)
+            byte(UInt8(ascii: "T"))
+            decimal(inDay / 3_600_000, width: 2)
+            byte(UInt8(ascii: ":"))
+            decimal(inDay / 60_000 % 60, width: 2)
+            byte(UInt8(ascii: ":"))
+            decimal(inDay / 1000 % 60, width: 2)
+            byte(UInt8(ascii: "."))
+            decimal(inDay % 1000, width: 3)
+            byte(UInt8(ascii: "Z"))
+        }
+    }
+
+    /// The ISO text of a millisecond count (≥ 0, before the year 10000).
+    static func iso(millis: Int64) -> String {
+        String(unsafeUninitializedCapacity: 24) { buffer in
+            var writer = Writer(buffer)
+            writer.iso(millis: millis)
+            return writer.count
         }
     }
 
     /// Uppercase hex digits (1 to 16 of them) as a number, or nil.
-    static func parseHex(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+    static func parseHex(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
         var value: UInt64 = 0
         for byte in bytes {
@@ -30,37 +84,15 @@ enum TimestampText {
         return value
     }
 
-    /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 bytes) for milliseconds since the epoch (≥ 0).
-    static func appendISO(millis: Int64, to out: inout [UInt8]) {
-        let days = millis / 86_400_000
-        let inDay = millis % 86_400_000
-        let (year, month, day) = civil(fromDays: days)
-        append(year, width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        append(month, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        append(day, width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        append(inDay / 3_600_000, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        append(inDay / 60_000 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        append(inDay / 1000 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        append(inDay % 1000, width: 3, to: &out)
-        out.append(UInt8(ascii: "Z"))
-    }
-
     /// Milliseconds since the epoch of exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`, or nil if it is not that
     /// or names no real instant (month 13, February 30, hour 24).
-    static func parseISO(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        let b = Array(bytes)
+    static func parseISO(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard b.count == 24, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."),
               b[23] == UInt8(ascii: "Z"),
-              let year = number(b[0..<4]), let month = number(b[5..<7]), let day = number(b[8..<10]),
-              let hour = number(b[11..<13]), let minute = number(b[14..<16]), let second = number(b[17..<19]),
-              let milli = number(b[20..<23]),
+              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
+              let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2),
+              let milli = number(b, 20, 3),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60
         else { return nil }
@@ -68,24 +100,13 @@ enum TimestampText {
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
     }
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
         var value: Int64 = 0
-        for byte in digits {
+        for byte in bytes[start..<(start + count)] {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private static func append(_ value: Int64, width: Int, to out: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     private static func isLeap(_ year: Int64) -> Bool {
