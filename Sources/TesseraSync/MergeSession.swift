@@ -50,6 +50,7 @@ final class MergeSession {
 
     let connection: SQLiteConnection
     let shapes: [String: SyncTableShape]
+    private let statements: SessionStatements
     /// The replica's clock, taken from the store for the session and handed back after it.
     var clock: HybridLogicalClock
     private let clockBefore: HLCTimestamp
@@ -60,8 +61,9 @@ final class MergeSession {
     private(set) var stored = 0
     private(set) var duplicates = 0
 
-    init(connection: SQLiteConnection, shapes: [String: SyncTableShape], clock: HybridLogicalClock) {
+    init(connection: SQLiteConnection, shapes: [String: SyncTableShape], clock: HybridLogicalClock) throws {
         self.connection = connection
+        self.statements = try SessionStatements(connection)
         self.shapes = shapes
         self.clock = clock
         self.clockBefore = clock.lastTimestamp
@@ -82,7 +84,7 @@ final class MergeSession {
     func absorb(_ change: SyncChange) throws -> Bool {
         let shape = try validate(change)
         let text = timestampText(change.timestamp)
-        guard try MessageLog.insert(change, timestampText: text, on: connection) else {
+        guard try MessageLog.insert(change, timestampText: text, using: statements.logInsert, on: connection) else {
             duplicates += 1
             return false
         }
@@ -110,8 +112,7 @@ final class MergeSession {
     func winner(of column: String, in meta: RowMeta, key: RowKey) throws -> CellVersion? {
         if let version = meta.cells[column] { return version }
         guard meta.stored, !meta.unwritten.contains(column) else { return nil }
-        guard let row = try connection.fetchOne("SELECT cl, ts FROM _tessera_sync_cells WHERE tbl = ? AND row_id = ? AND col = ?",
-                                                [.text(key.table), .text(key.row), .text(column)])
+        guard let row = try statements.cellSelect.fetchOne([.text(key.table), .text(key.row), .text(column)])
         else {
             meta.unwritten.insert(column)
             return nil
@@ -142,8 +143,7 @@ final class MergeSession {
     /// The row's metadata if sync has seen the row (in this session or before).
     func existingRow(_ key: RowKey) throws -> RowMeta? {
         if let cached = rows[key] { return cached }
-        guard let row = try connection.fetchOne("SELECT space, cl FROM _tessera_sync_rows WHERE tbl = ? AND row_id = ?",
-                                                [.text(key.table), .text(key.row)])
+        guard let row = try statements.rowSelect.fetchOne([.text(key.table), .text(key.row)])
         else { return nil }
         let meta = RowMeta(space: row[0].text ?? "", causalLength: row[1].integer ?? 0, stored: true)
         rows[key] = meta
@@ -202,17 +202,12 @@ final class MergeSession {
     private func writeMetadata(_ key: RowKey, _ meta: RowMeta, _ shape: SyncTableShape) throws {
         let lifeChanged = meta.causalLength != meta.causalLengthBefore
         if !meta.stored || lifeChanged {
-            try connection.execute("""
-                INSERT INTO _tessera_sync_rows(tbl, row_id, space, cl) VALUES (?, ?, ?, ?)
-                ON CONFLICT (tbl, row_id) DO UPDATE SET cl = excluded.cl
-                """, [.text(key.table), .text(key.row), .text(meta.space), .integer(meta.causalLength)])
+            try statements.rowUpsert.execute([.text(key.table), .text(key.row), .text(meta.space), .integer(meta.causalLength)])
         }
         for (column, change) in meta.changed {
             guard let version = meta.cells[column] else { continue }
-            try connection.execute("""
-                INSERT INTO _tessera_sync_cells(tbl, row_id, col, cl, ts) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (tbl, row_id, col) DO UPDATE SET cl = excluded.cl, ts = excluded.ts
-                """, [.text(key.table), .text(key.row), .text(column), .integer(version.causalLength), .text(change.timestamp)])
+            try statements.cellUpsert.execute([.text(key.table), .text(key.row), .text(column), .integer(version.causalLength),
+                                               .text(change.timestamp)])
         }
         if lifeChanged, !shape.keepConflicts.isEmpty {
             try ConflictVersions.dropOlderLives(table: key.table, row: key.row, causalLength: meta.causalLength, on: connection)

@@ -9,12 +9,10 @@ import TesseraSQLite
 /// and the store merges only what it stored. Like Actual's `messages_crdt`, it keeps every change;
 /// compacting it (a snapshot plus a new log) is later work.
 enum MessageLog {
-    /// Stores `change` unless the log has it; returns whether it was new.
-    static func insert(_ change: SyncChange, timestampText: String, on connection: SQLiteConnection) throws -> Bool {
-        let insert = try connection.cachedStatement("""
-            INSERT INTO _tessera_sync_messages(space, ts, col, tbl, row_id, cl, value, supersedes)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """)
+    /// Stores `change` unless the log has it, with the session's prepared insert; returns whether
+    /// it was new.
+    static func insert(_ change: SyncChange, timestampText: String, using insert: Statement,
+                       on connection: SQLiteConnection) throws -> Bool {
         let supersedes: SQLValue
         switch change.kind {
         case .cell(_, _, let replaced) where !replaced.isEmpty:

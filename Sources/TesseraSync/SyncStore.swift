@@ -87,7 +87,7 @@ public final class SyncStore: Sendable {
     /// Runs `body` on a merge session in the caller's open transaction on `connection`.
     private func session<T: Sendable>(on connection: SQLiteConnection, _ body: (MergeSession) throws -> T) throws -> T {
         try clock.withLock { clock in
-            let session = MergeSession(connection: connection, shapes: shapes, clock: clock)
+            let session = try MergeSession(connection: connection, shapes: shapes, clock: clock)
             let result = try body(session)
             clock = session.clock
             return result

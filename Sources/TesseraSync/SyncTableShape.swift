@@ -1,3 +1,4 @@
+import Synchronization
 import TesseraSQLite
 
 /// A synced table as the store needs it: its columns, read from the schema and checked against the
@@ -36,13 +37,54 @@ final class SyncTableShape: Sendable {
     /// The names of the columns that keep conflicts.
     let keepConflicts: Set<String>
 
+    // The table's statements, made once: they run once or more per change, and building and
+    // hashing their text each time cost more than running them.
+    /// Every writable column of a row, in ``columns`` order; parameter: id.
+    let readSQL: String
+    /// 1 if the row exists; parameter: id.
+    let existsSQL: String
+    /// Deletes the row; parameter: id.
+    let deleteSQL: String
+    /// Per column, an update of that cell; parameters: value, id.
+    let updateSQL: [String: String]
+    /// The upserts of a put, by the columns they set (see ``putSQL(columns:)``).
+    private let puts = Mutex<[[String]: String]>([:])
+
     private init(name: String, quotedID: String, columns: [Column], keepConflicts: Set<String>) {
         self.name = name
-        self.quoted = Self.quote(name)
+        let quoted = Self.quote(name)
+        self.quoted = quoted
         self.quotedID = quotedID
         self.columns = columns
         self.byName = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0) })
         self.keepConflicts = keepConflicts
+        let selected = columns.isEmpty ? "1" : columns.map(\.quoted).joined(separator: ", ")
+        readSQL = "SELECT \(selected) FROM \(quoted) WHERE \(quotedID) = ?"
+        existsSQL = "SELECT 1 FROM \(quoted) WHERE \(quotedID) = ?"
+        deleteSQL = "DELETE FROM \(quoted) WHERE \(quotedID) = ?"
+        updateSQL = Dictionary(uniqueKeysWithValues: columns.map {
+            ($0.name, "UPDATE \(quoted) SET \($0.quoted) = ? WHERE \(quotedID) = ?")
+        })
+    }
+
+    /// The upsert of a put setting `columns` (in name order), every other column taking its
+    /// declared default (or NULL); parameters: id, then the values. An upsert rather than
+    /// `INSERT OR REPLACE`, so no delete triggers fire for a replaced row.
+    func putSQL(columns given: [Column]) -> String {
+        let key = given.map(\.name)
+        if let sql = puts.withLock({ $0[key] }) { return sql }
+        let names = ([quotedID] + given.map(\.quoted)).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: given.count + 1).joined(separator: ", ")
+        let set = Set(key)
+        let assignments = columns.map { column in
+            set.contains(column.name)
+                ? "\(column.quoted) = excluded.\(column.quoted)"
+                : "\(column.quoted) = \(column.defaultSQL.map { "(\($0))" } ?? "NULL")"
+        }
+        let update = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
+        let sql = "INSERT INTO \(quoted) (\(names)) VALUES (\(marks)) ON CONFLICT (\(quotedID)) DO \(update)"
+        puts.withLock { $0[key] = sql }
+        return sql
     }
 
     /// The column named `name`: as declared, or failing that in another case (SQLite's names are

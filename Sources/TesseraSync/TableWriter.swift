@@ -9,58 +9,42 @@ import TesseraSQLite
 /// writes go through `SQLitePluginStorage`, whose statements these mirror.
 enum TableWriter {
     /// Inserts the row, or replaces it whole: the given cells are set, every other column takes its
-    /// declared default (or NULL), as a record-API put does. An upsert, not `INSERT OR REPLACE`, so
-    /// no delete triggers fire for a replaced row.
+    /// declared default (or NULL), as a record-API put does.
     static func put(_ shape: SyncTableShape, id: String, cells: [(column: SyncTableShape.Column, value: SQLValue)],
                     on connection: SQLiteConnection) throws {
-        let sorted = cells.sorted { $0.column.name < $1.column.name }
-        let statement = try connection.cachedStatement(putSQL(shape, columns: sorted.map(\.column)))
+        let sorted = cells.count > 1 ? cells.sorted { $0.column.name < $1.column.name } : cells
+        let statement = try connection.cachedStatement(shape.putSQL(columns: sorted.map(\.column)))
         try statement.execute([.text(id)] + sorted.map(\.value))
     }
 
-    /// Sets some cells of an existing row; returns whether the row exists.
+    /// Sets some cells of an existing row; returns whether the row exists. One UPDATE per cell:
+    /// their statements are made once per column, and most patches set one or two cells.
     @discardableResult
     static func patch(_ shape: SyncTableShape, id: String, cells: [(column: SyncTableShape.Column, value: SQLValue)],
                       on connection: SQLiteConnection) throws -> Bool {
         guard !cells.isEmpty else { return try exists(shape, id: id, on: connection) }
-        let sorted = cells.sorted { $0.column.name < $1.column.name }
-        let assignments = sorted.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
-        try connection.execute("UPDATE \(shape.quoted) SET \(assignments) WHERE \(shape.quotedID) = ?",
-                               sorted.map(\.value) + [.text(id)])
-        return connection.changes > 0
+        for cell in cells {
+            guard let sql = shape.updateSQL[cell.column.name] else { continue }
+            try connection.execute(sql, [cell.value, .text(id)])
+            if connection.changes == 0 { return false }
+        }
+        return true
     }
 
     /// Deletes the row if it exists.
     static func delete(_ shape: SyncTableShape, id: String, on connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM \(shape.quoted) WHERE \(shape.quotedID) = ?", [.text(id)])
+        try connection.execute(shape.deleteSQL, [.text(id)])
     }
 
     /// Whether the row exists.
     static func exists(_ shape: SyncTableShape, id: String, on connection: SQLiteConnection) throws -> Bool {
-        try connection.fetchOne("SELECT 1 FROM \(shape.quoted) WHERE \(shape.quotedID) = ?", [.text(id)]) != nil
+        try connection.fetchOne(shape.existsSQL, [.text(id)]) != nil
     }
 
     /// Every writable column's value of the row, in the shape's column order, or nil if there is
     /// no such row.
     static func read(_ shape: SyncTableShape, id: String, on connection: SQLiteConnection) throws -> [SQLValue]? {
-        let columns = shape.columns.isEmpty ? "1" : shape.columns.map(\.quoted).joined(separator: ", ")
-        guard let row = try connection.fetchOne(
-            "SELECT \(columns) FROM \(shape.quoted) WHERE \(shape.quotedID) = ?", [.text(id)])
-        else { return nil }
+        guard let row = try connection.fetchOne(shape.readSQL, [.text(id)]) else { return nil }
         return shape.columns.isEmpty ? [] : row
-    }
-
-    /// The upsert of a put setting `columns` (in name order); parameters: id, then the values.
-    private static func putSQL(_ shape: SyncTableShape, columns: [SyncTableShape.Column]) -> String {
-        let names = ([shape.quotedID] + columns.map(\.quoted)).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-        let given = Set(columns.map(\.name))
-        let assignments = shape.columns.map { column in
-            given.contains(column.name)
-                ? "\(column.quoted) = excluded.\(column.quoted)"
-                : "\(column.quoted) = \(column.defaultSQL.map { "(\($0))" } ?? "NULL")"
-        }
-        let update = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
-        return "INSERT INTO \(shape.quoted) (\(names)) VALUES (\(marks)) ON CONFLICT (\(shape.quotedID)) DO \(update)"
     }
 }
