@@ -80,13 +80,23 @@ final class MergeSession {
     ///
     /// - Throws: ``SyncError`` for a change that names an unknown table or column, is malformed,
     ///   or moves a row to another space; the caller's transaction then rolls back.
+    ///   With `remote`, also ``SyncError/sharedNode(node:timestamp:)`` when two replicas share a node.
     @discardableResult
-    func absorb(_ change: SyncChange) throws -> Bool {
+    func absorb(_ change: SyncChange, remote: Bool = false) throws -> Bool {
         let shape = try validate(change)
         let text = timestampText(change.timestamp)
         guard try MessageLog.insert(change, timestampText: text, using: statements.logInsert, on: connection) else {
+            // Delivered before, unless a replica sharing the stamp's node made a different change.
+            guard try MessageLog.holds(change, timestampText: text, on: connection) else {
+                throw SyncError.sharedNode(node: change.timestamp.node.description, timestamp: text)
+            }
             duplicates += 1
             return false
+        }
+        // Every change this replica made is in its log (which is never compacted yet), so one of
+        // its own node that is new here was made by a replica sharing the node.
+        if remote, change.timestamp.node == clock.node {
+            throw SyncError.sharedNode(node: clock.node.description, timestamp: text)
         }
         stored += 1
         merkle.add(change, hash: change.merkleHash(timestampText: text))

@@ -25,6 +25,17 @@ enum MessageLog {
         return connection.changes > 0
     }
 
+    /// Whether the log holds exactly `change` under its key (and not a different change with the
+    /// same space, timestamp and column).
+    static func holds(_ change: SyncChange, timestampText: String, on connection: SQLiteConnection) throws -> Bool {
+        var expected = change
+        // SQLite stores a NaN as NULL: compare with the value as the log keeps it.
+        if case .cell(let column, .real(let d), let supersedes) = change.kind, d.isNaN {
+            expected.kind = .cell(column: column, value: .null, supersedes: supersedes)
+        }
+        return try changes(in: change.space, at: change.timestamp, on: connection).contains(expected)
+    }
+
     /// The changes of `space` with a timestamp after `since` (all with `nil`), oldest first, at most
     /// `limit`. Page on with the last change's timestamp as the next `since` once a page holds every
     /// change of its last timestamp (the store's pages never split one: see ``SyncStore``).

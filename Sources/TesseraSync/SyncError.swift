@@ -16,6 +16,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case noConflict(table: String, row: String, column: String)
     /// Bytes that are not a batch of the wire encoding; `reason` says where they went wrong.
     case malformedEncoding(String)
+    /// Two replicas use the same node (a copied database): a received change carries this
+    /// replica's node but is not in its log, or differs from the change the log holds under the
+    /// same timestamp and column. Left alone, one of the two changes would be silently dropped.
+    case sharedNode(node: String, timestamp: String)
 
     public var description: String {
         switch self {
@@ -35,6 +39,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cell \(column) of row \(row) of \(table) has no conflict to resolve"
         case .malformedEncoding(let reason):
             return "not a sync batch: \(reason)"
+        case .sharedNode(let node, let timestamp):
+            return "two replicas use the node \(node) (a copied database?): the change stamped \(timestamp) is not the one this replica knows by that stamp; give one of them a new sync identity"
         }
     }
 }

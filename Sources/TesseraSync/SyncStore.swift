@@ -152,14 +152,15 @@ public final class SyncStore: Sendable {
     ///
     /// - Throws: ``HLCError/clockDrift(clock:physical:maxDrift:remote:)`` if a change comes from a
     ///   clock more than the allowed drift ahead of this host's; ``SyncError`` for a change that
-    ///   names an unknown table or column, is malformed, or moves a row to another space;
+    ///   names an unknown table or column, is malformed, moves a row to another space, or carries
+    ///   this replica's node without being in its log (a copied database);
     ///   ``SQLiteError``. Nothing of the batch is applied then.
     @discardableResult
     public func applyRemote(_ changes: [SyncChange]) throws -> AppliedReport {
         try transaction { session in
             for change in changes {
                 try session.clock.receive(change.timestamp)
-                try session.absorb(change)
+                try session.absorb(change, remote: true)
             }
             var report = try session.finish(materialize: true)
             report.received = changes.count

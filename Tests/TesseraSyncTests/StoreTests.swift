@@ -88,6 +88,29 @@ import Testing
         #expect(try b.notes().isEmpty)
     }
 
+    @Test func aCopiedDatabaseSharingThisNodeIsRefused() throws {
+        let a = try makeReplica(node: 0xA, clock: clock)
+        let twin = try makeReplica(node: 0xA, clock: clock)  // a copy of a's database on another device
+        try a.put("n1", ["title": "a's"])
+        // The twin's put gets the very same timestamp as a's: only the content tells them apart.
+        let fromTwin = try twin.put("n2", ["title": "the twin's"])
+        let error = #expect(throws: SyncError.self) { try a.applyRemote(fromTwin) }
+        guard case .sharedNode(let node, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(node == "000000000000000A")
+        #expect(error?.description.contains("copied database") == true)
+        #expect(try a.notes().count == 1)
+        // A change of its node that it never made, with a stamp it has not used, is refused too.
+        clock.advance(1)
+        #expect(throws: SyncError.self) { try a.applyRemote(try twin.patch("n2", ["stars": 1])) }
+        // Its own changes coming back are fine: they are in its log, as they were.
+        #expect(try a.applyRemote(a.all()).duplicates == 5)
+        // So are a third replica's copies of another's changes, delivered twice.
+        let b = try makeReplica(node: 0xB, clock: clock), c = try makeReplica(node: 0xC, clock: clock)
+        let fromB = try b.put("m", ["title": "b"])
+        try c.applyRemote(fromB)
+        #expect(try c.applyRemote(fromB).duplicates == fromB.count)
+    }
+
     @Test func theReportNamesChangedRowsOnce() throws {
         let a = try makeReplica(node: 0xA, clock: clock), b = try makeReplica(node: 0xB, clock: clock)
         var batch = try a.put("n2", ["title": "x"])
@@ -141,5 +164,10 @@ import Testing
         try b.applyRemote(try a.all())
         let read = try b.database.withConnection { try $0.fetchAll("SELECT v FROM t ORDER BY CAST(id AS INTEGER)") }.map { $0[0] }
         #expect(read == values)
+        // A NaN from a peer is stored as SQLite stores it (NULL), and is still a duplicate the second time.
+        let nan = SyncChange(space: "s", table: "t", row: "nan", causalLength: 1, timestamp: ts(1_772_438_400_000, 9, node: 0xC),
+                             kind: .cell(column: "v", value: .real(.nan), supersedes: []))
+        #expect(try b.applyRemote([nan]).stored == 1)
+        #expect(try b.applyRemote([nan]).duplicates == 1)
     }
 }
