@@ -10,17 +10,26 @@ import Testing
         try Self.check(seed: UInt64(seed), steps: 60)
     }
 
-    /// More seeds, for soaking: `TESSERA_SYNC_SEEDS=20000 swift test --filter ConvergenceTests/soak`
+    /// More seeds, for soaking: `TESSERA_SYNC_SEEDS=5000 swift test --filter ConvergenceTests/soak`
     /// (scripts/sync-soak.sh), optionally from `TESSERA_SYNC_SEED_START` and with
     /// `TESSERA_SYNC_STEPS` steps each.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TESSERA_SYNC_SEEDS"] != nil))
-    func soak() throws {
+    func soak() async throws {
         let environment = ProcessInfo.processInfo.environment
         let count = UInt64(environment["TESSERA_SYNC_SEEDS"] ?? "") ?? 0
         let start = UInt64(environment["TESSERA_SYNC_SEED_START"] ?? "") ?? 1_000
         let steps = Int(environment["TESSERA_SYNC_STEPS"] ?? "") ?? 120
-        for seed in start..<(start + count) {
-            try Self.check(seed: seed, steps: steps)
+        // One worker per core, each taking every n-th seed: the simulations share nothing.
+        let workers = UInt64(max(1, ProcessInfo.processInfo.activeProcessorCount))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    for seed in stride(from: start + worker, to: start + count, by: Int(workers)) {
+                        try Self.check(seed: seed, steps: steps)
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 
