@@ -97,12 +97,6 @@ enum MessageLog {
         return spaces
     }
 
-    /// The number of changes the log holds for `space`.
-    static func count(in space: String, on connection: SQLiteConnection) throws -> Int {
-        Int(try connection.fetchOne("SELECT COUNT(*) FROM _tessera_sync_messages WHERE space = ?", [.text(space)])?
-            .first?.integer ?? 0)
-    }
-
     /// Parses space-separated timestamp texts.
     static func timestamps(_ text: String) throws -> [HLCTimestamp] {
         guard !text.isEmpty else { return [] }

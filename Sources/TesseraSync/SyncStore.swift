@@ -236,4 +236,10 @@ public struct RowState: Sendable, Hashable {
     public let causalLength: Int64
     /// Whether the row is alive.
     public var isAlive: Bool { CausalLength.isAlive(causalLength) }
+
+    /// Creates a row state.
+    public init(space: String, causalLength: Int64) {
+        self.space = space
+        self.causalLength = causalLength
+    }
 }
