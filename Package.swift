@@ -13,6 +13,7 @@
 //   TesseraNotifications    the notifications capability (schedule, delivery ledger, sinks)
 //   TesseraEvents           the events capability (persisted outbox, ordered delivery, retries)
 //   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
+//   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
 //   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
@@ -52,6 +53,7 @@ let package = Package(
         .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence"]),
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
+        .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation",
@@ -69,7 +71,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
-            "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", sdk,
+            "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", sdk,
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
@@ -104,6 +106,7 @@ let package = Package(
         ]),
         .testTarget(name: "TesseraEventsTests", dependencies: ["TesseraEvents", "TesseraClock", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk], exclude: ["Fixtures"]),
+        .testTarget(name: "TesseraSyncTests", dependencies: ["TesseraSync", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),

@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -103,5 +103,25 @@ if which == "http" || which == "all" {
               + "plain \(rate(r.plain.requestsPerSecond)) (p50 \(r.plain.p50), p99 \(r.plain.p99)); "
               + String(format: "ratio %.2f  target ≥ 0.60", ratio))
         if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
+}
+
+if which == "sync" || which == "all" {
+    let cells = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 100_000
+    let r = try syncBenchmark(cells: cells, rounds: 3, scratch: scratch + "/sync")
+    func seconds(_ phase: SyncBenchmarkResult.Phase) -> String { String(format: "%.3f s", r.median(phase)) }
+    for workload in ["inserts", "patches"] {
+        guard let size = r.sizes[workload] else { continue }
+        let what = workload == "inserts"
+            ? "\(r.cells / 5) new rows × 5 columns: \(size.cells) cell changes + \(size.changes - size.cells) row inserts"
+            : "\(size.cells) single-cell patches of those rows"
+        let p = { (name: String) in SyncBenchmarkResult.Phase(rawValue: workload + name)! }
+        print("sync, \(workload): \(what); device A → device B through the store, files with WAL + synchronous=FULL, medians of \(r.rounds) rounds")
+        print("  write on A (record batches of 500, stamped)   \(seconds(p("Write")))")
+        print("  read A's log \(seconds(p("Read"))), encode \(seconds(p("Encode"))) (JSON lines \(seconds(p("JSON")))), decode \(seconds(p("Decode"))), apply on B (batches of 5000) \(seconds(p("Apply")))")
+        print(String(format: "  A → B (read + encode + decode + apply)        %.3f s = %.1f µs per change  target ≤ 5 s device→hub→device",
+                     r.transfer(workload), r.transfer(workload) / Double(size.changes) * 1e6))
+        print(String(format: "  wire: binary %d bytes = %.1f bytes per cell change (%.1f per change); JSON lines %.1f per change  target ≤ 80",
+                     size.binary, Double(size.binary) / Double(size.cells), Double(size.binary) / Double(size.changes),
+                     Double(size.json) / Double(size.changes)))
     }
 }

@@ -1,0 +1,192 @@
+import Foundation
+import TesseraSDK
+import TesseraSQLite
+import TesseraSync
+
+/// 100,000 cell changes from one replica to another through the sync store, with no network:
+/// device A writes, its log is read, encoded for the wire, decoded, and applied on device B.
+///
+/// Both replicas are files with the host's settings (WAL, `synchronous=FULL`), holding a
+/// baby-diary-like table `entries(id, kind, at, amount, note, author)`, ids lowercase UUIDs. Two
+/// workloads, each on fresh databases every round:
+/// - **inserts**: `cells / 5` new rows of 5 columns (puts in batches of 500 rows), so `cells` cell
+///   changes plus one existence change per row;
+/// - **patches**: then `cells` single-cell patches of random rows of those (batches of 500), the
+///   worst case for the wire, since each record carries its row, timestamp and causal length for one cell.
+/// B applies in batches of 5,000 changes, one transaction each. The wire size is given for the
+/// binary ``SyncWire`` encoding and for JSON lines (one Actual-like message object per change) to
+/// compare. Each round checks that A and B end with equal merkle roots and equal tables.
+func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBenchmarkResult {
+    precondition(cells % 5 == 0 && cells > 0 && rounds > 0)
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    var result = SyncBenchmarkResult(cells: cells, rounds: rounds)
+    for round in 0..<rounds {
+        let a = try openReplica(scratch + "/a\(round).sqlite", node: 0xA)
+        let b = try openReplica(scratch + "/b\(round).sqlite", node: 0xB)
+        var random = SyncBenchRandom(seed: UInt64(round) + 1)
+        let ids = (0..<cells / 5).map { _ in random.uuid() }
+        let inserts = try time { try writeInserts(a, ids: ids, random: &random) }
+        result.add(.insertsWrite, inserts.seconds)
+        try transfer(from: a, to: b, phase: .inserts, since: nil, into: &result)
+        let mark = try a.changes(in: space).last?.timestamp
+        let patches = try time { try writePatches(a, ids: ids, count: cells, random: &random) }
+        result.add(.patchesWrite, patches.seconds)
+        try transfer(from: a, to: b, phase: .patches, since: mark, into: &result)
+        try checkInSync(a, b)
+        for name in ["a", "b"] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: "\(scratch)/\(name)\(round).sqlite\(suffix)") }
+        }
+    }
+    return result
+}
+
+/// The medians a run reports.
+struct SyncBenchmarkResult {
+    enum Phase: String, CaseIterable {
+        case insertsWrite, insertsRead, insertsEncode, insertsJSON, insertsDecode, insertsApply
+        case patchesWrite, patchesRead, patchesEncode, patchesJSON, patchesDecode, patchesApply
+    }
+
+    let cells: Int
+    let rounds: Int
+    private(set) var seconds: [Phase: [Double]] = [:]
+    /// Per workload: (changes, cell changes, binary bytes, JSON-lines bytes), from the last round.
+    var sizes: [String: (changes: Int, cells: Int, binary: Int, json: Int)] = [:]
+
+    init(cells: Int, rounds: Int) {
+        self.cells = cells
+        self.rounds = rounds
+    }
+
+    mutating func add(_ phase: Phase, _ value: Double) { seconds[phase, default: []].append(value) }
+
+    func median(_ phase: Phase) -> Double { Summary(seconds[phase] ?? []).median }
+
+    /// Read + encode + decode + apply: what one replica's changes cost to reach another.
+    func transfer(_ workload: String) -> Double {
+        let prefix = workload == "inserts" ? "inserts" : "patches"
+        return ["Read", "Encode", "Decode", "Apply"].map { median(Phase(rawValue: prefix + $0)!) }.reduce(0, +)
+    }
+}
+
+private let space = "child-1"
+private let table = SyncedTable("entries", keepConflicts: ["note"])
+
+private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
+    try database.withConnection {
+        try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")
+    }
+    return try SyncStore(database: database, tables: [table], node: HLCNode(node), now: { Date() })
+}
+
+private func writeInserts(_ store: SyncStore, ids: [String], random: inout SyncBenchRandom) throws {
+    let kinds = ["bottle", "nap", "diaper", "temperature", "note"]
+    let notes = ["took it slowly", "fell asleep in the pram", "a bit fussy after", "", "37.9 at bedtime, calpol given"]
+    let authors = ["mum", "dad", "grandma"]
+    for start in stride(from: 0, to: ids.count, by: 500) {
+        let batch: [RecordChange] = ids[start..<min(start + 500, ids.count)].enumerated().map { offset, id in
+            let minute = (start + offset) % 1440
+            return .put(table: "entries", id: id, values: [
+                "kind": .text(kinds[random.below(kinds.count)]),
+                "at": .text(String(format: "2026-03-02T%02d:%02d:00Z", minute / 60, minute % 60)),
+                "amount": .real(Double(60 + random.below(120))),
+                "note": .text(notes[random.below(notes.count)]),
+                "author": .text(authors[random.below(authors.count)]),
+            ])
+        }
+        try store.write(batch, in: space)
+    }
+}
+
+private func writePatches(_ store: SyncStore, ids: [String], count: Int, random: inout SyncBenchRandom) throws {
+    for start in stride(from: 0, to: count, by: 500) {
+        let batch: [RecordChange] = (start..<min(start + 500, count)).map { _ in
+            .patch(table: "entries", id: ids[random.below(ids.count)], values: ["amount": .real(Double(random.below(250)))])
+        }
+        try store.write(batch, in: space)
+    }
+}
+
+/// Reads A's changes since `since`, encodes them both ways, decodes the binary, applies on B.
+private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkResult.Phase.Prefix, since: HLCTimestamp?,
+                      into result: inout SyncBenchmarkResult) throws {
+    let read = try time { try a.changes(in: space, since: since) }
+    let encoded = try time { SyncWire.encode(read.value) }
+    let json = try time { jsonLines(read.value) }
+    let decoded = try time { try SyncWire.decode(encoded.value) }
+    precondition(decoded.value == read.value, "the wire encoding should round-trip")
+    let applied = try time {
+        for start in stride(from: 0, to: decoded.value.count, by: 5000) {
+            try b.applyRemote(Array(decoded.value[start..<min(start + 5000, decoded.value.count)]))
+        }
+    }
+    let p = phase.rawValue
+    result.add(.init(rawValue: p + "Read")!, read.seconds)
+    result.add(.init(rawValue: p + "Encode")!, encoded.seconds)
+    result.add(.init(rawValue: p + "JSON")!, json.seconds)
+    result.add(.init(rawValue: p + "Decode")!, decoded.seconds)
+    result.add(.init(rawValue: p + "Apply")!, applied.seconds)
+    result.sizes[p] = (read.value.count, read.value.filter { $0.value != nil }.count, encoded.value.count, json.value.count)
+}
+
+extension SyncBenchmarkResult.Phase {
+    enum Prefix: String { case inserts, patches }
+}
+
+/// One JSON object per line per change, Actual's message fields (timestamp text, dataset, row,
+/// column, value) plus space and causal length: the plain alternative to the binary format.
+private func jsonLines(_ changes: [SyncChange]) -> [UInt8] {
+    var out: [UInt8] = []
+    for change in changes {
+        let object: JSONValue = .object([
+            "ts": .string(change.timestamp.text), "space": .string(change.space), "table": .string(change.table),
+            "row": .string(change.row), "column": .string(change.column), "cl": .integer(change.causalLength),
+            "value": change.value?.jsonValue ?? .null,
+        ])
+        out.append(contentsOf: object.serialized().utf8)
+        out.append(UInt8(ascii: "\n"))
+    }
+    return out
+}
+
+private func checkInSync(_ a: SyncStore, _ b: SyncStore) throws {
+    let inSync = try a.merkle(for: space).diff(b.merkle(for: space)) == nil
+    precondition(inSync, "A and B should be in sync")
+    let rows = { (store: SyncStore) in
+        try store.database.withConnection { try $0.fetchAll("SELECT * FROM entries ORDER BY id") }
+    }
+    let same = try rows(a) == rows(b)
+    precondition(same, "A and B should hold the same rows")
+}
+
+private func time<T>(_ body: () throws -> T) throws -> (value: T, seconds: Double) {
+    let start = monotonicNanoseconds()
+    let value = try body()
+    return (value, Double(monotonicNanoseconds() - start) / 1e9)
+}
+
+/// SplitMix64: the same data every run.
+private struct SyncBenchRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// A random (version 4 shaped) UUID in lowercase text.
+    mutating func uuid() -> String {
+        let hex = Array("0123456789abcdef")
+        var text = ""
+        for i in 0..<32 {
+            if [8, 12, 16, 20].contains(i) { text.append("-") }
+            text.append(hex[Int(next() & 0xF)])
+        }
+        return text
+    }
+}

@@ -1,0 +1,146 @@
+/// The text pieces of ``HLCTimestamp``: ISO-8601 milliseconds in UTC and fixed-width uppercase hex.
+///
+/// Written by hand rather than with `Date.ISO8601FormatStyle`: the store formats or parses a
+/// timestamp for every change it merges (a hundred thousand in the benchmark), and the format is
+/// fixed, so the civil-date arithmetic (Howard Hinnant's `days_from_civil`) is both simple to
+/// check and far cheaper than a formatter. Nothing here allocates.
+enum TimestampText {
+    /// Writes ASCII into a buffer, from its start.
+    struct Writer {
+        private let buffer: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+        mutating func byte(_ value: UInt8) {
+            buffer[count] = value
+            count += 1
+        }
+
+        /// `value` as exactly `digits` uppercase hex digits (the low bits).
+        mutating func hex(_ value: UInt64, digits: Int) {
+            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                let digit = UInt8((value >> UInt64(shift)) & 0xF)
+                byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+            }
+        }
+
+        /// `value` (≥ 0) as exactly `width` decimal digits.
+        mutating func decimal(_ value: Int64, width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                byte(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 bytes) for milliseconds since the epoch (≥ 0).
+        mutating func iso(millis: Int64) {
+            let days = millis / 86_400_000
+            let inDay = millis % 86_400_000
+            let (year, month, day) = TimestampText.civil(fromDays: days)
+            decimal(year, width: 4)
+            byte(UInt8(ascii: "-"))
+            decimal(month, width: 2)
+            byte(UInt8(ascii: "-"))
+            decimal(day, width: 2)
+            byte(UInt8(ascii: "T"))
+            decimal(inDay / 3_600_000, width: 2)
+            byte(UInt8(ascii: ":"))
+            decimal(inDay / 60_000 % 60, width: 2)
+            byte(UInt8(ascii: ":"))
+            decimal(inDay / 1000 % 60, width: 2)
+            byte(UInt8(ascii: "."))
+            decimal(inDay % 1000, width: 3)
+            byte(UInt8(ascii: "Z"))
+        }
+    }
+
+    /// The ISO text of a millisecond count (≥ 0, before the year 10000).
+    static func iso(millis: Int64) -> String {
+        String(unsafeUninitializedCapacity: 24) { buffer in
+            var writer = Writer(buffer)
+            writer.iso(millis: millis)
+            return writer.count
+        }
+    }
+
+    /// Uppercase hex digits (1 to 16 of them) as a number, or nil.
+    static func parseHex(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// Milliseconds since the epoch of exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`, or nil if it is not that
+    /// or names no real instant (month 13, February 30, hour 24).
+    static func parseISO(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard b.count == 24, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."),
+              b[23] == UInt8(ascii: "Z"),
+              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
+              let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2),
+              let milli = number(b, 20, 3),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = self.days(fromCivil: year, month, day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
+    }
+
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes[start..<(start + count)] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
