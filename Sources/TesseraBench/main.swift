@@ -103,6 +103,7 @@ if which == "http" || which == "all" {
               + "plain \(rate(r.plain.requestsPerSecond)) (p50 \(r.plain.p50), p99 \(r.plain.p99)); "
               + String(format: "ratio %.2f  target ≥ 0.60", ratio))
         if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
+    }
 }
 
 if which == "sync" || which == "all" {
