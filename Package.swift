@@ -100,7 +100,7 @@ let package = Package(
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),
-        .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence"], exclude: ["Fixtures"]),
+        .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,
         ]),

@@ -70,17 +70,7 @@ private func benchFixes(count: Int, along route: [GeoPoint], start: Date, random
     }
 }
 
-/// SplitMix64, so every run measures the same input.
-private struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension BenchRandom {
     mutating func uniform(_ low: Double, _ high: Double) -> Double {
         low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }

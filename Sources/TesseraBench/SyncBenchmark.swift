@@ -23,7 +23,7 @@ func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBench
     for round in 0..<rounds {
         let a = try openReplica(scratch + "/a\(round).sqlite", node: 0xA)
         let b = try openReplica(scratch + "/b\(round).sqlite", node: 0xB)
-        var random = SyncBenchRandom(seed: UInt64(round) + 1)
+        var random = BenchRandom(seed: UInt64(round) + 1)
         let ids = (0..<cells / 5).map { _ in random.uuid() }
         let inserts = try time { try writeInserts(a, ids: ids, random: &random) }
         result.add(.insertsWrite, inserts.seconds)
@@ -81,7 +81,7 @@ private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
     return try SyncStore(database: database, tables: [table], node: HLCNode(node), now: { Date() })
 }
 
-private func writeInserts(_ store: SyncStore, ids: [String], random: inout SyncBenchRandom) throws {
+private func writeInserts(_ store: SyncStore, ids: [String], random: inout BenchRandom) throws {
     let kinds = ["bottle", "nap", "diaper", "temperature", "note"]
     let notes = ["took it slowly", "fell asleep in the pram", "a bit fussy after", "", "37.9 at bedtime, calpol given"]
     let authors = ["mum", "dad", "grandma"]
@@ -100,7 +100,7 @@ private func writeInserts(_ store: SyncStore, ids: [String], random: inout SyncB
     }
 }
 
-private func writePatches(_ store: SyncStore, ids: [String], count: Int, random: inout SyncBenchRandom) throws {
+private func writePatches(_ store: SyncStore, ids: [String], count: Int, random: inout BenchRandom) throws {
     for start in stride(from: 0, to: count, by: 500) {
         let batch: [RecordChange] = (start..<min(start + 500, count)).map { _ in
             .patch(table: "entries", id: ids[random.below(ids.count)], values: ["amount": .real(Double(random.below(250)))])
@@ -167,17 +167,7 @@ private func time<T>(_ body: () throws -> T) throws -> (value: T, seconds: Doubl
     return (value, Double(monotonicNanoseconds() - start) / 1e9)
 }
 
-/// SplitMix64: the same data every run.
-private struct SyncBenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension BenchRandom {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     /// A random (version 4 shaped) UUID in lowercase text.
     mutating func uuid() -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraTestFixtures
 import TesseraRecurrence
 
 /// `next(after:)` jumps to the period holding the date instead of walking from the start; these
@@ -48,19 +49,6 @@ import TesseraRecurrence
             let expected = walked.first { $0 > probe }
             #expect(rule.next(after: probe) == expected, "after \(iso(probe))")
         }
-    }
-}
-
-/// A tiny seeded generator, so probes are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
