@@ -23,12 +23,13 @@
 
 /* The SDK ABI version this header describes. A plugin build may not override these.
  * History: 1.0 storage, clock, operations; 1.1 adds notifications, events and the location feed
- * (PluginNotifications, PluginEvents, WriteBatch.emit, LocationFix, PluginLocationFeed, Geodesy). */
+ * (PluginNotifications, PluginEvents, WriteBatch.emit, LocationFix, PluginLocationFeed, Geodesy);
+ * 1.2 adds the HTTP client and secrets (PluginHTTPClient, OutboundRequest, PluginSecrets, Secret). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 1u
+#define TESSERA_SDK_ABI_MINOR 2u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
