@@ -14,6 +14,8 @@
 //   TesseraEvents           the events capability (persisted outbox, ordered delivery, retries)
 //   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
 //   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
+//   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
+//   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
 //   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
@@ -54,9 +56,11 @@ let package = Package(
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraOutbound", dependencies: [sdk]),
+        .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
-            "TesseraNotifications", "TesseraEvents", "TesseraLocation",
+            "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
@@ -82,7 +86,7 @@ let package = Package(
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
-            "TesseraLocation", sdk,
+            "TesseraLocation", "TesseraOutbound", "TesseraSecrets", sdk,
         ]),
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
@@ -107,6 +111,10 @@ let package = Package(
         .testTarget(name: "TesseraEventsTests", dependencies: ["TesseraEvents", "TesseraClock", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraSyncTests", dependencies: ["TesseraSync", "TesseraSQLite", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraOutboundTests", dependencies: [
+            "TesseraOutbound", "TesseraSecrets", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraTesting", sdk,
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),

@@ -23,6 +23,8 @@ public struct Deployment: Sendable {
     public let notifications: NotificationsProvider
     /// Location sources (`providers.location`).
     public let location: LocationProvider
+    /// Outbound HTTP for plugins (`providers.http`).
+    public let http: HTTPProvider
     /// Past this many bytes of retired plugin code, a restart is recommended (`hotSwap.retiredBudgetMB`).
     public let retiredBudgetBytes: Int
     /// The HTTP listener.
@@ -64,6 +66,15 @@ public struct Deployment: Sendable {
         var gpsdPort = 2947
         /// Fixes stamped further ahead of the host's clock than this are dropped.
         public var futureMarginSeconds: Int64 = 600
+        public init() {}
+    }
+
+    /// Outbound HTTP: where requests for real services go instead, and how large a response may be.
+    public struct HTTPProvider: Sendable, Hashable {
+        /// URL prefix (`scheme://host[:port]`) -> replacement, applied after the grant check.
+        public var redirects: [String: String] = [:]
+        /// Responses larger than this are refused.
+        public var maxResponseBytes = 16 * 1_048_576
         public init() {}
     }
 
@@ -137,6 +148,7 @@ public enum DeploymentReader {
             plugins: plugins,
             notifications: notificationsProvider(doc["providers"]?["notifications"]),
             location: locationProvider(doc["providers"]?["location"]),
+            http: httpProvider(doc["providers"]?["http"]),
             retiredBudgetBytes: Int((doc["hotSwap"]?["retiredBudgetMB"]?.doubleValue ?? 256) * 1_048_576),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
@@ -166,6 +178,17 @@ extension DeploymentReader {
             provider.gpsd = (gpsd["host"]?.stringValue ?? "127.0.0.1", gpsd["port"]?.integerValue.map(Int.init) ?? 2947)
         }
         if let text = doc["futureMargin"]?.stringValue, let seconds = DurationText.seconds(text) { provider.futureMarginSeconds = seconds }
+        return provider
+    }
+
+    /// `providers.http`, already checked against the schema.
+    static func httpProvider(_ doc: JSONValue?) -> Deployment.HTTPProvider {
+        var provider = Deployment.HTTPProvider()
+        guard let doc else { return provider }
+        for (prefix, target) in doc["redirects"]?.objectValue ?? [:] {
+            if let target = target.stringValue { provider.redirects[prefix] = target }
+        }
+        if let megabytes = doc["maxResponseMB"]?.doubleValue { provider.maxResponseBytes = Int(megabytes * 1_048_576) }
         return provider
     }
 }

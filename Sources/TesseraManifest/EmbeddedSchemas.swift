@@ -54,6 +54,18 @@ public enum EmbeddedSchemas {
       "description": "What each required capability may do; the operator grants at most this.",
       "type": "object",
       "propertyNames": { "pattern": "^[a-z][a-z0-9.-]*$" },
+      "properties": {
+        "http": {
+          "description": "The hosts the plugin may reach: 'host' (any port), 'host:port', or '*' for hosts the operator names in the grant.",
+          "type": "object", "required": ["hosts"], "additionalProperties": false,
+          "properties": {
+            "hosts": {
+              "type": "array", "minItems": 1, "maxItems": 100,
+              "items": { "type": "string", "pattern": "^(\\*|[A-Za-z0-9]([A-Za-z0-9.-]{0,252})(:[0-9]{1,5})?)$" }
+            }
+          }
+        }
+      },
       "additionalProperties": { "type": "object" }
     },
     "operations": {
@@ -281,6 +293,30 @@ public enum EmbeddedSchemas {
               "type": "string",
               "pattern": "^([0-9]+[dhms])+$",
               "description": "Fixes stamped further than this ahead of the host's clock are dropped (default 10m)."
+            }
+          }
+        },
+        "http": {
+          "description": "Outbound HTTP for plugins granted the `http` capability.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "redirects": {
+              "description": "URL prefix -> replacement, applied after the grant check: sends a plugin's requests for a real service to an emulator or staging copy (tests, demos). Example: {\"https://fioapi.fio.cz\": \"http://127.0.0.1:9000\"}.",
+              "type": "object",
+              "propertyNames": {
+                "pattern": "^https?://[^/?#]+"
+              },
+              "additionalProperties": {
+                "type": "string",
+                "pattern": "^https?://[^/?#]+"
+              }
+            },
+            "maxResponseMB": {
+              "description": "Responses larger than this are refused (default 16).",
+              "type": "number",
+              "minimum": 1,
+              "maximum": 1024
             }
           }
         }

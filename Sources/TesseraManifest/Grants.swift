@@ -4,7 +4,8 @@ import TesseraSDK
 ///
 /// The rule is "at most what the manifest asks": a grant may only name capabilities the manifest
 /// requires, and each permission granted must be within the one requested — a number no larger, a
-/// list a subset, `true` only where `true` was asked, a string equal. A permission the grant leaves
+/// list a subset (any strings where the requested list holds `"*"`), `true` only where `true` was
+/// asked, a string equal. A permission the grant leaves
 /// out takes the manifest's requested value, so `"storage": {}` grants storage as asked.
 public enum Grants {
     /// The effective permissions per granted capability, or the first grant that exceeds the request.
@@ -44,7 +45,10 @@ public enum Grants {
         case (.bool(let g), .bool(let r)):
             if g && !r { throw fail("false, as the manifest requests") }
         case (.array(let g), .array(let r)):
-            for item in g where !r.contains(item) {
+            // "*" in a requested list means "whichever values the operator names" (hosts of a
+            // service the plugin cannot know in advance, such as a university's own STAG server).
+            let anyString = r.contains(.string("*"))
+            for item in g where !r.contains(item) && !(anyString && item.stringValue != nil) {
                 throw ManifestError(file: file, path: path, expected: "a subset of \(JSONValue.array(r).serialized())",
                                     found: item.serialized() + ", which the manifest does not request")
             }

@@ -6,6 +6,8 @@ import TesseraLocation
 import TesseraLoader
 import TesseraManifest
 import TesseraNotifications
+import TesseraOutbound
+import TesseraSecrets
 import TesseraSDK
 
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
@@ -19,6 +21,8 @@ public final class PluginHost: Sendable {
         "notifications": SemanticVersion(1, 0, 0),
         "events": SemanticVersion(1, 0, 0),
         "location": SemanticVersion(1, 0, 0),
+        "http": SemanticVersion(1, 0, 0),
+        "secrets": SemanticVersion(1, 0, 0),
     ]
 
     public let deployment: Deployment
@@ -33,6 +37,10 @@ public final class PluginHost: Sendable {
     public let events: EventBus
     /// The location feed: checks fixes and hands them to subscribed plugins.
     public let location: LocationFeed
+    /// Plugins' secrets, apart from their records (`<data>/secrets.sqlite`).
+    public let secrets: SecretStore
+    /// Outbound HTTP for plugins granted `http`.
+    public let outbound: OutboundTransport
     let timerStore: SQLiteTimerStore
     let generations: GenerationStore
     let registry = SlotRegistry()
@@ -72,6 +80,13 @@ public final class PluginHost: Sendable {
         }
         location = LocationFeed(clock: clock, futureMargin: TimeInterval(deployment.location.futureMarginSeconds),
                                 log: { log(.warning, "location", $0) })
+        secrets = try SecretStore(path: (data as NSString).appendingPathComponent("secrets.sqlite"))
+        outbound = OutboundTransport(redirects: OutboundRedirects(deployment.http.redirects),
+                                     maxResponseBytes: deployment.http.maxResponseBytes)
+        if !deployment.http.redirects.isEmpty {
+            log(.info, "host", "outbound HTTP redirects in effect: " +
+                deployment.http.redirects.keys.sorted().map { "\($0) -> \(deployment.http.redirects[$0]!)" }.joined(separator: ", "))
+        }
         timers.add(notifications)
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)

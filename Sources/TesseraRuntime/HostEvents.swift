@@ -3,6 +3,8 @@ import TesseraEvents
 import TesseraLocation
 import TesseraManifest
 import TesseraNotifications
+import TesseraOutbound
+import TesseraSecrets
 import TesseraSDK
 import TesseraStorage
 
@@ -64,6 +66,16 @@ extension PluginHost {
         }
         if grants["location"] != nil {
             capabilities.append(GrantedCapability(.location, location as any PluginLocationFeed))
+        }
+        if let permissions = grants["http"] {
+            let hosts = permissions["hosts"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let id = manifest.id, log = self.log
+            let client = OutboundHTTPClient(pluginID: id, allowed: HostAllowList(hosts), transport: outbound) { log(.debug, id, "http: \($0)") }
+            capabilities.append(GrantedCapability(.http, client as any PluginHTTPClient))
+        }
+        if grants["secrets"] != nil {
+            let clock = self.clock
+            capabilities.append(GrantedCapability(.secrets, PluginSecretChannel(pluginID: manifest.id, store: secrets, now: { clock.now() }) as any PluginSecrets))
         }
         return capabilities
     }

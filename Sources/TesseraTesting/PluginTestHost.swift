@@ -43,6 +43,9 @@ public final class PluginTestHost: Sendable {
     ///   - grants: the capabilities granted, as in a deployment's `grants`; by default every capability
     ///     the manifest requires, with the permissions it requests.
     ///   - start: where the virtual clock starts.
+    ///   - httpRedirects: URL prefixes sent elsewhere by the `http` capability, e.g.
+    ///     `["https://fioapi.fio.cz": "http://127.0.0.1:\(port)"]`: the plugin's real service URLs
+    ///     reach an emulator on loopback (the deployment's `providers.http.redirects`).
     /// - Throws: ``PluginTestHostError`` if the plugin did not become active (with its state and
     ///   reason), or the error reading the manifest or starting the host.
     public init(
@@ -50,7 +53,8 @@ public final class PluginTestHost: Sendable {
         plugin: @escaping @Sendable () -> any Plugin,
         config: JSONValue = [:],
         grants: [String: JSONValue]? = nil,
-        start: Date = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+        start: Date = Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01T00:00:00Z
+        httpRedirects: [String: String] = [:]
     ) async throws {
         let declared = try ManifestReader.read(file: manifest)
         pluginID = declared.id
@@ -65,7 +69,10 @@ public final class PluginTestHost: Sendable {
             let deployment: JSONValue = [
                 "name": "plugin-test", "role": "device",
                 "manifestDirectories": [.string(manifests)],
-                "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": .string(start.formatted(.iso8601))]],
+                "providers": [
+                    "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": .string(start.formatted(.iso8601))],
+                    "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
+                ],
                 "plugins": [["id": .string(declared.id), "config": config, "grants": .object(granted)]],
             ]
             let file = directory + "/deployment.json"
@@ -150,6 +157,14 @@ public final class PluginTestHost: Sendable {
     public func query(_ sql: String, _ parameters: [SQLValue] = []) async throws -> [Row] {
         try await storage().query(sql, parameters)
     }
+
+    /// The names of the secrets the plugin stored (never their values), sorted.
+    public func secretNames() throws -> [String] {
+        try host.secrets.names(plugin: pluginID).map(\.name)
+    }
+
+    /// The path of the plugin's own database file, e.g. to check that a secret never reached it.
+    public var databasePath: String { host.storagePath(pluginID) }
 
     /// Stops the plugin and the host, and removes the temporary directory.
     public func stop() async {

@@ -1,0 +1,73 @@
+import Foundation
+import TesseraSDK
+import TesseraSQLite
+
+/// The host's secrets in `<data>/secrets.sqlite`, apart from every plugin's own database.
+///
+/// A plugin's records are readable by its SQL, copied by backups of its database and sent by sync;
+/// its secrets (a bank token, a login ticket) must be none of these, so they live here, keyed by
+/// plugin. The file is created readable by its owner only (mode 0600). Values are not encrypted:
+/// a key would have to sit on the same disk; the file's mode and its separation from records are
+/// what protects them, as with an SSH key. No method here logs a value.
+public final class SecretStore: Sendable {
+    let database: SQLiteDatabase
+
+    /// Opens (creating, owner-only) the store at `path`.
+    public init(path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            // Created 0600 before SQLite opens it, so there is no moment it is readable by others.
+            let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        database = try SQLiteDatabase(path: path)
+        try database.withConnection { db in
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS secrets (
+                    plugin TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, updated_at REAL NOT NULL,
+                    PRIMARY KEY (plugin, name)) WITHOUT ROWID;
+                """)
+        }
+    }
+
+    /// The value of a plugin's secret, or `nil`.
+    public func value(plugin: String, name: String) throws -> String? {
+        try database.withConnection { db in
+            try db.cachedStatement("SELECT value FROM secrets WHERE plugin = ? AND name = ?")
+                .fetchOne([.text(plugin), .text(name)])?.first?.text
+        }
+    }
+
+    /// Stores a plugin's secret, replacing one of the same name; durable when it returns.
+    public func set(plugin: String, name: String, value: String, at time: Date) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("INSERT OR REPLACE INTO secrets (plugin, name, value, updated_at) VALUES (?, ?, ?, ?)")
+                .execute([.text(plugin), .text(name), .text(value), .real(time.timeIntervalSince1970)])
+        }
+    }
+
+    /// Forgets a plugin's secret; whether there was one.
+    @discardableResult
+    public func remove(plugin: String, name: String) throws -> Bool {
+        try database.withConnection { db in
+            try db.cachedStatement("DELETE FROM secrets WHERE plugin = ? AND name = ?").execute([.text(plugin), .text(name)])
+            return db.changes > 0
+        }
+    }
+
+    /// A plugin's secret names with when each was last set, sorted by name.
+    public func names(plugin: String) throws -> [(name: String, updatedAt: Date)] {
+        try database.withConnection { db in
+            try db.cachedStatement("SELECT name, updated_at FROM secrets WHERE plugin = ? ORDER BY name")
+                .fetchAll([.text(plugin)])
+                .map { ($0[0].text ?? "", Date(timeIntervalSince1970: $0[1].real ?? 0)) }
+        }
+    }
+
+    /// Every plugin's secret names (never values): for `tessera secrets list`.
+    public func allNames() throws -> [(plugin: String, name: String, updatedAt: Date)] {
+        try database.withConnection { db in
+            try db.fetchAll("SELECT plugin, name, updated_at FROM secrets ORDER BY plugin, name")
+                .map { ($0[0].text ?? "", $0[1].text ?? "", Date(timeIntervalSince1970: $0[2].real ?? 0)) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraSecrets
+import TesseraTestFixtures
+
+/// The secrets capability's store and per-plugin channel.
+@Suite(.timeLimit(.minutes(1))) struct SecretStoreTests {
+    let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_767_225_600) }
+
+    @Test func aSecretIsStoredReadReplacedAndRemoved() async throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        let store = try SecretStore(path: ws + "/secrets.sqlite")
+        let channel = PluginSecretChannel(pluginID: "cz.tessera.finance", store: store, now: now)
+        #expect(try await channel.secret(named: "fio-token") == nil)
+        try await channel.store(Secret("t0k3n"), named: "fio-token")
+        #expect(try await channel.secret(named: "fio-token")?.revealed == "t0k3n")
+        try await channel.store(Secret("n3w"), named: "fio-token")
+        #expect(try await channel.secret(named: "fio-token")?.revealed == "n3w")
+        #expect(try await channel.secretNames() == ["fio-token"])
+        try await channel.removeSecret(named: "fio-token")
+        #expect(try await channel.secret(named: "fio-token") == nil)
+        #expect(try await channel.secretNames().isEmpty)
+    }
+
+    @Test func secretsSurviveReopening() async throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        try await PluginSecretChannel(pluginID: "p", store: SecretStore(path: ws + "/s.sqlite"), now: now)
+            .store(Secret("kept"), named: "ticket")
+        let reopened = PluginSecretChannel(pluginID: "p", store: try SecretStore(path: ws + "/s.sqlite"), now: now)
+        #expect(try await reopened.secret(named: "ticket")?.revealed == "kept")
+    }
+
+    @Test func aPluginSeesOnlyItsOwnSecrets() async throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        let store = try SecretStore(path: ws + "/secrets.sqlite")
+        let finance = PluginSecretChannel(pluginID: "cz.tessera.finance", store: store, now: now)
+        let stag = PluginSecretChannel(pluginID: "cz.tessera.stag", store: store, now: now)
+        try await finance.store(Secret("bank"), named: "token")
+        #expect(try await stag.secret(named: "token") == nil)
+        #expect(try await stag.secretNames().isEmpty)
+        try await stag.removeSecret(named: "token")
+        #expect(try await finance.secret(named: "token")?.revealed == "bank")
+    }
+
+    @Test func theFileIsReadableByItsOwnerOnly() throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        let path = ws + "/secrets.sqlite"
+        _ = try SecretStore(path: path)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
+    }
+
+    @Test func badNamesAndOversizedValuesAreRefused() async throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        let channel = PluginSecretChannel(pluginID: "p", store: try SecretStore(path: ws + "/s.sqlite"), now: now)
+        for name in ["", "a b", "../x", String(repeating: "a", count: 65), "tokén"] {
+            let error = await #expect(throws: PluginError.self) { try await channel.store(Secret("v"), named: name) }
+            #expect(error?.code == .invalidInput, "\(name)")
+        }
+        let error = await #expect(throws: PluginError.self) {
+            try await channel.store(Secret(String(repeating: "x", count: PluginSecretChannel.maxValueBytes + 1)), named: "big")
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(try await channel.secretNames().isEmpty)
+    }
+
+    @Test func aSecretNeverPrintsItsValue() {
+        let secret = Secret("hunter2")
+        var dumped = ""
+        dump(secret, to: &dumped)
+        for text in ["\(secret)", String(describing: secret), String(reflecting: secret), dumped, "\([secret])"] {
+            #expect(!text.contains("hunter2"), "\(text)")
+        }
+        #expect("\(secret)" == "Secret(•••)")
+    }
+}
