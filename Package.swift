@@ -102,7 +102,7 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
             "TesseraNotifications", sdk,
         ]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
