@@ -14,6 +14,10 @@ struct WrkResult {
     var p50: String
     var p99: String
     var non2xx: Int
+    /// This process's CPU time (user + system, all threads) per request during the run, in µs.
+    /// wrk is another process, so this is the server's own cost, and other load on the machine
+    /// barely moves it: the steadier figure when the machine is shared.
+    var cpuMicrosPerRequest: Double = 0
 }
 
 /// The HTTP edge against a plain Hummingbird route, in the same process and the same run, under
@@ -57,7 +61,11 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             edgeRuns.append(try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds))
             plainRuns.append(try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds))
         }
-        func median(_ runs: [WrkResult]) -> WrkResult { runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2] }
+        func median(_ runs: [WrkResult]) -> WrkResult {
+            var chosen = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
+            chosen.cpuMicrosPerRequest = runs.map(\.cpuMicrosPerRequest).sorted()[runs.count / 2]
+            return chosen
+        }
         results.append((connections, median(edgeRuns), median(plainRuns)))
     }
     await plain.stop()
@@ -70,9 +78,21 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
 /// reads its summary. It waits on a thread of its own: blocking one of the few threads of Swift
 /// concurrency would starve the server being measured (it did: the edge looked 40% slower).
 func runWrk(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) async throws -> WrkResult {
-    try await withCheckedThrowingContinuation { continuation in
+    let cpuBefore = processCPUSeconds()
+    var result = try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try runWrkBlocking(wrk, url: url, script: script, connections: connections, seconds: seconds) }) }.start()
     }
+    let requests = result.requestsPerSecond * Double(seconds)
+    if requests > 0 { result.cpuMicrosPerRequest = (processCPUSeconds() - cpuBefore) / requests * 1e6 }
+    return result
+}
+
+/// User plus system CPU time of this process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 func runWrkBlocking(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) throws -> WrkResult {

@@ -102,6 +102,8 @@ if which == "http" || which == "all" {
         print("  \(r.connections) connections: edge \(rate(r.edge.requestsPerSecond)) (p50 \(r.edge.p50), p99 \(r.edge.p99)); "
               + "plain \(rate(r.plain.requestsPerSecond)) (p50 \(r.plain.p50), p99 \(r.plain.p99)); "
               + String(format: "ratio %.2f  target ≥ 0.60", ratio))
+        print(String(format: "    server CPU per request: edge %.1f µs, plain %.1f µs; plain ÷ edge %.2f (steadier than req/s when the machine is shared)",
+                     r.edge.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest / r.edge.cpuMicrosPerRequest))
         if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
     }
 }

@@ -4,7 +4,9 @@ import TesseraSchema
 /// A plugin's manifest: everything the host knows about a plugin without running its code.
 ///
 /// Listing, routing, grants and input validation come from here alone.
-public struct PluginManifest: Sendable {
+/// A class rather than a struct: the host hands the manifest of a plugin to every call it admits,
+/// and a copy of a twenty-field struct is twenty retains and releases on the hot path.
+public final class PluginManifest: Sendable {
     /// The plugin's unique id.
     public let id: String
     /// A human name.
@@ -47,9 +49,60 @@ public struct PluginManifest: Sendable {
     /// The manifest as written.
     public let document: JSONValue
 
+    /// Operations by name, for dispatch.
+    private let operationsByName: [String: OperationDeclaration]
+
+    /// A manifest from its parts (``ManifestReader`` reads one from a file).
+    public init(
+        id: String,
+        name: String,
+        summary: String?,
+        version: SemanticVersion,
+        sdkABI: (major: UInt32, minor: UInt32),
+        toolchain: String,
+        library: LibraryReference,
+        requires: [CapabilityRequirement],
+        permissions: [String: JSONValue],
+        operations: [OperationDeclaration],
+        emits: [String],
+        consumes: [String],
+        jobs: [JobDeclaration],
+        configSchema: JSONSchema?,
+        stateSchema: Int?,
+        stateMigratesFrom: [Int],
+        hotSwap: Bool,
+        isolation: Isolation,
+        ui: UIDeclaration?,
+        file: String,
+        document: JSONValue
+    ) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.version = version
+        self.sdkABI = sdkABI
+        self.toolchain = toolchain
+        self.library = library
+        self.requires = requires
+        self.permissions = permissions
+        self.operations = operations
+        self.emits = emits
+        self.consumes = consumes
+        self.jobs = jobs
+        self.configSchema = configSchema
+        self.stateSchema = stateSchema
+        self.stateMigratesFrom = stateMigratesFrom
+        self.hotSwap = hotSwap
+        self.isolation = isolation
+        self.ui = ui
+        self.file = file
+        self.document = document
+        operationsByName = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The operation declared under `name`.
     public func operation(named name: String) -> OperationDeclaration? {
-        operations.first { $0.name == name }
+        operationsByName[name]
     }
 
     /// The requirement for a capability, if the plugin declares one.

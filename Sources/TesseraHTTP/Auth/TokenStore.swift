@@ -5,9 +5,11 @@ import TesseraSDK
 /// The host's bearer tokens: made, rotated and revoked by `tessera token` and on a device host's
 /// first start; checked by the server on every request.
 ///
-/// The server keeps the records in memory and re-reads the file when it was replaced (one `stat`
-/// per request), so a token rotated by another process works — and the old one stops working — at
-/// once, without a restart.
+/// The server keeps the records in memory and re-reads the file when it was replaced, so a token
+/// rotated by another process works — and the old one stops working — at once, without a restart.
+/// It notices a replacement through an inotify watch on the data directory (no file-system call
+/// per request while nothing changes), and compares the file's identity when the watch reports
+/// anything, or cannot be set up.
 public final class TokenStore: Sendable {
     /// The file's name in the data directory.
     public static let fileName = "http-tokens.json"
@@ -16,9 +18,11 @@ public final class TokenStore: Sendable {
     public var path: String { file.path }
     private let file: TokenFile
     private let cache = Mutex<(identity: TokenFile.Identity?, records: [TokenRecord])>((nil, []))
+    private let watch: FileChangeWatch
 
     public init(dataDirectory: String) {
         file = TokenFile(path: (dataDirectory as NSString).appendingPathComponent(Self.fileName))
+        watch = FileChangeWatch(folder: dataDirectory)
     }
 
     // MARK: Checking
@@ -37,8 +41,11 @@ public final class TokenStore: Sendable {
     /// The records as the file holds them now; none if it cannot be read (every token is refused
     /// then, rather than a stale one accepted).
     private func currentRecords() -> [TokenRecord] {
-        let identity = file.identity()
-        return cache.withLock { cached in
+        cache.withLock { cached in
+            // The watch is read under the lock: a request that finds its queue empty must not use
+            // records that another request is about to replace because it took the event.
+            guard watch.changed() || cached.identity == nil else { return cached.records }
+            let identity = file.identity()
             if cached.identity != identity || identity == nil {
                 cached.records = (try? file.read()) ?? []
                 cached.identity = identity

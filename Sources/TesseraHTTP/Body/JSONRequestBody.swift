@@ -10,13 +10,14 @@ enum JSONRequestBody {
     static func read(_ request: Request, limit: Int, empty: [UInt8] = Array("{}".utf8)) async throws -> [UInt8] {
         let contentType = request.headers[.contentType]
         if let contentType, !isJSON(contentType) { throw APIError.unsupportedMediaType(contentType) }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw APIError.payloadTooLarge(limit: limit)
-        }
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > limit { throw APIError.payloadTooLarge(limit: limit) }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(declared ?? 0)
         for try await chunk in request.body {
             guard bytes.count + chunk.readableBytes <= limit else { throw APIError.payloadTooLarge(limit: limit) }
-            bytes.append(contentsOf: chunk.readableBytesView)
+            // Copied as raw bytes: appending the buffer's view went through generic code per byte run.
+            chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0) }
         }
         if bytes.isEmpty && contentType == nil { return empty }
         guard contentType != nil else { throw APIError.unsupportedMediaType(nil) }

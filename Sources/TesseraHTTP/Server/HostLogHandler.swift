@@ -6,11 +6,16 @@ import TesseraRuntime
 struct HostLogHandler: LogHandler {
     let log: HostLog
     var logLevel: Logger.Level = .warning
-    var metadata: Logger.Metadata = [:]
+    // Lines carry no metadata, so none is kept: Hummingbird sets a request id on its logger for
+    // every request, and storing it meant a dictionary copy per request for nothing.
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { nil }
+        set {}
     }
 
     func log(event: LogEvent) {
