@@ -112,9 +112,21 @@ public enum ManifestReader {
     /// The `ui` member, its folder made absolute against the manifest's folder.
     static func decodeUI(_ doc: JSONValue, file: String) -> UIDeclaration? {
         guard let ui = doc["ui"], let folder = ui["folder"]?.stringValue, let title = ui["title"]?.stringValue else { return nil }
-        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let resolved = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : base.appendingPathComponent(folder)
-        return UIDeclaration(folder: resolved.standardizedFileURL.path, title: title)
+        let absoluteFile = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        let base = (absoluteFile as NSString).deletingLastPathComponent
+        return UIDeclaration(folder: lexicallyNormalized(folder.hasPrefix("/") ? folder : base + "/" + folder), title: title)
+    }
+
+    /// `path` with `.`, `..` and repeated slashes resolved on the text alone. `URL(fileURLWithPath:)`
+    /// asked the file system whether each path was a folder: 8% of a host's start.
+    static func lexicallyNormalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     static func decodeJobs(
