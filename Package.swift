@@ -29,6 +29,7 @@ let package = Package(
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
+        .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
@@ -92,6 +93,8 @@ let package = Package(
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         // Its `ui/` folder holds the pages its manifest declares: static files the host serves, not sources.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example", exclude: ["ui"]),
+        // The smallest plugin (no Foundation): what the load benchmark loads as "a small plugin".
+        .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),

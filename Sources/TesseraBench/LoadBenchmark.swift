@@ -20,18 +20,18 @@ let loadPhases = [
 /// Fresh processes matter: the Swift runtime rescans the conformance records of every loaded image
 /// after each dlopen, so the hundredth plugin in one process loads slower than the fifth
 /// (research/anchors-plugin-runtimes.md §B4).
-func loadBenchmark(library: String, processes: Int, loadsPerProcess: Int, scratch: String, stripped: Bool) throws
+func loadBenchmark(library: String, pluginID: String, processes: Int, loadsPerProcess: Int, scratch: String, stripped: Bool) throws
     -> (total: Summary, phases: [(String, Summary)], bytes: Int)
 {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     var source = library
     if stripped {
-        source = scratch + "/libTesseraExample-stripped.so"
+        source = scratch + "/" + ((library as NSString).lastPathComponent as NSString).deletingPathExtension + "-stripped.so"
         try runTool("/usr/bin/strip", ["--strip-debug", "-o", source, library])
     }
     var samples: [[Double]] = []
     for p in 0..<processes {
-        let output = try runTool(CommandLine.arguments[0], ["load-child", source, scratch + "/p\(p)", String(loadsPerProcess)])
+        let output = try runTool(CommandLine.arguments[0], ["load-child", source, scratch + "/p\(p)", String(loadsPerProcess), pluginID])
         for line in output.split(separator: "\n") {
             samples.append(line.split(separator: " ").compactMap { Double($0) })
         }
@@ -44,7 +44,7 @@ func loadBenchmark(library: String, processes: Int, loadsPerProcess: Int, scratc
 
 /// The child side: loads `count` distinct copies of `library` and prints, per load, the nanoseconds
 /// of each phase on one line.
-func loadChild(library: String, scratch: String, count: Int) async throws {
+func loadChild(library: String, scratch: String, count: Int, pluginID: String) async throws {
     let fm = FileManager.default
     try fm.createDirectory(atPath: scratch + "/copies", withIntermediateDirectories: true)
     let original = try Data(contentsOf: URL(fileURLWithPath: library))
@@ -52,7 +52,7 @@ func loadChild(library: String, scratch: String, count: Int) async throws {
     for i in 0..<count {
         var bytes = original
         withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
-        let path = scratch + "/copies/libTesseraExample-\(i).so"
+        let path = scratch + "/copies/\(((library as NSString).lastPathComponent as NSString).deletingPathExtension)-\(i).so"
         try bytes.write(to: URL(fileURLWithPath: path))
         paths.append(path)
     }
@@ -63,7 +63,7 @@ func loadChild(library: String, scratch: String, count: Int) async throws {
     // The database exists and is migrated, as on every start after the first; the migrations are
     // read from a plugin instance of an unmeasured load.
     let prototype = try LibraryLoader.load(path: library, manifest: nil, generations: GenerationStore(root: scratch + "/prototype"))
-    try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() })
+    try SQLitePluginStorage(pluginID: pluginID, path: databasePath, now: { clockSource.now() })
         .migrate(prototype.factory.makePlugin().migrations)
 
     for path in paths {
@@ -76,24 +76,24 @@ func loadChild(library: String, scratch: String, count: Int) async throws {
         }
         // As the host does for a plugin whose database exists: open it on another thread while the
         // library is staged, checked and mapped.
-        let opening = Task.detached { try SQLitePluginStorage(pluginID: "dev.tessera.example", path: databasePath, now: { clockSource.now() }) }
+        let opening = Task.detached { try SQLitePluginStorage(pluginID: pluginID, path: databasePath, now: { clockSource.now() }) }
         let staged = try generations.stage(path)
         lap()
         let verified = try FileGate.verify(staged, manifest: nil, host: .current)
         lap()
         let (_, entry) = try LibraryLoader.open(stagedPath: verified.path)
         lap()
-        let handshake = try LibraryLoader.handshake(entry: entry, expectedID: "dev.tessera.example", host: .current)
+        let handshake = try LibraryLoader.handshake(entry: entry, expectedID: pluginID, host: .current)
         lap()
         let plugin = handshake.factory.makePlugin()
         let storage = try await opening.value
         try storage.migrate(plugin.migrations)
         lap()
         let context = PluginContext(
-            pluginID: "dev.tessera.example", config: .object([:]),
+            pluginID: pluginID, config: .object([:]),
             capabilities: [
                 GrantedCapability(.storage, storage as any PluginStorage),
-                GrantedCapability(.clock, PluginClock(pluginID: "dev.tessera.example", source: clockSource, store: timers, permissions: [:]) as any HostClock),
+                GrantedCapability(.clock, PluginClock(pluginID: pluginID, source: clockSource, store: timers, permissions: [:]) as any HostClock),
             ],
             log: .discarding)
         try await plugin.start(context: context)
@@ -137,24 +137,29 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
     let fm = FileManager.default
     try fm.createDirectory(atPath: scratch + "/manifests/deployments", withIntermediateDirectories: true)
     let original = try Data(contentsOf: URL(fileURLWithPath: library))
-    guard case .object(var manifestObject) = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: manifest))) else { return }
+    guard case .object(var manifestObject) = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: manifest))),
+          let id = manifestObject["id"]?.stringValue else { return }
+    // Every capability the manifest asks for, granted as asked.
+    let requires = manifestObject["requires"]?.arrayValue?.compactMap { $0["capability"]?.stringValue } ?? []
+    let grants = JSONValue.object(Dictionary(uniqueKeysWithValues: requires.map { ($0, JSONValue.object([:])) }))
     let deployment = scratch + "/manifests/deployments/bench.json"
-    try Data(#"{"name": "bench", "role": "device", "manifestDirectories": [".."], "providers": {"clock": {"kind": "virtual"}}, "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}"#.utf8)
+    try Data(#"{"name": "bench", "role": "device", "manifestDirectories": [".."], "providers": {"clock": {"kind": "virtual"}}, "plugins": [{"id": "\#(id)", "grants": \#(grants.serialized())}]}"#.utf8)
         .write(to: URL(fileURLWithPath: deployment))
+    let fileName = ((library as NSString).lastPathComponent as NSString).deletingPathExtension
     for i in 0...count {
         var bytes = original
         withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
-        let copy = scratch + "/libTesseraExample-\(i).so"
+        let copy = scratch + "/\(fileName)-\(i).so"
         try bytes.write(to: URL(fileURLWithPath: copy))
         manifestObject["library"] = ["path": .string(copy)]
-        try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/example.json"))
+        try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/plugin.json"))
         let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment),
                                   options: HostOptions(dataDirectory: scratch + "/data"))
         let t = monotonicNanoseconds()
         await host.start()
         let elapsed = monotonicNanoseconds() - t
-        guard host.status(of: "dev.tessera.example")?.state == .active else {
-            throw PluginError(.unavailable, "not active: \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
+        guard host.status(of: id)?.state == .active else {
+            throw PluginError(.unavailable, "not active: \(host.status(of: id)?.reason ?? "?")")
         }
         await host.stop()
         if i > 0 { print(elapsed) }  // load 0 creates and migrates the database
