@@ -28,8 +28,8 @@ let package = Package(
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
-        .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
-        .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello"]),
+        .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
+        .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
@@ -92,9 +92,13 @@ let package = Package(
 
         // Shipped plugins: each its own dynamic library, linking the shared SDK and the stamp.
         // Its `ui/` folder holds the pages its manifest declares: static files the host serves, not sources.
-        .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example", exclude: ["ui"]),
+        // A plugin is two targets: its module (the logic, which its tests link) and its entry (the one
+        // C symbol the host looks up, `Entry/`), so that one test binary can link many plugins.
+        .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example", exclude: ["ui", "Entry"]),
+        .target(name: "TesseraExampleEntry", dependencies: ["TesseraExample", sdk], path: "Plugins/Example/Entry"),
         // The smallest plugin (no Foundation): what the load benchmark loads as "a small plugin".
-        .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json"]),
+        .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json", "Entry"]),
+        .target(name: "TesseraHelloEntry", dependencies: ["TesseraHello", sdk], path: "Plugins/Hello/Entry"),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
@@ -106,7 +110,7 @@ let package = Package(
             "TesseraNotifications", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", sdk]),
-        .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraTesting"]),
+        .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,

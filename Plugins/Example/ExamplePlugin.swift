@@ -4,8 +4,10 @@ import TesseraSDK
 /// A minimal plugin that shows the shape of every Tessera plugin: notes kept in its own database
 /// (the storage capability), reminders that fire on the host's clock (the clock capability), and a
 /// daily summary job declared in its manifest (manifests/example.json).
-final class ExamplePlugin: Plugin {
-    var migrations: [StorageMigration] {
+package final class ExamplePlugin: Plugin {
+    package init() {}
+
+    package var migrations: [StorageMigration] {
         [
             StorageMigration(version: 1, sql: """
                 CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at TEXT NOT NULL);
@@ -17,7 +19,7 @@ final class ExamplePlugin: Plugin {
         ]
     }
 
-    func start(context: PluginContext) async throws {
+    package func start(context: PluginContext) async throws {
         let storage = try context.capability(.storage)
         let clock = try context.capability(.clock)
         // Optional: where the operator grants notifications, a reminder also reaches the inbox.
@@ -118,8 +120,3 @@ struct NoteList: Encodable, Sendable { let notes: [Note] }
 struct Reminder: Encodable, Sendable { let id: String; let text: String; let dueAt: String; let firedAt: String? }
 struct ReminderList: Encodable, Sendable { let reminders: [Reminder] }
 
-/// The one symbol the host looks up: it hands over a factory for this plugin.
-@_cdecl("tessera_plugin_entry")
-public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
-    PluginExport.descriptor(id: "dev.tessera.example") { ExamplePlugin() }
-}

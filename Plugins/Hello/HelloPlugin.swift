@@ -4,12 +4,14 @@ import TesseraSDK
 /// in its own database. It imports nothing but the SDK (no Foundation), so its library is a tenth
 /// of the example's: the benchmarks load it as the "small plugin" the load target speaks of, and
 /// `Plugins/Hello/manifest.json` shows the least a manifest needs.
-final class HelloPlugin: Plugin {
-    var migrations: [StorageMigration] {
+package final class HelloPlugin: Plugin {
+    package init() {}
+
+    package var migrations: [StorageMigration] {
         [StorageMigration(version: 1, sql: "CREATE TABLE greetings (id TEXT PRIMARY KEY, count INTEGER NOT NULL)")]
     }
 
-    func start(context: PluginContext) async throws {
+    package func start(context: PluginContext) async throws {
         let storage = try context.capability(.storage)
         context.onOperation("greet", input: Greet.self) { input, _ in
             let rows = try await storage.query("SELECT count FROM greetings WHERE id = ?", [.text(input.name)])
@@ -23,8 +25,3 @@ final class HelloPlugin: Plugin {
 struct Greet: Decodable, Sendable { let name: String }
 struct Greeting: Encodable, Sendable { let greeting: String; let count: Int64 }
 
-/// The one symbol the host looks up.
-@_cdecl("tessera_plugin_entry")
-public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
-    PluginExport.descriptor(id: "dev.tessera.hello") { HelloPlugin() }
-}
