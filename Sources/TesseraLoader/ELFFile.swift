@@ -131,13 +131,18 @@ public struct ELFFile: Sendable {
     /// Reads the headers from `bytes`, the contents of the file at `path` already in memory (the
     /// host's staged copy, just written from them): no file is opened again.
     public init(bytes: [UInt8], path: String) throws(ELFError) {
-        try self.init(file: BoundedFile(memory: bytes), path: path, memory: bytes)
+        try self.init(contents: LibraryBytes(bytes), path: path)
+    }
+
+    /// Reads the headers from `contents`, the file at `path` held in memory (a staged copy, mapped).
+    public init(contents: LibraryBytes, path: String) throws(ELFError) {
+        try self.init(file: BoundedFile(memory: contents), path: path, memory: contents)
     }
 
     /// The file's contents when it was read from memory; sections are then read from here.
-    private let memory: [UInt8]?
+    private let memory: LibraryBytes?
 
-    private init(file: borrowing BoundedFile, path: String, memory: [UInt8]?) throws(ELFError) {
+    private init(file: borrowing BoundedFile, path: String, memory: LibraryBytes?) throws(ELFError) {
         self.memory = memory
         self.path = path
         fileSize = file.size
@@ -535,10 +540,10 @@ struct BoundedFile: ~Copyable {
     let descriptor: Int32
     let size: Int
     /// The contents, when they are in memory already (no descriptor then).
-    let memory: [UInt8]?
+    let memory: LibraryBytes?
 
-    init(memory bytes: [UInt8]) throws(ELFError) {
-        guard !bytes.isEmpty else { throw ELFError(.empty, "file is empty") }
+    init(memory bytes: LibraryBytes) throws(ELFError) {
+        guard bytes.count > 0 else { throw ELFError(.empty, "file is empty") }
         descriptor = -1
         size = bytes.count
         memory = bytes
@@ -576,7 +581,7 @@ struct BoundedFile: ~Copyable {
                            : ELFError.truncated(what(), end: end, fileSize: size)
         }
         guard count > 0 else { return [] }
-        if let memory { return Array(memory[offset..<end]) }
+        if let memory { return memory.copy(offset..<end) }
         var failure: Int32 = 0
         var done = 0
         let fd = descriptor

@@ -33,16 +33,16 @@ public enum FileGate {
         try verify(path: path, bytes: nil, knownSHA256: knownSHA256, manifest: manifest, host: host)
     }
 
-    /// Gate 1 on a staged copy, from the bytes it was written from (no file is read again).
+    /// Gate 1 on a staged copy, from its mapped bytes (no file is read again).
     public static func verify(_ staged: StagedLibrary, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
-        try verify(path: staged.path, bytes: staged.bytes, knownSHA256: staged.sha256, manifest: manifest, host: host)
+        try verify(path: staged.path, bytes: staged.contents, knownSHA256: staged.sha256, manifest: manifest, host: host)
     }
 
     private static func verify(
-        path: String, bytes: [UInt8]?, knownSHA256: String?, manifest: PluginManifest?, host: HostIdentity
+        path: String, bytes: LibraryBytes?, knownSHA256: String?, manifest: PluginManifest?, host: HostIdentity
     ) throws(GateRefusal) -> VerifiedLibrary {
         let elf: ELFFile
-        do { elf = try bytes.map { bytes throws(ELFError) in try ELFFile(bytes: bytes, path: path) } ?? ELFFile(path: path) } catch {
+        do { elf = try bytes.map { bytes throws(ELFError) in try ELFFile(contents: bytes, path: path) } ?? ELFFile(path: path) } catch {
             throw GateRefusal(gate: 1, field: "library", expected: "a 64-bit ELF shared library", found: "\(path): \(error)")
         }
         let sha256: String

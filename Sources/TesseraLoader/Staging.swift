@@ -2,16 +2,16 @@ import Foundation
 
 /// A plugin library copied to its content-addressed path: the bytes that gate 1 checks and gate 2
 /// loads are the same bytes, whatever happens to the original file meanwhile.
-public struct StagedLibrary: Sendable, Hashable {
+public struct StagedLibrary: Sendable {
     /// The file the build came from.
     public let sourcePath: String
     /// The content-addressed copy: `<root>/<sha256>-<file name>`.
     public let path: String
     /// The sha256 of the bytes, lowercase hex.
     public let sha256: String
-    /// The bytes themselves, as read once from the build and written to ``path``: gate 1 checks
-    /// these without opening the copy again.
-    public let bytes: [UInt8]
+    /// The copy's bytes, mapped from it: what was hashed is what gate 1 checks, without reading
+    /// the file again.
+    public let contents: LibraryBytes
 }
 
 /// Copies plugin builds to content-addressed paths before they are checked and loaded.
@@ -25,68 +25,88 @@ public struct GenerationStore: Sendable {
 
     public init(root: String) { self.root = root }
 
-    /// Reads the build once, hashes it, and writes the copy unless an intact one is there.
+    /// Copies the build under a temporary name, hashes the copy, and renames it to its content
+    /// address, replacing any copy of the same build.
     ///
-    /// The copy is written under a temporary name and renamed, without fsync: a staged copy is a
-    /// cache of the build, so instead of paying for durability on every new build, an existing copy
-    /// is hashed again before it is trusted (a copy torn by a power loss is rewritten).
+    /// No fsync: a staged copy is a cache of the build, written again on every stage, so a copy
+    /// torn by a power loss is replaced the next time rather than trusted.
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
-        let bytes = try Self.read(sourcePath)
-        let sha256 = SHA256.hex(of: bytes)
-        let target = (root as NSString).appendingPathComponent("\(sha256)-\((sourcePath as NSString).lastPathComponent)")
-        let staged = StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256, bytes: bytes)
-        if (try? SHA256.hash(file: target)) == sha256 { return staged }
-        // One flat folder: a folder per build would cost a directory creation on every new build.
         if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
-        let temporary = target + ".partial-\(getpid())"
-        try writeWithoutSync(bytes, to: temporary)
+        let name = (sourcePath as NSString).lastPathComponent
+        let temporary = (root as NSString).appendingPathComponent(".partial-\(getpid())-\(Self.uniqueSuffix())-\(name)")
+        let (contents, sha256): (LibraryBytes, String)
+        do {
+            contents = try Self.copy(sourcePath, to: temporary)
+            sha256 = contents.withUnsafeBytes { SHA256.hex(of: $0) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // Hashed from the copy itself, not the build: if the build changes meanwhile, the name
+        // still says what the copy holds. Renaming over an existing copy of the same build is
+        // harmless: its content is the same, and a loaded image keeps its own inode.
+        let target = (root as NSString).appendingPathComponent("\(sha256)-\(name)")
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temporary): \(reason)"])
         }
-        return staged
+        return StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256, contents: contents)
     }
 
-    /// The whole file, read with one `fstat` and plain `read`s.
-    static func read(_ path: String) throws -> [UInt8] {
-        func failure(_ what: String) -> CocoaError {
+    /// Copies the file at `source` to a new file at `target` in the kernel (`sendfile`, or
+    /// `read`/`write` where that is refused) and maps the copy.
+    static func copy(_ source: String, to target: String) throws -> LibraryBytes {
+        func failure(_ what: String, _ path: String) -> CocoaError {
             CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot \(what) \(path): \(String(cString: strerror(errno)))"])
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open") }
-        defer { close(fd) }
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("open", source) }
+        defer { close(input) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("examine") }
+        guard fstat(input, &info) == 0 else { throw failure("examine", source) }
         let size = Int(info.st_size)
-        var readFailed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            while initialized < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + initialized, size - initialized)
-                if n > 0 { initialized += n } else if n == 0 { break } else if errno != EINTR { readFailed = true; break }
+        let output = open(target, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard output >= 0 else { throw failure("create", target) }
+        defer { close(output) }
+        var copied = 0
+        while copied < size {
+            let n = sendfile(output, input, nil, size - copied)
+            if n > 0 { copied += n; continue }
+            if n == 0 { break }  // the build shrank meanwhile: the copy is what there was
+            if errno == EINTR { continue }
+            if errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP {
+                copied += try copyByReading(input, to: output, from: copied, path: source)
+                break
             }
+            throw failure("copy", source)
         }
-        if readFailed { throw failure("read") }
-        return bytes
+        return try LibraryBytes(mapping: output, count: copied, path: target)
     }
 
-    /// Writes `bytes` to a new file with plain `write`s (Foundation's `Data.write` also fsyncs).
-    private func writeWithoutSync(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard fd >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create \(path): \(String(cString: strerror(errno)))"])
-        }
-        defer { close(fd) }
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path): \(String(cString: strerror(errno)))"])
-                }
-                offset += n
+    /// The rest of `input` from `offset`, through a 64 KiB buffer: for file systems that refuse
+    /// `sendfile` between files.
+    private static func copyByReading(_ input: Int32, to output: Int32, from offset: Int, path: String) throws -> Int {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        var total = 0
+        while true {
+            let n = pread(input, chunk.baseAddress, chunk.count, off_t(offset + total))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot read \(path): \(String(cString: strerror(errno)))"]) }
+            if n == 0 { return total }
+            var written = 0
+            while written < n {
+                let w = write(output, chunk.baseAddress! + written, n - written)
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write the staged copy: \(String(cString: strerror(errno)))"]) }
+                written += w
             }
+            total += n
         }
+    }
+
+    private static func uniqueSuffix() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }
