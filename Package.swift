@@ -14,6 +14,7 @@
 //   TesseraEvents           the events capability (persisted outbox, ordered delivery, retries)
 //   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
 //   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
+//   TesseraHub              the hub's store: people, devices, spaces, roles, invitations, per-space change logs
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
 //   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
@@ -54,13 +55,17 @@ let package = Package(
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
+        // The system's libcrypt: yescrypt for the hub's passwords.
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
+        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "CCrypt"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
-            "TesseraEvents", "TesseraLocation", sdk,
+            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,6 +112,9 @@ let package = Package(
         .testTarget(name: "TesseraEventsTests", dependencies: ["TesseraEvents", "TesseraClock", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraSyncTests", dependencies: ["TesseraSync", "TesseraSQLite", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraHubTests", dependencies: [
+            "TesseraHub", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+        ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
