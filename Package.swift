@@ -72,7 +72,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
