@@ -138,8 +138,9 @@ enum SpaceID {
         stored == personal(of: person) ? personalAlias : stored
     }
 
-    /// Whether `id` has the form of a shared space's id: a UUID in its canonical text.
+    /// Whether `id` has the form of a shared space's id: a UUID in lowercase canonical text (ids are
+    /// compared as text, so one spelling per space).
     static func isSharedForm(_ id: String) -> Bool {
-        id.utf8.count == 36 && UUID(uuidString: id) != nil
+        id.utf8.count == 36 && id == id.lowercased() && UUID(uuidString: id) != nil
     }
 }
