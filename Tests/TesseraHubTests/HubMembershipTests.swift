@@ -178,4 +178,39 @@ struct HubMembershipTests {
         let push = try await world.hub.push(forged, token: world.bob.token)
         #expect(push.json?["rejected"]?.arrayValue?.allSatisfy { $0["reason"]?.stringValue == "invalid_space" } == true)
     }
+
+    @Test("a space joined later is caught up by a per-space pull from 0; PUT registers and renames")
+    func joinLater() async throws {
+        let world = try await World.make()
+        defer { Task { await world.hub.stop() } }
+        let hub = world.hub
+        // Ada syncs her own notes first: her cursor moves past Bob's older changes.
+        try world.ada.put("mine", title: "ada's", in: "personal")
+        _ = try await world.ada.pushAll(["personal"])
+        try await world.ada.pullAll()
+        #expect(world.ada.cursor > 0)
+        #expect(try await world.accept(try await world.invite("editor"), by: world.ada).status == 200)
+        // Her main cursor does not bring the space's older changes...
+        let main = try await hub.pull(token: world.ada.token, after: world.ada.cursor)
+        #expect(main.changes.isEmpty)
+        // ...a per-space pull from 0 does.
+        let catchUp = try await hub.pull(token: world.ada.token, after: 0, space: Self.space)
+        #expect(Set(catchUp.changes.map(\.id)) == Set(try world.bob.store.changes(in: Self.space).map(\.id)))
+        try world.ada.store.applyRemote(catchUp.changes)
+        #expect(try world.ada.store.merkle(for: Self.space) == world.bob.store.merkle(for: Self.space))
+        // Registering a new space, renaming it, and the renamed name in the listing.
+        let other = "1d2e3f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6"
+        let created = try await hub.request("PUT", "/v1/hub/spaces/\(other)", token: world.ada.token, json: #"{"name":"Trip"}"#)
+        #expect(created.status == 201 && created.json?["created"] == .bool(true))
+        let renamed = try await hub.request("PUT", "/v1/hub/spaces/\(other)", token: world.ada.token, json: #"{"name":"Trip to Brno"}"#)
+        #expect(renamed.status == 200)
+        let byOther = try await hub.request("PUT", "/v1/hub/spaces/\(other)", token: world.bob.token, json: #"{"name":"Mine now"}"#)
+        #expect(byOther.status == 404)
+        let listing = try await hub.request("GET", "/v1/hub/spaces", token: world.ada.token)
+        #expect(listing.json?["spaces"]?.arrayValue?.first { $0["id"]?.stringValue == other }?["name"]?.stringValue == "Trip to Brno")
+        let upper = try await hub.request("PUT", "/v1/hub/spaces/\(other.uppercased())", token: world.ada.token, json: #"{"name":"x"}"#)
+        #expect(upper.status == 400 && upper.errorCode == "invalid_space")
+        let badRole = try await hub.request("POST", "/v1/hub/spaces/\(other)/invitations", token: world.ada.token, json: #"{"role":"admin"}"#)
+        #expect(badRole.status == 400 && badRole.json?["error"]?["field"]?.stringValue == "$.role")
+    }
 }

@@ -200,6 +200,8 @@ struct HubSyncTests {
         #expect(garbage.status == 400 && garbage.errorCode == "malformed_batch")
         let truncated = try await hub.request("POST", path, token: phone.token, body: Array(good.dropLast(3)), contentType: "application/x-tessera-sync")
         #expect(truncated.status == 400 && truncated.errorCode == "malformed_batch")
+        let empty = try await hub.request("POST", path, token: phone.token, body: SyncWire.encode([]), contentType: "application/x-tessera-sync")
+        #expect(empty.status == 200 && empty.json?["accepted"]?.integerValue == 0)
         let json = try await hub.request("POST", path, token: phone.token, json: "{}")
         #expect(json.status == 415)
         let badPlugin = try await hub.request("POST", "/v1/hub/sync/Not%20A%20Plugin/push", token: phone.token, body: good,
