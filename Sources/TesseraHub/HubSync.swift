@@ -82,12 +82,14 @@ extension HubStore {
             var answers: [String: SpaceCheck] = [:]
             for (id, trie) in tries {
                 let stored = id == SpaceID.personalAlias ? SpaceID.personal(of: person) : id
-                guard let state = try Self.spaceState(stored, on: connection), try Self.role(of: person, in: stored, on: connection) != nil || state.deleted else {
-                    answers[id] = SpaceCheck(status: "not_a_member", sinceMillis: nil, hubRoot: nil)
+                let state = try Self.spaceState(stored, on: connection)
+                if state?.deleted == true, try Self.departed(person, from: stored, on: connection) {
+                    // Only its former members learn that a space was deleted.
+                    answers[id] = SpaceCheck(status: "deleted", sinceMillis: nil, hubRoot: nil)
                     continue
                 }
-                if state.deleted {
-                    answers[id] = SpaceCheck(status: "deleted", sinceMillis: nil, hubRoot: nil)
+                guard state?.deleted == false, try Self.role(of: person, in: stored, on: connection) != nil else {
+                    answers[id] = SpaceCheck(status: "not_a_member", sinceMillis: nil, hubRoot: nil)
                     continue
                 }
                 answers[id] = Self.compare(hub: try Self.merkle(plugin: plugin, space: stored, on: connection), device: trie)
@@ -110,6 +112,10 @@ extension HubStore {
     public func merkle(plugin: String, space: String, person: String) throws(HubError) -> MerkleTrie {
         let stored = space == SpaceID.personalAlias ? SpaceID.personal(of: person) : space
         return try transaction { try Self.merkle(plugin: plugin, space: stored, on: $0) }
+    }
+
+    static func departed(_ person: String, from space: String, on connection: SQLiteConnection) throws -> Bool {
+        try connection.fetchOne("SELECT 1 FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)]) != nil
     }
 
     static func compare(hub: MerkleTrie, device: MerkleTrie) -> SpaceCheck {

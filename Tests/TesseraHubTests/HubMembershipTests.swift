@@ -151,6 +151,12 @@ struct HubMembershipTests {
         let pullDeleted = try await hub.pull(token: world.bob.token, after: 0, space: Self.space)
         #expect(pullDeleted.response.status == 410 && pullDeleted.response.errorCode == "space_deleted")
         #expect(try await hub.pull(token: world.bob.token, after: 0).changes.isEmpty)
+        let deletedCheck = try await hub.request("POST", "/v1/hub/sync/\(DeviceReplica.plugin)/check", token: world.bob.token,
+                                                 json: #"{"spaces":{"\#(Self.space)":{"root":0}}}"#)
+        #expect(deletedCheck.json?["spaces"]?[Self.space]?["status"]?.stringValue == "deleted")
+        let strangerCheck = try await hub.request("POST", "/v1/hub/sync/\(DeviceReplica.plugin)/check", token: carol.token,
+                                                  json: #"{"spaces":{"\#(Self.space)":{"root":0}}}"#)
+        #expect(strangerCheck.json?["spaces"]?[Self.space]?["status"]?.stringValue == "not_a_member")
         let bobSpaces = try await hub.request("GET", "/v1/hub/spaces", token: world.bob.token)
         #expect(bobSpaces.json?["departures"]?.arrayValue?.first?["reason"]?.stringValue == "deleted")
         #expect(try await hub.request("POST", "/v1/hub/spaces/\(Self.space)/invitations", token: world.bob.token,

@@ -214,7 +214,14 @@ struct HubRoutes {
 
     /// Runs a store call, turning its ``HubError`` into the API's error.
     func run<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as HubError { throw APIError(error) }
+        do {
+            return try body()
+        } catch let error as HubError where error.kind == .internal {
+            // The store failed: the error middleware logs it and answers a bare 500.
+            throw PluginError(.internal, error.description)
+        } catch let error as HubError {
+            throw APIError(error)
+        }
     }
 
     /// ISO-8601 UTC with milliseconds, as the hub's JSON writes times.
