@@ -150,8 +150,9 @@ struct PushSession {
     private var created: [String] = []
     /// What each space id the device sent resolved to: the stored id and the pusher's role, or why not.
     private var verdicts: [String: Result<(space: String, role: SpaceRole), HubError>] = [:]
-    /// New leaf hashes per space and minute, folded into the stored tries once at the end.
-    private var merkle: [String: MerkleTrie] = [:]
+    /// New leaf hashes XORed per space and minute, folded into the stored tries once at the end
+    /// (a batch made within a few minutes touches a few dozen nodes, not 18 per change).
+    private var leaves: [String: [Int64: UInt32]] = [:]
 
     init(plugin: String, person: String, now: Int64, connection: SQLiteConnection) {
         self.plugin = plugin
@@ -199,7 +200,7 @@ struct PushSession {
             duplicates += 1  // held already: pushed before, or earlier in this batch
         } else {
             stored += 1
-            merkle[space, default: MerkleTrie()].insert(change.timestamp, hash: change.merkleHash)
+            leaves[space, default: [:]][change.timestamp.millis / 60_000, default: 0] ^= change.merkleHash
         }
     }
 
@@ -210,7 +211,9 @@ struct PushSession {
             INSERT INTO hub_merkle(plugin, space, prefix, hash) VALUES (?, ?, ?, ?)
             ON CONFLICT (plugin, space, prefix) DO UPDATE SET hash = (hash | excluded.hash) - (hash & excluded.hash)
             """)
-        for (space, trie) in merkle {
+        for (space, minutes) in leaves {
+            var trie = MerkleTrie()
+            for (minute, hash) in minutes { trie.insert(key: MerkleTrie.key(millis: minute * 60_000), hash: hash) }
             for (prefix, hash) in trie.nodes {
                 try upsert.execute([.text(plugin), .text(space), .text(prefix), .integer(Int64(hash))])
             }
