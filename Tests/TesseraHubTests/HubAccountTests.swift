@@ -70,6 +70,30 @@ struct HubAccountTests {
         #expect(try await hub.request("GET", "/v1/hub/me", token: token).status == 200)
     }
 
+    @Test("a person lists their devices and revokes one: its token stops working at once")
+    func revokeDevice() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        try await hub.addPerson("bob")
+        let phone = try await hub.login("ada", device: "phone")
+        let laptop = try await hub.login("ada", device: "laptop")
+        let bobs = try await hub.login("bob", device: "bob's")
+        let listed = try await hub.request("GET", "/v1/hub/devices", token: laptop)
+        let devices = try #require(listed.json?["devices"]?.arrayValue)
+        #expect(devices.compactMap { $0["name"]?.stringValue } == ["phone", "laptop"])
+        #expect(devices.compactMap { $0["current"] } == [.bool(false), .bool(true)])
+        #expect(!listed.text.contains("tsd_"))
+        let phoneID = try #require(devices.first?["id"]?.stringValue)
+        // Bob cannot revoke Ada's phone; Ada can, from her laptop.
+        let byBob = try await hub.request("DELETE", "/v1/hub/devices/\(phoneID)", token: bobs)
+        #expect(byBob.status == 404 && byBob.errorCode == "device_not_found")
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 200)
+        #expect(try await hub.request("DELETE", "/v1/hub/devices/\(phoneID)", token: laptop).status == 204)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 401)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: laptop).status == 200)
+    }
+
     @Test("a yescrypt hash verifies its password only")
     func passwordHash() throws {
         let hash = try PasswordHash.make("correct horse battery")

@@ -29,6 +29,7 @@ struct HubResponse {
     var headers: [String: String]
     var body: [UInt8]
     var json: JSONValue? { try? JSONValue(parsing: body) }
+    var text: String { String(decoding: body, as: UTF8.self) }
     var errorCode: String? { json?["error"]?["code"]?.stringValue }
     var errorMessage: String? { json?["error"]?["message"]?.stringValue }
     func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }

@@ -25,6 +25,8 @@ struct HubRoutes {
         table.add(.post, "/v1/hub/people", routes.createPerson)
         table.add(.post, "/v1/hub/login", routes.login)
         table.add(.get, "/v1/hub/me", routes.me)
+        table.add(.get, "/v1/hub/devices", routes.devices)
+        table.add(.delete, "/v1/hub/devices/:device", routes.revokeDevice)
         table.add(.get, "/v1/hub/spaces", routes.spaces)
         table.add(.put, "/v1/hub/spaces/:space", routes.registerSpace)
         table.add(.delete, "/v1/hub/spaces/:space", routes.deleteSpace)
@@ -66,6 +68,25 @@ struct HubRoutes {
     func me(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try authenticate(request)
         return try HubJSON.response(MeOutput(person: device.person, device: device.id, deviceName: device.name))
+    }
+
+    struct DevicesOutput: Encodable {
+        let devices: [Device]
+        struct Device: Encodable { let id: String; let name: String; let createdAt: String; let current: Bool }
+    }
+
+    func devices(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let records = try run { try hub.devices(of: device.person) }
+        return try HubJSON.response(DevicesOutput(devices: records.map {
+            DevicesOutput.Device(id: $0.id, name: $0.name, createdAt: Self.iso($0.createdAtMillis), current: $0.id == device.id)
+        }))
+    }
+
+    func revokeDevice(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        try run { try hub.revokeDevice(context.parameters.get("device") ?? "", of: device.person) }
+        return Response(status: .noContent)
     }
 
     // MARK: Spaces and members
