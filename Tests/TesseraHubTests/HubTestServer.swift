@@ -24,7 +24,7 @@ final class TestClock: Sendable {
 }
 
 /// A response as a test reads it.
-struct HubResponse {
+struct HubResponse: Sendable {
     var status: Int
     var headers: [String: String]
     var body: [UInt8]
@@ -85,21 +85,7 @@ final class HubTestServer: @unchecked Sendable {
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
                  body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = 30
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        if let body { request.httpBody = Data(body) }
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
-        return HubResponse(status: http.statusCode, headers: headers, body: Array(data))
+        try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType)
     }
 
     /// Creates a person with the admin token; returns their id.
@@ -137,6 +123,32 @@ final class HubTestServer: @unchecked Sendable {
         guard response.status == 200 else { return ([], after, false, response) }
         return (try SyncWire.decode(response.body), Int64(response.header("Tessera-Sync-Cursor") ?? "") ?? -1,
                 response.header("Tessera-Sync-More") == "true", response)
+    }
+}
+
+
+/// Requests to a hub on a loopback port, over URLSession.
+struct HubClient {
+    let port: Int
+
+    /// Sends one request; `json` goes with `Content-Type: application/json`.
+    func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+                 body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        if let body { request.httpBody = Data(body) }
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
+        return HubResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
 }
 
