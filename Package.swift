@@ -16,6 +16,7 @@
 //   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
 //   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
 //   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
+//   TesseraHub              the hub's store: people, devices, spaces, roles, invitations, per-space change logs
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
 //   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
@@ -59,24 +60,28 @@ let package = Package(
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraOutbound", dependencies: [sdk]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
+        // The system's libcrypt: yescrypt for the hub's passwords.
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
+        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "CCrypt"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
-            "TesseraEvents", "TesseraLocation", sdk,
+            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
-            "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", sdk,
+            "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", sdk,
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
@@ -121,6 +126,9 @@ let package = Package(
         .testTarget(name: "TesseraOutboundTests", dependencies: [
             "TesseraOutbound", "TesseraSecrets", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraTesting", sdk,
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "TesseraHubTests", dependencies: [
+            "TesseraHub", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,

@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|hub [N]|all]`
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -133,4 +133,15 @@ if which == "sync" || which == "all" {
                      size.binary, Double(size.binary) / Double(size.cells), Double(size.binary) / Double(size.changes),
                      Double(size.json) / Double(size.changes)))
     }
+}
+
+if which == "hub" || which == "all" {
+    let cells = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 100_000
+    let r = try await hubBenchmark(cells: cells, scratch: scratch + "/hub")
+    print("hub: \(r.cells) cell changes (\(r.cells / 5) new rows × 5 columns, \(r.changes) changes) device A → hub → device B over HTTP on loopback, WAL + synchronous=FULL, one round")
+    print(String(format: "  push A → hub (batches of 10000) %.3f s; pull hub → B and apply (pages of 10000) %.3f s; total %.3f s  target ≤ 5 s",
+                 r.pushSeconds, r.pullSeconds, r.pushSeconds + r.pullSeconds))
+    print(String(format: "  wire: pushed %d bytes = %.1f per cell change; pulled %d bytes = %.1f per cell change  target ≤ 80",
+                 r.pushedBytes, Double(r.pushedBytes) / Double(r.cells), r.pulledBytes, Double(r.pulledBytes) / Double(r.cells)))
+    report("  in-sync check (root, no change)", r.check, unit: micros, target: "")
 }

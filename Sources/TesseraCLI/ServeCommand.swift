@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TesseraHTTP
+import TesseraHub
 import TesseraManifest
 import TesseraRuntime
 
@@ -48,7 +49,12 @@ struct Serve: AsyncParsableCommand {
     static func start(_ host: PluginHost, http: HTTPConfiguration) async throws -> (HTTPServer, [Task<Void, Never>]) {
         let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
         // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
-        let server = HTTPServer(host: host, tokens: tokens, configuration: http)
+        // A hub deployment also serves the hub's API (docs/hub.md) from <data>/hub.sqlite, on the host's clock.
+        let hub: HubStore?
+        do {
+            hub = host.deployment.role == .hub ? try HubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() }) : nil
+        } catch { throw CLIError(code: .failure, message: "cannot open the hub's store: \(error)") }
+        let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
         // Only once listening: a start that fails leaves no token behind that nobody saw work.
@@ -58,7 +64,7 @@ struct Serve: AsyncParsableCommand {
         await host.start()
         server.markReady()
         say(PluginTable.render(host.statuses()))
-        say("tessera \(tesseraVersionText) serving deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
+        say("tessera \(tesseraVersionText) serving \(hub == nil ? "" : "hub ")deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
         var background = host.startLocationSources()
         if host.virtualClock == nil { background.append(Task { await host.timers.run() }) }
         return (server, background)

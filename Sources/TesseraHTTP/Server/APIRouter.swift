@@ -1,4 +1,5 @@
 import Hummingbird
+import TesseraHub
 import TesseraRuntime
 
 /// The HTTP API as one Hummingbird router: the middleware layers, then the routes.
@@ -13,12 +14,14 @@ import TesseraRuntime
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
-                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub) -> Router<APIRequestContext> {
+                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middlewares apply to routes added after them, so they come first.
         router.add(middleware: ResponseCountMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(log: host.options.log))
-        router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"], openPrefixes: ["/console/", "/ui/"],
+        // The hub's routes check their own device tokens (HubRoutes).
+        router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
+                                              openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
                                               basicPaths: ["/v1/location"]))
         if let limit = configuration.rateLimit {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit)))
@@ -35,6 +38,7 @@ enum APIRouter {
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
+        if let hub { HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes) }
         table.finish()
         return router
     }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import TesseraHub
 import TesseraRuntime
 
 /// The HTTP edge of a host: serves the API (docs/http.md) for one ``PluginHost`` until stopped.
@@ -19,14 +20,17 @@ public final class HTTPServer: Sendable {
     public let configuration: HTTPConfiguration
     let host: PluginHost
     let tokens: TokenStore
+    /// The hub's store when the deployment's role is `hub`: the `/v1/hub/…` routes serve it (docs/hub.md).
+    let hub: HubStore?
     let metrics = HTTPMetrics()
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
 
-    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration) {
+    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil) {
         self.host = host
         self.tokens = tokens
+        self.hub = hub
         self.configuration = configuration
         // New notifications and events wake the open SSE streams, which then read them.
         let streams = self.streams
@@ -42,7 +46,7 @@ public final class HTTPServer: Sendable {
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
-                                   streams: streams),
+                                   streams: streams, hub: hub),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TesseraHub
+import TesseraManifest
+
+/// `tessera hub person add NAME`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
+/// a running hub sees the new person at once). The same as `POST /v1/hub/people` with the admin
+/// token (docs/hub.md).
+struct Hub: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage a hub deployment's people (docs/hub.md).",
+        subcommands: [Person.self])
+
+    struct Person: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create a person; the password is read from the first line of stdin, never from an argument.",
+                discussion: "printf '%s\\n' \"$PASSWORD\" | tessera hub person add ada --deployment manifests/deployments/hub.json")
+            @Argument(help: "The person's name (what they log in with).") var name: String
+            @OptionGroup var host: HostArguments
+
+            func run() async throws {
+                try await reportingErrors {
+                    let store = try host.hubStore()
+                    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                        throw CLIError(code: .invalidInput, message: "expected the password on the first line of stdin")
+                    }
+                    do {
+                        let person = try store.createPerson(name: name, password: line)
+                        say("created \(person.name) (\(person.id))")
+                    } catch let error as HubError {
+                        throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension HostArguments {
+    /// The hub's store of the deployment, which must be a hub's.
+    func hubStore() throws -> HubStore {
+        let deployment: Deployment
+        do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
+            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
+        }
+        guard deployment.role == .hub else {
+            throw CLIError(code: .invalidDeployment, message: "the deployment '\(deployment.name)' has the role \(deployment.role.rawValue); `tessera hub` needs a hub deployment")
+        }
+        let directory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
+        do {
+            // The host's wall clock: it only dates the account.
+            return try HubStore(dataDirectory: directory, now: { Date() })
+        } catch { throw CLIError(code: .failure, message: "cannot open the hub's store in \(directory): \(error)") }
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TesseraHub
+import TesseraSDK
+import TesseraSync
+
+/// The hub's API (docs/hub.md), served when the deployment's role is `hub`: accounts, spaces and
+/// their members, and per plugin push, pull and the in-sync check.
+///
+/// These routes authenticate on their own: a **device token** from `POST /v1/hub/login`
+/// (`Authorization: Bearer tsd_…`), except `POST /v1/hub/login` (none) and `POST /v1/hub/people`
+/// (the host's admin token: the operator creates accounts).
+struct HubRoutes {
+    let hub: HubStore
+    let tokens: TokenStore
+    let maxBodyBytes: Int
+
+    /// The media type of a `SyncWire` body.
+    static let syncMediaType = "application/x-tessera-sync"
+
+    /// Registers every hub route.
+    static func add(to table: inout RouteTable, hub: HubStore, tokens: TokenStore, maxBodyBytes: Int) {
+        let routes = HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: maxBodyBytes)
+        table.add(.post, "/v1/hub/people", routes.createPerson)
+        table.add(.post, "/v1/hub/login", routes.login)
+        table.add(.get, "/v1/hub/me", routes.me)
+        table.add(.get, "/v1/hub/devices", routes.devices)
+        table.add(.delete, "/v1/hub/devices/:device", routes.revokeDevice)
+        table.add(.get, "/v1/hub/spaces", routes.spaces)
+        table.add(.put, "/v1/hub/spaces/:space", routes.registerSpace)
+        table.add(.delete, "/v1/hub/spaces/:space", routes.deleteSpace)
+        table.add(.post, "/v1/hub/spaces/:space/invitations", routes.invite)
+        table.add(.post, "/v1/hub/invitations/accept", routes.accept)
+        table.add(.put, "/v1/hub/spaces/:space/members/:person", routes.setRole)
+        table.add(.delete, "/v1/hub/spaces/:space/members/:person", routes.removeMember)
+        table.add(.post, "/v1/hub/sync/:plugin/push", routes.push)
+        table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
+        table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
+    }
+
+    // MARK: Accounts
+
+    struct NewPerson: Decodable { let name: String; let password: String }
+    struct LoginInput: Decodable { let name: String; let password: String; let device: String }
+    struct LoginOutput: Encodable { let person: HubPerson; let device: String; let token: String }
+
+    func createPerson(_ request: Request, context: APIRequestContext) async throws -> Response {
+        guard let token = request.headers[.authorization].flatMap(AuthMiddleware.bearerToken(in:)),
+              let principal = tokens.principal(for: token) else {
+            throw APIError.unauthorized("creating a person needs the hub's admin token: send Authorization: Bearer <admin token>")
+        }
+        guard principal.role == .admin else {
+            throw APIError(.forbidden, code: "forbidden", "only the hub's admin token may create people")
+        }
+        let input = try await HubJSON.decode(NewPerson.self, from: request, limit: maxBodyBytes)
+        return try HubJSON.response(try run { try hub.createPerson(name: input.name, password: input.password) }, status: .created)
+    }
+
+    func login(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let input = try await HubJSON.decode(LoginInput.self, from: request, limit: maxBodyBytes)
+        let login = try run { try hub.login(name: input.name, password: input.password, deviceName: input.device) }
+        return try HubJSON.response(LoginOutput(person: login.person, device: login.deviceID, token: login.token), status: .created)
+    }
+
+    struct MeOutput: Encodable { let person: String; let device: String; let deviceName: String }
+
+    func me(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        return try HubJSON.response(MeOutput(person: device.person, device: device.id, deviceName: device.name))
+    }
+
+    struct DevicesOutput: Encodable {
+        let devices: [Device]
+        struct Device: Encodable { let id: String; let name: String; let createdAt: String; let current: Bool }
+    }
+
+    func devices(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let records = try run { try hub.devices(of: device.person) }
+        return try HubJSON.response(DevicesOutput(devices: records.map {
+            DevicesOutput.Device(id: $0.id, name: $0.name, createdAt: Self.iso($0.createdAtMillis), current: $0.id == device.id)
+        }))
+    }
+
+    func revokeDevice(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        try run { try hub.revokeDevice(context.parameters.get("device") ?? "", of: device.person) }
+        return Response(status: .noContent)
+    }
+
+    // MARK: Spaces and members
+
+    struct SpacesOutput: Encodable { let spaces: [SpaceSummary]; let departures: [SpaceDeparture] }
+    struct NameInput: Decodable { let name: String }
+    struct SpaceOutput: Encodable { let space: String; let created: Bool }
+    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64? }
+    struct InviteOutput: Encodable { let code: String; let space: String; let role: SpaceRole; let expiresAt: String; let expiresAtMillis: Int64 }
+    struct AcceptInput: Decodable { let code: String }
+    struct MembershipOutput: Encodable { let space: String; let person: String; let role: SpaceRole }
+    struct RoleInput: Decodable { let role: SpaceRole }
+
+    func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let (spaces, departures) = try run { try hub.spaces(of: device.person) }
+        return try HubJSON.response(SpacesOutput(spaces: spaces, departures: departures))
+    }
+
+    func registerSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let space = context.parameters.get("space") ?? ""
+        let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
+        let created = try run { try hub.registerSpace(space, name: input.name, by: device.person) }
+        return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
+    }
+
+    func deleteSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        try run { try hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person) }
+        return Response(status: .noContent)
+    }
+
+    func invite(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
+        let invitation = try run {
+            try hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds, by: device.person)
+        }
+        return try HubJSON.response(InviteOutput(code: invitation.code, space: invitation.space, role: invitation.role,
+                                                 expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
+                                    status: .created)
+    }
+
+    func accept(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let input = try await HubJSON.decode(AcceptInput.self, from: request, limit: maxBodyBytes)
+        let (space, role) = try run { try hub.accept(code: input.code, by: device.person) }
+        return try HubJSON.response(MembershipOutput(space: space, person: device.person, role: role))
+    }
+
+    func setRole(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
+        let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
+        try run { try hub.setRole(input.role, of: person, in: space, by: device.person) }
+        return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
+    }
+
+    func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
+        try run { try hub.removeMember(person, from: space, by: device.person) }
+        return Response(status: .noContent)
+    }
+
+    // MARK: Sync
+
+    func push(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let plugin = context.parameters.get("plugin") ?? ""
+        let bytes = try await Self.readSyncBody(request, limit: maxBodyBytes)
+        let changes: [SyncChange]
+        do { changes = try SyncWire.decode(bytes) } catch {
+            throw APIError(.badRequest, code: "malformed_batch", "the body is not a valid sync batch: \(error)")
+        }
+        return try HubJSON.response(try run { try hub.push(plugin: plugin, changes: changes, from: device) })
+    }
+
+    func pull(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let query = QueryParameters(request)
+        let after = try query.integer("after", in: 0...Int64.max) ?? 0
+        let limit = try query.integer("limit", in: 1...Int64(HubStore.maxPullLimit)) ?? 1000
+        let maxBytes = try query.integer("maxBytes", in: 1...Int64(16 << 20)) ?? Int64(HubStore.defaultPullBytes)
+        let page = try run {
+            try hub.pull(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after,
+                         space: query.string("space"), limit: Int(limit), maxBytes: Int(maxBytes))
+        }
+        let body = SyncWire.encode(page.changes)
+        return Response(status: .ok, headers: [
+            .contentType: Self.syncMediaType,
+            .syncCursor: String(page.cursor),
+            .syncMore: page.more ? "true" : "false",
+            .syncCount: String(page.changes.count),
+        ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    struct CheckInput: Decodable {
+        let spaces: [String: SpaceTrie]
+        struct SpaceTrie: Decodable { let root: UInt32?; let trie: [String: UInt32]? }
+    }
+    struct CheckOutput: Encodable {
+        let spaces: [String: Answer]
+        struct Answer: Encodable { let status: String; let since: String?; let sinceMillis: Int64?; let hubRoot: UInt32? }
+    }
+
+    func check(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try authenticate(request)
+        let input = try await HubJSON.decode(CheckInput.self, from: request, limit: maxBodyBytes)
+        var tries: [String: MerkleTrie] = [:]
+        for (space, given) in input.spaces {
+            if let nodes = given.trie {
+                guard nodes.keys.allSatisfy(Self.isTriePrefix) else {
+                    throw APIError(.badRequest, code: "invalid_input", "a trie's keys are '' and base-3 prefixes of at most 17 digits",
+                                   field: "$.spaces.\(space).trie")
+                }
+                tries[space] = MerkleTrie(nodes: nodes)
+            } else if let root = given.root {
+                tries[space] = MerkleTrie(nodes: root == 0 ? [:] : ["": root])
+            } else {
+                throw APIError(.badRequest, code: "invalid_input", "give the space's 'root' hash or its 'trie'", field: "$.spaces.\(space)")
+            }
+        }
+        let answers = try run { try hub.check(plugin: context.parameters.get("plugin") ?? "", person: device.person, tries: tries) }
+        return try HubJSON.response(CheckOutput(spaces: answers.mapValues { answer in
+            CheckOutput.Answer(status: answer.status,
+                               since: answer.sinceMillis.map(Self.iso),
+                               sinceMillis: answer.sinceMillis, hubRoot: answer.hubRoot)
+        }))
+    }
+
+    // MARK: Helpers
+
+    /// The device the request's bearer token stands for; 401 otherwise.
+    func authenticate(_ request: Request) throws -> HubDevice {
+        guard let header = request.headers[.authorization] else {
+            throw APIError.unauthorized("the hub's routes need a device token: send Authorization: Bearer <token from POST /v1/hub/login>")
+        }
+        guard let token = AuthMiddleware.bearerToken(in: header) else { throw APIError.unauthorized("expected Authorization: Bearer <token>") }
+        guard let device = try run({ try hub.device(forToken: token) }) else {
+            throw APIError.unauthorized("the token is not a device token this hub issued")
+        }
+        return device
+    }
+
+    /// Runs a store call, turning its ``HubError`` into the API's error.
+    func run<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HubError where error.kind == .internal {
+            // The store failed: the error middleware logs it and answers a bare 500.
+            throw PluginError(.internal, error.description)
+        } catch let error as HubError {
+            throw APIError(error)
+        }
+    }
+
+    /// ISO-8601 UTC with milliseconds, as the hub's JSON writes times.
+    static func iso(_ millis: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+    }
+
+    /// A push body: `application/x-tessera-sync` (415 otherwise), at most `limit` bytes (413).
+    static func readSyncBody(_ request: Request, limit: Int) async throws -> [UInt8] {
+        let contentType = request.headers[.contentType]
+        guard let contentType, contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == syncMediaType else {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
+                           "expected Content-Type: \(syncMediaType), found \(contentType.map { "'\($0)'" } ?? "none")")
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit { throw APIError.payloadTooLarge(limit: limit) }
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= limit else { throw APIError.payloadTooLarge(limit: limit) }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        return bytes
+    }
+
+    static func isTriePrefix(_ key: String) -> Bool {
+        key.utf8.count <= MerkleTrie.keyDigits && key.utf8.allSatisfy { (0x30...0x32).contains($0) }
+    }
+}
+
+extension HTTPField.Name {
+    /// A pull's next cursor: the arrival sequence of the last change in the body.
+    static let syncCursor = HTTPField.Name("Tessera-Sync-Cursor")!
+    /// `true` when more changes follow the cursor: pull again at once.
+    static let syncMore = HTTPField.Name("Tessera-Sync-More")!
+    /// How many changes the body holds.
+    static let syncCount = HTTPField.Name("Tessera-Sync-Count")!
+}

@@ -1,0 +1,146 @@
+import Foundation
+import TesseraSQLite
+import TesseraSDK
+
+/// The hub's store (DESIGN.md §7): people, their devices, spaces with members and roles,
+/// invitations, and each (plugin, space)'s change log with its merkle trie, in one SQLite file
+/// (`<data>/hub.sqlite`, WAL, `synchronous=FULL`: an acknowledged push survives a crash).
+///
+/// The hub is a relay: it stores each pushed `SyncChange` once and forwards it to the other
+/// members' devices; it never materialises rows. Every operation runs in one transaction, so a
+/// refused request writes nothing. See docs/hub.md.
+public final class HubStore: Sendable {
+    /// The file name inside the data directory.
+    public static let fileName = "hub.sqlite"
+    /// How far ahead of the hub's clock a change's timestamp may be (Actual's 5 minutes).
+    public static let maxClockAheadMillis: Int64 = 5 * 60_000
+
+    let database: SQLiteDatabase
+    /// The hub's clock (the host's clock capability; a settable one in tests).
+    let now: @Sendable () -> Date
+
+    /// Opens (creating if needed) the store at `path`.
+    public init(path: String, now: @escaping @Sendable () -> Date) throws {
+        database = try SQLiteDatabase(path: path)
+        self.now = now
+        try database.withConnection { try HubSchema.create(on: $0) }
+    }
+
+    /// Opens the store in a data directory (`<dataDirectory>/hub.sqlite`).
+    public convenience init(dataDirectory: String, now: @escaping @Sendable () -> Date) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try self.init(path: dataDirectory + "/" + Self.fileName, now: now)
+    }
+
+    var nowMillis: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// Runs `body` in one immediate transaction; a store failure becomes ``HubError/store(_:)``,
+    /// a ``HubError`` passes through (after the rollback).
+    func transaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(HubError) -> T {
+        do {
+            return try database.withConnection { connection in
+                try connection.transaction { try body(connection) }
+            }
+        } catch let error as HubError {
+            throw error
+        } catch {
+            throw HubError.store(error)
+        }
+    }
+
+    // MARK: People and devices
+
+    /// Creates a person with their personal space (`personal:<id>`).
+    ///
+    /// - Throws: `invalid_name` (400) for an empty or over-long name, `weak_password` (400) for a
+    ///   password under 8 characters, `name_taken` (409).
+    public func createPerson(name: String, password: String) throws(HubError) -> HubPerson {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
+            throw HubError(.invalidInput, "invalid_name", "a person's name must be 1 to 100 characters on one line", field: "$.name")
+        }
+        guard password.count >= 8, password.utf8.count <= 1024 else {
+            throw HubError(.invalidInput, "weak_password", "a password must be 8 to 1024 characters long", field: "$.password")
+        }
+        // Hash outside the transaction: it takes tens of milliseconds and needs no lock.
+        let hash = try PasswordHash.make(password)
+        let id = UUID().uuidString.lowercased()
+        let now = nowMillis
+        return try transaction { connection in
+            if try connection.fetchOne("SELECT 1 FROM hub_people WHERE name = ?", [.text(name)]) != nil {
+                throw HubError(.conflict, "name_taken", "a person named '\(name)' already exists", field: "$.name")
+            }
+            try connection.execute("INSERT INTO hub_people(id, name, password_hash, created_ms) VALUES (?, ?, ?, ?)",
+                                   [.text(id), .text(name), .text(hash), .integer(now)])
+            let space = SpaceID.personal(of: id)
+            try connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'personal', ?)",
+                                   [.text(space), .text(name), .integer(now)])
+            try connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(id)])
+            return HubPerson(id: id, name: name)
+        }
+    }
+
+    /// Checks a name and password and registers a new device for that person; its token is in
+    /// the answer, and only there.
+    ///
+    /// - Throws: `invalid_credentials` (401) for an unknown name or a wrong password alike.
+    public func login(name: String, password: String, deviceName: String) throws(HubError) -> DeviceLogin {
+        let deviceName = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !deviceName.isEmpty, deviceName.count <= 100 else {
+            throw HubError(.invalidInput, "invalid_device_name", "a device name must be 1 to 100 characters", field: "$.device")
+        }
+        let found: (id: String, hash: String)?
+        do {
+            found = try database.withConnection { connection in
+                try connection.fetchOne("SELECT id, password_hash FROM hub_people WHERE name = ?", [.text(name)])
+                    .map { (id: $0[0].text ?? "", hash: $0[1].text ?? "") }
+            }
+        } catch { throw HubError.store(error) }
+        // An unknown name costs a hash too, so the answer's time does not tell which names exist.
+        let verified = PasswordHash.verify(password, against: found?.hash ?? Self.decoyHash)
+        guard let found, verified else {
+            throw HubError(.unauthorized, "invalid_credentials", "the name or the password is wrong")
+        }
+        let token = HubSecrets.deviceToken()
+        let deviceID = UUID().uuidString.lowercased()
+        let now = nowMillis
+        try transaction { connection in
+            try connection.execute("INSERT INTO hub_devices(id, person, name, token_sha256, created_ms) VALUES (?, ?, ?, ?, ?)",
+                                   [.text(deviceID), .text(found.id), .text(deviceName), .blob(HubSecrets.sha256(token)), .integer(now)])
+        }
+        return DeviceLogin(person: HubPerson(id: found.id, name: name), deviceID: deviceID, token: token)
+    }
+
+    /// The device a bearer token stands for, or `nil`.
+    public func device(forToken token: String) throws(HubError) -> HubDevice? {
+        do {
+            return try database.withConnection { connection in
+                try connection.fetchOne("SELECT id, person, name FROM hub_devices WHERE token_sha256 = ?", [.blob(HubSecrets.sha256(token))])
+                    .map { HubDevice(id: $0[0].text ?? "", person: $0[1].text ?? "", name: $0[2].text ?? "") }
+            }
+        } catch { throw HubError.store(error) }
+    }
+
+    /// A yescrypt hash of a random password nobody knows: what an unknown name is checked against.
+    private static let decoyHash: String = (try? PasswordHash.make(HubSecrets.hex(HubSecrets.randomBytes(16)))) ?? "*"
+}
+
+/// How the hub names spaces internally.
+enum SpaceID {
+    /// What a device sends for its person's own space.
+    static let personalAlias = "personal"
+
+    /// The stored id of a person's personal space.
+    static func personal(of person: String) -> String { "personal:" + person }
+
+    /// The id a device uses for a stored space: `personal` for its own personal space.
+    static func forDevice(_ stored: String, person: String) -> String {
+        stored == personal(of: person) ? personalAlias : stored
+    }
+
+    /// Whether `id` has the form of a shared space's id: a UUID in lowercase canonical text (ids are
+    /// compared as text, so one spelling per space).
+    static func isSharedForm(_ id: String) -> Bool {
+        id.utf8.count == 36 && id == id.lowercased() && UUID(uuidString: id) != nil
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TesseraHub
+import TesseraSDK
+
+@Suite("Hub accounts", .timeLimit(.minutes(2)))
+struct HubAccountTests {
+    @Test("the admin creates a person, who logs a device in and gets a device token")
+    func createAndLogin() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        let id = try await hub.addPerson("ada")
+        let token = try await hub.login("ada", device: "phone")
+        #expect(token.hasPrefix("tsd_") && token.count == 68)
+        let me = try await hub.request("GET", "/v1/hub/me", token: token)
+        #expect(me.status == 200)
+        #expect(me.json?["person"]?.stringValue == id)
+        #expect(me.json?["deviceName"]?.stringValue == "phone")
+        // Her personal space exists, with her as its owner.
+        let spaces = try await hub.request("GET", "/v1/hub/spaces", token: token)
+        #expect(spaces.json?["spaces"]?.arrayValue?.first?["id"]?.stringValue == "personal")
+        #expect(spaces.json?["spaces"]?.arrayValue?.first?["role"]?.stringValue == "owner")
+        // Only the admin token creates people; a name is taken once.
+        let anonymous = try await hub.request("POST", "/v1/hub/people", json: #"{"name":"eve","password":"12345678x"}"#)
+        #expect(anonymous.status == 401)
+        let byDevice = try await hub.request("POST", "/v1/hub/people", token: token, json: #"{"name":"eve","password":"12345678x"}"#)
+        #expect(byDevice.status == 401)
+        let twice = try await hub.request("POST", "/v1/hub/people", token: hub.adminToken, json: #"{"name":"ada","password":"12345678x"}"#)
+        #expect(twice.status == 409 && twice.errorCode == "name_taken")
+        let weak = try await hub.request("POST", "/v1/hub/people", token: hub.adminToken, json: #"{"name":"bob","password":"short"}"#)
+        #expect(weak.status == 400 && weak.errorCode == "weak_password")
+    }
+
+    @Test("a wrong password, an unknown name and a forged token are 401")
+    func wrongCredentials() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let wrong = try await hub.request("POST", "/v1/hub/login", json: #"{"name":"ada","password":"incorrect horse","device":"phone"}"#)
+        #expect(wrong.status == 401 && wrong.errorCode == "invalid_credentials")
+        #expect(wrong.header("WWW-Authenticate") != nil)
+        let unknown = try await hub.request("POST", "/v1/hub/login", json: #"{"name":"nobody","password":"correct horse battery","device":"phone"}"#)
+        #expect(unknown.status == 401 && unknown.errorCode == "invalid_credentials")
+        #expect(unknown.errorMessage == wrong.errorMessage)
+        let forged = try await hub.request("GET", "/v1/hub/spaces", token: "tsd_" + String(repeating: "0", count: 64))
+        #expect(forged.status == 401)
+        let none = try await hub.request("GET", "/v1/hub/spaces")
+        #expect(none.status == 401)
+        // The admin token is not a device token.
+        let admin = try await hub.request("GET", "/v1/hub/spaces", token: hub.adminToken)
+        #expect(admin.status == 401)
+    }
+
+    @Test("tokens and passwords are not in the hub's files; passwords are yescrypt hashes")
+    func secretsHashedAtRest() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada", password: "sekret-password-42")
+        let token = try await hub.login("ada", device: "phone", password: "sekret-password-42")
+        let files = [HubStore.fileName, HubStore.fileName + "-wal"].map { hub.dataDirectory + "/" + $0 }
+        var bytes: [UInt8] = []
+        for file in files { bytes += (FileManager.default.contents(atPath: file).map(Array.init) ?? []) }
+        #expect(bytes.count > 4096)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(token))
+        #expect(!text.contains(String(token.dropFirst(4).prefix(32))))
+        #expect(!text.contains("sekret-password-42"))
+        #expect(text.contains("$y$"))
+        // And the token works.
+        #expect(try await hub.request("GET", "/v1/hub/me", token: token).status == 200)
+    }
+
+    @Test("a person lists their devices and revokes one: its token stops working at once")
+    func revokeDevice() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        try await hub.addPerson("bob")
+        let phone = try await hub.login("ada", device: "phone")
+        let laptop = try await hub.login("ada", device: "laptop")
+        let bobs = try await hub.login("bob", device: "bob's")
+        let listed = try await hub.request("GET", "/v1/hub/devices", token: laptop)
+        let devices = try #require(listed.json?["devices"]?.arrayValue)
+        #expect(devices.compactMap { $0["name"]?.stringValue } == ["phone", "laptop"])
+        #expect(devices.compactMap { $0["current"] } == [.bool(false), .bool(true)])
+        #expect(!listed.text.contains("tsd_"))
+        let phoneID = try #require(devices.first?["id"]?.stringValue)
+        // Bob cannot revoke Ada's phone; Ada can, from her laptop.
+        let byBob = try await hub.request("DELETE", "/v1/hub/devices/\(phoneID)", token: bobs)
+        #expect(byBob.status == 404 && byBob.errorCode == "device_not_found")
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 200)
+        #expect(try await hub.request("DELETE", "/v1/hub/devices/\(phoneID)", token: laptop).status == 204)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 401)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: laptop).status == 200)
+    }
+
+    @Test("a yescrypt hash verifies its password only")
+    func passwordHash() throws {
+        let hash = try PasswordHash.make("correct horse battery")
+        #expect(hash.hasPrefix("$y$"))
+        #expect(PasswordHash.verify("correct horse battery", against: hash))
+        #expect(!PasswordHash.verify("correct horse batterx", against: hash))
+        #expect(try PasswordHash.make("correct horse battery") != hash)  // a fresh salt each time
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import TesseraHTTP
+import TesseraHub
+import TesseraManifest
+import TesseraRuntime
+import TesseraSDK
+import TesseraSQLite
+import TesseraSync
+import TesseraTestFixtures
+
+/// A settable clock: never the wall clock.
+final class TestClock: Sendable {
+    private let time: Mutex<Date>
+    /// 2026-03-02T08:00:00Z.
+    static let epoch = Date(timeIntervalSince1970: 1_772_438_400)
+    init(_ start: Date = TestClock.epoch) { time = Mutex(start) }
+    var now: @Sendable () -> Date { { [self] in time.withLock { $0 } } }
+    func advance(_ seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var millis: Int64 { Int64(time.withLock { $0 }.timeIntervalSince1970 * 1000) }
+}
+
+/// A response as a test reads it.
+struct HubResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+    var json: JSONValue? { try? JSONValue(parsing: body) }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var errorCode: String? { json?["error"]?["code"]?.stringValue }
+    var errorMessage: String? { json?["error"]?["message"]?.stringValue }
+    func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+}
+
+/// A real hub: a `hub` deployment's host with the hub's store on real SQLite files, served over
+/// real HTTP on a loopback port the system chose, on a settable clock.
+final class HubTestServer: @unchecked Sendable {
+    let root: String
+    let dataDirectory: String
+    let host: PluginHost
+    let server: HTTPServer
+    let hub: HubStore
+    let clock: TestClock
+    let port: Int
+    let adminToken: String
+
+    static func start() async throws -> HubTestServer {
+        let ws = FixtureWorkspace("hub")
+        ws.writeDeployment(plugins: [], extra: ["role": "hub"])
+        let deployment = try DeploymentReader.read(file: ws.deploymentFile)
+        precondition(deployment.role == .hub)
+        let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: ws.dataDirectory))
+        let tokens = TokenStore(dataDirectory: ws.dataDirectory)
+        let admin = try tokens.ensureAdminToken()!
+        let clock = TestClock()
+        let hub = try HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
+        let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil), hub: hub)
+        let port = try await server.start()
+        await host.start()
+        server.markReady()
+        return HubTestServer(root: ws.root, dataDirectory: ws.dataDirectory, host: host, server: server, hub: hub, clock: clock,
+                             port: port, adminToken: admin)
+    }
+
+    private init(root: String, dataDirectory: String, host: PluginHost, server: HTTPServer, hub: HubStore, clock: TestClock,
+                 port: Int, adminToken: String) {
+        self.root = root
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.server = server
+        self.hub = hub
+        self.clock = clock
+        self.port = port
+        self.adminToken = adminToken
+    }
+
+    func stop() async {
+        await server.stop()
+        await host.stop()
+    }
+
+    /// Sends one request; `json` goes with `Content-Type: application/json`.
+    func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+                 body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
+        try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType)
+    }
+
+    /// Creates a person with the admin token; returns their id.
+    @discardableResult
+    func addPerson(_ name: String, password: String = "correct horse battery") async throws -> String {
+        let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#)
+        guard response.status == 201, let id = response.json?["id"]?.stringValue else {
+            throw Failure("creating \(name): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return id
+    }
+
+    /// Logs a device in; returns its token.
+    func login(_ name: String, device: String, password: String = "correct horse battery") async throws -> String {
+        let response = try await request("POST", "/v1/hub/login", json: #"{"name":"\#(name)","password":"\#(password)","device":"\#(device)"}"#)
+        guard response.status == 201, let token = response.json?["token"]?.stringValue else {
+            throw Failure("login of \(name): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return token
+    }
+
+    /// Pushes changes as SyncWire bytes.
+    func push(_ changes: [SyncChange], token: String, plugin: String = DeviceReplica.plugin) async throws -> HubResponse {
+        try await request("POST", "/v1/hub/sync/\(plugin)/push", token: token, body: SyncWire.encode(changes),
+                          contentType: "application/x-tessera-sync")
+    }
+
+    /// One pull page: the changes, the next cursor, whether more remain.
+    func pull(token: String, after: Int64, limit: Int? = nil, space: String? = nil,
+              plugin: String = DeviceReplica.plugin) async throws -> (changes: [SyncChange], cursor: Int64, more: Bool, response: HubResponse) {
+        var path = "/v1/hub/sync/\(plugin)/pull?after=\(after)"
+        if let limit { path += "&limit=\(limit)" }
+        if let space { path += "&space=\(space)" }
+        let response = try await request("GET", path, token: token)
+        guard response.status == 200 else { return ([], after, false, response) }
+        return (try SyncWire.decode(response.body), Int64(response.header("Tessera-Sync-Cursor") ?? "") ?? -1,
+                response.header("Tessera-Sync-More") == "true", response)
+    }
+}
+
+
+/// Requests to a hub on a loopback port, over URLSession.
+struct HubClient {
+    let port: Int
+
+    /// Sends one request; `json` goes with `Content-Type: application/json`.
+    func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+                 body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        if let body { request.httpBody = Data(body) }
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
+        return HubResponse(status: http.statusCode, headers: headers, body: Array(data))
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A device-like replica: a real `SyncStore` on its own SQLite file, with a `notes` table, that
+/// pushes its log and pulls from the hub with a cursor, as a device client would.
+final class DeviceReplica: @unchecked Sendable {
+    static let plugin = "dev.tessera.notes"
+    let store: SyncStore
+    let token: String
+    let hub: HubTestServer
+    var cursor: Int64 = 0
+
+    init(hub: HubTestServer, token: String, node: UInt64, clock: @escaping @Sendable () -> Date) throws {
+        let path = hub.root + "/device-\(node).sqlite"
+        let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
+        try database.withConnection {
+            try $0.execute("CREATE TABLE IF NOT EXISTS notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', body TEXT, stars INTEGER NOT NULL DEFAULT 0)")
+        }
+        store = try SyncStore(database: database, tables: [SyncedTable("notes", keepConflicts: ["body"])], node: HLCNode(node), now: clock)
+        self.token = token
+        self.hub = hub
+    }
+
+    /// Puts a note in `space`.
+    @discardableResult
+    func put(_ id: String, title: String, stars: Int64 = 0, in space: String) throws -> [SyncChange] {
+        try store.write([.put(table: "notes", id: id, values: ["title": .text(title), "stars": .integer(stars)])], in: space)
+    }
+
+    /// Pushes everything in its log for `spaces` (a device that keeps no send cursor: the hub's
+    /// idempotence makes that safe); returns the hub's answer.
+    func pushAll(_ spaces: [String]) async throws -> HubResponse {
+        try await hub.push(spaces.flatMap { (try? store.changes(in: $0)) ?? [] }, token: token)
+    }
+
+    /// Pulls until no more remain, applying each page.
+    func pullAll(limit: Int = 1000) async throws {
+        while true {
+            let page = try await hub.pull(token: token, after: cursor, limit: limit)
+            guard page.response.status == 200 else { throw Failure("pull: \(page.response.status) \(page.response.errorCode ?? "")") }
+            if !page.changes.isEmpty { try store.applyRemote(page.changes) }
+            cursor = page.cursor
+            if !page.more { break }
+        }
+    }
+
+    /// Every note: id, title, body, stars.
+    func notes() throws -> [[SQLValue]] {
+        try store.database.withConnection { try $0.fetchAll("SELECT id, title, body, stars FROM notes ORDER BY id") }
+    }
+}
