@@ -43,9 +43,13 @@ func hubBenchmark(cells: Int, scratch: String) async throws -> HubBenchmarkResul
     let push = try await timeAsync {
         var since: HLCTimestamp?
         while true {
-            let page = try a.changes(in: "personal", since: since, limit: 10_000)
+            let read = try await timeAsync { () async throws -> ([SyncChange], [UInt8]) in
+                let page = try a.changes(in: "personal", since: since, limit: 10_000)
+                return (page, SyncWire.encode(page))
+            }
+            result.deviceReadSeconds += read.seconds
+            let (page, body) = read.value
             guard let last = page.last else { break }
-            let body = SyncWire.encode(page)
             result.pushedBytes += body.count
             result.changes += page.count
             let (status, _, _) = try await client.send("POST", "/v1/hub/sync/\(plugin)/push", token: tokenA, body: body,
@@ -62,8 +66,11 @@ func hubBenchmark(cells: Int, scratch: String) async throws -> HubBenchmarkResul
                                                                 token: tokenB)
             guard status == 200 else { throw PluginError(.internal, "pull answered \(status)") }
             result.pulledBytes += body.count
-            let changes = try SyncWire.decode(body)
-            if !changes.isEmpty { try b.applyRemote(changes) }
+            let apply = try await timeAsync {
+                let changes = try SyncWire.decode(body)
+                if !changes.isEmpty { try b.applyRemote(changes) }
+            }
+            result.deviceApplySeconds += apply.seconds
             cursor = Int64(headers["Tessera-Sync-Cursor"] ?? "") ?? cursor
             if headers["Tessera-Sync-More"] != "true" { break }
         }
@@ -92,6 +99,9 @@ struct HubBenchmarkResult {
     var pulledBytes = 0
     var pushSeconds = 0.0
     var pullSeconds = 0.0
+    /// Of the push, A reading its log and encoding; of the pull, B decoding and applying.
+    var deviceReadSeconds = 0.0
+    var deviceApplySeconds = 0.0
     var check = Summary([])
 }
 

@@ -141,6 +141,8 @@ if which == "hub" || which == "all" {
     print("hub: \(r.cells) cell changes (\(r.cells / 5) new rows × 5 columns, \(r.changes) changes) device A → hub → device B over HTTP on loopback, WAL + synchronous=FULL, one round")
     print(String(format: "  push A → hub (batches of 10000) %.3f s; pull hub → B and apply (pages of 10000) %.3f s; total %.3f s  target ≤ 5 s",
                  r.pushSeconds, r.pullSeconds, r.pushSeconds + r.pullSeconds))
+    print(String(format: "    of which on the devices: A reads its log and encodes %.3f s, B decodes and applies %.3f s; the hub and HTTP the rest (%.3f s)",
+                 r.deviceReadSeconds, r.deviceApplySeconds, r.pushSeconds + r.pullSeconds - r.deviceReadSeconds - r.deviceApplySeconds))
     print(String(format: "  wire: pushed %d bytes = %.1f per cell change; pulled %d bytes = %.1f per cell change  target ≤ 80",
                  r.pushedBytes, Double(r.pushedBytes) / Double(r.cells), r.pulledBytes, Double(r.pulledBytes) / Double(r.cells)))
     report("  in-sync check (root, no change)", r.check, unit: micros, target: "")
