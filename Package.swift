@@ -14,6 +14,7 @@
 //   TesseraEvents           the events capability (persisted outbox, ordered delivery, retries)
 //   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
 //   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
+//   TesseraSyncClient       a device's side of the hub protocol (check, push, pull; cursors)
 //   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
 //   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
 //   TesseraHub              the hub's store: people, devices, spaces, roles, invitations, per-space change logs
@@ -59,6 +60,7 @@ let package = Package(
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraOutbound", dependencies: [sdk]),
+        .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync"]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
         // The system's libcrypt: yescrypt for the hub's passwords.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
@@ -128,7 +130,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,

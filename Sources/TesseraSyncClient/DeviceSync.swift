@@ -1,0 +1,103 @@
+import Foundation
+import TesseraSync
+
+/// One plugin's sync with the hub, from a device: the round of docs/hub.md ("A device's sync
+/// round") over a ``SyncStore``.
+///
+/// ```swift
+/// let sync = DeviceSync(hub: HubConnection(baseURL: url, token: token), plugin: "dev.tessera.baby",
+///                       store: store, state: try SyncPeerState(path: data + "/sync-peers.sqlite"))
+/// let report = try await sync.round()
+/// ```
+public struct DeviceSync: Sendable {
+    public let hub: HubConnection
+    public let plugin: String
+    public let store: SyncStore
+    public let state: SyncPeerState
+    /// Changes per push request: well under the hub's 1 MiB body limit (≈20 bytes a change).
+    public var pushBatch = 5_000
+
+    public init(hub: HubConnection, plugin: String, store: SyncStore, state: SyncPeerState) {
+        self.hub = hub
+        self.plugin = plugin
+        self.store = store
+        self.state = state
+    }
+
+    /// What one round did.
+    public struct Report: Sendable {
+        /// Spaces the check found in sync before anything moved.
+        public var inSyncAtStart: [String] = []
+        /// Changes sent, and of those the hub held already.
+        public var pushed = 0, duplicates = 0
+        /// Changes the hub refused (a viewer's writes, a space the person is not in).
+        public var rejected: [PushAnswer.Rejection] = []
+        /// Changes received and applied, and the rows they changed.
+        public var pulled = 0
+        public var changedRows: [ChangedRow] = []
+        /// Spaces the hub says were deleted, or that the person is not (or no longer) in.
+        public var deleted: [String] = [], notMember: [String] = []
+    }
+
+    /// Checks, pushes what the hub lacks, pulls what this device lacks, and catches up on spaces
+    /// the check says differ. Safe to repeat at any point: an interrupted round loses nothing.
+    public func round() async throws -> Report {
+        var report = Report()
+        let local = try store.spaces()
+        var roots: [String: UInt32] = [:]
+        for space in local { roots[space] = try store.merkle(for: space).rootHash }
+        let statuses = try await hub.check(plugin: plugin, roots: roots)
+        report.inSyncAtStart = statuses.filter { $0.value == .inSync }.map(\.key).sorted()
+        for (space, status) in statuses {
+            if status == .deleted { report.deleted.append(space) }
+            if status == .notAMember, local.contains(space) { report.notMember.append(space) }
+        }
+        let writable = local.filter { !report.deleted.contains($0) && statuses[$0] != .inSync }
+        for space in writable { try await push(space, since: state.lastPushed(hub: hub.baseURL, plugin: plugin, space: space), into: &report) }
+        try await pullAll(space: nil, into: &report)
+        // A space that still differs holds changes older than this device's marks or cursor (it
+        // joined the space later, or a push was lost): push it all and pull it from the start.
+        for (space, status) in statuses.sorted(by: { $0.key < $1.key }) {
+            guard case .differs = status else { continue }
+            let roots = try await hub.check(plugin: plugin, roots: [space: try store.merkle(for: space).rootHash])
+            guard roots[space] != .inSync else { continue }
+            if local.contains(space) { try await push(space, since: nil, into: &report) }
+            try await pullAll(space: space, into: &report)
+        }
+        report.deleted.sort()
+        report.notMember.sort()
+        return report
+    }
+
+    /// Pushes `space`'s changes after `since` in batches, moving the mark after each answer.
+    private func push(_ space: String, since: HLCTimestamp?, into report: inout Report) async throws {
+        var mark = since
+        while true {
+            let batch = try store.changes(in: space, since: mark, limit: pushBatch)
+            guard !batch.isEmpty else { return }
+            let answer = try await hub.push(plugin: plugin, changes: batch)
+            report.pushed += batch.count
+            report.duplicates += answer.duplicates
+            report.rejected += answer.rejected
+            mark = batch.last?.timestamp
+            try state.setLastPushed(mark, hub: hub.baseURL, plugin: plugin, space: space)
+            if batch.count < pushBatch { return }
+        }
+    }
+
+    /// Pulls pages until the hub has no more, applying each before saving its cursor.
+    private func pullAll(space: String?, into report: inout Report) async throws {
+        var cursor = space == nil ? try state.cursor(hub: hub.baseURL, plugin: plugin) : 0
+        while true {
+            let page = try await hub.pull(plugin: plugin, after: cursor, space: space)
+            if !page.changes.isEmpty {
+                let applied = try store.applyRemote(page.changes)
+                report.pulled += page.changes.count
+                report.changedRows += applied.rows
+            }
+            cursor = page.cursor
+            if space == nil { try state.setCursor(cursor, hub: hub.baseURL, plugin: plugin) }
+            if !page.more { return }
+        }
+    }
+}

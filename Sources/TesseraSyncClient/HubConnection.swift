@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TesseraSDK
+import TesseraSync
+
+/// A device's connection to its hub: the routes of docs/hub.md, over HTTP, with the device's token.
+///
+/// Foundation's `URLSession` is part of the toolchain, so the device side of sync needs no HTTP
+/// library. Errors are ``SyncClientError``s carrying the hub's error code; the token never appears
+/// in one.
+public struct HubConnection: Sendable {
+    /// The hub's address, e.g. `http://127.0.0.1:8430`.
+    public let baseURL: String
+    let token: String
+    let timeout: TimeInterval
+
+    /// A connection with a device token from ``login(baseURL:name:password:device:)``.
+    public init(baseURL: String, token: String, timeout: TimeInterval = 30) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.token = token
+        self.timeout = timeout
+    }
+
+    /// Logs a new device in; returns its token (shown once by the hub: keep it as a secret).
+    public static func login(baseURL: String, name: String, password: String, device: String) async throws -> String {
+        let body = JSONValue.object(["name": .string(name), "password": .string(password), "device": .string(device)])
+        let anonymous = HubConnection(baseURL: baseURL, token: "")
+        let answer = try await anonymous.send("POST", "/v1/hub/login", body: Array(body.serialized().utf8),
+                                              contentType: "application/json", authorized: false)
+        guard answer.status == 201, let token = try? JSONValue(parsing: answer.body)["token"]?.stringValue else {
+            throw SyncClientError(answer)
+        }
+        return token
+    }
+
+    /// Pushes `changes` of `plugin` (any spaces); the hub's verdict.
+    public func push(plugin: String, changes: [SyncChange]) async throws -> PushAnswer {
+        let answer = try await send("POST", "/v1/hub/sync/\(plugin)/push", body: SyncWire.encode(changes),
+                                    contentType: "application/x-tessera-sync")
+        guard answer.status == 200, let json = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
+        return PushAnswer(json)
+    }
+
+    /// One page of `plugin`'s changes that arrived after `cursor` (only `space`'s, if given).
+    public func pull(plugin: String, after cursor: Int64, space: String? = nil, limit: Int = 1000) async throws -> PullPage {
+        var path = "/v1/hub/sync/\(plugin)/pull?after=\(cursor)&limit=\(limit)"
+        if let space { path += "&space=\(space)" }
+        let answer = try await send("GET", path)
+        guard answer.status == 200 else { throw SyncClientError(answer) }
+        let changes: [SyncChange]
+        do { changes = try SyncWire.decode(answer.body) } catch {
+            throw SyncClientError(status: 200, code: "malformed_batch", message: "the hub sent a batch that does not decode: \(error)")
+        }
+        guard let next = answer.headers["tessera-sync-cursor"].flatMap({ Int64($0) }) else {
+            throw SyncClientError(status: 200, code: "malformed_answer", message: "the hub's pull answer has no Tessera-Sync-Cursor")
+        }
+        return PullPage(changes: changes, cursor: next, more: answer.headers["tessera-sync-more"] == "true")
+    }
+
+    /// Compares each space's merkle root with the hub's, in one round trip.
+    public func check(plugin: String, roots: [String: UInt32]) async throws -> [String: SpaceStatus] {
+        let spaces = JSONValue.object(roots.mapValues { .object(["root": .integer(Int64($0))]) })
+        let answer = try await send("POST", "/v1/hub/sync/\(plugin)/check",
+                                    body: Array(JSONValue.object(["spaces": spaces]).serialized().utf8), contentType: "application/json")
+        guard answer.status == 200, let json = try? JSONValue(parsing: answer.body), let members = json["spaces"]?.objectValue else {
+            throw SyncClientError(answer)
+        }
+        return members.mapValues(SpaceStatus.init)
+    }
+
+    /// The spaces the person belongs to, and those they left or lost.
+    public func spaces() async throws -> (spaces: [String], departures: [String]) {
+        let answer = try await send("GET", "/v1/hub/spaces")
+        guard answer.status == 200, let json = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
+        return (json["spaces"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [],
+                json["departures"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+    }
+
+    /// What an HTTP exchange returned.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
+              authorized: Bool = true) async throws -> Answer {
+        guard let url = URL(string: baseURL + path) else {
+            throw SyncClientError(status: 0, code: "invalid_hub", message: "'\(baseURL)' is not a hub address")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = timeout
+        if authorized { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if let body { request.httpBody = Data(body) }
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await HubConnection.session.data(for: request)
+        } catch {
+            throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) cannot be reached: \((error as? URLError)?.code.rawValue.description ?? "\(type(of: error))")")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) did not answer in HTTP")
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
+        return Answer(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+
+    /// No cookies, no cache: every request carries the token and asks afresh.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+}

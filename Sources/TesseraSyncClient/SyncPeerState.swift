@@ -1,0 +1,63 @@
+import Foundation
+import TesseraSQLite
+import TesseraSync
+
+/// What a device remembers about a hub, per plugin: the pull cursor, and the last timestamp it
+/// pushed in each space. Kept in `<data>/sync-peers.sqlite`.
+///
+/// Both only save work: pulling a page again or pushing a change again is harmless (the store
+/// recognises changes it holds, the hub answers duplicates), so the cursor is saved after its
+/// page is applied and a push mark after the hub answered — a crash in between repeats a step,
+/// never skips one.
+public final class SyncPeerState: Sendable {
+    let database: SQLiteDatabase
+
+    /// Opens (creating) the state file at `path`.
+    public init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        try database.withConnection { db in
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS cursors (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                    cursor INTEGER NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS pushed (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                    timestamp TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+                """)
+        }
+    }
+
+    /// The pull cursor for all spaces (`space` = `""`) or one space's catch-up; 0 if none.
+    public func cursor(hub: String, plugin: String, space: String = "") throws -> Int64 {
+        try database.withConnection { db in
+            try db.cachedStatement("SELECT cursor FROM cursors WHERE hub = ? AND plugin = ? AND space = ?")
+                .fetchOne([.text(hub), .text(plugin), .text(space)])?.first?.integer ?? 0
+        }
+    }
+
+    func setCursor(_ cursor: Int64, hub: String, plugin: String, space: String = "") throws {
+        try database.withConnection { db in
+            try db.cachedStatement("INSERT OR REPLACE INTO cursors (hub, plugin, space, cursor) VALUES (?, ?, ?, ?)")
+                .execute([.text(hub), .text(plugin), .text(space), .integer(cursor)])
+        }
+    }
+
+    /// The last timestamp pushed in `space`, or `nil` if nothing was.
+    public func lastPushed(hub: String, plugin: String, space: String) throws -> HLCTimestamp? {
+        let text = try database.withConnection { db in
+            try db.cachedStatement("SELECT timestamp FROM pushed WHERE hub = ? AND plugin = ? AND space = ?")
+                .fetchOne([.text(hub), .text(plugin), .text(space)])?.first?.text
+        }
+        return try text.map(HLCTimestamp.init(parsing:))
+    }
+
+    func setLastPushed(_ timestamp: HLCTimestamp?, hub: String, plugin: String, space: String) throws {
+        try database.withConnection { db in
+            if let timestamp {
+                try db.cachedStatement("INSERT OR REPLACE INTO pushed (hub, plugin, space, timestamp) VALUES (?, ?, ?, ?)")
+                    .execute([.text(hub), .text(plugin), .text(space), .text(timestamp.text)])
+            } else {
+                try db.cachedStatement("DELETE FROM pushed WHERE hub = ? AND plugin = ? AND space = ?")
+                    .execute([.text(hub), .text(plugin), .text(space)])
+            }
+        }
+    }
+}
