@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "CCrypt"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
-            "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets",
+            "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync",
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
@@ -130,7 +130,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraSyncClient", "TesseraTesting", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,

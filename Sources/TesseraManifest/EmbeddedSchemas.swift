@@ -113,6 +113,19 @@ public enum EmbeddedSchemas {
         "migratesFrom": { "type": "array", "items": { "type": "integer", "minimum": 1 }, "uniqueItems": true }
       }
     },
+    "sync": {
+      "description": "Tables replicated between the person's devices and the members of a space (needs the 'sync' capability). keepConflicts: TEXT columns whose losing concurrent value is kept as a visible conflict.",
+      "type": "object", "required": ["tables"], "additionalProperties": false,
+      "properties": {
+        "tables": {
+          "type": "object", "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+          "additionalProperties": {
+            "type": "object", "additionalProperties": false,
+            "properties": { "keepConflicts": { "type": "array", "items": { "type": "string", "minLength": 1 }, "maxItems": 64 } }
+          }
+        }
+      }
+    },
     "hotSwap": { "type": "boolean" },
     "ui": {
       "description": "Pages the plugin adds to the web console's end-user view: static files (HTML, CSS, JS, SVG, images) served under /ui/<id>/. The folder is relative to the manifest's folder and holds index.html.",

@@ -60,7 +60,8 @@ public enum ManifestReader {
             isolation: Isolation(rawValue: doc["isolation"]?.stringValue ?? "inProcess") ?? .inProcess,
             ui: decodeUI(doc, file: file),
             file: file,
-            document: doc
+            document: doc,
+            syncTables: try decodeSync(doc, requires: requires, fail: fail)
         )
     }
 
@@ -127,6 +128,18 @@ public enum ManifestReader {
             parts.append(part)
         }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// `sync.tables`: which tables sync, with their keep-conflicts columns. Syncing needs the
+    /// `sync` capability in `requires` (the operator grants it, and names the hub).
+    static func decodeSync(
+        _ doc: JSONValue, requires: [CapabilityRequirement], fail: (String, String, String) -> ManifestError
+    ) throws(ManifestError) -> [String: [String]] {
+        guard let tables = doc["sync"]?["tables"]?.objectValue else { return [:] }
+        guard requires.contains(where: { $0.capability == "sync" }) else {
+            throw fail("$.sync", "a 'sync' entry in $.requires, since the manifest declares synced tables", "no such requirement")
+        }
+        return tables.mapValues { $0["keepConflicts"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
     }
 
     static func decodeJobs(

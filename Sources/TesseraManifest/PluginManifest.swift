@@ -48,6 +48,9 @@ public final class PluginManifest: Sendable {
     public let file: String
     /// The manifest as written.
     public let document: JSONValue
+    /// The tables the plugin syncs (`sync.tables`), each with its text columns whose losing
+    /// concurrent values are kept as conflicts (`keepConflicts`).
+    public let syncTables: [String: [String]]
 
     /// Operations by name, for dispatch.
     private let operationsByName: [String: OperationDeclaration]
@@ -74,7 +77,8 @@ public final class PluginManifest: Sendable {
         isolation: Isolation,
         ui: UIDeclaration?,
         file: String,
-        document: JSONValue
+        document: JSONValue,
+        syncTables: [String: [String]] = [:]
     ) {
         self.id = id
         self.name = name
@@ -97,6 +101,7 @@ public final class PluginManifest: Sendable {
         self.ui = ui
         self.file = file
         self.document = document
+        self.syncTables = syncTables
         operationsByName = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -8,6 +8,7 @@ import TesseraManifest
 import TesseraNotifications
 import TesseraOutbound
 import TesseraSecrets
+import TesseraSync
 import TesseraSDK
 
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
@@ -23,6 +24,7 @@ public final class PluginHost: Sendable {
         "location": SemanticVersion(1, 0, 0),
         "http": SemanticVersion(1, 0, 0),
         "secrets": SemanticVersion(1, 0, 0),
+        "sync": SemanticVersion(1, 0, 0),
     ]
 
     public let deployment: Deployment
@@ -41,6 +43,8 @@ public final class PluginHost: Sendable {
     public let secrets: SecretStore
     /// Outbound HTTP for plugins granted `http`.
     public let outbound: OutboundTransport
+    /// The sync state of each plugin that syncs.
+    let syncStores = Mutex<[String: SyncStore]>([:])
     let timerStore: SQLiteTimerStore
     let generations: GenerationStore
     let registry = SlotRegistry()

@@ -219,6 +219,7 @@ extension PluginHost {
         } catch {
             throw StartFailure(reason: "storage: \(error)")
         }
+        if let storage, grants["sync"] != nil, !manifest.syncTables.isEmpty { try enableSync(manifest, storage: storage) }
         capabilities += try messagingCapabilities(manifest, grants: grants, storage: storage)
         let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
         return (context, storage)

@@ -44,6 +44,18 @@ public final class SQLitePluginStorage: PluginStorage {
         var emittable: Set<String>?
         /// Told after a commit that stored events in the outbox.
         var eventsCommitted: (@Sendable () -> Void)?
+        /// Runs inside each write's transaction, after its changes (the host stamps sync changes).
+        var stamp: (@Sendable (WriteBatch, SQLiteConnection) throws -> Void)?
+    }
+
+    /// The database the writes go to, for the host's own work on it in the same order (sync).
+    public var database: SQLiteDatabase { writer }
+
+    /// Runs `stamp` inside the transaction of every write with changes, after they are applied: a
+    /// throw rolls the whole batch back. The host stamps record writes to synced tables as sync
+    /// changes here, so a record and its sync metadata commit together or not at all.
+    public func stampWrites(_ stamp: @escaping @Sendable (WriteBatch, SQLiteConnection) throws -> Void) {
+        state.withLock { $0.stamp = stamp }
     }
 
     /// Lets batches emit the events in `names` (the plugin has the `events` grant); after each
@@ -217,8 +229,10 @@ public final class SQLitePluginStorage: PluginStorage {
             let at = ChangeLogCoding.timestamp.format(now())
             _ = sqlGuard.takeRefusal()
             do {
+                let stamp = state.withLock { $0.stamp }
                 try connection.transaction(.immediate) {
                     if !plan.isEmpty { try self.apply(plan, at: at, connection: connection) }
+                    if !plan.isEmpty, let stamp { try stamp(batch, connection) }
                     try self.storeEvents(batch.events, at: at, connection: connection)
                 }
             } catch let error as SQLiteError {

@@ -131,6 +131,17 @@ public struct WriteBatch: Sendable, Hashable {
     public mutating func emit(_ name: String, _ payload: JSONValue) {
         events.append(EmittedEvent(name: name, payload: payload))
     }
+
+    /// The space the batch's rows of synced tables belong to; `nil` means the person's own,
+    /// `personal`. Rows of tables the manifest does not sync ignore it.
+    public private(set) var space: String?
+
+    /// Puts the batch's rows of synced tables in `space`: `personal` (the person's own data, synced
+    /// across their devices) or a shared space's id (a lowercase UUID the plugin chose, e.g. one
+    /// child's diary shared by two parents). A row stays in the space it was first written in.
+    public mutating func inSpace(_ space: String) {
+        self.space = space
+    }
 }
 
 /// One step of a plugin's database schema, applied once by the host, in version order.

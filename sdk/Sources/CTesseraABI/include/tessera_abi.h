@@ -24,7 +24,8 @@
 /* The SDK ABI version this header describes. A plugin build may not override these.
  * History: 1.0 storage, clock, operations; 1.1 adds notifications, events and the location feed
  * (PluginNotifications, PluginEvents, WriteBatch.emit, LocationFix, PluginLocationFeed, Geodesy);
- * 1.2 adds the HTTP client and secrets (PluginHTTPClient, OutboundRequest, PluginSecrets, Secret). */
+ * 1.2 adds the HTTP client and secrets (PluginHTTPClient, OutboundRequest, PluginSecrets, Secret) and
+ * WriteBatch.inSpace for synced tables. */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif

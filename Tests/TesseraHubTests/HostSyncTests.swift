@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraSync
+import TesseraSyncClient
+import TesseraTestFixtures
+import TesseraTesting
+
+/// A plugin's synced tables, wired by the host: record writes stamped in their own transaction,
+/// carried between two devices through a real hub by DeviceSync.
+@Suite("Host-wired sync of a plugin's tables", .timeLimit(.minutes(2)))
+struct HostSyncTests {
+    static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
+
+    /// A manifest for ``DiaryPlugin`` with `sync` as given.
+    static func manifest(sync: String = #""sync": {"tables": {"entries": {"keepConflicts": ["note"]}}},"#) -> String {
+        let dir = Fixtures.temporaryDirectory("sync-manifest")
+        let object = #"{"type": "object"}"#
+        Fixtures.write("""
+        {
+          "id": "test.diary", "name": "Diary", "version": "1.0.0",
+          "sdk": {"abi": "1.2", "toolchain": "6.3.1"}, "library": {"name": "Diary"},
+          "requires": [{"capability": "storage", "version": "^1.0"}, {"capability": "sync", "version": "^1.0"}],
+          "permissions": {},
+          \(sync)
+          "operations": [
+            {"name": "add", "input": \(object), "output": \(object)},
+            {"name": "scribble", "input": \(object), "output": \(object)}
+          ]
+        }
+        """, to: dir + "/diary.json")
+        return dir + "/diary.json"
+    }
+
+    @Test("writes to a synced table are stamped; other tables are not; a batch's space is kept")
+    func stamping() async throws {
+        let host = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+        _ = try await host.call("add", ["id": "e1", "note": "slept well"])
+        _ = try await host.call("add", ["id": "e2", "note": "shared", "space": .string(Self.shared)])
+        _ = try await host.call("scribble", ["id": "x1"])
+        let store = try #require(host.host.syncStore(of: "test.diary"))
+        #expect(try store.spaces().sorted() == [Self.shared, "personal"].sorted())
+        #expect(try store.changes(in: "personal").map(\.row).allSatisfy { $0 == "e1" })
+        #expect(try store.changes(in: Self.shared).map(\.row).allSatisfy { $0 == "e2" })
+        let scribbles = try await host.query("SELECT COUNT(*) AS n FROM _tessera_sync_messages WHERE tbl = 'scribbles'")
+        #expect(scribbles.first?["n"].integer == 0)
+        await host.stop()
+    }
+
+    @Test("a table that cannot be synced stops the plugin with the rule")
+    func unsyncableTable() async throws {
+        let error = await #expect(throws: PluginTestHostError.self) {
+            _ = try await PluginTestHost(manifest: Self.manifest(sync: #""sync": {"tables": {"tags": {}}},"#), plugin: { DiaryPlugin() })
+        }
+        #expect(error?.reason?.contains("tags") == true)
+        #expect(error?.reason?.lowercased().contains("unique") == true)
+    }
+
+    @Test("two devices' plugins converge through the hub")
+    func twoDevices() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+        func sync(_ device: PluginTestHost, _ name: String, token: String) throws -> DeviceSync {
+            DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: token), plugin: "test.diary",
+                       store: try #require(device.host.syncStore(of: "test.diary")),
+                       state: try SyncPeerState(path: device.directory + "/sync-peers.sqlite"))
+        }
+        let phoneSync = try sync(phone, "phone", token: try await hub.login("ada", device: "phone"))
+        let laptopSync = try sync(laptop, "laptop", token: try await hub.login("ada", device: "laptop"))
+        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+        _ = try await laptop.call("add", ["id": "e2", "note": "slept 6 hours"])
+        _ = try await phoneSync.round()
+        let laptopRound = try await laptopSync.round()
+        #expect(laptopRound.changedRows.contains { $0.row == "e1" })
+        _ = try await phoneSync.round()
+        let onPhone = try await phone.query("SELECT id, note FROM entries ORDER BY id")
+        let onLaptop = try await laptop.query("SELECT id, note FROM entries ORDER BY id")
+        #expect(onPhone.map { $0["note"].text } == ["first tooth", "slept 6 hours"])
+        #expect(onLaptop.map { $0["note"].text } == onPhone.map { $0["note"].text })
+        await phone.stop()
+        await laptop.stop()
+    }
+}
+
+/// A diary with one synced table (`entries`), one local one (`scribbles`) and one that cannot be
+/// synced (`tags`: a UNIQUE column).
+final class DiaryPlugin: Plugin {
+    struct Entry: Decodable, Sendable { let id: String; let note: String; let space: String? }
+    struct Scribble: Decodable, Sendable { let id: String }
+    struct Done: Encodable, Sendable { let ok: Bool }
+
+    var migrations: [StorageMigration] {
+        [StorageMigration(version: 1, sql: """
+            CREATE TABLE entries (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
+            CREATE TABLE scribbles (id TEXT PRIMARY KEY);
+            CREATE TABLE tags (id TEXT PRIMARY KEY, name TEXT UNIQUE);
+            """)]
+    }
+
+    func start(context: PluginContext) async throws {
+        let storage = try context.capability(.storage)
+        context.onOperation("add", input: Entry.self) { input, _ in
+            try await storage.write { batch in
+                if let space = input.space { batch.inSpace(space) }
+                batch.put("entries", id: input.id, ["note": .text(input.note)])
+            }
+            return Done(ok: true)
+        }
+        context.onOperation("scribble", input: Scribble.self) { input, _ in
+            try await storage.write { $0.put("scribbles", id: input.id, [:]) }
+            return Done(ok: true)
+        }
+    }
+}
