@@ -11,6 +11,6 @@ struct Tessera: AsyncParsableCommand {
             4 forbidden or not granted; 5 plugin not active; 6 invalid deployment or manifest; 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Secrets.self, Hub.self, NewPlugin.self, Dev.self]
+        subcommands: [Serve.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Secrets.self, Hub.self, Sync.self, NewPlugin.self, Dev.self]
     )
 }

@@ -25,6 +25,8 @@ public struct Deployment: Sendable {
     public let location: LocationProvider
     /// Outbound HTTP for plugins (`providers.http`).
     public let http: HTTPProvider
+    /// The hub this device syncs with (`providers.sync`), if any.
+    public let sync: SyncProvider?
     /// Past this many bytes of retired plugin code, a restart is recommended (`hotSwap.retiredBudgetMB`).
     public let retiredBudgetBytes: Int
     /// The HTTP listener.
@@ -76,6 +78,15 @@ public struct Deployment: Sendable {
         /// Responses larger than this are refused.
         public var maxResponseBytes = 16 * 1_048_576
         public init() {}
+    }
+
+    /// The hub a device syncs with, and how often.
+    public struct SyncProvider: Sendable, Hashable {
+        /// The hub's address, without a trailing slash.
+        public var hub: String
+        /// Seconds between periodic rounds.
+        public var everySeconds: Int64 = 900
+        public init(hub: String) { self.hub = hub.hasSuffix("/") ? String(hub.dropLast()) : hub }
     }
 
     /// One plugin as the operator enabled it.
@@ -149,6 +160,7 @@ public enum DeploymentReader {
             notifications: notificationsProvider(doc["providers"]?["notifications"]),
             location: locationProvider(doc["providers"]?["location"]),
             http: httpProvider(doc["providers"]?["http"]),
+            sync: syncProvider(doc["providers"]?["sync"]),
             retiredBudgetBytes: Int((doc["hotSwap"]?["retiredBudgetMB"]?.doubleValue ?? 256) * 1_048_576),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
@@ -189,6 +201,14 @@ extension DeploymentReader {
             if let target = target.stringValue { provider.redirects[prefix] = target }
         }
         if let megabytes = doc["maxResponseMB"]?.doubleValue { provider.maxResponseBytes = Int(megabytes * 1_048_576) }
+        return provider
+    }
+
+    /// `providers.sync`, already checked against the schema.
+    static func syncProvider(_ doc: JSONValue?) -> Deployment.SyncProvider? {
+        guard let hub = doc?["hub"]?.stringValue else { return nil }
+        var provider = Deployment.SyncProvider(hub: hub)
+        if let text = doc?["every"]?.stringValue, let seconds = DurationText.seconds(text), seconds > 0 { provider.everySeconds = seconds }
         return provider
     }
 }

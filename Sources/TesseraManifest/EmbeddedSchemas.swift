@@ -332,6 +332,26 @@ public enum EmbeddedSchemas {
               "maximum": 1024
             }
           }
+        },
+        "sync": {
+          "description": "The hub this device syncs with (docs/sync.md): plugins granted 'sync' replicate their synced tables through it.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "hub"
+          ],
+          "properties": {
+            "hub": {
+              "description": "The hub's address, e.g. http://127.0.0.1:8430. Log in with `tessera sync login`.",
+              "type": "string",
+              "pattern": "^https?://[^/?#]+/?$"
+            },
+            "every": {
+              "description": "A sync round this often on the host's clock (default 15m), besides soon after local changes.",
+              "type": "string",
+              "pattern": "^([0-9]+[dhms])+$"
+            }
+          }
         }
       }
     },

@@ -9,6 +9,7 @@ import TesseraNotifications
 import TesseraOutbound
 import TesseraSecrets
 import TesseraSync
+import TesseraSyncClient
 import TesseraSDK
 
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
@@ -45,6 +46,12 @@ public final class PluginHost: Sendable {
     public let outbound: OutboundTransport
     /// The sync state of each plugin that syncs.
     let syncStores = Mutex<[String: SyncStore]>([:])
+    /// When each syncing plugin's next round is due, if the deployment names a hub.
+    let syncSchedule: SyncSchedule?
+    let syncStatus = Mutex<[String: SyncStatus]>([:])
+    let peerStateStore = Mutex<SyncPeerState?>(nil)
+    /// Lets the sync schedule, made in `init`, reach the host once it exists.
+    let hostBox: HostBox?
     let timerStore: SQLiteTimerStore
     let generations: GenerationStore
     let registry = SlotRegistry()
@@ -91,9 +98,26 @@ public final class PluginHost: Sendable {
             log(.info, "host", "outbound HTTP redirects in effect: " +
                 deployment.http.redirects.keys.sorted().map { "\($0) -> \(deployment.http.redirects[$0]!)" }.joined(separator: ", "))
         }
+        if let hub = deployment.sync {
+            let box = HostBox()
+            let schedule = SyncSchedule(every: TimeInterval(hub.everySeconds)) { plugin in
+                guard let host = box.host else { return false }
+                do { _ = try await host.syncNow(plugin); return true } catch {
+                    log(.warning, plugin, "sync with \(hub.hub) failed: \(error)")
+                    return false
+                }
+            }
+            syncSchedule = schedule
+            timers.add(schedule)
+            self.hostBox = box
+        } else {
+            syncSchedule = nil
+            hostBox = nil
+        }
         timers.add(notifications)
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)
+        hostBox?.host = self
     }
 
     /// The virtual clock, when the deployment uses one.

@@ -4,6 +4,7 @@ import TesseraManifest
 import TesseraSDK
 import TesseraStorage
 import TesseraSync
+import TesseraSyncClient
 
 extension PluginHost {
     /// Opens the sync state of a plugin granted `sync` whose manifest lists synced tables, in its
@@ -17,9 +18,11 @@ extension PluginHost {
         do { store = try SyncStore(database: storage.database, tables: tables, now: { clock.now() }) } catch {
             throw StartFailure(reason: "sync: \(error)")
         }
+        let schedule = self.syncSchedule, id = manifest.id
         storage.stampWrites { batch, connection in
             do {
-                _ = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
+                let stamped = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
+                if !stamped.isEmpty, let schedule { schedule.changed(id, now: clock.now()) }
             } catch let error as SyncError {
                 throw PluginError(.conflict, "sync: \(error); nothing of this batch was written")
             } catch let error as HLCError {
@@ -27,10 +30,102 @@ extension PluginHost {
             }
         }
         syncStores.withLock { $0[manifest.id] = store }
+        syncSchedule?.add(manifest.id, first: clock.now())
+        timers.wakeup.kick()
     }
 
     /// The sync state of a plugin that syncs, for the device's sync client and for tests.
     public func syncStore(of pluginID: String) -> SyncStore? {
         syncStores.withLock { $0[pluginID] }
+    }
+}
+
+/// Sync rounds with the deployment's hub (`providers.sync`).
+extension PluginHost {
+    /// Who owns the device's hub token in the secrets store: the host, not a plugin.
+    static let hubTokenOwner = "tessera.host"
+    static let hubTokenName = "hub-device-token"
+
+    /// Logs this device in to the deployment's hub and keeps the device token as the host's secret.
+    public func syncLogin(name: String, password: String, device: String) async throws {
+        let hub = try configuredHub()
+        let token = try await HubConnection.login(baseURL: hub.hub, name: name, password: password, device: device)
+        try secrets.set(plugin: Self.hubTokenOwner, name: Self.hubTokenName, value: token, at: clock.now())
+    }
+
+    /// Whether a device token for the hub is kept.
+    public var isLoggedInToHub: Bool {
+        ((try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName)) ?? nil) != nil
+    }
+
+    /// The plugins whose tables sync, sorted.
+    public var syncingPlugins: [String] { syncStores.withLock { $0.keys.sorted() } }
+
+    /// One sync round of `pluginID` with the hub now; then the plugin is told which rows changed.
+    public func syncNow(_ pluginID: String) async throws -> DeviceSync.Report {
+        let hub = try configuredHub()
+        guard let store = syncStore(of: pluginID) else {
+            throw PluginError(.notFound, "plugin '\(pluginID)' does not sync here: it needs sync.tables in its manifest, the sync grant, and to be active")
+        }
+        guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
+            throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
+        }
+        let sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
+        do {
+            let report = try await sync.round()
+            syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: report, error: nil) }
+            if !report.changedRows.isEmpty { await tellRemoteChanges(pluginID, rows: report.changedRows) }
+            return report
+        } catch {
+            syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: nil, error: "\(error)") }
+            throw error
+        }
+    }
+
+    /// The last round of each syncing plugin since the host started.
+    public func lastSyncRounds() -> [String: SyncStatus] { syncStatus.withLock { $0 } }
+
+    func configuredHub() throws -> Deployment.SyncProvider {
+        guard let hub = deployment.sync else {
+            throw PluginError(.conflict, "deployment '\(deployment.name)' names no hub: add providers.sync.hub")
+        }
+        return hub
+    }
+
+    /// `<data>/sync-peers.sqlite`, opened on first use.
+    func peerState() throws -> SyncPeerState {
+        try peerStateStore.withLock { state in
+            if let state { return state }
+            let opened = try SyncPeerState(path: (options.dataDirectory as NSString).appendingPathComponent("sync-peers.sqlite"))
+            state = opened
+            return opened
+        }
+    }
+
+    /// Hands the changed rows to the plugin's handler, if it is active and registered one. A plugin
+    /// that is not active then is not told later: it reads its tables when it starts.
+    func tellRemoteChanges(_ pluginID: String, rows: [ChangedRow]) async {
+        guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
+        defer { slot.endCall() }
+        guard let handler = context.remoteChangesHandler else { return }
+        let changes = RemoteChanges(rows: rows.sorted().map { RemoteChanges.Row(table: $0.table, id: $0.row, deleted: $0.change == .deleted) })
+        do { try await handler(changes) } catch {
+            log(.warning, pluginID, "remote-changes handler threw: \(error)")
+        }
+    }
+}
+
+/// What a plugin's last sync round did, or why it failed.
+public struct SyncStatus: Sendable {
+    public let at: Date
+    public let report: DeviceSync.Report?
+    public let error: String?
+}
+
+extension PluginHost {
+    /// The pull cursor this device holds for `pluginID` with the deployment's hub, if any.
+    public func pullCursor(of pluginID: String) -> Int64? {
+        guard let hub = deployment.sync, let state = try? peerState() else { return nil }
+        return try? state.cursor(hub: hub.hub, plugin: pluginID)
     }
 }

@@ -43,6 +43,8 @@ public final class PluginTestHost: Sendable {
     ///   - grants: the capabilities granted, as in a deployment's `grants`; by default every capability
     ///     the manifest requires, with the permissions it requests.
     ///   - start: where the virtual clock starts.
+    ///   - syncHub: the hub the device syncs with (the deployment's `providers.sync.hub`); log in
+    ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock.
     ///   - httpRedirects: URL prefixes sent elsewhere by the `http` capability, e.g.
     ///     `["https://fioapi.fio.cz": "http://127.0.0.1:\(port)"]`: the plugin's real service URLs
     ///     reach an emulator on loopback (the deployment's `providers.http.redirects`).
@@ -54,7 +56,8 @@ public final class PluginTestHost: Sendable {
         config: JSONValue = [:],
         grants: [String: JSONValue]? = nil,
         start: Date = Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01T00:00:00Z
-        httpRedirects: [String: String] = [:]
+        httpRedirects: [String: String] = [:],
+        syncHub: String? = nil
     ) async throws {
         let declared = try ManifestReader.read(file: manifest)
         pluginID = declared.id
@@ -66,13 +69,15 @@ public final class PluginTestHost: Sendable {
             // A copy alone in its folder, so that no other manifest next to it is read.
             try FileManager.default.copyItem(atPath: manifest, toPath: manifests + "/manifest.json")
             let granted = grants ?? Dictionary(declared.requires.map { ($0.capability, [:] as JSONValue) }) { a, _ in a }
+            var providers: [String: JSONValue] = [
+                "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": .string(start.formatted(.iso8601))],
+                "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
+            ]
+            if let syncHub { providers["sync"] = ["hub": .string(syncHub)] }
             let deployment: JSONValue = [
                 "name": "plugin-test", "role": "device",
                 "manifestDirectories": [.string(manifests)],
-                "providers": [
-                    "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": .string(start.formatted(.iso8601))],
-                    "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
-                ],
+                "providers": .object(providers),
                 "plugins": [["id": .string(declared.id), "config": config, "grants": .object(granted)]],
             ]
             let file = directory + "/deployment.json"
@@ -206,3 +211,4 @@ public struct PluginTestHostError: Error, CustomStringConvertible {
             + history.map { "  \($0)" }.joined(separator: "\n")
     }
 }
+

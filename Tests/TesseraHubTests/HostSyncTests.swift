@@ -83,6 +83,43 @@ struct HostSyncTests {
         await phone.stop()
         await laptop.stop()
     }
+    @Test("rounds run on the host's clock: soon after a local change, and periodically; the plugin is told what changed")
+    func scheduledRounds() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let url = "http://127.0.0.1:\(hub.port)"
+        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
+        try await laptop.host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        #expect(phone.host.isLoggedInToHub)
+        #expect(try phone.secretNames().isEmpty)  // the token is the host's secret, not the plugin's
+        try await phone.advanceClock(by: 1)  // the first rounds, with nothing to send
+        try await laptop.advanceClock(by: 1)
+        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+        try await phone.advanceClock(by: 3)  // a round soon after the change pushes it
+        #expect(phone.host.lastSyncRounds()["test.diary"]?.report?.pushed == 2)
+        try await laptop.advanceClock(by: 60)  // not yet: the laptop's next periodic round is at 15 min
+        #expect(try await laptop.query("SELECT id FROM entries").isEmpty)
+        try await laptop.advanceClock(by: 900)
+        #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+        #expect(try await laptop.query("SELECT rows FROM told").map { $0["rows"].text } == ["entries/e1"])
+        await phone.stop()
+        await laptop.stop()
+    }
+
+    @Test("without a login or a hub a round says what is missing")
+    func missingLoginOrHub() async throws {
+        let noHub = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+        let error = await #expect(throws: PluginError.self) { _ = try await noHub.host.syncNow("test.diary") }
+        #expect(error?.message.contains("providers.sync.hub") == true)
+        let notLoggedIn = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: "http://127.0.0.1:1")
+        let login = await #expect(throws: PluginError.self) { _ = try await notLoggedIn.host.syncNow("test.diary") }
+        #expect(login?.message.contains("tessera sync login") == true)
+        await noHub.stop()
+        await notLoggedIn.stop()
+    }
 }
 
 /// A diary with one synced table (`entries`), one local one (`scribbles`) and one that cannot be
@@ -97,6 +134,7 @@ final class DiaryPlugin: Plugin {
             CREATE TABLE entries (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
             CREATE TABLE scribbles (id TEXT PRIMARY KEY);
             CREATE TABLE tags (id TEXT PRIMARY KEY, name TEXT UNIQUE);
+            CREATE TABLE told (id TEXT PRIMARY KEY, rows TEXT NOT NULL);
             """)]
     }
 
@@ -108,6 +146,12 @@ final class DiaryPlugin: Plugin {
                 batch.put("entries", id: input.id, ["note": .text(input.note)])
             }
             return Done(ok: true)
+        }
+        // What sync changed, kept in a local table the test reads.
+        context.onRemoteChanges { changes in
+            let rows = changes.rows.map { "\($0.table)/\($0.id)\($0.deleted ? "-" : "")" }.joined(separator: ",")
+            let count = try await storage.query("SELECT COUNT(*) AS n FROM told").first?["n"].integer ?? 0
+            try await storage.write { $0.put("told", id: "\(count + 1)", ["rows": .text(rows)]) }
         }
         context.onOperation("scribble", input: Scribble.self) { input, _ in
             try await storage.write { $0.put("scribbles", id: input.id, [:]) }

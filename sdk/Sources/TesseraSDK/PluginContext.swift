@@ -29,6 +29,7 @@ public final class PluginContext: Sendable {
         var timers: [String: TimerHandler] = [:]
         var events: [String: EventHandler] = [:]
         var location: LocationHandler?
+        var remoteChanges: RemoteChangesHandler?
     }
 
     /// Creates a context. Hosts and test harnesses call this; plugins receive one.
@@ -102,6 +103,18 @@ public final class PluginContext: Sendable {
     /// accepted fix, in timestamp order per device.
     public func onLocationFix(_ handler: @escaping LocationHandler) {
         registrations.withLock { $0.location = handler }
+    }
+
+    /// Tells the plugin which rows of its synced tables changed because of changes from other
+    /// devices or members (needs the `sync` capability and `sync.tables` in the manifest). Called
+    /// after each sync round that changed rows, once they are in the tables.
+    public func onRemoteChanges(_ handler: @escaping RemoteChangesHandler) {
+        registrations.withLock { $0.remoteChanges = handler }
+    }
+
+    /// The remote-changes handler, if one is registered. Used by the host.
+    public var remoteChangesHandler: RemoteChangesHandler? {
+        registrations.withLock { $0.remoteChanges }
     }
 
     /// The handler registered for events named `publisher-id/event`, if any. Used by the host.

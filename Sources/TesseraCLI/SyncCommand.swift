@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import TesseraRuntime
+import TesseraSDK
+import TesseraSyncClient
+
+/// `tessera sync login|now|status`: this device and its hub (the deployment's `providers.sync`).
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync plugins' tables with the deployment's hub.",
+        discussion: "A serving host syncs by itself: soon after local changes and every providers.sync.every (15m by default). These commands log this device in, run a round now, and show where each plugin stands.",
+        subcommands: [Login.self, Now.self, Status.self])
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log this device in to the hub; the password is read from the first line of stdin.",
+            discussion: "The device token the hub returns is kept as the host's secret (tessera secrets list shows tessera.host hub-device-token).")
+        @Argument(help: "The person's name on the hub.") var name: String
+        @Option(name: .long, help: "A name for this device (default: the host name).") var device: String?
+        @OptionGroup var host: HostArguments
+
+        func run() async throws {
+            try await reportingErrors {
+                guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+                    throw CLIError(code: .invalidInput, message: "give the password on the first line of stdin")
+                }
+                let host = try self.host.makeHost(onlyPlugins: [])
+                do {
+                    try await host.syncLogin(name: name, password: password, device: device ?? ProcessInfo.processInfo.hostName)
+                } catch let error as SyncClientError {
+                    throw CLIError(code: error.code == "unavailable" ? .unavailable : .forbidden, message: "\(error)")
+                }
+                say("logged in to \(host.deployment.sync?.hub ?? "?") as \(name)")
+            }
+        }
+    }
+
+    struct Now: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run one sync round now for each syncing plugin, or for one.")
+        @Argument(help: "Only this plugin.") var plugin: String?
+        @OptionGroup var host: HostArguments
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost(onlyPlugins: plugin.map { [$0] })
+                await host.start()
+                defer { Task { await host.stop() } }
+                let plugins = plugin.map { [$0] } ?? host.syncingPlugins
+                if plugins.isEmpty { say("no plugin syncs here (a plugin needs sync.tables in its manifest and the sync grant)") }
+                var results: [JSONValue] = []
+                for id in plugins {
+                    do {
+                        let report = try await host.syncNow(id)
+                        results.append(Status.json(id, report))
+                        if !json { say(Status.line(id, report)) }
+                    } catch let error as SyncClientError {
+                        await host.stop()
+                        throw CLIError(code: error.code == "unavailable" ? .unavailable : .failure, message: "\(id): \(error)")
+                    }
+                }
+                if json { say(JSONValue.array(results).serialized()) }
+                await host.stop()
+            }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The hub, whether this device is logged in, and each syncing plugin's spaces and pull cursor.")
+        @OptionGroup var host: HostArguments
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost()
+                await host.start()
+                let hub = host.deployment.sync?.hub
+                var plugins: [JSONValue] = []
+                for id in host.syncingPlugins {
+                    let spaces = (try? host.syncStore(of: id)?.spaces()) ?? []
+                    plugins.append(["plugin": .string(id), "spaces": .array(spaces.map { .string($0) }),
+                                    "pullCursor": .integer(host.pullCursor(of: id) ?? 0)])
+                }
+                await host.stop()
+                if json {
+                    say(JSONValue.object(["hub": hub.map { .string($0) } ?? .null, "loggedIn": .bool(host.isLoggedInToHub),
+                                          "plugins": .array(plugins)]).serialized())
+                    return
+                }
+                say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME")")
+                for p in plugins {
+                    say("\(p["plugin"]?.stringValue ?? "?"): spaces \(p["spaces"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""), pulled up to #\(p["pullCursor"]?.integerValue ?? 0)")
+                }
+            }
+        }
+
+        static func line(_ id: String, _ r: DeviceSync.Report) -> String {
+            "\(id): pushed \(r.pushed) (\(r.duplicates) already there), pulled \(r.pulled), \(r.changedRows.count) rows changed"
+                + (r.rejected.isEmpty ? "" : ", \(r.rejected.count) refused (\(Set(r.rejected.map(\.reason)).sorted().joined(separator: ", ")))")
+                + (r.deleted.isEmpty ? "" : ", spaces deleted on the hub: \(r.deleted.joined(separator: ", "))")
+        }
+
+        static func json(_ id: String, _ r: DeviceSync.Report) -> JSONValue {
+            ["plugin": .string(id), "pushed": .integer(Int64(r.pushed)), "duplicates": .integer(Int64(r.duplicates)),
+             "pulled": .integer(Int64(r.pulled)), "changedRows": .integer(Int64(r.changedRows.count)),
+             "rejected": .array(r.rejected.map { ["row": .string($0.row), "table": .string($0.table), "reason": .string($0.reason)] }),
+             "deleted": .array(r.deleted.map { .string($0) })]
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// `tessera sync login|now|status` against a hub served by another `tessera` process.
+@Suite struct SyncCommandTests {
+    @Test(.timeLimit(.minutes(1))) func loginThenStatusAgainstAServedHub() async throws {
+        let hubWS = FixtureWorkspace("sync-cli-hub")
+        hubWS.writeDeployment(plugins: [], extra: ["role": "hub"])
+        let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", hubWS.deploymentFile, "--data", hubWS.dataDirectory],
+                            input: "correct horse battery\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let (process, out, text) = try ServeTests.serve(hubWS)
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+
+        let device = FixtureWorkspace("sync-cli-device")
+        device.addExampleManifest()
+        device.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]],
+                               extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual"], "sync": ["hub": "http://127.0.0.1:\(port)"]]])
+        func tessera(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", device.deploymentFile, "--data", device.dataDirectory], input: input)
+        }
+        let before = try tessera(["sync", "status"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout.contains("not logged in"))
+        let wrong = try tessera(["sync", "login", "ada"], input: "not the password\n")
+        #expect(wrong.status == 4 && wrong.stderr.contains("invalid_credentials"))
+        let login = try tessera(["sync", "login", "ada", "--device", "test laptop"], input: "correct horse battery\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let after = try tessera(["sync", "status", "--json"])
+        #expect(try JSONValue(parsing: after.stdout)["loggedIn"] == true)
+        let secrets = try tessera(["secrets", "list"])
+        #expect(secrets.stdout.contains("tessera.host hub-device-token") && !secrets.stdout.contains("tsd_"))
+        let now = try tessera(["sync", "now"])
+        #expect(now.status == 0 && now.stdout.contains("no plugin syncs here"))
+        process.terminate()
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+    }
+
+    @Test func withoutAHubTheCommandsSaySo() throws {
+        let ws = FixtureWorkspace("sync-cli-nohub")
+        ws.writeDeployment(plugins: [])
+        let status = try run(Fixtures.tesseraExecutable, ["sync", "status", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        #expect(status.status == 0 && status.stdout.contains("hub: none"))
+        let login = try run(Fixtures.tesseraExecutable, ["sync", "login", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                            input: "correct horse battery\n")
+        #expect(login.status != 0 && login.stderr.contains("providers.sync.hub"))
+    }
+}
