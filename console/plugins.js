@@ -7,7 +7,8 @@ export function renderPlugins(tbody, plugins) {
   clear(tbody);
   for (const plugin of plugins) {
     const state = el("span", { class: `state state-${plugin.state}` }, plugin.state);
-    const stateCell = el("td", {}, state, plugin.reason ? el("div", { class: "help" }, plugin.reason) : null);
+    const stateCell = el("td", {}, state, plugin.reason ? el("div", { class: "help" }, plugin.reason) : null,
+      plugin.sync ? el("div", { class: "help" }, syncText(plugin.sync)) : null);
     tbody.append(el("tr", { "data-plugin": plugin.id },
       el("th", { scope: "row" }, plugin.name || plugin.id, el("div", { class: "help" }, el("code", {}, plugin.id))),
       el("td", {}, plugin.version || "—"),
@@ -16,6 +17,14 @@ export function renderPlugins(tbody, plugins) {
       el("td", {}, String(plugin.retiredGenerations ?? 0)),
       el("td", {}, grantsText(plugin.grants))));
   }
+}
+
+/** "synced 2026-03-02T08:00:00Z: ↑3 ↓5" or the last round's error. */
+function syncText(sync) {
+  const last = sync.lastRound;
+  if (!last) return `syncs with ${sync.hub || "no hub"}: no round yet`;
+  if (last.error) return `sync failed ${last.at}: ${last.error}`;
+  return `synced ${last.at}: ${last.pushed} sent, ${last.pulled} received` + (last.rejected ? `, ${last.rejected} refused` : "");
 }
 
 /** "storage, clock (timers: true)" */

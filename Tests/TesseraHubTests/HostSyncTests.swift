@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraHTTP
 import TesseraSDK
 import TesseraSync
 import TesseraSyncClient
@@ -105,6 +106,18 @@ struct HostSyncTests {
         try await laptop.advanceClock(by: 900)
         #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
         #expect(try await laptop.query("SELECT rows FROM told").map { $0["rows"].text } == ["entries/e1"])
+        // The API shows each syncing plugin's hub and last round.
+        let tokens = TokenStore(dataDirectory: laptop.directory + "/data")
+        let admin = try #require(try tokens.ensureAdminToken())
+        let api = HTTPServer(host: laptop.host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil))
+        let port = try await api.start()
+        api.markReady()
+        let listed = try await HubClient(port: port).request("GET", "/v1/plugins", token: admin)
+        let sync = listed.json?["plugins"]?.arrayValue?.first { $0["id"] == "test.diary" }?["sync"]
+        #expect(sync?["hub"]?.stringValue == url)
+        #expect(sync?["lastRound"]?["pulled"]?.integerValue == 2)
+        #expect(sync?["lastRound"]?["error"] == nil)
+        await api.stop()
         await phone.stop()
         await laptop.stop()
     }

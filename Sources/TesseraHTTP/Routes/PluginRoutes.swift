@@ -16,12 +16,30 @@ struct PluginRoutes: Sendable {
     func list(_ request: Request, context: APIRequestContext) -> Response {
         let detailed = context.principal?.role == .admin
         let enabled = Set(host.enabledManifests().map(\.id))
+        let syncing = Set(host.syncingPlugins), rounds = host.lastSyncRounds()
         let plugins = host.statuses().map { status in
-            let json = detailed ? status.json : Self.summary(status)
+            var json = detailed ? status.json : Self.summary(status)
+            if syncing.contains(status.id) { json = json.adding("sync", Self.syncState(hub: host.deployment.sync?.hub, round: rounds[status.id])) }
             guard enabled.contains(status.id), let ui = host.manifest(of: status.id)?.ui else { return json }
             return json.adding("ui", ["title": .string(ui.title), "url": .string("/ui/\(status.id)/")])
         }
         return .json(["plugins": .array(plugins), "restartRecommended": .bool(host.restartRecommended)])
+    }
+
+    /// A syncing plugin's hub and last round: when, what moved, or why it failed.
+    static func syncState(hub: String?, round: SyncStatus?) -> JSONValue {
+        var state: [String: JSONValue] = ["hub": hub.map { .string($0) } ?? .null]
+        if let round {
+            var last: [String: JSONValue] = ["at": .string(round.at.formatted(.iso8601))]
+            if let report = round.report {
+                last["pushed"] = .integer(Int64(report.pushed))
+                last["pulled"] = .integer(Int64(report.pulled))
+                last["rejected"] = .integer(Int64(report.rejected.count))
+            }
+            if let error = round.error { last["error"] = .string(error) }
+            state["lastRound"] = .object(last)
+        }
+        return .object(state)
     }
 
     static func summary(_ status: PluginStatus) -> JSONValue {
