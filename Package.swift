@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
+        .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
@@ -106,6 +107,9 @@ let package = Package(
         // The smallest plugin (no Foundation): what the load benchmark loads as "a small plugin".
         .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json", "Entry"]),
         .target(name: "TesseraHelloEntry", dependencies: ["TesseraHello", sdk], path: "Plugins/Hello/Entry"),
+        // Personal finance (specs/finance.md, docs/finance.md).
+        .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry"]),
+        .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
@@ -118,6 +122,7 @@ let package = Package(
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
+        .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,

@@ -1,0 +1,121 @@
+import Foundation
+import TesseraSDK
+
+/// The monthly budget: the most the person means to spend in a month. Only expenses count
+/// (spec §3.2 rule 1), expenses entered before the budget count (rule 2), edits count at once
+/// (rule 3). At a month boundary, in the person's time zone, the budget resets; with "same budget
+/// every month" the same amount applies to the new month (rule 4). The thesis did this lazily when
+/// the screen opened; here every budget query and every write does it, and the month keeps its
+/// row, so past months' budgets stay known.
+extension Ledger {
+    struct BudgetInput: Decodable, Sendable {
+        var amount: String
+        var repeatMonthly: Bool?
+        var month: String?
+    }
+
+    struct BudgetStatus: Codable, Sendable, Equatable {
+        var month: String
+        var isSet: Bool
+        var amount: String?
+        var spent: String
+        var remaining: String?
+        var percentUsed: Int64?
+        var overspent: Bool
+        var repeatMonthly: Bool
+    }
+
+    func setBudget(_ input: BudgetInput) async throws -> BudgetStatus {
+        let minor = try Money.parse(input.amount, field: "$.amount")
+        let month: String
+        if let requested = input.month { month = requested } else { month = try await today().month }
+        guard LocalDates.parseMonth(month) != nil else { throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month") }
+        try await storage.write { batch in
+            batch.put("budgets", id: month, ["amount_minor": .integer(minor), "origin": .text("user")])
+            if let repeatMonthly = input.repeatMonthly {
+                batch.put("settings", id: "repeatBudget", ["value": .text(repeatMonthly ? "1" : "0")])
+                batch.put("settings", id: "repeatAmount", ["value": .text(String(minor))])
+            }
+        }
+        try await afterTransactionsChanged(month: month)
+        return try await budgetStatus(month: month)
+    }
+
+    /// Today's date and month in the person's time zone.
+    func today() async throws -> (day: String, month: String) {
+        let dates = try await dates()
+        let now = clock.now()
+        return (dates.day(now), dates.month(now))
+    }
+
+    func clearBudget(month: String?) async throws -> BudgetStatus {
+        let current = try await dates().month(clock.now())
+        let month = month ?? current
+        try await storage.write { batch in
+            batch.delete("budgets", id: month)
+            if month == current { batch.put("settings", id: "repeatBudget", ["value": .text("0")]) }
+        }
+        try await rescheduleReminders()
+        return try await budgetStatus(month: month)
+    }
+
+    /// The month's budget, what was spent, and what is left; rolls the budget over first.
+    func budgetStatus(month requested: String?) async throws -> BudgetStatus {
+        let dates = try await dates()
+        let current = dates.month(clock.now())
+        let month = requested ?? current
+        guard let (first, last) = dates.bounds(ofMonth: month) else {
+            throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month")
+        }
+        try await rollOver(to: month, current: current)
+        let settings = try await settings()
+        let (budget, spent) = try await figures(first: first, last: last, month: month)
+        return BudgetStatus(month: month, isSet: budget != nil, amount: budget.map(Money.plain), spent: Money.plain(spent),
+                            remaining: budget.map { Money.plain($0 - spent) }, percentUsed: budget.flatMap { Money.percentFloor(spent, of: $0) },
+                            overspent: budget.map { spent > $0 } ?? false, repeatMonthly: settings.repeatBudget)
+    }
+
+    /// The month's budget, if set, and the sum of its expenses, in minor units.
+    func figures(first: String, last: String, month: String) async throws -> (budget: Int64?, spent: Int64) {
+        let budget = try await storage.query("SELECT amount_minor FROM budgets WHERE id = ?", [.text(month)]).first?["amount_minor"].integer
+        let spent = try await storage.query(
+            "SELECT COALESCE(SUM(amount_minor), 0) AS spent FROM transactions WHERE kind = 'expense' AND occurred_on BETWEEN ? AND ?",
+            [.text(first), .text(last)]).first?["spent"].integer ?? 0
+        return (budget, spent)
+    }
+
+    /// With "same budget every month" on, the current month (and only it: a past month without a
+    /// budget had none) gets the repeated amount the first time it is looked at.
+    private func rollOver(to month: String, current: String) async throws {
+        guard month == current else { return }
+        let rows = try await storage.query("SELECT id, value FROM settings WHERE id IN ('repeatBudget', 'repeatAmount')")
+        let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") })
+        guard values["repeatBudget"] == "1", let amount = values["repeatAmount"].flatMap({ Int64($0) }), amount > 0 else { return }
+        guard try await storage.query("SELECT 1 FROM budgets WHERE id = ?", [.text(month)]).isEmpty else { return }
+        try await storage.write { $0.put("budgets", id: month, ["amount_minor": .integer(amount), "origin": .text("repeat")]) }
+    }
+
+    /// After a change to `month`'s transactions or budget: the over-budget alert, once per month
+    /// (only for the current month: an alert about a past month is noise), and the weekly text.
+    func afterTransactionsChanged(month: String) async throws {
+        let current = try await dates().month(clock.now())
+        if month == current, let notifications, let (first, last) = try await dates().bounds(ofMonth: month) {
+            _ = try await budgetStatus(month: month)  // rolls the budget over first
+            let (budget, spent) = try await figures(first: first, last: last, month: month)
+            let key = "over-budget-\(month)"
+            let alerted = try await !storage.query("SELECT 1 FROM settings WHERE id = ?", [.text("alerted:" + month)]).isEmpty
+            if let budget, spent > budget, !alerted {
+                let settings = try await settings()
+                let parameters = ["spent": Money.format(spent, currency: settings.currency, language: settings.language),
+                                  "budget": Money.format(budget, currency: settings.currency, language: settings.language),
+                                  "month": month]
+                try await notifications.schedule(NotificationRequest(
+                    key: key, title: Strings.text("over.title", settings.language),
+                    body: Strings.text("over.body", settings.language, parameters),
+                    payload: ["month": .string(month)], schedule: .at(clock.now())))
+                try await storage.write { $0.put("settings", id: "alerted:" + month, ["value": .text("1")]) }
+            }
+        }
+        try await rescheduleReminders()
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TesseraSDK
+
+/// Personal finance, the port of the thesis's "Money Mindly" (specs/finance.md): transactions,
+/// categories and accounts, a monthly budget with its month boundary, savings goals, the two
+/// reminders plus an over-budget alert, overviews and charts, and CSV in and out. Money is integer
+/// minor units throughout (Money.swift). docs/finance.md lists every operation.
+package final class FinancePlugin: Plugin {
+    package init() {}
+
+    // Every NOT NULL column has a default, and there are no UNIQUE or foreign keys, so that the
+    // tables can be synced across devices when the host wires sync for this module.
+    package var migrations: [StorageMigration] {
+        [StorageMigration(version: 1, sql: """
+            CREATE TABLE transactions (id TEXT PRIMARY KEY, kind TEXT NOT NULL DEFAULT 'expense', name TEXT NOT NULL DEFAULT '',
+                amount_minor INTEGER NOT NULL DEFAULT 0, category TEXT NOT NULL DEFAULT 'other', occurred_on TEXT NOT NULL DEFAULT '',
+                account TEXT NOT NULL DEFAULT 'cash', created_at TEXT NOT NULL DEFAULT '');
+            CREATE INDEX transactions_by_day ON transactions (occurred_on, kind);
+            CREATE TABLE categories (id TEXT PRIMARY KEY);
+            CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT 'cash');
+            CREATE TABLE budgets (id TEXT PRIMARY KEY, amount_minor INTEGER NOT NULL DEFAULT 0, origin TEXT NOT NULL DEFAULT 'user');
+            CREATE TABLE goals (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', duration TEXT NOT NULL DEFAULT 'monthly',
+                target_minor INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL DEFAULT '');
+            CREATE TABLE contributions (id TEXT PRIMARY KEY, goal_id TEXT NOT NULL DEFAULT '', amount_minor INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL DEFAULT '');
+            CREATE TABLE settings (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
+            """)]
+    }
+
+    package func start(context: PluginContext) async throws {
+        let ledger = Ledger(storage: try context.capability(.storage), clock: try context.capability(.clock),
+                            notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil)
+        registerSettings(context, ledger)
+        registerTransactions(context, ledger)
+        registerBudgetAndGoals(context, ledger)
+        registerReports(context, ledger)
+    }
+
+    private func registerSettings(_ context: PluginContext, _ ledger: Ledger) {
+        context.onOperation("settings-get", input: Empty.self) { _, _ in try await ledger.settings() }
+        context.onOperation("settings-set", input: Ledger.SettingsInput.self) { input, _ in try await ledger.setSettings(input) }
+        context.onOperation("categories-list", input: Empty.self) { _, _ in Names(names: try await ledger.categories()) }
+        context.onOperation("category-add", input: NameInput.self) { input, _ in Names(names: try await ledger.addCategory(input.name)) }
+        context.onOperation("accounts-list", input: Empty.self) { _, _ in
+            AccountList(accounts: try await ledger.accounts().map { AccountList.Account(id: $0.id, name: $0.name, kind: $0.kind) })
+        }
+        context.onOperation("account-add", input: AccountList.Account.self) { input, _ in
+            try await ledger.addAccount(id: input.id, name: input.name, kind: input.kind)
+            return AccountList(accounts: try await ledger.accounts().map { AccountList.Account(id: $0.id, name: $0.name, kind: $0.kind) })
+        }
+        context.onOperation("notifications-configure", input: Ledger.NotificationSettings.self) { input, _ in
+            try await ledger.configureNotifications(input)
+        }
+        context.onOperation("notifications-status", input: Empty.self) { _, _ in try await ledger.notificationStatus() }
+    }
+
+    private func registerTransactions(_ context: PluginContext, _ ledger: Ledger) {
+        context.onOperation("transaction-add", input: Ledger.NewTransaction.self) { input, _ in try await ledger.addTransaction(input) }
+        context.onOperation("transaction-update", input: Ledger.TransactionChange.self) { input, _ in try await ledger.updateTransaction(input) }
+        context.onOperation("transaction-delete", input: IDInput.self) { input, _ in
+            try await ledger.deleteTransaction(input.id)
+            return Done(ok: true)
+        }
+        context.onOperation("transactions-list", input: Ledger.ListFilter.self) { input, _ in
+            TransactionList(transactions: try await ledger.transactions(input))
+        }
+    }
+
+    private func registerBudgetAndGoals(_ context: PluginContext, _ ledger: Ledger) {
+        context.onOperation("budget-set", input: Ledger.BudgetInput.self) { input, _ in try await ledger.setBudget(input) }
+        context.onOperation("budget-clear", input: MonthInput.self) { input, _ in try await ledger.clearBudget(month: input.month) }
+        context.onOperation("budget-status", input: MonthInput.self) { input, _ in try await ledger.budgetStatus(month: input.month) }
+        context.onOperation("goal-create", input: Ledger.NewGoal.self) { input, _ in try await ledger.createGoal(input) }
+        context.onOperation("goal-contribute", input: Ledger.Contribution.self) { input, _ in try await ledger.contribute(input) }
+        context.onOperation("goal-delete", input: Ledger.GoalDeletion.self) { input, _ in
+            try await ledger.deleteGoal(input)
+            return Done(ok: true)
+        }
+        context.onOperation("goals-list", input: DurationInput.self) { input, _ in GoalList(goals: try await ledger.goals(duration: input.duration)) }
+    }
+
+    private func registerReports(_ context: PluginContext, _ ledger: Ledger) {
+        context.onOperation("overview", input: Ledger.OverviewInput.self) { input, _ in try await ledger.overview(input) }
+        context.onOperation("chart-svg", input: ChartInput.self) { input, _ in
+            let overview = try await ledger.overview(Ledger.OverviewInput(period: input.period ?? "month", month: input.month, year: input.year,
+                                                                          from: input.from, to: input.to))
+            return Chart(svg: input.kind == "categories" ? Charts.categories(overview) : Charts.series(overview))
+        }
+        context.onOperation("export-csv", input: LayoutInput.self) { input, _ in try await ledger.exportCSV(layout: input.layout ?? "thesis") }
+        context.onOperation("import-csv", input: CSVInput.self) { input, _ in try await ledger.importCSV(input.csv, layout: input.layout ?? "thesis") }
+    }
+}
+
+struct Empty: Decodable, Sendable {}
+struct IDInput: Decodable, Sendable { var id: String }
+struct NameInput: Decodable, Sendable { var name: String }
+struct MonthInput: Decodable, Sendable { var month: String? }
+struct DurationInput: Decodable, Sendable { var duration: String? }
+struct LayoutInput: Decodable, Sendable { var layout: String? }
+struct CSVInput: Decodable, Sendable { var csv: String; var layout: String? }
+struct ChartInput: Decodable, Sendable { var kind: String; var period: String?; var month: String?; var year: Int?; var from: String?; var to: String? }
+struct Done: Encodable, Sendable { var ok: Bool }
+struct Names: Encodable, Sendable { var names: [String] }
+struct Chart: Encodable, Sendable { var svg: String }
+struct TransactionList: Encodable, Sendable { var transactions: [Ledger.Transaction] }
+struct GoalList: Encodable, Sendable { var goals: [Ledger.Goal] }
+struct AccountList: Codable, Sendable {
+    struct Account: Codable, Sendable { var id: String; var name: String; var kind: String }
+    var accounts: [Account]
+}

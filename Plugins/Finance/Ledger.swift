@@ -1,0 +1,111 @@
+import Foundation
+import TesseraSDK
+
+/// The finance module's logic over its capabilities. Split by concern into extensions:
+/// settings and categories here, then transactions, budget, goals, reminders, overviews and CSV.
+struct Ledger: Sendable {
+    let storage: any PluginStorage
+    let clock: any HostClock
+    let notifications: (any PluginNotifications)?
+
+    /// The thesis's categories (travel, food, health "etc.") completed with the usual ones.
+    static let builtinCategories = ["travel", "food", "health", "housing", "transport", "shopping", "entertainment",
+                                    "subscriptions", "salary", "gifts", "other"]
+    static let builtinAccounts = [("cash", "Cash", "cash"), ("bank", "Bank account", "bank")]
+
+    // MARK: Settings
+
+    struct Settings: Codable, Sendable {
+        var currency = "EUR"
+        var language = "en"
+        var timeZone = "Europe/Bratislava"
+        var weeklyBudget = false
+        var logReminder = false
+        var repeatBudget = false
+    }
+
+    func settings() async throws -> Settings {
+        var settings = Settings()
+        for row in try await storage.query("SELECT id, value FROM settings") {
+            let value = row["value"].text ?? ""
+            switch row["id"].text {
+            case "currency": settings.currency = value
+            case "language": settings.language = value
+            case "timeZone": settings.timeZone = value
+            case "weeklyBudget": settings.weeklyBudget = value == "1"
+            case "logReminder": settings.logReminder = value == "1"
+            case "repeatBudget": settings.repeatBudget = value == "1"
+            default: break
+            }
+        }
+        return settings
+    }
+
+    struct SettingsInput: Decodable, Sendable {
+        var currency: String?
+        var language: String?
+        var timeZone: String?
+        var confirm: Bool?
+    }
+
+    /// Changes the currency label (never converts amounts: the thesis's rule; it asks to confirm),
+    /// the language of notification texts, or the time zone that decides "today" and "this month".
+    func setSettings(_ input: SettingsInput) async throws -> Settings {
+        let current = try await settings()
+        if let currency = input.currency {
+            guard Money.currencies.contains(currency) else {
+                throw PluginError(.invalidInput, "currency '\(currency)' is not one of \(Money.currencies.sorted().joined(separator: ", "))", field: "$.currency")
+            }
+            if currency != current.currency && input.confirm != true {
+                throw PluginError(.conflict, "changing the currency relabels every amount without converting it; send confirm: true to go ahead (code confirmation_required)", field: "$.confirm")
+            }
+        }
+        if let language = input.language, !Strings.languages.contains(language) {
+            throw PluginError(.invalidInput, "language '\(language)' is not one of en, sk, cs", field: "$.language")
+        }
+        if let zone = input.timeZone, TimeZone(identifier: zone) == nil {
+            throw PluginError(.invalidInput, "'\(zone)' is not an IANA time zone such as Europe/Prague", field: "$.timeZone")
+        }
+        try await storage.write { batch in
+            if let value = input.currency { batch.put("settings", id: "currency", ["value": .text(value)]) }
+            if let value = input.language { batch.put("settings", id: "language", ["value": .text(value)]) }
+            if let value = input.timeZone { batch.put("settings", id: "timeZone", ["value": .text(value)]) }
+        }
+        try await rescheduleReminders()
+        return try await settings()
+    }
+
+    func dates() async throws -> LocalDates { LocalDates(timeZone: try await settings().timeZone) }
+
+    // MARK: Categories and accounts
+
+    func categories() async throws -> [String] {
+        let own = try await storage.query("SELECT id FROM categories ORDER BY id").compactMap { $0["id"].text }
+        return Self.builtinCategories + own.filter { !Self.builtinCategories.contains($0) }
+    }
+
+    func addCategory(_ name: String) async throws -> [String] {
+        let key = name.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, key.count <= 40, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == " " }) else {
+            throw PluginError(.invalidInput, "a category is 1–40 letters, digits, spaces or dashes", field: "$.name")
+        }
+        try await storage.write { $0.put("categories", id: key, [:]) }
+        return try await categories()
+    }
+
+    func accounts() async throws -> [(id: String, name: String, kind: String)] {
+        let own = try await storage.query("SELECT id, name, kind FROM accounts ORDER BY id")
+            .map { ($0["id"].text ?? "", $0["name"].text ?? "", $0["kind"].text ?? "cash") }
+        return Self.builtinAccounts.map { (id: $0.0, name: $0.1, kind: $0.2) } + own.filter { row in !Self.builtinAccounts.contains { $0.0 == row.0 } }
+    }
+
+    func addAccount(id: String, name: String, kind: String) async throws {
+        guard !id.isEmpty, id.count <= 40, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), id == id.lowercased() else {
+            throw PluginError(.invalidInput, "an account id is 1–40 lowercase letters, digits or dashes", field: "$.id")
+        }
+        guard kind == "cash" || kind == "bank" else { throw PluginError(.invalidInput, "an account is cash or bank", field: "$.kind") }
+        try await storage.write { $0.put("accounts", id: id, ["name": .text(name), "kind": .text(kind)]) }
+    }
+
+    func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import TesseraSDK
+
+/// Overviews by period (a month, a year, any range of days): totals, expenses by category, and a
+/// series over time (days of a month or range, months of a year), as JSON.
+extension Ledger {
+    struct OverviewInput: Decodable, Sendable {
+        var period: String
+        var month: String?
+        var year: Int?
+        var from: String?
+        var to: String?
+    }
+
+    struct Overview: Codable, Sendable, Equatable {
+        struct Share: Codable, Sendable, Equatable { var category: String; var amount: String; var amountMinor: Int64; var percent: Int64 }
+        struct Point: Codable, Sendable, Equatable { var label: String; var income: String; var expense: String; var incomeMinor: Int64; var expenseMinor: Int64 }
+        var from: String
+        var to: String
+        var currency: String
+        var income: String
+        var expense: String
+        var balance: String
+        var byCategory: [Share]
+        var series: [Point]
+    }
+
+    func overview(_ input: OverviewInput) async throws -> Overview {
+        let dates = try await dates()
+        let (from, to, byMonth) = try range(input, dates: dates)
+        let rows = try await storage.query("""
+            SELECT occurred_on, kind, category, amount_minor FROM transactions WHERE occurred_on BETWEEN ? AND ?
+            """, [.text(from), .text(to)])
+        var income: Int64 = 0, expense: Int64 = 0
+        var categories: [String: Int64] = [:], buckets: [String: (Int64, Int64)] = [:]
+        for row in rows {
+            let amount = row["amount_minor"].integer ?? 0, day = row["occurred_on"].text ?? ""
+            let bucket = byMonth ? String(day.prefix(7)) : day
+            if row["kind"].text == "income" {
+                income += amount
+                buckets[bucket, default: (0, 0)].0 += amount
+            } else {
+                expense += amount
+                categories[row["category"].text ?? "other", default: 0] += amount
+                buckets[bucket, default: (0, 0)].1 += amount
+            }
+        }
+        let shares = categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
+            Overview.Share(category: $0.key, amount: Money.plain($0.value), amountMinor: $0.value, percent: Money.percentFloor($0.value, of: expense) ?? 0)
+        }
+        let series = labels(from: from, to: to, byMonth: byMonth).map { label in
+            let (i, e) = buckets[label] ?? (0, 0)
+            return Overview.Point(label: label, income: Money.plain(i), expense: Money.plain(e), incomeMinor: i, expenseMinor: e)
+        }
+        return Overview(from: from, to: to, currency: try await settings().currency, income: Money.plain(income),
+                        expense: Money.plain(expense), balance: Money.plain(income - expense), byCategory: shares, series: series)
+    }
+
+    /// The first and last day of the period, and whether the series counts months.
+    private func range(_ input: OverviewInput, dates: LocalDates) throws -> (String, String, Bool) {
+        switch input.period {
+        case "month":
+            let month = input.month ?? dates.month(clock.now())
+            guard let (first, last) = dates.bounds(ofMonth: month) else { throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month") }
+            return (first, last, false)
+        case "year":
+            let year = input.year ?? Int(dates.day(clock.now()).prefix(4))!
+            guard (1970...9999).contains(year) else { throw PluginError(.invalidInput, "\(year) is not a year", field: "$.year") }
+            return ("\(year)-01-01", "\(year)-12-31", true)
+        case "custom":
+            guard let from = input.from, LocalDates.isDay(from) else { throw PluginError(.invalidInput, "from is a date YYYY-MM-DD", field: "$.from") }
+            guard let to = input.to, LocalDates.isDay(to), to >= from else { throw PluginError(.invalidInput, "to is a date YYYY-MM-DD, not before from", field: "$.to") }
+            guard daysBetween(from, to) <= 366 else { throw PluginError(.invalidInput, "a custom period is at most 366 days", field: "$.to") }
+            return (from, to, false)
+        default:
+            throw PluginError(.invalidInput, "period is month, year or custom", field: "$.period")
+        }
+    }
+
+    /// Every day (or month) label from `from` to `to`.
+    private func labels(from: String, to: String, byMonth: Bool) -> [String] {
+        guard var (y, m, d) = LocalDates.parseDay(from) else { return [] }
+        var out: [String] = []
+        while true {
+            let label = byMonth ? String(LocalDates.text(y, m, 1).prefix(7)) : LocalDates.text(y, m, d)
+            if byMonth ? label > String(to.prefix(7)) : label > to { break }
+            out.append(label)
+            if byMonth { d = 1; m += 1 } else { d += 1 }
+            if d > LocalDates.daysIn(year: y, month: m > 12 ? 1 : m) { d = 1; m += 1 }
+            if m > 12 { m = 1; y += 1 }
+        }
+        return out
+    }
+
+    private func daysBetween(_ a: String, _ b: String) -> Int {
+        guard let (y1, m1, d1) = LocalDates.parseDay(a), let (y2, m2, d2) = LocalDates.parseDay(b) else { return 0 }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let one = calendar.date(from: DateComponents(year: y1, month: m1, day: d1))!
+        let two = calendar.date(from: DateComponents(year: y2, month: m2, day: d2))!
+        return calendar.dateComponents([.day], from: one, to: two).day ?? 0
+    }
+}

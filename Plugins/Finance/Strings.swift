@@ -1,0 +1,29 @@
+import Foundation
+
+/// The texts the module shows, in English, Slovak and Czech (the thesis's app was English and
+/// Slovak; Czech is added for the host's Czech users). Keys with `{name}` parameters.
+enum Strings {
+    static let languages: Set<String> = ["en", "sk", "cs"]
+
+    static let table: [String: [String: String]] = [
+        "weekly.title": ["en": "Budget this week", "sk": "Rozpočet tento týždeň", "cs": "Rozpočet tento týden"],
+        "weekly.body": ["en": "You have {remaining} left of {budget} for {month}.",
+                        "sk": "Na {month} ti zostáva {remaining} z {budget}.",
+                        "cs": "Na {month} ti zbývá {remaining} z {budget}."],
+        "weekly.noBudget": ["en": "You haven't set a budget for {month}.", "sk": "Na {month} nemáš nastavený rozpočet.",
+                            "cs": "Na {month} nemáš nastavený rozpočet."],
+        "reminder.title": ["en": "Record your transactions", "sk": "Zapíš si transakcie", "cs": "Zapiš si transakce"],
+        "reminder.body": ["en": "Don't forget to record your transactions.", "sk": "Nezabudni si zapísať transakcie.",
+                          "cs": "Nezapomeň si zapsat transakce."],
+        "over.title": ["en": "Budget exceeded", "sk": "Rozpočet prekročený", "cs": "Rozpočet překročen"],
+        "over.body": ["en": "You have spent {spent} of {budget} for {month}.", "sk": "Na {month} si minul(a) {spent} z {budget}.",
+                      "cs": "Na {month} jsi utratil(a) {spent} z {budget}."],
+    ]
+
+    /// The text for `key` in `language` (English if missing), with `{name}` parameters filled in.
+    static func text(_ key: String, _ language: String, _ parameters: [String: String] = [:]) -> String {
+        var text = table[key]?[language] ?? table[key]?["en"] ?? key
+        for (name, value) in parameters { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+}

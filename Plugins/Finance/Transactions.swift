@@ -1,0 +1,124 @@
+import Foundation
+import TesseraSDK
+
+/// Transactions: income or expense, a name, an amount, a category, a day, an account.
+extension Ledger {
+    struct NewTransaction: Decodable, Sendable {
+        var kind: String
+        var name: String
+        var amount: String
+        var category: String
+        var date: String?
+        var account: String?
+    }
+
+    struct TransactionChange: Decodable, Sendable {
+        var id: String
+        var kind: String?
+        var name: String?
+        var amount: String?
+        var category: String?
+        var date: String?
+        var account: String?
+    }
+
+    struct Transaction: Codable, Sendable, Equatable {
+        var id: String
+        var kind: String
+        var name: String
+        var amount: String
+        var amountMinor: Int64
+        var category: String
+        var date: String
+        var account: String
+    }
+
+    func addTransaction(_ input: NewTransaction) async throws -> Transaction {
+        let id = UUID().uuidString.lowercased()
+        let date: String
+        if let given = input.date { date = given } else { date = try await today().day }
+        let row = try await validated(kind: input.kind, name: input.name, amount: input.amount, category: input.category,
+                                      date: date, account: input.account ?? "cash")
+        try await storage.write { $0.put("transactions", id: id, row.merging(["created_at": .text(iso(clock.now()))]) { $1 }) }
+        try await afterTransactionsChanged(month: String(date.prefix(7)))
+        return try await transaction(id)!
+    }
+
+    func updateTransaction(_ input: TransactionChange) async throws -> Transaction {
+        guard let current = try await transaction(input.id) else {
+            throw PluginError(.notFound, "no transaction '\(input.id)'", field: "$.id")
+        }
+        let row = try await validated(kind: input.kind ?? current.kind, name: input.name ?? current.name,
+                                      amount: input.amount ?? current.amount, category: input.category ?? current.category,
+                                      date: input.date ?? current.date, account: input.account ?? current.account)
+        try await storage.write { $0.patch("transactions", id: input.id, row) }
+        try await afterTransactionsChanged(month: String((input.date ?? current.date).prefix(7)))
+        return try await transaction(input.id)!
+    }
+
+    func deleteTransaction(_ id: String) async throws {
+        guard let current = try await transaction(id) else { throw PluginError(.notFound, "no transaction '\(id)'", field: "$.id") }
+        try await storage.write { $0.delete("transactions", id: id) }
+        try await afterTransactionsChanged(month: String(current.date.prefix(7)))
+    }
+
+    /// Checks a transaction's fields: every error names its field and nothing is written.
+    private func validated(kind: String, name: String, amount: String, category: String, date: String, account: String)
+        async throws -> [String: SQLValue]
+    {
+        guard kind == "income" || kind == "expense" else { throw PluginError(.invalidInput, "kind is income or expense", field: "$.kind") }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...120).contains(trimmed.count) else { throw PluginError(.invalidInput, "a name is 1–120 characters", field: "$.name") }
+        let minor = try Money.parse(amount, field: "$.amount")
+        guard try await categories().contains(category) else {
+            throw PluginError(.invalidInput, "no category '\(category)': add it with category-add first", field: "$.category")
+        }
+        guard LocalDates.isDay(date) else { throw PluginError(.invalidInput, "'\(date)' is not a date YYYY-MM-DD", field: "$.date") }
+        guard try await accounts().contains(where: { $0.id == account }) else {
+            throw PluginError(.invalidInput, "no account '\(account)'", field: "$.account")
+        }
+        return ["kind": .text(kind), "name": .text(trimmed), "amount_minor": .integer(minor), "category": .text(category),
+                "occurred_on": .text(date), "account": .text(account)]
+    }
+
+    func transaction(_ id: String) async throws -> Transaction? {
+        try await storage.query("SELECT * FROM transactions WHERE id = ?", [.text(id)]).first.map(Self.transaction)
+    }
+
+    struct ListFilter: Decodable, Sendable {
+        var kind: String?
+        var category: String?
+        var from: String?
+        var to: String?
+        var search: String?
+        var limit: Int?
+    }
+
+    /// Newest first; `search` matches the name without regard to case or diacritics.
+    func transactions(_ filter: ListFilter) async throws -> [Transaction] {
+        var sql = "SELECT * FROM transactions WHERE 1 = 1"
+        var parameters: [SQLValue] = []
+        if let kind = filter.kind { sql += " AND kind = ?"; parameters.append(.text(kind)) }
+        if let category = filter.category { sql += " AND category = ?"; parameters.append(.text(category)) }
+        if let from = filter.from { sql += " AND occurred_on >= ?"; parameters.append(.text(from)) }
+        if let to = filter.to { sql += " AND occurred_on <= ?"; parameters.append(.text(to)) }
+        sql += " ORDER BY occurred_on DESC, created_at DESC, id"
+        var rows = try await storage.query(sql, parameters).map(Self.transaction)
+        if let search = filter.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
+            let needle = Self.folded(search)
+            rows = rows.filter { Self.folded($0.name).contains(needle) }
+        }
+        return Array(rows.prefix(filter.limit ?? 500))
+    }
+
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    static func transaction(_ row: Row) -> Transaction {
+        let minor = row["amount_minor"].integer ?? 0
+        return Transaction(id: row["id"].text ?? "", kind: row["kind"].text ?? "", name: row["name"].text ?? "",
+                           amount: Money.plain(minor), amountMinor: minor, category: row["category"].text ?? "",
+                           date: row["occurred_on"].text ?? "", account: row["account"].text ?? "")
+    }
+}
