@@ -122,7 +122,11 @@ let package = Package(
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
-        .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting"]),
+        // Fio banka's REST API on loopback, for the finance module's import tests.
+        .target(name: "TesseraFioEmulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TesseraFioEmulator"),
+        .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraFioEmulator"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,

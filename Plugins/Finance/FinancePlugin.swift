@@ -34,6 +34,16 @@ package final class FinancePlugin: Plugin {
         registerTransactions(context, ledger)
         registerBudgetAndGoals(context, ledger)
         registerReports(context, ledger)
+        registerBank(context, ledger)
+    }
+
+    private func registerBank(_ context: PluginContext, _ ledger: Ledger) {
+        let http = context.isGranted(.http) ? try? context.capability(.http) : nil
+        let secrets = context.isGranted(.secrets) ? try? context.capability(.secrets) : nil
+        context.onOperation("fio-token-set", input: Ledger.FioToken.self) { input, _ in try await ledger.setFioToken(input.token, secrets: secrets) }
+        context.onOperation("fio-token-clear", input: Empty.self) { _, _ in try await ledger.clearFioToken(secrets: secrets) }
+        context.onOperation("fio-status", input: Empty.self) { _, _ in try await ledger.fioStatus(secrets: secrets) }
+        context.onOperation("fio-import", input: Empty.self) { _, _ in try await ledger.importFromFio(http: http, secrets: secrets) }
     }
 
     private func registerSettings(_ context: PluginContext, _ ledger: Ledger) {

@@ -1,0 +1,118 @@
+import Foundation
+import TesseraSDK
+
+/// Import from Fio banka's REST API (specs/finance.md §4, research §3.4) through the host's HTTP
+/// client, granted only `fioapi.fio.cz`; the token is kept as a secret, never in the database.
+///
+/// The first import asks for the last 90 days (Fio refuses older data without strong
+/// authorisation, HTTP 422); later ones ask from the day of the previous import to today. Fio's
+/// own server-side cursor (`last/`) is not used: it is shared by every system using the token, and
+/// a range plus de-duplication does not depend on it. Each movement becomes the transaction
+/// `fio-<movement id>` (column22), so importing twice, or on two devices that sync, never doubles
+/// one. Fio allows one request per 30 s per token and answers 409 to a faster one: the import
+/// then fails with `rate_limited` and writes nothing. Amounts come as JSON numbers and are
+/// converted once to minor units, rounded to the cent (exact for any amount with two decimals).
+extension Ledger {
+    static let fioBase = "https://fioapi.fio.cz/v1/rest"
+    static let fioTokenSecret = "fio-token"
+
+    struct FioToken: Decodable, Sendable { var token: String }
+    struct FioResult: Codable, Sendable, Equatable { var imported: Int; var alreadyThere: Int; var from: String; var to: String }
+    struct FioStatus: Codable, Sendable, Equatable { var hasToken: Bool; var lastImport: String? }
+
+    func setFioToken(_ token: String, secrets: (any PluginSecrets)?) async throws -> FioStatus {
+        guard let secrets else { throw PluginError(.notGranted, "the operator has not granted secrets to this module, so it cannot keep a Fio token") }
+        guard (20...128).contains(token.count), token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw PluginError(.invalidInput, "a Fio token is the 64 letters and digits from internet banking → Settings → API", field: "$.token")
+        }
+        try await secrets.store(Secret(token), named: Self.fioTokenSecret)
+        return try await fioStatus(secrets: secrets)
+    }
+
+    func clearFioToken(secrets: (any PluginSecrets)?) async throws -> FioStatus {
+        try await secrets?.removeSecret(named: Self.fioTokenSecret)
+        return try await fioStatus(secrets: secrets)
+    }
+
+    func fioStatus(secrets: (any PluginSecrets)?) async throws -> FioStatus {
+        let last = try await storage.query("SELECT value FROM settings WHERE id = 'fioLastImport'").first?["value"].text
+        return FioStatus(hasToken: try await secrets?.secret(named: Self.fioTokenSecret) != nil, lastImport: last)
+    }
+
+    func importFromFio(http: (any PluginHTTPClient)?, secrets: (any PluginSecrets)?) async throws -> FioResult {
+        guard let http, let secrets else {
+            throw PluginError(.notGranted, "bank import needs the http (fioapi.fio.cz) and secrets grants")
+        }
+        guard let token = try await secrets.secret(named: Self.fioTokenSecret) else {
+            throw PluginError(.conflict, "no Fio token: set one with fio-token-set (code no_token)")
+        }
+        let today = try await today().day
+        let last = try await storage.query("SELECT value FROM settings WHERE id = 'fioLastImport'").first?["value"].text
+        let from = last ?? Self.day(today, minus: 89)
+        let response = try await http.send(OutboundRequest(url: "\(Self.fioBase)/periods/\(token.revealed)/\(from)/\(today)/transactions.json",
+                                                          headers: ["Accept": "application/json"], timeout: .seconds(30)))
+        try Self.checkFio(response)
+        let movements = try Self.movements(in: response, currency: try await settings().currency)
+        let known = Set(try await storage.query("SELECT id FROM transactions WHERE id LIKE 'fio-%'").compactMap { $0["id"].text })
+        let fresh = movements.filter { !known.contains($0.id) }
+        let now = iso(clock.now())
+        try await storage.write { batch in
+            for m in fresh {
+                batch.put("transactions", id: m.id, ["kind": .text(m.kind), "name": .text(m.name), "amount_minor": .integer(m.minor),
+                                                     "category": .text("other"), "occurred_on": .text(m.date), "account": .text("bank"),
+                                                     "created_at": .text(now)])
+            }
+            batch.put("settings", id: "fioLastImport", ["value": .text(today)])
+        }
+        try await afterTransactionsChanged(month: String(today.prefix(7)))
+        return FioResult(imported: fresh.count, alreadyThere: movements.count - fresh.count, from: from, to: today)
+    }
+
+    /// Turns Fio's refusals into errors a person can act on; nothing is written after one.
+    static func checkFio(_ response: OutboundResponse) throws {
+        switch response.status {
+        case 200: return
+        case 409: throw PluginError(.unavailable, "Fio allows one request per 30 seconds for a token; try again in half a minute (code rate_limited)")
+        case 422: throw PluginError(.unavailable, "Fio gives data older than 90 days only after strong authorisation in internet banking (code strong_authorization)")
+        case 400...499: throw PluginError(.unavailable, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API (code token_refused)")
+        default: throw PluginError(.unavailable, "Fio is not available (HTTP \(response.status)); nothing was imported (code bank_unavailable)")
+        }
+    }
+
+    struct Movement: Sendable { var id: String; var kind: String; var name: String; var minor: Int64; var date: String }
+
+    /// The movements of a Fio statement; throws for a malformed one or another currency.
+    static func movements(in response: OutboundResponse, currency: String) throws -> [Movement] {
+        let json: JSONValue
+        do { json = try JSONValue(parsing: response.body) } catch {
+            throw PluginError(.unavailable, "Fio answered with data that is not JSON; nothing was imported (code bank_malformed)")
+        }
+        guard let statement = json["accountStatement"], let info = statement["info"] else {
+            throw PluginError(.unavailable, "Fio's answer has no accountStatement; nothing was imported (code bank_malformed)")
+        }
+        if let bank = info["currency"]?.stringValue, bank != currency {
+            throw PluginError(.conflict, "the account is in \(bank) but the app's currency is \(currency): change the currency first (code currency_mismatch)")
+        }
+        var out: [Movement] = []
+        for (i, t) in (statement["transactionList"]?["transaction"]?.arrayValue ?? []).enumerated() {
+            guard let id = t["column22"]?["value"]?.integerValue, let amount = t["column1"]?["value"]?.doubleValue, amount != 0,
+                  let rawDate = t["column0"]?["value"]?.stringValue, LocalDates.isDay(String(rawDate.prefix(10))) else {
+                throw PluginError(.unavailable, "Fio's movement #\(i + 1) lacks an id, an amount or a date; nothing was imported (code bank_malformed)")
+            }
+            let name = [10, 16, 8, 25].lazy.compactMap { t["column\($0)"]?["value"]?.stringValue }.first { !$0.isEmpty } ?? "Fio \(id)"
+            let minor = Int64((abs(amount) * 100).rounded())
+            out.append(Movement(id: "fio-\(id)", kind: amount < 0 ? "expense" : "income", name: String(name.prefix(120)), minor: minor,
+                                date: String(rawDate.prefix(10))))
+        }
+        return out
+    }
+
+    static func day(_ day: String, minus days: Int) -> String {
+        guard let (y, m, d) = LocalDates.parseDay(day) else { return day }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = calendar.date(byAdding: .day, value: -days, to: calendar.date(from: DateComponents(year: y, month: m, day: d))!)!
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return LocalDates.text(c.year!, c.month!, c.day!)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import TesseraFinance
+import TesseraFioEmulator
+import TesseraTesting
+
+/// The Fio import against the emulator on loopback: the module's real Fio URLs, redirected by
+/// the host (providers.http.redirects), the token a secret.
+@Suite(.timeLimit(.minutes(2))) struct FioImportTests {
+    static let token = String(repeating: "a1B2", count: 16)  // 64 characters, as Fio's are
+    static let start = try! Date("2026-03-02T08:00:00Z", strategy: .iso8601)
+
+    func setUp() async throws -> (PluginTestHost, FioEmulator) {
+        let fio = try await FioEmulator.start(now: Self.start)
+        fio.addAccount(token: Self.token, movements: [
+            .init(id: 10_000_000_001, date: "2025-11-20", amount: -99.0, counterparty: "Too old"),
+            .init(id: 10_000_000_002, date: "2026-02-10", amount: -130.0, counterparty: "Albert"),
+            .init(id: 10_000_000_003, date: "2026-02-25", amount: 1500.5, counterparty: "Employer", message: "Salary"),
+            .init(id: 10_000_000_004, date: "2026-03-01", amount: -0.1, message: "Fee"),
+        ])
+        let host = try await PluginTestHost(manifest: FinanceTests.manifest, plugin: { FinancePlugin() }, start: Self.start,
+                                            httpRedirects: ["https://fioapi.fio.cz": "http://127.0.0.1:\(fio.port)"])
+        return (host, fio)
+    }
+
+    @Test func theFirstImportTakesNinetyDaysThenOnlyNewMovementsAndNeverDoubles() async throws {
+        let (host, fio) = try await setUp()
+        _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        let first = try await host.call("fio-import")
+        #expect(first["imported"] == 3 && first["from"] == "2025-12-03" && first["to"] == "2026-03-02")
+        let rows = try await host.call("transactions-list")["transactions"]?.arrayValue ?? []
+        #expect(rows.map { $0["id"]?.stringValue } == ["fio-10000000004", "fio-10000000003", "fio-10000000002"])
+        #expect(rows.map { $0["amount"]?.stringValue } == ["0.10", "1500.50", "130.00"])
+        #expect(rows.map { $0["kind"]?.stringValue } == ["expense", "income", "expense"])
+        #expect(rows.map { $0["name"]?.stringValue } == ["Fee", "Employer", "Albert"])
+        // Half a minute later a new movement has arrived: only it is added, from the last import's day.
+        fio.advance(seconds: 31)
+        fio.addMovements(token: Self.token, [.init(id: 10_000_000_005, date: "2026-03-02", amount: -12.34, counterparty: "Bakery")])
+        let second = try await host.call("fio-import")
+        #expect(second["imported"] == 1 && second["alreadyThere"] == 0 && second["from"] == "2026-03-02")
+        fio.advance(seconds: 31)
+        let again = try await host.call("fio-import")
+        #expect(again["imported"] == 0 && again["alreadyThere"] == 1)
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 4)
+        #expect(fio.requests.first == "/v1/rest/periods/TOKEN/2025-12-03/2026-03-02/transactions.json")
+        await host.stop()
+        await fio.stop()
+    }
+
+    @Test func theTokenIsASecretNeverInTheDatabase() async throws {
+        let (host, fio) = try await setUp()
+        _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        _ = try await host.call("fio-import")
+        #expect(try host.secretNames() == ["fio-token"])
+        #expect(try await host.call("fio-status") == ["hasToken": true, "lastImport": "2026-03-02"])
+        for file in [host.databasePath, host.databasePath + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(Self.token.utf8)) == nil, "\(file)")
+        }
+        _ = try await host.call("fio-token-clear")
+        let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
+        #expect(error?.message.contains("no_token") == true)
+        let bad = await #expect(throws: PluginError.self) { _ = try await host.call("fio-token-set", ["token": "short but twenty chars!"]) }
+        #expect(bad?.field == "$.token")
+        await host.stop()
+        await fio.stop()
+    }
+
+    @Test func refusalsAndFaultsWriteNothingAndSayWhy() async throws {
+        let (host, fio) = try await setUp()
+        _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        _ = try await host.call("fio-import")
+        let before = try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer
+        fio.addMovements(token: Self.token, [.init(id: 10_000_000_009, date: "2026-03-02", amount: -1, counterparty: "Later")])
+        // A second request within 30 s: Fio's 409.
+        let tooSoon = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
+        #expect(tooSoon?.message.contains("rate_limited") == true && tooSoon?.code == .unavailable)
+        for (fault, code) in [(FioEmulator.Fault.status(500), "bank_unavailable"), (.malformed, "bank_malformed")] {
+            fio.advance(seconds: 31)
+            fio.inject(fault)
+            let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
+            #expect(error?.message.contains(code) == true, "\(fault)")
+        }
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == before)
+        #expect(try await host.call("fio-status")["lastImport"] == "2026-03-02")
+        await host.stop()
+        await fio.stop()
+    }
+
+    @Test func anAccountInAnotherCurrencyIsRefused() async throws {
+        let (host, fio) = try await setUp()
+        fio.addAccount(token: Self.token, currency: "CZK", movements: [.init(id: 1, date: "2026-03-01", amount: -10)])
+        _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
+        #expect(error?.code == .conflict && error?.message.contains("currency_mismatch") == true)
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
+        await host.stop()
+        await fio.stop()
+    }
+}
