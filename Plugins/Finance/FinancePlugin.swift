@@ -24,6 +24,11 @@ package final class FinancePlugin: Plugin {
             CREATE TABLE contributions (id TEXT PRIMARY KEY, goal_id TEXT NOT NULL DEFAULT '', amount_minor INTEGER NOT NULL DEFAULT 0,
                 created_at TEXT NOT NULL DEFAULT '');
             CREATE TABLE settings (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
+            """),
+         StorageMigration(version: 2, sql: """
+            CREATE TABLE recurring (id TEXT PRIMARY KEY, kind TEXT NOT NULL DEFAULT 'expense', name TEXT NOT NULL DEFAULT '',
+                amount_minor INTEGER NOT NULL DEFAULT 0, category TEXT NOT NULL DEFAULT 'other', account TEXT NOT NULL DEFAULT 'cash',
+                every TEXT NOT NULL DEFAULT 'month', interval INTEGER NOT NULL DEFAULT 1, start TEXT NOT NULL DEFAULT '', until TEXT);
             """)]
     }
 
@@ -35,6 +40,13 @@ package final class FinancePlugin: Plugin {
         registerBudgetAndGoals(context, ledger)
         registerReports(context, ledger)
         registerBank(context, ledger)
+        context.onOperation("recurring-add", input: Ledger.NewRecurring.self) { input, _ in try await ledger.addRecurring(input) }
+        context.onOperation("recurring-list", input: Empty.self) { _, _ in RecurringList(recurring: try await ledger.recurring()) }
+        context.onOperation("recurring-delete", input: IDInput.self) { input, _ in
+            try await ledger.deleteRecurring(input.id)
+            return Done(ok: true)
+        }
+        context.onTimer("recurring") { _ in _ = try await ledger.materializeRecurring() }
     }
 
     private func registerBank(_ context: PluginContext, _ ledger: Ledger) {
@@ -114,6 +126,7 @@ struct Names: Encodable, Sendable { var names: [String] }
 struct Chart: Encodable, Sendable { var svg: String }
 struct TransactionList: Encodable, Sendable { var transactions: [Ledger.Transaction] }
 struct GoalList: Encodable, Sendable { var goals: [Ledger.Goal] }
+struct RecurringList: Encodable, Sendable { var recurring: [Ledger.Recurring] }
 struct AccountList: Codable, Sendable {
     struct Account: Codable, Sendable { var id: String; var name: String; var kind: String }
     var accounts: [Account]

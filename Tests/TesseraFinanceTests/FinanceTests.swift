@@ -209,3 +209,34 @@ import TesseraTesting
         await host.stop()
     }
 }
+
+/// Recurring transactions, on the virtual clock.
+@Suite(.timeLimit(.minutes(2))) struct RecurringTests {
+    @Test func occurrencesAreWrittenOnceEachUpToTodayAndMonthEndsAreKept() async throws {
+        let host = try await PluginTestHost(manifest: FinanceTests.manifest, plugin: { FinancePlugin() })  // 2026-01-01
+        let rent = try await host.call("recurring-add", ["kind": "expense", "name": "Rent", "amount": "650", "category": "housing",
+                                                         "every": "month", "start": "2025-11-30"])
+        #expect(rent["every"] == "month" && rent["interval"] == 1)
+        _ = try await host.call("recurring-add", ["kind": "expense", "name": "Cleaning", "amount": "20", "category": "housing",
+                                                  "every": "week", "interval": 2, "start": "2026-01-01", "until": "2026-01-20"])
+        func days(_ name: String) async throws -> [String] {
+            try await host.query("SELECT occurred_on FROM transactions WHERE name = ? ORDER BY occurred_on", [.text(name)]).compactMap { $0["occurred_on"].text }
+        }
+        #expect(try await days("Rent") == ["2025-11-30", "2025-12-30"])
+        #expect(try await days("Cleaning") == ["2026-01-01"])
+        try await host.advanceClock(by: 59 * 86_400)  // to March 1st: the hourly job catches up
+        #expect(try await days("Rent") == ["2025-11-30", "2025-12-30", "2026-01-30", "2026-02-28"])
+        #expect(try await days("Cleaning") == ["2026-01-01", "2026-01-15"])  // the 29th is past `until`
+        _ = try await host.call("recurring-list")
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 6)
+        _ = try await host.call("recurring-delete", ["id": rent["id"]!])
+        try await host.advanceClock(by: 31 * 86_400)
+        #expect(try await days("Rent").count == 4)  // stopped; what it wrote stays
+        let bad = await #expect(throws: PluginError.self) {
+            _ = try await host.call("recurring-add", ["kind": "expense", "name": "x", "amount": "1", "category": "food", "every": "month",
+                                                      "start": "2026-03-01", "until": "2026-02-01"])
+        }
+        #expect(bad?.field == "$.until")
+        await host.stop()
+    }
+}
