@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json", "Entry"]),
         .target(name: "TesseraHelloEntry", dependencies: ["TesseraHello", sdk], path: "Plugins/Hello/Entry"),
         // Personal finance (specs/finance.md, docs/finance.md).
-        .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry"]),
+        .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.

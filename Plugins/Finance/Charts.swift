@@ -12,14 +12,15 @@ enum Charts {
         var bars = ""
         for (i, share) in shares.enumerated() {
             let y = 50 + i * 30
-            let width = Int(share.amountMinor * 400 / largest)
+            let width = Int(share.amountMinor * 360 / largest)  // leaves room for the amount after the bar
             bars += #"<text x="150" y="\#(y + 15)" text-anchor="end" font-size="13">\#(escape(share.category))</text>"#
             bars += #"<rect x="160" y="\#(y)" width="\#(max(width, 1))" height="20" fill="\#(expense)"><title>\#(escape(share.category)): \#(share.amount) \#(overview.currency)</title></rect>"#
             bars += #"<text x="\#(168 + width)" y="\#(y + 15)" font-size="12">\#(share.amount) (\#(share.percent) %)</text>"#
         }
-        if shares.isEmpty { bars = #"<text x="320" y="180" text-anchor="middle" font-size="14">No expenses</text>"# }
+        if shares.isEmpty { bars = #"<text x="320" y="60" text-anchor="middle" font-size="14">No expenses</text>"# }
         return svg(title: "Expenses by category, \(overview.from) to \(overview.to)",
-                   desc: "Total expenses \(overview.expense) \(overview.currency) in \(shares.count) categories.", body: bars)
+                   desc: "Total expenses \(overview.expense) \(overview.currency) in \(shares.count) categories.", body: bars,
+                   height: max(120, 70 + shares.count * 30))
     }
 
     /// Income and expense per day (or month) as paired columns.
@@ -40,8 +41,9 @@ enum Charts {
                    desc: "Income \(overview.income), expenses \(overview.expense), balance \(overview.balance) \(overview.currency).", body: body)
     }
 
-    private static func svg(title: String, desc: String, body: String) -> String {
-        #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360" role="img" font-family="sans-serif"><title>\#(escape(title))</title><desc>\#(escape(desc))</desc>\#(body)</svg>"#
+    /// 640 wide; the category bars are as tall as they need, the series 360.
+    private static func svg(title: String, desc: String, body: String, height: Int = 360) -> String {
+        #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 \#(height)" width="640" height="\#(height)" role="img" font-family="sans-serif"><title>\#(escape(title))</title><desc>\#(escape(desc))</desc>\#(body)</svg>"#
     }
 
     static func escape(_ text: String) -> String {

@@ -104,4 +104,57 @@ import TesseraTestFixtures
 
         _ = try await serve.terminate()
     }
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(3))) func theFinancePageShowsTheBudgetAddsATransactionAndDrawsItsChart() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
+            return
+        }
+        let ws = FixtureWorkspace("http-browser-finance")
+        // The shipped manifest, its ui folder made absolute for the copy.
+        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/finance.json", encoding: .utf8))
+        if case .object(var members) = manifest {
+            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/Finance/ui"), "title": "Finance"]
+            manifest = .object(members)
+        }
+        Fixtures.write(manifest.serialized(), to: ws.root + "/finance.json")
+        ws.writeDeployment(plugins: [["id": "cz.tessera.finance", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let token = try #require(serve.adminToken)
+        let base = "http://127.0.0.1:\(serve.port)"
+        let budget = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.finance/ops/budget-set",
+                                                  headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                                                  body: Array(#"{"amount": "500"}"#.utf8))
+        #expect(budget.status == 200, "\(budget.text)")
+        let browser = try HeadlessChromium(executable: executable)
+        defer { browser.quit() }
+        let page = try await onThread { try BrowserPage(browser) }
+        try await onThread {
+            try page.navigate(base + "/")
+            try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
+            try page.type(token, into: "token-input")
+            try page.click("#token-form button[type=submit]")
+            try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
+            try page.navigate(base + "/ui/cz.tessera.finance/")
+            try page.waitFor("document.body.dataset.ready === 'true'", "the finance page")
+            try page.type("Groceries", into: "name")
+            try page.type("42,50", into: "amount")
+            try page.choose("food", in: "category")
+            try page.click("#add-form button[type=submit]")
+            try page.waitFor("document.getElementById('transactions').innerText.includes('Groceries')", "the new transaction in the table")
+            try page.screenshot(to: Self.artifacts + "/finance.png")
+        }
+        let budgetText = try await onThread { try page.evaluate("document.getElementById('budget').textContent").stringValue ?? "" }
+        #expect(budgetText.contains("spent 42.50 of 500.00 EUR (8 %)"))
+        #expect(try await onThread { try page.evaluate("document.querySelector('#chart svg title').textContent.startsWith('Expenses by category')") } == true)
+        #expect(try await onThread { try page.evaluate("document.querySelectorAll('#chart svg rect').length") } == 1)
+        let unlabelled = try await onThread { try page.evaluate("""
+            [...document.querySelectorAll('input, select, textarea')]
+              .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id).join(',')
+            """) }
+        #expect(unlabelled == "")
+        _ = try await serve.terminate()
+    }
 }
