@@ -14,22 +14,27 @@ public final class OutboundTransport: Sendable {
     public let redirects: OutboundRedirects
     /// Responses larger than this are refused.
     public let maxResponseBytes: Int
-    let session: URLSession
 
     /// A transport with the deployment's redirects and response limit.
     public init(redirects: OutboundRedirects = .none, maxResponseBytes: Int = 16 * 1_048_576) {
         self.redirects = redirects
         self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// One session for the process, made on first use and never invalidated: it holds no state
+    /// (no cookies, cache or credentials), so a session per host — made with every host, even one
+    /// whose plugins never send a request, and invalidated with it — was work for nothing. (A full
+    /// test run once died of a segfault while every test host made and dropped its own; the cause
+    /// was not pinned down.)
+    static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
-    }
-
-    deinit { session.finishTasksAndInvalidate() }
+        return URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
+    }()
 
     /// Sends `request` to `url` (its URL after redirects) and reads the whole response.
     func send(_ request: OutboundRequest, to url: URL) async throws -> OutboundResponse {
@@ -40,7 +45,7 @@ public final class OutboundTransport: Sendable {
         urlRequest.timeoutInterval = Self.seconds(request.timeout)
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await Self.session.data(for: urlRequest)
         } catch {
             throw PluginError(.unavailable, "\(request) failed: \(Self.reason(error, timeout: request.timeout))")
         }

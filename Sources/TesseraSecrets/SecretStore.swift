@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import Synchronization
 import TesseraSDK
 import TesseraSQLite
 
@@ -10,16 +12,35 @@ import TesseraSQLite
 /// a key would have to sit on the same disk; the file's mode and its separation from records are
 /// what protects them, as with an SSH key. No method here logs a value.
 public final class SecretStore: Sendable {
-    let database: SQLiteDatabase
+    /// The file.
+    public let path: String
+    private let opened = Mutex<SQLiteDatabase?>(nil)
 
-    /// Opens (creating, owner-only) the store at `path`.
+    /// A store at `path`, opened (and created, owner-only) on first use: most hosts never keep a
+    /// secret, and an open SQLite file is three descriptors.
     public init(path: String) throws {
+        self.path = path
+    }
+
+    /// The database, opened on first use.
+    private var database: SQLiteDatabase {
+        get throws {
+            try opened.withLock { opened in
+                if let opened { return opened }
+                let database = try Self.open(path)
+                opened = database
+                return database
+            }
+        }
+    }
+
+    private static func open(_ path: String) throws -> SQLiteDatabase {
         if !FileManager.default.fileExists(atPath: path) {
             // Created 0600 before SQLite opens it, so there is no moment it is readable by others.
-            let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
+            let fd = Glibc.open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
             if fd >= 0 { close(fd) }
         }
-        database = try SQLiteDatabase(path: path)
+        let database = try SQLiteDatabase(path: path)
         try database.withConnection { db in
             try db.execute("""
                 CREATE TABLE IF NOT EXISTS secrets (
@@ -27,6 +48,7 @@ public final class SecretStore: Sendable {
                     PRIMARY KEY (plugin, name)) WITHOUT ROWID;
                 """)
         }
+        return database
     }
 
     /// The value of a plugin's secret, or `nil`.

@@ -46,7 +46,9 @@ import TesseraTestFixtures
     @Test func theFileIsReadableByItsOwnerOnly() throws {
         let ws = Fixtures.temporaryDirectory("secrets")
         let path = ws + "/secrets.sqlite"
-        _ = try SecretStore(path: path)
+        let store = try SecretStore(path: path)
+        #expect(!FileManager.default.fileExists(atPath: path))  // opened, and made, on first use
+        try store.set(plugin: "p", name: "n", value: "v", at: now())
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
     }
