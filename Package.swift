@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
+        .executable(name: "stag-emulator", targets: ["STAGEmulatorCLI"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
@@ -79,6 +80,12 @@ let package = Package(
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
+        // An IS/STAG emulator on loopback for the STAG module's tests (docs/stag-emulator.md).
+        .target(name: "TesseraSTAGEmulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "STAGEmulatorCLI", dependencies: ["TesseraSTAGEmulator"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
@@ -107,6 +114,7 @@ let package = Package(
         .testTarget(name: "TesseraEventsTests", dependencies: ["TesseraEvents", "TesseraClock", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraSyncTests", dependencies: ["TesseraSync", "TesseraSQLite", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraSTAGEmulatorTests", dependencies: ["TesseraSTAGEmulator"]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
