@@ -96,6 +96,10 @@ let package = Package(
         // Its `ui/` folder holds the pages its manifest declares: static files the host serves, not sources.
         .target(name: "TesseraExample", dependencies: [sdk, stamp], path: "Plugins/Example", exclude: ["ui"]),
 
+        // The IS/STAG module, first increment: its parsing and domain logic (the plugin class, manifest and
+        // dynamic product follow once the host's http and secrets providers are on main; docs/stag.md).
+        .target(name: "TesseraSTAG", dependencies: [sdk], path: "Plugins/STAG"),
+
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
@@ -115,6 +119,7 @@ let package = Package(
         .testTarget(name: "TesseraLocationTests", dependencies: ["TesseraLocation", "TesseraClock", "TesseraTestFixtures", sdk], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraSyncTests", dependencies: ["TesseraSync", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraSTAGEmulatorTests", dependencies: ["TesseraSTAGEmulator"]),
+        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG"]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),

@@ -6,7 +6,13 @@ import FoundationNetworking
 /// A minimal HTTP client for the emulator tests (no redirects followed, so the SSO 302 is visible).
 final class EmulatorClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     let base: String
-    lazy var session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
+    lazy var session: URLSession = {
+        // No cookie jar: each request carries exactly the credentials the test gives it.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }()
 
     init(port: Int) { base = "http://127.0.0.1:\(port)" }
 
@@ -23,10 +29,16 @@ final class EmulatorClient: NSObject, URLSessionTaskDelegate, @unchecked Sendabl
         return (http.statusCode, String(decoding: data, as: UTF8.self), http)
     }
 
-    /// Logs in through the SSO redirect and returns the ticket from the Location.
+    /// The SSO login URL whose originalURL is a (404) page of the emulator itself: URLSession on Linux
+    /// follows the redirect, so the ticket is read from the final URL.
+    var loginPath: String {
+        "/ws/login?originalURL=" + (base + "/cb").addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&longTicket=true"
+    }
+
+    /// Logs in through the SSO redirect and returns the ticket from the URL it redirected to.
     func ssoTicket() async throws -> String {
-        let (_, _, response) = try await get("/ws/login?originalURL=http%3A%2F%2Fhost%2Fcb&longTicket=true")
-        let location = response.value(forHTTPHeaderField: "Location") ?? ""
-        return URLComponents(string: location)?.queryItems?.first { $0.name == "stagUserTicket" }?.value ?? ""
+        let (_, _, response) = try await get(loginPath)
+        return response.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
+            .queryItems?.first { $0.name == "stagUserTicket" }?.value ?? ""
     }
 }
