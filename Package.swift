@@ -30,7 +30,6 @@ let package = Package(
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
-        .executable(name: "stag-emulator", targets: ["STAGEmulatorCLI"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
@@ -93,12 +92,6 @@ let package = Package(
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
-        // An IS/STAG emulator on loopback for the STAG module's tests (docs/stag-emulator.md).
-        .target(name: "TesseraSTAGEmulator", dependencies: [
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "STAGEmulatorCLI", dependencies: ["TesseraSTAGEmulator"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
@@ -117,10 +110,6 @@ let package = Package(
         // Personal finance (specs/finance.md, docs/finance.md).
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
-
-        // The IS/STAG module, first increment: its parsing and domain logic (the plugin class, manifest and
-        // dynamic product follow once the host's http and secrets providers are on main; docs/stag.md).
-        .target(name: "TesseraSTAG", dependencies: [sdk], path: "Plugins/STAG"),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
@@ -152,8 +141,6 @@ let package = Package(
         .testTarget(name: "TesseraHubTests", dependencies: [
             "TesseraHub", "TesseraSyncClient", "TesseraTesting", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
-        .testTarget(name: "TesseraSTAGEmulatorTests", dependencies: ["TesseraSTAGEmulator"]),
-        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG"]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
