@@ -31,6 +31,9 @@ let package = Package(
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
+        .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
+        .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
+        .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
@@ -104,6 +107,15 @@ let package = Package(
         // The smallest plugin (no Foundation): what the load benchmark loads as "a small plugin".
         .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json", "Entry"]),
         .target(name: "TesseraHelloEntry", dependencies: ["TesseraHello", sdk], path: "Plugins/Hello/Entry"),
+
+        // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
+        .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry"]),
+        .target(name: "TesseraSTAGEntry", dependencies: ["TesseraSTAG", sdk], path: "Plugins/STAG/Entry"),
+        .target(name: "TesseraSTAGEmulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "STAGEmulatorTool", dependencies: ["TesseraSTAGEmulator"]),
+        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
