@@ -35,6 +35,9 @@ public final class STAGEmulator: Sendable {
         throw CancellationError()
     }
 
+    /// Waits until the server ends (it serves until stopped or cancelled).
+    public func run() async throws { try await task.value }
+
     /// Stops serving; connections are then refused.
     public func stop() async {
         task.cancel()
