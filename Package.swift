@@ -33,6 +33,9 @@ let package = Package(
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
+        .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
+        .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
+        .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
     ],
     dependencies: [
@@ -110,6 +113,15 @@ let package = Package(
         // Personal finance (specs/finance.md, docs/finance.md).
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
+
+        // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
+        .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry"]),
+        .target(name: "TesseraSTAGEntry", dependencies: ["TesseraSTAG", sdk], path: "Plugins/STAG/Entry"),
+        .target(name: "TesseraSTAGEmulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "STAGEmulatorTool", dependencies: ["TesseraSTAGEmulator"]),
+        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),

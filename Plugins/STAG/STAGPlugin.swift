@@ -1,0 +1,39 @@
+import Foundation
+import TesseraSDK
+
+/// IS/STAG, the Czech universities' study information system: a student's timetable, exam terms
+/// (with registering), grades, subjects and profile, cached for offline use; a refresh job that
+/// notices new exam terms and grades. The login ticket is kept only as a secret.
+package final class STAGPlugin: Plugin {
+    package init() {}
+
+    package var migrations: [StorageMigration] { Store.migrations }
+
+    package func start(context: PluginContext) async throws {
+        let store = Store(storage: try context.capability(.storage), clock: try context.capability(.clock))
+        let student = Student(store: store, http: try context.capability(.http), secrets: try context.capability(.secrets))
+        let refresher = Refresher(student: student,
+                                  notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil,
+                                  emitsEvents: context.isGranted(.events))
+        context.onOperation("universities", input: JSONValue.self) { _, _ in
+            JSONValue.array(Universities.all.map { ["id": .string($0.id), "name": .string($0.name), "baseURL": .string($0.base)] })
+        }
+        context.onOperation("login-url", input: LoginURL.self) { input, _ in try await student.loginURL(input) }
+        context.onOperation("complete-login", input: CompleteLogin.self) { input, _ in try await student.completeLogin(input) }
+        context.onOperation("logout", input: JSONValue.self) { _, _ in try await student.logout() }
+        context.onOperation("profile", input: JSONValue.self) { _, _ in try await student.profile() }
+        context.onOperation("subjects", input: JSONValue.self) { _, _ in try await student.subjects() }
+        context.onOperation("grades", input: JSONValue.self) { _, _ in try await student.grades() }
+        context.onOperation("exams", input: JSONValue.self) { _, _ in try await student.exams() }
+        context.onOperation("exam-register", input: TermInput.self) { input, _ in try await student.enrol(input.termId, register: true) }
+        context.onOperation("exam-unregister", input: TermInput.self) { input, _ in try await student.enrol(input.termId, register: false) }
+        context.onOperation("timetable", input: TimetableInput.self) { input, _ in try await student.timetable(input) }
+        context.onOperation("refresh", input: JSONValue.self) { _, _ in try await refresher.run() }
+        context.onTimer("refresh") { _ in _ = try await refresher.run() }
+    }
+}
+
+struct LoginURL: Decodable, Sendable { let university: String?; let baseURL: String?; let returnURL: String; let longTicket: Bool? }
+struct CompleteLogin: Decodable, Sendable { let university: String?; let baseURL: String?; let ticket: String }
+struct TermInput: Decodable, Sendable { let termId: Int64 }
+struct TimetableInput: Decodable, Sendable { let date: String?; let day: Bool? }

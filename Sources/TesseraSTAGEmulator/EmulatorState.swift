@@ -1,0 +1,111 @@
+import Foundation
+
+/// A fault the emulator can be switched into, to test how a client copes.
+public enum EmulatorFault: String, Sendable, CaseIterable {
+    /// Answers normally.
+    case none
+    /// Answers every service call 503, as a university whose IS/STAG is down for maintenance.
+    case down
+    /// Waits `slowSeconds` before answering.
+    case slow
+    /// Answers every service call 401, as after the ticket expired.
+    case unauthorized = "401"
+    /// Answers every service call 500.
+    case serverError = "500"
+    /// Answers JSON services with a body that is not JSON.
+    case malformed
+}
+
+/// An exam term as the emulator keeps it (rendered into STAG's `termin` JSON on the way out).
+public struct EmulatorTerm: Sendable {
+    public var id: Int
+    public var department: String
+    public var subject: String
+    public var start: Date
+    public var room: String
+    public var building: String
+    public var limit: Int
+    public var registered: Set<String>
+    public var otherStudents: Int
+    public var registerBy: Date
+    public var unregisterBy: Date
+
+    /// A term of `department`/`subject` starting at `start`; registration closes a day before.
+    public init(id: Int, department: String, subject: String, start: Date, room: String, building: String = "UC",
+                limit: Int, registered: Set<String> = [], otherStudents: Int = 0, registerBy: Date? = nil, unregisterBy: Date? = nil) {
+        self.id = id; self.department = department; self.subject = subject; self.start = start
+        self.room = room; self.building = building; self.limit = limit; self.registered = registered
+        self.otherStudents = otherStudents
+        self.registerBy = registerBy ?? start.addingTimeInterval(-86400)
+        self.unregisterBy = unregisterBy ?? start.addingTimeInterval(-86400)
+    }
+}
+
+/// A grade as the emulator keeps it (rendered into `student_na_predmetu`).
+public struct EmulatorGrade: Sendable {
+    public var department: String
+    public var subject: String
+    public var grade: String
+    public var date: Date
+
+    /// A grade for `department`/`subject` given on `date`.
+    public init(department: String, subject: String, grade: String, date: Date) {
+        self.department = department; self.subject = subject; self.grade = grade; self.date = date
+    }
+}
+
+/// Everything the emulator remembers: its own settable time, issued tickets, terms and grades.
+struct EmulatorState: Sendable {
+    var now: Date
+    var fault: EmulatorFault = .none
+    var slowSeconds: Double = 2
+    var tickets: [String: Date] = [:]
+    var ticketLifetime: TimeInterval = 3600
+    var terms: [EmulatorTerm]
+    var grades: [EmulatorGrade]
+    var requestCount = 0
+
+    init(now: Date) {
+        self.now = now
+        terms = Fixtures.terms
+        grades = Fixtures.grades
+    }
+
+    /// Issues a ticket of 64 hex digits, valid for `ticketLifetime` from the emulator's time.
+    mutating func issueTicket() -> String {
+        var ticket = ""
+        for _ in 0..<32 { ticket += String(format: "%02x", UInt8.random(in: 0...255)) }
+        tickets[ticket] = now.addingTimeInterval(ticketLifetime)
+        return ticket
+    }
+
+    func isValid(ticket: String) -> Bool {
+        guard let expiry = tickets[ticket] else { return false }
+        return expiry > now
+    }
+
+    /// Registers the student, answering with STAG's plain text ("OK" or the reason).
+    mutating func register(student: String, term id: Int) -> String {
+        guard let index = terms.firstIndex(where: { $0.id == id }) else { return "Termín neexistuje." }
+        let term = terms[index]
+        if term.registered.contains(student) { return "Student je již na termín zapsán." }
+        if now > term.registerBy { return "Termín pro přihlašování již vypršel." }
+        if term.occupied >= term.limit { return "Termín je již plně obsazen." }
+        terms[index].registered.insert(student)
+        return "OK"
+    }
+
+    /// Unregisters the student: idempotent, as STAG is, except after the unregistering deadline.
+    mutating func unregister(student: String, term id: Int) -> String {
+        guard let index = terms.firstIndex(where: { $0.id == id }) else { return "Termín neexistuje." }
+        guard terms[index].registered.contains(student) else { return "OK" }
+        if now > terms[index].unregisterBy { return "Termín pro odhlašování již vypršel." }
+        terms[index].registered.remove(student)
+        return "OK"
+    }
+}
+
+extension EmulatorTerm {
+    /// Seats taken, the student's own included.
+    var occupied: Int { otherStudents + registered.count }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+
+/// The emulator's HTTP routes.
+enum Routes {
+    static func install(on router: Router<BasicRequestContext>, state: SharedState) {
+        router.get("/ws/login") { request, _ in login(request, state) }
+        router.get("/ws/services/rest2/{service}/{method}") { request, context -> Response in
+            let name = "\(context.parameters.get("service") ?? "")/\(context.parameters.get("method") ?? "")"
+            return try await service(name, request, state)
+        }
+        router.post("/_emulator/time") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 4096)
+            let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+            guard let text = object?["now"] as? String, let date = ISO8601DateFormatter().date(from: text) else {
+                return plain(.badRequest, "expected {\"now\": \"ISO-8601\"}")
+            }
+            state.box.withLock { $0.now = date }
+            return plain(.ok, "OK")
+        }
+        router.post("/_emulator/fault") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 4096)
+            let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+            guard let mode = (object?["mode"] as? String).flatMap(EmulatorFault.init(rawValue:)) else {
+                return plain(.badRequest, "expected {\"mode\": \"none|down|slow|401|500|malformed\"}")
+            }
+            state.box.withLock { $0.fault = mode; if let s = object?["seconds"] as? Double { $0.slowSeconds = s } }
+            return plain(.ok, "OK")
+        }
+    }
+
+    /// The SSO login: the real one passes through the university's Shibboleth; this one logs the
+    /// emulator's student straight in and redirects to `originalURL` with the ticket.
+    static func login(_ request: Request, _ state: SharedState) -> Response {
+        guard let back = request.uri.queryParameters.get("originalURL"), var target = URLComponents(string: back) else {
+            return plain(.badRequest, "originalURL missing")
+        }
+        let ticket = state.box.withLock { $0.issueTicket() }
+        let info = Data(Rendering.json(Fixtures.userList()).utf8).base64EncodedString()
+        target.queryItems = (target.queryItems ?? []) + [
+            URLQueryItem(name: "stagUserTicket", value: ticket), URLQueryItem(name: "stagUserName", value: Fixtures.userName),
+            URLQueryItem(name: "stagUserRole", value: "ST"), URLQueryItem(name: "stagUserInfo", value: info)]
+        return Response(status: .found, headers: [.location: target.string ?? back])
+    }
+
+    static func service(_ name: String, _ request: Request, _ state: SharedState) async throws -> Response {
+        let (fault, delay) = state.box.withLock { s -> (EmulatorFault, Double) in s.requestCount += 1; return (s.fault, s.slowSeconds) }
+        switch fault {
+        case .down: return plain(.serviceUnavailable, "Služba je dočasně nedostupná.")
+        case .unauthorized: return plain(.unauthorized, "Unauthorized")
+        case .serverError: return plain(.internalServerError, "Internal Server Error")
+        case .slow: try await Task.sleep(for: .seconds(delay))
+        case .none, .malformed: break
+        }
+        let query = request.uri.queryParameters
+        if name == "help/getStagUserListForLoginTicketV2" {
+            let ticket = query.get("ticket") ?? ""
+            guard state.box.withLock({ $0.isValid(ticket: ticket) }) else { return plain(.unauthorized, "Unauthorized") }
+            return json(Fixtures.userList(), fault)
+        }
+        guard let ticket = ticket(of: request), state.box.withLock({ $0.isValid(ticket: ticket) }) else {
+            return plain(.unauthorized, "Unauthorized")
+        }
+        let student = query.get("osCislo") ?? ""
+        switch name {
+        case "student/getStudentInfo": return json(Fixtures.studentInfo(), fault)
+        case "predmety/getPredmetyByStudent": return json(Fixtures.subjects(), fault)
+        case "rozvrhy/getRozvrhByStudent": return json(["rozvrhovaAkce": Fixtures.timetable()], fault)
+        case "terminy/getTerminyProStudenta":
+            let terms = state.box.withLock { s in s.terms.map { Rendering.term($0, for: student) } }
+            return json(["termin": terms], fault)
+        case "znamky/getZnamkyByStudent":
+            let grades = state.box.withLock { s in s.grades.map(Rendering.grade) }
+            return json(["student_na_predmetu": grades], fault)
+        case "terminy/zapisStudentaNaTermin", "terminy/odhlasStudentaZTerminu":
+            guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
+            let answer = state.box.withLock { s in
+                name.hasSuffix("zapisStudentaNaTermin") ? s.register(student: student, term: id) : s.unregister(student: student, term: id)
+            }
+            return plain(.ok, answer)
+        default: return plain(.notFound, "Služba \(name) neexistuje.")
+        }
+    }
+
+    /// The ticket, from HTTP Basic (username = ticket, empty password) or the `WSCOOKIE` cookie.
+    static func ticket(of request: Request) -> String? {
+        if let auth = request.headers[.authorization], auth.hasPrefix("Basic "),
+           let data = Data(base64Encoded: String(auth.dropFirst(6))) {
+            return String(decoding: data, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false).first.map(String.init)
+        }
+        if let cookie = request.headers[.cookie], let range = cookie.range(of: "WSCOOKIE=") {
+            return String(cookie[range.upperBound...].prefix { $0 != ";" })
+        }
+        return nil
+    }
+
+    static func json(_ object: Any, _ fault: EmulatorFault) -> Response {
+        let text = fault == .malformed ? "{\"termin\": [ {\"termIdno\": 11184" : Rendering.json(object)
+        return Response(status: .ok, headers: [.contentType: "application/json;charset=UTF-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain;charset=UTF-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

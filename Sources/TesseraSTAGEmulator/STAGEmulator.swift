@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// An IS/STAG web-service emulator on loopback: the student endpoints under `/ws/services/rest2/`,
+/// the SSO login redirect with `stagUserTicket`, ticket expiry (401), enrolment rules answered in
+/// STAG's plain text, a settable time and fault switches under `/_emulator/`.
+public final class STAGEmulator: Sendable {
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    /// `http://127.0.0.1:PORT`, what a redirect of a university's base origin points at.
+    public var origin: String { "http://127.0.0.1:\(port)" }
+    let task: Task<Void, any Error>
+    let shared: SharedState
+
+    private init(port: Int, task: Task<Void, any Error>, shared: SharedState) {
+        self.port = port
+        self.task = task
+        self.shared = shared
+    }
+
+    /// Starts the emulator on `port` (0 = any free port), its time at `now`.
+    public static func start(port: Int = 0, now: Date = Date(timeIntervalSince1970: 1_767_225_600)) async throws -> STAGEmulator {
+        let shared = SharedState(now: now)
+        let router = Router()
+        Routes.install(on: router, state: shared)
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "stag-emulator")
+        logger.logLevel = .critical
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() }, logger: logger)
+        let task = Task { try await app.runService() }
+        for await bound in ports { return STAGEmulator(port: bound, task: task, shared: shared) }
+        throw CancellationError()
+    }
+
+    /// Waits until the server ends (it serves until stopped or cancelled).
+    public func run() async throws { try await task.value }
+
+    /// Stops serving; connections are then refused.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    // MARK: In-process control (the same as the `/_emulator/` endpoints)
+
+    /// Sets the emulator's time (deadlines and ticket expiry are judged against it).
+    public func setTime(_ date: Date) { shared.box.withLock { $0.now = date } }
+    /// Switches a fault on (or `.none` off).
+    public func setFault(_ fault: EmulatorFault) { shared.box.withLock { $0.fault = fault } }
+    /// Adds an exam term.
+    public func addTerm(_ term: EmulatorTerm) { shared.box.withLock { $0.terms.append(term) } }
+    /// Publishes a grade.
+    public func addGrade(_ grade: EmulatorGrade) { shared.box.withLock { $0.grades.append(grade) } }
+    /// Service calls answered so far.
+    public var requestCount: Int { shared.box.withLock { $0.requestCount } }
+    /// Whether the student is registered for the term.
+    public func isRegistered(term: Int, student: String = STAGEmulator.student) -> Bool {
+        shared.box.withLock { $0.terms.first { $0.id == term }?.registered.contains(student) ?? false }
+    }
+    /// The emulator's student's number (`osCislo`).
+    public static var student: String { Fixtures.osCislo }
+    /// Parses a STAG date (`d.M.yyyy` or `d.M.yyyy H:mm`, Europe/Prague), for tests building terms.
+    public static func pragueDate(_ text: String) -> Date { Fixtures.date(text) }
+}
+
+/// The state behind a reference the route closures share.
+final class SharedState: Sendable {
+    let box: Mutex<EmulatorState>
+    init(now: Date) { box = Mutex(EmulatorState(now: now)) }
+}
