@@ -29,6 +29,10 @@ package final class FinancePlugin: Plugin {
             CREATE TABLE recurring (id TEXT PRIMARY KEY, kind TEXT NOT NULL DEFAULT 'expense', name TEXT NOT NULL DEFAULT '',
                 amount_minor INTEGER NOT NULL DEFAULT 0, category TEXT NOT NULL DEFAULT 'other', account TEXT NOT NULL DEFAULT 'cash',
                 every TEXT NOT NULL DEFAULT 'month', interval INTEGER NOT NULL DEFAULT 1, start TEXT NOT NULL DEFAULT '', until TEXT);
+            """),
+         StorageMigration(version: 3, sql: """
+            CREATE TABLE category_rules (id TEXT PRIMARY KEY, match TEXT NOT NULL DEFAULT '', category TEXT NOT NULL DEFAULT 'other',
+                position INTEGER NOT NULL DEFAULT 0);
             """)]
     }
 
@@ -55,7 +59,13 @@ package final class FinancePlugin: Plugin {
         context.onOperation("fio-token-set", input: Ledger.FioToken.self) { input, _ in try await ledger.setFioToken(input.token, secrets: secrets) }
         context.onOperation("fio-token-clear", input: Empty.self) { _, _ in try await ledger.clearFioToken(secrets: secrets) }
         context.onOperation("fio-status", input: Empty.self) { _, _ in try await ledger.fioStatus(secrets: secrets) }
-        context.onOperation("fio-import", input: Empty.self) { _, _ in try await ledger.importFromFio(http: http, secrets: secrets) }
+        let cache = FioStatementCache()
+        context.onOperation("fio-import", input: FioImportInput.self) { input, _ in
+            try await ledger.importFromFio(http: http, secrets: secrets, resolveMismatch: input.resolveMismatch, cache: cache)
+        }
+        context.onOperation("category-rule-add", input: Ledger.NewRule.self) { input, _ in RuleList(rules: try await ledger.addCategoryRule(input)) }
+        context.onOperation("category-rule-delete", input: IDInput.self) { input, _ in RuleList(rules: try await ledger.deleteCategoryRule(input.id)) }
+        context.onOperation("category-rules-list", input: Empty.self) { _, _ in RuleList(rules: try await ledger.categoryRules()) }
     }
 
     private func registerSettings(_ context: PluginContext, _ ledger: Ledger) {
@@ -127,6 +137,8 @@ struct Chart: Encodable, Sendable { var svg: String }
 struct TransactionList: Encodable, Sendable { var transactions: [Ledger.Transaction] }
 struct GoalList: Encodable, Sendable { var goals: [Ledger.Goal] }
 struct RecurringList: Encodable, Sendable { var recurring: [Ledger.Recurring] }
+struct RuleList: Encodable, Sendable { var rules: [Ledger.Rule] }
+struct FioImportInput: Decodable, Sendable { var resolveMismatch: String? }
 struct AccountList: Codable, Sendable {
     struct Account: Codable, Sendable { var id: String; var name: String; var kind: String }
     var accounts: [Account]

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 
 /// Import from Fio banka's REST API (specs/finance.md §4, research §3.4) through the host's HTTP
@@ -39,7 +40,13 @@ extension Ledger {
         return FioStatus(hasToken: try await secrets?.secret(named: Self.fioTokenSecret) != nil, lastImport: last)
     }
 
-    func importFromFio(http: (any PluginHTTPClient)?, secrets: (any PluginSecrets)?) async throws -> FioResult {
+    /// `resolveMismatch`: `abort` (the default) refuses an account in another currency than the
+    /// app's; `switchCurrencyAndWipe` makes the account's currency the app's, deletes the existing
+    /// transactions (goals, budgets and settings stay: spec §7.11 q7) and imports — from the
+    /// statement fetched by the refused call if it is under 10 minutes old, so resolving costs no
+    /// second request against Fio's 30-second limit.
+    func importFromFio(http: (any PluginHTTPClient)?, secrets: (any PluginSecrets)?, resolveMismatch: String?,
+                       cache: FioStatementCache) async throws -> FioResult {
         guard let http, let secrets else {
             throw PluginError(.notGranted, "bank import needs the http (fioapi.fio.cz) and secrets grants")
         }
@@ -49,30 +56,53 @@ extension Ledger {
         let today = try await today().day
         let last = try await storage.query("SELECT value FROM settings WHERE id = 'fioLastImport'").first?["value"].text
         let from = last ?? Self.day(today, minus: 89)
-        let response = try await http.send(OutboundRequest(url: "\(Self.fioBase)/periods/\(token.revealed)/\(from)/\(today)/transactions.json",
-                                                          headers: ["Accept": "application/json"], timeout: .seconds(30)))
-        try Self.checkFio(response)
-        let movements = try Self.movements(in: response, currency: try await settings().currency)
-        let known = Set(try await storage.query("SELECT id FROM transactions WHERE id LIKE 'fio-%'").compactMap { $0["id"].text })
-        let fresh = movements.filter { !known.contains($0.id) }
+        let settings = try await settings()
+        let body: [UInt8]
+        if resolveMismatch == "switchCurrencyAndWipe", let cached = cache.take(now: clock.now()) {
+            body = cached
+        } else {
+            let response = try await http.send(OutboundRequest(url: "\(Self.fioBase)/periods/\(token.revealed)/\(from)/\(today)/transactions.json",
+                                                              headers: ["Accept": "application/json"], timeout: .seconds(30)))
+            try Self.checkFio(response, now: clock.now())
+            body = response.body
+        }
+        let statement = try Self.statement(body)
+        var wipe = false
+        if statement.currency != settings.currency {
+            guard resolveMismatch == "switchCurrencyAndWipe" else {
+                cache.keep(body, now: clock.now())
+                throw PluginError(.conflict, "the account is in \(statement.currency) but the app's currency is \(settings.currency): call fio-import again with resolveMismatch switchCurrencyAndWipe to switch to \(statement.currency) and delete the existing transactions, or leave it (code currency_mismatch)")
+            }
+            wipe = true
+        }
+        let rules = try await categoryRules()
+        let existing = try await storage.query("SELECT id FROM transactions").compactMap { $0["id"].text }
+        let known = wipe ? Set<String>() : Set(existing.filter { $0.hasPrefix("fio-") })
+        let fresh = statement.movements.filter { !known.contains($0.id) }
         let now = iso(clock.now())
         try await storage.write { batch in
+            if wipe {
+                for id in existing { batch.delete("transactions", id: id) }
+                batch.put("settings", id: "currency", ["value": .text(statement.currency)])
+            }
             for m in fresh {
                 batch.put("transactions", id: m.id, ["kind": .text(m.kind), "name": .text(m.name), "amount_minor": .integer(m.minor),
-                                                     "category": .text("other"), "occurred_on": .text(m.date), "account": .text("bank"),
-                                                     "created_at": .text(now)])
+                                                     "category": .text(Self.category(for: m.name, rules: rules)), "occurred_on": .text(m.date),
+                                                     "account": .text("bank"), "created_at": .text(now)])
             }
             batch.put("settings", id: "fioLastImport", ["value": .text(today)])
         }
         try await afterTransactionsChanged(month: String(today.prefix(7)))
-        return FioResult(imported: fresh.count, alreadyThere: movements.count - fresh.count, from: from, to: today)
+        return FioResult(imported: fresh.count, alreadyThere: statement.movements.count - fresh.count, from: from, to: today)
     }
 
     /// Turns Fio's refusals into errors a person can act on; nothing is written after one.
-    static func checkFio(_ response: OutboundResponse) throws {
+    static func checkFio(_ response: OutboundResponse, now: Date) throws {
         switch response.status {
         case 200: return
-        case 409: throw PluginError(.unavailable, "Fio allows one request per 30 seconds for a token; try again in half a minute (code rate_limited)")
+        case 409:
+            let retry = now.addingTimeInterval(30).formatted(.iso8601)
+            throw PluginError(.unavailable, "Fio allows one request per 30 seconds for a token; try again after \(retry) (code rate_limited)")
         case 422: throw PluginError(.unavailable, "Fio gives data older than 90 days only after strong authorisation in internet banking (code strong_authorization)")
         case 400...499: throw PluginError(.unavailable, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API (code token_refused)")
         default: throw PluginError(.unavailable, "Fio is not available (HTTP \(response.status)); nothing was imported (code bank_unavailable)")
@@ -81,17 +111,14 @@ extension Ledger {
 
     struct Movement: Sendable { var id: String; var kind: String; var name: String; var minor: Int64; var date: String }
 
-    /// The movements of a Fio statement; throws for a malformed one or another currency.
-    static func movements(in response: OutboundResponse, currency: String) throws -> [Movement] {
+    /// The account's currency and its movements, from a Fio statement; throws for a malformed one.
+    static func statement(_ body: [UInt8]) throws -> (currency: String, movements: [Movement]) {
         let json: JSONValue
-        do { json = try JSONValue(parsing: response.body) } catch {
+        do { json = try JSONValue(parsing: body) } catch {
             throw PluginError(.unavailable, "Fio answered with data that is not JSON; nothing was imported (code bank_malformed)")
         }
-        guard let statement = json["accountStatement"], let info = statement["info"] else {
-            throw PluginError(.unavailable, "Fio's answer has no accountStatement; nothing was imported (code bank_malformed)")
-        }
-        if let bank = info["currency"]?.stringValue, bank != currency {
-            throw PluginError(.conflict, "the account is in \(bank) but the app's currency is \(currency): change the currency first (code currency_mismatch)")
+        guard let statement = json["accountStatement"], let info = statement["info"], let currency = info["currency"]?.stringValue else {
+            throw PluginError(.unavailable, "Fio's answer has no accountStatement with a currency; nothing was imported (code bank_malformed)")
         }
         var out: [Movement] = []
         for (i, t) in (statement["transactionList"]?["transaction"]?.arrayValue ?? []).enumerated() {
@@ -104,7 +131,7 @@ extension Ledger {
             out.append(Movement(id: "fio-\(id)", kind: amount < 0 ? "expense" : "income", name: String(name.prefix(120)), minor: minor,
                                 date: String(rawDate.prefix(10))))
         }
-        return out
+        return (currency, out)
     }
 
     static func day(_ day: String, minus days: Int) -> String {
@@ -114,5 +141,19 @@ extension Ledger {
         let date = calendar.date(byAdding: .day, value: -days, to: calendar.date(from: DateComponents(year: y, month: m, day: d))!)!
         let c = calendar.dateComponents([.year, .month, .day], from: date)
         return LocalDates.text(c.year!, c.month!, c.day!)
+    }
+}
+
+/// The statement a refused import fetched (another currency), kept 10 minutes so that resolving
+/// the mismatch needs no second request.
+final class FioStatementCache: Sendable {
+    private let kept = Mutex<(body: [UInt8], at: Date)?>(nil)
+    func keep(_ body: [UInt8], now: Date) { kept.withLock { $0 = (body, now) } }
+    func take(now: Date) -> [UInt8]? {
+        kept.withLock { kept in
+            defer { kept = nil }
+            guard let kept, now.timeIntervalSince(kept.at) < 600 else { return nil }
+            return kept.body
+        }
     }
 }

@@ -74,6 +74,7 @@ import TesseraTesting
         // A second request within 30 s: Fio's 409.
         let tooSoon = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
         #expect(tooSoon?.message.contains("rate_limited") == true && tooSoon?.code == .unavailable)
+        #expect(tooSoon?.message.contains("try again after 2026-03-02T08:00:30Z") == true)  // the host's clock + 30 s
         for (fault, code) in [(FioEmulator.Fault.status(500), "bank_unavailable"), (.malformed, "bank_malformed")] {
             fio.advance(seconds: 31)
             fio.inject(fault)
@@ -86,13 +87,35 @@ import TesseraTesting
         await fio.stop()
     }
 
-    @Test func anAccountInAnotherCurrencyIsRefused() async throws {
+    @Test func anAccountInAnotherCurrencyIsRefusedOrSwitchedToWithoutASecondRequest() async throws {
         let (host, fio) = try await setUp()
-        fio.addAccount(token: Self.token, currency: "CZK", movements: [.init(id: 1, date: "2026-03-01", amount: -10)])
+        fio.addAccount(token: Self.token, currency: "CZK", movements: [.init(id: 1, date: "2026-03-01", amount: -10, counterparty: "Lidl")])
         _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        _ = try await host.call("transaction-add", ["kind": "expense", "name": "Cash lunch", "amount": "9", "category": "food"])
         let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
         #expect(error?.code == .conflict && error?.message.contains("currency_mismatch") == true)
-        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 1)
+        // Resolved at once (within Fio's 30 s): the statement fetched above is used, no new request.
+        let requestsBefore = fio.requests.count
+        let switched = try await host.call("fio-import", ["resolveMismatch": "switchCurrencyAndWipe"])
+        #expect(switched["imported"] == 1)
+        #expect(fio.requests.count == requestsBefore)
+        #expect(try await host.call("settings-get")["currency"] == "CZK")
+        #expect(try await host.call("transactions-list")["transactions"]?.arrayValue?.map { $0["name"] } == ["Lidl"])
+        await host.stop()
+        await fio.stop()
+    }
+
+    @Test func rulesCategoriseImportedTransactionsByCounterparty() async throws {
+        let (host, fio) = try await setUp()
+        _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
+        _ = try await host.call("category-rule-add", ["match": "albert", "category": "food"])
+        _ = try await host.call("category-rule-add", ["match": "EMPLOYER", "category": "salary"])
+        let unknown = await #expect(throws: PluginError.self) { _ = try await host.call("category-rule-add", ["match": "x", "category": "yachts"]) }
+        #expect(unknown?.field == "$.category")
+        _ = try await host.call("fio-import")
+        let rows = try await host.query("SELECT name, category FROM transactions ORDER BY name")
+        #expect(rows.map { "\($0["name"].text ?? ""):\($0["category"].text ?? "")" } == ["Albert:food", "Employer:salary", "Fee:other"])
         await host.stop()
         await fio.stop()
     }
