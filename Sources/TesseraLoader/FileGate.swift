@@ -24,6 +24,12 @@ public enum FileGate {
     /// The mangling prefix of symbols defined in the TesseraSDK module.
     static let sdkSymbolPrefix = "$s10TesseraSDK"
 
+    /// The type descriptors of a few of the SDK's core types. Only a copy of the SDK defines these;
+    /// a plugin that merely extends an SDK type defines symbols under the SDK's prefix too
+    /// (`(extension in MyPlugin):TesseraSDK.JSONValue…`), and must not be refused for it.
+    static let sdkTypeDescriptors = ["$s10TesseraSDK9JSONValueOMn", "$s10TesseraSDK13PluginContextCMn",
+                                     "$s10TesseraSDK11PluginErrorVMn", "$s10TesseraSDK17GrantedCapabilityVMn"]
+
     ///
     /// - Parameter knownSHA256: the file's hash when the caller has it already (a staged copy is
     ///   named by it), so the file is not read twice.
@@ -105,12 +111,12 @@ public enum FileGate {
     /// The link lint: a plugin must use the host's SDK and Swift runtime, never copies of them.
     static func lint(_ elf: ELFFile) throws(GateRefusal) {
         let embedded: Int
-        do { embedded = try elf.countDefinedSymbols(withPrefix: sdkSymbolPrefix) } catch {
+        do { embedded = try sdkTypeDescriptors.reduce(0) { (sum, name) throws(ELFError) in try sum + elf.countDefinedSymbols(withPrefix: name) } } catch {
             throw GateRefusal(gate: 1, field: "link", expected: "a readable dynamic symbol table", found: "\(error)")
         }
         if embedded > 0 {
-            throw GateRefusal(gate: 1, field: "link", expected: "no TesseraSDK symbols defined in the plugin",
-                              found: "\(embedded) defined: the plugin embeds its own copy of the SDK, so no cast across the boundary would work",
+            throw GateRefusal(gate: 1, field: "link", expected: "no TesseraSDK types defined in the plugin",
+                              found: "\(embedded) of the SDK's core types defined: the plugin embeds its own copy of the SDK, so no cast across the boundary would work",
                               hint: "depend on the SDK package's dynamic TesseraSDK product, not its sources or a static build")
         }
         if !elf.neededLibraries.contains("libTesseraSDK.so") {
