@@ -86,7 +86,7 @@ extension Ledger {
 
     /// With "same budget every month" on, the current month (and only it: a past month without a
     /// budget had none) gets the repeated amount the first time it is looked at.
-    private func rollOver(to month: String, current: String) async throws {
+    func rollOver(to month: String, current: String) async throws {
         guard month == current else { return }
         let rows = try await storage.query("SELECT id, value FROM settings WHERE id IN ('repeatBudget', 'repeatAmount')")
         let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") })
@@ -100,7 +100,7 @@ extension Ledger {
     func afterTransactionsChanged(month: String) async throws {
         let current = try await dates().month(clock.now())
         if month == current, let notifications, let (first, last) = try await dates().bounds(ofMonth: month) {
-            _ = try await budgetStatus(month: month)  // rolls the budget over first
+            try await rollOver(to: month, current: current)
             let (budget, spent) = try await figures(first: first, last: last, month: month)
             let key = "over-budget-\(month)"
             let alerted = try await !storage.query("SELECT 1 FROM settings WHERE id = ?", [.text("alerted:" + month)]).isEmpty

@@ -55,7 +55,7 @@ extension Ledger {
         }
         let today = try await today().day
         let last = try await storage.query("SELECT value FROM settings WHERE id = 'fioLastImport'").first?["value"].text
-        let from = last ?? Self.day(today, minus: 89)
+        let from = last ?? LocalDates.adding(-89, to: today)
         let settings = try await settings()
         let body: [UInt8]
         if resolveMismatch == "switchCurrencyAndWipe", let cached = cache.take(now: clock.now()) {
@@ -132,15 +132,6 @@ extension Ledger {
                                 date: String(rawDate.prefix(10))))
         }
         return (currency, out)
-    }
-
-    static func day(_ day: String, minus days: Int) -> String {
-        guard let (y, m, d) = LocalDates.parseDay(day) else { return day }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(byAdding: .day, value: -days, to: calendar.date(from: DateComponents(year: y, month: m, day: d))!)!
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return LocalDates.text(c.year!, c.month!, c.day!)
     }
 }
 

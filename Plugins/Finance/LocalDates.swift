@@ -66,6 +66,31 @@ struct LocalDates: Sendable {
         }
     }
 
+    /// `day` moved by `days` (negative: earlier), on the calendar alone.
+    static func adding(_ days: Int, to day: String) -> String {
+        guard let date = utcDate(day), let moved = utc.date(byAdding: .day, value: days, to: date) else { return day }
+        let c = utc.dateComponents([.year, .month, .day], from: moved)
+        return text(c.year!, c.month!, c.day!)
+    }
+
+    /// Whole days from `a` to `b`.
+    static func daysBetween(_ a: String, _ b: String) -> Int {
+        guard let one = utcDate(a), let two = utcDate(b) else { return 0 }
+        return utc.dateComponents([.day], from: one, to: two).day ?? 0
+    }
+
+    /// Day arithmetic runs in UTC, where every day has 24 hours.
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    private static func utcDate(_ day: String) -> Date? {
+        guard let (y, m, d) = parseDay(day) else { return nil }
+        return utc.date(from: DateComponents(year: y, month: m, day: d))
+    }
+
     static func text(_ y: Int, _ m: Int, _ d: Int) -> String {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(y)-\(two(m))-\(two(d))"

@@ -70,7 +70,7 @@ extension Ledger {
         case "custom":
             guard let from = input.from, LocalDates.isDay(from) else { throw PluginError(.invalidInput, "from is a date YYYY-MM-DD", field: "$.from") }
             guard let to = input.to, LocalDates.isDay(to), to >= from else { throw PluginError(.invalidInput, "to is a date YYYY-MM-DD, not before from", field: "$.to") }
-            guard daysBetween(from, to) <= 366 else { throw PluginError(.invalidInput, "a custom period is at most 366 days", field: "$.to") }
+            guard LocalDates.daysBetween(from, to) <= 366 else { throw PluginError(.invalidInput, "a custom period is at most 366 days", field: "$.to") }
             return (from, to, false)
         default:
             throw PluginError(.invalidInput, "period is month, year or custom", field: "$.period")
@@ -90,14 +90,5 @@ extension Ledger {
             if m > 12 { m = 1; y += 1 }
         }
         return out
-    }
-
-    private func daysBetween(_ a: String, _ b: String) -> Int {
-        guard let (y1, m1, d1) = LocalDates.parseDay(a), let (y2, m2, d2) = LocalDates.parseDay(b) else { return 0 }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let one = calendar.date(from: DateComponents(year: y1, month: m1, day: d1))!
-        let two = calendar.date(from: DateComponents(year: y2, month: m2, day: d2))!
-        return calendar.dateComponents([.day], from: one, to: two).day ?? 0
     }
 }

@@ -21,7 +21,7 @@ extension Ledger {
     }
 
     struct Recurring: Codable, Sendable, Equatable {
-        var id: String, kind: String, name: String, amount: String, category: String, account: String
+        var id: String, kind: String, name: String, amount: String, amountMinor: Int64, category: String, account: String
         var every: String, interval: Int, start: String, until: String?
     }
 
@@ -34,14 +34,14 @@ extension Ledger {
             guard LocalDates.isDay(until), until >= input.start else { throw PluginError(.invalidInput, "until is a date, not before start", field: "$.until") }
         }
         // The same checks as a transaction's (kind, name, amount, category, account).
-        _ = try Money.parse(input.amount, field: "$.amount")
+        let amount = try Money.parse(input.amount, field: "$.amount")
         guard input.kind == "income" || input.kind == "expense" else { throw PluginError(.invalidInput, "kind is income or expense", field: "$.kind") }
         guard try await categories().contains(input.category) else { throw PluginError(.invalidInput, "no category '\(input.category)'", field: "$.category") }
         let account = input.account ?? "cash"
         guard try await accounts().contains(where: { $0.id == account }) else { throw PluginError(.invalidInput, "no account '\(account)'", field: "$.account") }
         let id = String(UUID().uuidString.lowercased().prefix(8))
         try await storage.write {
-            $0.put("recurring", id: id, ["kind": .text(input.kind), "name": .text(input.name), "amount_minor": .integer(try Money.parse(input.amount, field: "$.amount")),
+            $0.put("recurring", id: id, ["kind": .text(input.kind), "name": .text(input.name), "amount_minor": .integer(amount),
                                          "category": .text(input.category), "account": .text(account), "every": .text(input.every),
                                          "interval": .integer(Int64(interval)), "start": .text(input.start), "until": input.until.map { .text($0) } ?? .null])
         }
@@ -52,7 +52,7 @@ extension Ledger {
     func recurring() async throws -> [Recurring] {
         try await storage.query("SELECT * FROM recurring ORDER BY start, id").map { row in
             Recurring(id: row["id"].text ?? "", kind: row["kind"].text ?? "", name: row["name"].text ?? "",
-                      amount: Money.plain(row["amount_minor"].integer ?? 0), category: row["category"].text ?? "",
+                      amount: Money.plain(row["amount_minor"].integer ?? 0), amountMinor: row["amount_minor"].integer ?? 0, category: row["category"].text ?? "",
                       account: row["account"].text ?? "", every: row["every"].text ?? "", interval: Int(row["interval"].integer ?? 1),
                       start: row["start"].text ?? "", until: row["until"].text)
         }
@@ -72,7 +72,7 @@ extension Ledger {
         for rule in try await recurring() {
             for day in Self.occurrences(of: rule, through: min(today, rule.until ?? today)) where !existing.contains("rec-\(rule.id)-\(day)") {
                 puts.append(("rec-\(rule.id)-\(day)", ["kind": .text(rule.kind), "name": .text(rule.name),
-                    "amount_minor": .integer(try Money.parse(rule.amount, field: "$")), "category": .text(rule.category),
+                    "amount_minor": .integer(rule.amountMinor), "category": .text(rule.category),
                     "occurred_on": .text(day), "account": .text(rule.account), "created_at": .text(now)]))
             }
         }
@@ -95,7 +95,7 @@ extension Ledger {
                 let (y, m) = (y0 + months / 12, months % 12 + 1)
                 day = LocalDates.text(y, m, min(d0, LocalDates.daysIn(year: y, month: m)))
             default:
-                day = Self.day(rule.start, minus: -(n * rule.interval * (rule.every == "week" ? 7 : 1)))
+                day = LocalDates.adding(n * rule.interval * (rule.every == "week" ? 7 : 1), to: rule.start)
             }
             if day > last { break }
             out.append(day)

@@ -32,14 +32,17 @@ final class FileChangeWatch: @unchecked Sendable {
     /// `true` when watching is not possible, or the kernel's queue overflowed.
     func changed() -> Bool {
         guard descriptor >= 0 else { return true }
-        var changed = false
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 { changed = true; continue }
-            if count < 0 && errno == EINTR { continue }
-            // EAGAIN: nothing (more) queued. Any other error: be safe and look at the file.
-            return changed || (count < 0 && errno != EAGAIN)
+        // This runs on every request: the buffer is on the stack, not a fresh array each time.
+        return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            var changed = false
+            while true {
+                let count = read(descriptor, buffer.baseAddress, buffer.count)
+                if count > 0 { changed = true; continue }
+                let error = errno
+                if count < 0 && error == EINTR { continue }
+                // EAGAIN: nothing (more) queued. Any other error: be safe and look at the file.
+                return changed || (count < 0 && error != EAGAIN)
+            }
         }
     }
 }

@@ -30,11 +30,7 @@ import TesseraTestFixtures
         let page = try await onThread { try BrowserPage(browser) }
 
         try await onThread {
-            try page.navigate(base + "/")
-            try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
-            try page.type(token, into: "token-input")
-            try page.click("#token-form button[type=submit]")
-            try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
+            try Self.signIn(page, at: base, with: token)
         }
         let table = try await onThread { try page.evaluate("document.getElementById('plugins-table').innerText").stringValue ?? "" }
         #expect(table.contains("dev.tessera.example"))
@@ -132,11 +128,7 @@ import TesseraTestFixtures
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
-            try page.navigate(base + "/")
-            try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
-            try page.type(token, into: "token-input")
-            try page.click("#token-form button[type=submit]")
-            try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
+            try Self.signIn(page, at: base, with: token)
             try page.navigate(base + "/ui/cz.tessera.finance/")
             try page.waitFor("document.body.dataset.ready === 'true'", "the finance page")
             try page.type("Groceries", into: "name")
@@ -156,5 +148,15 @@ import TesseraTestFixtures
             """) }
         #expect(unlabelled == "")
         _ = try await serve.terminate()
+    }
+
+    /// Opens the console and signs in with `token`, as an operator does; the token is then kept
+    /// for the tab, so modules' pages use it too.
+    static func signIn(_ page: BrowserPage, at base: String, with token: String) throws {
+        try page.navigate(base + "/")
+        try page.waitFor("document.body.dataset.console === 'started'", "the console's script")
+        try page.type(token, into: "token-input")
+        try page.click("#token-form button[type=submit]")
+        try page.waitFor("document.body.dataset.ready === 'true'", "the console to load")
     }
 }
