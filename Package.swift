@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
+        .library(name: "TesseraStress", type: .dynamic, targets: ["TesseraStress", "TesseraStressEntry"]),
         .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
         .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
         .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
@@ -113,6 +114,8 @@ let package = Package(
         // Personal finance (specs/finance.md, docs/finance.md).
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
+        .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
+        .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
         .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry"]),
@@ -139,6 +142,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TesseraFioEmulator"),
         .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraFioEmulator"]),
+        .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,
