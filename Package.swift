@@ -114,7 +114,7 @@ let package = Package(
         // Personal finance (specs/finance.md, docs/finance.md).
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
-        .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
+        .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
@@ -155,7 +155,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraSyncClient", "TesseraTesting", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,

@@ -43,6 +43,9 @@ package final class StressPlugin: Plugin {
         registerContent(ops, study)
         context.onTimer(Study.capTimer) { _ in try await serial.run { try await study.relaxationCapReached() } }
         context.onEvent(Study.examEvent) { event in try await serial.run { try await study.examUpcoming(event.payload) } }
+        // Another of the participant's devices changed the records (a week completed, a diary
+        // record, the account cancelled): this device's reminders follow.
+        context.onRemoteChanges { _ in try await serial.run { try await study.reschedule() } }
         try await serial.run { try await study.reschedule() }  // the config (delay, deadline) may have changed since the last run
     }
 
