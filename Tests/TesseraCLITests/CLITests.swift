@@ -156,17 +156,12 @@ import TesseraTestFixtures
 @Suite struct ServeTests {
     /// Starts `tessera serve` on `ws` and reads its output until it says it is serving (or dies).
     /// Port 0: the test must not depend on the default port being free on a shared machine.
-    static func serve(_ ws: FixtureWorkspace) throws -> (Process, Pipe, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func serve(_ ws: FixtureWorkspace) throws -> (ChildProcess, FileHandle, String) {
+        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"])
+        let out = process.standardOutput!
         var text = ""
         while !text.contains("Ctrl-C to stop") {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = out.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
@@ -183,7 +178,7 @@ import TesseraTestFixtures
         #expect(text.contains("active"))
         #expect(text.contains("serving deployment 'test'"))
         process.terminate()  // SIGTERM
-        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        let rest = out.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: rest, as: UTF8.self).contains("stopped"))

@@ -42,7 +42,7 @@ import TesseraTestFixtures
         #expect((listed as? HTTPURLResponse)?.statusCode == 200)
         #expect(try JSONValue(parsing: Array(listing))["spaces"]?.arrayValue?.first?["id"]?.stringValue == "personal")
         process.terminate()  // SIGTERM
-        _ = out.fileHandleForReading.readDataToEndOfFile()
+        _ = out.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }

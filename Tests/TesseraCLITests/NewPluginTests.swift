@@ -55,19 +55,14 @@ import TesseraTestFixtures
         print("new-plugin round trip (generate, swift build, verify, two calls): \(ContinuousClock.now - started)")
 
         // `tessera dev`: a broken edit is refused while generation 1 serves; the fix is swapped in.
-        let dev = Process()
-        dev.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        dev.arguments = ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
-                         "--deployment", ws.deploymentFile, "--data", ws.dataDirectory]
-        let out = Pipe()
-        dev.standardOutput = out
-        dev.standardError = FileHandle.nullDevice
-        try dev.run()
+        let dev = try ChildProcess(Fixtures.tesseraExecutable, ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
+                                                                "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        let out = dev.standardOutput!
         defer { if dev.isRunning { dev.terminate(); dev.waitUntilExit() } }
         var seen = ""
         func readUntil(_ marker: String) -> Bool {
             while !seen.contains(marker) {
-                let chunk = out.fileHandleForReading.availableData
+                let chunk = out.availableData
                 if chunk.isEmpty { return false }
                 seen += String(decoding: chunk, as: UTF8.self)
             }

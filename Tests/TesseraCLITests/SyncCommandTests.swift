@@ -36,7 +36,7 @@ import TesseraTestFixtures
         let now = try tessera(["sync", "now"])
         #expect(now.status == 0 && now.stdout.contains("no plugin syncs here"))
         process.terminate()
-        _ = out.fileHandleForReading.readDataToEndOfFile()
+        _ = out.readDataToEndOfFile()
         process.waitUntilExit()
     }
 

@@ -85,8 +85,8 @@ import TesseraTestFixtures
 
 /// `tessera serve --port 0` as a child process, read until it says it is serving.
 struct ServeProcess: @unchecked Sendable {
-    let process: Process
-    let out: Pipe
+    let process: ChildProcess
+    let out: FileHandle
     /// What it printed up to "Ctrl-C to stop".
     let output: String
     let port: Int
@@ -97,14 +97,10 @@ struct ServeProcess: @unchecked Sendable {
     }
 
     static func start(_ ws: FixtureWorkspace, extraArguments: [String] = []) async throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"] + extraArguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = out.fileHandleForReading
+        let process = try ChildProcess(Fixtures.tesseraExecutable,
+                                       ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"] + extraArguments)
+        let out = process.standardOutput!
+        let handle = out
         let output = try await onThread {
             var text = ""
             while !text.contains("Ctrl-C to stop") {
@@ -126,7 +122,7 @@ struct ServeProcess: @unchecked Sendable {
     func terminate() async throws -> (status: Int32, rest: String) {
         process.terminate()
         return try await onThread {
-            let rest = out.fileHandleForReading.readDataToEndOfFile()
+            let rest = out.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
         }

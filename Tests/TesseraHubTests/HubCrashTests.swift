@@ -11,17 +11,12 @@ import TesseraTestFixtures
 @Suite("Hub crash safety", .timeLimit(.minutes(2)))
 struct HubCrashTests {
     /// `tessera serve` on the hub deployment of `ws`, as its own process; returns it and its port.
-    static func serve(_ ws: FixtureWorkspace) throws -> (Process, Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.tesseraExecutable)
-        process.arguments = ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func serve(_ ws: FixtureWorkspace) throws -> (ChildProcess, Int) {
+        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"])
+        let out = process.standardOutput!
         var text = ""
         while !text.contains("Ctrl-C to stop") {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = out.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TesseraLocation
 import TesseraSDK
+import TesseraTestFixtures
 
 /// The gpsd client against a real gpsd, fed by gpsfake from an NMEA log. Waiting for gpsd is real
 /// time, so the waits are generous and nothing asserts on how long anything took.
@@ -39,14 +40,9 @@ import TesseraSDK
         let logged = try Self.loggedPositions()
         #expect(logged.count == 20)
         let port = try Self.freePort()
-        let fake = Process()
-        fake.executableURL = URL(fileURLWithPath: gpsfake)
         // -P: gpsd's port; -c 0.1: a sentence every 0.1 s; -1: play the log once; gpsfake waits for
         // a client to connect before it starts playing.
-        fake.arguments = ["-P", String(port), "-c", "0.1", "-1", fixtureURL("drive.nmea").path]
-        fake.standardOutput = FileHandle.nullDevice
-        fake.standardError = FileHandle.nullDevice
-        try fake.run()
+        let fake = try ChildProcess(gpsfake, ["-P", String(port), "-c", "0.1", "-1", fixtureURL("drive.nmea").path], stdout: .null)
         defer { Self.stop(fake) }
 
         // Started at once: the client retries until gpsd listens.
@@ -103,7 +99,7 @@ import TesseraSDK
 
     /// Stops gpsfake and the gpsd it started. gpsfake 3.22 does not always exit after its one pass,
     /// nor on SIGTERM once its gpsd has gone, so: SIGTERM, a grace period, then SIGKILL to both.
-    static func stop(_ fake: Process) {
+    static func stop(_ fake: ChildProcess) {
         let pid = fake.processIdentifier
         let children = childProcesses(of: pid)
         if fake.isRunning { fake.terminate() }

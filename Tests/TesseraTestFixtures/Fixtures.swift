@@ -51,26 +51,19 @@ public struct ProcessResult: Sendable {
 @discardableResult
 public func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
                 directory: String? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe(), err = Pipe(), inp = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inp
-    try process.run()
-    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
-    try inp.fileHandleForWriting.close()
+    let process = try ChildProcess(executable, arguments, environment: environment, directory: directory,
+                                   stdin: .pipe, stdout: .pipe, stderr: .pipe)
+    let inp = process.standardInput!, out = process.standardOutput!, err = process.standardError!
+    if let input { inp.write(Data(input.utf8)) }
+    try inp.close()
     // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
     let errData = Mutex(Data())
     let errDone = DispatchSemaphore(value: 0)
     Thread {
-        errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+        errData.withLock { $0 = err.readDataToEndOfFile() }
         errDone.signal()
     }.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let outData = out.readDataToEndOfFile()
     process.waitUntilExit()
     errDone.wait()
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
