@@ -74,7 +74,7 @@ extension PluginHost {
         do {
             let report = try await sync.round()
             syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: report, error: nil) }
-            if !report.changedRows.isEmpty { await tellRemoteChanges(pluginID, rows: report.changedRows) }
+            if !report.changedRows.isEmpty || !report.rejected.isEmpty || !report.dropped.isEmpty { await tellRemoteChanges(pluginID, report) }
             return report
         } catch {
             syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: nil, error: "\(error)") }
@@ -102,13 +102,19 @@ extension PluginHost {
         }
     }
 
-    /// Hands the changed rows to the plugin's handler, if it is active and registered one. A plugin
-    /// that is not active then is not told later: it reads its tables when it starts.
-    func tellRemoteChanges(_ pluginID: String, rows: [ChangedRow]) async {
+    /// Hands the changed rows, the refused changes taken back and the dropped spaces to the
+    /// plugin's handler, if it is active and registered one. A plugin that is not active then is
+    /// not told later: it reads its tables when it starts.
+    func tellRemoteChanges(_ pluginID: String, _ report: DeviceSync.Report) async {
         guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
         defer { slot.endCall() }
         guard let handler = context.remoteChangesHandler else { return }
-        let changes = RemoteChanges(rows: rows.sorted().map { RemoteChanges.Row(table: $0.table, id: $0.row, deleted: $0.change == .deleted) })
+        var rows: [String: ChangedRow] = [:]
+        for row in report.changedRows { rows["\(row.table)\u{0}\(row.row)"] = row }  // the last change of a row tells
+        let refused = Set(report.rejected.map { RemoteChanges.Refusal(table: $0.table, id: $0.row, column: $0.column, reason: $0.reason) })
+        let changes = RemoteChanges(
+            rows: rows.values.sorted().map { RemoteChanges.Row(table: $0.table, id: $0.row, deleted: $0.change == .deleted) },
+            refused: refused.sorted { ($0.table, $0.id, $0.column) < ($1.table, $1.id, $1.column) }, droppedSpaces: report.dropped)
         do { try await handler(changes) } catch {
             log(.warning, pluginID, "remote-changes handler threw: \(error)")
         }

@@ -95,7 +95,7 @@ public final class SyncStore: Sendable {
     }
 
     /// Runs `body` on a merge session in a new transaction on the store's database.
-    private func transaction<T: Sendable>(_ body: (MergeSession) throws -> T) throws -> T {
+    func transaction<T: Sendable>(_ body: (MergeSession) throws -> T) throws -> T {
         try database.withConnection { connection in
             try connection.transaction(.immediate) { try session(on: connection, body) }
         }

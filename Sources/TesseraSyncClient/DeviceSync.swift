@@ -37,6 +37,12 @@ public struct DeviceSync: Sendable {
         public var changedRows: [ChangedRow] = []
         /// Spaces the hub says were deleted, or that the person is not (or no longer) in.
         public var deleted: [String] = [], notMember: [String] = []
+        /// Rows rebuilt without the refused changes (``SyncStore/revert(_:)``).
+        public var reverted: [ChangedRow] = []
+        /// Spaces whose data this device dropped: deleted, left, or the person was removed.
+        public var dropped: [String] = []
+        /// How many of ``rejected`` were reverted already.
+        var revertedRejections = 0
     }
 
     /// Checks, pushes what the hub lacks, pulls what this device lacks, and catches up on spaces
@@ -52,8 +58,10 @@ public struct DeviceSync: Sendable {
             if status == .deleted { report.deleted.append(space) }
             if status == .notAMember, local.contains(space) { report.notMember.append(space) }
         }
-        let writable = local.filter { !report.deleted.contains($0) && statuses[$0] != .inSync }
+        try await dropDeparted(local, into: &report)
+        let writable = local.filter { !report.dropped.contains($0) && statuses[$0] != .inSync }
         for space in writable { try await push(space, since: state.lastPushed(hub: hub.baseURL, plugin: plugin, space: space), into: &report) }
+        try revertRefused(into: &report)
         try await pullAll(space: nil, into: &report)
         // A space that still differs holds changes older than this device's marks or cursor (it
         // joined the space later, or a push was lost): push it all and pull it from the start.
@@ -61,12 +69,39 @@ public struct DeviceSync: Sendable {
             guard case .differs = status else { continue }
             let roots = try await hub.check(plugin: plugin, roots: [space: try store.merkle(for: space).rootHash])
             guard roots[space] != .inSync else { continue }
-            if local.contains(space) { try await push(space, since: nil, into: &report) }
+            if local.contains(space) && !report.dropped.contains(space) { try await push(space, since: nil, into: &report) }
             try await pullAll(space: space, into: &report)
         }
+        try revertRefused(into: &report)
         report.deleted.sort()
         report.notMember.sort()
         return report
+    }
+
+    /// Drops the data of the spaces the person no longer belongs to: those the check calls deleted,
+    /// and those it calls not-a-member that the hub lists as departures (a space made on this
+    /// device and not pushed yet is not a member's either, but is no departure: it stays).
+    private func dropDeparted(_ local: [String], into report: inout Report) async throws {
+        var departed = Set(report.deleted.filter(local.contains))
+        if !report.notMember.isEmpty { departed.formUnion(try await hub.spaces().departures.filter(report.notMember.contains)) }
+        for space in departed.sorted() where space != "personal" {
+            let rows = try store.dropSpace(space)
+            report.dropped.append(space)
+            report.changedRows += rows
+            try state.setLastPushed(nil, hub: hub.baseURL, plugin: plugin, space: space)
+        }
+    }
+
+    /// Takes back the changes the hub refused in this round's pushes (a viewer's writes), once.
+    private func revertRefused(into report: inout Report) throws {
+        let pending = report.rejected.dropFirst(report.revertedRejections)
+        report.revertedRejections = report.rejected.count
+        guard !pending.isEmpty else { return }
+        let rows = try store.revert(pending.map {
+            SyncStore.RefusedChange(space: $0.space, table: $0.table, row: $0.row, timestamp: $0.timestamp, column: $0.column)
+        })
+        report.reverted += rows
+        report.changedRows += rows
     }
 
     /// Pushes `space`'s changes after `since` in batches, moving the mark after each answer.

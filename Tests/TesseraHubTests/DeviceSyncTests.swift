@@ -81,9 +81,46 @@ struct DeviceSyncTests {
         #expect(try ada.notes().first?[1] == .text("Emma"))
         hub.clock.advance(1)
         try ada.put("child", title: "Emma (the viewer's edit)", in: Self.shared)
+        try ada.put("ghost", title: "a row only the viewer made", in: Self.shared)
         let refused = try await adaSync.round()
         #expect(!refused.rejected.isEmpty)
-        #expect(refused.rejected.allSatisfy { $0.reason == "read_only" && $0.row == "child" })
+        #expect(refused.rejected.allSatisfy { $0.reason == "read_only" && ["child", "ghost"].contains($0.row) })
+        // Taken back: the edited row shows the space's value again, the new row is gone...
+        #expect(refused.reverted.map(\.row).sorted() == ["child", "ghost"])
+        #expect(try ada.notes().map { $0[1] } == [.text("Emma")])
+        // ...and the next round finds the space in sync instead of pushing them again.
+        let calm = try await adaSync.round()
+        #expect(calm.rejected.isEmpty && calm.pushed == 0 && calm.inSyncAtStart.contains(Self.shared))
+    }
+
+    @Test("a member removed from a space, or whose space is deleted, drops its data; the personal space stays")
+    func departedSpacesAreDropped() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        try await hub.addPerson("bob")
+        let ada = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
+        let bob = try DeviceReplica(hub: hub, token: try await hub.login("bob", device: "phone"), node: 0xB2, clock: hub.clock.now)
+        try bob.put("child", title: "Emma", in: Self.shared)
+        _ = try await device(bob, hub: hub, state: "bob.sqlite").round()
+        let invite = try await hub.request("POST", "/v1/hub/spaces/\(Self.shared)/invitations", token: bob.token, json: #"{"role":"editor"}"#)
+        let code = try #require(invite.json?["code"]?.stringValue)
+        _ = try await hub.request("POST", "/v1/hub/invitations/accept", token: ada.token, json: #"{"code":"\#(code)"}"#)
+        let adaSync = try device(ada, hub: hub, state: "ada.sqlite")
+        try ada.put("own", title: "my own note", in: "personal")
+        _ = try await adaSync.round()
+        #expect(try ada.notes().count == 2)
+        // A space made on Ada's phone and not pushed yet is not a departure: it must stay.
+        let offline = "0b8f3c2e-1d4a-4e6b-8c9d-0a1b2c3d4e5f"
+        let me = try await hub.request("GET", "/v1/hub/me", token: ada.token)
+        let adaID = try #require(me.json?["person"]?.stringValue)
+        #expect(try await hub.request("DELETE", "/v1/hub/spaces/\(Self.shared)/members/\(adaID)", token: bob.token).status == 204)
+        try ada.put("draft", title: "in a space made offline", in: offline)
+        let removed = try await adaSync.round()
+        #expect(removed.dropped == [Self.shared])
+        #expect(try ada.notes().map { $0[0] } == [.text("draft"), .text("own")])
+        #expect(try ada.store.spaces().sorted() == [offline, "personal"].sorted())
+        #expect(try await adaSync.round().dropped.isEmpty)  // once
     }
 
     @Test("an unreachable hub is 'unavailable'; offline edits sync once it is back")

@@ -20,7 +20,7 @@ struct HostSyncTests {
         Fixtures.write("""
         {
           "id": "test.diary", "name": "Diary", "version": "1.0.0",
-          "sdk": {"abi": "1.2", "toolchain": "6.3.1"}, "library": {"name": "Diary"},
+          "sdk": {"abi": "1.3", "toolchain": "6.3.1"}, "library": {"name": "Diary"},
           "requires": [{"capability": "storage", "version": "^1.0"}, {"capability": "sync", "version": "^1.0"}],
           "permissions": {},
           \(sync)
@@ -122,6 +122,44 @@ struct HostSyncTests {
         await laptop.stop()
     }
 
+    @Test("a viewer's write is taken back and the plugin told why; a removed member's device drops the space and is told")
+    func refusedAndDropped() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        try await hub.addPerson("bob")
+        let url = "http://127.0.0.1:\(hub.port)"
+        let bob = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        let ada = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        try await bob.host.syncLogin(name: "bob", password: "correct horse battery", device: "bob's phone")
+        try await ada.host.syncLogin(name: "ada", password: "correct horse battery", device: "ada's phone")
+        _ = try await bob.call("add", ["id": "e1", "note": "first tooth", "space": .string(Self.shared)])
+        try await bob.advanceClock(by: 3)  // registers the space: Bob owns it
+        let bobToken = try await hub.login("bob", device: "bob's laptop"), adaToken = try await hub.login("ada", device: "ada's laptop")
+        let invite = try await hub.request("POST", "/v1/hub/spaces/\(Self.shared)/invitations", token: bobToken, json: #"{"role":"viewer"}"#)
+        let code = try #require(invite.json?["code"]?.stringValue)
+        #expect(try await hub.request("POST", "/v1/hub/invitations/accept", token: adaToken, json: #"{"code":"\#(code)"}"#).status == 200)
+        try await ada.advanceClock(by: 900)
+        #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+
+        _ = try await ada.call("add", ["id": "e1", "note": "the viewer's edit", "space": .string(Self.shared)])
+        try await ada.advanceClock(by: 3)
+        #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+        let told = try await ada.query("SELECT rows, refused FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
+        #expect(told?["refused"].text == "entries/e1/note:read_only")
+        #expect(told?["rows"].text == "entries/e1")
+
+        let me = try await hub.request("GET", "/v1/hub/me", token: adaToken)
+        let adaID = try #require(me.json?["person"]?.stringValue)
+        #expect(try await hub.request("DELETE", "/v1/hub/spaces/\(Self.shared)/members/\(adaID)", token: bobToken).status == 204)
+        try await ada.advanceClock(by: 900)
+        #expect(try await ada.query("SELECT id FROM entries").isEmpty)
+        let dropped = try await ada.query("SELECT rows, dropped FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
+        #expect(dropped?["dropped"].text == Self.shared && dropped?["rows"].text == "entries/e1-")
+        await ada.stop()
+        await bob.stop()
+    }
+
     @Test("without a login or a hub a round says what is missing")
     func missingLoginOrHub() async throws {
         let noHub = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
@@ -147,7 +185,7 @@ final class DiaryPlugin: Plugin {
             CREATE TABLE entries (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
             CREATE TABLE scribbles (id TEXT PRIMARY KEY);
             CREATE TABLE tags (id TEXT PRIMARY KEY, name TEXT UNIQUE);
-            CREATE TABLE told (id TEXT PRIMARY KEY, rows TEXT NOT NULL);
+            CREATE TABLE told (id TEXT PRIMARY KEY, rows TEXT NOT NULL, refused TEXT NOT NULL DEFAULT '', dropped TEXT NOT NULL DEFAULT '');
             """)]
     }
 
@@ -164,7 +202,11 @@ final class DiaryPlugin: Plugin {
         context.onRemoteChanges { changes in
             let rows = changes.rows.map { "\($0.table)/\($0.id)\($0.deleted ? "-" : "")" }.joined(separator: ",")
             let count = try await storage.query("SELECT COUNT(*) AS n FROM told").first?["n"].integer ?? 0
-            try await storage.write { $0.put("told", id: "\(count + 1)", ["rows": .text(rows)]) }
+            let refused = changes.refused.map { "\($0.table)/\($0.id)/\($0.column):\($0.reason)" }.joined(separator: ",")
+            try await storage.write {
+                $0.put("told", id: "\(count + 1)", ["rows": .text(rows), "refused": .text(refused),
+                                                    "dropped": .text(changes.droppedSpaces.joined(separator: ","))])
+            }
         }
         context.onOperation("scribble", input: Scribble.self) { input, _ in
             try await storage.write { $0.put("scribbles", id: input.id, [:]) }
