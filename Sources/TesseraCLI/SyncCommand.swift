@@ -9,7 +9,7 @@ struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sync plugins' tables with the deployment's hub.",
         discussion: "A serving host syncs by itself: soon after local changes and every providers.sync.every (15m by default). These commands log this device in, run a round now, and show where each plugin stands.",
-        subcommands: [Login.self, Now.self, Status.self])
+        subcommands: [Login.self, Now.self, Status.self, Conflicts.self])
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -61,6 +61,36 @@ struct Sync: AsyncParsableCommand {
                 }
                 if json { say(JSONValue.array(results).serialized()) }
                 await host.stop()
+            }
+        }
+    }
+
+    struct Conflicts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the kept conflicts of each syncing plugin, or of one: cells two writers changed concurrently.",
+            discussion: "The plugin resolves them (its sync capability); this only shows them.")
+        @Argument(help: "Only this plugin.") var plugin: String?
+        @OptionGroup var host: HostArguments
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost(onlyPlugins: plugin.map { [$0] })
+                await host.start()
+                var listed: [JSONValue] = []
+                for id in plugin.map({ [$0] }) ?? host.syncingPlugins {
+                    for c in (try host.syncStore(of: id)?.conflicts()) ?? [] {
+                        listed.append(["plugin": .string(id), "table": .string(c.table), "id": .string(c.row), "column": .string(c.column),
+                                       "current": c.current.value.jsonValue, "others": .array(c.others.map(\.value.jsonValue))])
+                    }
+                }
+                await host.stop()
+                if json { return say(JSONValue.array(listed).serialized()) }
+                if listed.isEmpty { say("no conflicts") }
+                for c in listed {
+                    let others = c["others"]?.arrayValue?.map { $0.serialized() }.joined(separator: ", ") ?? ""
+                    say("\(c["plugin"]?.stringValue ?? "")  \(c["table"]?.stringValue ?? "")/\(c["id"]?.stringValue ?? "").\(c["column"]?.stringValue ?? ""): \(c["current"]?.serialized() ?? "") (also: \(others))")
+                }
             }
         }
     }

@@ -219,7 +219,13 @@ extension PluginHost {
         } catch {
             throw StartFailure(reason: "storage: \(error)")
         }
-        if let storage, grants["sync"] != nil, !manifest.syncTables.isEmpty { try enableSync(manifest, storage: storage) }
+        if let storage, grants["sync"] != nil, !manifest.syncTables.isEmpty {
+            try enableSync(manifest, storage: storage)
+            if let store = syncStore(of: manifest.id) {
+                let schedule = syncSchedule, clock = self.clock, id = manifest.id
+                capabilities.append(GrantedCapability(.sync, PluginSyncChannel(store: store) { schedule?.changed(id, now: clock.now()) } as any PluginSync))
+            }
+        }
         capabilities += try messagingCapabilities(manifest, grants: grants, storage: storage)
         let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
         return (context, storage)

@@ -35,6 +35,8 @@ import TesseraTestFixtures
         #expect(secrets.stdout.contains("tessera.host hub-device-token") && !secrets.stdout.contains("tsd_"))
         let now = try tessera(["sync", "now"])
         #expect(now.status == 0 && now.stdout.contains("no plugin syncs here"))
+        let conflicts = try tessera(["sync", "conflicts", "--json"])
+        #expect(conflicts.status == 0 && conflicts.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         process.terminate()
         _ = out.readDataToEndOfFile()
         process.waitUntilExit()

@@ -26,7 +26,9 @@ struct HostSyncTests {
           \(sync)
           "operations": [
             {"name": "add", "input": \(object), "output": \(object)},
-            {"name": "scribble", "input": \(object), "output": \(object)}
+            {"name": "scribble", "input": \(object), "output": \(object)},
+            {"name": "conflicts", "input": \(object), "output": {"type": "array"}},
+            {"name": "resolve", "input": \(object), "output": \(object)}
           ]
         }
         """, to: dir + "/diary.json")
@@ -160,6 +162,36 @@ struct HostSyncTests {
         await bob.stop()
     }
 
+    @Test("a note edited on two devices offline is kept as a conflict both list; resolving it on one clears it on both")
+    func conflictsListedAndResolved() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let url = "http://127.0.0.1:\(hub.port)"
+        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
+        try await laptop.host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        _ = try await phone.call("add", ["id": "e1", "note": "slept well"])
+        _ = try await phone.host.syncNow("test.diary")
+        _ = try await laptop.host.syncNow("test.diary")
+        // Both edit offline, then sync in turn.
+        _ = try await phone.call("add", ["id": "e1", "note": "slept 8 hours"])
+        try await laptop.advanceClock(by: 1)
+        _ = try await laptop.call("add", ["id": "e1", "note": "woke twice"])
+        for device in [phone, laptop, phone] { _ = try await device.host.syncNow("test.diary") }
+        let listed = try await phone.call("conflicts")
+        #expect(listed == ["entries/e1.note: woke twice vs slept 8 hours"])
+        #expect(try await laptop.call("conflicts") == listed)
+        _ = try await laptop.call("resolve", ["id": "e1", "note": "slept 8 hours, woke twice"])
+        await #expect(throws: PluginError.self) { _ = try await laptop.call("resolve", ["id": "e1", "note": "again"]) }
+        for device in [laptop, phone] { _ = try await device.host.syncNow("test.diary") }
+        #expect(try await phone.call("conflicts") == [])
+        #expect(try await phone.query("SELECT note FROM entries").first?["note"].text == "slept 8 hours, woke twice")
+        await phone.stop()
+        await laptop.stop()
+    }
+
     @Test("without a login or a hub a round says what is missing")
     func missingLoginOrHub() async throws {
         let noHub = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
@@ -178,6 +210,7 @@ struct HostSyncTests {
 final class DiaryPlugin: Plugin {
     struct Entry: Decodable, Sendable { let id: String; let note: String; let space: String? }
     struct Scribble: Decodable, Sendable { let id: String }
+    struct Empty: Decodable, Sendable {}
     struct Done: Encodable, Sendable { let ok: Bool }
 
     var migrations: [StorageMigration] {
@@ -206,6 +239,16 @@ final class DiaryPlugin: Plugin {
             try await storage.write {
                 $0.put("told", id: "\(count + 1)", ["rows": .text(rows), "refused": .text(refused),
                                                     "dropped": .text(changes.droppedSpaces.joined(separator: ","))])
+            }
+        }
+        if context.isGranted(.sync) {
+            let sync = try context.capability(.sync)
+            context.onOperation("conflicts", input: Empty.self) { _, _ in
+                try await sync.conflicts().map { "\($0.table)/\($0.id).\($0.column): \($0.current.text ?? "") vs \($0.others.compactMap(\.text).joined(separator: "|"))" }
+            }
+            context.onOperation("resolve", input: Entry.self) { input, _ in
+                try await sync.resolveConflict(table: "entries", id: input.id, column: "note", value: .text(input.note))
+                return Done(ok: true)
             }
         }
         context.onOperation("scribble", input: Scribble.self) { input, _ in

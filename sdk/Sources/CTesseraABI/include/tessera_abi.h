@@ -25,7 +25,8 @@
  * History: 1.0 storage, clock, operations; 1.1 adds notifications, events and the location feed
  * (PluginNotifications, PluginEvents, WriteBatch.emit, LocationFix, PluginLocationFeed, Geodesy);
  * 1.2 adds the HTTP client and secrets (PluginHTTPClient, OutboundRequest, PluginSecrets, Secret) and
- * WriteBatch.inSpace for synced tables; 1.3 adds RemoteChanges.refused and droppedSpaces. */
+ * WriteBatch.inSpace for synced tables; 1.3 adds RemoteChanges.refused and droppedSpaces, and the
+ * sync capability (PluginSync, CellConflict). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif

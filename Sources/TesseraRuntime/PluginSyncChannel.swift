@@ -1,0 +1,24 @@
+import TesseraSDK
+import TesseraSync
+
+/// The `sync` capability a plugin sees: its store's kept conflicts, listed and resolved. A
+/// resolution is a local write, so the next round follows soon after it, as for any other.
+struct PluginSyncChannel: PluginSync {
+    let store: SyncStore
+    let changed: @Sendable () -> Void
+
+    func conflicts() async throws -> [CellConflict] {
+        try store.conflicts().map {
+            CellConflict(table: $0.table, id: $0.row, column: $0.column, current: $0.current.value, others: $0.others.map(\.value))
+        }
+    }
+
+    func resolveConflict(table: String, id: String, column: String, value: SQLValue) async throws {
+        do {
+            try store.resolveConflict(table: table, row: id, column: column, value: value)
+        } catch SyncError.noConflict {
+            throw PluginError(.notFound, "\(table)/\(id).\(column) has no conflict (resolved already?)", field: "$.id")
+        }
+        changed()
+    }
+}
