@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP proxy on loopback between devices and the hub that misbehaves on purpose, from a seed.
+///
+/// Each request, read whole, meets one fault drawn from the seeded generator:
+/// - `pass`: forwarded, the answer relayed;
+/// - `drop`: never forwarded; the device's connection is closed;
+/// - `loseAnswer`: forwarded and answered by the hub, but the answer never reaches the device;
+/// - `duplicate`: forwarded twice in a row, the second answer relayed;
+/// - `replayLater`: forwarded and answered, and a copy kept to be sent again after a few later
+///   requests — a stale duplicate arriving out of order, long after;
+/// - `cut`: only the first half of the body reaches the hub before the connection is cut.
+///
+/// One request per connection (`Connection: close` both ways), which URLSession handles by opening
+/// another. Blocking sockets on threads: the proxy is test equipment, not production code.
+final class FaultProxy: @unchecked Sendable {
+    enum Fault: CaseIterable { case pass, drop, loseAnswer, duplicate, replayLater, cut }
+
+    let port: Int
+    private let upstreamPort: Int
+    private let listener: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var generator: SplitMix
+        var faulty = true
+        var held: [[UInt8]] = []
+        var counts: [String: Int] = [:]
+    }
+
+    /// Starts forwarding to `127.0.0.1:upstreamPort`, misbehaving as `seed` says.
+    init(upstreamPort: Int, seed: UInt64) throws {
+        self.upstreamPort = upstreamPort
+        state = Mutex(State(generator: SplitMix(seed: seed)))
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw Failure("the proxy cannot listen: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// From now on every request passes (and nothing held is replayed): the network healed.
+    func heal() { state.withLock { $0.faulty = false; $0.held.removeAll() } }
+
+    /// How many requests met each fault so far.
+    var counts: [String: Int] { state.withLock { $0.counts } }
+
+    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        guard let request = Self.readRequest(client) else { return }
+        let (fault, replay) = state.withLock { state -> (Fault, [UInt8]?) in
+            let fault = state.faulty ? Fault.allCases[Int(state.generator.next() % 12) < 6 ? 0 : Int(state.generator.next() % 6)] : .pass
+            state.counts["\(fault)", default: 0] += 1
+            if fault == .replayLater { state.held.append(request) }
+            // Now and then a held request goes again, long after its first delivery.
+            let replay = state.faulty && !state.held.isEmpty && state.generator.next() % 4 == 0 ? state.held.removeFirst() : nil
+            return (fault, replay)
+        }
+        if let replay { _ = forward(replay) }
+        switch fault {
+        case .drop: return
+        case .loseAnswer: _ = forward(request)
+        case .duplicate: _ = forward(request); relay(forward(request), to: client)
+        case .cut: _ = forward(Array(request.prefix(request.count - Self.bodyLength(request) / 2 - 1)))
+        case .pass, .replayLater: relay(forward(request), to: client)
+        }
+    }
+
+    /// Sends `request` to the hub on a new connection and reads the whole answer (to EOF).
+    private func forward(_ request: [UInt8]) -> [UInt8]? {
+        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(upstream) }
+        var address = Self.loopback(port: upstreamPort)
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0, Self.writeAll(upstream, request) else { return nil }
+        shutdown(upstream, Int32(SHUT_WR))
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(upstream, &buffer, buffer.count)
+            if n <= 0 { break }
+            answer += buffer[0..<n]
+        }
+        return answer
+    }
+
+    private func relay(_ answer: [UInt8]?, to client: Int32) {
+        guard let answer else { return }
+        _ = Self.writeAll(client, answer)
+    }
+
+    /// Reads one request: its head, with `Connection: close` put in, and its body.
+    private static func readRequest(_ fd: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil || bytes.count < headEnd! + contentLength(bytes[..<headEnd!]) {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { return nil }
+            bytes += buffer[0..<n]
+            if headEnd == nil, let found = bytes.firstRange(of: separator) { headEnd = found.upperBound }
+        }
+        let head = String(decoding: bytes[..<headEnd!], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.lowercased().hasPrefix("connection:") }
+        return Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8) + bytes[headEnd!...]
+    }
+
+    private static func contentLength(_ head: ArraySlice<UInt8>) -> Int {
+        let text = String(decoding: head, as: UTF8.self).lowercased()
+        guard let line = text.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }) else { return 0 }
+        return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+
+    private static func bodyLength(_ request: [UInt8]) -> Int {
+        guard let end = request.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else { return 0 }
+        return request.count - end
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }  // no SIGPIPE
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+}
+
+/// SplitMix64: a small generator whose draws depend only on the seed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Runs the seeded sync property (three devices through a fault-injecting proxy) on more seeds than
+# the test suite does: scripts/sync-property.sh [SEEDS] [FIRST_SEED]. A failure names its seed;
+# replay it alone with: scripts/sync-property.sh 1 SEED
+set -e
+cd "$(dirname "$0")/.."
+swift build --build-tests
+TESSERA_SYNC_SEEDS="${1:-5000}" TESSERA_SYNC_FIRST_SEED="${2:-1}" \
+    swift test --skip-build --filter SyncFaultPropertyTests
