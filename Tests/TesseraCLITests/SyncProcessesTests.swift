@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Issue 5's end-to-end test with real processes: a hub (`tessera serve`, role hub) and three
+/// devices, each its own data directory and `tessera` processes, running the shipped stress
+/// programme (`libTesseraStress.so`, loaded by `dlopen`) with its synced tables. Two devices edit
+/// while offline, then sync in either order: all three end identical, and the diary text both
+/// edited is kept as a conflict that every device lists.
+@Suite(.timeLimit(.minutes(3))) struct SyncProcessesTests {
+    /// A device: its workspace and a way to run `tessera` on it.
+    struct Device {
+        let name: String
+        let workspace: FixtureWorkspace
+
+        init(_ name: String, hubPort: String) {
+            self.name = name
+            workspace = FixtureWorkspace("sync-device-\(name)")
+            Fixtures.write(try! String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/stress.json", encoding: .utf8),
+                           to: workspace.root + "/stress.json")
+            let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "sync": [:] as [String: Any]]
+            workspace.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": grants]], extra: ["providers": [
+                "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                "sync": ["hub": "http://127.0.0.1:\(hubPort)"],
+            ]])
+        }
+
+        @discardableResult
+        func tessera(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            let result = try run(Fixtures.tesseraExecutable, arguments + ["--deployment", workspace.deploymentFile, "--data", workspace.dataDirectory],
+                                 input: input)
+            if result.status != 0 { Issue.record("\(name): tessera \(arguments.joined(separator: " ")) → \(result.status): \(result.stderr)") }
+            return result
+        }
+
+        func call(_ operation: String, _ input: String = "{}") throws -> JSONValue {
+            try JSONValue(parsing: tessera(["call", "cz.tessera.stress", operation, input, "--json"]).stdout)
+        }
+
+        func sync() throws { try tessera(["sync", "now"]) }
+    }
+
+    @Test(arguments: [["a", "b"], ["b", "a"]])
+    func offlineEditsOnTwoDevicesConvergeInEitherOrder(order: [String]) async throws {
+        let hub = FixtureWorkspace("sync-processes-hub")
+        hub.writeDeployment(plugins: [], extra: ["role": "hub"])
+        let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", hub.deploymentFile, "--data", hub.dataDirectory],
+                            input: "correct horse battery\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let (process, _, text) = try ServeTests.serve(hub)
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+        let devices = ["a", "b", "c"].map { Device($0, hubPort: port) }
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        for device in devices { try device.tessera(["sync", "login", "ada", "--device", "device \(device.name)"], input: "correct horse battery\n") }
+
+        // Device A starts the programme and writes a diary record; everyone syncs.
+        _ = try a.call("consent-give", #"{"consentVersion":"1","accepted":true}"#)
+        _ = try a.call("questionnaire-submit", #"{"kind":"entry","answers":[{"questionId":1,"value":1},{"questionId":2,"value":2},{"questionId":3,"value":3},{"questionId":4,"value":0},{"questionId":5,"value":4}]}"#)
+        _ = try a.call("questionnaire-submit", #"{"kind":"screen","answers":[{"questionId":1,"optionId":1},{"questionId":2,"optionId":2},{"questionId":3,"optionId":2}]}"#)
+        let record = try a.call("diary-record", #"{"level":2,"questionId":201,"text":"lectures"}"#)
+        let recordID = try #require(record["id"]?.stringValue)
+        for device in devices { try device.sync() }
+        #expect(try c.call("account-state")["state"] == "active")
+
+        // Offline: A and B both edit the record's text and week 1's first answer; B adds a note.
+        _ = try a.call("diary-edit", #"{"id":"\#(recordID)","text":"lectures, then a run"}"#)
+        _ = try a.call("goal-save", #"{"questionId":1,"text":"exams (from a)"}"#)
+        _ = try b.call("diary-edit", #"{"id":"\#(recordID)","text":"lectures, tired"}"#)
+        _ = try b.call("goal-save", #"{"questionId":1,"text":"exams (from b)"}"#)
+        _ = try b.call("diary-note", #"{"text":"written on b"}"#)
+        let first = order[0] == "a" ? a : b, second = order[0] == "a" ? b : a
+        for device in [first, second, c, first] { try device.sync() }
+
+        let diaries = try devices.map { try $0.call("diary-list") }
+        #expect(diaries[0] == diaries[1] && diaries[1] == diaries[2])
+        #expect(diaries[0]["days"]?.arrayValue?.first?["entries"]?.arrayValue?.count == 2)
+        let drafts = try devices.map { try $0.call("programme-week", #"{"order":0}"#)["content"]?["questions"]?.arrayValue?.first?["draft"] }
+        #expect(Set(drafts.map { $0?.serialized() ?? "" }).count == 1)
+        let conflicts = try devices.map { try JSONValue(parsing: $0.tessera(["sync", "conflicts", "--json"]).stdout) }
+        #expect(conflicts[0] == conflicts[1] && conflicts[1] == conflicts[2])
+        let diaryConflict = conflicts[0].arrayValue?.first { $0["table"] == "diary" }
+        let values = Set(([diaryConflict?["current"]] + (diaryConflict?["others"]?.arrayValue ?? [])).compactMap { $0?.stringValue })
+        #expect(values == ["lectures, then a run", "lectures, tired"])
+        #expect(conflicts[0].arrayValue?.contains { $0["table"] == "answers" && $0["column"] == "value_text" } == true)
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
