@@ -5,5 +5,5 @@
 set -e
 cd "$(dirname "$0")/.."
 swift build --build-tests
-TESSERA_SYNC_SEEDS="${1:-5000}" TESSERA_SYNC_FIRST_SEED="${2:-1}" \
+TESSERA_SYNC_NETWORK_SEEDS="${1:-5000}" TESSERA_SYNC_NETWORK_FIRST_SEED="${2:-1}" \
     swift test --skip-build --filter SyncFaultPropertyTests

@@ -41,24 +41,35 @@ import TesseraTestFixtures
         func sync() throws { try tessera(["sync", "now"]) }
     }
 
-    @Test(arguments: [["a", "b"], ["b", "a"]])
-    func offlineEditsOnTwoDevicesConvergeInEitherOrder(order: [String]) async throws {
+    /// A served hub with person `ada`: the process and its port.
+    static func startHub() throws -> (ChildProcess, String) {
         let hub = FixtureWorkspace("sync-processes-hub")
         hub.writeDeployment(plugins: [], extra: ["role": "hub"])
         let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", hub.deploymentFile, "--data", hub.dataDirectory],
                             input: "correct horse battery\n")
         #expect(added.status == 0, "\(added.stderr)")
         let (process, _, text) = try ServeTests.serve(hub)
+        guard let port = text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map({ String($0.1) }) else { throw SpawnFailure("the hub did not start: \(text)") }
+        return (process, port)
+    }
+
+    /// Consent and both entry questionnaires on `device`.
+    static func startProgramme(_ device: Device) throws {
+        _ = try device.call("consent-give", #"{"consentVersion":"1","accepted":true}"#)
+        _ = try device.call("questionnaire-submit", #"{"kind":"entry","answers":[{"questionId":1,"value":1},{"questionId":2,"value":2},{"questionId":3,"value":3},{"questionId":4,"value":0},{"questionId":5,"value":4}]}"#)
+        _ = try device.call("questionnaire-submit", #"{"kind":"screen","answers":[{"questionId":1,"optionId":1},{"questionId":2,"optionId":2},{"questionId":3,"optionId":2}]}"#)
+    }
+
+    @Test(arguments: [["a", "b"], ["b", "a"]])
+    func offlineEditsOnTwoDevicesConvergeInEitherOrder(order: [String]) async throws {
+        let (process, port) = try Self.startHub()
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
         let devices = ["a", "b", "c"].map { Device($0, hubPort: port) }
         let (a, b, c) = (devices[0], devices[1], devices[2])
         for device in devices { try device.tessera(["sync", "login", "ada", "--device", "device \(device.name)"], input: "correct horse battery\n") }
 
         // Device A starts the programme and writes a diary record; everyone syncs.
-        _ = try a.call("consent-give", #"{"consentVersion":"1","accepted":true}"#)
-        _ = try a.call("questionnaire-submit", #"{"kind":"entry","answers":[{"questionId":1,"value":1},{"questionId":2,"value":2},{"questionId":3,"value":3},{"questionId":4,"value":0},{"questionId":5,"value":4}]}"#)
-        _ = try a.call("questionnaire-submit", #"{"kind":"screen","answers":[{"questionId":1,"optionId":1},{"questionId":2,"optionId":2},{"questionId":3,"optionId":2}]}"#)
+        try Self.startProgramme(a)
         let record = try a.call("diary-record", #"{"level":2,"questionId":201,"text":"lectures"}"#)
         let recordID = try #require(record["id"]?.stringValue)
         for device in devices { try device.sync() }
@@ -86,5 +97,43 @@ import TesseraTestFixtures
         #expect(conflicts[0].arrayValue?.contains { $0["table"] == "answers" && $0["column"] == "value_text" } == true)
         process.terminate()
         process.waitUntilExit()
+    }
+
+    @Test func aDeviceKilledMidPushOrMidPullLosesNothingAndResumes() async throws {
+        let (process, port) = try Self.startHub()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let proxy = try FaultProxy(upstreamPort: Int(port)!, seed: 1)
+        proxy.heal()
+        defer { proxy.stop() }
+        let a = Device("a", hubPort: String(proxy.port)), c = Device("c", hubPort: String(proxy.port))
+        for device in [a, c] { try device.tessera(["sync", "login", "ada", "--device", "device \(device.name)"], input: "correct horse battery\n") }
+        try Self.startProgramme(a)
+        for text in ["lectures", "exam", "run"] { _ = try a.call("diary-record", #"{"level":3,"questionId":301,"text":"\#(text)"}"#) }
+        func syncKilledWhileWaiting(on device: Device, for marker: String) throws {
+            proxy.holdAnswer(to: marker)
+            let syncing = try ChildProcess(Fixtures.tesseraExecutable, ["sync", "now", "--deployment", device.workspace.deploymentFile,
+                                                                       "--data", device.workspace.dataDirectory])
+            #expect(proxy.waitUntilHeld(timeout: 60), "no \(marker) request came")
+            syncing.killNow()
+            #expect(syncing.terminationStatus == SIGKILL)
+            proxy.release()
+        }
+
+        // Killed after the hub took its push, before the answer: the hub has it.
+        try syncKilledWhileWaiting(on: a, for: "/push")
+        try c.sync()
+        #expect(try c.call("diary-list") == a.call("diary-list"))
+        // A's next round checks first: the hub holds what A has, so nothing needs sending again.
+        let again = try JSONValue(parsing: a.tessera(["sync", "now", "--json"]).stdout).arrayValue?.first
+        #expect(again?["pushed"]?.integerValue == 0 && again?["rejected"]?.arrayValue?.isEmpty == true)
+
+        // Killed mid-pull: nothing half-applied, and the next round catches up.
+        _ = try a.call("diary-note", #"{"text":"after the crash"}"#)
+        try a.sync()
+        try syncKilledWhileWaiting(on: c, for: "/pull")
+        #expect(try c.call("diary-list")["days"]?.arrayValue?.first?["entries"]?.arrayValue?.count == 3)
+        try c.sync()
+        #expect(try c.call("diary-list") == a.call("diary-list"))
+        #expect(try c.call("diary-list")["days"]?.arrayValue?.first?["entries"]?.arrayValue?.count == 4)
     }
 }

@@ -3,19 +3,20 @@ import Testing
 import TesseraSDK
 import TesseraSync
 import TesseraSyncClient
+import TesseraTestFixtures
 
 /// The seeded property of issue 5: three devices making random edits and syncing through a network
 /// that drops, duplicates, loses answers, replays stale requests out of order and cuts bodies
 /// (``FaultProxy``) converge to the same state once the network heals — for every seed.
 ///
-/// `TESSERA_SYNC_SEEDS` sets how many seeds run (200 by default, about a minute on two cores);
+/// `TESSERA_SYNC_NETWORK_SEEDS` sets how many seeds run (200 by default, about a minute on two cores);
 /// `scripts/sync-property.sh 5000` runs more. A failure names the seed, which replays exactly with
-/// `TESSERA_SYNC_FIRST_SEED=<seed> TESSERA_SYNC_SEEDS=1`.
+/// `TESSERA_SYNC_NETWORK_FIRST_SEED=<seed> TESSERA_SYNC_NETWORK_SEEDS=1`.
 @Suite("Convergence through a faulty network", .timeLimit(.minutes(20)))
 struct SyncFaultPropertyTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let seeds = UInt64(environment["TESSERA_SYNC_SEEDS"] ?? "") ?? 200
-    static let firstSeed = UInt64(environment["TESSERA_SYNC_FIRST_SEED"] ?? "") ?? 1
+    static let seeds = UInt64(environment["TESSERA_SYNC_NETWORK_SEEDS"] ?? "") ?? 200
+    static let firstSeed = UInt64(environment["TESSERA_SYNC_NETWORK_FIRST_SEED"] ?? "") ?? 1
     static let steps = 40
 
     @Test func threeDevicesConvergeWhateverTheNetworkDoes() async throws {

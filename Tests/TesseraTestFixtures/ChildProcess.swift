@@ -121,7 +121,7 @@ public final class ChildProcess: Sendable {
 /// A program that could not be started.
 public struct SpawnFailure: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// glibc's GNU extensions that Swift's Glibc module does not import (they sit behind

@@ -15,10 +15,10 @@ import Synchronization
 ///
 /// One request per connection (`Connection: close` both ways), which URLSession handles by opening
 /// another. Blocking sockets on threads: the proxy is test equipment, not production code.
-final class FaultProxy: @unchecked Sendable {
-    enum Fault: CaseIterable { case pass, drop, loseAnswer, duplicate, replayLater, cut }
+public final class FaultProxy: @unchecked Sendable {
+    public enum Fault: CaseIterable { case pass, drop, loseAnswer, duplicate, replayLater, cut }
 
-    let port: Int
+    public let port: Int
     private let upstreamPort: Int
     private let listener: Int32
     private let state: Mutex<State>
@@ -28,16 +28,18 @@ final class FaultProxy: @unchecked Sendable {
         var faulty = true
         var held: [[UInt8]] = []
         var counts: [String: Int] = [:]
+        var holdMarker: String?
     }
+    private let heldSignal = DispatchSemaphore(value: 0), releaseSignal = DispatchSemaphore(value: 0)
 
     /// Starts forwarding to `127.0.0.1:upstreamPort`, misbehaving as `seed` says.
-    init(upstreamPort: Int, seed: UInt64) throws {
+    public init(upstreamPort: Int, seed: UInt64) throws {
         self.upstreamPort = upstreamPort
         state = Mutex(State(generator: SplitMix(seed: seed)))
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw Failure("the proxy cannot listen: errno \(errno)") }
+        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw SpawnFailure("the proxy cannot listen: errno \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         listener = fd
@@ -47,12 +49,30 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     /// From now on every request passes (and nothing held is replayed): the network healed.
-    func heal() { state.withLock { $0.faulty = false; $0.held.removeAll() } }
+    public func heal() { state.withLock { $0.faulty = false; $0.held.removeAll() } }
 
     /// How many requests met each fault so far.
-    var counts: [String: Int] { state.withLock { $0.counts } }
+    public var counts: [String: Int] { state.withLock { $0.counts } }
 
-    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        release()
+    }
+
+    /// From now on no faults, except that the first request whose request line contains `marker`
+    /// (e.g. `/push`) is forwarded to the hub and its answer held back: the device waits for an
+    /// answer that never comes, with the hub having acted — the moment to `kill -9` it.
+    /// ``waitUntilHeld(timeout:)`` returns when that happened.
+    public func holdAnswer(to marker: String) {
+        state.withLock { $0.faulty = false; $0.held.removeAll(); $0.holdMarker = marker }
+    }
+
+    /// Waits (on a semaphore, not the clock) until a request was held; false after `timeout` seconds.
+    public func waitUntilHeld(timeout: Double) -> Bool { heldSignal.wait(timeout: .now() + timeout) == .success }
+
+    /// Lets a held connection go (closed without an answer).
+    public func release() { releaseSignal.signal() }
 
     private func acceptLoop() {
         while true {
@@ -67,6 +87,12 @@ final class FaultProxy: @unchecked Sendable {
     private func serve(_ client: Int32) {
         defer { close(client) }
         guard let request = Self.readRequest(client) else { return }
+        if holds(request) {
+            _ = forward(request)
+            heldSignal.signal()
+            releaseSignal.wait()
+            return
+        }
         let (fault, replay) = state.withLock { state -> (Fault, [UInt8]?) in
             let fault = state.faulty ? Fault.allCases[Int(state.generator.next() % 12) < 6 ? 0 : Int(state.generator.next() % 6)] : .pass
             state.counts["\(fault)", default: 0] += 1
@@ -82,6 +108,16 @@ final class FaultProxy: @unchecked Sendable {
         case .duplicate: _ = forward(request); relay(forward(request), to: client)
         case .cut: _ = forward(Array(request.prefix(request.count - Self.bodyLength(request) / 2 - 1)))
         case .pass, .replayLater: relay(forward(request), to: client)
+        }
+    }
+
+    /// Whether `request` is the one to hold (only the first match is).
+    private func holds(_ request: [UInt8]) -> Bool {
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        return state.withLock { state in
+            guard let marker = state.holdMarker, line.contains(marker) else { return false }
+            state.holdMarker = nil
+            return true
         }
     }
 
@@ -156,10 +192,10 @@ final class FaultProxy: @unchecked Sendable {
 }
 
 /// SplitMix64: a small generator whose draws depend only on the seed.
-struct SplitMix: RandomNumberGenerator {
+public struct SplitMix: RandomNumberGenerator {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
