@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOHTTP1
 import TesseraRuntime
 import TesseraSDK
 
@@ -30,6 +31,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return .noRoute(request.method, request.uri.path)
         case let error as HTTPError:
             return APIError(error.status, code: Self.code(for: error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)
+        case let error as HTTPParserError:
+            // The client's fault, not the edge's: a body cut off before its Content-Length (a
+            // dropped connection mid-upload) or malformed framing. Nothing of it was applied.
+            return APIError(.badRequest, code: "invalid_input", "the request could not be read whole: \(error.debugDescription)")
         default:
             // A bug in the edge itself: say so in the log, and nothing of it to the client.
             log(.error, "http", "\(request.method.rawValue) \(request.uri.path): unexpected error: \(error)")

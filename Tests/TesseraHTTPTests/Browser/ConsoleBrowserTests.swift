@@ -150,6 +150,57 @@ import TesseraTestFixtures
         _ = try await serve.terminate()
     }
 
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(3))) func theStressPageTakesConsentThenADiaryRecordAndANote() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
+            return
+        }
+        let ws = FixtureWorkspace("http-browser-stress")
+        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/stress.json", encoding: .utf8))
+        if case .object(var members) = manifest {
+            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/Stress/ui"), "title": "Stress programme"]
+            manifest = .object(members)
+        }
+        Fixtures.write(manifest.serialized(), to: ws.root + "/stress.json")
+        ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let token = try #require(serve.adminToken)
+        let base = "http://127.0.0.1:\(serve.port)"
+        let browser = try HeadlessChromium(executable: executable)
+        defer { browser.quit() }
+        let page = try await onThread { try BrowserPage(browser) }
+        try await onThread {
+            try Self.signIn(page, at: base, with: token)
+            try page.navigate(base + "/ui/cz.tessera.stress/")
+            try page.waitFor("document.body.dataset.ready === 'true' && !document.getElementById('consent-section').hidden", "the consent form")
+            try page.click("#consent-accept")
+            try page.click("#consent-form button[type=submit]")
+            try page.waitFor("!document.getElementById('diary-section').hidden && document.body.dataset.ready === 'true'", "the diary after consenting")
+            try page.click("#levels input[value='2']")
+            try page.type("Přednášky celý den", into: "answer")
+            try page.click("#record-form button[type=submit]")
+            try page.waitFor("document.getElementById('history').innerText.includes('Přednášky celý den')", "the record in the history")
+            try page.waitFor("!document.getElementById('note-form').hidden", "the note form, once a record exists today")
+            try page.type("Večer lepší", into: "note")
+            try page.click("#note-form button[type=submit]")
+            try page.waitFor("document.getElementById('history').innerText.includes('Note: Večer lepší')", "the note in the history")
+            try page.screenshot(to: Self.artifacts + "/stress.png")
+        }
+        let weeks = try await onThread { try page.evaluate("document.getElementById('weeks').innerText").stringValue ?? "" }
+        #expect(weeks.contains("Cíle: closed — after the entry questionnaires"))
+        let record = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stress/ops/diary-list",
+                                                  headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
+        #expect(record.text.contains("\"level\":2") && record.text.contains("Přednášky celý den"))
+        let unlabelled = try await onThread { try page.evaluate("""
+            [...document.querySelectorAll('input, select, textarea')]
+              .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id || c.name).join(',')
+            """) }
+        #expect(unlabelled == "")
+        _ = try await serve.terminate()
+    }
+
     /// Opens the console and signs in with `token`, as an operator does; the token is then kept
     /// for the tab, so modules' pages use it too.
     static func signIn(_ page: BrowserPage, at base: String, with token: String) throws {
