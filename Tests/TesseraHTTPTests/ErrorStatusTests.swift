@@ -23,6 +23,24 @@ import TesseraTestFixtures
         await server.stop()
     }
 
+    @Test func status400ForABodyCutOffBeforeItsLength() async throws {
+        let server = try await TestServer.start()
+        let head = "POST /v1/plugins/\(ProbePlugin.id)/ops/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(server.adminToken)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        let port = server.port
+        let response = try await onThread {
+            let fd = try RawHTTPClient.connect(port: port)
+            defer { close(fd) }
+            _ = RawHTTPClient.send(fd, Array((head + #"{"text": "only a "#).utf8))
+            shutdown(fd, Int32(SHUT_WR))  // the client goes away mid-body
+            return try RawHTTPClient.readResponse(fd, expectBody: true)
+        }
+        #expect(response.status == 400)
+        #expect(response.text.contains("invalid_input") && response.text.contains("could not be read whole"))
+        #expect(server.calls.value == 0)
+        await server.stop()
+    }
+
     @Test func status401WithoutAValidTokenAndTheBearerChallenge() async throws {
         let server = try await TestServer.start()
         for (who, headers) in [(TestServer.As.none, []), (.token("tsr_not-a-real-token"), []), (.none, [("Authorization", "Basic YWRtaW46YWRtaW4=")]),
