@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
-        .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry"]),
+        .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry", "ui"]),
         .target(name: "TesseraSTAGEntry", dependencies: ["TesseraSTAG", sdk], path: "Plugins/STAG/Entry"),
         .target(name: "TesseraSTAGEmulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
@@ -160,7 +160,7 @@ let package = Package(
             "TesseraHub", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
-            "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", sdk,
         ]),
     ],
     swiftLanguageModes: [.v6]

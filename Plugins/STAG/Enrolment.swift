@@ -14,7 +14,11 @@ extension Student {
             throw error.pluginError
         }
         guard answer == "OK" else { throw Self.refusal(answer, term: term) }
-        _ = try? await exams()  // the cached list now shows the change; a failure here leaves the old cache
+        // The cached list now shows the change (a failure here leaves the old cache); other modules
+        // hear of it (the stress programme's nudge the evening before an exam one is registered for).
+        if let updated = try? await exams(), let item = updated["data"]?.arrayValue?.first(where: { $0["termId"]?.integerValue == term }), emitsEvents {
+            try await store.storage.write { $0.emit("exam-upcoming", Refresher.examEvent(item)) }
+        }
         return ["termId": .integer(term), "registered": .bool(register), "message": .string(answer)]
     }
 
@@ -32,27 +36,12 @@ extension Student {
 
     /// The week holding `date` (default today), or only that day with `day: true`.
     func timetable(_ input: TimetableInput) async throws -> JSONValue {
-        var date = store.clock.now()
-        if let text = input.date {
-            let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
-            f.timeZone = ISO.prague
-            f.dateFormat = "yyyy-MM-dd"
-            guard let parsed = f.date(from: text) else { throw PluginError(.invalidInput, "a date is yyyy-MM-dd", field: "$.date") }
-            date = parsed
-        }
-        let monday = Timetable.monday(of: date)
-        let sunday = monday.addingTimeInterval(6 * 86400 + 3600)
-        let stag = DateFormatter()
-        stag.locale = Locale(identifier: "en_US_POSIX")
-        stag.timeZone = ISO.prague
-        stag.dateFormat = "d.M.yyyy"
-        var read = try await store.cachedRead("timetable:\(ISO.day(monday))") { () throws(STAGFailure) in
+        let week = try Timetable.Week(input, now: store.clock.now())
+        var read = try await store.cachedRead("timetable:\(ISO.day(week.monday))") { () throws(STAGFailure) in
             let (client, number, _) = try await session()
-            return try await client.json("rozvrhy/getRozvrhByStudent", [
-                ("osCislo", number), ("datumOd", stag.string(from: monday)), ("datumDo", stag.string(from: sunday))])
+            return try await client.json("rozvrhy/getRozvrhByStudent", [("osCislo", number), ("datumOd", week.from), ("datumDo", week.to)])
         }
-        read[set: "data"] = Timetable.week(read["data"] ?? .null, monday: monday, onlyDay: input.day == true ? date : nil)
+        read[set: "data"] = Timetable.week(read["data"] ?? .null, monday: week.monday, onlyDay: week.onlyDay)
         return read
     }
 }

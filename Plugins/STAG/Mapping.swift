@@ -44,6 +44,7 @@ enum Mapping {
         if !room.isEmpty { out["room"] = .string(room) }
         if let by = ISO.stag(item["deadlineDatumPrihlaseni"]) { out["registerBy"] = .string(ISO.prague(by)) }
         if let by = ISO.stag(item["deadlineDatumOdhlaseni"]) { out["unregisterBy"] = .string(ISO.prague(by)) }
+        if let from = ISO.stag(item["zacatekPrihlasovani"]) { out["registerFrom"] = .string(ISO.prague(from)) }
         return .object(out)
     }
 
@@ -68,5 +69,18 @@ enum Mapping {
         ["studentNumber": raw["osCislo"] ?? .null, "firstName": raw["jmeno"] ?? .null, "lastName": raw["prijmeni"] ?? .null,
          "email": raw["email"] ?? .null, "programme": raw["nazevSp"] ?? .null, "faculty": raw["fakultaSp"] ?? .null,
          "year": raw["rocnik"] ?? .null, "userName": raw["userName"] ?? .null]
+    }
+}
+
+extension Mapping {
+    /// A list of students (`studentTerminu`, `studentPredmetu`): number, name with titles, login, e-mail, year, faculty, programme.
+    static func people(_ list: JSONValue?) -> JSONValue {
+        .array((list?.arrayValue ?? []).map { p in
+            let name = [p["titulPred"]?.stringValue, p["jmeno"]?.stringValue, p["prijmeni"]?.stringValue, p["titulZa"]?.stringValue]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            return ["studentNumber": p["osCislo"] ?? .null, "name": .string(name), "userName": p["userName"] ?? .null,
+                    "email": p["email"] ?? .null, "year": p["rocnik"] ?? .null, "faculty": p["fakultaSp"] ?? .null,
+                    "programme": p["nazevSp"] ?? .null]
+        })
     }
 }

@@ -8,6 +8,16 @@ struct Refresher: Sendable {
     let student: Student
     let notifications: (any PluginNotifications)?
     let emitsEvents: Bool
+    var reminders: Reminders { Reminders(student: student, notifications: notifications) }
+
+    /// `exam-upcoming`'s payload: `{termId, subject, subjectName, start, room?, registered}`.
+    static func examEvent(_ term: JSONValue) -> JSONValue {
+        var payload: [String: JSONValue] = ["termId": term["termId"] ?? .null, "subject": term["subject"] ?? .null,
+                                            "subjectName": term["subjectName"] ?? .null, "start": term["start"] ?? .null,
+                                            "registered": term["registered"] ?? false]
+        if let room = term["room"] { payload["room"] = room }
+        return .object(payload)
+    }
 
     func run() async throws -> JSONValue {
         let exams = try await student.exams()
@@ -22,11 +32,8 @@ struct Refresher: Sendable {
         var announcements: [(key: String, title: String, body: String, event: String, payload: JSONValue)] = []
         for term in exams["data"]?.arrayValue ?? [] {
             guard let id = term["termId"]?.integerValue, !seen.contains("term:\(id)") else { continue }
-            var payload: [String: JSONValue] = ["termId": .integer(id), "subject": term["subject"] ?? .null,
-                                                "subjectName": term["subjectName"] ?? .null, "start": term["start"] ?? .null]
-            if let room = term["room"] { payload["room"] = room }
             announcements.append(("term:\(id)", "New exam term: \(term["subjectName"]?.stringValue ?? "")",
-                                  "\(term["subject"]?.stringValue ?? "") on \(term["start"]?.stringValue ?? "")", "exam-upcoming", .object(payload)))
+                                  "\(term["subject"]?.stringValue ?? "") on \(term["start"]?.stringValue ?? "")", "exam-upcoming", Self.examEvent(term)))
         }
         for grade in grades["data"]?.arrayValue ?? [] {
             let key = "grade:\(grade["subject"]?.stringValue ?? "")/\(grade["year"]?.stringValue ?? "")/\(grade["kind"]?.stringValue ?? "")/\(grade["attempt"]?.stringValue ?? "")/\(grade["grade"]?.stringValue ?? "")"
@@ -44,12 +51,14 @@ struct Refresher: Sendable {
                 if !baseline && emitsEvents { batch.emit(a.event, a.payload) }
             }
         }
+        let switches = try await reminders.settings()
         if !baseline, let notifications {
-            for a in announcements {
+            for a in announcements where switches[a.event == "exam-upcoming" ? .newTerm : .newGrade]?.enabled != false {
                 try await notifications.schedule(NotificationRequest(key: "stag:\(a.key)", title: a.title, body: a.body,
                                                                      payload: a.payload, schedule: .at(student.store.clock.now())))
             }
         }
+        try await reminders.reschedule(exams: exams["data"] ?? [])
         let terms = announcements.filter { $0.event == "exam-upcoming" }.count
         return ["newTerms": .integer(Int64(baseline ? 0 : terms)), "newGrades": .integer(Int64(baseline ? 0 : announcements.count - terms)),
                 "baseline": .bool(baseline), "stale": false]

@@ -46,6 +46,7 @@ struct STAGClient: Sendable {
     let http: any PluginHTTPClient
     let base: String
     let ticket: Secret
+    var timeout: Duration = .seconds(20)
 
     /// A JSON service's answer.
     func json(_ path: String, _ query: [(String, String)]) async throws(STAGFailure) -> JSONValue {
@@ -64,7 +65,7 @@ struct STAGClient: Sendable {
         let response: OutboundResponse
         do {
             response = try await http.send(OutboundRequest(url: url, headers: ["Authorization": "Basic \(basic)", "Accept": "application/json"],
-                                                           timeout: .seconds(20)))
+                                                           timeout: timeout))
         } catch let error as PluginError {
             throw .unavailable(error.message)
         } catch {

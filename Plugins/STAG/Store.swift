@@ -13,6 +13,11 @@ struct Store: Sendable {
             CREATE TABLE cache (id TEXT PRIMARY KEY, body TEXT NOT NULL, fetched_at TEXT NOT NULL);
             CREATE TABLE seen (id TEXT PRIMARY KEY, kind TEXT NOT NULL, seen_at TEXT NOT NULL);
             """),
+        // Notes survive logout (spec §5.4); reminder switches are settings rows `notify:<kind>`.
+        StorageMigration(version: 2, sql: """
+            CREATE TABLE notes (id TEXT PRIMARY KEY, subject TEXT, title TEXT NOT NULL, body TEXT NOT NULL DEFAULT '', day TEXT,
+                user_name TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+            """),
     ]
 
     func setting(_ name: String) async throws -> String? {
@@ -39,14 +44,14 @@ struct Store: Sendable {
         }
     }
 
-    /// Forgets the cache and what was seen (logout); settings other than the login's stay.
+    /// Forgets the cache and what was seen (logout); notes, and settings other than the login's, stay.
     func clearCache() async throws {
         let cached = try await storage.query("SELECT id FROM cache").compactMap { $0["id"].text }
         let seen = try await storage.query("SELECT id FROM seen").compactMap { $0["id"].text }
         try await storage.write { batch in
             for id in cached { batch.delete("cache", id: id) }
             for id in seen { batch.delete("seen", id: id) }
-            for id in ["osCislo", "userName", "name"] { batch.delete("settings", id: id) }
+            for id in ["osCislo", "ucitIdno", "userName", "name", "ticketExpires"] { batch.delete("settings", id: id) }
         }
     }
 }

@@ -7,6 +7,10 @@ struct Student: Sendable {
     let store: Store
     let http: any PluginHTTPClient
     let secrets: any PluginSecrets
+    /// How long a call to IS/STAG may take (the operator's `timeoutSeconds`, 20 by default).
+    var timeout: Duration = .seconds(20)
+    /// Whether the operator granted `events` (exam registrations are then announced).
+    var emitsEvents = false
 
     // MARK: Login
 
@@ -15,7 +19,8 @@ struct Student: Sendable {
             throw PluginError(.invalidInput, "unknown university; give one of `universities` or an https baseURL", field: "$.university")
         }
         var url = "\(base)/login?originalURL=\(STAGClient.encode(input.returnURL))"
-        if input.longTicket == true { url += "&longTicket=1" }
+        // A long ticket (90 days) unless asked otherwise, as the thesis recommends (spec §2.2).
+        if input.longTicket != false { url += "&longTicket=true" }
         return ["url": .string(url), "baseURL": .string(base)]
     }
 
@@ -30,25 +35,40 @@ struct Student: Sendable {
         guard ticket.count == 64, ticket.allSatisfy(\.isHexDigit) else {
             throw PluginError(.invalidInput, "a ticket is 64 hexadecimal digits (stagUserTicket in the address after logging in)", field: "$.ticket")
         }
-        let client = STAGClient(http: http, base: base, ticket: Secret(ticket))
+        let client = STAGClient(http: http, base: base, ticket: Secret(ticket), timeout: timeout)
         let users: JSONValue
         do { users = try await client.json("help/getStagUserListForLoginTicketV2", [("ticket", ticket)]) } catch {
             if case .ticketExpired = error { throw PluginError(.unprocessable, "ticket_rejected: IS/STAG does not know this ticket (expired or mistyped)", field: "$.ticket") }
             throw error.pluginError
         }
-        guard let role = users["stagUserInfo"]?.arrayValue?.first(where: { $0["role"]?.stringValue == "ST" }),
-              let number = role["osCislo"]?.stringValue, let userName = role["userName"]?.stringValue else {
-            throw PluginError(.unprocessable, "no_student_role: this login has no student (ST) role")
+        let roles = users["stagUserInfo"]?.arrayValue ?? []
+        let studentRole = roles.first { $0["osCislo"]?.stringValue != nil }
+        let teacherRole = roles.first { Mapping.int($0["ucitIdno"]) != nil }
+        guard studentRole != nil || teacherRole != nil,
+              let userName = (studentRole ?? teacherRole)?["userName"]?.stringValue else {
+            throw PluginError(.unprocessable, "no_supported_role: this login is neither a student (ST) nor a teacher (VY)")
         }
+        let number = studentRole?["osCislo"]?.stringValue
+        let teacherID = teacherRole.flatMap { Mapping.int($0["ucitIdno"]) }
         let name = "\(users["jmeno"]?.stringValue ?? "") \(users["prijmeni"]?.stringValue ?? "")"
+        // STAG does not say when a ticket expires: a long ticket lasts 90 days, a short one a few
+        // hours (spec §2.2); the ticket-expiring reminder counts from here.
+        let expires = store.clock.now().addingTimeInterval(input.longTicket == false ? 4 * 3600 : 90 * 86_400)
         try await secrets.store(Secret(ticket), named: Self.ticketSecret)
         try await store.storage.write { batch in
             batch.put("settings", id: "baseURL", ["value": .text(base)])
-            batch.put("settings", id: "osCislo", ["value": .text(number)])
             batch.put("settings", id: "userName", ["value": .text(userName)])
             batch.put("settings", id: "name", ["value": .text(name)])
+            batch.put("settings", id: "ticketExpires", ["value": .text(ISO.utc(expires))])
+            if let number { batch.put("settings", id: "osCislo", ["value": .text(number)]) } else { batch.delete("settings", id: "osCislo") }
+            if let teacherID { batch.put("settings", id: "ucitIdno", ["value": .text(String(teacherID))]) } else { batch.delete("settings", id: "ucitIdno") }
         }
-        return ["studentNumber": .string(number), "userName": .string(userName), "name": .string(name), "baseURL": .string(base)]
+        var answer: [String: JSONValue] = ["userName": .string(userName), "name": .string(name), "baseURL": .string(base),
+                                           "roles": .array([number.map { _ in "student" }, teacherID.map { _ in "teacher" }].compactMap { $0 }.map(JSONValue.string)),
+                                           "ticketExpires": .string(ISO.utc(expires))]
+        if let number { answer["studentNumber"] = .string(number) }
+        if let teacherID { answer["teacherId"] = .integer(teacherID) }
+        return .object(answer)
     }
 
     static func ticket(in text: String) -> String {
@@ -65,12 +85,17 @@ struct Student: Sendable {
 
     // MARK: Reads
 
-    /// The client and the student number, or `notLoggedIn`.
+    /// The client and the student number, or `notLoggedIn` (also for a login without the student role).
     func session() async throws(STAGFailure) -> (STAGClient, String, String) {
-        guard let base = try? await store.setting("baseURL"), let number = try? await store.setting("osCislo"),
-              let user = try? await store.setting("userName"),
-              let ticket = try? await secrets.secret(named: Self.ticketSecret) else { throw .notLoggedIn }
-        return (STAGClient(http: http, base: base, ticket: ticket), number, user)
+        guard let client = try await client(), let number = try? await store.setting("osCislo"),
+              let user = try? await store.setting("userName") else { throw .notLoggedIn }
+        return (client, number, user)
+    }
+
+    /// A client with the kept ticket, or `nil` when not logged in.
+    func client() async throws(STAGFailure) -> STAGClient? {
+        guard let base = try? await store.setting("baseURL"), let ticket = try? await secrets.secret(named: Self.ticketSecret) else { return nil }
+        return STAGClient(http: http, base: base, ticket: ticket, timeout: timeout)
     }
 
     func profile() async throws -> JSONValue {

@@ -13,6 +13,35 @@ enum Timetable {
         return c
     }
 
+    /// The week a timetable call asks for: its Monday, STAG's `datumOd`/`datumDo`, and the one day
+    /// when only a day was asked for.
+    struct Week {
+        let monday: Date
+        let from: String
+        let to: String
+        let onlyDay: Date?
+
+        init(_ input: TimetableInput, now: Date) throws {
+            var date = now
+            if let text = input.date {
+                let f = DateFormatter()
+                f.locale = Locale(identifier: "en_US_POSIX")
+                f.timeZone = ISO.prague
+                f.dateFormat = "yyyy-MM-dd"
+                guard let parsed = f.date(from: text) else { throw PluginError(.invalidInput, "a date is yyyy-MM-dd", field: "$.date") }
+                date = parsed
+            }
+            monday = Timetable.monday(of: date)
+            let stag = DateFormatter()
+            stag.locale = Locale(identifier: "en_US_POSIX")
+            stag.timeZone = ISO.prague
+            stag.dateFormat = "d.M.yyyy"
+            from = stag.string(from: monday)
+            to = stag.string(from: monday.addingTimeInterval(6 * 86400 + 3600))
+            onlyDay = input.day == true ? date : nil
+        }
+    }
+
     /// The Monday starting the week that holds `date`.
     static func monday(of date: Date) -> Date {
         calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? date

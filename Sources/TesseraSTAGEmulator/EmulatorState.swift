@@ -16,6 +16,10 @@ public enum EmulatorFault: String, Sendable, CaseIterable {
     case malformed
 }
 
+/// Who the emulator's SSO logs in: its student (role ST) or its teacher (role VY, `ucitIdno` 4711,
+/// who teaches every subject and examines every term).
+public enum EmulatorUser: String, Sendable { case student, teacher }
+
 /// An exam term as the emulator keeps it (rendered into STAG's `termin` JSON on the way out).
 public struct EmulatorTerm: Sendable {
     public var id: Int
@@ -29,15 +33,19 @@ public struct EmulatorTerm: Sendable {
     public var otherStudents: Int
     public var registerBy: Date
     public var unregisterBy: Date
+    /// When registering opens (`zacatekPrihlasovani`); `nil` renders as STAG's null.
+    public var registerFrom: Date?
 
     /// A term of `department`/`subject` starting at `start`; registration closes a day before.
     public init(id: Int, department: String, subject: String, start: Date, room: String, building: String = "UC",
-                limit: Int, registered: Set<String> = [], otherStudents: Int = 0, registerBy: Date? = nil, unregisterBy: Date? = nil) {
+                limit: Int, registered: Set<String> = [], otherStudents: Int = 0, registerBy: Date? = nil, unregisterBy: Date? = nil,
+                registerFrom: Date? = nil) {
         self.id = id; self.department = department; self.subject = subject; self.start = start
         self.room = room; self.building = building; self.limit = limit; self.registered = registered
         self.otherStudents = otherStudents
         self.registerBy = registerBy ?? start.addingTimeInterval(-86400)
         self.unregisterBy = unregisterBy ?? start.addingTimeInterval(-86400)
+        self.registerFrom = registerFrom
     }
 }
 
@@ -60,6 +68,8 @@ struct EmulatorState: Sendable {
     var fault: EmulatorFault = .none
     var slowSeconds: Double = 2
     var tickets: [String: Date] = [:]
+    var ticketUsers: [String: EmulatorUser] = [:]
+    var loginUser: EmulatorUser = .student
     var ticketLifetime: TimeInterval = 3600
     var terms: [EmulatorTerm]
     var grades: [EmulatorGrade]
@@ -76,6 +86,7 @@ struct EmulatorState: Sendable {
         var ticket = ""
         for _ in 0..<32 { ticket += String(format: "%02x", UInt8.random(in: 0...255)) }
         tickets[ticket] = now.addingTimeInterval(ticketLifetime)
+        ticketUsers[ticket] = loginUser
         return ticket
     }
 
@@ -90,6 +101,7 @@ struct EmulatorState: Sendable {
         let term = terms[index]
         if term.registered.contains(student) { return "Student je již na termín zapsán." }
         if now > term.registerBy { return "Termín pro přihlašování již vypršel." }
+        if let from = term.registerFrom, now < from { return "Přihlašování na termín ještě nebylo zahájeno." }
         if term.occupied >= term.limit { return "Termín je již plně obsazen." }
         terms[index].registered.insert(student)
         return "OK"

@@ -5,6 +5,8 @@ import Foundation
 enum Fixtures {
     static let osCislo = "A20B0001P"
     static let userName = "NOVAKJ"
+    static let ucitIdno = 4711
+    static let teacherUserName = "DVORAKP"
     static let prague = TimeZone(identifier: "Europe/Prague")!
 
     static func date(_ text: String) -> Date {
@@ -55,9 +57,30 @@ enum Fixtures {
          "kodSp": "B1801", "formaSp": "P", "typSp": "B", "rocnik": "2", "email": "jana.novakova@example.cz"]
     }
 
-    static func userList() -> [String: Any] {
-        ["jmeno": "Jana", "prijmeni": "Nováková", "titulPred": NSNull(), "titulZa": NSNull(), "email": "jana.novakova@example.cz",
-         "stagUserInfo": [["userName": userName, "role": "ST", "roleNazev": "Student", "fakulta": "PRF", "osCislo": osCislo]]]
+    /// `help/getStagUserListForLoginTicketV2` for whoever logged in.
+    static func userList(_ user: EmulatorUser = .student) -> [String: Any] {
+        if user == .teacher {
+            return ["jmeno": "Petr", "prijmeni": "Dvořák", "titulPred": "RNDr.", "titulZa": NSNull(), "email": "petr.dvorak@example.cz",
+                    "stagUserInfo": [["userName": teacherUserName, "role": "VY", "roleNazev": "Vyučující", "fakulta": "PRF", "katedra": "KMI",
+                                      "ucitIdno": ucitIdno, "email": "petr.dvorak@example.cz"]]]
+        }
+        return ["jmeno": "Jana", "prijmeni": "Nováková", "titulPred": NSNull(), "titulZa": NSNull(), "email": "jana.novakova@example.cz",
+                "stagUserInfo": [["userName": userName, "role": "ST", "roleNazev": "Student", "fakulta": "PRF", "osCislo": osCislo]]]
+    }
+
+    /// Other students of the faculty, who fill the seats the emulator's student does not.
+    static func otherStudent(_ index: Int) -> [String: Any] {
+        let names = [("Adam", "Beneš"), ("Eva", "Černá"), ("Filip", "Dušek"), ("Hana", "Fialová"), ("Ivan", "Grof"), ("Lucie", "Holá")]
+        let (first, last) = names[index % names.count]
+        let number = String(format: "A20B%04dP", 100 + index)
+        return ["osCislo": number, "jmeno": first, "prijmeni": last, "titulPred": NSNull(), "titulZa": NSNull(), "userName": number,
+                "email": "\(number.lowercased())@students.example.cz", "rocnik": "2", "fakultaSp": "PRF", "nazevSp": "Informatika", "stav": "S"]
+    }
+
+    /// The emulator's own student as a row of a list of students.
+    static func ownStudentRow() -> [String: Any] {
+        ["osCislo": osCislo, "jmeno": "Jana", "prijmeni": "Nováková", "titulPred": NSNull(), "titulZa": NSNull(), "userName": userName,
+         "email": "jana.novakova@example.cz", "rocnik": "2", "fakultaSp": "PRF", "nazevSp": "Informatika", "stav": "S"]
     }
 
     static func subjects() -> [String: Any] {

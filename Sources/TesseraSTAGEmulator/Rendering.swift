@@ -12,10 +12,23 @@ enum Rendering {
                 "budova": t.building, "mistnost": t.room, "kontakt": NSNull(), "poznamka": NSNull(), "opravny": "N",
                 "deadlineDatumOdhlaseni": ["value": Fixtures.stagDate(t.unregisterBy, time: true)],
                 "deadlineDatumPrihlaseni": ["value": Fixtures.stagDate(t.registerBy, time: true)],
-                "zacatekPrihlasovani": NSNull(), "platnost": "A", "typTerminu": "Zkouška", "grteIdno": NSNull(),
+                "zacatekPrihlasovani": t.registerFrom.map { ["value": Fixtures.stagDate($0, time: true)] as Any } ?? NSNull(), "platnost": "A", "typTerminu": "Zkouška", "grteIdno": NSNull(),
                 "osCislo": student, "zapsan": isIn, "lzeZapsatOdepsat": true,
                 "kodDuvoduProcNelzeZapsatOdepsat": "OK", "textDuvoduProcNelzeZapsatOdepsat": NSNull(),
                 "popisDuvoduProcNelzeZapsatOdepsat": NSNull()]
+    }
+
+    /// A term as the teacher's list shows it: no student's own fields.
+    static func teacherTerm(_ t: EmulatorTerm) -> [String: Any] {
+        var item = term(t, for: "")
+        for key in ["osCislo", "zapsan", "lzeZapsatOdepsat", "kodDuvoduProcNelzeZapsatOdepsat", "textDuvoduProcNelzeZapsatOdepsat",
+                    "popisDuvoduProcNelzeZapsatOdepsat"] { item.removeValue(forKey: key) }
+        return item
+    }
+
+    /// The students registered for a term: the emulator's student if registered, and the others.
+    static func termStudents(_ t: EmulatorTerm) -> [[String: Any]] {
+        (t.registered.contains(Fixtures.osCislo) ? [Fixtures.ownStudentRow()] : []) + (0..<t.otherStudents).map(Fixtures.otherStudent)
     }
 
     static func grade(_ g: EmulatorGrade) -> [String: Any] {

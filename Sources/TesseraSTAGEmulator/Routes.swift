@@ -35,11 +35,12 @@ enum Routes {
         guard let back = request.uri.queryParameters.get("originalURL"), var target = URLComponents(string: back) else {
             return plain(.badRequest, "originalURL missing")
         }
-        let ticket = state.box.withLock { $0.issueTicket() }
-        let info = Data(Rendering.json(Fixtures.userList()).utf8).base64EncodedString()
+        let (ticket, user) = state.box.withLock { ($0.issueTicket(), $0.loginUser) }
+        let info = Data(Rendering.json(Fixtures.userList(user)).utf8).base64EncodedString()
         target.queryItems = (target.queryItems ?? []) + [
-            URLQueryItem(name: "stagUserTicket", value: ticket), URLQueryItem(name: "stagUserName", value: Fixtures.userName),
-            URLQueryItem(name: "stagUserRole", value: "ST"), URLQueryItem(name: "stagUserInfo", value: info)]
+            URLQueryItem(name: "stagUserTicket", value: ticket),
+            URLQueryItem(name: "stagUserName", value: user == .teacher ? Fixtures.teacherUserName : Fixtures.userName),
+            URLQueryItem(name: "stagUserRole", value: user == .teacher ? "VY" : "ST"), URLQueryItem(name: "stagUserInfo", value: info)]
         return Response(status: .found, headers: [.location: target.string ?? back])
     }
 
@@ -55,13 +56,16 @@ enum Routes {
         let query = request.uri.queryParameters
         if name == "help/getStagUserListForLoginTicketV2" {
             let ticket = query.get("ticket") ?? ""
-            guard state.box.withLock({ $0.isValid(ticket: ticket) }) else { return plain(.unauthorized, "Unauthorized") }
-            return json(Fixtures.userList(), fault)
+            guard let user = state.box.withLock({ $0.isValid(ticket: ticket) ? $0.ticketUsers[ticket] : nil }) else {
+                return plain(.unauthorized, "Unauthorized")
+            }
+            return json(Fixtures.userList(user), fault)
         }
         guard let ticket = ticket(of: request), state.box.withLock({ $0.isValid(ticket: ticket) }) else {
             return plain(.unauthorized, "Unauthorized")
         }
         let student = query.get("osCislo") ?? ""
+        if let answer = teacherService(name, query, state, fault) { return answer }
         switch name {
         case "student/getStudentInfo": return json(Fixtures.studentInfo(), fault)
         case "predmety/getPredmetyByStudent": return json(Fixtures.subjects(), fault)
@@ -79,6 +83,30 @@ enum Routes {
             }
             return plain(.ok, answer)
         default: return plain(.notFound, "Služba \(name) neexistuje.")
+        }
+    }
+
+    /// The teacher's services: the timetable, the exam terms a teacher examines, the students
+    /// registered for a term, the students of a subject. `nil` for any other service.
+    static func teacherService(_ name: String, _ query: Parameters, _ state: SharedState, _ fault: EmulatorFault) -> Response? {
+        switch name {
+        case "rozvrhy/getRozvrhByUcitel":
+            guard query.get("ucitIdno") == String(Fixtures.ucitIdno) else { return json(["rozvrhovaAkce": [] as [Any]], fault) }
+            return json(["rozvrhovaAkce": Fixtures.timetable()], fault)
+        case "terminy/getTerminyList":
+            guard query.get("ucitIdno") == String(Fixtures.ucitIdno) else { return json(["termin": [] as [Any]], fault) }
+            return json(["termin": state.box.withLock { $0.terms.map(Rendering.teacherTerm) }], fault)
+        case "student/getStudentiByTermin":
+            guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
+            guard let term = state.box.withLock({ $0.terms.first { $0.id == id } }) else { return json(["studentTerminu": [] as [Any]], fault) }
+            return json(["studentTerminu": Rendering.termStudents(term)], fault)
+        case "student/getStudentiByPredmet":
+            guard query.get("katedra") == "KMI", let code = query.get("zkratka"), Fixtures.subjectNames[code] != nil else {
+                return json(["studentPredmetu": [] as [Any]], fault)
+            }
+            let others = (0..<4).map { Fixtures.otherStudent($0).merging(["statutPredmetu": "A"]) { $1 } }
+            return json(["studentPredmetu": [Fixtures.ownStudentRow().merging(["statutPredmetu": "A"]) { $1 }] + others], fault)
+        default: return nil
         }
     }
 

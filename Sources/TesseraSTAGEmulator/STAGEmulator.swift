@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// An IS/STAG web-service emulator on loopback: the student endpoints under `/ws/services/rest2/`,
+/// An IS/STAG web-service emulator on loopback: the student and teacher endpoints under `/ws/services/rest2/`,
 /// the SSO login redirect with `stagUserTicket`, ticket expiry (401), enrolment rules answered in
 /// STAG's plain text, a settable time and fault switches under `/_emulator/`.
 public final class STAGEmulator: Sendable {
@@ -48,6 +48,10 @@ public final class STAGEmulator: Sendable {
 
     /// Sets the emulator's time (deadlines and ticket expiry are judged against it).
     public func setTime(_ date: Date) { shared.box.withLock { $0.now = date } }
+    /// Who the next SSO login logs in as (the student by default).
+    public func setLoginUser(_ user: EmulatorUser) { shared.box.withLock { $0.loginUser = user } }
+    /// How long tickets issued from now on stay valid.
+    public func setTicketLifetime(_ seconds: TimeInterval) { shared.box.withLock { $0.ticketLifetime = seconds } }
     /// Switches a fault on (or `.none` off).
     public func setFault(_ fault: EmulatorFault) { shared.box.withLock { $0.fault = fault } }
     /// Adds an exam term.

@@ -13,9 +13,9 @@ struct STAGFixture {
     let emulator: STAGEmulator
     let host: PluginTestHost
 
-    static func start() async throws -> STAGFixture {
+    static func start(config: JSONValue = [:], clock: Date = Date(timeIntervalSince1970: 1_767_225_600)) async throws -> STAGFixture {
         let emulator = try await STAGEmulator.start()
-        let host = try await PluginTestHost(manifest: manifestPath, plugin: { STAGPlugin() },
+        let host = try await PluginTestHost(manifest: manifestPath, plugin: { STAGPlugin() }, config: config, start: clock,
                                             httpRedirects: ["https://stag-demo.zcu.cz": emulator.origin])
         return STAGFixture(emulator: emulator, host: host)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraSDK
+import TesseraSTAGEmulator
 import TesseraTestFixtures
 
 /// The web console in a real headless Chromium, against the real `tessera serve` with the example
@@ -198,6 +199,54 @@ import TesseraTestFixtures
               .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id || c.name).join(',')
             """) }
         #expect(unlabelled == "")
+        _ = try await serve.terminate()
+    }
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.timeLimit(.minutes(3))) func theSTAGCallbackPageCompletesTheSingleSignOnAndDropsTheTicketFromTheAddress() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
+            return
+        }
+        let emulator = try await STAGEmulator.start()
+        defer { Task { await emulator.stop() } }
+        let ws = FixtureWorkspace("http-browser-stag")
+        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/stag.json", encoding: .utf8))
+        if case .object(var members) = manifest {
+            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/STAG/ui"), "title": "IS/STAG"]
+            manifest = .object(members)
+        }
+        Fixtures.write(manifest.serialized(), to: ws.root + "/stag.json")
+        let empty: [String: Any] = [:]
+        ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty,
+                                                                           "http": ["hosts": ["stag-demo.zcu.cz"]]]]],
+                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-01-01T00:00:00Z"],
+                                                 "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let token = try #require(serve.adminToken)
+        let base = "http://127.0.0.1:\(serve.port)"
+        // The university's SSO (the emulator's) sends the browser back with the ticket.
+        let back = try await RawHTTPClient.request(port: emulator.port, "GET",
+                                                   "/ws/login?originalURL=\(base)/ui/cz.tessera.stag/callback.html&longTicket=true")
+        let location = try #require(back.headers["location"])
+        let browser = try HeadlessChromium(executable: executable)
+        defer { browser.quit() }
+        let page = try await onThread { try BrowserPage(browser) }
+        try await onThread {
+            try Self.signIn(page, at: base, with: token)
+            try page.navigate(base + "/ui/cz.tessera.stag/")
+            try page.waitFor("document.body.dataset.ready === 'true'", "the IS/STAG page")
+            try page.evaluate("sessionStorage.setItem('stag.login', JSON.stringify({university: 'demo'}))")
+            try page.navigate(location)
+            try page.waitFor("document.body.dataset.ready === 'true'", "the callback page")
+        }
+        let shown = try await onThread { try page.evaluate("document.getElementById('status').textContent").stringValue ?? "" }
+        #expect(shown == "Logged in as Jana Nováková (student).")
+        #expect(try await onThread { try page.evaluate("location.search") } == "")  // the ticket left the address bar
+        let profile = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stag/ops/profile",
+                                                   headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
+        #expect(profile.status == 200 && profile.text.contains("A20B0001P"))
         _ = try await serve.terminate()
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+import TesseraSDK
+import TesseraSTAG
+import TesseraSTAGEmulator
+import TesseraTesting
+import Testing
+
+/// The reminders: each switchable with a lead time, rescheduled from what was last read; and
+/// `exam-upcoming` when the student registers.
+@Suite("STAG reminders", .timeLimit(.minutes(2)))
+struct STAGReminderTests {
+    func pending(_ f: STAGFixture) throws -> [String: Date] {
+        Dictionary(uniqueKeysWithValues: try f.host.pendingNotifications().compactMap { n in n.nextDue.map { (n.request.key, $0) } })
+    }
+
+    @Test func registrationExamAndTicketRemindersFollowTheTermsAndTheSettings() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        try await f.login()
+        // 90 days for the long ticket the login asked for, the reminder 3 days before.
+        #expect(try pending(f)["stag:ticketExpiring:ticket"] == Date(timeIntervalSince1970: 1_767_225_600 + 87 * 86_400))
+        _ = try await f.host.call("refresh")
+        // PRG's term on 20.1. 9:00 closes registration on 19.1. 9:00 Prague (08:00Z): a day before, by default.
+        #expect(try pending(f)["stag:registrationCloses:1118482"] == STAGEmulator.pragueDate("18.1.2026 9:00"))
+        #expect(try pending(f)["stag:examBefore:1118482"] == nil)
+
+        _ = try await f.host.call("exam-register", ["termId": 1118482])
+        _ = try await f.host.call("refresh")
+        var now = try pending(f)
+        #expect(now["stag:registrationCloses:1118482"] == nil)
+        #expect(now["stag:examBefore:1118482"] == STAGEmulator.pragueDate("19.1.2026 9:00"))
+        #expect(now["stag:unregisterDeadline:1118482"] == STAGEmulator.pragueDate("18.1.2026 9:00"))
+        #expect(try f.host.publishedEvents().last?.payload["registered"] == true)  // other modules hear of it
+
+        _ = try await f.host.call("notifications-configure", ["examBefore": ["leadMinutes": 120], "unregisterDeadline": ["enabled": false]])
+        now = try pending(f)
+        #expect(now["stag:examBefore:1118482"] == STAGEmulator.pragueDate("20.1.2026 7:00"))
+        #expect(now["stag:unregisterDeadline:1118482"] == nil)
+        let status = try await f.host.call("notifications-status")
+        #expect(status["settings"]?["examBefore"] == ["enabled": true, "leadMinutes": 120])
+        #expect(await failure { try await f.host.call("notifications-configure", ["examBefore": ["leadMinutes": -5]]) }?.code == .invalidInput)
+
+        // Switching "new term" off stops its notification; the event still goes out.
+        _ = try await f.host.call("notifications-configure", ["newTerm": ["enabled": false]])
+        f.emulator.addTerm(EmulatorTerm(id: 2000002, department: "KMI", subject: "ALG", start: STAGEmulator.pragueDate("5.2.2026 10:00"),
+                                        room: "101", limit: 10, registerFrom: STAGEmulator.pragueDate("20.1.2026 8:00")))
+        _ = try await f.host.call("refresh")
+        now = try pending(f)
+        #expect(now["stag:term:2000002"] == nil)
+        #expect(try f.host.publishedEvents().last?.payload["termId"] == 2000002)
+        #expect(now["stag:registrationOpens:2000002"] == STAGEmulator.pragueDate("20.1.2026 8:00"))
+    }
+
+    @Test func classRemindersCoverTheNextSevenDaysWhenSwitchedOn() async throws {
+        let f = try await STAGFixture.start(clock: STAGEmulator.pragueDate("15.2.2026 13:00"))  // a Sunday
+        defer { Task { await f.stop() } }
+        try await f.login()
+        _ = try await f.host.call("notifications-configure", ["classBefore": ["enabled": true, "leadMinutes": 30]])
+        _ = try await f.host.call("refresh")
+        let classes = try pending(f).filter { $0.key.hasPrefix("stag:classBefore:") }
+        // Monday's PRG lecture at 9:20 and Tuesday's even-week ALG exercise at 13:00 (the odd-week PRG one is off).
+        #expect(classes.keys.sorted() == ["stag:classBefore:2026-02-16T09:20/KMI/PRG", "stag:classBefore:2026-02-17T13:00/KMI/ALG"])
+        #expect(classes["stag:classBefore:2026-02-16T09:20/KMI/PRG"] == STAGEmulator.pragueDate("16.2.2026 8:50"))
+    }
+}

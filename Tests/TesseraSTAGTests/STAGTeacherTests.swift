@@ -1,0 +1,79 @@
+import Foundation
+import TesseraSDK
+import TesseraSTAG
+import TesseraSTAGEmulator
+import TesseraTesting
+import Testing
+
+/// The teacher part against the emulator's teacher (role VY, ucitIdno 4711), and the notes.
+@Suite("STAG teacher part and notes", .timeLimit(.minutes(2)))
+struct STAGTeacherTests {
+    @Test func aTeacherSeesTheirTimetableTheirTermsWithStudentsAndASubjectsStudents() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        f.emulator.setLoginUser(.teacher)
+        let ticket = try await f.ssoTicket()
+        let me = try await f.host.call("complete-login", ["university": "demo", "ticket": .string(ticket)])
+        #expect(me["roles"] == ["teacher"] && me["teacherId"] == 4711 && me["studentNumber"] == nil)
+        // The student part needs the student role.
+        #expect(await failure { try await f.host.call("exams") }?.message.hasPrefix("not_logged_in") == true)
+
+        // Week 8 of 2026 is even: the odd-week PRG exercise is not on, the even-week ALG one is.
+        let week = try await f.host.call("teacher-timetable", ["date": "2026-02-17"])
+        let events = try #require(week["data"]?["events"]?.arrayValue)
+        #expect(events.map { "\($0["date"]?.stringValue ?? "") \($0["subject"]?.stringValue ?? "")" } == ["2026-02-16 KMI/PRG", "2026-02-17 KMI/ALG"])
+        let day = try await f.host.call("teacher-timetable", ["date": "2026-02-16", "day": true])
+        #expect(day["data"]?["events"]?.arrayValue?.count == 1)
+
+        let terms = try #require(try await f.host.call("teacher-exams")["data"]?.arrayValue)
+        #expect(terms.map { $0["termId"] } == [1118482, 1118483, 1118484])
+        // Each term lists its registered students: as many as the seats taken.
+        for term in terms { #expect(term["students"]?.arrayValue?.count == term["occupied"]?.integerValue.map(Int.init)) }
+        #expect(terms[0]["students"]?.arrayValue?.first?["name"] == "Adam Beneš")
+
+        let students = try await f.host.call("subject-students", ["subject": "KMI/PRG", "semester": "LS"])
+        #expect(students["data"]?.arrayValue?.count == 5 && students["stale"] == false)
+        #expect(await failure { try await f.host.call("subject-students", ["subject": "PRG"]) }?.code == .invalidInput)
+
+        // Offline: the last answer, marked stale with its age.
+        f.emulator.setFault(.down)
+        try await f.host.advanceClock(by: 120)
+        let offline = try await f.host.call("teacher-exams")
+        #expect(offline["stale"] == true && offline["ageSeconds"] == 120 && offline["data"]?.arrayValue?.count == 3)
+    }
+
+    @Test func notesAreKeptAcrossLogoutWithTheDaysRemaining() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        try await f.login()
+        let saved = try await f.host.call("note-save", ["title": "Zápočet", "text": "odevzdat úlohu", "subject": "KMI/PRG", "day": "2026-01-11"])
+        let id = try #require(saved["id"]?.stringValue)
+        _ = try await f.host.call("note-save", ["title": "Knihovna", "text": "vrátit knihy"])
+        #expect(await failure { try await f.host.call("note-save", ["title": "x", "day": "11.1.2026"]) }?.code == .invalidInput)
+        var notes = try #require(try await f.host.call("notes").arrayValue)
+        #expect(notes.map { $0["title"] } == ["Zápočet", "Knihovna"])  // dated first
+        #expect(notes[0]["daysRemaining"] == 10)  // the clock is at 2026-01-01
+        #expect(try await f.host.call("notes", ["subject": "KMI/PRG"]).arrayValue?.count == 1)
+        _ = try await f.host.call("note-save", ["id": .string(id), "text": "odevzdat úlohu 3"])
+        _ = try await f.host.call("exams")
+        _ = try await f.host.call("logout")
+        #expect(try await f.host.query("SELECT COUNT(*) AS n FROM cache").first?["n"].integer == 0)
+        notes = try #require(try await f.host.call("notes").arrayValue)
+        #expect(notes.count == 2 && notes[0]["text"] == "odevzdat úlohu 3")
+        _ = try await f.host.call("note-delete", ["id": .string(id)])
+        #expect(await failure { try await f.host.call("note-delete", ["id": .string(id)]) }?.code == .notFound)
+        #expect(try await f.host.call("notes").arrayValue?.count == 1)
+    }
+
+    @Test func aSlowISSTAGTimesOutToTheCacheOrAClearError() async throws {
+        let f = try await STAGFixture.start(config: ["timeoutSeconds": 1])
+        defer { Task { await f.stop() } }
+        try await f.login()
+        _ = try await f.host.call("exams")
+        f.emulator.setFault(.slow)  // answers after 2 s; the module waits 1 s
+        let exams = try await f.host.call("exams")
+        #expect(exams["stale"] == true && exams["reason"] == "unavailable" && exams["data"]?.arrayValue?.count == 3)
+        let grades = await failure { try await f.host.call("grades") }  // nothing cached to fall back on
+        #expect(grades?.code == .unavailable && grades?.message.hasPrefix("unavailable") == true)
+    }
+}
