@@ -26,6 +26,11 @@ package final class STAGPlugin: Plugin {
             try await refresher.reminders.reschedule(exams: [])  // the ticket's expiry
             return answer
         }
+        context.onOperation("login-basic", input: BasicLogin.self) { input, _ in
+            let answer = try await student.basicLogin(input)
+            try await refresher.reminders.reschedule(exams: [])
+            return answer
+        }
         context.onOperation("logout", input: JSONValue.self) { _, _ in try await student.logout() }
         context.onOperation("profile", input: JSONValue.self) { _, _ in try await student.profile() }
         context.onOperation("subjects", input: JSONValue.self) { _, _ in try await student.subjects() }
@@ -54,6 +59,7 @@ struct NoteFilter: Decodable, Sendable { let subject: String? }
 struct NoteID: Decodable, Sendable { let id: String }
 
 struct LoginURL: Decodable, Sendable { let university: String?; let baseURL: String?; let returnURL: String; let longTicket: Bool? }
+struct BasicLogin: Decodable, Sendable { let university: String?; let baseURL: String?; let userName: String; let password: String }
 struct CompleteLogin: Decodable, Sendable { let university: String?; let baseURL: String?; let ticket: String; let longTicket: Bool? }
 struct TermInput: Decodable, Sendable { let termId: Int64 }
 struct TimetableInput: Decodable, Sendable { let date: String?; let day: Bool? }

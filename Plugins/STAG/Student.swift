@@ -41,7 +41,15 @@ struct Student: Sendable {
             if case .ticketExpired = error { throw PluginError(.unprocessable, "ticket_rejected: IS/STAG does not know this ticket (expired or mistyped)", field: "$.ticket") }
             throw error.pluginError
         }
-        let roles = users["stagUserInfo"]?.arrayValue ?? []
+        let name = "\(users["jmeno"]?.stringValue ?? "") \(users["prijmeni"]?.stringValue ?? "")"
+        return try await finishLogin(base: base, ticket: ticket, roles: users["stagUserInfo"]?.arrayValue ?? [], name: name,
+                                     lifetime: input.longTicket == false ? 4 * 3600 : 90 * 86_400)
+    }
+
+    /// Takes the student role's `osCislo` and the teacher role's `ucitIdno` from `roles`, keeps the
+    /// ticket only as a secret, and remembers who logged in and until when the ticket should last
+    /// (STAG does not say: spec §2.2).
+    func finishLogin(base: String, ticket: String, roles: [JSONValue], name: String, lifetime: TimeInterval) async throws -> JSONValue {
         let studentRole = roles.first { $0["osCislo"]?.stringValue != nil }
         let teacherRole = roles.first { Mapping.int($0["ucitIdno"]) != nil }
         guard studentRole != nil || teacherRole != nil,
@@ -50,10 +58,7 @@ struct Student: Sendable {
         }
         let number = studentRole?["osCislo"]?.stringValue
         let teacherID = teacherRole.flatMap { Mapping.int($0["ucitIdno"]) }
-        let name = "\(users["jmeno"]?.stringValue ?? "") \(users["prijmeni"]?.stringValue ?? "")"
-        // STAG does not say when a ticket expires: a long ticket lasts 90 days, a short one a few
-        // hours (spec §2.2); the ticket-expiring reminder counts from here.
-        let expires = store.clock.now().addingTimeInterval(input.longTicket == false ? 4 * 3600 : 90 * 86_400)
+        let expires = store.clock.now().addingTimeInterval(lifetime)
         try await secrets.store(Secret(ticket), named: Self.ticketSecret)
         try await store.storage.write { batch in
             batch.put("settings", id: "baseURL", ["value": .text(base)])
@@ -69,6 +74,35 @@ struct Student: Sendable {
         if let number { answer["studentNumber"] = .string(number) }
         if let teacherID { answer["teacherId"] = .integer(teacherID) }
         return .object(answer)
+    }
+
+    /// HTTP Basic login where a university allows it (the thesis's DEMO path, spec §2.2): the login
+    /// name and password go once to `help/getStagUserForActualUser`, whose `WSCOOKIE` becomes the
+    /// ticket. The password is never stored or logged; such a ticket lasts a few hours.
+    func basicLogin(_ input: BasicLogin) async throws -> JSONValue {
+        guard let base = Universities.base(university: input.university, baseURL: input.baseURL) else {
+            throw PluginError(.invalidInput, "unknown university; give one of `universities` or an https baseURL", field: "$.university")
+        }
+        let password = Secret(input.password)
+        let credentials = Data("\(input.userName):\(password.revealed)".utf8).base64EncodedString()
+        let response: OutboundResponse
+        do {
+            response = try await http.send(OutboundRequest(url: "\(base)/services/rest2/help/getStagUserForActualUser?outputFormat=JSON",
+                                                           headers: ["Authorization": "Basic \(credentials)", "Accept": "application/json"],
+                                                           timeout: timeout))
+        } catch {
+            throw PluginError(.unavailable, "unavailable: IS/STAG could not be reached")
+        }
+        if response.status == 401 { throw PluginError(.unprocessable, "invalid_credentials: the login name or password is wrong", field: "$.password") }
+        guard response.status == 200, let user = try? JSONValue(parsing: response.body) else {
+            throw PluginError(.unavailable, "unavailable: IS/STAG answered \(response.status)")
+        }
+        let cookie = response.headers.first { $0.key.lowercased() == "set-cookie" }?.value ?? ""
+        guard let range = cookie.range(of: "WSCOOKIE=") else {
+            throw PluginError(.unprocessable, "no_ticket: IS/STAG logged in but gave no WSCOOKIE; use the single sign-on (login-url)")
+        }
+        let ticket = String(cookie[range.upperBound...].prefix { $0 != ";" })
+        return try await finishLogin(base: base, ticket: ticket, roles: [user], name: input.userName, lifetime: 4 * 3600)
     }
 
     static func ticket(in text: String) -> String {

@@ -7,6 +7,8 @@ enum Fixtures {
     static let userName = "NOVAKJ"
     static let ucitIdno = 4711
     static let teacherUserName = "DVORAKP"
+    /// The password of both users for the HTTP Basic login.
+    static let password = "heslo123"
     static let prague = TimeZone(identifier: "Europe/Prague")!
 
     static func date(_ text: String) -> Date {

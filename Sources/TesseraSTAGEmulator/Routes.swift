@@ -61,6 +61,9 @@ enum Routes {
             }
             return json(Fixtures.userList(user), fault)
         }
+        if name == "help/getStagUserForActualUser", let credentials = basicCredentials(of: request) {
+            return basicLogin(credentials, state, fault)
+        }
         guard let ticket = ticket(of: request), state.box.withLock({ $0.isValid(ticket: ticket) }) else {
             return plain(.unauthorized, "Unauthorized")
         }
@@ -108,6 +111,36 @@ enum Routes {
             return json(["studentPredmetu": [Fixtures.ownStudentRow().merging(["statutPredmetu": "A"]) { $1 }] + others], fault)
         default: return nil
         }
+    }
+
+    /// The thesis's DEMO login (spec §2.2): HTTP Basic with a login name and password answers the
+    /// user and sets `WSCOOKIE`, the ticket later calls use. The emulator's passwords are `heslo123`.
+    static func basicLogin(_ credentials: (user: String, password: String), _ state: SharedState, _ fault: EmulatorFault) -> Response {
+        let user: EmulatorUser
+        switch credentials.user {
+        case Fixtures.userName where credentials.password == Fixtures.password: user = .student
+        case Fixtures.teacherUserName where credentials.password == Fixtures.password: user = .teacher
+        default: return plain(.unauthorized, "Unauthorized")
+        }
+        let ticket = state.box.withLock { s -> String in
+            let previous = s.loginUser
+            s.loginUser = user
+            defer { s.loginUser = previous }
+            return s.issueTicket()
+        }
+        let entry = (Fixtures.userList(user)["stagUserInfo"] as? [[String: Any]])?.first ?? [:]
+        var response = json(entry, fault)
+        response.headers[.setCookie] = "WSCOOKIE=\(ticket); Path=/ws; HttpOnly"
+        return response
+    }
+
+    /// Login name and password from an HTTP Basic header that carries a password (a ticket has none).
+    static func basicCredentials(of request: Request) -> (user: String, password: String)? {
+        guard let auth = request.headers[.authorization], auth.hasPrefix("Basic "),
+              let data = Data(base64Encoded: String(auth.dropFirst(6))) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        return (String(parts[0]), String(parts[1]))
     }
 
     /// The ticket, from HTTP Basic (username = ticket, empty password) or the `WSCOOKIE` cookie.

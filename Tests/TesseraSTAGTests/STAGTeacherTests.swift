@@ -77,3 +77,24 @@ struct STAGTeacherTests {
         #expect(grades?.code == .unavailable && grades?.message.hasPrefix("unavailable") == true)
     }
 }
+
+/// HTTP Basic login where a university allows it (the thesis's DEMO path).
+@Suite("STAG HTTP Basic login", .timeLimit(.minutes(2)))
+struct STAGBasicLoginTests {
+    @Test func aLoginNameAndPasswordGiveATicketAndThePasswordIsKeptNowhere() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        let wrong = await failure { try await f.host.call("login-basic", ["university": "demo", "userName": "NOVAKJ", "password": "nope"]) }
+        #expect(wrong?.code == .unprocessable && wrong?.message.hasPrefix("invalid_credentials") == true)
+        #expect(try f.host.secretNames().isEmpty)
+        let me = try await f.host.call("login-basic", ["university": "demo", "userName": "NOVAKJ", "password": "heslo123"])
+        #expect(me["studentNumber"] == .string(STAGEmulator.student) && me["roles"] == ["student"])
+        #expect(me["ticketExpires"] == "2026-01-01T04:00:00Z")  // a few hours for a Basic login's cookie
+        #expect(try await f.host.call("profile")["data"]?["studentNumber"] == .string(STAGEmulator.student))
+        #expect(try f.host.secretNames() == ["stag-ticket"])
+        for file in [f.host.databasePath, f.host.databasePath + "-wal"] {
+            let bytes = FileManager.default.contents(atPath: file) ?? Data()
+            #expect(bytes.range(of: Data("heslo123".utf8)) == nil, "the password reached \(file)")
+        }
+    }
+}
