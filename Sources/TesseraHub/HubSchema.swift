@@ -3,14 +3,15 @@ import TesseraSQLite
 /// The hub's tables in `<data>/hub.sqlite`. Secrets appear only as hashes: passwords as yescrypt
 /// text, device tokens and invitation codes as their SHA-256.
 enum HubSchema {
-    static let version: Int64 = 1
+    /// 2 added `hub_devices.last_used_ms` (tokens expire after a long time unused).
+    static let version: Int64 = 2
 
     static let script = """
         CREATE TABLE IF NOT EXISTS hub_people(
             id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_ms INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS hub_devices(
             id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id), name TEXT NOT NULL,
-            token_sha256 BLOB NOT NULL UNIQUE, created_ms INTEGER NOT NULL);
+            token_sha256 BLOB NOT NULL UNIQUE, created_ms INTEGER NOT NULL, last_used_ms INTEGER);
         CREATE TABLE IF NOT EXISTS hub_spaces(
             id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('personal', 'shared')),
             deleted INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL);
@@ -35,8 +36,16 @@ enum HubSchema {
             PRIMARY KEY (plugin, space, prefix)) WITHOUT ROWID;
         """
 
-    static func create(on connection: SQLiteConnection) throws {
+    /// Creates the tables, or brings an older hub's up to this version; `nowMillis` is the hub's clock.
+    static func create(on connection: SQLiteConnection, nowMillis: Int64) throws {
+        let existing = try connection.fetchOne("PRAGMA user_version")?.first?.integer ?? 0
+        let hasTables = try connection.fetchOne("SELECT 1 FROM sqlite_schema WHERE name = 'hub_devices'") != nil
         try connection.execute(script)
+        if hasTables && existing < 2 {
+            // A hub made before version 2: its devices count as used when the upgrade runs.
+            try connection.execute("ALTER TABLE hub_devices ADD COLUMN last_used_ms INTEGER")
+            try connection.execute("UPDATE hub_devices SET last_used_ms = ?", [.integer(nowMillis)])
+        }
         try connection.execute("PRAGMA user_version = \(version)")
     }
 }

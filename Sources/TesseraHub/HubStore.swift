@@ -12,6 +12,12 @@ import TesseraSDK
 public final class HubStore: Sendable {
     /// The file name inside the data directory.
     public static let fileName = "hub.sqlite"
+    /// How long a device token lasts unused: each use moves its expiry on (a phone that syncs
+    /// stays logged in; one in a drawer for half a year must log in again).
+    public static let tokenIdleLimitMillis: Int64 = 180 * 86_400_000
+    /// A use is written at most this often, so that authenticating is not a write per request.
+    static let tokenUseResolutionMillis: Int64 = 3_600_000
+
     /// How far ahead of the hub's clock a change's timestamp may be (Actual's 5 minutes).
     public static let maxClockAheadMillis: Int64 = 5 * 60_000
 
@@ -23,7 +29,8 @@ public final class HubStore: Sendable {
     public init(path: String, now: @escaping @Sendable () -> Date) throws {
         database = try SQLiteDatabase(path: path)
         self.now = now
-        try database.withConnection { try HubSchema.create(on: $0) }
+        let millis = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
+        try database.withConnection { try HubSchema.create(on: $0, nowMillis: millis) }
     }
 
     /// Opens the store in a data directory (`<dataDirectory>/hub.sqlite`).
@@ -111,14 +118,29 @@ public final class HubStore: Sendable {
         return DeviceLogin(person: HubPerson(id: found.id, name: name), deviceID: deviceID, token: token)
     }
 
-    /// The device a bearer token stands for, or `nil`.
+    /// The device a bearer token stands for, or `nil`; records the use.
+    ///
+    /// - Throws: `token_expired` (401) for a token unused for ``tokenIdleLimitMillis``.
     public func device(forToken token: String) throws(HubError) -> HubDevice? {
+        let now = nowMillis
+        let found: (device: HubDevice, lastUsed: Int64)?
         do {
-            return try database.withConnection { connection in
-                try connection.fetchOne("SELECT id, person, name FROM hub_devices WHERE token_sha256 = ?", [.blob(HubSecrets.sha256(token))])
-                    .map { HubDevice(id: $0[0].text ?? "", person: $0[1].text ?? "", name: $0[2].text ?? "") }
+            found = try database.withConnection { connection in
+                try connection.fetchOne("SELECT id, person, name, COALESCE(last_used_ms, created_ms) FROM hub_devices WHERE token_sha256 = ?",
+                                        [.blob(HubSecrets.sha256(token))])
+                    .map { (HubDevice(id: $0[0].text ?? "", person: $0[1].text ?? "", name: $0[2].text ?? ""), $0[3].integer ?? 0) }
             }
         } catch { throw HubError.store(error) }
+        guard let found else { return nil }
+        guard now - found.lastUsed <= Self.tokenIdleLimitMillis else {
+            throw HubError(.unauthorized, "token_expired", "this device's token was not used for \(Self.tokenIdleLimitMillis / 86_400_000) days and expired: log in again")
+        }
+        if now - found.lastUsed >= Self.tokenUseResolutionMillis {
+            try transaction { connection in
+                try connection.execute("UPDATE hub_devices SET last_used_ms = ? WHERE id = ?", [.integer(now), .text(found.device.id)])
+            }
+        }
+        return found.device
     }
 
     /// A yescrypt hash of a random password nobody knows: what an unknown name is checked against.

@@ -51,6 +51,23 @@ struct HubAccountTests {
         #expect(admin.status == 401)
     }
 
+    @Test("a device token unused for 180 days expires; one in use stays valid")
+    func tokensExpireWhenUnused() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let drawer = try await hub.login("ada", device: "old tablet"), phone = try await hub.login("ada", device: "phone")
+        for _ in 0..<4 {  // the phone syncs every 50 days; the tablet is never used
+            hub.clock.advance(50 * 86_400)
+            #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 200)
+        }
+        let expired = try await hub.request("GET", "/v1/hub/me", token: drawer)
+        #expect(expired.status == 401 && expired.errorCode == "token_expired")
+        #expect(try await hub.request("GET", "/v1/hub/spaces", token: phone).status == 200)
+        // Logging in again gives a working token.
+        #expect(try await hub.request("GET", "/v1/hub/me", token: try await hub.login("ada", device: "old tablet")).status == 200)
+    }
+
     @Test("tokens and passwords are not in the hub's files; passwords are yescrypt hashes")
     func secretsHashedAtRest() async throws {
         let hub = try await HubTestServer.start()
