@@ -54,6 +54,8 @@ public final class STAGEmulator: Sendable {
     public func setTicketLifetime(_ seconds: TimeInterval) { shared.box.withLock { $0.ticketLifetime = seconds } }
     /// Switches a fault on (or `.none` off).
     public func setFault(_ fault: EmulatorFault) { shared.box.withLock { $0.fault = fault } }
+    /// Switches `.slow` on: every service call then answers after `seconds`.
+    public func setSlow(seconds: Double) { shared.box.withLock { $0.fault = .slow; $0.slowSeconds = seconds } }
     /// Adds an exam term.
     public func addTerm(_ term: EmulatorTerm) { shared.box.withLock { $0.terms.append(term) } }
     /// Publishes a grade.

@@ -72,9 +72,7 @@ struct DeviceSyncTests {
         let bob = try DeviceReplica(hub: hub, token: try await hub.login("bob", device: "phone"), node: 0xB2, clock: hub.clock.now)
         try bob.put("child", title: "Emma", in: Self.shared)
         _ = try await device(bob, hub: hub, state: "bob.sqlite").round()  // registers the space, Bob owns it
-        let invite = try await hub.request("POST", "/v1/hub/spaces/\(Self.shared)/invitations", token: bob.token, json: #"{"role":"viewer"}"#)
-        let code = try #require(invite.json?["code"]?.stringValue)
-        #expect(try await hub.request("POST", "/v1/hub/invitations/accept", token: ada.token, json: #"{"code":"\#(code)"}"#).status == 200)
+        try await hub.share(Self.shared, owner: bob.token, with: ada.token, role: "viewer")
         let adaSync = try device(ada, hub: hub, state: "ada.sqlite")
         let joined = try await adaSync.round()  // catches up on the space she joined
         #expect(joined.pulled > 0)
@@ -103,9 +101,7 @@ struct DeviceSyncTests {
         let bob = try DeviceReplica(hub: hub, token: try await hub.login("bob", device: "phone"), node: 0xB2, clock: hub.clock.now)
         try bob.put("child", title: "Emma", in: Self.shared)
         _ = try await device(bob, hub: hub, state: "bob.sqlite").round()
-        let invite = try await hub.request("POST", "/v1/hub/spaces/\(Self.shared)/invitations", token: bob.token, json: #"{"role":"editor"}"#)
-        let code = try #require(invite.json?["code"]?.stringValue)
-        _ = try await hub.request("POST", "/v1/hub/invitations/accept", token: ada.token, json: #"{"code":"\#(code)"}"#)
+        try await hub.share(Self.shared, owner: bob.token, with: ada.token, role: "editor")
         let adaSync = try device(ada, hub: hub, state: "ada.sqlite")
         try ada.put("own", title: "my own note", in: "personal")
         _ = try await adaSync.round()

@@ -35,6 +35,15 @@ struct HostSyncTests {
         return dir + "/diary.json"
     }
 
+    /// Two hosts running the diary, both logged in to the hub at `url` as ada.
+    static func adasPhoneAndLaptop(hub url: String) async throws -> (PluginTestHost, PluginTestHost) {
+        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
+        try await laptop.host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        return (phone, laptop)
+    }
+
     @Test("writes to a synced table are stamped; other tables are not; a batch's space is kept")
     func stamping() async throws {
         let host = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
@@ -92,10 +101,7 @@ struct HostSyncTests {
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let url = "http://127.0.0.1:\(hub.port)"
-        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
-        try await laptop.host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
         #expect(phone.host.isLoggedInToHub)
         #expect(try phone.secretNames().isEmpty)  // the token is the host's secret, not the plugin's
         try await phone.advanceClock(by: 1)  // the first rounds, with nothing to send
@@ -138,9 +144,7 @@ struct HostSyncTests {
         _ = try await bob.call("add", ["id": "e1", "note": "first tooth", "space": .string(Self.shared)])
         try await bob.advanceClock(by: 3)  // registers the space: Bob owns it
         let bobToken = try await hub.login("bob", device: "bob's laptop"), adaToken = try await hub.login("ada", device: "ada's laptop")
-        let invite = try await hub.request("POST", "/v1/hub/spaces/\(Self.shared)/invitations", token: bobToken, json: #"{"role":"viewer"}"#)
-        let code = try #require(invite.json?["code"]?.stringValue)
-        #expect(try await hub.request("POST", "/v1/hub/invitations/accept", token: adaToken, json: #"{"code":"\#(code)"}"#).status == 200)
+        try await hub.share(Self.shared, owner: bobToken, with: adaToken, role: "viewer")
         try await ada.advanceClock(by: 900)
         #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
 
@@ -168,10 +172,7 @@ struct HostSyncTests {
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let url = "http://127.0.0.1:\(hub.port)"
-        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
-        try await laptop.host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
         _ = try await phone.call("add", ["id": "e1", "note": "slept well"])
         _ = try await phone.host.syncNow("test.diary")
         _ = try await laptop.host.syncNow("test.diary")

@@ -99,6 +99,15 @@ final class HubTestServer: @unchecked Sendable {
     }
 
     /// Logs a device in; returns its token.
+    /// Invites the holder of `token` into `space` with `role` (as the owner holding `ownerToken`)
+    /// and accepts the invitation for them.
+    func share(_ space: String, owner ownerToken: String, with token: String, role: String) async throws {
+        let invite = try await request("POST", "/v1/hub/spaces/\(space)/invitations", token: ownerToken, json: #"{"role":"\#(role)"}"#)
+        guard let code = invite.json?["code"]?.stringValue else { throw Failure("no invitation: \(invite.status)") }
+        let accepted = try await request("POST", "/v1/hub/invitations/accept", token: token, json: #"{"code":"\#(code)"}"#)
+        guard accepted.status == 200 else { throw Failure("the invitation was not accepted: \(accepted.status)") }
+    }
+
     func login(_ name: String, device: String, password: String = "correct horse battery") async throws -> String {
         let response = try await request("POST", "/v1/hub/login", json: #"{"name":"\#(name)","password":"\#(password)","device":"\#(device)"}"#)
         guard response.status == 201, let token = response.json?["token"]?.stringValue else {

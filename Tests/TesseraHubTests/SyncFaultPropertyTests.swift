@@ -49,7 +49,7 @@ struct SyncFaultPropertyTests {
             return (replica, sync)
         }
         let devices = try (0..<3).map { try device($0, via: proxy.port) }
-        var random = SplitMix(seed: seed &* 0x2545_F491_4F6C_DD1D)
+        var random = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D)
         for _ in 0..<steps {
             let (replica, sync) = devices[Int(random.next() % 3)]
             hub.clock.advance(Double(random.next() % 3))
@@ -87,7 +87,7 @@ struct SyncFaultPropertyTests {
     }
 
     /// A random put, patch (of the conflict-keeping `body` too) or delete of one of six notes.
-    static func edit(_ replica: DeviceReplica, _ random: inout SplitMix) {
+    static func edit(_ replica: DeviceReplica, _ random: inout SplitMix64) {
         let id = "n\(random.next() % 6)", word = ["tea", "walk", "exam", "sleep", "code"][Int(random.next() % 5)]
         let change: RecordChange
         switch random.next() % 4 {

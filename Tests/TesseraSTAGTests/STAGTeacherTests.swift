@@ -66,11 +66,12 @@ struct STAGTeacherTests {
     }
 
     @Test func aSlowISSTAGTimesOutToTheCacheOrAClearError() async throws {
-        let f = try await STAGFixture.start(config: ["timeoutSeconds": 1])
+        // 4 s: long enough for a normal answer on a loaded machine, and what the test waits twice.
+        let f = try await STAGFixture.start(config: ["timeoutSeconds": 4])
         defer { Task { await f.stop() } }
         try await f.login()
         _ = try await f.host.call("exams")
-        f.emulator.setFault(.slow)  // answers after 2 s; the module waits 1 s
+        f.emulator.setSlow(seconds: 60)  // the module gives up after 4 s
         let exams = try await f.host.call("exams")
         #expect(exams["stale"] == true && exams["reason"] == "unavailable" && exams["data"]?.arrayValue?.count == 3)
         let grades = await failure { try await f.host.call("grades") }  // nothing cached to fall back on

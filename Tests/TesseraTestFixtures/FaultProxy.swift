@@ -24,7 +24,7 @@ public final class FaultProxy: @unchecked Sendable {
     private let state: Mutex<State>
 
     private struct State {
-        var generator: SplitMix
+        var generator: SplitMix64
         var faulty = true
         var held: [[UInt8]] = []
         var counts: [String: Int] = [:]
@@ -35,7 +35,7 @@ public final class FaultProxy: @unchecked Sendable {
     /// Starts forwarding to `127.0.0.1:upstreamPort`, misbehaving as `seed` says.
     public init(upstreamPort: Int, seed: UInt64) throws {
         self.upstreamPort = upstreamPort
-        state = Mutex(State(generator: SplitMix(seed: seed)))
+        state = Mutex(State(generator: SplitMix64(seed: seed)))
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
@@ -188,18 +188,5 @@ public final class FaultProxy: @unchecked Sendable {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         return address
-    }
-}
-
-/// SplitMix64: a small generator whose draws depend only on the seed.
-public struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -109,13 +109,7 @@ import TesseraTestFixtures
             return
         }
         let ws = FixtureWorkspace("http-browser-finance")
-        // The shipped manifest, its ui folder made absolute for the copy.
-        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/finance.json", encoding: .utf8))
-        if case .object(var members) = manifest {
-            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/Finance/ui"), "title": "Finance"]
-            manifest = .object(members)
-        }
-        Fixtures.write(manifest.serialized(), to: ws.root + "/finance.json")
+        try Self.copyShippedManifest("finance", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.finance", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
         let serve = try await ServeProcess.start(ws)
         defer { serve.process.terminate() }
@@ -158,12 +152,7 @@ import TesseraTestFixtures
             return
         }
         let ws = FixtureWorkspace("http-browser-stress")
-        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/stress.json", encoding: .utf8))
-        if case .object(var members) = manifest {
-            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/Stress/ui"), "title": "Stress programme"]
-            manifest = .object(members)
-        }
-        Fixtures.write(manifest.serialized(), to: ws.root + "/stress.json")
+        try Self.copyShippedManifest("stress", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
         let serve = try await ServeProcess.start(ws)
         defer { serve.process.terminate() }
@@ -211,12 +200,7 @@ import TesseraTestFixtures
         let emulator = try await STAGEmulator.start()
         defer { Task { await emulator.stop() } }
         let ws = FixtureWorkspace("http-browser-stag")
-        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/stag.json", encoding: .utf8))
-        if case .object(var members) = manifest {
-            members["ui"] = ["folder": .string(Fixtures.repositoryRoot + "/Plugins/STAG/ui"), "title": "IS/STAG"]
-            manifest = .object(members)
-        }
-        Fixtures.write(manifest.serialized(), to: ws.root + "/stag.json")
+        try Self.copyShippedManifest("stag", into: ws)
         let empty: [String: Any] = [:]
         ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty,
                                                                            "http": ["hosts": ["stag-demo.zcu.cz"]]]]],
@@ -248,6 +232,18 @@ import TesseraTestFixtures
                                                    headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
         #expect(profile.status == 200 && profile.text.contains("A20B0001P"))
         _ = try await serve.terminate()
+    }
+
+    /// Copies `manifests/<name>.json` into `ws`, its `ui` folder (relative to the repository's
+    /// manifests) made absolute so that the copy still finds the module's page.
+    static func copyShippedManifest(_ name: String, into ws: FixtureWorkspace) throws {
+        var manifest = try JSONValue(parsing: try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/\(name).json", encoding: .utf8))
+        if case .object(var members) = manifest, let folder = members["ui"]?["folder"]?.stringValue, let title = members["ui"]?["title"] {
+            let absolute = URL(fileURLWithPath: Fixtures.repositoryRoot + "/manifests/" + folder).standardizedFileURL.path
+            members["ui"] = ["folder": .string(absolute), "title": title]
+            manifest = .object(members)
+        }
+        Fixtures.write(manifest.serialized(), to: ws.root + "/\(name).json")
     }
 
     /// Opens the console and signs in with `token`, as an operator does; the token is then kept
