@@ -1,7 +1,7 @@
 import Foundation
 
 /// Manifests and deployments for tests, written to a temporary folder.
-public struct FixtureWorkspace {
+public struct FixtureWorkspace: Sendable {
     /// The folder; manifests go directly in it, the deployment in `deployments/`.
     public let root: String
 

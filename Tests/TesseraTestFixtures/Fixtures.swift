@@ -48,6 +48,22 @@ public struct ProcessResult: Sendable {
     public let stderr: String
 }
 
+/// ``run(_:_:input:environment:directory:)`` on a thread of its own, for async tests: waiting for a
+/// program must not hold one of the few threads Swift concurrency runs every task on (two on two
+/// cores), or every other test in the process stalls meanwhile.
+@discardableResult
+public func runDetached(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+                        directory: String? = nil) async throws -> ProcessResult {
+    try await onOwnThread { try run(executable, arguments, input: input, environment: environment, directory: directory) }
+}
+
+/// Runs blocking `work` on a new thread and resumes with its result.
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 @discardableResult
 public func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
                 directory: String? = nil) throws -> ProcessResult {
