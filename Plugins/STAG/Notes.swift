@@ -19,7 +19,7 @@ struct Notes: Sendable {
                                              "text": .string(row["body"].text ?? ""), "subject": row["subject"].text.map(JSONValue.string) ?? .null,
                                              "day": row["day"].text.map(JSONValue.string) ?? .null,
                                              "updatedAt": .string(row["updated_at"].text ?? "")]
-            if let day = row["day"].text, let from = Self.date(today), let to = Self.date(day) {
+            if let day = row["day"].text, let from = ISO.parseDay(today), let to = ISO.parseDay(day) {
                 note["daysRemaining"] = .integer(Int64(Timetable.calendar.dateComponents([.day], from: from, to: to).day ?? 0))
             }
             return .object(note)
@@ -29,7 +29,7 @@ struct Notes: Sendable {
     /// Adds a note, or with `id` changes one (only the members given).
     func save(_ input: Input) async throws -> JSONValue {
         let now = ISO.utc(store.clock.now())
-        if let day = input.day, !day.isEmpty, Self.date(day) == nil { throw PluginError(.invalidInput, "a day is YYYY-MM-DD", field: "$.day") }
+        if let day = input.day, !day.isEmpty, ISO.parseDay(day) == nil { throw PluginError(.invalidInput, "a day is YYYY-MM-DD", field: "$.day") }
         if let subject = input.subject, !subject.isEmpty, subject.split(separator: "/").count != 2 {
             throw PluginError(.invalidInput, "a subject is DEPARTMENT/CODE, e.g. KMI/PRG", field: "$.subject")
         }
@@ -63,13 +63,5 @@ struct Notes: Sendable {
         }
         try await store.storage.write { $0.delete("notes", id: id) }
         return ["deleted": .string(id)]
-    }
-
-    static func date(_ day: String) -> Date? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = ISO.prague
-        f.dateFormat = "yyyy-MM-dd"
-        return f.date(from: day)
     }
 }

@@ -84,6 +84,15 @@ enum ISO {
         return f.string(from: date)
     }
 
+    /// Midnight in Prague of `yyyy-MM-dd`, or `nil` for anything else.
+    static func parseDay(_ text: String) -> Date? {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = prague
+        f.dateFormat = "yyyy-MM-dd"
+        return f.date(from: text)
+    }
+
     /// A STAG date: `{"value": "d.M.yyyy[ H:mm]"}` or the bare string.
     static func stag(_ value: JSONValue?) -> Date? {
         guard let text = value?["value"]?.stringValue ?? value?.stringValue else { return nil }

@@ -24,11 +24,7 @@ enum Timetable {
         init(_ input: TimetableInput, now: Date) throws {
             var date = now
             if let text = input.date {
-                let f = DateFormatter()
-                f.locale = Locale(identifier: "en_US_POSIX")
-                f.timeZone = ISO.prague
-                f.dateFormat = "yyyy-MM-dd"
-                guard let parsed = f.date(from: text) else { throw PluginError(.invalidInput, "a date is yyyy-MM-dd", field: "$.date") }
+                guard let parsed = ISO.parseDay(text) else { throw PluginError(.invalidInput, "a date is yyyy-MM-dd", field: "$.date") }
                 date = parsed
             }
             monday = Timetable.monday(of: date)

@@ -94,7 +94,9 @@ public final class FaultProxy: @unchecked Sendable {
             return
         }
         let (fault, replay) = state.withLock { state -> (Fault, [UInt8]?) in
-            let fault = state.faulty ? Fault.allCases[Int(state.generator.next() % 12) < 6 ? 0 : Int(state.generator.next() % 6)] : .pass
+            // Half the requests pass; the other half draw any of the six (pass included).
+            var fault = Fault.pass
+            if state.faulty, state.generator.next() % 12 >= 6 { fault = Fault.allCases[Int(state.generator.next() % 6)] }
             state.counts["\(fault)", default: 0] += 1
             if fault == .replayLater { state.held.append(request) }
             // Now and then a held request goes again, long after its first delivery.
