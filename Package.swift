@@ -18,6 +18,7 @@
 //   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
 //   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
 //   TesseraHub              the hub's store: people, devices, spaces, roles, invitations, per-space change logs
+//   TesseraHubPostgres      the same store in PostgreSQL (postgres-nio), for a hub run as several replicas
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
 //   TesseraHTTP             the HTTP edge (Hummingbird): API, OpenAPI, console
 //   TesseraCLI -> tessera   the command line
@@ -49,6 +50,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The hub's PostgreSQL store (DESIGN.md §7, §9): several hub replicas over one database.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS settings for that database's connections (postgres-nio's own dependency).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -63,7 +68,7 @@ let package = Package(
         .target(name: "TesseraRecurrence"),
         .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence"]),
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
-        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock"]),
+        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSQLite"]),  // SQLite for its SerialGate
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraOutbound", dependencies: [sdk]),
         .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync"]),
@@ -72,6 +77,11 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
         .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "CCrypt"]),
+        // The hub's store in PostgreSQL, for hubs that run as several replicas (edge: postgres-nio).
+        .target(name: "TesseraHubPostgres", dependencies: [
+            "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient",
@@ -86,7 +96,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraSyncClient", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [

@@ -24,15 +24,15 @@ func hubBenchmark(cells: Int, scratch: String) async throws -> HubBenchmarkResul
     let data = scratch + "/hub-data"
     let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile), options: HostOptions(dataDirectory: data))
     await host.start()
-    let hub = try HubStore(dataDirectory: data, now: { Date() })
+    let hub = try await HubStore(dataDirectory: data, now: { Date() })
     let server = HTTPServer(host: host, tokens: TokenStore(dataDirectory: data),
                             configuration: HTTPConfiguration(port: 0, maxBodyBytes: 16 << 20, rateLimit: nil), hub: hub)
     let port = try await server.start()
     server.markReady()
     defer { Task { await server.stop(); await host.stop() } }
-    _ = try hub.createPerson(name: "bench", password: "bench-password")
-    let tokenA = try hub.login(name: "bench", password: "bench-password", deviceName: "a").token
-    let tokenB = try hub.login(name: "bench", password: "bench-password", deviceName: "b").token
+    _ = try await hub.createPerson(name: "bench", password: "bench-password")
+    let tokenA = try await hub.login(name: "bench", password: "bench-password", deviceName: "a").token
+    let tokenB = try await hub.login(name: "bench", password: "bench-password", deviceName: "b").token
     let a = try benchDevice(scratch + "/device-a.sqlite", node: 0xA)
     let b = try benchDevice(scratch + "/device-b.sqlite", node: 0xB)
     try writeRows(a, rows: cells / 5)

@@ -23,12 +23,12 @@ struct Hub: AsyncParsableCommand {
 
             func run() async throws {
                 try await reportingErrors {
-                    let store = try host.hubStore()
+                    let store = try await host.hubStore()
                     guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                         throw CLIError(code: .invalidInput, message: "expected the password on the first line of stdin")
                     }
                     do {
-                        let person = try store.createPerson(name: name, password: line)
+                        let person = try await store.createPerson(name: name, password: line)
                         say("created \(person.name) (\(person.id))")
                     } catch let error as HubError {
                         throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
@@ -41,7 +41,7 @@ struct Hub: AsyncParsableCommand {
 
 extension HostArguments {
     /// The hub's store of the deployment, which must be a hub's.
-    func hubStore() throws -> HubStore {
+    func hubStore() async throws -> HubStore {
         let deployment: Deployment
         do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
@@ -50,9 +50,7 @@ extension HostArguments {
             throw CLIError(code: .invalidDeployment, message: "the deployment '\(deployment.name)' has the role \(deployment.role.rawValue); `tessera hub` needs a hub deployment")
         }
         let directory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
-        do {
-            // The host's wall clock: it only dates the account.
-            return try HubStore(dataDirectory: directory, now: { Date() })
-        } catch { throw CLIError(code: .failure, message: "cannot open the hub's store in \(directory): \(error)") }
+        // The host's wall clock: it only dates the account.
+        return try await deployment.openHubStore(dataDirectory: directory, now: { Date() })
     }
 }

@@ -49,11 +49,10 @@ struct Serve: AsyncParsableCommand {
     static func start(_ host: PluginHost, http: HTTPConfiguration) async throws -> (HTTPServer, [Task<Void, Never>]) {
         let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
         // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
-        // A hub deployment also serves the hub's API (docs/hub.md) from <data>/hub.sqlite, on the host's clock.
-        let hub: HubStore?
-        do {
-            hub = host.deployment.role == .hub ? try HubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() }) : nil
-        } catch { throw CLIError(code: .failure, message: "cannot open the hub's store: \(error)") }
+        // A hub deployment also serves the hub's API (docs/hub.md) from its store (<data>/hub.sqlite or
+        // PostgreSQL), on the host's clock.
+        let hub = host.deployment.role == .hub
+            ? try await host.deployment.openHubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() }) : nil
         let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }

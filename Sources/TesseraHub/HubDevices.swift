@@ -1,5 +1,4 @@
 import Foundation
-import TesseraSQLite
 
 /// A person's devices: each login made one. Revoking one deletes its token's hash, so the token
 /// stops working at once (a lost phone).
@@ -12,9 +11,9 @@ extension HubStore {
     }
 
     /// `person`'s devices, in the order they logged in.
-    public func devices(of person: String) throws(HubError) -> [DeviceRecord] {
-        try transaction { connection in
-            try connection.fetchAll("SELECT id, name, created_ms FROM hub_devices WHERE person = ? ORDER BY created_ms, rowid", [.text(person)])
+    public func devices(of person: String) async throws(HubError) -> [DeviceRecord] {
+        try await transaction { connection in
+            try await connection.fetchAll("SELECT id, name, created_ms FROM hub_devices WHERE person = ? ORDER BY created_ms, rowid", [.text(person)])
                 .map { DeviceRecord(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAtMillis: $0[2].integer ?? 0) }
         }
     }
@@ -22,10 +21,10 @@ extension HubStore {
     /// Revokes one of `person`'s devices (its token stops working).
     ///
     /// - Throws: `device_not_found` (404) for a device that is not theirs.
-    public func revokeDevice(_ id: String, of person: String) throws(HubError) {
-        try transaction { connection in
-            try connection.execute("DELETE FROM hub_devices WHERE id = ? AND person = ?", [.text(id), .text(person)])
-            guard connection.changes == 1 else {
+    public func revokeDevice(_ id: String, of person: String) async throws(HubError) {
+        try await transaction { connection in
+            let deleted = try await connection.execute("DELETE FROM hub_devices WHERE id = ? AND person = ?", [.text(id), .text(person)])
+            guard deleted == 1 else {
                 throw HubError(.notFound, "device_not_found", "you have no device \(id)")
             }
         }

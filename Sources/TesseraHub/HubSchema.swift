@@ -1,6 +1,7 @@
 import TesseraSQLite
 
-/// The hub's tables in `<data>/hub.sqlite`. Secrets appear only as hashes: passwords as yescrypt
+/// The hub's tables in `<data>/hub.sqlite` (the PostgreSQL store's are in `TesseraHubPostgres`,
+/// the same tables in PostgreSQL's types). Secrets appear only as hashes: passwords as yescrypt
 /// text, device tokens and invitation codes as their SHA-256.
 enum HubSchema {
     /// 2 added `hub_devices.last_used_ms` (tokens expire after a long time unused).
@@ -37,7 +38,7 @@ enum HubSchema {
         """
 
     /// Creates the tables, or brings an older hub's up to this version; `nowMillis` is the hub's clock.
-    static func create(on connection: SQLiteConnection, nowMillis: Int64) throws {
+    static func createSQLite(on connection: SQLiteConnection, nowMillis: Int64) throws {
         let existing = try connection.fetchOne("PRAGMA user_version")?.first?.integer ?? 0
         let hasTables = try connection.fetchOne("SELECT 1 FROM sqlite_schema WHERE name = 'hub_devices'") != nil
         try connection.execute(script)

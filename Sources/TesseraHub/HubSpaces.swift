@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSQLite
+import TesseraSDK
 
 /// Spaces, members and invitations: the online-only operations (specs/baby-diary.md: inviting,
 /// accepting, revoking and deleting need the server, which checks every change of access).
@@ -10,22 +10,23 @@ extension HubStore {
 
     /// The spaces `person` belongs to (not deleted), with their members, and the spaces they left,
     /// were removed from, or that were deleted (so their devices drop that data).
-    public func spaces(of person: String) throws(HubError) -> (spaces: [SpaceSummary], departures: [SpaceDeparture]) {
-        try transaction { connection in
-            let rows = try connection.fetchAll("""
+    public func spaces(of person: String) async throws(HubError) -> (spaces: [SpaceSummary], departures: [SpaceDeparture]) {
+        try await transaction { connection in
+            let rows = try await connection.fetchAll("""
                 SELECT s.id, s.name, s.kind, m.role FROM hub_members m JOIN hub_spaces s ON s.id = m.space
                 WHERE m.person = ? AND s.deleted = 0 ORDER BY s.kind DESC, s.created_ms, s.id
                 """, [.text(person)])
-            let spaces = try rows.map { row in
+            var spaces: [SpaceSummary] = []
+            for row in rows {
                 let id = row[0].text ?? ""
-                let members = try connection.fetchAll("""
+                let members = try await connection.fetchAll("""
                     SELECT p.id, p.name, m.role FROM hub_members m JOIN hub_people p ON p.id = m.person WHERE m.space = ? ORDER BY p.name
                     """, [.text(id)]).map { SpaceSummary.Member(person: $0[0].text ?? "", name: $0[1].text ?? "", role: SpaceRole(rawValue: $0[2].text ?? "") ?? .viewer) }
-                return SpaceSummary(id: SpaceID.forDevice(id, person: person), name: row[1].text ?? "",
-                                    kind: SpaceKind(rawValue: row[2].text ?? "") ?? .shared,
-                                    role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer, members: members)
+                spaces.append(SpaceSummary(id: SpaceID.forDevice(id, person: person), name: row[1].text ?? "",
+                                           kind: SpaceKind(rawValue: row[2].text ?? "") ?? .shared,
+                                           role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer, members: members))
             }
-            let departures = try connection.fetchAll("SELECT space, reason, at_ms FROM hub_departures WHERE person = ? ORDER BY at_ms, space",
+            let departures = try await connection.fetchAll("SELECT space, reason, at_ms FROM hub_departures WHERE person = ? ORDER BY at_ms, space",
                                                      [.text(person)])
                 .map { SpaceDeparture(id: $0[0].text ?? "", reason: $0[1].text ?? "", atMillis: $0[2].integer ?? 0) }
             return (spaces, departures)
@@ -34,25 +35,26 @@ extension HubStore {
 
     /// Registers a shared space (the caller becomes its owner) or renames it (owners only).
     /// Returns whether it was created.
-    public func registerSpace(_ id: String, name: String, by person: String) throws(HubError) -> Bool {
+    public func registerSpace(_ id: String, name: String, by person: String) async throws(HubError) -> Bool {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200 else {
             throw HubError(.invalidInput, "invalid_name", "a space's name must be 1 to 200 characters", field: "$.name")
         }
-        return try transaction { connection in
+        return try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
-            guard try Self.spaceState(space, on: connection) != nil else {
-                try Self.createSharedSpace(space, name: name, owner: person, now: nowMillis, on: connection)
+            try await connection.lock(Self.membershipLock(space))
+            guard try await Self.spaceState(space, on: connection) != nil else {
+                try await Self.createSharedSpace(space, name: name, owner: person, now: nowMillis, on: connection)
                 return true
             }
-            try Self.requireOwner(space, person: person, on: connection)
-            try connection.execute("UPDATE hub_spaces SET name = ? WHERE id = ?", [.text(name), .text(space)])
+            try await Self.requireOwner(space, person: person, on: connection)
+            try await connection.execute("UPDATE hub_spaces SET name = ? WHERE id = ?", [.text(name), .text(space)])
             return false
         }
     }
 
     /// A single-use invitation to `space` with `role`; owners only. The code is returned this once.
-    public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String) throws(HubError) -> Invitation {
+    public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String) async throws(HubError) -> Invitation {
         let seconds = expiresInSeconds ?? Self.defaultInvitationSeconds
         guard (60...Self.maxInvitationSeconds).contains(seconds) else {
             throw HubError(.invalidInput, "invalid_expiry", "an invitation expires in 60 s to 30 days (\(Self.maxInvitationSeconds) s)",
@@ -60,93 +62,108 @@ extension HubStore {
         }
         let code = HubSecrets.invitationCode()
         let expires = nowMillis + seconds * 1000
-        try transaction { connection in
+        try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
-            try Self.requireOwner(space, person: person, on: connection)
-            try connection.execute("INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms) VALUES (?, ?, ?, ?, ?)",
+            try await connection.lock(Self.membershipLock(space))
+            try await Self.requireOwner(space, person: person, on: connection)
+            try await connection.execute("INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms) VALUES (?, ?, ?, ?, ?)",
                                    [.blob(HubSecrets.sha256(code)), .text(space), .text(role.rawValue), .text(person), .integer(expires)])
         }
         return Invitation(code: code, space: id, role: role, expiresAtMillis: expires)
     }
 
     /// Accepts an invitation: `person` joins its space with its role, and the code is used up.
-    public func accept(code: String, by person: String) throws(HubError) -> (space: String, role: SpaceRole) {
+    public func accept(code: String, by person: String) async throws(HubError) -> (space: String, role: SpaceRole) {
         let hash = HubSecrets.sha256(HubSecrets.normalizedCode(code))
         let now = nowMillis
-        return try transaction { connection in
-            guard let row = try connection.fetchOne("SELECT space, role, expires_ms, accepted_by FROM hub_invitations WHERE code_sha256 = ?",
+        return try await transaction { connection in
+            guard let row = try await connection.fetchOne("SELECT space, role, expires_ms, accepted_by FROM hub_invitations WHERE code_sha256 = ?",
                                                     [.blob(hash)]) else {
                 throw HubError(.notFound, "invitation_not_found", "no invitation has this code", field: "$.code")
             }
             let space = row[0].text ?? ""
             let role = SpaceRole(rawValue: row[1].text ?? "") ?? .viewer
+            try await connection.lock(Self.membershipLock(space))
             guard row[3] == .null else { throw HubError(.conflict, "invitation_used", "this invitation was already accepted", field: "$.code") }
             guard now <= row[2].integer ?? 0 else {
                 throw HubError(.gone, "invitation_expired", "this invitation expired at \(Self.iso(row[2].integer ?? 0)); ask for a new one", field: "$.code")
             }
-            if try Self.spaceState(space, on: connection)?.deleted == true {
+            if try await Self.spaceState(space, on: connection)?.deleted == true {
                 throw HubError(.gone, "space_deleted", "the space \(space) was deleted")
             }
-            if let current = try Self.role(of: person, in: space, on: connection) {
+            if let current = try await Self.role(of: person, in: space, on: connection) {
                 throw HubError(.conflict, "already_member", "you are already a member of \(space) (\(current.rawValue))")
             }
-            try connection.execute("UPDATE hub_invitations SET accepted_by = ? WHERE code_sha256 = ?", [.text(person), .blob(hash)])
-            try connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, ?)", [.text(space), .text(person), .text(role.rawValue)])
-            try connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)])
+            // Claimed only if still open: two replicas accepting the same code at once admit one.
+            let claimed = try await connection.execute("UPDATE hub_invitations SET accepted_by = ? WHERE code_sha256 = ? AND accepted_by IS NULL",
+                                                       [.text(person), .blob(hash)])
+            guard claimed == 1 else { throw HubError(.conflict, "invitation_used", "this invitation was already accepted", field: "$.code") }
+            try await connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, ?)", [.text(space), .text(person), .text(role.rawValue)])
+            try await connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)])
             return (space, role)
         }
     }
 
     /// Changes a member's role; owners only. The last owner cannot be demoted.
-    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String) throws(HubError) {
-        try transaction { connection in
+    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String) async throws(HubError) {
+        try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
-            try Self.requireOwner(space, person: person, on: connection)
-            guard let current = try Self.role(of: member, in: space, on: connection) else {
+            try await connection.lock(Self.membershipLock(space))
+            try await Self.requireOwner(space, person: person, on: connection)
+            guard let current = try await Self.role(of: member, in: space, on: connection) else {
                 throw HubError(.notFound, "member_not_found", "\(member) is not a member of \(id)")
             }
-            if current == .owner, role != .owner { try Self.requireAnotherOwner(space, besides: member, on: connection) }
-            try connection.execute("UPDATE hub_members SET role = ? WHERE space = ? AND person = ?", [.text(role.rawValue), .text(space), .text(member)])
+            if current == .owner, role != .owner { try await Self.requireAnotherOwner(space, besides: member, on: connection) }
+            try await connection.execute("UPDATE hub_members SET role = ? WHERE space = ? AND person = ?", [.text(role.rawValue), .text(space), .text(member)])
         }
     }
 
     /// Removes a member: an owner revokes anyone's access, any member may leave. The last owner
     /// cannot leave (delete the space instead, or make another owner first).
-    public func removeMember(_ member: String, from id: String, by person: String) throws(HubError) {
+    public func removeMember(_ member: String, from id: String, by person: String) async throws(HubError) {
         let now = nowMillis
-        try transaction { connection in
+        try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
-            if member != person { try Self.requireOwner(space, person: person, on: connection) } else { try Self.requireMember(space, person: person, on: connection) }
-            guard let current = try Self.role(of: member, in: space, on: connection) else {
+            try await connection.lock(Self.membershipLock(space))
+            if member != person { try await Self.requireOwner(space, person: person, on: connection) } else { try await Self.requireMember(space, person: person, on: connection) }
+            guard let current = try await Self.role(of: member, in: space, on: connection) else {
                 throw HubError(.notFound, "member_not_found", "\(member) is not a member of \(id)")
             }
-            if current == .owner { try Self.requireAnotherOwner(space, besides: member, on: connection) }
-            try connection.execute("DELETE FROM hub_members WHERE space = ? AND person = ?", [.text(space), .text(member)])
-            try connection.execute("INSERT OR REPLACE INTO hub_departures(space, person, reason, at_ms) VALUES (?, ?, ?, ?)",
-                                   [.text(space), .text(member), .text(member == person ? "left" : "revoked"), .integer(now)])
+            if current == .owner { try await Self.requireAnotherOwner(space, besides: member, on: connection) }
+            try await connection.execute("DELETE FROM hub_members WHERE space = ? AND person = ?", [.text(space), .text(member)])
+            try await connection.execute("""
+                INSERT INTO hub_departures(space, person, reason, at_ms) VALUES (?, ?, ?, ?)
+                ON CONFLICT (space, person) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms
+                """, [.text(space), .text(member), .text(member == person ? "left" : "revoked"), .integer(now)])
         }
     }
 
     /// Deletes a shared space for good; owners only. Its members are told (departures), and the
     /// hub refuses its pushes and pulls from now on (410 `space_deleted`).
-    public func deleteSpace(_ id: String, by person: String) throws(HubError) {
+    public func deleteSpace(_ id: String, by person: String) async throws(HubError) {
         let now = nowMillis
-        try transaction { connection in
+        try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
-            try Self.requireOwner(space, person: person, on: connection)
-            try connection.execute("""
-                INSERT OR REPLACE INTO hub_departures(space, person, reason, at_ms) SELECT space, person, 'deleted', ? FROM hub_members WHERE space = ?
+            try await connection.lock(Self.membershipLock(space))
+            try await Self.requireOwner(space, person: person, on: connection)
+            try await connection.execute("""
+                INSERT INTO hub_departures(space, person, reason, at_ms) SELECT space, person, 'deleted', ? FROM hub_members WHERE space = ?
+                ON CONFLICT (space, person) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms
                 """, [.integer(now), .text(space)])
-            try connection.execute("DELETE FROM hub_members WHERE space = ?", [.text(space)])
-            try connection.execute("DELETE FROM hub_invitations WHERE space = ?", [.text(space)])
-            try connection.execute("UPDATE hub_spaces SET deleted = 1 WHERE id = ?", [.text(space)])
+            try await connection.execute("DELETE FROM hub_members WHERE space = ?", [.text(space)])
+            try await connection.execute("DELETE FROM hub_invitations WHERE space = ?", [.text(space)])
+            try await connection.execute("UPDATE hub_spaces SET deleted = 1 WHERE id = ?", [.text(space)])
             // The relayed changes go too: nobody may read them any more.
-            try connection.execute("DELETE FROM hub_changes WHERE space = ?", [.text(space)])
-            try connection.execute("DELETE FROM hub_merkle WHERE space = ?", [.text(space)])
+            try await connection.execute("DELETE FROM hub_changes WHERE space = ?", [.text(space)])
+            try await connection.execute("DELETE FROM hub_merkle WHERE space = ?", [.text(space)])
         }
     }
 
     // MARK: Shared checks
+
+    /// The lock member management takes on a space, so that two hub replicas cannot, say, each
+    /// demote one of the last two owners.
+    static func membershipLock(_ space: String) -> String { "members:" + space }
 
     /// The stored id of a space a member-management route names; personal spaces have no members
     /// to manage.
@@ -160,49 +177,49 @@ extension HubStore {
         return id
     }
 
-    static func spaceState(_ space: String, on connection: SQLiteConnection) throws -> (kind: SpaceKind, deleted: Bool)? {
-        try connection.fetchOne("SELECT kind, deleted FROM hub_spaces WHERE id = ?", [.text(space)])
+    static func spaceState(_ space: String, on connection: any HubSQL) async throws -> (kind: SpaceKind, deleted: Bool)? {
+        try await connection.fetchOne("SELECT kind, deleted FROM hub_spaces WHERE id = ?", [.text(space)])
             .map { (SpaceKind(rawValue: $0[0].text ?? "") ?? .shared, ($0[1].integer ?? 0) != 0) }
     }
 
-    static func role(of person: String, in space: String, on connection: SQLiteConnection) throws -> SpaceRole? {
-        try connection.fetchOne("SELECT role FROM hub_members WHERE space = ? AND person = ?", [.text(space), .text(person)])
+    static func role(of person: String, in space: String, on connection: any HubSQL) async throws -> SpaceRole? {
+        try await connection.fetchOne("SELECT role FROM hub_members WHERE space = ? AND person = ?", [.text(space), .text(person)])
             .flatMap { SpaceRole(rawValue: $0[0].text ?? "") }
     }
 
     /// The caller's role; 410 for a deleted space, 404 for an unknown one or one the caller is not
     /// in (a non-member learns nothing about which spaces exist).
     @discardableResult
-    static func requireMember(_ space: String, person: String, on connection: SQLiteConnection) throws -> SpaceRole {
-        guard let state = try spaceState(space, on: connection) else {
+    static func requireMember(_ space: String, person: String, on connection: any HubSQL) async throws -> SpaceRole {
+        guard let state = try await spaceState(space, on: connection) else {
             throw HubError(.notFound, "space_not_found", "no space \(space) that you are a member of")
         }
         if state.deleted { throw HubError(.gone, "space_deleted", "the space \(space) was deleted") }
-        guard let role = try role(of: person, in: space, on: connection) else {
+        guard let role = try await role(of: person, in: space, on: connection) else {
             throw HubError(.notFound, "space_not_found", "no space \(space) that you are a member of")
         }
         return role
     }
 
-    static func requireOwner(_ space: String, person: String, on connection: SQLiteConnection) throws {
-        let role = try requireMember(space, person: person, on: connection)
+    static func requireOwner(_ space: String, person: String, on connection: any HubSQL) async throws {
+        let role = try await requireMember(space, person: person, on: connection)
         guard role == .owner else {
             throw HubError(.forbidden, "not_owner", "only an owner of \(space) may do this; you are \(role.rawValue == "editor" ? "an editor" : "a viewer")")
         }
     }
 
-    static func requireAnotherOwner(_ space: String, besides member: String, on connection: SQLiteConnection) throws {
-        let others = try connection.fetchOne("SELECT count(*) FROM hub_members WHERE space = ? AND role = 'owner' AND person <> ?",
+    static func requireAnotherOwner(_ space: String, besides member: String, on connection: any HubSQL) async throws {
+        let others = try await connection.fetchOne("SELECT count(*) FROM hub_members WHERE space = ? AND role = 'owner' AND person <> ?",
                                              [.text(space), .text(member)])?[0].integer ?? 0
         guard others > 0 else {
             throw HubError(.conflict, "last_owner", "\(member) is the last owner of \(space): make another member an owner first, or delete the space")
         }
     }
 
-    static func createSharedSpace(_ space: String, name: String, owner: String, now: Int64, on connection: SQLiteConnection) throws {
-        try connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'shared', ?)", [.text(space), .text(name), .integer(now)])
-        try connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(owner)])
-        try connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(owner)])
+    static func createSharedSpace(_ space: String, name: String, owner: String, now: Int64, on connection: any HubSQL) async throws {
+        try await connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'shared', ?)", [.text(space), .text(name), .integer(now)])
+        try await connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(owner)])
+        try await connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(owner)])
     }
 
     static func iso(_ millis: Int64) -> String {

@@ -1,16 +1,15 @@
 import Foundation
-import TesseraSQLite
 import TesseraSDK
 
 /// The hub's store (DESIGN.md §7): people, their devices, spaces with members and roles,
-/// invitations, and each (plugin, space)'s change log with its merkle trie, in one SQLite file
-/// (`<data>/hub.sqlite`, WAL, `synchronous=FULL`: an acknowledged push survives a crash).
+/// invitations, and each (plugin, space)'s change log with its merkle trie, in a ``HubDatabase``:
+/// the embedded SQLite file, or PostgreSQL for a hub that runs as several replicas.
 ///
 /// The hub is a relay: it stores each pushed `SyncChange` once and forwards it to the other
 /// members' devices; it never materialises rows. Every operation runs in one transaction, so a
 /// refused request writes nothing. See docs/hub.md.
 public final class HubStore: Sendable {
-    /// The file name inside the data directory.
+    /// The file name of the embedded store inside the data directory.
     public static let fileName = "hub.sqlite"
     /// How long a device token lasts unused: each use moves its expiry on (a phone that syncs
     /// stays logged in; one in a drawer for half a year must log in again).
@@ -21,33 +20,37 @@ public final class HubStore: Sendable {
     /// How far ahead of the hub's clock a change's timestamp may be (Actual's 5 minutes).
     public static let maxClockAheadMillis: Int64 = 5 * 60_000
 
-    let database: SQLiteDatabase
+    let database: any HubDatabase
     /// The hub's clock (the host's clock capability; a settable one in tests).
     let now: @Sendable () -> Date
 
-    /// Opens (creating if needed) the store at `path`.
-    public init(path: String, now: @escaping @Sendable () -> Date) throws {
-        database = try SQLiteDatabase(path: path)
+    /// Opens the store on `database`, creating its tables or upgrading them.
+    public init(database: any HubDatabase, now: @escaping @Sendable () -> Date) async throws {
+        self.database = database
         self.now = now
         let millis = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-        try database.withConnection { try HubSchema.create(on: $0, nowMillis: millis) }
+        try await database.prepareSchema(nowMillis: millis)
     }
 
-    /// Opens the store in a data directory (`<dataDirectory>/hub.sqlite`).
-    public convenience init(dataDirectory: String, now: @escaping @Sendable () -> Date) throws {
+    /// Opens (creating if needed) the embedded store at `path`.
+    public convenience init(path: String, now: @escaping @Sendable () -> Date) async throws {
+        try await self.init(database: SQLiteHubDatabase(path: path), now: now)
+    }
+
+    /// Opens the embedded store in a data directory (`<dataDirectory>/hub.sqlite`).
+    public convenience init(dataDirectory: String, now: @escaping @Sendable () -> Date) async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        try self.init(path: dataDirectory + "/" + Self.fileName, now: now)
+        try await self.init(path: dataDirectory + "/" + Self.fileName, now: now)
     }
 
     var nowMillis: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    /// Runs `body` in one immediate transaction; a store failure becomes ``HubError/store(_:)``,
-    /// a ``HubError`` passes through (after the rollback).
-    func transaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(HubError) -> T {
+    /// Runs `body` in one transaction; a store failure becomes ``HubError/store(_:)``, a
+    /// ``HubError`` passes through (after the rollback).
+    @discardableResult
+    func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws(HubError) -> T {
         do {
-            return try database.withConnection { connection in
-                try connection.transaction { try body(connection) }
-            }
+            return try await database.transaction(body)
         } catch let error as HubError {
             throw error
         } catch {
@@ -61,7 +64,7 @@ public final class HubStore: Sendable {
     ///
     /// - Throws: `invalid_name` (400) for an empty or over-long name, `weak_password` (400) for a
     ///   password under 8 characters, `name_taken` (409).
-    public func createPerson(name: String, password: String) throws(HubError) -> HubPerson {
+    public func createPerson(name: String, password: String) async throws(HubError) -> HubPerson {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
             throw HubError(.invalidInput, "invalid_name", "a person's name must be 1 to 100 characters on one line", field: "$.name")
@@ -73,16 +76,18 @@ public final class HubStore: Sendable {
         let hash = try PasswordHash.make(password)
         let id = UUID().uuidString.lowercased()
         let now = nowMillis
-        return try transaction { connection in
-            if try connection.fetchOne("SELECT 1 FROM hub_people WHERE name = ?", [.text(name)]) != nil {
+        return try await transaction { connection in
+            // ON CONFLICT rather than a look first: two hub replicas may add the same name at once.
+            let added = try await connection.execute("""
+                INSERT INTO hub_people(id, name, password_hash, created_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING
+                """, [.text(id), .text(name), .text(hash), .integer(now)])
+            guard added == 1 else {
                 throw HubError(.conflict, "name_taken", "a person named '\(name)' already exists", field: "$.name")
             }
-            try connection.execute("INSERT INTO hub_people(id, name, password_hash, created_ms) VALUES (?, ?, ?, ?)",
-                                   [.text(id), .text(name), .text(hash), .integer(now)])
             let space = SpaceID.personal(of: id)
-            try connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'personal', ?)",
+            try await connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'personal', ?)",
                                    [.text(space), .text(name), .integer(now)])
-            try connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(id)])
+            try await connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(id)])
             return HubPerson(id: id, name: name)
         }
     }
@@ -91,18 +96,15 @@ public final class HubStore: Sendable {
     /// the answer, and only there.
     ///
     /// - Throws: `invalid_credentials` (401) for an unknown name or a wrong password alike.
-    public func login(name: String, password: String, deviceName: String) throws(HubError) -> DeviceLogin {
+    public func login(name: String, password: String, deviceName: String) async throws(HubError) -> DeviceLogin {
         let deviceName = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !deviceName.isEmpty, deviceName.count <= 100 else {
             throw HubError(.invalidInput, "invalid_device_name", "a device name must be 1 to 100 characters", field: "$.device")
         }
-        let found: (id: String, hash: String)?
-        do {
-            found = try database.withConnection { connection in
-                try connection.fetchOne("SELECT id, password_hash FROM hub_people WHERE name = ?", [.text(name)])
-                    .map { (id: $0[0].text ?? "", hash: $0[1].text ?? "") }
-            }
-        } catch { throw HubError.store(error) }
+        let found = try await transaction { connection in
+            try await connection.fetchOne("SELECT id, password_hash FROM hub_people WHERE name = ?", [.text(name)])
+                .map { Credentials(id: $0[0].text ?? "", hash: $0[1].text ?? "") }
+        }
         // An unknown name costs a hash too, so the answer's time does not tell which names exist.
         let verified = PasswordHash.verify(password, against: found?.hash ?? Self.decoyHash)
         guard let found, verified else {
@@ -111,8 +113,8 @@ public final class HubStore: Sendable {
         let token = HubSecrets.deviceToken()
         let deviceID = UUID().uuidString.lowercased()
         let now = nowMillis
-        try transaction { connection in
-            try connection.execute("INSERT INTO hub_devices(id, person, name, token_sha256, created_ms) VALUES (?, ?, ?, ?, ?)",
+        try await transaction { connection in
+            try await connection.execute("INSERT INTO hub_devices(id, person, name, token_sha256, created_ms) VALUES (?, ?, ?, ?, ?)",
                                    [.text(deviceID), .text(found.id), .text(deviceName), .blob(HubSecrets.sha256(token)), .integer(now)])
         }
         return DeviceLogin(person: HubPerson(id: found.id, name: name), deviceID: deviceID, token: token)
@@ -121,27 +123,27 @@ public final class HubStore: Sendable {
     /// The device a bearer token stands for, or `nil`; records the use.
     ///
     /// - Throws: `token_expired` (401) for a token unused for ``tokenIdleLimitMillis``.
-    public func device(forToken token: String) throws(HubError) -> HubDevice? {
+    public func device(forToken token: String) async throws(HubError) -> HubDevice? {
         let now = nowMillis
-        let found: (device: HubDevice, lastUsed: Int64)?
-        do {
-            found = try database.withConnection { connection in
-                try connection.fetchOne("SELECT id, person, name, COALESCE(last_used_ms, created_ms) FROM hub_devices WHERE token_sha256 = ?",
-                                        [.blob(HubSecrets.sha256(token))])
-                    .map { (HubDevice(id: $0[0].text ?? "", person: $0[1].text ?? "", name: $0[2].text ?? ""), $0[3].integer ?? 0) }
-            }
-        } catch { throw HubError.store(error) }
+        let found = try await transaction { connection in
+            try await connection.fetchOne("SELECT id, person, name, COALESCE(last_used_ms, created_ms) FROM hub_devices WHERE token_sha256 = ?",
+                                          [.blob(HubSecrets.sha256(token))])
+                .map { DeviceUse(device: HubDevice(id: $0[0].text ?? "", person: $0[1].text ?? "", name: $0[2].text ?? ""), lastUsed: $0[3].integer ?? 0) }
+        }
         guard let found else { return nil }
         guard now - found.lastUsed <= Self.tokenIdleLimitMillis else {
             throw HubError(.unauthorized, "token_expired", "this device's token was not used for \(Self.tokenIdleLimitMillis / 86_400_000) days and expired: log in again")
         }
         if now - found.lastUsed >= Self.tokenUseResolutionMillis {
-            try transaction { connection in
-                try connection.execute("UPDATE hub_devices SET last_used_ms = ? WHERE id = ?", [.integer(now), .text(found.device.id)])
+            try await transaction { connection in
+                try await connection.execute("UPDATE hub_devices SET last_used_ms = ? WHERE id = ?", [.integer(now), .text(found.device.id)])
             }
         }
         return found.device
     }
+
+    private struct Credentials: Sendable { let id: String; let hash: String }
+    private struct DeviceUse: Sendable { let device: HubDevice; let lastUsed: Int64 }
 
     /// A yescrypt hash of a random password nobody knows: what an unknown name is checked against.
     private static let decoyHash: String = (try? PasswordHash.make(HubSecrets.hex(HubSecrets.randomBytes(16)))) ?? "*"

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSQLite
+import TesseraSDK
 import TesseraSync
 
 /// Push, pull and the in-sync check of one plugin's changes (docs/hub.md).
@@ -17,13 +17,14 @@ extension HubStore {
     /// hub's clock (`clock_ahead`). A UUID space the hub has never seen is registered with the
     /// pusher as owner. A change for a deleted space refuses the whole push (410 `space_deleted`,
     /// nothing stored): the device should have dropped that space.
-    public func push(plugin: String, changes: [SyncChange], from device: HubDevice) throws(HubError) -> PushResult {
+    public func push(plugin: String, changes: [SyncChange], from device: HubDevice) async throws(HubError) -> PushResult {
         try Self.checkPlugin(plugin)
         let now = nowMillis
-        return try transaction { connection in
+        return try await transaction { connection in
+            try await connection.lock(Self.changesLock(plugin))
             var session = PushSession(plugin: plugin, person: device.person, now: now, connection: connection)
-            for change in changes { try session.take(change) }
-            try session.finish()
+            for change in changes { try await session.take(change) }
+            try await session.finish()
             return session.result
         }
     }
@@ -32,69 +33,66 @@ extension HubStore {
     /// order after `cursor`: at most `limit` changes and about `maxBytes` (at least one change, and
     /// a record change's changes are never split across pages).
     public func pull(plugin: String, person: String, after cursor: Int64, space: String? = nil,
-                     limit: Int = 1000, maxBytes: Int = defaultPullBytes) throws(HubError) -> PullPage {
+                     limit: Int = 1000, maxBytes: Int = defaultPullBytes) async throws(HubError) -> PullPage {
         try Self.checkPlugin(plugin)
         guard cursor >= 0 else { throw HubError(.invalidInput, "invalid_cursor", "a cursor is 0 or a number a pull returned", field: "after") }
         let limit = min(max(limit, 1), Self.maxPullLimit)
-        return try transaction { connection in
+        return try await transaction { connection in
             var sql = """
                 SELECT c.seq, c.ts, c.record FROM hub_changes c
                 JOIN hub_members m ON m.space = c.space AND m.person = ?
                 JOIN hub_spaces s ON s.id = c.space AND s.deleted = 0
-                WHERE c.plugin = ? AND c.seq > ?
+                WHERE c.plugin = ?
                 """
-            var arguments: [SQLiteValue] = [.text(person), .text(plugin), .integer(cursor)]
+            var arguments: [SQLValue] = [.text(person), .text(plugin)]
             if let space {
                 let stored = space == SpaceID.personalAlias ? SpaceID.personal(of: person) : space
-                try Self.requireMember(stored, person: person, on: connection)
+                try await Self.requireMember(stored, person: person, on: connection)
                 sql += " AND c.space = ?"
                 arguments.append(.text(stored))
             }
-            let statement = try connection.prepare(sql + " ORDER BY c.seq")
-            try statement.bind(arguments)
-            var changes: [SyncChange] = []
-            var next = cursor, bytes = 0, more = false
-            var lastTimestamp: String?
-            while try statement.step() {
-                let ts = statement.text(at: 1)
-                let full = changes.count >= limit || (bytes >= maxBytes && !changes.isEmpty)
-                if full && ts != lastTimestamp { more = true; break }
-                let record = statement.blob(at: 2)
-                for var change in try SyncWire.decode(record) {
-                    change.space = SpaceID.forDevice(change.space, person: person)
-                    changes.append(change)
-                }
-                next = statement.int64(at: 0)
-                bytes += record.count
-                lastTimestamp = ts
+            sql += " AND c.seq > ? ORDER BY c.seq LIMIT ?"
+            var page = PullPageBuilder(person: person, cursor: cursor, limit: limit, maxBytes: maxBytes)
+            // Read in chunks until the page is full: a page ends where a record change ends, so
+            // how many rows it takes is not known in advance.
+            let chunk = min(limit + 1, 1000)
+            var after = cursor
+            while !page.isClosed {
+                let rows = try await connection.fetchAll(sql, arguments + [.integer(after), .integer(Int64(chunk))])
+                for row in rows where !page.isClosed { try page.add(row) }
+                guard rows.count == chunk, let last = rows.last?[0].integer else { break }
+                after = last
             }
-            statement.reset()
-            return PullPage(changes: changes, cursor: next, more: more)
+            return page.page
         }
     }
+
+    /// The lock every push of `plugin` takes: arrival numbers then commit in the order they are
+    /// handed out, so a pull that has seen number n has seen every number before it.
+    static func changesLock(_ plugin: String) -> String { "changes:" + plugin }
 
     /// Compares the device's trie of each space (its root alone, or a pruned or whole trie) with
     /// the hub's. Spaces the person belongs to that hold changes of `plugin` but are not in the
     /// request are answered too (`differs` from their first change), so a device learns of them.
-    public func check(plugin: String, person: String, tries: [String: MerkleTrie]) throws(HubError) -> [String: SpaceCheck] {
+    public func check(plugin: String, person: String, tries: [String: MerkleTrie]) async throws(HubError) -> [String: SpaceCheck] {
         try Self.checkPlugin(plugin)
-        return try transaction { connection in
+        return try await transaction { connection in
             var answers: [String: SpaceCheck] = [:]
             for (id, trie) in tries {
                 let stored = id == SpaceID.personalAlias ? SpaceID.personal(of: person) : id
-                let state = try Self.spaceState(stored, on: connection)
-                if state?.deleted == true, try Self.departed(person, from: stored, on: connection) {
+                let state = try await Self.spaceState(stored, on: connection)
+                if state?.deleted == true, try await Self.departed(person, from: stored, on: connection) {
                     // Only its former members learn that a space was deleted.
                     answers[id] = SpaceCheck(status: "deleted", sinceMillis: nil, hubRoot: nil)
                     continue
                 }
-                guard state?.deleted == false, try Self.role(of: person, in: stored, on: connection) != nil else {
+                guard state?.deleted == false, try await Self.role(of: person, in: stored, on: connection) != nil else {
                     answers[id] = SpaceCheck(status: "not_a_member", sinceMillis: nil, hubRoot: nil)
                     continue
                 }
-                answers[id] = Self.compare(hub: try Self.merkle(plugin: plugin, space: stored, on: connection), device: trie)
+                answers[id] = Self.compare(hub: try await Self.merkle(plugin: plugin, space: stored, on: connection), device: trie)
             }
-            let held = try connection.fetchAll("""
+            let held = try await connection.fetchAll("""
                 SELECT DISTINCT t.space FROM hub_merkle t JOIN hub_members m ON m.space = t.space AND m.person = ?
                 WHERE t.plugin = ? AND t.prefix = ''
                 """, [.text(person), .text(plugin)])
@@ -102,20 +100,20 @@ extension HubStore {
                 let stored = row[0].text ?? ""
                 let id = SpaceID.forDevice(stored, person: person)
                 guard answers[id] == nil else { continue }
-                answers[id] = Self.compare(hub: try Self.merkle(plugin: plugin, space: stored, on: connection), device: MerkleTrie())
+                answers[id] = Self.compare(hub: try await Self.merkle(plugin: plugin, space: stored, on: connection), device: MerkleTrie())
             }
             return answers
         }
     }
 
     /// The hub's trie of one (plugin, space).
-    public func merkle(plugin: String, space: String, person: String) throws(HubError) -> MerkleTrie {
+    public func merkle(plugin: String, space: String, person: String) async throws(HubError) -> MerkleTrie {
         let stored = space == SpaceID.personalAlias ? SpaceID.personal(of: person) : space
-        return try transaction { try Self.merkle(plugin: plugin, space: stored, on: $0) }
+        return try await transaction { try await Self.merkle(plugin: plugin, space: stored, on: $0) }
     }
 
-    static func departed(_ person: String, from space: String, on connection: SQLiteConnection) throws -> Bool {
-        try connection.fetchOne("SELECT 1 FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)]) != nil
+    static func departed(_ person: String, from space: String, on connection: any HubSQL) async throws -> Bool {
+        try await connection.fetchOne("SELECT 1 FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)]) != nil
     }
 
     static func compare(hub: MerkleTrie, device: MerkleTrie) -> SpaceCheck {
@@ -123,9 +121,9 @@ extension HubStore {
         return SpaceCheck(status: "differs", sinceMillis: since, hubRoot: hub.rootHash)
     }
 
-    static func merkle(plugin: String, space: String, on connection: SQLiteConnection) throws -> MerkleTrie {
+    static func merkle(plugin: String, space: String, on connection: any HubSQL) async throws -> MerkleTrie {
         var nodes: [String: UInt32] = [:]
-        for row in try connection.fetchAll("SELECT prefix, hash FROM hub_merkle WHERE plugin = ? AND space = ?", [.text(plugin), .text(space)]) {
+        for row in try await connection.fetchAll("SELECT prefix, hash FROM hub_merkle WHERE plugin = ? AND space = ?", [.text(plugin), .text(space)]) {
             nodes[row[0].text ?? ""] = UInt32(truncatingIfNeeded: row[1].integer ?? 0)
         }
         return MerkleTrie(nodes: nodes)
@@ -139,12 +137,53 @@ extension HubStore {
     }
 }
 
+/// One pull page being filled, row by row in arrival order.
+struct PullPageBuilder {
+    let person: String
+    let limit: Int
+    let maxBytes: Int
+    private var changes: [SyncChange] = []
+    private var cursor: Int64
+    private var bytes = 0
+    private var lastTimestamp: String?
+    /// Whether the page is full and a further change waits (the page says `more`).
+    private(set) var isClosed = false
+
+    init(person: String, cursor: Int64, limit: Int, maxBytes: Int) {
+        self.person = person
+        self.cursor = cursor
+        self.limit = limit
+        self.maxBytes = maxBytes
+    }
+
+    var page: PullPage { PullPage(changes: changes, cursor: cursor, more: isClosed) }
+
+    /// Adds one stored change (`seq, ts, record`), unless the page is full: then it closes. A
+    /// full page still takes the rest of a record change (its cells share a timestamp).
+    mutating func add(_ row: [SQLValue]) throws {
+        let timestamp = row[1].text
+        let full = changes.count >= limit || (bytes >= maxBytes && !changes.isEmpty)
+        if full && timestamp != lastTimestamp {
+            isClosed = true
+            return
+        }
+        let record = row[2].blob ?? []
+        for var change in try SyncWire.decode(record) {
+            change.space = SpaceID.forDevice(change.space, person: person)
+            changes.append(change)
+        }
+        cursor = row[0].integer ?? cursor
+        bytes += record.count
+        lastTimestamp = timestamp
+    }
+}
+
 /// One push being checked and stored, change by change, inside its transaction.
 struct PushSession {
     let plugin: String
     let person: String
     let now: Int64
-    let connection: SQLiteConnection
+    let connection: any HubSQL
     private var accepted = 0, stored = 0, duplicates = 0
     private var rejected: [RejectedChange] = []
     private var created: [String] = []
@@ -154,7 +193,7 @@ struct PushSession {
     /// (a batch made within a few minutes touches a few dozen nodes, not 18 per change).
     private var leaves: [String: [Int64: UInt32]] = [:]
 
-    init(plugin: String, person: String, now: Int64, connection: SQLiteConnection) {
+    init(plugin: String, person: String, now: Int64, connection: any HubSQL) {
         self.plugin = plugin
         self.person = person
         self.now = now
@@ -165,8 +204,8 @@ struct PushSession {
         PushResult(accepted: accepted, stored: stored, duplicates: duplicates, rejected: rejected, createdSpaces: created)
     }
 
-    mutating func take(_ change: SyncChange) throws {
-        let verdict = try verdict(for: change.space)
+    mutating func take(_ change: SyncChange) async throws {
+        let verdict = try await verdict(for: change.space)
         let space: String
         switch verdict {
         case .failure(let error):
@@ -176,7 +215,7 @@ struct PushSession {
             let acceptable = resolved.role.canWrite && change.timestamp.millis - now <= HubStore.maxClockAheadMillis
             // An acceptable change goes straight to the insert, which recognises a duplicate itself;
             // any other is first looked up, since a change the hub holds is never rejected.
-            if !acceptable, try isHeld(change, in: space) {
+            if !acceptable, try await isHeld(change, in: space) {
                 accepted += 1
                 duplicates += 1
                 return
@@ -191,12 +230,11 @@ struct PushSession {
         }
         var hubChange = change
         hubChange.space = space
-        let insert = try connection.cachedStatement("""
+        let inserted = try await connection.execute("""
             INSERT INTO hub_changes(plugin, space, ts, col, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """)
-        try insert.execute([.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column), .blob(SyncWire.encode([hubChange]))])
+            """, [.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column), .blob(SyncWire.encode([hubChange]))])
         accepted += 1
-        if connection.changes == 0 {
+        if inserted == 0 {
             duplicates += 1  // held already: pushed before, or earlier in this batch
         } else {
             stored += 1
@@ -205,24 +243,26 @@ struct PushSession {
     }
 
     /// Folds the new changes into the stored tries (XOR per node).
-    func finish() throws {
-        // SQLite has no XOR operator; for non-negative a and b, a ^ b == (a | b) - (a & b).
-        let upsert = try connection.cachedStatement("""
+    func finish() async throws {
+        // SQLite has no XOR operator (PostgreSQL's is #); for non-negative a and b,
+        // a ^ b == (a | b) - (a & b), which both understand.
+        let upsert = """
             INSERT INTO hub_merkle(plugin, space, prefix, hash) VALUES (?, ?, ?, ?)
-            ON CONFLICT (plugin, space, prefix) DO UPDATE SET hash = (hash | excluded.hash) - (hash & excluded.hash)
-            """)
+            ON CONFLICT (plugin, space, prefix)
+            DO UPDATE SET hash = (hub_merkle.hash | excluded.hash) - (hub_merkle.hash & excluded.hash)
+            """
         for (space, minutes) in leaves {
             var trie = MerkleTrie()
             for (minute, hash) in minutes { trie.insert(key: MerkleTrie.key(millis: minute * 60_000), hash: hash) }
             for (prefix, hash) in trie.nodes {
-                try upsert.execute([.text(plugin), .text(space), .text(prefix), .integer(Int64(hash))])
+                try await connection.execute(upsert, [.text(plugin), .text(space), .text(prefix), .integer(Int64(hash))])
             }
         }
     }
 
-    private func isHeld(_ change: SyncChange, in space: String) throws -> Bool {
-        let query = try connection.cachedStatement("SELECT 1 FROM hub_changes WHERE plugin = ? AND space = ? AND ts = ? AND col = ?")
-        return try query.fetchOne([.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column)]) != nil
+    private func isHeld(_ change: SyncChange, in space: String) async throws -> Bool {
+        try await connection.fetchOne("SELECT 1 FROM hub_changes WHERE plugin = ? AND space = ? AND ts = ? AND col = ?",
+                                      [.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column)]) != nil
     }
 
     private mutating func reject(_ change: SyncChange, _ reason: String, _ message: String) {
@@ -231,24 +271,24 @@ struct PushSession {
     }
 
     /// Resolves a space id once per push. Throws (refusing the push) only for a deleted space.
-    private mutating func verdict(for id: String) throws -> Result<(space: String, role: SpaceRole), HubError> {
+    private mutating func verdict(for id: String) async throws -> Result<(space: String, role: SpaceRole), HubError> {
         if let known = verdicts[id] { return known }
         let verdict: Result<(space: String, role: SpaceRole), HubError>
         if id == SpaceID.personalAlias {
             verdict = .success((SpaceID.personal(of: person), .owner))
         } else if !SpaceID.isSharedForm(id) {
             verdict = .failure(HubError(.invalidInput, "invalid_space", "a space is 'personal' or a shared space's UUID, found '\(id)'"))
-        } else if let state = try HubStore.spaceState(id, on: connection) {
+        } else if let state = try await HubStore.spaceState(id, on: connection) {
             if state.deleted {
                 throw HubError(.gone, "space_deleted", "the space \(id) was deleted: drop its data on this device, and push no more changes to it")
             }
-            if let role = try HubStore.role(of: person, in: id, on: connection) {
+            if let role = try await HubStore.role(of: person, in: id, on: connection) {
                 verdict = .success((id, role))
             } else {
                 verdict = .failure(HubError(.forbidden, "not_a_member", "you are not a member of the space \(id)"))
             }
         } else {
-            try HubStore.createSharedSpace(id, name: id, owner: person, now: now, on: connection)
+            try await HubStore.createSharedSpace(id, name: id, owner: person, now: now, on: connection)
             created.append(id)
             verdict = .success((id, .owner))
         }

@@ -27,6 +27,8 @@ public struct Deployment: Sendable {
     public let http: HTTPProvider
     /// The hub this device syncs with (`providers.sync`), if any.
     public let sync: SyncProvider?
+    /// Where a hub keeps its store (`providers.hubStore`; the embedded SQLite file by default).
+    public let hubStore: HubStoreProvider
     /// Past this many bytes of retired plugin code, a restart is recommended (`hotSwap.retiredBudgetMB`).
     public let retiredBudgetBytes: Int
     /// The HTTP listener.
@@ -77,6 +79,27 @@ public struct Deployment: Sendable {
         public var redirects: [String: String] = [:]
         /// Responses larger than this are refused.
         public var maxResponseBytes = 16 * 1_048_576
+        public init() {}
+    }
+
+    /// Where a hub keeps its accounts, spaces and change logs.
+    public enum HubStoreProvider: Sendable, Hashable {
+        /// `<data>/hub.sqlite`: one hub process.
+        case sqlite
+        /// A PostgreSQL database that several hub replicas share.
+        case postgresql(PostgreSQLSettings)
+    }
+
+    /// How a hub reaches its PostgreSQL database. The password is read from the environment
+    /// variable `passwordEnv` when the hub starts, never from the deployment file.
+    public struct PostgreSQLSettings: Sendable, Hashable {
+        public var host = "127.0.0.1"
+        public var port = 5432
+        public var user = "tessera"
+        public var database = "tessera_hub"
+        public var passwordEnv = "PGPASSWORD"
+        /// `disable`, `prefer` or `require`.
+        public var tls = "prefer"
         public init() {}
     }
 
@@ -161,6 +184,7 @@ public enum DeploymentReader {
             location: locationProvider(doc["providers"]?["location"]),
             http: httpProvider(doc["providers"]?["http"]),
             sync: syncProvider(doc["providers"]?["sync"]),
+            hubStore: hubStoreProvider(doc["providers"]?["hubStore"]),
             retiredBudgetBytes: Int((doc["hotSwap"]?["retiredBudgetMB"]?.doubleValue ?? 256) * 1_048_576),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
@@ -202,6 +226,19 @@ extension DeploymentReader {
         }
         if let megabytes = doc["maxResponseMB"]?.doubleValue { provider.maxResponseBytes = Int(megabytes * 1_048_576) }
         return provider
+    }
+
+    /// `providers.hubStore`, already checked against the schema.
+    static func hubStoreProvider(_ doc: JSONValue?) -> Deployment.HubStoreProvider {
+        guard let doc, doc["kind"]?.stringValue == "postgresql" else { return .sqlite }
+        var settings = Deployment.PostgreSQLSettings()
+        if let host = doc["host"]?.stringValue { settings.host = host }
+        if let port = doc["port"]?.integerValue { settings.port = Int(port) }
+        if let user = doc["user"]?.stringValue { settings.user = user }
+        if let database = doc["database"]?.stringValue { settings.database = database }
+        if let variable = doc["passwordEnv"]?.stringValue { settings.passwordEnv = variable }
+        if let tls = doc["tls"]?.stringValue { settings.tls = tls }
+        return .postgresql(settings)
     }
 
     /// `providers.sync`, already checked against the schema.

@@ -352,6 +352,56 @@ public enum EmbeddedSchemas {
               "pattern": "^([0-9]+[dhms])+$"
             }
           }
+        },
+        "hubStore": {
+          "description": "Where a hub keeps its accounts, spaces and change logs (docs/hub.md): the embedded SQLite file in the data directory (the default), or a PostgreSQL database that several hub replicas share.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "kind"
+          ],
+          "properties": {
+            "kind": {
+              "enum": [
+                "sqlite",
+                "postgresql"
+              ]
+            },
+            "host": {
+              "description": "PostgreSQL's host (default 127.0.0.1).",
+              "type": "string",
+              "minLength": 1
+            },
+            "port": {
+              "description": "PostgreSQL's port (default 5432).",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 65535
+            },
+            "user": {
+              "description": "The database user (default tessera).",
+              "type": "string",
+              "minLength": 1
+            },
+            "database": {
+              "description": "The database (default tessera_hub); the hub creates its tables in it.",
+              "type": "string",
+              "minLength": 1
+            },
+            "passwordEnv": {
+              "description": "The environment variable holding the user's password (default PGPASSWORD); the password is never written in the deployment file.",
+              "type": "string",
+              "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+            },
+            "tls": {
+              "description": "TLS to the database: disable, prefer (the default: used when the server offers it) or require.",
+              "enum": [
+                "disable",
+                "prefer",
+                "require"
+              ]
+            }
+          }
         }
       }
     },

@@ -56,7 +56,7 @@ final class HubTestServer: @unchecked Sendable {
         let tokens = TokenStore(dataDirectory: ws.dataDirectory)
         let admin = try tokens.ensureAdminToken()!
         let clock = TestClock()
-        let hub = try HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
+        let hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil), hub: hub)
         let port = try await server.start()
         await host.start()

@@ -54,19 +54,19 @@ struct HubRoutes {
             throw APIError(.forbidden, code: "forbidden", "only the hub's admin token may create people")
         }
         let input = try await HubJSON.decode(NewPerson.self, from: request, limit: maxBodyBytes)
-        return try HubJSON.response(try run { try hub.createPerson(name: input.name, password: input.password) }, status: .created)
+        return try HubJSON.response(try await run { try await hub.createPerson(name: input.name, password: input.password) }, status: .created)
     }
 
     func login(_ request: Request, context: APIRequestContext) async throws -> Response {
         let input = try await HubJSON.decode(LoginInput.self, from: request, limit: maxBodyBytes)
-        let login = try run { try hub.login(name: input.name, password: input.password, deviceName: input.device) }
+        let login = try await run { try await hub.login(name: input.name, password: input.password, deviceName: input.device) }
         return try HubJSON.response(LoginOutput(person: login.person, device: login.deviceID, token: login.token), status: .created)
     }
 
     struct MeOutput: Encodable { let person: String; let device: String; let deviceName: String }
 
     func me(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         return try HubJSON.response(MeOutput(person: device.person, device: device.id, deviceName: device.name))
     }
 
@@ -76,16 +76,16 @@ struct HubRoutes {
     }
 
     func devices(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
-        let records = try run { try hub.devices(of: device.person) }
+        let device = try await authenticate(request)
+        let records = try await run { try await hub.devices(of: device.person) }
         return try HubJSON.response(DevicesOutput(devices: records.map {
             DevicesOutput.Device(id: $0.id, name: $0.name, createdAt: Self.iso($0.createdAtMillis), current: $0.id == device.id)
         }))
     }
 
     func revokeDevice(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
-        try run { try hub.revokeDevice(context.parameters.get("device") ?? "", of: device.person) }
+        let device = try await authenticate(request)
+        try await run { try await hub.revokeDevice(context.parameters.get("device") ?? "", of: device.person) }
         return Response(status: .noContent)
     }
 
@@ -101,30 +101,30 @@ struct HubRoutes {
     struct RoleInput: Decodable { let role: SpaceRole }
 
     func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
-        let (spaces, departures) = try run { try hub.spaces(of: device.person) }
+        let device = try await authenticate(request)
+        let (spaces, departures) = try await run { try await hub.spaces(of: device.person) }
         return try HubJSON.response(SpacesOutput(spaces: spaces, departures: departures))
     }
 
     func registerSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? ""
         let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
-        let created = try run { try hub.registerSpace(space, name: input.name, by: device.person) }
+        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person) }
         return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
     }
 
     func deleteSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
-        try run { try hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person) }
+        let device = try await authenticate(request)
+        try await run { try await hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person) }
         return Response(status: .noContent)
     }
 
     func invite(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
-        let invitation = try run {
-            try hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds, by: device.person)
+        let invitation = try await run {
+            try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds, by: device.person)
         }
         return try HubJSON.response(InviteOutput(code: invitation.code, space: invitation.space, role: invitation.role,
                                                  expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
@@ -132,48 +132,48 @@ struct HubRoutes {
     }
 
     func accept(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let input = try await HubJSON.decode(AcceptInput.self, from: request, limit: maxBodyBytes)
-        let (space, role) = try run { try hub.accept(code: input.code, by: device.person) }
+        let (space, role) = try await run { try await hub.accept(code: input.code, by: device.person) }
         return try HubJSON.response(MembershipOutput(space: space, person: device.person, role: role))
     }
 
     func setRole(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try run { try hub.setRole(input.role, of: person, in: space, by: device.person) }
+        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person) }
         return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
     }
 
     func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try run { try hub.removeMember(person, from: space, by: device.person) }
+        try await run { try await hub.removeMember(person, from: space, by: device.person) }
         return Response(status: .noContent)
     }
 
     // MARK: Sync
 
     func push(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let plugin = context.parameters.get("plugin") ?? ""
         let bytes = try await Self.readSyncBody(request, limit: maxBodyBytes)
         let changes: [SyncChange]
         do { changes = try SyncWire.decode(bytes) } catch {
             throw APIError(.badRequest, code: "malformed_batch", "the body is not a valid sync batch: \(error)")
         }
-        return try HubJSON.response(try run { try hub.push(plugin: plugin, changes: changes, from: device) })
+        return try HubJSON.response(try await run { try await hub.push(plugin: plugin, changes: changes, from: device) })
     }
 
     func pull(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let query = QueryParameters(request)
         let after = try query.integer("after", in: 0...Int64.max) ?? 0
         let limit = try query.integer("limit", in: 1...Int64(HubStore.maxPullLimit)) ?? 1000
         let maxBytes = try query.integer("maxBytes", in: 1...Int64(16 << 20)) ?? Int64(HubStore.defaultPullBytes)
-        let page = try run {
-            try hub.pull(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after,
+        let page = try await run {
+            try await hub.pull(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after,
                          space: query.string("space"), limit: Int(limit), maxBytes: Int(maxBytes))
         }
         let body = SyncWire.encode(page.changes)
@@ -195,7 +195,7 @@ struct HubRoutes {
     }
 
     func check(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let device = try authenticate(request)
+        let device = try await authenticate(request)
         let input = try await HubJSON.decode(CheckInput.self, from: request, limit: maxBodyBytes)
         var tries: [String: MerkleTrie] = [:]
         for (space, given) in input.spaces {
@@ -211,7 +211,7 @@ struct HubRoutes {
                 throw APIError(.badRequest, code: "invalid_input", "give the space's 'root' hash or its 'trie'", field: "$.spaces.\(space)")
             }
         }
-        let answers = try run { try hub.check(plugin: context.parameters.get("plugin") ?? "", person: device.person, tries: tries) }
+        let answers = try await run { try await hub.check(plugin: context.parameters.get("plugin") ?? "", person: device.person, tries: tries) }
         return try HubJSON.response(CheckOutput(spaces: answers.mapValues { answer in
             CheckOutput.Answer(status: answer.status,
                                since: answer.sinceMillis.map(Self.iso),
@@ -222,21 +222,21 @@ struct HubRoutes {
     // MARK: Helpers
 
     /// The device the request's bearer token stands for; 401 otherwise.
-    func authenticate(_ request: Request) throws -> HubDevice {
+    func authenticate(_ request: Request) async throws -> HubDevice {
         guard let header = request.headers[.authorization] else {
             throw APIError.unauthorized("the hub's routes need a device token: send Authorization: Bearer <token from POST /v1/hub/login>")
         }
         guard let token = AuthMiddleware.bearerToken(in: header) else { throw APIError.unauthorized("expected Authorization: Bearer <token>") }
-        guard let device = try run({ try hub.device(forToken: token) }) else {
+        guard let device = try await run({ try await hub.device(forToken: token) }) else {
             throw APIError.unauthorized("the token is not a device token this hub issued")
         }
         return device
     }
 
     /// Runs a store call, turning its ``HubError`` into the API's error.
-    func run<T>(_ body: () throws -> T) throws -> T {
+    func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try body()
+            return try await body()
         } catch let error as HubError where error.kind == .internal {
             // The store failed: the error middleware logs it and answers a bare 500.
             throw PluginError(.internal, error.description)

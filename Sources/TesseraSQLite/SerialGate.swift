@@ -2,11 +2,11 @@ import Synchronization
 
 /// An async lock that admits one task at a time, in arrival order.
 ///
-/// Why: the feed delivers each batch with `await`s in between (subscribers are async). Two batches
-/// delivered at once could interleave and hand a subscriber a device's fixes out of order; passing
-/// through this gate makes whole batches take turns. (An actor would not do: it lets another call
-/// in at every `await`.)
-final class SerialGate: Sendable {
+/// Why: work with `await`s inside it that must not interleave with another caller's. The location
+/// feed delivers each batch to async subscribers (two batches at once could hand a subscriber a
+/// device's fixes out of order); the hub's embedded store runs each async transaction on its one
+/// SQLite connection. (An actor would not do: it lets another call in at every `await`.)
+public final class SerialGate: Sendable {
     private struct State {
         var busy = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -14,12 +14,15 @@ final class SerialGate: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `body` when every earlier caller has finished.
-    func run<T: Sendable>(_ body: () async -> T) async -> T {
+    /// A gate no one has entered.
+    public init() {}
+
+    /// Runs `body` when every earlier caller has finished; the next caller enters when it
+    /// returns or throws.
+    public func run<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
         await enter()
-        let result = await body()
-        leave()
-        return result
+        defer { leave() }
+        return try await body()
     }
 
     private func enter() async {

@@ -1,0 +1,46 @@
+import TesseraSDK
+
+/// The database the hub's store runs on (DESIGN.md §7): its embedded SQLite file
+/// (``SQLiteHubDatabase``), or a PostgreSQL database that several hub replicas share
+/// (`TesseraHubPostgres`).
+///
+/// The store writes SQL both understand: `?` placeholders, `ON CONFLICT` upserts, integers, text
+/// and blobs. What differs between them (the tables' types, how the schema version is kept, how
+/// writers are serialised) lives behind this protocol.
+public protocol HubDatabase: Sendable {
+    /// Creates the hub's tables, or upgrades an older hub's to the current version.
+    /// `nowMillis` is the hub's clock (an upgrade may stamp rows with it).
+    func prepareSchema(nowMillis: Int64) async throws
+
+    /// Runs `body` in one transaction: everything it wrote commits when it returns, nothing when
+    /// it throws (the error is rethrown as it is).
+    func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T
+}
+
+/// One open transaction of a ``HubDatabase``.
+public protocol HubSQL {
+    /// Runs one statement with `arguments` bound to its `?` placeholders, in order; returns the
+    /// number of rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int
+
+    /// Runs one query and returns all its rows.
+    func fetchAll(_ sql: String, _ arguments: [SQLValue]) async throws -> [[SQLValue]]
+
+    /// Holds the lock named `key` until the transaction ends, waiting for any other transaction
+    /// that holds it. Writers that must not interleave take the same key: pushes of one plugin
+    /// (so that arrival numbers commit in the order they are handed out, and a pull's cursor never
+    /// skips a change that committed late). The embedded store's writers are serial already.
+    func lock(_ key: String) async throws
+}
+
+extension HubSQL {
+    /// The first row of a query, or `nil`.
+    func fetchOne(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [SQLValue]? {
+        try await fetchAll(sql, arguments).first
+    }
+
+    func fetchAll(_ sql: String) async throws -> [[SQLValue]] {
+        try await fetchAll(sql, [])
+    }
+}

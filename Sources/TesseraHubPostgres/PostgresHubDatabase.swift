@@ -1,0 +1,183 @@
+import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+import TesseraHub
+import TesseraSDK
+
+/// The hub's store in PostgreSQL (DESIGN.md §7): for a hub that has outgrown one machine and runs
+/// as several stateless replicas over one database.
+///
+/// Every replica runs the same store code as the embedded SQLite hub (`HubStore`); this type only
+/// carries its SQL to PostgreSQL. What differs:
+/// - `?` placeholders become `$1`, `$2`, …;
+/// - transactions run at PostgreSQL's default isolation (read committed), and the writers that must
+///   not interleave across replicas take an advisory lock (``HubSQL/lock(_:)``): one plugin's
+///   pushes, one space's member changes;
+/// - the schema (`PostgresHubSchema`) is created or upgraded under an advisory lock, so replicas
+///   starting together do it once.
+///
+/// The client keeps a pool of connections; ``run()`` must run while the store is used (the
+/// hub's `serve` runs it beside the HTTP server), and ``shutdown()`` closes the pool.
+public final class PostgresHubDatabase: HubDatabase {
+    private let client: PostgresClient
+    private let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// Connects a pool to `configuration`'s database (lazily: the first transaction connects) and
+    /// starts running it.
+    public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "tessera.hub.postgresql")) {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Closes the pool's connections; transactions after this fail.
+    public func shutdown() {
+        runner.cancel()
+    }
+
+    public func prepareSchema(nowMillis: Int64) async throws {
+        try await transaction { sql in
+            try await sql.lock("schema")
+            try await PostgresHubSchema.prepare(on: sql, nowMillis: nowMillis)
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(Transaction(connection: connection, logger: logger))
+            }
+        } catch let error as PostgresTransactionError {
+            // The body's own refusal (a HubError) comes out as it went in.
+            if let refusal = error.closureError, error.rollbackError == nil { throw refusal }
+            throw PostgresStoreError(error)
+        } catch let error as PSQLError {
+            throw PostgresStoreError(error)
+        }
+    }
+
+    /// One open transaction on a leased connection.
+    struct Transaction: HubSQL {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
+            try await run(sql, arguments).metadata.rows ?? 0
+        }
+
+        func fetchAll(_ sql: String, _ arguments: [SQLValue]) async throws -> [[SQLValue]] {
+            try await run(sql, arguments).rows.map { row in try row.map(Self.value(of:)) }
+        }
+
+        func lock(_ key: String) async throws {
+            // hashtext: a 32-bit hash of the key; a collision only makes two writers take turns.
+            try await execute("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
+        }
+
+        private func run(_ sql: String, _ arguments: [SQLValue]) async throws -> PostgresQueryResult {
+            let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: try Self.bindings(arguments))
+            let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+            do {
+                return try await result.get()
+            } catch let error as PSQLError {
+                throw PostgresStoreError(error)
+            }
+        }
+
+        /// `?` → `$1`, `$2`, …; the store's SQL has no `?` inside its string literals.
+        static func numberPlaceholders(_ sql: String) -> String {
+            var numbered = "", index = 0
+            numbered.reserveCapacity(sql.utf8.count + 8)
+            for character in sql {
+                if character == "?" {
+                    index += 1
+                    numbered += "$\(index)"
+                } else {
+                    numbered.append(character)
+                }
+            }
+            return numbered
+        }
+
+        static func bindings(_ arguments: [SQLValue]) throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: arguments.count)
+            for argument in arguments {
+                switch argument {
+                case .null: bindings.appendNull()
+                case .integer(let value): bindings.append(value)
+                case .real(let value): bindings.append(value)
+                case .text(let value): bindings.append(value)
+                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+                }
+            }
+            return bindings
+        }
+
+        /// A cell as the store reads it: integers of any width as `.integer`, `bytea` as `.blob`.
+        static func value(of cell: PostgresCell) throws -> SQLValue {
+            guard cell.bytes != nil else { return .null }
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+            case .float4, .float8: return .real(try cell.decode(Double.self))
+            case .bytea: return .blob(Array(try cell.decode(ByteBuffer.self).readableBytesView))
+            default: return .text(try cell.decode(String.self))
+            }
+        }
+    }
+}
+
+/// A failure of the PostgreSQL store, with PostgreSQL's own message and SQLSTATE (and never the
+/// query's bound values: they may be token hashes).
+public struct PostgresStoreError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ error: PSQLError) {
+        if let server = error.serverInfo {
+            self.init(description: "PostgreSQL: \(server[.message] ?? "error") (SQLSTATE \(server[.sqlState] ?? "?"))")
+        } else {
+            self.init(description: "PostgreSQL: \(error.code)")
+        }
+    }
+
+    init(_ error: PostgresTransactionError) {
+        let underlying = error.beginError ?? error.commitError ?? error.rollbackError ?? error.closureError
+        if let psql = underlying as? PSQLError {
+            self.init(psql)
+        } else {
+            self.init(description: "PostgreSQL transaction failed: \(underlying.map { "\($0)" } ?? "unknown")")
+        }
+    }
+
+    private init(description: String) { self.description = description }
+}
+
+extension PostgresHubDatabase {
+    /// How the connection uses TLS.
+    public enum TLSMode: String, Sendable {
+        /// Never (a database on loopback or a private network).
+        case disable
+        /// When the server offers it.
+        case prefer
+        /// Always, checking the server's certificate; refuse otherwise.
+        case require
+    }
+
+    /// A pool to the database `database` on `host:port` as `user`.
+    public convenience init(host: String, port: Int, user: String, password: String?, database: String, tls: TLSMode) {
+        let tlsSetting: PostgresClient.Configuration.TLS
+        switch tls {
+        case .disable: tlsSetting = .disable
+        case .prefer: tlsSetting = .prefer(.makeClientConfiguration())
+        case .require: tlsSetting = .require(.makeClientConfiguration())
+        }
+        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password,
+                                                         database: database, tls: tlsSetting)
+        // A hub's requests are short transactions; a few connections per replica serve them.
+        configuration.options.maximumConnections = 8
+        self.init(configuration: configuration)
+    }
+}
