@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 import TesseraHub
 import TesseraSDK
 
@@ -23,14 +24,21 @@ public final class PostgresHubDatabase: HubDatabase {
     private let client: PostgresClient
     private let logger: Logger
     private let runner: Task<Void, Never>
+    /// Set as the pool's `run()` begins: a lease asked for before that works, but logs a warning.
+    private let running: Flag
 
     /// Connects a pool to `configuration`'s database (lazily: the first transaction connects) and
     /// starts running it.
     public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "tessera.hub.postgresql")) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Flag()
         self.client = client
         self.logger = logger
-        runner = Task { await client.run() }
+        self.running = running
+        runner = Task {
+            running.set()
+            await client.run()
+        }
     }
 
     /// Closes the pool's connections; transactions after this fail.
@@ -46,6 +54,7 @@ public final class PostgresHubDatabase: HubDatabase {
     }
 
     public func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T {
+        while !running.isSet { await Task.yield() }
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 try await body(Transaction(connection: connection, logger: logger))
@@ -57,6 +66,13 @@ public final class PostgresHubDatabase: HubDatabase {
         } catch let error as PSQLError {
             throw PostgresStoreError(error)
         }
+    }
+
+    /// A flag one task sets and others read.
+    private final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 
     /// One open transaction on a leased connection.

@@ -15,9 +15,9 @@ struct DeviceSyncTests {
                    plugin: DeviceReplica.plugin, store: replica.store, state: try SyncPeerState(path: hub.root + "/" + state))
     }
 
-    @Test("two devices converge in rounds; a round with nothing new moves nothing")
-    func roundsConverge() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("two devices converge in rounds; a round with nothing new moves nothing", arguments: HubBackend.allCases)
+    func roundsConverge(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -42,9 +42,9 @@ struct DeviceSyncTests {
         #expect(idle.pushed == 0 && idle.pulled == 0)
     }
 
-    @Test("the cursor and push marks survive a restart: only new changes move")
-    func stateSurvivesRestart() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("the cursor and push marks survive a restart: only new changes move", arguments: HubBackend.allCases)
+    func stateSurvivesRestart(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -62,9 +62,9 @@ struct DeviceSyncTests {
         #expect(try laptop.notes().count == 21)
     }
 
-    @Test("a viewer's writes come back rejected with their reason")
-    func viewerRejected() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("a viewer's writes come back rejected with their reason", arguments: HubBackend.allCases)
+    func viewerRejected(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         try await hub.addPerson("bob")
@@ -91,9 +91,9 @@ struct DeviceSyncTests {
         #expect(calm.rejected.isEmpty && calm.pushed == 0 && calm.inSyncAtStart.contains(Self.shared))
     }
 
-    @Test("a member removed from a space, or whose space is deleted, drops its data; the personal space stays")
-    func departedSpacesAreDropped() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("a member removed from a space, or whose space is deleted, drops its data; the personal space stays", arguments: HubBackend.allCases)
+    func departedSpacesAreDropped(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         try await hub.addPerson("bob")
@@ -119,9 +119,9 @@ struct DeviceSyncTests {
         #expect(try await adaSync.round().dropped.isEmpty)  // once
     }
 
-    @Test("an unreachable hub is 'unavailable'; offline edits sync once it is back")
-    func unreachableHub() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("an unreachable hub is 'unavailable'; offline edits sync once it is back", arguments: HubBackend.allCases)
+    func unreachableHub(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
         let sync = try device(phone, hub: hub, state: "phone.sqlite")
@@ -137,9 +137,9 @@ struct DeviceSyncTests {
         await hub.stop()
     }
 
-    @Test("a forged token is refused with the hub's code")
-    func forgedToken() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("a forged token is refused with the hub's code", arguments: HubBackend.allCases)
+    func forgedToken(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         let client = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: "tsd_" + String(repeating: "0", count: 64))
         let error = await #expect(throws: SyncClientError.self) { _ = try await client.spaces() }

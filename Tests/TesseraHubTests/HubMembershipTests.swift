@@ -17,8 +17,8 @@ struct HubMembershipTests {
         let bobID: String
         let adaID: String
 
-        static func make() async throws -> World {
-            let hub = try await HubTestServer.start()
+        static func make(_ backend: HubBackend) async throws -> World {
+            let hub = try await HubTestServer.start(backend)
             let bobID = try await hub.addPerson("bob")
             let adaID = try await hub.addPerson("ada")
             let bob = try DeviceReplica(hub: hub, token: try await hub.login("bob", device: "bob-phone"), node: 0xB0B, clock: hub.clock.now)
@@ -47,9 +47,9 @@ struct HubMembershipTests {
         }
     }
 
-    @Test("a non-member sees nothing of a space and cannot write to it")
-    func nonMember() async throws {
-        let world = try await World.make()
+    @Test("a non-member sees nothing of a space and cannot write to it", arguments: HubBackend.allCases)
+    func nonMember(backend: HubBackend) async throws {
+        let world = try await World.make(backend)
         defer { Task { await world.hub.stop() } }
         let pulled = try await world.hub.pull(token: world.ada.token, after: 0)
         #expect(pulled.response.status == 200 && pulled.changes.isEmpty)
@@ -73,9 +73,9 @@ struct HubMembershipTests {
         #expect(try world.bob.notes().map { $0[0] } == [.text("child")])
     }
 
-    @Test("a viewer reads the space; each change it pushes is rejected with a reason")
-    func viewer() async throws {
-        let world = try await World.make()
+    @Test("a viewer reads the space; each change it pushes is rejected with a reason", arguments: HubBackend.allCases)
+    func viewer(backend: HubBackend) async throws {
+        let world = try await World.make(backend)
         defer { Task { await world.hub.stop() } }
         let accepted = try await world.accept(try await world.invite("viewer"), by: world.ada)
         #expect(accepted.status == 200 && accepted.json?["role"]?.stringValue == "viewer")
@@ -94,9 +94,9 @@ struct HubMembershipTests {
         #expect(try world.bob.notes().first?[1] == .text("Ema"))
     }
 
-    @Test("invite, accept, change a role, revoke and delete; the last owner is protected")
-    func membershipFlow() async throws {
-        let world = try await World.make()
+    @Test("invite, accept, change a role, revoke and delete; the last owner is protected", arguments: HubBackend.allCases)
+    func membershipFlow(backend: HubBackend) async throws {
+        let world = try await World.make(backend)
         defer { Task { await world.hub.stop() } }
         let hub = world.hub
         // Ada accepts an editor invitation, once.
@@ -166,9 +166,9 @@ struct HubMembershipTests {
         #expect(personal.status == 409 && personal.errorCode == "personal_space")
     }
 
-    @Test("a person's personal space is theirs alone")
-    func personalSpaces() async throws {
-        let world = try await World.make()
+    @Test("a person's personal space is theirs alone", arguments: HubBackend.allCases)
+    func personalSpaces(backend: HubBackend) async throws {
+        let world = try await World.make(backend)
         defer { Task { await world.hub.stop() } }
         try world.bob.put("diary", title: "bob's own", in: "personal")
         try world.ada.put("diary2", title: "ada's own", in: "personal")
@@ -185,9 +185,9 @@ struct HubMembershipTests {
         #expect(push.json?["rejected"]?.arrayValue?.allSatisfy { $0["reason"]?.stringValue == "invalid_space" } == true)
     }
 
-    @Test("a space joined later is caught up by a per-space pull from 0; PUT registers and renames")
-    func joinLater() async throws {
-        let world = try await World.make()
+    @Test("a space joined later is caught up by a per-space pull from 0; PUT registers and renames", arguments: HubBackend.allCases)
+    func joinLater(backend: HubBackend) async throws {
+        let world = try await World.make(backend)
         defer { Task { await world.hub.stop() } }
         let hub = world.hub
         // Ada syncs her own notes first: her cursor moves past Bob's older changes.

@@ -8,9 +8,9 @@ import TesseraSync
 struct HubSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 
-    @Test("two devices' offline edits converge through the hub: equal tables and merkle roots")
-    func twoDevicesConverge() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("two devices' offline edits converge through the hub: equal tables and merkle roots", arguments: HubBackend.allCases)
+    func twoDevicesConverge(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -49,9 +49,9 @@ struct HubSyncTests {
         #expect(check.json?["spaces"]?[Self.shared]?["status"]?.stringValue == "in_sync")
     }
 
-    @Test("pushing the same batch twice stores it once and answers the same")
-    func duplicatePush() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("pushing the same batch twice stores it once and answers the same", arguments: HubBackend.allCases)
+    func duplicatePush(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -78,9 +78,9 @@ struct HubSyncTests {
         #expect(try await hub.hub.merkle(plugin: DeviceReplica.plugin, space: "personal", person: person) == phone.store.merkle(for: "personal"))
     }
 
-    @Test("an interrupted pull resumes from the last cursor it saw, and pages never split a record change")
-    func interruptedPullResumes() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("an interrupted pull resumes from the last cursor it saw, and pages never split a record change", arguments: HubBackend.allCases)
+    func interruptedPullResumes(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -121,9 +121,9 @@ struct HubSyncTests {
         #expect(end.changes.isEmpty && !end.more && end.cursor == after)
     }
 
-    @Test("a change more than 5 minutes ahead of the hub's clock is rejected with both times")
-    func clockAhead() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("a change more than 5 minutes ahead of the hub's clock is rejected with both times", arguments: HubBackend.allCases)
+    func clockAhead(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let token = try await hub.login("ada", device: "phone")
@@ -147,9 +147,9 @@ struct HubSyncTests {
         #expect((accepted.json?["stored"]?.integerValue ?? 0) > 0)
     }
 
-    @Test("the check answers in sync, or the earliest differing minute")
-    func checkDiffers() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("the check answers in sync, or the earliest differing minute", arguments: HubBackend.allCases)
+    func checkDiffers(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
@@ -179,9 +179,9 @@ struct HubSyncTests {
         #expect(empty.json?["spaces"]?["personal"]?["since"]?.stringValue == "2026-03-02T08:00:00.000Z")
     }
 
-    @Test("malformed batches are 400, never 500; a wrong media type 415")
-    func malformedBatches() async throws {
-        let hub = try await HubTestServer.start()
+    @Test("malformed batches are 400, never 500; a wrong media type 415", arguments: HubBackend.allCases)
+    func malformedBatches(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)

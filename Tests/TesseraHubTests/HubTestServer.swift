@@ -5,12 +5,14 @@ import FoundationNetworking
 import Synchronization
 import TesseraHTTP
 import TesseraHub
+import TesseraHubPostgres
 import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
 import TesseraSQLite
 import TesseraSync
 import TesseraTestFixtures
+import Testing
 
 /// A settable clock: never the wall clock.
 final class TestClock: Sendable {
@@ -35,8 +37,19 @@ struct HubResponse: Sendable {
     func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
 }
 
-/// A real hub: a `hub` deployment's host with the hub's store on real SQLite files, served over
-/// real HTTP on a loopback port the system chose, on a settable clock.
+/// Which store a test hub keeps its data in.
+enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `<data>/hub.sqlite`.
+    case sqlite
+    /// A fresh database on the test process's PostgreSQL server (``PostgresTestServer``).
+    case postgresql
+
+    var testDescription: String { rawValue }
+}
+
+/// A real hub: a `hub` deployment's host with the hub's store on real SQLite files or a real
+/// PostgreSQL database, served over real HTTP on a loopback port the system chose, on a settable
+/// clock.
 final class HubTestServer: @unchecked Sendable {
     let root: String
     let dataDirectory: String
@@ -46,27 +59,55 @@ final class HubTestServer: @unchecked Sendable {
     let clock: TestClock
     let port: Int
     let adminToken: String
+    /// The PostgreSQL database, for `.postgresql`.
+    let postgres: (database: PostgresHubDatabase, name: String)?
 
-    static func start() async throws -> HubTestServer {
+    static func start(_ backend: HubBackend = .sqlite) async throws -> HubTestServer {
         let ws = FixtureWorkspace("hub")
+        switch backend {
+        case .sqlite:
+            return try await start(in: ws, clock: TestClock(), postgresDatabase: nil)
+        case .postgresql:
+            return try await start(in: ws, clock: TestClock(), postgresDatabase: try await PostgresTestServer.shared().createDatabase())
+        }
+    }
+
+    /// Another hub replica over this one's PostgreSQL database: its own host, HTTP server, token
+    /// file and connection pool, on the same clock.
+    func replica() async throws -> HubTestServer {
+        guard let postgres else { throw Failure("only a PostgreSQL hub has replicas") }
+        let replica = try await Self.start(in: FixtureWorkspace("hub-replica"), clock: clock, postgresDatabase: postgres.name)
+        return replica
+    }
+
+    private static func start(in ws: FixtureWorkspace, clock: TestClock, postgresDatabase: String?) async throws -> HubTestServer {
         ws.writeDeployment(plugins: [], extra: ["role": "hub"])
         let deployment = try DeploymentReader.read(file: ws.deploymentFile)
         precondition(deployment.role == .hub)
         let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: ws.dataDirectory))
         let tokens = TokenStore(dataDirectory: ws.dataDirectory)
         let admin = try tokens.ensureAdminToken()!
-        let clock = TestClock()
-        let hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
+        var postgres: (database: PostgresHubDatabase, name: String)?
+        let hub: HubStore
+        if let postgresDatabase {
+            let server = try await PostgresTestServer.shared()
+            let database = PostgresHubDatabase(host: server.host, port: server.port, user: server.user, password: server.password,
+                                               database: postgresDatabase, tls: .disable)
+            postgres = (database, postgresDatabase)
+            hub = try await HubStore(database: database, now: clock.now)
+        } else {
+            hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
+        }
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil), hub: hub)
         let port = try await server.start()
         await host.start()
         server.markReady()
         return HubTestServer(root: ws.root, dataDirectory: ws.dataDirectory, host: host, server: server, hub: hub, clock: clock,
-                             port: port, adminToken: admin)
+                             port: port, adminToken: admin, postgres: postgres)
     }
 
     private init(root: String, dataDirectory: String, host: PluginHost, server: HTTPServer, hub: HubStore, clock: TestClock,
-                 port: Int, adminToken: String) {
+                 port: Int, adminToken: String, postgres: (database: PostgresHubDatabase, name: String)?) {
         self.root = root
         self.dataDirectory = dataDirectory
         self.host = host
@@ -75,11 +116,13 @@ final class HubTestServer: @unchecked Sendable {
         self.clock = clock
         self.port = port
         self.adminToken = adminToken
+        self.postgres = postgres
     }
 
     func stop() async {
         await server.stop()
         await host.stop()
+        postgres?.database.shutdown()
     }
 
     /// Sends one request; `json` goes with `Content-Type: application/json`.

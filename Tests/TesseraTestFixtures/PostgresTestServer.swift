@@ -73,7 +73,8 @@ public final class PostgresTestServer: Sendable {
 
     // MARK: Starting
 
-    /// Where `initdb` and `pg_ctl` are: on `PATH`, or Debian's versioned folder.
+    /// Where `initdb`, `pg_ctl` and `createdb` are: the folder `initdb` on `PATH` links to, or
+    /// Debian's versioned folder.
     private static func findBinaries() throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         var candidates = path.split(separator: ":").map(String.init)
@@ -82,7 +83,7 @@ public final class PostgresTestServer: Sendable {
         candidates += versions.map { "\(debian)/\($0)/bin" }
         for folder in candidates where FileManager.default.isExecutableFile(atPath: folder + "/initdb")
             && FileManager.default.isExecutableFile(atPath: folder + "/pg_ctl") {
-            return folder
+            return URL(fileURLWithPath: folder + "/initdb").resolvingSymlinksInPath().deletingLastPathComponent().path
         }
         throw SpawnFailure("no PostgreSQL server programs (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)")
     }
