@@ -11,8 +11,9 @@ import TesseraTestFixtures
 @Suite("Hub crash safety", .timeLimit(.minutes(2)))
 struct HubCrashTests {
     /// `tessera serve` on the hub deployment of `ws`, as its own process; returns it and its port.
-    static func serve(_ ws: FixtureWorkspace) throws -> (ChildProcess, Int) {
-        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"])
+    static func serve(_ ws: FixtureWorkspace, environment: [String: String]? = nil) throws -> (ChildProcess, Int) {
+        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"],
+                                       environment: environment)
         let out = process.standardOutput!
         var text = ""
         while !text.contains("Ctrl-C to stop") {
@@ -73,6 +74,65 @@ struct HubCrashTests {
         #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
         process.terminate()
         process.waitUntilExit()
+    }
+
+    @Test("two hub processes on one PostgreSQL database: one is killed -9 mid-push, the other has every acknowledged change and the device resumes through it")
+    func replicaKilled() async throws {
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createDatabase()
+        // The password reaches the hub through the variable the deployment names, never the file.
+        let environment = ProcessInfo.processInfo.environment.merging(["TESSERA_TEST_HUB_PASSWORD": server.password]) { $1 }
+        let store: [String: Any] = ["kind": "postgresql", "host": server.host, "port": server.port, "user": server.user,
+                                    "database": database, "passwordEnv": "TESSERA_TEST_HUB_PASSWORD", "tls": "disable"]
+        let (first, second) = (FixtureWorkspace("hub-pg-a"), FixtureWorkspace("hub-pg-b"))
+        for ws in [first, second] {
+            ws.writeDeployment(plugins: [], extra: ["role": "hub", "providers": [
+                "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"], "hubStore": store]])
+        }
+        let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", first.deploymentFile,
+                                                                       "--data", first.dataDirectory],
+                                          input: "correct horse battery\n", environment: environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: first.dataDirectory + "/hub.sqlite"))
+        let (replicaA, portA) = try await onOwnThread { try Self.serve(first, environment: environment) }
+        let (replicaB, portB) = try await onOwnThread { try Self.serve(second, environment: environment) }
+        defer { for process in [replicaA, replicaB] where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Ada, added through the first's deployment, logs in on the second.
+        let login = try await HubClient(port: portB).request("POST", "/v1/hub/login",
+                                                             json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
+        let token = try #require(login.json?["token"]?.stringValue)
+        let deviceDatabase = try SQLiteDatabase(path: first.root + "/device.sqlite")
+        try deviceDatabase.withConnection { try $0.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '')") }
+        let device = try SyncStore(database: deviceDatabase, tables: [SyncedTable("notes")], node: HLCNode(0xD2), now: TestClock().now)
+        for i in 0..<60 { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
+        let log = try device.changes(in: "personal")
+        let batches = stride(from: 0, to: log.count, by: 20).map { Array(log[$0..<min($0 + 20, log.count)]) }
+        // Two batches acknowledged by replica A; the third in flight to A when A is killed.
+        var acknowledged: Set<ChangeID> = []
+        for batch in batches.prefix(2) {
+            let answer = try await Self.push(batch, port: portA, token: token)
+            #expect(answer.status == 200 && answer.json?["stored"]?.integerValue == Int64(batch.count))
+            acknowledged.formUnion(batch.map(\.id))
+        }
+        let third = batches[2]
+        let inFlight = Task { [third, token] in _ = try? await Self.push(third, port: portA, token: token) }
+        kill(replicaA.processIdentifier, SIGKILL)
+        try await onOwnThread { replicaA.waitUntilExit() }
+        _ = await inFlight.value
+        // Replica B holds everything A acknowledged, and the device resumes through B.
+        let held = try await Self.pullAll(port: portB, token: token)
+        #expect(acknowledged.isSubset(of: Set(held.map(\.id))))
+        var stored: Int64 = 0
+        for batch in batches {
+            let answer = try await Self.push(batch, port: portB, token: token)
+            #expect(answer.status == 200 && answer.json?["rejected"]?.arrayValue?.isEmpty == true)
+            stored += answer.json?["stored"]?.integerValue ?? 0
+        }
+        #expect(stored == Int64(log.count - held.count))
+        let all = try await Self.pullAll(port: portB, token: token)
+        #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
+        replicaB.terminate()
+        try await onOwnThread { replicaB.waitUntilExit() }
     }
 
     static func push(_ changes: [SyncChange], port: Int, token: String) async throws -> HubResponse {

@@ -22,6 +22,21 @@ import TesseraTestFixtures
         #expect(deployment.httpHost == "127.0.0.1")
     }
 
+    @Test("a hub's store: SQLite unless the deployment names PostgreSQL; its password only by variable name")
+    func hubStoreProvider() throws {
+        let embedded = try DeploymentReader.read(file: Fixtures.repositoryRoot + "/manifests/deployments/hub.json")
+        #expect(embedded.hubStore == .sqlite)
+        let shared = try DeploymentReader.read(file: Fixtures.repositoryRoot + "/manifests/deployments/hub-postgresql.json")
+        guard case .postgresql(let settings) = shared.hubStore else { Issue.record("not PostgreSQL"); return }
+        #expect(settings.database == "tessera_hub" && settings.port == 5432 && settings.passwordEnv == "TESSERA_HUB_DB_PASSWORD")
+        // A password written into the file is refused (no such field), as is an unknown kind.
+        let ws = FixtureWorkspace("hub-store")
+        for store in [["kind": "postgresql", "password": "hunter22"], ["kind": "mysql"]] {
+            ws.writeDeployment(plugins: [], extra: ["role": "hub", "providers": ["clock": ["kind": "system"], "hubStore": store]])
+            #expect(throws: ManifestError.self) { try DeploymentReader.read(file: ws.deploymentFile) }
+        }
+    }
+
     @Test(arguments: required)
     func missingRequiredFieldIsNamed(_ field: String) throws {
         guard case .object(var doc) = try Self.valid() else { return }
