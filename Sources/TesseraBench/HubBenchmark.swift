@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import TesseraHTTP
 import TesseraHub
+import TesseraHubPostgres
 import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
@@ -14,8 +15,9 @@ import TesseraSync
 /// (docs/hub.md): A writes `cells / 5` new rows of 5 columns in its personal space, pushes its log
 /// in batches of 10,000 changes, and B pulls pages of 10,000 and applies each. Devices and hub are
 /// files with the host's settings (WAL, `synchronous=FULL`). Ends with equal merkle roots on A, B
-/// and the hub; then times the in-sync check when nothing changed.
-func hubBenchmark(cells: Int, scratch: String) async throws -> HubBenchmarkResult {
+/// and the hub; then times the in-sync check when nothing changed. With `database`, the hub keeps
+/// its store there (PostgreSQL) instead of `hub.sqlite`.
+func hubBenchmark(cells: Int, scratch: String, database: (any HubDatabase)? = nil) async throws -> HubBenchmarkResult {
     precondition(cells % 5 == 0 && cells > 0)
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     let deploymentFile = scratch + "/hub.json"
@@ -24,15 +26,18 @@ func hubBenchmark(cells: Int, scratch: String) async throws -> HubBenchmarkResul
     let data = scratch + "/hub-data"
     let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile), options: HostOptions(dataDirectory: data))
     await host.start()
-    let hub = try await HubStore(dataDirectory: data, now: { Date() })
+    let hub = if let database { try await HubStore(database: database, now: { Date() }) }
+              else { try await HubStore(dataDirectory: data, now: { Date() }) }
     let server = HTTPServer(host: host, tokens: TokenStore(dataDirectory: data),
                             configuration: HTTPConfiguration(port: 0, maxBodyBytes: 16 << 20, rateLimit: nil), hub: hub)
     let port = try await server.start()
     server.markReady()
     defer { Task { await server.stop(); await host.stop() } }
-    _ = try await hub.createPerson(name: "bench", password: "bench-password")
-    let tokenA = try await hub.login(name: "bench", password: "bench-password", deviceName: "a").token
-    let tokenB = try await hub.login(name: "bench", password: "bench-password", deviceName: "b").token
+    // A new person each run: a PostgreSQL store outlives the run.
+    let person = "bench-" + UUID().uuidString.prefix(8).lowercased()
+    _ = try await hub.createPerson(name: person, password: "bench-password")
+    let tokenA = try await hub.login(name: person, password: "bench-password", deviceName: "a").token
+    let tokenB = try await hub.login(name: person, password: "bench-password", deviceName: "b").token
     let a = try benchDevice(scratch + "/device-a.sqlite", node: 0xA)
     let b = try benchDevice(scratch + "/device-b.sqlite", node: 0xB)
     try writeRows(a, rows: cells / 5)
@@ -157,4 +162,16 @@ private struct HubBenchClient {
         for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
         return (http.statusCode, headers, Array(data))
     }
+}
+
+/// The database `tessera-bench hub-postgresql` uses: `TESSERA_BENCH_POSTGRES=host:port/database`,
+/// the user from `PGUSER` (default `tessera`), the password from `PGPASSWORD`.
+func benchPostgresDatabase() throws -> PostgresHubDatabase {
+    let environment = ProcessInfo.processInfo.environment
+    guard let target = environment["TESSERA_BENCH_POSTGRES"], let slash = target.firstIndex(of: "/"),
+          let colon = target[..<slash].lastIndex(of: ":"), let port = Int(target[target.index(after: colon)..<slash]) else {
+        throw PluginError(.invalidInput, "set TESSERA_BENCH_POSTGRES=host:port/database (an empty database; PGUSER, PGPASSWORD)")
+    }
+    return PostgresHubDatabase(host: String(target[..<colon]), port: port, user: environment["PGUSER"] ?? "tessera",
+                               password: environment["PGPASSWORD"], database: String(target[target.index(after: slash)...]), tls: .disable)
 }

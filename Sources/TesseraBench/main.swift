@@ -2,7 +2,8 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|hub [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|hub [N]|hub-postgresql [N]|all]`
+// `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
@@ -135,10 +136,12 @@ if which == "sync" || which == "all" {
     }
 }
 
-if which == "hub" || which == "all" {
+if which == "hub" || which == "hub-postgresql" || which == "all" {
     let cells = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 100_000
-    let r = try await hubBenchmark(cells: cells, scratch: scratch + "/hub")
-    print("hub: \(r.cells) cell changes (\(r.cells / 5) new rows × 5 columns, \(r.changes) changes) device A → hub → device B over HTTP on loopback, WAL + synchronous=FULL, one round")
+    let database = which == "hub-postgresql" ? try benchPostgresDatabase() : nil
+    let r = try await hubBenchmark(cells: cells, scratch: scratch + "/hub", database: database)
+    database?.shutdown()
+    print("hub\(database == nil ? "" : " on PostgreSQL"): \(r.cells) cell changes (\(r.cells / 5) new rows × 5 columns, \(r.changes) changes) device A → hub → device B over HTTP on loopback, WAL + synchronous=FULL, one round")
     print(String(format: "  push A → hub (batches of 10000) %.3f s; pull hub → B and apply (pages of 10000) %.3f s; total %.3f s  target ≤ 5 s",
                  r.pushSeconds, r.pullSeconds, r.pushSeconds + r.pullSeconds))
     print(String(format: "    of which on the devices: A reads its log and encodes %.3f s, B decodes and applies %.3f s; the hub and HTTP the rest (%.3f s)",

@@ -32,6 +32,16 @@ public protocol HubSQL {
     /// (so that arrival numbers commit in the order they are handed out, and a pull's cursor never
     /// skips a change that committed late). The embedded store's writers are serial already.
     func lock(_ key: String) async throws
+
+    /// Asks the database to read the rest of this transaction's pages in index order rather than
+    /// sort them: keyset pages (`seq > ? ORDER BY seq LIMIT ?`) must cost a page, not the whole
+    /// log. PostgreSQL's planner sorts every matching change when a freshly filled table has no
+    /// statistics yet; SQLite's already walks the index (the default does nothing).
+    func preferOrderedScans() async throws
+}
+
+extension HubSQL {
+    public func preferOrderedScans() async throws {}
 }
 
 extension HubSQL {

@@ -38,20 +38,25 @@ extension HubStore {
         guard cursor >= 0 else { throw HubError(.invalidInput, "invalid_cursor", "a cursor is 0 or a number a pull returned", field: "after") }
         let limit = min(max(limit, 1), Self.maxPullLimit)
         return try await transaction { connection in
-            var sql = """
-                SELECT c.seq, c.ts, c.record FROM hub_changes c
-                JOIN hub_members m ON m.space = c.space AND m.person = ?
-                JOIN hub_spaces s ON s.id = c.space AND s.deleted = 0
-                WHERE c.plugin = ?
-                """
-            var arguments: [SQLValue] = [.text(person), .text(plugin)]
+            let spaces: [String]
             if let space {
                 let stored = space == SpaceID.personalAlias ? SpaceID.personal(of: person) : space
                 try await Self.requireMember(stored, person: person, on: connection)
-                sql += " AND c.space = ?"
-                arguments.append(.text(stored))
+                spaces = [stored]
+            } else {
+                spaces = try await connection.fetchAll("""
+                    SELECT m.space FROM hub_members m JOIN hub_spaces s ON s.id = m.space AND s.deleted = 0 WHERE m.person = ?
+                    """, [.text(person)]).compactMap { $0[0].text }
             }
-            sql += " AND c.seq > ? ORDER BY c.seq LIMIT ?"
+            guard !spaces.isEmpty else { return PullPage(changes: [], cursor: cursor, more: false) }
+            // Walk the arrival index (plugin, seq) and stop at the page's end.
+            try await connection.preferOrderedScans()
+            let sql = """
+                SELECT seq, ts, record FROM hub_changes
+                WHERE plugin = ? AND space IN (\(Array(repeating: "?", count: spaces.count).joined(separator: ", ")))
+                AND seq > ? ORDER BY seq LIMIT ?
+                """
+            let arguments: [SQLValue] = [.text(plugin)] + spaces.map { .text($0) }
             var page = PullPageBuilder(person: person, cursor: cursor, limit: limit, maxBytes: maxBytes)
             // Read in chunks until the page is full: a page ends where a record change ends, so
             // how many rows it takes is not known in advance.
@@ -187,6 +192,8 @@ struct PushSession {
     private var accepted = 0, stored = 0, duplicates = 0
     private var rejected: [RejectedChange] = []
     private var created: [String] = []
+    /// Accepted changes not yet inserted (see ``flush()``).
+    private var pending: [SyncChange] = []
     /// What each space id the device sent resolved to: the stored id and the pusher's role, or why not.
     private var verdicts: [String: Result<(space: String, role: SpaceRole), HubError>] = [:]
     /// New leaf hashes XORed per space and minute, folded into the stored tries once at the end
@@ -230,20 +237,50 @@ struct PushSession {
         }
         var hubChange = change
         hubChange.space = space
-        let inserted = try await connection.execute("""
-            INSERT INTO hub_changes(plugin, space, ts, col, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """, [.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column), .blob(SyncWire.encode([hubChange]))])
         accepted += 1
-        if inserted == 0 {
-            duplicates += 1  // held already: pushed before, or earlier in this batch
-        } else {
-            stored += 1
-            leaves[space, default: [:]][change.timestamp.millis / 60_000, default: 0] ^= change.merkleHash
-        }
+        pending.append(hubChange)
+        if pending.count >= Self.rowsPerInsert { try await flush() }
     }
 
-    /// Folds the new changes into the stored tries (XOR per node).
-    func finish() async throws {
+    /// Stores the pending changes with one multi-row insert (one round trip to PostgreSQL for
+    /// hundreds of changes); the ones it returns are new, the rest were held already (pushed
+    /// before, or earlier in this batch).
+    mutating func flush() async throws {
+        guard !pending.isEmpty else { return }
+        var arguments: [SQLValue] = []
+        arguments.reserveCapacity(pending.count * 5)
+        for change in pending {
+            arguments += [.text(plugin), .text(change.space), .text(change.timestamp.text), .text(change.column), .blob(SyncWire.encode([change]))]
+        }
+        let rows = Array(repeating: "(?, ?, ?, ?, ?)", count: pending.count).joined(separator: ", ")
+        let inserted = try await connection.fetchAll("""
+            INSERT INTO hub_changes(plugin, space, ts, col, record) VALUES \(rows) ON CONFLICT DO NOTHING RETURNING space, ts, col
+            """, arguments)
+        var new = Set(inserted.map { StoredKey(space: $0[0].text ?? "", timestamp: $0[1].text ?? "", column: $0[2].text ?? "") })
+        for change in pending {
+            if new.remove(StoredKey(space: change.space, timestamp: change.timestamp.text, column: change.column)) != nil {
+                stored += 1
+                leaves[change.space, default: [:]][change.timestamp.millis / 60_000, default: 0] ^= change.merkleHash
+            } else {
+                duplicates += 1
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// How many changes one insert carries: 5 values each, well inside both databases' limits on
+    /// bound values (SQLite 32,766; PostgreSQL 65,535).
+    static let rowsPerInsert = 500
+
+    private struct StoredKey: Hashable {
+        let space: String
+        let timestamp: String
+        let column: String
+    }
+
+    /// Stores what is pending and folds the new changes into the stored tries (XOR per node).
+    mutating func finish() async throws {
+        try await flush()
         // SQLite has no XOR operator (PostgreSQL's is #); for non-negative a and b,
         // a ^ b == (a | b) - (a & b), which both understand.
         let upsert = """

@@ -93,6 +93,11 @@ public final class PostgresHubDatabase: HubDatabase {
             try await execute("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
         }
 
+        func preferOrderedScans() async throws {
+            // Until the transaction ends; with sorting off the arrival index is the only cheap plan.
+            try await execute("SET LOCAL enable_sort = off", [])
+        }
+
         private func run(_ sql: String, _ arguments: [SQLValue]) async throws -> PostgresQueryResult {
             let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: try Self.bindings(arguments))
             let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
