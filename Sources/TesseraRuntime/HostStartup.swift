@@ -196,6 +196,7 @@ extension PluginHost {
         slot.transition(.active, note)
         subscribeToLocation(slot, context: context, grants: grants)
         events.kick()  // what it missed while it was not active
+        if grants["sync"] != nil { await tellUntoldRemoteChanges(manifest.id) }
         log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
     }
 

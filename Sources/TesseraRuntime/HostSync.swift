@@ -103,20 +103,60 @@ extension PluginHost {
     }
 
     /// Hands the changed rows, the refused changes taken back and the dropped spaces to the
-    /// plugin's handler, if it is active and registered one. A plugin that is not active then is
-    /// not told later: it reads its tables when it starts.
+    /// plugin's handler, if it registered one. A plugin that is not active now (it failed to
+    /// start, or was stopped) is told when it next becomes active (``tellUntoldRemoteChanges(_:)``).
     func tellRemoteChanges(_ pluginID: String, _ report: DeviceSync.Report) async {
-        guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
-        defer { slot.endCall() }
-        guard let handler = context.remoteChangesHandler else { return }
         var rows: [String: ChangedRow] = [:]
         for row in report.changedRows { rows["\(row.table)\u{0}\(row.row)"] = row }  // the last change of a row tells
         let refused = Set(report.rejected.map { RemoteChanges.Refusal(table: $0.table, id: $0.row, column: $0.column, reason: $0.reason) })
         let changes = RemoteChanges(
             rows: rows.values.sorted().map { RemoteChanges.Row(table: $0.table, id: $0.row, deleted: $0.change == .deleted) },
             refused: refused.sorted { ($0.table, $0.id, $0.column) < ($1.table, $1.id, $1.column) }, droppedSpaces: report.dropped)
-        do { try await handler(changes) } catch {
+        guard let slot = registry[pluginID], let (_, context) = await slot.admit() else {
+            keepUntold(changes, for: pluginID)
+            return
+        }
+        defer { slot.endCall() }
+        await hand(changes, to: context, of: pluginID)
+    }
+
+    /// Tells a plugin that has just become active what sync changed while it was not.
+    func tellUntoldRemoteChanges(_ pluginID: String) async {
+        guard let state = try? peerState(), let bytes = try? state.untold(plugin: pluginID) else { return }
+        guard let untold = try? UntoldRemoteChanges.decode(bytes) else {
+            log(.warning, pluginID, "the untold sync changes could not be read; the plugin reads its tables instead")
+            try? state.mergeUntold(plugin: pluginID) { _ in nil }
+            return
+        }
+        guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
+        defer { slot.endCall() }
+        guard await hand(untold.remoteChanges, to: context, of: pluginID) else { return }
+        // Cleared only if no round added to it meanwhile (then it is told again, whole, next time).
+        try? state.mergeUntold(plugin: pluginID) { current in current == bytes ? nil : current }
+    }
+
+    /// Calls the plugin's remote-changes handler; whether it took them (no handler: nothing to take).
+    @discardableResult
+    private func hand(_ changes: RemoteChanges, to context: PluginContext, of pluginID: String) async -> Bool {
+        guard let handler = context.remoteChangesHandler else { return true }
+        do {
+            try await handler(changes)
+            return true
+        } catch {
             log(.warning, pluginID, "remote-changes handler threw: \(error)")
+            return false
+        }
+    }
+
+    private func keepUntold(_ changes: RemoteChanges, for pluginID: String) {
+        do {
+            try peerState().mergeUntold(plugin: pluginID) { current in
+                let earlier = try current.map(UntoldRemoteChanges.decode)
+                let later = UntoldRemoteChanges(changes)
+                return try (earlier?.merged(with: later) ?? later).encoded()
+            }
+        } catch {
+            log(.warning, pluginID, "could not keep the sync changes for when the plugin is active: \(error)")
         }
     }
 }

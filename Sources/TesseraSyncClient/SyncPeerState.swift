@@ -21,6 +21,7 @@ public final class SyncPeerState: Sendable {
                     cursor INTEGER NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS pushed (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
                     timestamp TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS untold (plugin TEXT PRIMARY KEY, changes BLOB NOT NULL) WITHOUT ROWID;
                 """)
         }
     }
@@ -58,6 +59,30 @@ public final class SyncPeerState: Sendable {
                 try db.cachedStatement("DELETE FROM pushed WHERE hub = ? AND plugin = ? AND space = ?")
                     .execute([.text(hub), .text(plugin), .text(space)])
             }
+        }
+    }
+
+    // MARK: Changes a plugin was not told of
+
+    /// Replaces what `plugin` has yet to be told (the host's encoding) with `merge` of it, in one
+    /// step; `merge` returning `nil` clears it.
+    public func mergeUntold(plugin: String, _ merge: ([UInt8]?) throws -> [UInt8]?) throws {
+        try database.withConnection { db in
+            try db.transaction {
+                let current = try db.cachedStatement("SELECT changes FROM untold WHERE plugin = ?").fetchOne([.text(plugin)])?.first?.blob
+                if let merged = try merge(current) {
+                    try db.cachedStatement("INSERT OR REPLACE INTO untold (plugin, changes) VALUES (?, ?)").execute([.text(plugin), .blob(merged)])
+                } else {
+                    try db.cachedStatement("DELETE FROM untold WHERE plugin = ?").execute([.text(plugin)])
+                }
+            }
+        }
+    }
+
+    /// What `plugin` has yet to be told, if anything.
+    public func untold(plugin: String) throws -> [UInt8]? {
+        try database.withConnection { db in
+            try db.cachedStatement("SELECT changes FROM untold WHERE plugin = ?").fetchOne([.text(plugin)])?.first?.blob
         }
     }
 }

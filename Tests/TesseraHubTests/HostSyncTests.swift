@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TesseraHTTP
 import TesseraSDK
+import TesseraSQLite
+import TesseraManifest
+import TesseraRuntime
 import TesseraSync
 import TesseraSyncClient
 import TesseraTestFixtures
@@ -193,6 +196,39 @@ struct HostSyncTests {
         await laptop.stop()
     }
 
+    @Test("a plugin that failed to start is told at its next start what sync changed meanwhile, once")
+    func toldWhenActiveAgain() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let url = "http://127.0.0.1:\(hub.port)"
+        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
+        // The laptop's diary fails to start (its start throws); its tables still sync.
+        let laptop = try LaptopWithFlakyDiary(hub: url, manifest: Self.manifest())
+        let failing = try await laptop.start(failing: true)
+        #expect(failing.status(of: "test.diary")?.state == .failed)
+        try await failing.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+        _ = try await phone.host.syncNow("test.diary")
+        let round = try await failing.syncNow("test.diary")
+        #expect(round.changedRows.map(\.row) == ["e1"])
+        _ = try await phone.call("add", ["id": "e2", "note": "slept 6 hours"])
+        _ = try await phone.host.syncNow("test.diary")
+        _ = try await failing.syncNow("test.diary")
+        await failing.stop()
+        // Started again, it works: the rows both rounds changed are handed to it in one call.
+        let working = try await laptop.start(failing: false)
+        #expect(working.status(of: "test.diary")?.state == .active)
+        await working.stop()
+        #expect(try laptop.told() == ["entries/e1,entries/e2"])
+        // And only once.
+        let again = try await laptop.start(failing: false)
+        await again.stop()
+        #expect(try laptop.told() == ["entries/e1,entries/e2"])
+        await phone.stop()
+    }
+
     @Test("without a login or a hub a round says what is missing")
     func missingLoginOrHub() async throws {
         let noHub = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
@@ -256,5 +292,50 @@ final class DiaryPlugin: Plugin {
             try await storage.write { $0.put("scribbles", id: input.id, [:]) }
             return Done(ok: true)
         }
+    }
+}
+
+/// A device whose diary's start throws while `failing`: started again and again on one data
+/// directory, as a restarted host would be.
+struct LaptopWithFlakyDiary {
+    let directory = Fixtures.temporaryDirectory("flaky-laptop")
+    let deploymentFile: String
+
+    init(hub: String, manifest: String) throws {
+        try FileManager.default.createDirectory(atPath: directory + "/manifests", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: manifest, toPath: directory + "/manifests/diary.json")
+        deploymentFile = directory + "/deployment.json"
+        Fixtures.write("""
+            {"name": "laptop", "role": "device", "manifestDirectories": ["\(directory)/manifests"],
+             "providers": {"storage": {"kind": "sqlite"}, "clock": {"kind": "virtual", "start": "2026-01-01T00:00:00Z"},
+                           "sync": {"hub": "\(hub)"}},
+             "plugins": [{"id": "test.diary", "grants": {"storage": {}, "sync": {}}}]}
+            """, to: deploymentFile)
+    }
+
+    /// What the diary was told, one line per call, read from its database (the host stopped).
+    func told() throws -> [String] {
+        let database = try SQLiteDatabase(path: directory + "/data/plugins/test.diary/storage.sqlite", mode: .readOnly)
+        return try database.withConnection { try $0.fetchAll("SELECT rows FROM told ORDER BY CAST(id AS INTEGER)") }.compactMap { $0[0].text }
+    }
+
+    func start(failing: Bool) async throws -> PluginHost {
+        let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile), options: HostOptions(
+            dataDirectory: directory + "/data", onlyPlugins: ["test.diary"],
+            inProcessPlugins: ["test.diary": PluginFactory { FlakyDiary(failing: failing) }]))
+        await host.start()
+        return host
+    }
+}
+
+/// ``DiaryPlugin``, or a start that throws.
+final class FlakyDiary: Plugin {
+    let failing: Bool
+    let diary = DiaryPlugin()
+    init(failing: Bool) { self.failing = failing }
+    var migrations: [StorageMigration] { diary.migrations }
+    func start(context: PluginContext) async throws {
+        if failing { throw PluginError(.unavailable, "a start that fails, for the test") }
+        try await diary.start(context: context)
     }
 }
