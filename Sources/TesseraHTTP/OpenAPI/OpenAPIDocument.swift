@@ -8,10 +8,20 @@ enum OpenAPIDocument {
     /// The version of the HTTP API this edge serves (its paths start with `/v1`).
     static let apiVersion = "1.0.0"
 
-    static func make(manifests: [PluginManifest], deploymentName: String) -> JSONValue {
+    /// - Parameter hub: whether the deployment is a hub's, which also serves `/v1/hub/…`.
+    static func make(manifests: [PluginManifest], deploymentName: String, hub: Bool = false) -> JSONValue {
         var paths = OpenAPIComponents.hostPaths
         var schemas = OpenAPIComponents.schemas
         var tags: [JSONValue] = [["name": "host", "description": "The host itself."]]
+        var securitySchemes = OpenAPIComponents.securitySchemes
+        if hub {
+            paths.merge(OpenAPIComponents.hubPaths) { a, _ in a }
+            schemas.merge(OpenAPIComponents.hubSchemas) { a, _ in a }
+            tags.append(["name": "hub", "description": "The hub: accounts, spaces and their members, and each plugin's sync (docs/hub.md)."])
+            securitySchemes = securitySchemes.adding("deviceToken", [
+                "type": "http", "scheme": "bearer", "description": "A device token (`tsd_…`) from POST /v1/hub/login.",
+            ])
+        }
         for manifest in manifests {
             tags.append(["name": .string(manifest.id), "description": .string(manifest.summary ?? manifest.name)])
             for operation in manifest.operations {
@@ -34,7 +44,7 @@ enum OpenAPIDocument {
             "components": [
                 "schemas": .object(schemas),
                 "responses": .object(OpenAPIComponents.responses),
-                "securitySchemes": OpenAPIComponents.securitySchemes,
+                "securitySchemes": securitySchemes,
             ],
         ]
     }

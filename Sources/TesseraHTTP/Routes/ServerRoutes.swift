@@ -29,7 +29,8 @@ struct ServerRoutes: Sendable {
 
     /// `GET /openapi.json`: made anew from the manifests on each request, so it follows the plugins.
     func openAPI(_ request: Request, context: APIRequestContext) -> Response {
-        .json(OpenAPIDocument.make(manifests: host.enabledManifests(), deploymentName: host.deployment.name))
+        .json(OpenAPIDocument.make(manifests: host.enabledManifests(), deploymentName: host.deployment.name,
+                                   hub: host.deployment.role == .hub))
     }
 }
 

@@ -1,0 +1,158 @@
+import TesseraSDK
+
+/// The OpenAPI description of the hub's routes (docs/hub.md), in the document of a deployment
+/// whose role is `hub`. These routes take a device token from `POST /v1/hub/login` (the
+/// `deviceToken` scheme), except login itself (none) and creating a person (the admin token).
+extension OpenAPIComponents {
+    static var hubPaths: [String: JSONValue] {
+        let space = pathParameter("space", "A shared space's id (a lowercase UUID).")
+        return [
+            "/v1/hub/people": ["post": hubOperation(
+                "hubCreatePerson", "Create a person with their personal space (the hub's admin token).", input: ref("HubNewPerson"),
+                output: ref("HubPerson"), success: "201", errors: ["400", "401", "403", "409"], security: [["bearer": []]])],
+            "/v1/hub/login": ["post": hubOperation(
+                "hubLogin", "Log a device in with a name and password; the device token is in the answer, and only there.",
+                input: ref("HubLogin"), output: ref("HubDeviceToken"), success: "201", errors: ["400", "401"], security: [])],
+            "/v1/hub/me": ["get": hubOperation("hubMe", "The person and device the token stands for.", output: ref("HubMe"), errors: [])],
+            "/v1/hub/devices": ["get": hubOperation("hubDevices", "My devices, in the order they logged in.", output: ref("HubDevices"), errors: [])],
+            "/v1/hub/devices/{device}": ["delete": hubOperation(
+                "hubRevokeDevice", "Revoke one of my devices: its token stops working at once.", success: "204", errors: ["404"])
+                .adding("parameters", [pathParameter("device", "The device's id.")])],
+            "/v1/hub/spaces": ["get": hubOperation("hubSpaces", "My spaces with their members, and the spaces I left, was removed from, or that were deleted.",
+                                                   output: ref("HubSpaces"), errors: [])],
+            "/v1/hub/spaces/{space}": [
+                "put": hubOperation("hubRegisterSpace", "Register a shared space (I become its owner; 201) or rename it (owners; 200).",
+                                    input: ref("HubName"), output: ref("HubSpaceRegistered"), errors: ["400", "403", "404", "409", "410"])
+                    .adding("parameters", [space]),
+                "delete": hubOperation("hubDeleteSpace", "Delete a shared space for good (owners); its members are told.",
+                                       success: "204", errors: ["400", "403", "404", "409", "410"])
+                    .adding("parameters", [space]),
+            ],
+            "/v1/hub/spaces/{space}/invitations": ["post": hubOperation(
+                "hubInvite", "A single-use invitation code with a role and an expiry (owners); the code is shown this once.",
+                input: ref("HubInvite"), output: ref("HubInvitation"), success: "201", errors: ["400", "403", "404", "409", "410"])
+                .adding("parameters", [space])],
+            "/v1/hub/invitations/accept": ["post": hubOperation(
+                "hubAccept", "Accept an invitation: join its space with its role; the code is used up.",
+                input: ref("HubCode"), output: ref("HubMembership"), errors: ["400", "404", "409", "410"])],
+            "/v1/hub/spaces/{space}/members/{person}": [
+                "put": hubOperation("hubSetRole", "Change a member's role (owners); the last owner cannot be demoted.",
+                                    input: ref("HubRole"), output: ref("HubMembership"), errors: ["400", "403", "404", "409", "410"])
+                    .adding("parameters", [space, pathParameter("person", "The member's person id.")]),
+                "delete": hubOperation("hubRemoveMember", "Revoke a member (owners), or leave (anyone); the last owner cannot leave.",
+                                       success: "204", errors: ["400", "403", "404", "409", "410"])
+                    .adding("parameters", [space, pathParameter("person", "The member's person id.")]),
+            ],
+            "/v1/hub/sync/{plugin}/push": ["post": pushOperation],
+            "/v1/hub/sync/{plugin}/pull": ["get": pullOperation],
+            "/v1/hub/sync/{plugin}/check": ["post": hubOperation(
+                "hubCheck", "Are we in sync? Each space's merkle root (or trie) against the hub's: `in_sync`, `differs` from a minute, `not_a_member` or `deleted`.",
+                input: ref("HubCheck"), output: ref("HubCheckAnswer"), errors: ["400"])
+                .adding("parameters", [pluginParameter])],
+        ]
+    }
+
+    /// `POST /v1/hub/sync/{plugin}/push`: a `SyncWire` batch in, a JSON verdict out.
+    static var pushOperation: JSONValue {
+        var responses = errorResponses(["400", "401", "410", "413", "415", "429", "500"])
+        responses["200"] = ["description": "Stored once each; duplicates answered the same; refusals per change with a reason.",
+                            "content": jsonContent(ref("HubPushResult"))]
+        return ["operationId": "hubPush", "summary": "Push a batch of cell changes (idempotent).", "tags": ["hub"],
+                "security": [["deviceToken": []]], "parameters": [pluginParameter],
+                "requestBody": ["required": true, "content": [syncMediaType: ["schema": ["type": "string", "contentMediaType": .string(syncMediaType)]]]],
+                "responses": .object(responses)]
+    }
+
+    /// `GET /v1/hub/sync/{plugin}/pull`: a `SyncWire` page, its cursor and whether more remain in headers.
+    static var pullOperation: JSONValue {
+        var responses = errorResponses(["400", "401", "404", "410", "429", "500"])
+        responses["200"] = [
+            "description": "A page of changes in arrival order; a record change's cells are never split across pages.",
+            "headers": [
+                "Tessera-Sync-Cursor": ["description": "Send it back as `after` for the next page.", "schema": ["type": "integer"]],
+                "Tessera-Sync-More": ["description": "`true` when more changes wait.", "schema": ["type": "string", "enum": ["true", "false"]]],
+            ],
+            "content": [syncMediaType: ["schema": ["type": "string", "contentMediaType": .string(syncMediaType)]]],
+        ]
+        return ["operationId": "hubPull", "summary": "Pull the changes of my spaces after a cursor.", "tags": ["hub"],
+                "security": [["deviceToken": []]],
+                "parameters": [
+                    pluginParameter,
+                    queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "The cursor a pull returned (0 from the start)."),
+                    queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": 10_000], "At most this many changes (default 1000)."),
+                    queryParameter("maxBytes", ["type": "integer", "minimum": 1, "maximum": .integer(16 << 20)], "About this many bytes (default 512 KiB)."),
+                    queryParameter("space", ["type": "string"], "Only this space (`personal` or a shared space's id)."),
+                ],
+                "responses": .object(responses)]
+    }
+
+    static let syncMediaType = "application/x-tessera-sync"
+
+    static var pluginParameter: JSONValue { pathParameter("plugin", "The plugin whose changes these are.") }
+
+    static func pathParameter(_ name: String, _ description: String) -> JSONValue {
+        ["name": .string(name), "in": "path", "required": true, "schema": ["type": "string"], "description": .string(description)]
+    }
+
+    /// A hub route: JSON in (if any) and out, a device token unless `security` says otherwise.
+    static func hubOperation(_ id: String, _ summary: String, input: JSONValue? = nil, output: JSONValue? = nil, success: String = "200",
+                             errors: [String], security: JSONValue = [["deviceToken": []]]) -> JSONValue {
+        var responses = errorResponses(["401", "429", "500"] + errors + (input == nil ? [] : ["413", "415"]))
+        responses[success] = output.map { ["description": "OK", "content": jsonContent($0)] } ?? ["description": "Done."]
+        var operation: JSONValue = ["operationId": .string(id), "summary": .string(summary), "tags": ["hub"],
+                                    "security": security, "responses": .object(responses)]
+        if let input { operation = operation.adding("requestBody", ["required": true, "content": jsonContent(input)]) }
+        return operation
+    }
+
+    // MARK: Schemas
+
+    static var hubSchemas: [String: JSONValue] {
+        let role: JSONValue = ["type": "string", "enum": ["owner", "editor", "viewer"]]
+        let member: JSONValue = object(["person": string, "name": string, "role": role])
+        return [
+            "HubNewPerson": object(["name": ["type": "string", "minLength": 1, "maxLength": 100], "password": ["type": "string", "minLength": 8]]),
+            "HubPerson": object(["id": string, "name": string]),
+            "HubLogin": object(["name": string, "password": string, "device": ["type": "string", "minLength": 1, "maxLength": 100]]),
+            "HubDeviceToken": object(["person": ref("HubPerson"), "device": string, "token": string]),
+            "HubMe": object(["person": string, "device": string, "deviceName": string]),
+            "HubDevices": object(["devices": ["type": "array", "items": object(["id": string, "name": string, "createdAt": dateTime, "current": boolean])]]),
+            "HubSpaces": object([
+                "spaces": ["type": "array", "items": object(["id": string, "name": string, "kind": ["type": "string", "enum": ["personal", "shared"]],
+                                                              "role": role, "members": ["type": "array", "items": member]])],
+                "departures": ["type": "array", "items": object(["id": string, "reason": ["type": "string", "enum": ["left", "revoked", "deleted"]],
+                                                                  "atMillis": integer])],
+            ]),
+            "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
+            "HubSpaceRegistered": object(["space": string, "created": boolean]),
+            "HubInvite": ["type": "object", "required": ["role"], "properties": [
+                "role": role, "expiresInSeconds": ["type": "integer", "minimum": 60, "maximum": 2_592_000]]],
+            "HubInvitation": object(["code": string, "space": string, "role": role, "expiresAt": dateTime, "expiresAtMillis": integer]),
+            "HubCode": object(["code": string]),
+            "HubRole": object(["role": role]),
+            "HubMembership": object(["space": string, "person": string, "role": role]),
+            "HubPushResult": object([
+                "accepted": integer, "stored": integer, "duplicates": integer, "createdSpaces": ["type": "array", "items": string],
+                "rejected": ["type": "array", "items": object(["timestamp": string, "column": string, "space": string, "table": string,
+                                                                 "row": string, "reason": string, "message": string])],
+            ]),
+            "HubCheck": object(["spaces": ["type": "object", "additionalProperties": [
+                "type": "object", "properties": ["root": ["type": "integer", "minimum": 0, "maximum": 4_294_967_295],
+                                                 "trie": ["type": "object", "additionalProperties": ["type": "integer"]]]]]]),
+            "HubCheckAnswer": object(["spaces": ["type": "object", "additionalProperties": [
+                "type": "object", "required": ["status"], "properties": [
+                    "status": ["type": "string", "enum": ["in_sync", "differs", "not_a_member", "deleted"]],
+                    "since": dateTime, "sinceMillis": integer, "hubRoot": integer]]]]),
+        ]
+    }
+
+    private static let string: JSONValue = ["type": "string"]
+    private static let integer: JSONValue = ["type": "integer"]
+    private static let boolean: JSONValue = ["type": "boolean"]
+    private static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+
+    /// An object whose listed properties are all required.
+    private static func object(_ properties: [String: JSONValue]) -> JSONValue {
+        ["type": "object", "required": .array(properties.keys.sorted().map { .string($0) }), "properties": .object(properties)]
+    }
+}
