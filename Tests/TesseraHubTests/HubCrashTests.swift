@@ -39,13 +39,7 @@ struct HubCrashTests {
         let login = try await HubClient(port: port).request("POST", "/v1/hub/login",
                                                             json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
         let token = try #require(login.json?["token"]?.stringValue)
-        // A device on a clock at the hub's virtual time, with 60 notes in its log.
-        let database = try SQLiteDatabase(path: ws.root + "/device.sqlite")
-        try database.withConnection { try $0.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '')") }
-        let device = try SyncStore(database: database, tables: [SyncedTable("notes")], node: HLCNode(0xD1), now: TestClock().now)
-        for i in 0..<60 { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
-        let log = try device.changes(in: "personal")
-        let batches = stride(from: 0, to: log.count, by: 20).map { Array(log[$0..<min($0 + 20, log.count)]) }
+        let (log, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD1)
         // Two batches acknowledged; the third is in flight when the hub is killed.
         var acknowledged: Set<ChangeID> = []
         for batch in batches.prefix(2) {
@@ -101,12 +95,7 @@ struct HubCrashTests {
         let login = try await HubClient(port: portB).request("POST", "/v1/hub/login",
                                                              json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
         let token = try #require(login.json?["token"]?.stringValue)
-        let deviceDatabase = try SQLiteDatabase(path: first.root + "/device.sqlite")
-        try deviceDatabase.withConnection { try $0.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '')") }
-        let device = try SyncStore(database: deviceDatabase, tables: [SyncedTable("notes")], node: HLCNode(0xD2), now: TestClock().now)
-        for i in 0..<60 { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
-        let log = try device.changes(in: "personal")
-        let batches = stride(from: 0, to: log.count, by: 20).map { Array(log[$0..<min($0 + 20, log.count)]) }
+        let (log, batches) = try Self.deviceLog(at: first.root + "/device.sqlite", node: 0xD2)
         // Two batches acknowledged by replica A; the third in flight to A when A is killed.
         var acknowledged: Set<ChangeID> = []
         for batch in batches.prefix(2) {
@@ -133,6 +122,17 @@ struct HubCrashTests {
         #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
         replicaB.terminate()
         try await onOwnThread { replicaB.waitUntilExit() }
+    }
+
+    /// A device on a clock at the hubs' virtual time, with 60 notes in its log: the log, and the
+    /// log in batches of 20.
+    static func deviceLog(at path: String, node: UInt64) throws -> ([SyncChange], [[SyncChange]]) {
+        let database = try SQLiteDatabase(path: path)
+        try database.withConnection { try $0.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '')") }
+        let device = try SyncStore(database: database, tables: [SyncedTable("notes")], node: HLCNode(node), now: TestClock().now)
+        for i in 0..<60 { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
+        let log = try device.changes(in: "personal")
+        return (log, stride(from: 0, to: log.count, by: 20).map { Array(log[$0..<min($0 + 20, log.count)]) })
     }
 
     static func push(_ changes: [SyncChange], port: Int, token: String) async throws -> HubResponse {

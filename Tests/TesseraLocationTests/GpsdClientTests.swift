@@ -122,21 +122,8 @@ import TesseraTestFixtures
         }
     }
 
-    /// A TCP port nobody listens on right now (bind to port 0, read it back, close).
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    /// A TCP port nobody listens on right now.
+    static func freePort() throws -> UInt16 { UInt16(try freeLoopbackPort()) }
 
     /// The path of `name` on PATH (or in the usual system directories), if it is installed.
     static func executable(_ name: String) -> String? {

@@ -140,3 +140,21 @@ private enum GNU {
         return unsafeBitCast(address, to: T.self)
     }
 }
+
+/// A TCP port nothing listens on on 127.0.0.1 right now: the kernel's pick for port 0, read back
+/// and closed. Another process may take it before the caller binds, so callers retry.
+public func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw SpawnFailure("socket: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw SpawnFailure("bind: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -47,7 +47,7 @@ public final class PostgresTestServer: Sendable {
                       "--auth=scram-sha-256", "--encoding=UTF8", "--no-instructions"])
         var lastFailure = ""
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try freeLoopbackPort()
             let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=200"
             let start = try Self.runAsServerUser([binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log",
                                                      "-o", options, "-w", "-t", "60", "start"])
@@ -93,23 +93,6 @@ public final class PostgresTestServer: Sendable {
         let result = try asServerUser ? runAsServerUser(command) : TesseraTestFixtures.run(command[0], Array(command.dropFirst()))
         guard result.status == 0 else { throw SpawnFailure("\(command[0]) failed: \(result.stdout)\(result.stderr)") }
         return result
-    }
-
-    /// A port nothing listens on now (the kernel's pick for port 0).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SpawnFailure("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw SpawnFailure("bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static let stopCommand = Mutex<(pgCtl: String, data: String)?>(nil)
