@@ -17,13 +17,37 @@ extension Deployment {
             let password = ProcessInfo.processInfo.environment[settings.passwordEnv]
             let database = PostgresHubDatabase(host: settings.host, port: settings.port, user: settings.user, password: password,
                                                database: settings.database, tls: PostgresHubDatabase.TLSMode(rawValue: settings.tls) ?? .prefer)
-            do { return try await HubStore(database: database, now: now) } catch {
+            do {
+                return try await Self.withinSeconds(Self.postgresStartSeconds) {
+                    try await database.checkConnection()
+                    return try await HubStore(database: database, now: now)
+                }
+            } catch {
                 database.shutdown()
+                let reason = error is StartTimeout ? "no answer within \(Self.postgresStartSeconds) s (is the server running, and reachable?)" : "\(error)"
                 throw CLIError(code: .failure, message: """
                     cannot open the hub's PostgreSQL store (database \(settings.database) on \(settings.host):\(settings.port) as \(settings.user), \
-                    password from $\(settings.passwordEnv)\(password == nil ? ", which is not set" : "")): \(error)
+                    password from $\(settings.passwordEnv)\(password == nil ? ", which is not set" : "")): \(reason)
                     """)
             }
+        }
+    }
+
+    /// How long a hub waits for its PostgreSQL store at start before it gives up and says so (the
+    /// pool itself retries for about a minute before it reports a refused connection).
+    static let postgresStartSeconds = 20
+
+    private struct StartTimeout: Error {}
+
+    private static func withinSeconds<T: Sendable>(_ seconds: Int, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw StartTimeout()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
         }
     }
 }

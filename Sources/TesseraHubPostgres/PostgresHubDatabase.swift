@@ -23,13 +23,20 @@ import TesseraSDK
 public final class PostgresHubDatabase: HubDatabase {
     private let client: PostgresClient
     private let logger: Logger
+    /// One connection's settings, for ``checkConnection()``.
+    private let probeConfiguration: PostgresConnection.Configuration?
     private let runner: Task<Void, Never>
     /// Set as the pool's `run()` begins: a lease asked for before that works, but logs a warning.
     private let running: Flag
 
     /// Connects a pool to `configuration`'s database (lazily: the first transaction connects) and
     /// starts running it.
-    public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "tessera.hub.postgresql")) {
+    public convenience init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "tessera.hub.postgresql")) {
+        self.init(configuration: configuration, probe: nil, logger: logger)
+    }
+
+    private init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration?, logger: Logger) {
+        probeConfiguration = probe
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Flag()
         self.client = client
@@ -44,6 +51,19 @@ public final class PostgresHubDatabase: HubDatabase {
     /// Closes the pool's connections; transactions after this fail.
     public func shutdown() {
         runner.cancel()
+    }
+
+    /// Opens one connection and closes it: fails at once with the server's reason (a wrong
+    /// password, an unknown database, a refused connection), where the pool would retry quietly.
+    public func checkConnection() async throws {
+        guard let probeConfiguration else { return }
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.any(), configuration: probeConfiguration, id: 0, logger: logger).get()
+            try await connection.close()
+        } catch let error as PSQLError {
+            throw PostgresStoreError(error)
+        }
     }
 
     public func prepareSchema(nowMillis: Int64) async throws {
@@ -160,7 +180,7 @@ public struct PostgresStoreError: Error, CustomStringConvertible {
         if let server = error.serverInfo {
             self.init(description: "PostgreSQL: \(server[.message] ?? "error") (SQLSTATE \(server[.sqlState] ?? "?"))")
         } else {
-            self.init(description: "PostgreSQL: \(error.code)")
+            self.init(description: "PostgreSQL: \(error.code)\(error.underlying.map { " (\($0))" } ?? "")")
         }
     }
 
@@ -199,6 +219,13 @@ extension PostgresHubDatabase {
                                                          database: database, tls: tlsSetting)
         // A hub's requests are short transactions; a few connections per replica serve them.
         configuration.options.maximumConnections = 8
-        self.init(configuration: configuration)
+        let probeTLS: PostgresConnection.Configuration.TLS
+        switch tls {
+        case .disable: probeTLS = .disable
+        case .prefer: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .prefer($0) } ?? .disable
+        case .require: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .require($0) } ?? .disable
+        }
+        let probe = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: probeTLS)
+        self.init(configuration: configuration, probe: probe, logger: Logger(label: "tessera.hub.postgresql"))
     }
 }

@@ -124,6 +124,24 @@ struct HubCrashTests {
         try await onOwnThread { replicaB.waitUntilExit() }
     }
 
+    @Test("a hub that cannot use its PostgreSQL store says why at once: a wrong password, a server that is not there")
+    func postgresRefusalsAreClear() async throws {
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createDatabase()
+        let ws = FixtureWorkspace("hub-pg-refused")
+        for (port, password, expected) in [(server.port, "not-the-password", "password authentication failed"),
+                                           (try freeLoopbackPort(), server.password, "Connection refused")] {
+            ws.writeDeployment(plugins: [], extra: ["role": "hub", "providers": ["clock": ["kind": "system"], "hubStore": [
+                "kind": "postgresql", "host": server.host, "port": port, "user": server.user, "database": database, "tls": "disable"]]])
+            let result = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile],
+                                               input: "correct horse battery\n",
+                                               environment: ProcessInfo.processInfo.environment.merging(["PGPASSWORD": password]) { $1 })
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(!result.stderr.contains(password), "the password is never printed")
+        }
+    }
+
     /// A device on a clock at the hubs' virtual time, with 60 notes in its log: the log, and the
     /// log in batches of 20.
     static func deviceLog(at path: String, node: UInt64) throws -> ([SyncChange], [[SyncChange]]) {
