@@ -3,7 +3,7 @@ import Foundation
 import TesseraHub
 import TesseraManifest
 
-/// `tessera hub person add NAME`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
+/// `tessera hub person add NAME`, `tessera hub person password NAME`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
 /// a running hub sees the new person at once). The same as `POST /v1/hub/people` with the admin
 /// token (docs/hub.md).
 struct Hub: AsyncParsableCommand {
@@ -12,7 +12,7 @@ struct Hub: AsyncParsableCommand {
         subcommands: [Person.self])
 
     struct Person: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self])
+        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -30,6 +30,29 @@ struct Hub: AsyncParsableCommand {
                     do {
                         let person = try await store.createPerson(name: name, password: line)
                         say("created \(person.name) (\(person.id))")
+                    } catch let error as HubError {
+                        throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
+                    }
+                }
+            }
+        }
+
+        struct Password: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Set a person's password (a forgotten one) and sign out all their devices; the password is read from stdin.",
+                discussion: "printf '%s\\n' \"$NEW_PASSWORD\" | tessera hub person password ada --deployment manifests/deployments/hub.json")
+            @Argument(help: "The person's name.") var name: String
+            @OptionGroup var host: HostArguments
+
+            func run() async throws {
+                try await reportingErrors {
+                    let store = try await host.hubStore()
+                    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                        throw CLIError(code: .invalidInput, message: "expected the new password on the first line of stdin")
+                    }
+                    do {
+                        let signedOut = try await store.resetPassword(ofName: name, to: line)
+                        say("set \(name)'s password; \(signedOut) device\(signedOut == 1 ? "" : "s") signed out")
                     } catch let error as HubError {
                         throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
                     }

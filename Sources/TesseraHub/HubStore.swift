@@ -69,9 +69,7 @@ public final class HubStore: Sendable {
         guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
             throw HubError(.invalidInput, "invalid_name", "a person's name must be 1 to 100 characters on one line", field: "$.name")
         }
-        guard password.count >= 8, password.utf8.count <= 1024 else {
-            throw HubError(.invalidInput, "weak_password", "a password must be 8 to 1024 characters long", field: "$.password")
-        }
+        try Self.checkStrength(password)
         // Hash outside the transaction: it takes tens of milliseconds and needs no lock.
         let hash = try PasswordHash.make(password)
         let id = UUID().uuidString.lowercased()

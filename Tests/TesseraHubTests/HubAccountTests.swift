@@ -119,6 +119,35 @@ struct HubAccountTests {
         #expect(try await hub.request("GET", "/v1/hub/me", token: laptop).status == 200)
     }
 
+    @Test("a person changes their password, proving the current one, and may sign out their other devices; the operator resets a forgotten one",
+          arguments: HubBackend.allCases)
+    func passwordChangeAndReset(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let phone = try await hub.login("ada", device: "phone"), tablet = try await hub.login("ada", device: "tablet")
+        let wrong = try await hub.request("PUT", "/v1/hub/password", token: phone, json: #"{"current":"guess","new":"second password"}"#)
+        #expect(wrong.status == 401 && wrong.errorCode == "invalid_credentials")
+        let weak = try await hub.request("PUT", "/v1/hub/password", token: phone, json: #"{"current":"correct horse battery","new":"short"}"#)
+        #expect(weak.status == 400 && weak.errorCode == "weak_password" && weak.json?["error"]?["field"]?.stringValue == "$.new")
+        // Changed: the old password no longer logs in, the new one does; other devices stay.
+        #expect(try await hub.request("PUT", "/v1/hub/password", token: phone,
+                                      json: #"{"current":"correct horse battery","new":"second password"}"#).status == 204)
+        #expect(try await hub.request("POST", "/v1/hub/login", json: #"{"name":"ada","password":"correct horse battery","device":"x"}"#).status == 401)
+        _ = try await hub.login("ada", device: "laptop", password: "second password")
+        #expect(try await hub.request("GET", "/v1/hub/me", token: tablet).status == 200)
+        // Changed again, signing out the others: the tablet's token stops, the phone's works.
+        #expect(try await hub.request("PUT", "/v1/hub/password", token: phone,
+                                      json: #"{"current":"second password","new":"third password","signOutOtherDevices":true}"#).status == 204)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: tablet).status == 401)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 200)
+        // Forgotten: the operator resets it; every device is signed out.
+        #expect(try await hub.hub.resetPassword(ofName: "ada", to: "operator set this") == 1)
+        #expect(try await hub.request("GET", "/v1/hub/me", token: phone).status == 401)
+        _ = try await hub.login("ada", device: "phone", password: "operator set this")
+        await #expect(throws: HubError.self) { _ = try await hub.hub.resetPassword(ofName: "nobody", to: "whatever123") }
+    }
+
     @Test("a yescrypt hash verifies its password only")
     func passwordHash() throws {
         let hash = try PasswordHash.make("correct horse battery")
@@ -159,7 +188,7 @@ struct HubOpenAPITests {
         let paths = try #require(response.json?["paths"])
         let routes: [(String, String)] = [
             ("post", "/v1/hub/people"), ("post", "/v1/hub/login"), ("get", "/v1/hub/me"), ("get", "/v1/hub/devices"),
-            ("delete", "/v1/hub/devices/{device}"), ("get", "/v1/hub/spaces"), ("put", "/v1/hub/spaces/{space}"),
+            ("delete", "/v1/hub/devices/{device}"), ("put", "/v1/hub/password"), ("get", "/v1/hub/spaces"), ("put", "/v1/hub/spaces/{space}"),
             ("delete", "/v1/hub/spaces/{space}"), ("post", "/v1/hub/spaces/{space}/invitations"), ("post", "/v1/hub/invitations/accept"),
             ("put", "/v1/hub/spaces/{space}/members/{person}"), ("delete", "/v1/hub/spaces/{space}/members/{person}"),
             ("post", "/v1/hub/sync/{plugin}/push"), ("get", "/v1/hub/sync/{plugin}/pull"), ("post", "/v1/hub/sync/{plugin}/check"),

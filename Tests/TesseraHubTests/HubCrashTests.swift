@@ -31,9 +31,13 @@ struct HubCrashTests {
     func killNine() async throws {
         let ws = FixtureWorkspace("hub-crash")
         ws.writeDeployment(plugins: [], extra: ["role": "hub"])  // a virtual clock at 2026-03-02T08:00:00Z
+        // The operator adds Ada with one password, then sets another (as for a forgotten one).
         let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
-                            input: "correct horse battery\n")
+                            input: "first password\n")
         #expect(added.status == 0, "\(added.stderr)")
+        let reset = try run(Fixtures.tesseraExecutable, ["hub", "person", "password", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                            input: "correct horse battery\n")
+        #expect(reset.status == 0 && reset.stdout.contains("set ada's password; 0 devices signed out"), "\(reset.stdout)\(reset.stderr)")
         var (process, port) = try Self.serve(ws)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let login = try await HubClient(port: port).request("POST", "/v1/hub/login",

@@ -27,6 +27,7 @@ struct HubRoutes {
         table.add(.get, "/v1/hub/me", routes.me)
         table.add(.get, "/v1/hub/devices", routes.devices)
         table.add(.delete, "/v1/hub/devices/:device", routes.revokeDevice)
+        table.add(.put, "/v1/hub/password", routes.changePassword)
         table.add(.get, "/v1/hub/spaces", routes.spaces)
         table.add(.put, "/v1/hub/spaces/:space", routes.registerSpace)
         table.add(.delete, "/v1/hub/spaces/:space", routes.deleteSpace)
@@ -86,6 +87,18 @@ struct HubRoutes {
     func revokeDevice(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
         try await run { try await hub.revokeDevice(context.parameters.get("device") ?? "", of: device.person) }
+        return Response(status: .noContent)
+    }
+
+    struct PasswordInput: Decodable { let current: String; let new: String; let signOutOtherDevices: Bool? }
+
+    func changePassword(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let input = try await HubJSON.decode(PasswordInput.self, from: request, limit: maxBodyBytes)
+        try await run {
+            try await hub.changePassword(of: device.person, current: input.current, new: input.new, keeping: device.id,
+                                         signOutOtherDevices: input.signOutOtherDevices ?? false)
+        }
         return Response(status: .noContent)
     }
 

@@ -18,6 +18,9 @@ extension OpenAPIComponents {
             "/v1/hub/devices/{device}": ["delete": hubOperation(
                 "hubRevokeDevice", "Revoke one of my devices: its token stops working at once.", success: "204", errors: ["404"])
                 .adding("parameters", [pathParameter("device", "The device's id.")])],
+            "/v1/hub/password": ["put": hubOperation(
+                "hubChangePassword", "Change my password, proving the current one; optionally sign out every other device.",
+                input: ref("HubPasswordChange"), success: "204", errors: ["400"])],
             "/v1/hub/spaces": ["get": hubOperation("hubSpaces", "My spaces with their members, and the spaces I left, was removed from, or that were deleted.",
                                                    output: ref("HubSpaces"), errors: [])],
             "/v1/hub/spaces/{space}": [
@@ -123,6 +126,8 @@ extension OpenAPIComponents {
                 "departures": ["type": "array", "items": object(["id": string, "reason": ["type": "string", "enum": ["left", "revoked", "deleted"]],
                                                                   "atMillis": integer])],
             ]),
+            "HubPasswordChange": ["type": "object", "required": ["current", "new"], "properties": [
+                "current": string, "new": ["type": "string", "minLength": 8], "signOutOtherDevices": boolean]],
             "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
             "HubInvite": ["type": "object", "required": ["role"], "properties": [
