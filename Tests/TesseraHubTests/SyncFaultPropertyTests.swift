@@ -11,28 +11,39 @@ import TesseraTestFixtures
 ///
 /// `TESSERA_SYNC_NETWORK_SEEDS` sets how many seeds run (200 by default, about a minute on two cores);
 /// `scripts/sync-property.sh 5000` runs more. A failure names the seed, which replays exactly with
-/// `TESSERA_SYNC_NETWORK_FIRST_SEED=<seed> TESSERA_SYNC_NETWORK_SEEDS=1`.
+/// `TESSERA_SYNC_NETWORK_FIRST_SEED=<seed> TESSERA_SYNC_NETWORK_SEEDS=1`. The hub keeps its store in
+/// `hub.sqlite`; a second test runs fewer seeds with the store in PostgreSQL
+/// (`TESSERA_SYNC_NETWORK_POSTGRES_SEEDS`, 25 by default).
 @Suite("Convergence through a faulty network", .timeLimit(.minutes(20)))
 struct SyncFaultPropertyTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds = UInt64(environment["TESSERA_SYNC_NETWORK_SEEDS"] ?? "") ?? 200
     static let firstSeed = UInt64(environment["TESSERA_SYNC_NETWORK_FIRST_SEED"] ?? "") ?? 1
+    static let postgresSeeds = UInt64(environment["TESSERA_SYNC_NETWORK_POSTGRES_SEEDS"] ?? "") ?? 25
     static let steps = 40
 
     @Test func threeDevicesConvergeWhateverTheNetworkDoes() async throws {
-        let hub = try await HubTestServer.start()
+        try await Self.converge(seeds: Self.seeds, backend: .sqlite)
+    }
+
+    @Test func threeDevicesConvergeThroughAHubOnPostgreSQL() async throws {
+        try await Self.converge(seeds: Self.postgresSeeds, backend: .postgresql)
+    }
+
+    static func converge(seeds: UInt64, backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
         defer { Task { await hub.stop() } }
         try await hub.addPerson("ada")
         var tokens: [String] = []
         for name in ["phone", "laptop", "tablet", "new tablet"] { tokens.append(try await hub.login("ada", device: name)) }
         var failures: [String] = [], faults: [String: Int] = [:]
-        for seed in Self.firstSeed..<(Self.firstSeed + Self.seeds) {
+        for seed in Self.firstSeed..<(Self.firstSeed + seeds) {
             let run = try await Self.run(seed: seed, hub: hub, tokens: tokens)
             if let problem = run.problem { failures.append("seed \(seed): \(problem)") }
             faults.merge(run.faults, uniquingKeysWith: +)
         }
-        print("sync property: \(Self.seeds) seeds × \(Self.steps) steps; requests by fault: \(faults.sorted { $0.key < $1.key })")
-        #expect(failures.isEmpty, "\(failures.count) of \(Self.seeds) seeds did not converge; first: \(failures.prefix(3).map { String($0.prefix(400)) })")
+        print("sync property (\(backend.rawValue)): \(seeds) seeds × \(Self.steps) steps; requests by fault: \(faults.sorted { $0.key < $1.key })")
+        #expect(failures.isEmpty, "\(failures.count) of \(seeds) seeds did not converge; first: \(failures.prefix(3).map { String($0.prefix(400)) })")
         #expect(faults.keys.count == FaultProxy.Fault.allCases.count, "every fault was exercised: \(faults)")
     }
 
