@@ -3,7 +3,7 @@ import Foundation
 import TesseraHub
 import TesseraManifest
 
-/// `tessera hub person add NAME`, `tessera hub person password NAME`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
+/// `tessera hub person add|password NAME`, `tessera hub person list`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
 /// a running hub sees the new person at once). The same as `POST /v1/hub/people` with the admin
 /// token (docs/hub.md).
 struct Hub: AsyncParsableCommand {
@@ -12,7 +12,7 @@ struct Hub: AsyncParsableCommand {
         subcommands: [Person.self])
 
     struct Person: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self])
+        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self, List.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -34,6 +34,37 @@ struct Hub: AsyncParsableCommand {
                         throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
                     }
                 }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Everyone on the hub: name, id, devices logged in, when one last reached the hub.")
+            @Flag(help: "One JSON object per person.") var json = false
+            @OptionGroup var host: HostArguments
+
+            func run() async throws {
+                try await reportingErrors {
+                    let people: [HubStore.PersonRecord]
+                    do { people = try await host.hubStore().people() } catch let error as HubError {
+                        throw CLIError(code: .failure, message: error.message)
+                    }
+                    if json {
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys]
+                        for person in people { say(String(decoding: try encoder.encode(person), as: UTF8.self)) }
+                        return
+                    }
+                    if people.isEmpty { say("no people yet: tessera hub person add NAME") }
+                    for person in people {
+                        let seen = person.lastSeenMillis.map { Self.day($0) } ?? "never"
+                        say("\(person.name)  \(person.id)  \(person.devices) device\(person.devices == 1 ? "" : "s")  last seen \(seen)")
+                    }
+                }
+            }
+
+            static func day(_ millis: Int64) -> String {
+                Date(timeIntervalSince1970: Double(millis) / 1000).formatted(.iso8601.year().month().day())
             }
         }
 

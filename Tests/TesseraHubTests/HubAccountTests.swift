@@ -31,6 +31,10 @@ struct HubAccountTests {
         #expect(twice.status == 409 && twice.errorCode == "name_taken")
         let weak = try await hub.request("POST", "/v1/hub/people", token: hub.adminToken, json: #"{"name":"bob","password":"short"}"#)
         #expect(weak.status == 400 && weak.errorCode == "weak_password")
+        // The operator's view: Ada, with one device that reached the hub at the hub's time.
+        let people = try await hub.hub.people()
+        #expect(people.map(\.name) == ["ada"] && people.first?.id == id && people.first?.devices == 1)
+        #expect(people.first?.lastSeenMillis == hub.clock.millis)
     }
 
     @Test("a wrong password, an unknown name and a forged token are 401", arguments: HubBackend.allCases)

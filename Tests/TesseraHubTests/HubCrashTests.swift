@@ -43,6 +43,9 @@ struct HubCrashTests {
         let login = try await HubClient(port: port).request("POST", "/v1/hub/login",
                                                             json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
         let token = try #require(login.json?["token"]?.stringValue)
+        // The operator lists people while the hub serves.
+        let listed = try run(Fixtures.tesseraExecutable, ["hub", "person", "list", "--json", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        #expect(listed.stdout.contains(#""devices":1"#) && listed.stdout.contains(#""name":"ada""#), "\(listed.stdout)\(listed.stderr)")
         let (log, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD1)
         // Two batches acknowledged; the third is in flight when the hub is killed.
         var acknowledged: Set<ChangeID> = []
