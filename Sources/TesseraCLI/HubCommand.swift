@@ -24,15 +24,9 @@ struct Hub: AsyncParsableCommand {
             func run() async throws {
                 try await reportingErrors {
                     let store = try await host.hubStore()
-                    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                        throw CLIError(code: .invalidInput, message: "expected the password on the first line of stdin")
-                    }
-                    do {
-                        let person = try await store.createPerson(name: name, password: line)
-                        say("created \(person.name) (\(person.id))")
-                    } catch let error as HubError {
-                        throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
-                    }
+                    let password = try Hub.passwordFromStdin()
+                    let person = try await Hub.refusals { try await store.createPerson(name: name, password: password) }
+                    say("created \(person.name) (\(person.id))")
                 }
             }
         }
@@ -45,10 +39,8 @@ struct Hub: AsyncParsableCommand {
 
             func run() async throws {
                 try await reportingErrors {
-                    let people: [HubStore.PersonRecord]
-                    do { people = try await host.hubStore().people() } catch let error as HubError {
-                        throw CLIError(code: .failure, message: error.message)
-                    }
+                    let store = try await host.hubStore()
+                    let people = try await Hub.refusals { try await store.people() }
                     if json {
                         let encoder = JSONEncoder()
                         encoder.outputFormatting = [.sortedKeys]
@@ -78,17 +70,29 @@ struct Hub: AsyncParsableCommand {
             func run() async throws {
                 try await reportingErrors {
                     let store = try await host.hubStore()
-                    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                        throw CLIError(code: .invalidInput, message: "expected the new password on the first line of stdin")
-                    }
-                    do {
-                        let signedOut = try await store.resetPassword(ofName: name, to: line)
-                        say("set \(name)'s password; \(signedOut) device\(signedOut == 1 ? "" : "s") signed out")
-                    } catch let error as HubError {
-                        throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
-                    }
+                    let password = try Hub.passwordFromStdin()
+                    let signedOut = try await Hub.refusals { try await store.resetPassword(ofName: name, to: password) }
+                    say("set \(name)'s password; \(signedOut) device\(signedOut == 1 ? "" : "s") signed out")
                 }
             }
+        }
+    }
+}
+
+extension Hub {
+    /// The first line of stdin: passwords never come as arguments (shell history, process list).
+    static func passwordFromStdin() throws -> String {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CLIError(code: .invalidInput, message: "expected the password on the first line of stdin")
+        }
+        return line
+    }
+
+    /// Runs a store call; the hub's refusals become the CLI's (a store failure exits as a failure,
+    /// anything else as bad input).
+    static func refusals<T>(_ call: () async throws -> T) async throws -> T {
+        do { return try await call() } catch let error as HubError {
+            throw CLIError(code: error.kind == .internal ? .failure : .invalidInput, message: error.message)
         }
     }
 }
