@@ -65,6 +65,8 @@ struct Serve: AsyncParsableCommand {
         say(PluginTable.render(host.statuses()))
         say("tessera \(tesseraVersionText) serving \(hub == nil ? "" : "hub ")deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
         var background = host.startLocationSources()
+        // A device waits at its hub, so other devices' changes come down in seconds.
+        if host.deployment.role == .device { background += host.startHubWatch() }
         if host.virtualClock == nil { background.append(Task { await host.timers.run() }) }
         return (server, background)
     }

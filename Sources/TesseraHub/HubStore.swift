@@ -21,6 +21,8 @@ public final class HubStore: Sendable {
     public static let maxClockAheadMillis: Int64 = 5 * 60_000
 
     let database: any HubDatabase
+    /// Wakes the devices waiting for changes (``waitForChanges(plugin:person:after:seconds:)``).
+    let changeSignal = HubChangeSignal()
     /// The hub's clock (the host's clock capability; a settable one in tests).
     let now: @Sendable () -> Date
 

@@ -20,13 +20,15 @@ extension HubStore {
     public func push(plugin: String, changes: [SyncChange], from device: HubDevice) async throws(HubError) -> PushResult {
         try Self.checkPlugin(plugin)
         let now = nowMillis
-        return try await transaction { connection in
+        let result = try await transaction { connection in
             try await connection.lock(Self.changesLock(plugin))
             var session = PushSession(plugin: plugin, person: device.person, now: now, connection: connection)
             for change in changes { try await session.take(change) }
             try await session.finish()
             return session.result
         }
+        if result.stored > 0 { changeSignal.fire() }  // committed: the waiting devices may pull it
+        return result
     }
 
     /// A page of `plugin`'s changes in the spaces `person` belongs to (or only `space`), in arrival

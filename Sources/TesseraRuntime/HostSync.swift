@@ -85,6 +85,9 @@ extension PluginHost {
     /// The last round of each syncing plugin since the host started.
     public func lastSyncRounds() -> [String: SyncStatus] { syncStatus.withLock { $0 } }
 
+    /// When `pluginID`'s next round is due on the host's clock, if the deployment names a hub.
+    public func nextSyncRound(of pluginID: String) -> Date? { syncSchedule?.due(of: pluginID) }
+
     func configuredHub() throws -> Deployment.SyncProvider {
         guard let hub = deployment.sync else {
             throw PluginError(.conflict, "deployment '\(deployment.name)' names no hub: add providers.sync.hub")

@@ -37,6 +37,9 @@ final class SyncSchedule: DueWork, Sendable {
 
     func nextDue() throws -> Date? { due.withLock { $0.values.min() } }
 
+    /// When `plugin`'s next round is due, if it is scheduled.
+    func due(of plugin: String) -> Date? { due.withLock { $0[plugin] } }
+
     func runDue(now: Date) async throws {
         let ready = due.withLock { $0.filter { $0.value <= now }.keys.sorted() }
         for plugin in ready {

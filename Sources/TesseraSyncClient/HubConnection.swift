@@ -59,6 +59,15 @@ public struct HubConnection: Sendable {
         return PullPage(changes: changes, cursor: next, more: answer.headers["tessera-sync-more"] == "true")
     }
 
+    /// Waits (a long poll of up to `seconds`) until the hub holds a change of `plugin` after
+    /// `cursor` in my spaces; whether one came.
+    public func waitForChanges(plugin: String, after cursor: Int64, seconds: Int) async throws -> Bool {
+        let answer = try await send("GET", "/v1/hub/sync/\(plugin)/wait?after=\(cursor)&seconds=\(seconds)",
+                                    timeout: Double(seconds) + timeout)
+        guard answer.status == 200, let json = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
+        return json["changes"]?.boolValue ?? false
+    }
+
     /// Compares each space's merkle root with the hub's, in one round trip.
     public func check(plugin: String, roots: [String: UInt32]) async throws -> [String: SpaceStatus] {
         let spaces = JSONValue.object(roots.mapValues { .object(["root": .integer(Int64($0))]) })
@@ -86,13 +95,13 @@ public struct HubConnection: Sendable {
     }
 
     func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
-              authorized: Bool = true) async throws -> Answer {
+              authorized: Bool = true, timeout: Double? = nil) async throws -> Answer {
         guard let url = URL(string: baseURL + path) else {
             throw SyncClientError(status: 0, code: "invalid_hub", message: "'\(baseURL)' is not a hub address")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.timeoutInterval = timeout
+        request.timeoutInterval = timeout ?? self.timeout
         if authorized { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let body { request.httpBody = Data(body) }

@@ -196,6 +196,32 @@ struct HostSyncTests {
         await laptop.stop()
     }
 
+    @Test("a serving device waits at the hub: another device's change brings its round forward to seconds")
+    func roundsComeForwardWhenTheHubHasChanges() async throws {
+        let hub = try await HubTestServer.start()
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: "http://127.0.0.1:\(hub.port)")
+        try await phone.advanceClock(by: 1)  // the first rounds; the next periodic ones are 15 min away
+        try await laptop.advanceClock(by: 1)
+        let periodic = try #require(laptop.host.nextSyncRound(of: "test.diary"))
+        let watch = laptop.host.startHubWatch()
+        defer { watch.forEach { $0.cancel() } }
+        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+        _ = try await phone.host.syncNow("test.diary")
+        // The laptop's wait at the hub answers; its round moves to 2 s from now on its clock.
+        var due = periodic
+        for _ in 0..<500 where due >= periodic {
+            due = laptop.host.nextSyncRound(of: "test.diary") ?? periodic
+            if due >= periodic { try await Task.sleep(for: .milliseconds(20)) }  // the watch runs on its own task
+        }
+        #expect(due < periodic && due.timeIntervalSince(periodic) < -800)
+        try await laptop.advanceClock(by: 3)
+        #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+        await phone.stop()
+        await laptop.stop()
+    }
+
     @Test("a plugin that failed to start is told at its next start what sync changed meanwhile, once")
     func toldWhenActiveAgain() async throws {
         let hub = try await HubTestServer.start()

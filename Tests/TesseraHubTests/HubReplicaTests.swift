@@ -39,6 +39,15 @@ struct HubReplicaTests {
         let check = try await second.request("POST", "/v1/hub/sync/\(DeviceReplica.plugin)/check", token: adaOnSecond.token,
                                              json: #"{"spaces":{"\#(Self.space)":{"root":\#(root)}}}"#)
         #expect(check.json?["spaces"]?[Self.space]?["status"]?.stringValue == "in_sync")
+        // A device waiting at the second hears of a push through the first (the replica looks again every 2 s).
+        try await adaOnSecond.pullAll()
+        let waiting = Task { [cursor = adaOnSecond.cursor, token = adaOnSecond.token] in
+            try await second.request("GET", "/v1/hub/sync/\(DeviceReplica.plugin)/wait?after=\(cursor)&seconds=30", token: token)
+        }
+        first.clock.advance(1)
+        try bob.put("n3", title: "nap 40 min", in: Self.space)
+        #expect(try await bob.pushAll([Self.space]).status == 200)
+        #expect(try await waiting.value.json?["changes"] == true)
         // Revoking on the second is seen by the first at once.
         let adaID = try #require(try await first.request("GET", "/v1/hub/me", token: adaOnSecond.token).json?["person"]?.stringValue)
         #expect(try await second.request("DELETE", "/v1/hub/spaces/\(Self.space)/members/\(adaID)", token: bob.token).status == 204)

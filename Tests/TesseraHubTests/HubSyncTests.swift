@@ -212,4 +212,35 @@ struct HubSyncTests {
         let badCursor = try await hub.request("GET", "/v1/hub/sync/\(DeviceReplica.plugin)/pull?after=-1", token: phone.token)
         #expect(badCursor.status == 400)
     }
+
+    @Test("a device waiting at the hub hears of another device's push at once; another person's changes never", arguments: HubBackend.allCases)
+    func waitForChanges(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
+        defer { Task { await hub.stop() } }
+        try await hub.addPerson("ada")
+        try await hub.addPerson("bob")
+        let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
+        let laptop = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "laptop"), node: 0xA2, clock: hub.clock.now)
+        let bob = try DeviceReplica(hub: hub, token: try await hub.login("bob", device: "phone"), node: 0xB1, clock: hub.clock.now)
+        func wait(_ device: DeviceReplica, seconds: Int) async throws -> HubResponse {
+            try await hub.request("GET", "/v1/hub/sync/\(DeviceReplica.plugin)/wait?after=\(device.cursor)&seconds=\(seconds)", token: device.token)
+        }
+        try phone.put("n1", title: "bottle", in: "personal")
+        _ = try await phone.pushAll(["personal"])
+        #expect(try await wait(laptop, seconds: 0).json?["changes"] == true)  // already there
+        try await laptop.pullAll()
+        #expect(try await wait(laptop, seconds: 0).json?["changes"] == false)  // caught up
+        // A wait in progress answers when the phone's next push lands.
+        let waiting = Task { try await wait(laptop, seconds: 30) }
+        hub.clock.advance(1)
+        try phone.put("n2", title: "nap", in: "personal")
+        _ = try await phone.pushAll(["personal"])
+        #expect(try await waiting.value.json?["changes"] == true)
+        try await laptop.pullAll()
+        // Bob's changes are not Ada's business.
+        try bob.put("b1", title: "bob's", in: "personal")
+        _ = try await bob.pushAll(["personal"])
+        #expect(try await wait(laptop, seconds: 0).json?["changes"] == false)
+        #expect(try await wait(laptop, seconds: 61).status == 400)
+    }
 }

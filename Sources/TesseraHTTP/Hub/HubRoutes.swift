@@ -38,6 +38,7 @@ struct HubRoutes {
         table.add(.post, "/v1/hub/sync/:plugin/push", routes.push)
         table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
         table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
+        table.add(.get, "/v1/hub/sync/:plugin/wait", routes.waitForChanges)
     }
 
     // MARK: Accounts
@@ -196,6 +197,20 @@ struct HubRoutes {
             .syncMore: page.more ? "true" : "false",
             .syncCount: String(page.changes.count),
         ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    struct WaitOutput: Encodable { let changes: Bool }
+
+    /// A long poll: answers as soon as my spaces hold a change after `after`, or after `seconds`.
+    func waitForChanges(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let query = QueryParameters(request)
+        let after = try query.integer("after", in: 0...Int64.max) ?? 0
+        let seconds = try query.integer("seconds", in: 0...Int64(HubStore.maxWaitSeconds)) ?? 25
+        let changes = try await run {
+            try await hub.waitForChanges(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after, seconds: Int(seconds))
+        }
+        return try HubJSON.response(WaitOutput(changes: changes))
     }
 
     struct CheckInput: Decodable {

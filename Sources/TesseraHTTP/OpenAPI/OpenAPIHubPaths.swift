@@ -48,6 +48,14 @@ extension OpenAPIComponents {
             ],
             "/v1/hub/sync/{plugin}/push": ["post": pushOperation],
             "/v1/hub/sync/{plugin}/pull": ["get": pullOperation],
+            "/v1/hub/sync/{plugin}/wait": ["get": hubOperation(
+                "hubWait", "Wait (a long poll) until my spaces hold a change of the plugin after `after`, or `seconds` pass: `changes` says which.",
+                output: ref("HubWaitAnswer"), errors: ["400"])
+                .adding("parameters", [
+                    pluginParameter,
+                    queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "My pull cursor."),
+                    queryParameter("seconds", ["type": "integer", "minimum": 0, "maximum": 60], "How long to wait at most (default 25)."),
+                ])],
             "/v1/hub/sync/{plugin}/check": ["post": hubOperation(
                 "hubCheck", "Are we in sync? Each space's merkle root (or trie) against the hub's: `in_sync`, `differs` from a minute, `not_a_member` or `deleted`.",
                 input: ref("HubCheck"), output: ref("HubCheckAnswer"), errors: ["400"])
@@ -128,6 +136,7 @@ extension OpenAPIComponents {
             ]),
             "HubPasswordChange": ["type": "object", "required": ["current", "new"], "properties": [
                 "current": string, "new": ["type": "string", "minLength": 8], "signOutOtherDevices": boolean]],
+            "HubWaitAnswer": object(["changes": boolean]),
             "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
             "HubInvite": ["type": "object", "required": ["role"], "properties": [

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import TesseraSDK
+
+/// Waiting for changes (a long poll): a device asks "tell me when my spaces hold a change of
+/// this plugin after my cursor", and the hub answers as soon as they do, or when the wait is up.
+/// So the other members' devices learn of a change in seconds rather than at their next
+/// periodic round.
+///
+/// A push on this replica wakes the waiters at once (``HubChangeSignal``); a push on another
+/// replica over the same PostgreSQL database is seen by the recheck every ``waitRecheckSeconds``.
+extension HubStore {
+    /// The longest wait a device may ask for, and how often a waiter looks again on its own.
+    public static let maxWaitSeconds = 60
+    public static let waitRecheckSeconds = 2
+
+    /// Whether `person`'s spaces hold a change of `plugin` after `cursor`, waiting up to `seconds`
+    /// (wall time: a long poll) for one to arrive.
+    public func waitForChanges(plugin: String, person: String, after cursor: Int64, seconds: Int) async throws(HubError) -> Bool {
+        try Self.checkPlugin(plugin)
+        guard cursor >= 0 else { throw HubError(.invalidInput, "invalid_cursor", "a cursor is 0 or a number a pull returned", field: "after") }
+        let deadline = ContinuousClock.now + .seconds(min(max(seconds, 0), Self.maxWaitSeconds))
+        while true {
+            let generation = changeSignal.generation
+            if try await hasChanges(plugin: plugin, person: person, after: cursor) { return true }
+            let left = deadline - ContinuousClock.now
+            if left <= .zero { return false }
+            await changeSignal.wait(after: generation, atMost: min(left, .seconds(Self.waitRecheckSeconds)))
+        }
+    }
+
+    func hasChanges(plugin: String, person: String, after cursor: Int64) async throws(HubError) -> Bool {
+        try await transaction { connection in
+            try await connection.fetchOne("""
+                SELECT 1 FROM hub_changes c
+                JOIN hub_members m ON m.space = c.space AND m.person = ?
+                JOIN hub_spaces s ON s.id = c.space AND s.deleted = 0
+                WHERE c.plugin = ? AND c.seq > ? LIMIT 1
+                """, [.text(person), .text(plugin), .integer(cursor)]) != nil
+        }
+    }
+}
+
+/// Wakes whoever waits for changes when a push stored some: a counter that moves on, and the
+/// waiters of the count they saw.
+public final class HubChangeSignal: Sendable {
+    private struct State {
+        var generation: UInt64 = 0
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        /// Waits whose time ran out before they began waiting.
+        var expired: Set<UUID> = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Moves the count on and wakes every waiter.
+    func fire() {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.generation &+= 1
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        woken.forEach { $0.resume() }
+    }
+
+    /// Returns when the count moves past `generation`, or after `limit`.
+    func wait(after generation: UInt64, atMost limit: Duration) async {
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            self?.wake(id)
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.generation != generation || state.expired.remove(id) != nil { return true }
+                state.waiters[id] = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        timer.cancel()
+        state.withLock { _ = $0.expired.remove(id) }
+    }
+
+    private func wake(_ id: UUID) {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let continuation = state.waiters.removeValue(forKey: id) else {
+                state.expired.insert(id)  // not waiting yet: it will not start
+                return nil
+            }
+            return continuation
+        }
+        waiting?.resume()
+    }
+}
