@@ -42,15 +42,9 @@ public protocol HubSQL {
 
 extension HubSQL {
     public func preferOrderedScans() async throws {}
-}
 
-extension HubSQL {
     /// The first row of a query, or `nil`.
     func fetchOne(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [SQLValue]? {
         try await fetchAll(sql, arguments).first
-    }
-
-    func fetchAll(_ sql: String) async throws -> [[SQLValue]] {
-        try await fetchAll(sql, [])
     }
 }

@@ -46,17 +46,14 @@ extension HubStore {
                 try await Self.requireMember(stored, person: person, on: connection)
                 spaces = [stored]
             } else {
-                spaces = try await connection.fetchAll("""
-                    SELECT m.space FROM hub_members m JOIN hub_spaces s ON s.id = m.space AND s.deleted = 0 WHERE m.person = ?
-                    """, [.text(person)]).compactMap { $0[0].text }
+                spaces = try await Self.readableSpaces(of: person, on: connection)
             }
             guard !spaces.isEmpty else { return PullPage(changes: [], cursor: cursor, more: false) }
             // Walk the arrival index (plugin, seq) and stop at the page's end.
             try await connection.preferOrderedScans()
             let sql = """
                 SELECT seq, ts, record FROM hub_changes
-                WHERE plugin = ? AND space IN (\(Array(repeating: "?", count: spaces.count).joined(separator: ", ")))
-                AND seq > ? ORDER BY seq LIMIT ?
+                WHERE plugin = ? AND space IN (\(Self.placeholders(spaces.count))) AND seq > ? ORDER BY seq LIMIT ?
                 """
             let arguments: [SQLValue] = [.text(plugin)] + spaces.map { .text($0) }
             var page = PullPageBuilder(person: person, cursor: cursor, limit: limit, maxBytes: maxBytes)
@@ -72,6 +69,19 @@ extension HubStore {
             }
             return page.page
         }
+    }
+
+    /// The spaces whose changes `person` reads: theirs, not deleted. Pulls and waits name them in
+    /// `space IN (…)` rather than joining: a plan PostgreSQL gets right before it has statistics.
+    static func readableSpaces(of person: String, on connection: any HubSQL) async throws -> [String] {
+        try await connection.fetchAll("""
+            SELECT m.space FROM hub_members m JOIN hub_spaces s ON s.id = m.space AND s.deleted = 0 WHERE m.person = ?
+            """, [.text(person)]).compactMap { $0[0].text }
+    }
+
+    /// `?, ?, …` for an `IN` list of `count` values.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// The lock every push of `plugin` takes: arrival numbers then commit in the order they are

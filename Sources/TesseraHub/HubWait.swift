@@ -31,12 +31,11 @@ extension HubStore {
 
     func hasChanges(plugin: String, person: String, after cursor: Int64) async throws(HubError) -> Bool {
         try await transaction { connection in
-            try await connection.fetchOne("""
-                SELECT 1 FROM hub_changes c
-                JOIN hub_members m ON m.space = c.space AND m.person = ?
-                JOIN hub_spaces s ON s.id = c.space AND s.deleted = 0
-                WHERE c.plugin = ? AND c.seq > ? LIMIT 1
-                """, [.text(person), .text(plugin), .integer(cursor)]) != nil
+            let spaces = try await Self.readableSpaces(of: person, on: connection)
+            guard !spaces.isEmpty else { return false }
+            return try await connection.fetchOne("""
+                SELECT 1 FROM hub_changes WHERE plugin = ? AND space IN (\(Self.placeholders(spaces.count))) AND seq > ? LIMIT 1
+                """, [.text(plugin)] + spaces.map { .text($0) } + [.integer(cursor)]) != nil
         }
     }
 }

@@ -219,13 +219,17 @@ extension PostgresHubDatabase {
                                                          database: database, tls: tlsSetting)
         // A hub's requests are short transactions; a few connections per replica serve them.
         configuration.options.maximumConnections = 8
-        let probeTLS: PostgresConnection.Configuration.TLS
+        // The probe's connection uses TLS as the pool's does; without a TLS context there is no
+        // probe (never a weaker connection than the one asked for), and the pool reports instead.
+        let probeTLS: PostgresConnection.Configuration.TLS?
         switch tls {
         case .disable: probeTLS = .disable
-        case .prefer: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .prefer($0) } ?? .disable
-        case .require: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .require($0) } ?? .disable
+        case .prefer: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .prefer($0) }
+        case .require: probeTLS = (try? NIOSSLContext(configuration: .makeClientConfiguration())).map { .require($0) }
         }
-        let probe = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: probeTLS)
+        let probe = probeTLS.map {
+            PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: $0)
+        }
         self.init(configuration: configuration, probe: probe, logger: Logger(label: "tessera.hub.postgresql"))
     }
 }

@@ -125,7 +125,8 @@ extension PluginHost {
 
     /// Tells a plugin that has just become active what sync changed while it was not.
     func tellUntoldRemoteChanges(_ pluginID: String) async {
-        guard let state = try? peerState(), let bytes = try? state.untold(plugin: pluginID) else { return }
+        // Without a hub there are no rounds, and nothing to open at start.
+        guard deployment.sync != nil, let state = try? peerState(), let bytes = try? state.untold(plugin: pluginID) else { return }
         guard let untold = try? UntoldRemoteChanges.decode(bytes) else {
             log(.warning, pluginID, "the untold sync changes could not be read; the plugin reads its tables instead")
             try? state.mergeUntold(plugin: pluginID) { _ in nil }
