@@ -31,7 +31,7 @@ extension Study {
     /// client that wants the same prompt on redisplay).
     func prompt(seed: UInt64?) async throws -> Prompt {
         let s = try await activeSnapshot()
-        var generator = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
+        var generator = SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max))
         let language = s.settings.language
         let levels = s.content.levels.map { level in
             let pool = s.content.diaryQuestions.filter { $0.level == level.level }
@@ -140,18 +140,5 @@ extension Study {
         DiaryEntry(id: row["id"].text ?? "", kind: row["kind"].text ?? "stress", level: row["level"].integer.map(Int.init),
                    questionId: row["question_id"].integer.map(Int.init), question: row["question_text"].text, text: row["text"].text ?? "",
                    day: row["local_day"].text ?? "", createdAt: row["created_at"].text ?? "", updatedAt: row["updated_at"].text ?? "")
-    }
-}
-
-/// SplitMix64: a small, well-known generator whose draws depend only on the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -32,15 +32,3 @@ func report(_ name: String, _ s: Summary, unit: (Double) -> String, target: Stri
     print("\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) median \(unit(s.median))  (p10 \(unit(s.p10)), p90 \(unit(s.p90)), n=\(s.count))  target \(target)")
 }
 
-/// SplitMix64: a small seeded generator, so every run of a benchmark measures the same input.
-struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

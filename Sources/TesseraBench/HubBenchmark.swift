@@ -114,7 +114,7 @@ private func timeAsync<T>(_ body: () async throws -> T) async throws -> (value: 
     let start = ContinuousClock.now
     let value = try await body()
     let elapsed = ContinuousClock.now - start
-    return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    return (value, elapsed.timeInterval)
 }
 
 private func benchDevice(_ path: String, node: UInt64) throws -> SyncStore {
@@ -127,7 +127,7 @@ private func benchDevice(_ path: String, node: UInt64) throws -> SyncStore {
 }
 
 private func writeRows(_ store: SyncStore, rows: Int) throws {
-    var random = BenchRandom(seed: 7)
+    var random = SplitMix64(seed: 7)
     let kinds = ["bottle", "nap", "diaper", "temperature", "note"]
     for start in stride(from: 0, to: rows, by: 500) {
         var batch: [RecordChange] = []

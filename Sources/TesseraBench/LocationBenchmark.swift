@@ -13,7 +13,7 @@ import TesseraSDK
 /// every device's newest fix, so a second pass would be refused as out of order). Returns the fixes
 /// per second of each round, and of the distance queries alone for comparison.
 func locationBenchmark(fixes: Int, batchSize: Int, rounds: Int) async -> (feed: [Double], geodesyOnly: [Double]) {
-    var random = BenchRandom(seed: 42)
+    var random = SplitMix64(seed: 42)
     let route = benchRoute(points: 500, random: &random)
     let polyline = GeoPolyline(route)
     let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -47,7 +47,7 @@ func locationBenchmark(fixes: Int, batchSize: Int, rounds: Int) async -> (feed: 
 }
 
 /// A wandering route of short steps starting in Brno.
-private func benchRoute(points: Int, random: inout BenchRandom) -> [GeoPoint] {
+private func benchRoute(points: Int, random: inout SplitMix64) -> [GeoPoint] {
     var route = [GeoPoint(latitude: 49.1951, longitude: 16.6068)]
     var heading = 0.7
     while route.count < points {
@@ -61,7 +61,7 @@ private func benchRoute(points: Int, random: inout BenchRandom) -> [GeoPoint] {
 }
 
 /// `count` fixes, one a second, from 10 devices near random points of the route.
-private func benchFixes(count: Int, along route: [GeoPoint], start: Date, random: inout BenchRandom) -> [LocationFix] {
+private func benchFixes(count: Int, along route: [GeoPoint], start: Date, random: inout SplitMix64) -> [LocationFix] {
     (0..<count).map { i in
         let near = route[Int(random.next() % UInt64(route.count))]
         return LocationFix(latitude: near.latitude + random.uniform(-0.0045, 0.0045),
@@ -70,7 +70,7 @@ private func benchFixes(count: Int, along route: [GeoPoint], start: Date, random
     }
 }
 
-extension BenchRandom {
+extension SplitMix64 {
     mutating func uniform(_ low: Double, _ high: Double) -> Double {
         low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }

@@ -61,8 +61,7 @@ func swapBenchmark(library: String, manifest: String, scratch: String, swaps: In
     var pauses: [Double] = []
     for variant in variants {
         let report = try await host.swap("dev.tessera.example", to: .library(variant))
-        let (seconds, attoseconds) = report.pause.components
-        pauses.append(Double(seconds) * 1e9 + Double(attoseconds) / 1e9)
+        pauses.append(report.pause.timeInterval * 1e9)
     }
     let residentAfter = residentBytes()
     running.stop()

@@ -23,7 +23,7 @@ func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBench
     for round in 0..<rounds {
         let a = try openReplica(scratch + "/a\(round).sqlite", node: 0xA)
         let b = try openReplica(scratch + "/b\(round).sqlite", node: 0xB)
-        var random = BenchRandom(seed: UInt64(round) + 1)
+        var random = SplitMix64(seed: UInt64(round) + 1)
         let ids = (0..<cells / 5).map { _ in random.uuid() }
         let inserts = try time { try writeInserts(a, ids: ids, random: &random) }
         result.add(.insertsWrite, inserts.seconds)
@@ -81,7 +81,7 @@ private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
     return try SyncStore(database: database, tables: [table], node: HLCNode(node), now: { Date() })
 }
 
-private func writeInserts(_ store: SyncStore, ids: [String], random: inout BenchRandom) throws {
+private func writeInserts(_ store: SyncStore, ids: [String], random: inout SplitMix64) throws {
     let kinds = ["bottle", "nap", "diaper", "temperature", "note"]
     let notes = ["took it slowly", "fell asleep in the pram", "a bit fussy after", "", "37.9 at bedtime, calpol given"]
     let authors = ["mum", "dad", "grandma"]
@@ -100,7 +100,7 @@ private func writeInserts(_ store: SyncStore, ids: [String], random: inout Bench
     }
 }
 
-private func writePatches(_ store: SyncStore, ids: [String], count: Int, random: inout BenchRandom) throws {
+private func writePatches(_ store: SyncStore, ids: [String], count: Int, random: inout SplitMix64) throws {
     for start in stride(from: 0, to: count, by: 500) {
         let batch: [RecordChange] = (start..<min(start + 500, count)).map { _ in
             .patch(table: "entries", id: ids[random.below(ids.count)], values: ["amount": .real(Double(random.below(250)))])
@@ -167,7 +167,7 @@ private func time<T>(_ body: () throws -> T) throws -> (value: T, seconds: Doubl
     return (value, Double(monotonicNanoseconds() - start) / 1e9)
 }
 
-extension BenchRandom {
+extension SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     /// A random (version 4 shaped) UUID in lowercase text.
     mutating func uuid() -> String {

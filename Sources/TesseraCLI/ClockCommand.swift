@@ -70,7 +70,7 @@ struct Clock: AsyncParsableCommand {
                            message: "deployment '\(host.deployment.name)' uses the system clock; only a virtual clock can be set or advanced")
         }
         await host.start()
-        let deliveredBefore = (try? host.notifications.store.counters()["delivered"]) ?? 0
+        let deliveredBefore = (try? host.notificationCounters()["delivered"]) ?? 0
         let firings: [TimerScheduler.Firing]
         do { firings = try await body(host) } catch {
             await host.stop()
@@ -78,7 +78,7 @@ struct Clock: AsyncParsableCommand {
         }
         await host.settle()  // events and webhooks the firings set off
         await host.stop()
-        let delivered = ((try? host.notifications.store.counters()["delivered"]) ?? 0) - deliveredBefore
+        let delivered = ((try? host.notificationCounters()["delivered"]) ?? 0) - deliveredBefore
         report(firings, now: host.clock.now(), notifications: delivered)
     }
 

@@ -30,10 +30,7 @@ struct HostArguments: ParsableArguments {
         }
         let dataDirectory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
         let verbose = self.verbose
-        let log = HostLog { level, source, message in
-            guard verbose || level == .warning || level == .error else { return }
-            FileHandle.standardError.write(Data("[\(level.rawValue)] \(source): \(message)\n".utf8))
-        }
+        let log = HostLog.standardError(verbose: verbose)
         do {
             return try PluginHost(deployment: deployment, options: HostOptions(
                 dataDirectory: dataDirectory, libraryPaths: libraryPath, log: log, onlyPlugins: onlyPlugins))

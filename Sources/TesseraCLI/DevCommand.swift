@@ -59,7 +59,7 @@ struct Dev: AsyncParsableCommand {
         let binPath = Self.swift(["build", "--show-bin-path", "--package-path", package]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             let report = try await host.swap(plugin, to: .library(binPath + "/lib\(product).so"))
-            let pause = Double(report.pause.components.attoseconds) / 1e15 + Double(report.pause.components.seconds) * 1000
+            let pause = report.pause.timeInterval * 1000
             say(String(format: "swapped in generation %d of %@ (calls held %.2f ms)", report.generation, plugin, pause))
         } catch {
             say("swap failed: \(error.message)")

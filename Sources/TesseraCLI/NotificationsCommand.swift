@@ -22,8 +22,8 @@ struct Notifications: AsyncParsableCommand {
             try await reportingErrors {
                 guard limit > 0 else { throw CLIError(code: .invalidInput, message: "--limit must be at least 1") }
                 let host = try self.host.makeHost()
-                let entries = try host.notifications.store.inbox(unreadOnly: unread, limit: limit)
-                let counters = try host.notifications.store.counters()
+                let entries = try host.inbox(unreadOnly: unread, limit: limit)
+                let counters = try host.notificationCounters()
                 if json {
                     say(JSONValue.object([
                         "notifications": .array(entries.map(\.json)),
@@ -56,9 +56,7 @@ struct Notifications: AsyncParsableCommand {
             try await reportingErrors {
                 guard all != !ids.isEmpty else { throw CLIError(code: .invalidInput, message: "give inbox numbers or --all, not both or neither") }
                 let host = try self.host.makeHost()
-                let store = host.notifications.store
-                let targets = all ? try store.inbox(unreadOnly: true, limit: Int.max).map(\.id) : ids
-                let changed = try store.markRead(targets, at: host.clock.now())
+                let changed = try host.markRead(all ? nil : ids)
                 say("marked \(changed) read")
             }
         }
@@ -80,8 +78,7 @@ struct Events: AsyncParsableCommand {
             try await reportingErrors {
                 let host = try self.host.makeHost()
                 await host.start(until: .validated)
-                host.events.setSubscriptions(host.eventSubscriptions())
-                let statuses = try host.events.status()
+                let statuses = try host.eventDeliveries()
                 if json {
                     say(JSONValue.array(statuses.map { s in
                         var o: [String: JSONValue] = [

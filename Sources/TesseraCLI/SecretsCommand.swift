@@ -19,7 +19,7 @@ struct Secrets: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let host = try self.host.makeHost()
-                let all = try host.secrets.allNames().filter { plugin == nil || $0.plugin == plugin }
+                let all = try host.secretNames().filter { plugin == nil || $0.plugin == plugin }
                 if json {
                     say(JSONValue.array(all.map { [
                         "plugin": .string($0.plugin), "name": .string($0.name), "updatedAt": .string($0.updatedAt.formatted(.iso8601)),
@@ -41,7 +41,7 @@ struct Secrets: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let host = try self.host.makeHost()
-                guard try host.secrets.remove(plugin: plugin, name: name) else {
+                guard try host.removeSecret(plugin: plugin, name: name) else {
                     throw CLIError(code: .notFound, message: "\(plugin) has no secret named '\(name)'")
                 }
                 say("removed \(plugin) \(name)")

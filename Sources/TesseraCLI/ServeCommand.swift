@@ -67,7 +67,7 @@ struct Serve: AsyncParsableCommand {
         var background = host.startLocationSources()
         // A device waits at its hub, so other devices' changes come down in seconds.
         if host.deployment.role == .device { background += host.startHubWatch() }
-        if host.virtualClock == nil { background.append(Task { await host.timers.run() }) }
+        if host.virtualClock == nil { background.append(Task { await host.runTimers() }) }
         return (server, background)
     }
 

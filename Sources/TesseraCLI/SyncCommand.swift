@@ -79,7 +79,7 @@ struct Sync: AsyncParsableCommand {
                 await host.start()
                 var listed: [JSONValue] = []
                 for id in plugin.map({ [$0] }) ?? host.syncingPlugins {
-                    for c in (try host.syncStore(of: id)?.conflicts()) ?? [] {
+                    for c in try host.syncConflicts(of: id) {
                         listed.append(["plugin": .string(id), "table": .string(c.table), "id": .string(c.row), "column": .string(c.column),
                                        "current": c.current.value.jsonValue, "others": .array(c.others.map(\.value.jsonValue))])
                     }
@@ -107,7 +107,7 @@ struct Sync: AsyncParsableCommand {
                 let hub = host.deployment.sync?.hub
                 var plugins: [JSONValue] = []
                 for id in host.syncingPlugins {
-                    let spaces = (try? host.syncStore(of: id)?.spaces()) ?? []
+                    let spaces = (try? host.syncSpaces(of: id)) ?? []
                     plugins.append(["plugin": .string(id), "spaces": .array(spaces.map { .string($0) }),
                                     "pullCursor": .integer(host.pullCursor(of: id) ?? 0)])
                 }

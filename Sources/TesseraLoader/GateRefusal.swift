@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a plugin library was refused: which gate, which field, and both values.
 ///
 /// Gates 1 and 2 run before any plugin code: (1) the file — sha256, the ELF stamp, the link lint —
@@ -33,5 +35,16 @@ public struct GateRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case 2: return "load"
         default: return "handshake"
         }
+    }
+}
+
+extension GateRefusal {
+    /// The same refusal with `stagedPath` (the content-addressed copy the host checked and loaded)
+    /// written as `sourcePath` (the file the operator named), so the message points at a file the
+    /// operator knows and can fix.
+    public func naming(_ sourcePath: String, insteadOf stagedPath: String) -> GateRefusal {
+        guard sourcePath != stagedPath else { return self }
+        func rewrite(_ text: String) -> String { text.replacingOccurrences(of: stagedPath, with: sourcePath) }
+        return GateRefusal(gate: gate, field: field, expected: rewrite(expected), found: rewrite(found), hint: hint.map(rewrite))
     }
 }

@@ -79,8 +79,7 @@ public final class OutboundTransport: Sendable {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        let (s, attoseconds) = duration.components
-        return Double(s) + Double(attoseconds) / 1e18
+        duration.timeInterval
     }
 }
 

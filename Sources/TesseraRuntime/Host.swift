@@ -16,36 +16,24 @@ import TesseraSDK
 /// dispatches calls, and fires timers. A plugin that fails anywhere is parked in `rejected` or
 /// `failed` with its reason; the others go on.
 public final class PluginHost: Sendable {
-    /// The capabilities this host provides, with their versions.
-    public static let providedCapabilities: [String: SemanticVersion] = [
-        "storage": SemanticVersion(1, 0, 0),
-        "clock": SemanticVersion(1, 0, 0),
-        "notifications": SemanticVersion(1, 0, 0),
-        "events": SemanticVersion(1, 0, 0),
-        "location": SemanticVersion(1, 0, 0),
-        "http": SemanticVersion(1, 0, 0),
-        "secrets": SemanticVersion(1, 0, 0),
-        "sync": SemanticVersion(1, 0, 0),
-    ]
-
     public let deployment: Deployment
     public let options: HostOptions
     /// The host's clock: the system's, or the data directory's virtual clock.
     public let clock: any ClockSource
     /// Fires plugin timers, and the other work that falls due on the clock.
-    public let timers: TimerScheduler
+    let timers: TimerScheduler
     /// Keeps and delivers notifications.
-    public let notifications: NotificationScheduler
+    let notifications: NotificationScheduler
     /// Keeps and delivers events between plugins.
-    public let events: EventBus
+    let events: EventBus
     /// The location feed: checks fixes and hands them to subscribed plugins.
-    public let location: LocationFeed
+    let location: LocationFeed
     /// Plugins' secrets, apart from their records (`<data>/secrets.sqlite`).
-    public let secrets: SecretStore
+    let secrets: SecretStore
     /// Outbound HTTP for plugins granted `http`.
-    public let outbound: OutboundTransport
+    let outbound: OutboundTransport
     /// The sync state of each plugin that syncs.
-    let syncStores = Mutex<[String: SyncStore]>([:])
+    let syncStores: SyncStores
     /// When each syncing plugin's next round is due, if the deployment names a hub.
     let syncSchedule: SyncSchedule?
     let syncStatus = Mutex<[String: SyncStatus]>([:])
@@ -56,6 +44,13 @@ public final class PluginHost: Sendable {
     let generations: GenerationStore
     let registry = SlotRegistry()
     let log: HostLog
+    /// One provider per capability, in the order they prepare a generation.
+    let providers: CapabilityProviders
+    /// Stage → gates → load → context → start → commit, for starts and swaps alike.
+    let pipeline: GenerationPipeline
+
+    /// The capabilities this host provides, with their versions.
+    public var providedCapabilities: [String: SemanticVersion] { providers.versions }
 
     /// Opens the data directory (creating it) and the host's own state; starts nothing yet.
     public init(deployment: Deployment, options: HostOptions) throws {
@@ -77,20 +72,20 @@ public final class PluginHost: Sendable {
         }
         let log = options.log
         let registry = self.registry
-        let timers = TimerScheduler(store: store, clock: clock, log: { log(.warning, "host", $0) }) { timer, firedAt in
+        let timers = TimerScheduler(store: store, clock: clock, log: log.hook(.warning, "host")) { timer, firedAt in
             await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
         self.timers = timers
         notifications = NotificationScheduler(
             store: try NotificationStore(path: (data as NSString).appendingPathComponent("notifications.sqlite")),
             clock: clock, settings: NotificationSettings(deployment.notifications),
-            log: { log(.info, "notifications", $0) }, scheduled: { timers.wakeup.kick() })
+            log: log.hook(.info, "notifications"), scheduled: { timers.wakeup.kick() })
         events = EventBus(log: try EventLog(path: (data as NSString).appendingPathComponent("events.sqlite")), clock: clock,
-                          report: { log(.warning, "events", $0) }) { subscriber, event in
+                          report: log.hook(.warning, "events")) { subscriber, event in
             await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
         }
         location = LocationFeed(clock: clock, futureMargin: TimeInterval(deployment.location.futureMarginSeconds),
-                                log: { log(.warning, "location", $0) })
+                                log: log.hook(.warning, "location"))
         secrets = try SecretStore(path: (data as NSString).appendingPathComponent("secrets.sqlite"))
         outbound = OutboundTransport(redirects: OutboundRedirects(deployment.http.redirects),
                                      maxResponseBytes: deployment.http.maxResponseBytes)
@@ -98,8 +93,9 @@ public final class PluginHost: Sendable {
             log(.info, "host", "outbound HTTP redirects in effect: " +
                 deployment.http.redirects.keys.sorted().map { "\($0) -> \(deployment.http.redirects[$0]!)" }.joined(separator: ", "))
         }
-        if let hub = deployment.sync {
-            let box = HostBox()
+        let box: HostBox? = deployment.sync == nil ? nil : HostBox()
+        hostBox = box
+        if let hub = deployment.sync, let box {
             let schedule = SyncSchedule(every: TimeInterval(hub.everySeconds)) { plugin in
                 guard let host = box.host else { return false }
                 do { _ = try await host.syncNow(plugin); return true } catch {
@@ -109,15 +105,40 @@ public final class PluginHost: Sendable {
             }
             syncSchedule = schedule
             timers.add(schedule)
-            self.hostBox = box
         } else {
             syncSchedule = nil
-            hostBox = nil
         }
         timers.add(notifications)
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)
-        hostBox?.host = self
+        let stores = SyncStores()
+        syncStores = stores
+        providers = Self.providers(dataDirectory: data, clock: clock, timerStore: store, notifications: notifications, events: events,
+                                   location: location, secrets: secrets, outbound: outbound, syncStores: stores,
+                                   syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log)
+        pipeline = GenerationPipeline(options: options, deployment: deployment, providers: providers, generations: generations,
+                                      clock: clock, timerStore: store, log: log)
+        box?.host = self
+    }
+
+    /// The host's capability providers: storage first (events and sync work on its database).
+    private static func providers(
+        dataDirectory: String, clock: any ClockSource, timerStore: SQLiteTimerStore, notifications: NotificationScheduler,
+        events: EventBus, location: LocationFeed, secrets: SecretStore, outbound: OutboundTransport, syncStores: SyncStores,
+        syncSchedule: SyncSchedule?, wake: @escaping @Sendable () -> Void, box: HostBox?, log: HostLog
+    ) -> CapabilityProviders {
+        CapabilityProviders(all: [
+            StorageProvider { id in try PluginHost.openStorage(id, dataDirectory: dataDirectory, clock: clock) },
+            ClockProvider(source: clock, timers: timerStore),
+            NotificationsProvider(scheduler: notifications),
+            EventsProvider(bus: events, log: log),
+            LocationProvider(feed: location),
+            HTTPClientProvider(transport: outbound, log: log),
+            SecretsProvider(store: secrets, clock: clock),
+            SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake) { plugin in
+                await box?.host?.tellUntoldRemoteChanges(plugin)
+            },
+        ])
     }
 
     /// The virtual clock, when the deployment uses one.

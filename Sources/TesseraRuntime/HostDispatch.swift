@@ -1,7 +1,7 @@
 import Foundation
 import TesseraClock
 import TesseraManifest
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {
     /// Calls an operation with JSON text as input: parsed, then as ``call(_:_:input:as:)``.
@@ -35,7 +35,7 @@ extension PluginHost {
         if let violation = declaration.inputSchema.validate(input).first {
             throw PluginError(.invalidInput, violation.message, field: violation.path)
         }
-        guard let handler = context.operationHandler(operation) else {
+        guard let handler = context.hostHandlers.operation(operation) else {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
         do {
@@ -52,7 +52,7 @@ extension PluginHost {
     static func fire(_ timer: StoredTimer, at firedAt: Date, registry: SlotRegistry, log: HostLog) async -> TimerScheduler.Outcome {
         guard let slot = registry[timer.plugin], let (_, context) = await slot.admit() else { return .deferred }
         defer { slot.endCall() }
-        guard let handler = context.timerHandler(timer.name) else {
+        guard let handler = context.hostHandlers.timer(timer.name) else {
             return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")
         }
         do {

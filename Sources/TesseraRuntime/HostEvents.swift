@@ -5,7 +5,7 @@ import TesseraManifest
 import TesseraNotifications
 import TesseraOutbound
 import TesseraSecrets
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraStorage
 
 extension PluginHost {
@@ -13,7 +13,7 @@ extension PluginHost {
     static func deliver(_ event: PublishedEvent, to subscriber: String, registry: SlotRegistry, log: HostLog) async -> EventBus.Outcome {
         guard let slot = registry[subscriber], let (_, context) = await slot.admit() else { return .notActive }
         defer { slot.endCall() }
-        guard let handler = context.eventHandler(event.qualifiedName) else {
+        guard let handler = context.hostHandlers.event(event.qualifiedName) else {
             return .failed("plugin '\(subscriber)' consumes '\(event.qualifiedName)' but registered no handler for it")
         }
         do {
@@ -41,55 +41,6 @@ extension PluginHost {
             }
         }
         return subscriptions
-    }
-
-    /// The capabilities beyond storage and clock that a plugin was granted, as objects for its
-    /// context. Events emitted in write batches are enabled on its storage here.
-    func messagingCapabilities(_ manifest: PluginManifest, grants: [String: JSONValue], storage: SQLitePluginStorage?) throws -> [GrantedCapability] {
-        var capabilities: [GrantedCapability] = []
-        if let permissions = grants["notifications"] {
-            capabilities.append(GrantedCapability(.notifications, notifications.channel(plugin: manifest.id, permissions: permissions) as any PluginNotifications))
-        }
-        if grants["events"] != nil {
-            let declared = Set(manifest.emits)
-            capabilities.append(GrantedCapability(.events, PluginEventChannel(pluginID: manifest.id, declared: declared, bus: events) as any PluginEvents))
-            if let storage {
-                let bus = events, id = manifest.id, log = self.log
-                let relay: @Sendable () -> Void = {
-                    do { try storage.takeOutbox { try bus.relay(id, $0) } } catch {
-                        log(.warning, id, "events: could not move the outbox to the host's log (kept for the next try): \(error)")
-                    }
-                }
-                storage.allowEvents(declared, committed: relay)
-                relay()  // what a crash left between the plugin's commit and the host's log
-            }
-        }
-        if grants["location"] != nil {
-            capabilities.append(GrantedCapability(.location, location as any PluginLocationFeed))
-        }
-        if let permissions = grants["http"] {
-            let hosts = permissions["hosts"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            let id = manifest.id, log = self.log
-            let client = OutboundHTTPClient(pluginID: id, allowed: HostAllowList(hosts), transport: outbound) { log(.debug, id, "http: \($0)") }
-            capabilities.append(GrantedCapability(.http, client as any PluginHTTPClient))
-        }
-        if grants["secrets"] != nil {
-            let clock = self.clock
-            capabilities.append(GrantedCapability(.secrets, PluginSecretChannel(pluginID: manifest.id, store: secrets, now: { clock.now() }) as any PluginSecrets))
-        }
-        return capabilities
-    }
-
-    /// Subscribes an active plugin's location handler to the feed. Each fix goes through the
-    /// slot's admission, so a plugin that is stopping or swapped out is not called.
-    func subscribeToLocation(_ slot: PluginSlot, context: PluginContext, grants: [String: JSONValue]) {
-        guard grants["location"] != nil, context.locationHandler != nil else { return }
-        let id = slot.id
-        location.subscribe(id) { fix in
-            guard let (_, context) = await slot.admit() else { return }
-            defer { slot.endCall() }
-            try await context.locationHandler?(fix)
-        }
     }
 
     /// Starts reading the deployment's location sources (gpsd), feeding what they report to the

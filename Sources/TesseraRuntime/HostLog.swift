@@ -1,18 +1,64 @@
+import Logging
 import TesseraSDK
 
-/// The host's log: every line has a source (`host`, or a plugin id) and a level. Where lines go is
-/// the caller's choice (stderr for the CLI). Never put secrets or tokens in a line.
+/// The host's log: one swift-log `Logger`, and every line the host, its capabilities, its plugins
+/// and the HTTP edge write goes through it with metadata saying where it comes from — `source`
+/// (`host`, a plugin id, `http`, `events`…), and for a plugin's own lines `plugin` and
+/// `generation`; the HTTP edge adds `request` (the request id) to the lines of a request.
+///
+/// Where lines go is the `Logger`'s handler: the CLI's writes them to stderr
+/// (``HostLog/standardError(verbose:)``); tests discard them. Never put secrets or tokens in a line.
 public struct HostLog: Sendable {
     public typealias Level = PluginLog.Level
-    private let sink: @Sendable (Level, String, String) -> Void
+    /// The logger every line goes to.
+    public let logger: Logger
 
-    public init(sink: @escaping @Sendable (Level, _ source: String, _ message: String) -> Void) { self.sink = sink }
+    /// A log writing to `logger`.
+    public init(_ logger: Logger) { self.logger = logger }
 
     /// A log that drops every line.
-    public static var discarding: HostLog { HostLog { _, _, _ in } }
+    public static var discarding: HostLog { HostLog(Logger(label: "tessera", factory: { _ in SwiftLogNoOpLogHandler() })) }
 
-    public func callAsFunction(_ level: Level, _ source: String, _ message: String) { sink(level, source, message) }
+    /// A log writing one line per entry to stderr, `[level] source: message key=value…`: warnings
+    /// and errors, and with `verbose` everything.
+    public static func standardError(verbose: Bool) -> HostLog {
+        var logger = Logger(label: "tessera") { _ in LineLogHandler() }
+        logger.logLevel = verbose ? .debug : .warning
+        return HostLog(logger)
+    }
 
-    /// The log a plugin gets: lines tagged with its id.
-    func pluginLog(_ id: String) -> PluginLog { PluginLog { level, message in sink(level, id, message) } }
+    /// Writes `message` from `source` at `level`, with any further metadata.
+    public func callAsFunction(_ level: Level, _ source: String, _ message: String, _ metadata: Logger.Metadata = [:]) {
+        var all = metadata
+        all["source"] = .string(source)
+        logger.log(level: level.swiftLogLevel, "\(message)", metadata: all)
+    }
+
+    /// The log a plugin's generation gets: its lines carry its id and generation.
+    func pluginLog(_ id: String, generation: Int) -> PluginLog {
+        let logger = self.logger
+        return PluginLog { level, message in
+            logger.log(level: level.swiftLogLevel, "\(message)",
+                       metadata: ["source": .string(id), "plugin": .string(id), "generation": .stringConvertible(generation)])
+        }
+    }
+
+    /// A plain text hook for the capability modules, which depend on nothing but the toolchain:
+    /// their lines enter the host's log here, from `source` at `level`.
+    func hook(_ level: Level, _ source: String) -> @Sendable (String) -> Void {
+        { message in self(level, source, message) }
+    }
+}
+
+extension PluginLog.Level {
+    /// The swift-log level of the same weight.
+    var swiftLogLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        @unknown default: .info  // a level a later SDK adds
+        }
+    }
 }

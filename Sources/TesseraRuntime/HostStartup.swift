@@ -2,8 +2,8 @@ import Foundation
 import TesseraClock
 import TesseraLoader
 import TesseraManifest
-import TesseraSDK
 import TesseraStorage
+@_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {
     /// How far ``start(until:)`` takes the plugins.
@@ -36,7 +36,7 @@ extension PluginHost {
     func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: StartDepth) async {
         let id = slot.id
         guard let entry = catalog.entries[id] else {
-            slot.transition(.rejected, "no manifest declares the id '\(id)' in \(deployment.manifestDirectories.joined(separator: ", "))")
+            slot.transition(.rejected, catalog.missingReason(for: id, in: deployment.manifestDirectories))
             return
         }
         let manifest: PluginManifest
@@ -57,10 +57,11 @@ extension PluginHost {
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
             let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
             slot.withState { $0.grants = grants }
-            guard let factory = try factory(for: slot, manifest: manifest, depth: depth) else { return }
+            guard let (factory, loaded) = try factory(for: slot, manifest: manifest, depth: depth) else { return }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
-            try await startInstance(slot, manifest: manifest, entry: pluginEntry, grants: grants, factory: factory,
-                                    openedStorage: storageOpening)
+            let candidate = GenerationCandidate(manifest: manifest, entry: pluginEntry, grants: grants, factory: factory, loaded: loaded,
+                                                generation: slot.withState { $0.generationNumber })
+            try await startFirstGeneration(candidate, in: slot, preopened: await storageOpening?.value)
         } catch let disabled as DisabledPlugin {
             slot.transition(.disabled, disabled.reason)
         } catch let refusal as Refusal {
@@ -80,22 +81,27 @@ extension PluginHost {
 
     /// Gates 1–3 for a library plugin (`validated`, then `loaded`), or none for one linked into this
     /// process; the factory that makes its instances, or `nil` when `depth` stops at `validated`.
-    func factory(for slot: PluginSlot, manifest: PluginManifest, depth: StartDepth) throws -> PluginFactory? {
+    func factory(for slot: PluginSlot, manifest: PluginManifest, depth: StartDepth) throws -> (PluginFactory, LoadedGeneration?)? {
         if let inProcess = options.inProcessPlugins[manifest.id] {
             // Linked into this process (a plugin's own tests): no library to find, check or load.
             slot.transition(.validated, "in-process: no library gates")
             if depth == .validated { return nil }
             slot.withState { $0.generationNumber += 1 }
-            return inProcess
+            return (inProcess, nil)
         }
-        let library = try verifyLibrary(manifest, staging: depth == .active)
-        slot.withState { $0.library = library }
+        let path = try locateLibrary(manifest)
+        if depth == .validated {
+            let library = try FileGate.verify(path: path, manifest: manifest, host: .current)
+            slot.withState { $0.library = library }
+            slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+            return nil
+        }
+        let generation = try pipeline.gates(path, manifest: manifest)
+        let library = generation.library
         slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
-        if depth == .validated { return nil }
-        let generation = try LibraryLoader.load(library, manifest: manifest)
-        slot.withState { $0.generation = generation; $0.generationNumber += 1 }
+        slot.withState { $0.library = library; $0.generation = generation; $0.generationNumber += 1 }
         slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
-        return generation.factory
+        return (generation.factory, generation)
     }
 
     /// A check before loading failed; the plugin is `rejected`.
@@ -126,7 +132,7 @@ extension PluginHost {
             throw Refusal(reason: "config: \(deployment.file): \(entry.path).config\(violation.path.dropFirst()): expected \(violation.expected), found \(violation.found)")
         }
         for requirement in manifest.requires {
-            guard let provided = PluginHost.providedCapabilities[requirement.capability] else {
+            guard let provided = providers[requirement.capability]?.version else {
                 if requirement.optional { continue }
                 throw Refusal(reason: "requires capability '\(requirement.capability)' \(requirement.versions), which this host does not provide")
             }
@@ -137,17 +143,10 @@ extension PluginHost {
                 throw Refusal(reason: "requires capability '\(requirement.capability)', which \(deployment.file) does not grant at \(entry.path).grants")
             }
         }
+        for (name, grant) in grants.sorted(by: { $0.key < $1.key }) {
+            try providers[name]?.check(grant: grant, manifest: manifest)
+        }
         return (entry, grants)
-    }
-
-    /// Finds the plugin's library and runs gate 1 on it. To load it, the build is first copied to
-    /// its content-addressed path and the copy is checked, so the bytes checked are the bytes loaded;
-    /// to only validate, the file is checked where it is.
-    func verifyLibrary(_ manifest: PluginManifest, staging: Bool) throws -> VerifiedLibrary {
-        let path = try locateLibrary(manifest)
-        guard staging else { return try FileGate.verify(path: path, manifest: manifest, host: .current) }
-        let staged = try LibraryLoader.stage(path, in: generations)
-        return try FileGate.verify(staged, manifest: manifest, host: .current)
     }
 
     /// The library's path: relative to the manifest for `path`, on the library path for `name`.
@@ -168,104 +167,61 @@ extension PluginHost {
         throw Refusal(reason: "library: \(manifest.library.fileName) not found in \(searched.joined(separator: ", ")) (build it with `swift build`)")
     }
 
-    /// `starting` → `active`: capabilities, migrations, the instance's `start`, the manifest's jobs.
-    func startInstance(
-        _ slot: PluginSlot, manifest: PluginManifest, entry: Deployment.PluginEntry, grants: [String: JSONValue],
-        factory: PluginFactory, openedStorage: Task<SQLitePluginStorage?, Never>?
-    ) async throws {
+    /// `starting` → `active` for a plugin's first generation: its context, then its commit
+    /// (migrations, write rules, sync registration), then its `start`, then its registrations.
+    /// Nothing serves yet, so the commit comes first and `start` sees the migrated schema. A start
+    /// that throws leaves the commit in place: the plugin is `failed`, and its tables still sync.
+    func startFirstGeneration(_ candidate: GenerationCandidate, in slot: PluginSlot, preopened: SQLitePluginStorage?) async throws {
+        let manifest = candidate.manifest
         slot.transition(.starting, "generation \(slot.withState { $0.generationNumber })")
-        let instance = factory.makePlugin()
-        let opened = await openedStorage?.value
-        let (context, storage) = try makeContext(for: instance, manifest: manifest, entry: entry, grants: grants) {
-            try opened ?? openStorage(manifest.id)
+        try pipeline.buildContext(candidate, resources: GenerationResources(serving: nil, preopened: preopened))
+        try pipeline.commit(candidate)
+        pipeline.finish(candidate)
+        slot.withState { $0.storage = candidate.storage }
+        do { try await pipeline.start(candidate) } catch {
+            await pipeline.abandon(candidate)
+            throw error
         }
-        do {
-            try await instance.start(context: context)
-        } catch {
-            throw StartFailure(reason: "start threw: \(error)")
-        }
-        for job in manifest.jobs {
-            let first = clock.now().addingTimeInterval(TimeInterval(job.everySeconds))
-            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: manifest.id, key: "job:\(job.name)", name: job.name,
-                                                       fireAt: first, everySeconds: job.everySeconds))
-        }
-        let missing = manifest.operations.map(\.name).filter { context.operationHandler($0) == nil }
-        slot.withState { $0.instance = instance; $0.context = context; $0.storage = storage }
+        let handlers = candidate.context?.hostHandlers
+        let missing = manifest.operations.map(\.name).filter { handlers?.operation($0) == nil }
+        slot.withState { $0.serve(candidate) }
         let note = missing.isEmpty ? "serving \(manifest.operations.count) operations"
             : "serving; no handler registered for \(missing.joined(separator: ", "))"
         slot.transition(.active, note)
-        subscribeToLocation(slot, context: context, grants: grants)
+        await pipeline.activate(candidate, in: slot, replacing: false)
         events.kick()  // what it missed while it was not active
-        if grants["sync"] != nil { await tellUntoldRemoteChanges(manifest.id) }
         log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
-    }
-
-    /// The context a new instance starts with: its granted capabilities (storage migrated to the
-    /// instance's schema) and configuration. `storage` gives the plugin's database when storage
-    /// is granted: opened at start, or the running generation's during a swap.
-    func makeContext(for instance: any Plugin, manifest: PluginManifest, entry: Deployment.PluginEntry,
-                     grants: [String: JSONValue], storage open: () throws -> SQLitePluginStorage) throws -> (PluginContext, SQLitePluginStorage?) {
-        var capabilities: [GrantedCapability] = []
-        var storage: SQLitePluginStorage?
-        do {
-            if let permissions = grants["storage"] {
-                let prepared = try prepareStorage(open(), permissions: permissions, migrations: instance.migrations)
-                capabilities.append(GrantedCapability(.storage, prepared as any PluginStorage))
-                storage = prepared
-            }
-            if let permissions = grants["clock"] {
-                let pluginClock = PluginClock(pluginID: manifest.id, source: clock, store: timerStore, permissions: permissions)
-                capabilities.append(GrantedCapability(.clock, pluginClock as any HostClock))
-            }
-        } catch {
-            throw StartFailure(reason: "storage: \(error)")
-        }
-        if let storage, grants["sync"] != nil, !manifest.syncTables.isEmpty {
-            try enableSync(manifest, storage: storage)
-            if let store = syncStore(of: manifest.id) {
-                let schedule = syncSchedule, clock = self.clock, id = manifest.id
-                capabilities.append(GrantedCapability(.sync, PluginSyncChannel(store: store) { schedule?.changed(id, now: clock.now()) } as any PluginSync))
-            }
-        }
-        capabilities += try messagingCapabilities(manifest, grants: grants, storage: storage)
-        let context = PluginContext(pluginID: manifest.id, config: entry.config, capabilities: capabilities, log: log.pluginLog(manifest.id))
-        return (context, storage)
     }
 
     /// The database file of plugin `id`: `<data>/plugins/<id>/storage.sqlite`.
     public func storagePath(_ id: String) -> String {
-        ((options.dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString).appendingPathComponent("storage.sqlite")
+        Self.storagePath(id, dataDirectory: options.dataDirectory)
     }
 
-    func openStorage(_ id: String) throws -> SQLitePluginStorage {
-        let clock = self.clock
-        return try SQLitePluginStorage(pluginID: id, path: storagePath(id), now: { clock.now() })
+    static func storagePath(_ id: String, dataDirectory: String) -> String {
+        ((dataDirectory as NSString).appendingPathComponent("plugins/\(id)") as NSString).appendingPathComponent("storage.sqlite")
+    }
+
+    static func openStorage(_ id: String, dataDirectory: String, clock: any ClockSource) throws -> SQLitePluginStorage {
+        try SQLitePluginStorage(pluginID: id, path: storagePath(id, dataDirectory: dataDirectory), now: { clock.now() })
     }
 
     /// Opens the plugin's database on another thread if it exists already; `nil` otherwise (and if
     /// opening fails, so that the open is retried, and its error reported, in order).
     func openExistingStorage(_ id: String) -> Task<SQLitePluginStorage?, Never>? {
         guard FileManager.default.fileExists(atPath: storagePath(id)) else { return nil }
-        return Task.detached { [self] in try? openStorage(id) }
-    }
-
-    /// Migrates the database to the instance's schema and applies the grant's quota.
-    func prepareStorage(_ storage: SQLitePluginStorage, permissions: JSONValue, migrations: [StorageMigration]) throws -> SQLitePluginStorage {
-        try storage.migrate(migrations)
-        if let quota = permissions["quotaMB"]?.integerValue {
-            try storage.limitSize(toMegabytes: Int(quota))
-        }
-        return storage
+        let data = options.dataDirectory, clock = self.clock
+        return Task.detached { try? Self.openStorage(id, dataDirectory: data, clock: clock) }
     }
 
     /// Stops every active plugin (most recently listed first) and leaves them `stopped`.
     public func stop() async {
         for slot in registry.all.reversed() where slot.lifecycle == .active {
             slot.transition(.draining, "host stopping")
-            location.unsubscribe(slot.id)
-            let instance = slot.withState { $0.instance }
+            let (instance, bindings) = slot.withState { ($0.instance, $0.bindings) }
+            for binding in bindings { binding.release() }
             await instance?.stop()
-            slot.withState { $0.instance = nil; $0.context = nil }
+            slot.withState { $0.instance = nil; $0.context = nil; $0.bindings = [] }
             slot.transition(.stopped, "host stopped")
         }
     }

@@ -1,42 +1,15 @@
 import Foundation
 import Synchronization
 import TesseraManifest
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraStorage
 import TesseraSync
 import TesseraSyncClient
 
 extension PluginHost {
-    /// Opens the sync state of a plugin granted `sync` whose manifest lists synced tables, in its
-    /// own database, and stamps every later record write to those tables as cell changes in the
-    /// write's own transaction. A table that cannot be synced (docs/sync.md: its key, NOT NULL
-    /// without default, UNIQUE, foreign keys) stops the plugin with the rule named.
-    func enableSync(_ manifest: PluginManifest, storage: SQLitePluginStorage) throws {
-        let tables = manifest.syncTables.keys.sorted().map { SyncedTable($0, keepConflicts: Set(manifest.syncTables[$0] ?? [])) }
-        let clock = self.clock
-        let store: SyncStore
-        do { store = try SyncStore(database: storage.database, tables: tables, now: { clock.now() }) } catch {
-            throw StartFailure(reason: "sync: \(error)")
-        }
-        let schedule = self.syncSchedule, id = manifest.id
-        storage.stampWrites { batch, connection in
-            do {
-                let stamped = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
-                if !stamped.isEmpty, let schedule { schedule.changed(id, now: clock.now()) }
-            } catch let error as SyncError {
-                throw PluginError(.conflict, "sync: \(error); nothing of this batch was written")
-            } catch let error as HLCError {
-                throw PluginError(.unavailable, "sync: \(error); nothing of this batch was written")
-            }
-        }
-        syncStores.withLock { $0[manifest.id] = store }
-        syncSchedule?.add(manifest.id, first: clock.now())
-        timers.wakeup.kick()
-    }
-
     /// The sync state of a plugin that syncs, for the device's sync client and for tests.
     public func syncStore(of pluginID: String) -> SyncStore? {
-        syncStores.withLock { $0[pluginID] }
+        syncStores[pluginID]
     }
 }
 
@@ -59,7 +32,7 @@ extension PluginHost {
     }
 
     /// The plugins whose tables sync, sorted.
-    public var syncingPlugins: [String] { syncStores.withLock { $0.keys.sorted() } }
+    public var syncingPlugins: [String] { syncStores.plugins }
 
     /// One sync round of `pluginID` with the hub now; then the plugin is told which rows changed.
     public func syncNow(_ pluginID: String) async throws -> DeviceSync.Report {
@@ -142,7 +115,7 @@ extension PluginHost {
     /// Calls the plugin's remote-changes handler; whether it took them (no handler: nothing to take).
     @discardableResult
     private func hand(_ changes: RemoteChanges, to context: PluginContext, of pluginID: String) async -> Bool {
-        guard let handler = context.remoteChangesHandler else { return true }
+        guard let handler = context.hostHandlers.remoteChanges else { return true }
         do {
             try await handler(changes)
             return true

@@ -5,14 +5,6 @@ import TesseraManifest
 import TesseraSDK
 import TesseraStorage
 
-/// Where a swap's new generation comes from.
-public enum SwapSource: Sendable {
-    /// A plugin library on disk: staged at its content-addressed path and put through the three gates.
-    case library(String)
-    /// Code linked into this process (tests, TesseraTesting): no gates.
-    case inProcess(PluginFactory)
-}
-
 /// What a swap did.
 public struct SwapReport: Sendable {
     /// The plugin's generation number now serving.
@@ -32,20 +24,27 @@ extension PluginHost {
     /// How long a swap waits for the calls in flight before it gives up and rolls back.
     public static let swapDrainTimeout: Duration = .seconds(5)
 
-    /// Swaps a running plugin's code for a new build while the host runs (DESIGN §8).
+    /// Swaps a running plugin's code for a new build while the host runs (DESIGN §8), through
+    /// the generation pipeline (``GenerationPipeline``).
     ///
     /// In order: re-read the manifest (the new build may bring a new one) and check it against the
-    /// deployment; stage the library at its content-addressed path and run the three gates; make
-    /// the new instance, migrate its storage and start it in standby beside the old one; close
-    /// admission (new calls wait) and drain the calls in flight; move the in-memory state across
+    /// deployment; stage the library and run the three gates; build the new instance's context
+    /// (nothing shared changes) and start it in standby beside the old one; close admission (new
+    /// calls wait) and drain the calls in flight; commit the new generation's capabilities
+    /// (migrations, write rules, sync registration); move the in-memory state across
     /// (`exportState` → `importState`, after checking the manifest says it can read that state
     /// schema); re-point the slot, so that calls, timers, events and location fixes reach the new
     /// instance; let the held calls through; stop the old instance and retire its generation (the
     /// library stays mapped: it is never `dlclose`d).
     ///
-    /// A failing gate, a throwing `start`, calls that do not finish within
-    /// ``swapDrainTimeout``, or a failing state import roll the swap back: the old generation keeps
-    /// serving, and the error says why.
+    /// A new generation whose commit changes the database's schema starts after that commit, inside
+    /// the pause, so that its code meets the schema it expects; a copy of the database taken first
+    /// puts it back if anything after fails.
+    ///
+    /// A failing gate, a throwing `start`, calls that do not finish within ``swapDrainTimeout``, a
+    /// failing migration or a failing state import roll the swap back: the old generation keeps
+    /// serving with its storage, write rules, subscriptions and timers exactly as they were, and
+    /// the error says why.
     public func swap(_ id: String, to source: SwapSource, drainTimeout: Duration = swapDrainTimeout) async throws(PluginError) -> SwapReport {
         guard let slot = registry[id] else { throw PluginError(.notFound, "no plugin '\(id)' in this host") }
         guard slot.beginSwap() else { throw PluginError(.conflict, "plugin '\(id)' is already being swapped") }
@@ -54,49 +53,41 @@ extension PluginHost {
         let manifest = try rereadManifest(current)
         let grants = try checkSwapDeployment(manifest, current: current)
         let (factory, generation) = try newGeneration(source, manifest: manifest)
-        let (instance, context, storage) = try await standby(factory, slot: slot, manifest: manifest, entry: entry, grants: grants)
+        let candidate = GenerationCandidate(manifest: manifest, entry: entry, grants: grants, factory: factory, loaded: generation,
+                                            generation: slot.withState { $0.generationNumber } + 1)
+        try await standby(candidate, slot: slot)
 
         let clock = ContinuousClock()
         let closedAt = clock.now
         slot.closeAdmission()
         guard await slot.drain(timeout: drainTimeout) else {
             slot.openAdmission()
-            await instance.stop()
+            await pipeline.abandon(candidate)
             throw PluginError(.conflict, "swap of '\(id)' rolled back: calls in flight did not finish within \(drainTimeout); generation \(slot.withState { $0.generationNumber }) keeps serving")
         }
         let stateBytes: Int
         do {
-            stateBytes = try await moveState(from: slot.withState { $0.instance }, to: instance)
+            stateBytes = try await commitInPause(candidate, replacing: slot)
         } catch {
             slot.openAdmission()
-            await instance.stop()
-            throw PluginError(.conflict, "swap of '\(id)' rolled back: state import failed: \(error); the old generation keeps serving")
+            await pipeline.abandon(candidate)
+            throw error
         }
-        let old = slot.withState { s -> (any Plugin)? in
-            let old = s.instance
-            if let previous = s.generation { s.retired.append(previous) }
-            s.manifest = manifest
-            s.grants = grants
-            s.instance = instance
-            s.context = context
-            s.storage = storage ?? s.storage
-            if let generation { s.generation = generation; s.library = generation.library }
+        pipeline.finish(candidate)
+        let (old, oldBindings) = slot.withState { s -> ((any Plugin)?, [any CapabilityBinding]) in
+            let replaced = (s.instance, s.bindings)
+            s.serve(candidate)
             s.generationNumber += 1
-            return old
+            return replaced
         }
-        location.unsubscribe(id)
-        subscribeToLocation(slot, context: context, grants: grants)
+        for binding in oldBindings { binding.release() }
+        await pipeline.activate(candidate, in: slot, replacing: true)
         slot.transition(.active, "swapped in generation \(slot.withState { $0.generationNumber }) (\(manifest.version))")
         slot.openAdmission()
         let pause = clock.now - closedAt
         await old?.stop()
         events.setSubscriptions(eventSubscriptions())
         events.kick()
-        for job in manifest.jobs {  // jobs the new manifest adds
-            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: id, key: "job:\(job.name)", name: job.name,
-                                                       fireAt: self.clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
-                                                       everySeconds: job.everySeconds))
-        }
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")
         let overBudget = restartRecommended
         if overBudget {
@@ -104,6 +95,30 @@ extension PluginHost {
         }
         return SwapReport(generation: slot.withState { $0.generationNumber }, pause: pause, stateBytes: stateBytes,
                           libraryPath: generation?.stagedPath, restartRecommended: overBudget)
+    }
+
+    /// Inside the pause (admission closed, nothing in flight): commits the new generation, starts it
+    /// if its schema change kept it from starting in standby, and moves the state across; the byte
+    /// count moved. On any failure the commit is undone and the error says the swap rolled back.
+    private func commitInPause(_ candidate: GenerationCandidate, replacing slot: PluginSlot) async throws(PluginError) -> Int {
+        let id = slot.id
+        do {
+            try pipeline.commit(candidate)
+        } catch {
+            throw PluginError(.conflict, "swap of '\(id)' rolled back: the new generation could not commit: \(reason(of: error)); the old generation keeps serving")
+        }
+        if !candidate.started {
+            do { try await pipeline.start(candidate) } catch {
+                pipeline.undo(candidate)
+                throw PluginError(.conflict, "swap rolled back: the new generation did not start: \(reason(of: error)); the old generation keeps serving")
+            }
+        }
+        do {
+            return try await moveState(from: slot.withState { $0.instance }, to: candidate.instance)
+        } catch {
+            pipeline.undo(candidate)
+            throw PluginError(.conflict, "swap of '\(id)' rolled back: state import failed: \(error); the old generation keeps serving")
+        }
     }
 
     /// The running plugin's manifest and deployment entry, if it may be swapped now.
@@ -153,9 +168,7 @@ extension PluginHost {
             return (factory, nil)
         case .library(let path):
             do {
-                let staged = try LibraryLoader.stage(path, in: generations)
-                let library = try FileGate.verify(staged, manifest: manifest, host: .current)
-                let generation = try LibraryLoader.load(library, manifest: manifest)
+                let generation = try pipeline.gates(path, manifest: manifest)
                 return (generation.factory, generation)
             } catch {
                 // Well-formed, but the build is refused: 422, not 400.
@@ -164,25 +177,21 @@ extension PluginHost {
         }
     }
 
-    /// Makes the new instance and starts it beside the running one (it gets no calls yet).
-    private func standby(_ factory: PluginFactory, slot: PluginSlot, manifest: PluginManifest, entry: Deployment.PluginEntry,
-                         grants: [String: JSONValue]) async throws(PluginError) -> (any Plugin, PluginContext, SQLitePluginStorage?) {
-        let instance = factory.makePlugin()
+    /// Builds the new generation's context and, unless its commit changes the schema, starts it
+    /// beside the running one (it gets no calls yet). Nothing shared has changed.
+    private func standby(_ candidate: GenerationCandidate, slot: PluginSlot) async throws(PluginError) {
         do {
-            let (context, storage) = try makeContext(for: instance, manifest: manifest, entry: entry, grants: grants) {
-                try slot.withState { $0.storage } ?? openStorage(manifest.id)
-            }
-            try await instance.start(context: context)
-            return (instance, context, storage)
+            try pipeline.buildContext(candidate, resources: GenerationResources(serving: slot.withState { $0.storage }, preopened: nil))
+            if !candidate.changesSchema { try await pipeline.start(candidate) }
         } catch {
-            await instance.stop()
+            await pipeline.abandon(candidate)
             throw PluginError(.conflict, "swap rolled back: the new generation did not start: \(reason(of: error)); the old generation keeps serving")
         }
     }
 
     /// Moves the old instance's state to the new one; the byte count moved.
-    private func moveState(from old: (any Plugin)?, to new: any Plugin) async throws -> Int {
-        guard let state = try await old?.exportState() else { return 0 }
+    private func moveState(from old: (any Plugin)?, to new: (any Plugin)?) async throws -> Int {
+        guard let new, let state = try await old?.exportState() else { return 0 }
         try await new.importState(state)
         return state.bytes.count
     }

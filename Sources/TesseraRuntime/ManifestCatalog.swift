@@ -42,4 +42,12 @@ struct ManifestCatalog {
             if let id { entries[id] = .invalid(file: file, error: error) } else { unattributed.append(error) }
         }
     }
+
+    /// Why no manifest declares `id`: where the host looked, and the files it could not read at
+    /// all (not JSON, or no `id`), with their errors: one of them may be the plugin's.
+    func missingReason(for id: String, in directories: [String]) -> String {
+        let base = "no manifest declares the id '\(id)' in \(directories.joined(separator: ", "))"
+        guard !unattributed.isEmpty else { return base }
+        return base + "; unreadable manifests there: " + unattributed.map(\.description).joined(separator: "; ")
+    }
 }

@@ -23,6 +23,8 @@ final class PluginSlot: Sendable {
         var instance: (any Plugin)?
         var context: PluginContext?
         var grants: [String: JSONValue] = [:]
+        /// The serving generation's capability bindings, released when it stops serving.
+        var bindings: [any CapabilityBinding] = []
         /// The plugin's database, kept for the next generation of a hot swap.
         var storage: SQLitePluginStorage?
         var inflight = 0
@@ -158,8 +160,36 @@ final class PluginSlot: Sendable {
                 sha256: s.library?.sha256,
                 stampedABI: s.library.map { "\($0.stamp.sdkABIMajor).\($0.stamp.sdkABIMinor)" },
                 buildID: s.library?.buildID, generation: s.generationNumber, retiredGenerations: s.retired.count,
-                retiredBytes: s.retired.reduce(0) { $0 + $1.library.size },
+                retiredBytes: s.retiredBytes,
                 grants: s.grants, operations: s.manifest?.operations.map(\.name) ?? [], history: s.history)
+        }
+    }
+}
+
+extension PluginSlot.State {
+    /// Points the slot at a committed generation: its instance, context, bindings and manifest; a
+    /// library generation replacing another retires the one it replaces.
+    mutating func serve(_ candidate: GenerationCandidate) {
+        manifest = candidate.manifest
+        grants = candidate.grants
+        instance = candidate.instance
+        context = candidate.context
+        bindings = candidate.bindings
+        storage = candidate.storage ?? storage
+        if let loaded = candidate.loaded, loaded.stagedPath != generation?.stagedPath {
+            if let previous = generation { retired.append(previous) }
+            generation = loaded
+            library = loaded.library
+        }
+    }
+
+    /// What the retired generations keep mapped: each distinct library once (a build swapped out,
+    /// in and out again is one mapping: `dlopen` of a path already loaded returns that image).
+    var retiredBytes: Int {
+        var seen = Set<String>()
+        return retired.reduce(0) { sum, generation in
+            seen.insert(generation.stagedPath).inserted && generation.stagedPath != self.generation?.stagedPath
+                ? sum + generation.library.size : sum
         }
     }
 }

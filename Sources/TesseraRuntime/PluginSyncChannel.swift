@@ -4,18 +4,24 @@ import TesseraSync
 /// The `sync` capability a plugin sees: its store's kept conflicts, listed and resolved. A
 /// resolution is a local write, so the next round follows soon after it, as for any other.
 struct PluginSyncChannel: PluginSync {
-    let store: SyncStore
+    /// The plugin's sync state as registered now (it is registered when the generation commits).
+    let store: @Sendable () -> SyncStore?
     let changed: @Sendable () -> Void
 
+    private func registered() throws -> SyncStore {
+        guard let store = store() else { throw PluginError(.unavailable, "sync is not enabled for this plugin yet") }
+        return store
+    }
+
     func conflicts() async throws -> [CellConflict] {
-        try store.conflicts().map {
+        try registered().conflicts().map {
             CellConflict(table: $0.table, id: $0.row, column: $0.column, current: $0.current.value, others: $0.others.map(\.value))
         }
     }
 
     func resolveConflict(table: String, id: String, column: String, value: SQLValue) async throws {
         do {
-            try store.resolveConflict(table: table, row: id, column: column, value: value)
+            try registered().resolveConflict(table: table, row: id, column: column, value: value)
         } catch SyncError.noConflict {
             throw PluginError(.notFound, "\(table)/\(id).\(column) has no conflict (resolved already?)", field: "$.id")
         }

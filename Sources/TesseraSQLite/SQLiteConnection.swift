@@ -1,4 +1,5 @@
 import CSQLite
+import TesseraSDK
 
 /// One connection to an SQLite database file (`sqlite3*`), closed when the last reference goes away.
 ///
@@ -89,8 +90,7 @@ public final class SQLiteConnection {
         }
         self.handle = db
         sqlite3_extended_result_codes(db, 1)
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        let milliseconds = max(0, min(Int64(Int32.max), Int64((busyTimeout.timeInterval * 1000).rounded())))
         sqlite3_busy_timeout(db, Int32(milliseconds))
         if mode.isWritable {
             // Checked: journal_mode answers the mode in force, which stays the old one if WAL is refused.

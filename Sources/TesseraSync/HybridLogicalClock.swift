@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDK
 
 /// A hybrid logical clock (Kulkarni et al.), with Actual Budget's rules and guards.
 ///
@@ -34,8 +35,7 @@ public struct HybridLogicalClock: Sendable {
                 resumingAfter last: HLCTimestamp? = nil) {
         self.node = node
         self.now = now
-        let (seconds, attoseconds) = maxDrift.components
-        self.maxDriftMillis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        self.maxDriftMillis = Int64((maxDrift.timeInterval * 1000).rounded())
         self.last = last.map { ($0.millis, $0.counter) } ?? (0, 0)
     }
 

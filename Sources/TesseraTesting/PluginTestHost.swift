@@ -124,17 +124,17 @@ public final class PluginTestHost: Sendable {
 
     /// The notifications delivered to the host's inbox so far, oldest first.
     public func deliveredNotifications() throws -> [InboxEntry] {
-        try host.notifications.store.inbox(after: 0, limit: Int.max)
+        try host.inbox(after: 0, limit: Int.max)
     }
 
     /// The plugin's notifications still to be delivered, soonest first.
     public func pendingNotifications() throws -> [ScheduledNotification] {
-        try host.notifications.store.pending(plugin: pluginID)
+        try host.pendingNotifications(plugin: pluginID)
     }
 
     /// The events the plugin has published so far, in order.
     public func publishedEvents() throws -> [PublishedEvent] {
-        try host.events.log.events(of: pluginID)
+        try host.publishedEvents(of: pluginID)
     }
 
     /// Feeds location fixes as a source would (needs the `location` grant and a handler registered
@@ -148,7 +148,7 @@ public final class PluginTestHost: Sendable {
     /// Publishes an event as another plugin would, and waits until the plugin's handler (if it
     /// consumes `publisher/name`) has run. The manifest must list it under `events.consumes`.
     public func deliver(_ name: String, from publisher: String, payload: JSONValue = [:]) async throws {
-        try host.events.publish(publisher, name: name, payload: payload)
+        try host.publishEvent(publisher, name: name, payload: payload)
         await host.settle()
     }
 
@@ -165,7 +165,7 @@ public final class PluginTestHost: Sendable {
 
     /// The names of the secrets the plugin stored (never their values), sorted.
     public func secretNames() throws -> [String] {
-        try host.secrets.names(plugin: pluginID).map(\.name)
+        try host.secretNames(plugin: pluginID)
     }
 
     /// The path of the plugin's own database file, e.g. to check that a secret never reached it.

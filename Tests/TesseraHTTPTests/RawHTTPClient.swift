@@ -42,7 +42,7 @@ enum RawHTTPClient {
             let fd = try connect(port: port)
             defer { close(fd) }
             for (i, part) in parts.enumerated() {
-                if i > 0, pause > .zero { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) * 1e-18) }
+                if i > 0, pause > .zero { Thread.sleep(forTimeInterval: pause.timeInterval) }
                 // A write the server refused to wait for (it answered early) is not a failure here:
                 // the answer is what the test reads next.
                 if !send(fd, part) { break }

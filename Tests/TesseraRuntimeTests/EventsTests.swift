@@ -103,7 +103,7 @@ import TesseraTestFixtures
         #expect(steady.received.withLock { $0.first?.payload["id"] } == "n1")
         // The flaky subscriber failed on #1 and holds back its later events, keeping the order.
         #expect(flaky.sequences.isEmpty)
-        let failing = try #require(try host.events.status().first { $0.subscription.subscriber == "test.flaky" })
+        let failing = try #require(try host.eventDeliveries().first { $0.subscription.subscriber == "test.flaky" })
         #expect(failing.cursor.attempts == 1)
         #expect(failing.cursor.lastError?.contains("not now") == true)
         #expect(failing.behind == 6)

@@ -65,6 +65,10 @@ import TesseraTestFixtures
         let status = try #require(host.status(of: "fixture.counter"))
         #expect(status.generation == 21)
         #expect(status.retiredGenerations == 20)
+        // Twenty retired generations are two libraries, and one of them (A) serves again: only B's
+        // mapping is retired code, counted once.
+        let sizeB = try #require(try FileManager.default.attributesOfItem(atPath: builds[0])[.size] as? Int)
+        #expect(status.retiredBytes == sizeB)
         await host.stop()
     }
 
@@ -234,7 +238,7 @@ import TesseraTestFixtures
         }
         for _ in 0..<60 { _ = try await host.advanceClock(by: 60) }
         try await swaps.value
-        let keys = try host.notifications.store.inbox(limit: 1000).map(\.key)
+        let keys = try host.inbox(limit: 1000).map(\.key)
         #expect(keys.count == 50)
         #expect(Set(keys) == Set((0..<50).map { "r\($0)" }))
         #expect(host.status(of: "test.remind")?.generation == 11)

@@ -80,14 +80,14 @@ import TesseraTestFixtures
                 == ["tea@2026-01-01T00:15:00Z", "walk@2026-01-01T00:20:00Z"])
 
         _ = try await host.advanceClock(by: 3600)
-        let inbox = try host.notifications.store.inbox()
+        let inbox = try host.inbox()
         #expect(inbox.map(\.key) == ["walk", "tea"], "newest first")
         #expect(inbox.last?.payload["n"] == .integer(2))
         #expect(inbox.last?.dueAt == Self.start.addingTimeInterval(900))
         #expect(inbox.allSatisfy { !$0.late && $0.deliveredAt == $0.dueAt })
         #expect(try await host.call("test.remind", "pending", input: [:], as: user) == [])
         _ = try await host.advanceClock(by: 3600)
-        #expect(try host.notifications.store.inbox().count == 2)
+        #expect(try host.inbox().count == 2)
         await host.stop()
     }
 
@@ -96,16 +96,16 @@ import TesseraTestFixtures
         let first = try await host(ws)
         for i in 0..<20 { try await remind(first, "r\(i)", at: 60 * Double(i + 1)) }
         _ = try await first.advanceClock(by: 600)  // ten of twenty
-        #expect(try first.notifications.store.inbox(limit: 100).count == 10)
+        #expect(try first.inbox(limit: 100).count == 10)
         await first.stop()
 
         let second = try await host(ws)
         #expect(try await second.call("test.remind", "pending", input: [:], as: user).arrayValue?.count == 10)
         _ = try await second.advanceClock(by: 3600)
-        let keys = try second.notifications.store.inbox(limit: 100).map(\.key)
+        let keys = try second.inbox(limit: 100).map(\.key)
         #expect(keys.count == 20)
         #expect(Set(keys) == Set((0..<20).map { "r\($0)" }))
-        #expect(try second.notifications.store.counters()["delivered"] == 20)
+        #expect(try second.notificationCounters()["delivered"] == 20)
         await second.stop()
     }
 
@@ -123,13 +123,13 @@ import TesseraTestFixtures
 
         let second = try await host(ws)
         _ = try await second.advanceClock(by: 0)
-        let inbox = try second.notifications.store.inbox(limit: 100)
+        let inbox = try second.inbox(limit: 100)
         // "old" and "recent" are both over two hours late: dropped and counted. The daily one
         // delivers its latest missed occurrence (04:00 today), late; the two before are superseded.
         #expect(inbox.map(\.key) == ["daily"])
         #expect(inbox.first?.late == true)
         #expect(inbox.first?.dueAt == Self.start.addingTimeInterval(2 * 86_400 + 4 * 3600))
-        let counters = try second.notifications.store.counters()
+        let counters = try second.notificationCounters()
         #expect(counters["droppedLate"] == 2)
         #expect(counters["superseded"] == 2)
         #expect(counters["late"] == 1)
@@ -151,7 +151,7 @@ import TesseraTestFixtures
         _ = try await host.call("test.remind", "remind", input: [
             "key": "weekly", "rule": "FREQ=WEEKLY;BYDAY=FR;BYHOUR=8;BYMINUTE=0", "start": .string(start), "zone": "Europe/Prague"], as: user)
         _ = try await host.advanceClock(by: 28 * 86_400)
-        let delivered = try host.notifications.store.inbox(after: 0, limit: 10)
+        let delivered = try host.inbox(after: 0, limit: 10)
         #expect(delivered.map { $0.dueAt.formatted(.iso8601) } == expected)
         #expect(delivered.allSatisfy { $0.deliveredAt == $0.dueAt && !$0.late })
         var prague = Calendar(identifier: .gregorian)
@@ -171,7 +171,7 @@ import TesseraTestFixtures
         await second.start()
         #expect(second.status(of: "test.remind")?.state != .active)
         _ = try await second.advanceClock(by: 3600)
-        #expect(try second.notifications.store.inbox().map(\.key) == ["tea"])
+        #expect(try second.inbox().map(\.key) == ["tea"])
         await second.stop()
     }
 
@@ -218,8 +218,8 @@ import TesseraTestFixtures
         #expect(body["key"] == "tea")
         #expect(body["payload"]?["n"] == .integer(7))
         #expect(body["id"]?.stringValue == keys.first)
-        #expect(try host.notifications.store.outboundSummary() == ["\(receiver.url()) sent": 1])
-        #expect(try host.notifications.store.counters()["webhookSent"] == 1)
+        #expect(try host.outboundNotificationSummary() == ["\(receiver.url()) sent": 1])
+        #expect(try host.notificationCounters()["webhookSent"] == 1)
         await host.stop()
     }
 
@@ -231,8 +231,8 @@ import TesseraTestFixtures
         for i in 0..<5 { try await suite.remind(host, "r\(i)", at: 60 * Double(i + 1)) }
         _ = try await host.advanceClock(by: 600)
         // Every occurrence is in the inbox although not one POST has been answered.
-        #expect(try host.notifications.store.inbox().count == 5)
-        #expect(try host.notifications.store.outboundSummary()["\(receiver.url()) pending"] == 5)
+        #expect(try host.inbox().count == 5)
+        #expect(try host.outboundNotificationSummary()["\(receiver.url()) pending"] == 5)
         await host.stop()
     }
 
@@ -247,7 +247,7 @@ import TesseraTestFixtures
         _ = try await host.advanceClock(by: 3600)
         await host.settle()
         #expect(receiver.requests.count == 1)
-        #expect(try host.notifications.store.outboundSummary() == ["\(receiver.url()) dropped": 1])
+        #expect(try host.outboundNotificationSummary() == ["\(receiver.url()) dropped": 1])
         await host.stop()
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import NIOHTTP1
 import TesseraRuntime
 import TesseraSDK
@@ -8,23 +9,24 @@ import TesseraSDK
 /// It is the outermost layer that can fail: nothing thrown gets past it as a bare 500.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
-    let log: HostLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            return try apiError(for: error, request: request).response(from: request, context: context)
+            return try apiError(for: error, request: request, logger: context.logger).response(from: request, context: context)
         }
     }
 
-    func apiError(for error: any Error, request: Request) -> APIError {
+    /// The response for `error`. An error that is the edge's or the plugin's own fault is logged
+    /// through the request's logger, so its line carries the request id.
+    func apiError(for error: any Error, request: Request, logger: Logger) -> APIError {
         switch error {
         case let error as APIError:
             return error
         case let error as PluginError:
             if APIError.status(for: error.code) == nil {
-                log(.error, "http", "\(request.method.rawValue) \(request.uri.path): \(error)")
+                logger.error("\(request.method.rawValue) \(request.uri.path): \(error)", metadata: ["source": "http"])
             }
             return APIError(error)
         case let error as HTTPError where error.status == .notFound:
@@ -37,7 +39,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIError(.badRequest, code: "invalid_input", "the request could not be read whole: \(error.debugDescription)")
         default:
             // A bug in the edge itself: say so in the log, and nothing of it to the client.
-            log(.error, "http", "\(request.method.rawValue) \(request.uri.path): unexpected error: \(error)")
+            logger.error("\(request.method.rawValue) \(request.uri.path): unexpected error: \(error)", metadata: ["source": "http"])
             return APIError(PluginError(.internal, ""))
         }
     }

@@ -30,9 +30,8 @@ struct NotificationRoutes: Sendable {
         let unread = try query.bool("unread") ?? false
         let after = try query.integer("after", in: 0...Int64.max)
         let limit = try query.integer("limit", in: 1...Self.maxLimit) ?? 50
-        let store = host.notifications.store
-        let entries = try store.inbox(unreadOnly: unread, after: after, limit: Int(limit))
-        let counters = try store.counters()
+        let entries = try host.inbox(unreadOnly: unread, after: after, limit: Int(limit))
+        let counters = try host.notificationCounters()
         return .json(["notifications": .array(entries.map(\.json)), "counters": .object(counters.mapValues { .integer($0) })])
     }
 
@@ -42,9 +41,7 @@ struct NotificationRoutes: Sendable {
         let input = try await Self.readInput.read(request, limit: maxBodyBytes)
         let ids = input["ids"]?.arrayValue?.compactMap(\.integerValue)
         let all = input["all"] == true  // the schema lets exactly one of the two through
-        let store = host.notifications.store
-        let targets = try all ? store.inbox(unreadOnly: true, limit: Int.max).map(\.id) : ids ?? []
-        let changed = try store.markRead(targets, at: host.clock.now())
+        let changed = try host.markRead(all ? nil : ids ?? [])
         return .json(["marked": .integer(Int64(changed))])
     }
 }

@@ -69,7 +69,7 @@ struct PluginRoutes: Sendable {
 
     private func record(_ plugin: String, _ operation: String, since started: ContinuousClock.Instant, errorCode: String?) {
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.timeInterval
         metrics.recordCall(plugin: plugin, operation: operation, seconds: seconds, errorCode: errorCode)
     }
 

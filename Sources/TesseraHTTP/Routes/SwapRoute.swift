@@ -32,10 +32,10 @@ struct SwapRoute: Sendable {
             throw PluginError(.notFound, "no file at \(library) on the host's machine", field: "$.library")
         }
         let report = try await host.swap(id, to: .library(library))
-        let pause = report.pause.components
+        let pause = report.pause
         return .json([
             "plugin": .string(id), "generation": .integer(Int64(report.generation)),
-            "pauseMilliseconds": .number(Double(pause.seconds) * 1000 + Double(pause.attoseconds) / 1e15),
+            "pauseMilliseconds": .number(pause.timeInterval * 1000),
             "stateBytes": .integer(Int64(report.stateBytes)), "library": report.libraryPath.map(JSONValue.string) ?? .null,
             "restartRecommended": .bool(report.restartRecommended),
         ])

@@ -18,7 +18,7 @@ enum APIRouter {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middlewares apply to routes added after them, so they come first.
         router.add(middleware: ResponseCountMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware(log: host.options.log))
+        router.add(middleware: ErrorMiddleware())
         // The hub's routes check their own device tokens (HubRoutes).
         router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
                                               openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),

@@ -34,15 +34,17 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         // New notifications and events wake the open SSE streams, which then read them.
         let streams = self.streams
-        host.notifications.onDelivered { _ in streams.wakeAll() }
-        host.events.onPublished { streams.wakeAll() }
+        host.onNotificationDelivered { _ in streams.wakeAll() }
+        host.onEventPublished { streams.wakeAll() }
     }
 
     /// Binds the listener and starts serving in the background. Returns the bound port (the one the
     /// system chose, for port 0) once the socket is listening; throws ``HTTPServerError`` if it
     /// cannot bind.
     public func start() async throws -> Int {
-        let logger = Logger(label: "tessera.http") { _ in HostLogHandler(log: self.host.options.log) }
+        // The host's own logger: Hummingbird's lines, each with its request id, go where the
+        // host's go, at the level the host set (warnings and worse unless verbose).
+        let logger = host.options.log.logger
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,

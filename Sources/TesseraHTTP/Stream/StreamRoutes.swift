@@ -78,8 +78,8 @@ struct StreamRoutes: Sendable {
             }
             resume = parsed
         }
-        let notification = try resume.notification ?? host.notifications.store.inbox(limit: 1).first?.id ?? 0
-        let event = try resume.event ?? host.events.log.lastPosition()
+        let notification = try resume.notification ?? host.inbox(limit: 1).first?.id ?? 0
+        let event = try resume.event ?? host.lastEventPosition()
         return StreamPosition(notification: notification, event: event)
     }
 }
@@ -94,12 +94,12 @@ struct StreamSession {
     mutating func pending() throws -> [ServerSentEvent] {
         var messages: [ServerSentEvent] = []
         while true {
-            let entries = try host.notifications.store.inbox(after: position.notification, limit: StreamRoutes.batch)
+            let entries = try host.inbox(after: position.notification, limit: StreamRoutes.batch)
             for entry in entries {
                 position.notification = entry.id
                 messages.append(ServerSentEvent(id: position.id, event: "notification", data: entry.json))
             }
-            let events = includeEvents ? try host.events.log.events(afterPosition: position.event, limit: StreamRoutes.batch) : []
+            let events = includeEvents ? try host.publishedEvents(afterPosition: position.event, limit: StreamRoutes.batch) : []
             for (number, event) in events {
                 position.event = number
                 messages.append(ServerSentEvent(id: position.id, event: "event", data: Self.json(event, position: number)))

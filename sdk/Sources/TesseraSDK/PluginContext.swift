@@ -22,9 +22,9 @@ public final class PluginContext: Sendable {
     public let log: PluginLog
 
     private let capabilities: [String: GrantedCapability]
-    private let registrations = Mutex(Registrations())
+    fileprivate let registrations = Mutex(Registrations())
 
-    private struct Registrations {
+    fileprivate struct Registrations {
         var operations: [String: OperationHandler] = [:]
         var timers: [String: TimerHandler] = [:]
         var events: [String: EventHandler] = [:]
@@ -113,26 +113,31 @@ public final class PluginContext: Sendable {
     }
 
     /// The remote-changes handler, if one is registered. Used by the host.
+    @available(*, deprecated, message: "host-only: a plugin has no use for it; the host reads handlers through hostHandlers")
     public var remoteChangesHandler: RemoteChangesHandler? {
         registrations.withLock { $0.remoteChanges }
     }
 
     /// The handler registered for events named `publisher-id/event`, if any. Used by the host.
+    @available(*, deprecated, message: "host-only: a plugin has no use for it; the host reads handlers through hostHandlers")
     public func eventHandler(_ qualifiedName: String) -> EventHandler? {
         registrations.withLock { $0.events[qualifiedName] }
     }
 
     /// The location handler, if one is registered. Used by the host.
+    @available(*, deprecated, message: "host-only: a plugin has no use for it; the host reads handlers through hostHandlers")
     public var locationHandler: LocationHandler? {
         registrations.withLock { $0.location }
     }
 
     /// The handler registered for an operation, if any. Used by the host to dispatch.
+    @available(*, deprecated, message: "host-only: a plugin has no use for it; the host reads handlers through hostHandlers")
     public func operationHandler(_ name: String) -> OperationHandler? {
         registrations.withLock { $0.operations[name] }
     }
 
     /// The handler registered for timers named `name`, if any. Used by the host to fire timers.
+    @available(*, deprecated, message: "host-only: a plugin has no use for it; the host reads handlers through hostHandlers")
     public func timerHandler(_ name: String) -> TimerHandler? {
         registrations.withLock { $0.timers[name] }
     }
@@ -140,6 +145,52 @@ public final class PluginContext: Sendable {
     /// The names of the registered operations, sorted.
     public var registeredOperations: [String] {
         registrations.withLock { $0.operations.keys.sorted() }
+    }
+}
+
+/// The handlers a plugin registered on its context, as the host reads them to dispatch operations,
+/// timers, events, location fixes and sync changes.
+///
+/// Host-only: it is SPI (`@_spi(TesseraHost) import TesseraSDK`), so a plugin does not see it.
+/// It replaces the context's deprecated `operationHandler(_:)`, `timerHandler(_:)`,
+/// `eventHandler(_:)`, `locationHandler` and `remoteChangesHandler`, which stay for the ABI.
+@_spi(TesseraHost)
+public struct RegisteredHandlers: Sendable {
+    let context: PluginContext
+
+    /// The handler registered for an operation, if any.
+    public func operation(_ name: String) -> OperationHandler? {
+        context.withRegistrations { $0.operations[name] }
+    }
+
+    /// The handler registered for timers named `name`, if any.
+    public func timer(_ name: String) -> TimerHandler? {
+        context.withRegistrations { $0.timers[name] }
+    }
+
+    /// The handler registered for events named `publisher-id/event`, if any.
+    public func event(_ qualifiedName: String) -> EventHandler? {
+        context.withRegistrations { $0.events[qualifiedName] }
+    }
+
+    /// The location handler, if one is registered.
+    public var location: LocationHandler? {
+        context.withRegistrations { $0.location }
+    }
+
+    /// The remote-changes handler, if one is registered.
+    public var remoteChanges: RemoteChangesHandler? {
+        context.withRegistrations { $0.remoteChanges }
+    }
+}
+
+extension PluginContext {
+    /// The handlers the plugin registered, for the host's dispatch. Host-only (SPI).
+    @_spi(TesseraHost)
+    public var hostHandlers: RegisteredHandlers { RegisteredHandlers(context: self) }
+
+    fileprivate func withRegistrations<T>(_ body: (Registrations) -> T) -> T {
+        registrations.withLock { body($0) }
     }
 }
 

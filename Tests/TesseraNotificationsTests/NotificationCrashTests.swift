@@ -15,15 +15,15 @@ import TesseraTestFixtures
     static let kills = 8
 
     @Test(.timeLimit(.minutes(3))) func killNineDuringDeliveryNeverDuplicatesAnInboxEntry() async throws {
-        let tool = try #require(CrashSafetyTests.tortureExecutable(), "tessera-storage-torture not found next to the test binary")
+        let tool = try #require(Fixtures.storageTortureExecutable, "tessera-storage-torture not found next to the test binary")
         let receiver = try LoopbackHTTPServer(.status(200))
         defer { receiver.close() }
-        let dir = TempDirectory("notify-torture")
+        let dir = Fixtures.temporaryDirectory("notify-torture")
         var random = SplitMix64(seed: 0x0715)
         var killed = 0
         for run in 0..<Self.kills {
-            let child = try ChildProcess(tool, ["notifications", dir.path, String(Self.count), receiver.url()],
-                                         stderrPath: dir.file("stderr-\(run).txt"))
+            let child = try PipedProcess(tool, ["notifications", dir, String(Self.count), receiver.url()],
+                                         stderrPath: dir + "/stderr-\(run).txt")
             var reader = LineReader(fd: child.stdout)
             let killAfter = 1 + Int(random.next() % 40)
             var seen = 0
@@ -39,19 +39,19 @@ import TesseraTestFixtures
             if finished { break }
         }
         // A last run to completion.
-        let final = try ChildProcess(tool, ["notifications", dir.path, String(Self.count), receiver.url()],
-                                     stderrPath: dir.file("stderr-final.txt"))
+        let final = try PipedProcess(tool, ["notifications", dir, String(Self.count), receiver.url()],
+                                     stderrPath: dir + "/stderr-final.txt")
         var reader = LineReader(fd: final.stdout)
         var lastLine = ""
         while let line = reader.nextLine() { lastLine = line }
         let status = final.wait()
         final.closeOutput()
-        let stderr = (try? String(contentsOfFile: dir.file("stderr-final.txt"), encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: dir + "/stderr-final.txt", encoding: .utf8)) ?? ""
         #expect(status.exitCode == 0, "\(status): \(stderr)")
         #expect(lastLine == "done")
         #expect(killed >= Self.kills / 2, "the runs were killed mid-delivery")
 
-        let store = try NotificationStore(path: dir.file("notifications.sqlite"))
+        let store = try NotificationStore(path: dir + "/notifications.sqlite")
         let inbox = try store.inbox(limit: Self.count * 2)
         #expect(inbox.count == Self.count, "each occurrence once in the inbox")
         #expect(Set(inbox.map(\.key)).count == Self.count)

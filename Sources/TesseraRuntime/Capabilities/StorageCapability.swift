@@ -1,0 +1,69 @@
+import Foundation
+import TesseraManifest
+import TesseraSDK
+import TesseraStorage
+
+/// `storage`: the plugin's own SQLite database (`<data>/plugins/<id>/storage.sqlite`), migrated
+/// to the instance's schema, capped at the grant's `quotaMB`.
+struct StorageProvider: CapabilityProvider {
+    let name = "storage"
+    let version = SemanticVersion(1, 0, 0)
+    /// Opens a plugin's database (the host's clock stamps its change log).
+    let open: @Sendable (_ pluginID: String) throws -> SQLitePluginStorage
+
+    func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
+        let resources = request.resources
+        let storage = try resources.preopened ?? resources.serving ?? open(request.manifest.id)
+        let pending: Int
+        do { pending = try storage.pendingMigrations(request.migrations) } catch {
+            throw PluginHost.StartFailure(reason: "storage: \(error)")
+        }
+        resources.storage = storage
+        return StorageBinding(storage: storage, migrations: request.migrations, pending: pending,
+                              quota: request.grant["quotaMB"]?.integerValue, keepsCopy: request.replacing)
+    }
+}
+
+/// The database as one generation sees it. Committing applies its pending migrations and quota;
+/// in a swap, a copy taken first lets ``undo()`` put the serving generation's database back.
+final class StorageBinding: CapabilityBinding, @unchecked Sendable {
+    let storage: SQLitePluginStorage
+    let migrations: [StorageMigration]
+    let pending: Int
+    let quota: Int64?
+    let keepsCopy: Bool
+    private var copy: StorageSnapshot?
+
+    init(storage: SQLitePluginStorage, migrations: [StorageMigration], pending: Int, quota: Int64?, keepsCopy: Bool) {
+        self.storage = storage
+        self.migrations = migrations
+        self.pending = pending
+        self.quota = quota
+        self.keepsCopy = keepsCopy
+    }
+
+    var granted: GrantedCapability? { GrantedCapability(.storage, storage as any PluginStorage) }
+    var changesSchema: Bool { pending > 0 }
+
+    func commit() throws {
+        do {
+            if pending > 0, keepsCopy { copy = try storage.snapshot() }
+            try storage.migrate(migrations)
+            if let quota { try storage.limitSize(toMegabytes: Int(quota)) }
+        } catch {
+            undo()
+            throw PluginHost.StartFailure(reason: "storage: \(error)")
+        }
+    }
+
+    func undo() {
+        guard let copy else { return }
+        try? storage.restore(copy)
+        self.copy = nil
+    }
+
+    func committed() {
+        copy?.discard()
+        copy = nil
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+import TesseraClock
+import TesseraManifest
+import TesseraSDK
+import TesseraStorage
+import TesseraSync
+
+/// `sync`: the plugin's `sync.tables` replicate through the deployment's hub. Committing opens the
+/// sync state in the plugin's database and registers it: from then on every record write to those
+/// tables is stamped as cell changes in the write's own transaction, and rounds are scheduled.
+/// The plugin's object lists and resolves kept conflicts.
+struct SyncProvider: CapabilityProvider {
+    let name = "sync"
+    let version = SemanticVersion(1, 0, 0)
+    let stores: SyncStores
+    let clock: any ClockSource
+    /// When each plugin's next round is due, if the deployment names a hub.
+    let schedule: SyncSchedule?
+    /// Brings the timer loop round, so a new schedule is seen.
+    let wake: @Sendable () -> Void
+    /// Tells a plugin that just became active what rounds changed while it was not.
+    let tellUntold: @Sendable (String) async -> Void
+
+    func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
+        let manifest = request.manifest
+        guard let storage = request.resources.storage, !manifest.syncTables.isEmpty else { return ObjectBinding(granted: nil) }
+        let tables = manifest.syncTables.keys.sorted().map { SyncedTable($0, keepConflicts: Set(manifest.syncTables[$0] ?? [])) }
+        let id = manifest.id, stores = self.stores, schedule = self.schedule, clock = self.clock
+        let channel = PluginSyncChannel(store: { stores[id] }) { schedule?.changed(id, now: clock.now()) }
+        return SyncBinding(provider: self, pluginID: id, storage: storage, tables: tables, channel: channel)
+    }
+}
+
+/// The generation's sync state, registered at commit.
+final class SyncBinding: CapabilityBinding, @unchecked Sendable {
+    let provider: SyncProvider
+    let pluginID: String
+    let storage: SQLitePluginStorage
+    let tables: [SyncedTable]
+    let channel: PluginSyncChannel
+    private var previous: SyncStore?
+
+    init(provider: SyncProvider, pluginID: String, storage: SQLitePluginStorage, tables: [SyncedTable], channel: PluginSyncChannel) {
+        self.provider = provider
+        self.pluginID = pluginID
+        self.storage = storage
+        self.tables = tables
+        self.channel = channel
+    }
+
+    var granted: GrantedCapability? { GrantedCapability(.sync, channel as any PluginSync) }
+
+    /// A table that cannot be synced (docs/sync.md: its key, NOT NULL without default, UNIQUE,
+    /// foreign keys) refuses the generation with the rule named.
+    func commit() throws {
+        let clock = provider.clock
+        let store: SyncStore
+        do { store = try SyncStore(database: storage.database, tables: tables, now: { clock.now() }) } catch {
+            throw PluginHost.StartFailure(reason: "sync: \(error)")
+        }
+        previous = provider.stores.replace(pluginID, with: store)
+        stampWrites()
+        provider.schedule?.add(pluginID, first: clock.now())
+        provider.wake()
+    }
+
+    func undo() { provider.stores.replace(pluginID, with: previous) }
+
+    /// A plugin that starts is told what rounds changed while it was not active; one swapped in
+    /// replaces an active generation, which was told everything.
+    func activate(_ activation: Activation) async {
+        if !activation.replacing { await provider.tellUntold(pluginID) }
+    }
+
+    /// Every write to the plugin's database is stamped by the store registered when it runs.
+    private func stampWrites() {
+        let stores = provider.stores, schedule = provider.schedule, clock = provider.clock, id = pluginID
+        storage.stampWrites { batch, connection in
+            guard let store = stores[id] else { return }
+            do {
+                let stamped = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
+                if !stamped.isEmpty, let schedule { schedule.changed(id, now: clock.now()) }
+            } catch let error as SyncError {
+                throw PluginError(.conflict, "sync: \(error); nothing of this batch was written")
+            } catch let error as HLCError {
+                throw PluginError(.unavailable, "sync: \(error); nothing of this batch was written")
+            }
+        }
+    }
+}
+
+/// The sync state of each plugin that syncs, by plugin id.
+final class SyncStores: Sendable {
+    private let stores = Mutex<[String: SyncStore]>([:])
+
+    subscript(id: String) -> SyncStore? { stores.withLock { $0[id] } }
+
+    /// Registers `store` for `id` (removes the entry for `nil`); the one it replaced.
+    @discardableResult
+    func replace(_ id: String, with store: SyncStore?) -> SyncStore? {
+        stores.withLock { all in
+            defer { all[id] = store }
+            return all[id]
+        }
+    }
+
+    /// The plugins that sync, sorted.
+    var plugins: [String] { stores.withLock { $0.keys.sorted() } }
+}

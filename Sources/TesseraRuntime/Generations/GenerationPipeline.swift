@@ -1,0 +1,117 @@
+import Foundation
+import TesseraClock
+import TesseraLoader
+import TesseraManifest
+import TesseraSDK
+import TesseraStorage
+
+/// The one path from a plugin build to a serving generation, which a start and a hot swap both
+/// take (DESIGN.md §5, §8):
+///
+/// 1. **stage** the library at its content-addressed path;
+/// 2. **gates**: gate 1 on the staged bytes, then `dlopen` and the handshake (gates 2 and 3);
+/// 3. **load**: the factory that makes instances;
+/// 4. **context**: each granted capability's provider builds the plugin's object
+///    (``CapabilityProvider/prepare(_:)``): nothing shared changes;
+/// 5. **start** the instance;
+/// 6. **commit**: each binding takes effect (schema, write rules, sync registration), the slot
+///    points at the generation, then its registrations (location, jobs) follow.
+///
+/// Nothing shared changes before step 6; a failure there undoes, in reverse order, what the
+/// bindings committed, so the serving generation finds everything as it was. One exception to the
+/// order: a generation whose commit changes the database's schema starts after its commit (its
+/// code expects the new schema), inside a swap's pause, and a copy of the database taken first
+/// lets a failure put it back.
+struct GenerationPipeline: Sendable {
+    let options: HostOptions
+    let deployment: Deployment
+    let providers: CapabilityProviders
+    let generations: GenerationStore
+    let clock: any ClockSource
+    let timerStore: SQLiteTimerStore
+    let log: HostLog
+
+    // MARK: 1–3: stage, gates, load
+
+    /// Stages the build, runs gate 1 on the staged bytes and, unless `validateOnly`, gates 2 and 3.
+    /// A refusal names `path`, the file the operator gave, not its staged copy.
+    func gates(_ path: String, manifest: PluginManifest) throws(GateRefusal) -> LoadedGeneration {
+        let staged = try LibraryLoader.stage(path, in: generations)
+        do {
+            let library = try FileGate.verify(staged, manifest: manifest, host: .current)
+            return try LibraryLoader.load(library, manifest: manifest)
+        } catch {
+            throw error.naming(path, insteadOf: staged.path)
+        }
+    }
+
+    // MARK: 4: context
+
+    /// Makes the instance and its context: each granted capability prepared by its provider, in
+    /// the providers' order. Nothing shared changes.
+    func buildContext(_ candidate: GenerationCandidate, resources: GenerationResources) throws {
+        let instance = candidate.factory.makePlugin()
+        var bindings: [any CapabilityBinding] = []
+        for provider in providers.all {
+            guard let grant = candidate.grants[provider.name] else { continue }
+            let request = CapabilityRequest(manifest: candidate.manifest, grant: grant, migrations: instance.migrations,
+                                            replacing: resources.serving != nil, resources: resources)
+            bindings.append(try provider.prepare(request))
+        }
+        let context = PluginContext(pluginID: candidate.manifest.id, config: candidate.entry.config,
+                                    capabilities: bindings.compactMap(\.granted), log: log.pluginLog(candidate.manifest.id, generation: candidate.generation))
+        candidate.built(instance: instance, context: context, bindings: bindings, storage: resources.storage)
+    }
+
+    // MARK: 5: start
+
+    /// Starts the instance; a throw is a ``PluginHost/StartFailure`` naming it.
+    func start(_ candidate: GenerationCandidate) async throws {
+        guard let instance = candidate.instance, let context = candidate.context else { return }
+        do { try await instance.start(context: context) } catch {
+            throw PluginHost.StartFailure(reason: "start threw: \(error)")
+        }
+        candidate.started = true
+    }
+
+    // MARK: 6: commit
+
+    /// Commits every binding in order; if one throws, undoes the ones before it and rethrows.
+    func commit(_ candidate: GenerationCandidate) throws {
+        for binding in candidate.bindings {
+            do { try binding.commit() } catch {
+                undo(candidate)
+                throw error
+            }
+            candidate.committedCount += 1
+        }
+    }
+
+    /// Takes back what the committed bindings did, newest first.
+    func undo(_ candidate: GenerationCandidate) {
+        for binding in candidate.bindings.prefix(candidate.committedCount).reversed() { binding.undo() }
+        candidate.committedCount = 0
+    }
+
+    /// The generation serves: each binding drops what an undo would have needed.
+    func finish(_ candidate: GenerationCandidate) {
+        for binding in candidate.bindings { binding.committed() }
+    }
+
+    /// Once the slot points at the generation: its bindings' registrations, and the timers of
+    /// the jobs its manifest declares (kept if they exist already).
+    func activate(_ candidate: GenerationCandidate, in slot: PluginSlot, replacing: Bool) async {
+        guard let context = candidate.context else { return }
+        for binding in candidate.bindings { await binding.activate(Activation(slot: slot, context: context, replacing: replacing)) }
+        for job in candidate.manifest.jobs {
+            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: candidate.manifest.id, key: "job:\(job.name)", name: job.name,
+                                                       fireAt: clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
+                                                       everySeconds: job.everySeconds))
+        }
+    }
+
+    /// Stops an instance that will not serve (a failed or rolled-back candidate).
+    func abandon(_ candidate: GenerationCandidate) async {
+        await candidate.instance?.stop()
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TesseraSDK
+
+/// A child process with its stdout on a pipe (read it with ``LineReader``) and its stderr in a file,
+/// started with posix_spawn: the crash tests read what it acknowledged, then kill it.
+public struct PipedProcess {
+    public let pid: pid_t
+    public let stdout: Int32
+
+    public struct Status: CustomStringConvertible {
+        public let raw: Int32
+        public var signal: Int32? { raw & 0x7f == 0 ? nil : raw & 0x7f }
+        public var exitCode: Int32? { raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil }
+        public var description: String { signal.map { "killed by signal \($0)" } ?? "exited with \(exitCode ?? -1)" }
+    }
+
+    public init(_ executable: String, _ arguments: [String], stderrPath: String) throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw PluginError(.internal, "pipe failed: \(errno)") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)  // dup2 onto stdout clears it in the child
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            throw PluginError(.internal, "posix_spawn \(executable) failed: \(rc)")
+        }
+        self.pid = pid
+        self.stdout = fds[0]
+    }
+
+    public func kill() { _ = Glibc.kill(pid, SIGKILL) }
+
+    public func wait() -> Status {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return Status(raw: status)
+    }
+
+    public func closeOutput() { close(stdout) }
+}
+
+/// Reads lines from a file descriptor with blocking reads; `nil` at end of file.
+public struct LineReader {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var eof = false
+
+    public init(fd: Int32) { self.fd = fd }
+
+    /// From now on, end of the data available now counts as end of file.
+    public func stopBlocking() { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+    public mutating func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if eof { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                buffer.append(contentsOf: chunk[..<n])
+            } else if n == 0 || errno != EINTR {
+                eof = true
+            }
+        }
+    }
+}
+
+extension Fixtures {
+    /// `tessera-storage-torture` beside the test binary (the crash tests kill it with SIGKILL).
+    public static var storageTortureExecutable: String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        var directory = (exe as NSString).deletingLastPathComponent
+        // On some layouts the test binary sits inside a bundle directory; look a level up too.
+        for _ in 0..<3 {
+            let candidate = (directory as NSString).appendingPathComponent("tessera-storage-torture")
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+}
