@@ -49,6 +49,17 @@ extension APIError {
         APIError(.unauthorized, code: "unauthorized", message, headers: [.wwwAuthenticate: #"Bearer realm="tessera""#])
     }
 
+    /// 401 on a route that also takes the token as a Basic password (`/v1/location`): a Basic
+    /// challenge first, then the Bearer one. OwnTracks' HTTP mode (and any client that keeps its
+    /// credentials for a server's challenge, as Apple's URL loading does) sends the user name and
+    /// password only once challenged, and shows the failure as one of authentication only so.
+    static func unauthorizedWithBasic(_ message: String) -> APIError {
+        var headers = HTTPFields()
+        headers.append(HTTPField(name: .wwwAuthenticate, value: #"Basic realm="tessera", charset="UTF-8""#))
+        headers.append(HTTPField(name: .wwwAuthenticate, value: #"Bearer realm="tessera""#))
+        return APIError(.unauthorized, code: "unauthorized", message, headers: headers)
+    }
+
     /// 404 for a path no route serves.
     static func noRoute(_ method: HTTPRequest.Method, _ path: String) -> APIError {
         APIError(.notFound, code: "not_found", "no route \(method.rawValue) \(path); GET /openapi.json lists the routes")
