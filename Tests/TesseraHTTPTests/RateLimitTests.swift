@@ -94,8 +94,14 @@ import TesseraTestFixtures
     /// old default refused half of them at once: see the bucket test above).
     @Test(.timeLimit(.minutes(2))) func aConcurrentBurstPassesWholeWithTheDefaults() async throws {
         let server = try await TestServer.start(rateLimits: HTTPConfiguration.RateLimits())
+        let (port, token) = (server.port, server.adminToken)
+        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<200 { group.addTask { try await server.call("echo", "{}").status } }
+            for _ in 0..<200 {
+                group.addTask {
+                    try await RawHTTPClient.request(port: port, "POST", "/v1/plugins/\(ProbePlugin.id)/ops/echo", headers: headers, body: Array("{}".utf8)).status
+                }
+            }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses.count == 200)

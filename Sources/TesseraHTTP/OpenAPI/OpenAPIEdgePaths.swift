@@ -16,16 +16,18 @@ extension OpenAPIComponents {
             "/v1/clock/advance": ["post": postOperation(
                 "advanceClock", "Admin: move a virtual clock forward, firing what falls due. 409 on the system clock.",
                 input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
-            "/v1/plugins/{id}/swap": ["post": swapOperation],
+            "/v1/plugins/{id}/swap": ["post": swapOperation()],
         ]
     }
 
-    /// `POST /v1/plugins/{id}/swap` (docs/hot-swap.md).
-    static var swapOperation: JSONValue {
-        postOperation("swapPlugin", "Admin: swap a running plugin's code for the build at `library`, without stopping the host. 409: rolled back, the old generation serves.",
-                      input: SwapRoute.input.document, output: ref("SwapResult"), errors: ["400", "403", "404", "409", "413", "415", "422", "503"])
+    /// `POST /v1/plugins/{id}/swap` (docs/hot-swap.md). `pluginIDs`, when given, are the ids a
+    /// swap can name (the enabled plugins'); any other answers 404.
+    static func swapOperation(pluginIDs: [String] = []) -> JSONValue {
+        let id: JSONValue = pluginIDs.isEmpty ? ["type": "string"] : ["type": "string", "enum": .array(pluginIDs.map(JSONValue.string))]
+        return postOperation("swapPlugin", "Admin: swap a running plugin's code for the build at `library`, without stopping the host. 409: rolled back, the old generation serves.",
+                             input: SwapRoute.input.document, output: ref("SwapResult"), errors: ["400", "403", "404", "409", "413", "415", "422", "503"])
             .adding("parameters", [[
-                "name": "id", "in": "path", "required": true, "schema": ["type": "string"], "description": "The plugin's id.",
+                "name": "id", "in": "path", "required": true, "schema": id, "description": "The plugin's id.",
             ]])
     }
 
