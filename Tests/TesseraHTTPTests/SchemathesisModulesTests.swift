@@ -35,7 +35,8 @@ import TesseraTestFixtures
         "/v1/plugins/cz.tessera.finance/ops/transaction-add", "/v1/plugins/cz.tessera.finance/ops/recurring-add",
         "/v1/plugins/cz.tessera.finance/ops/fio-import", "/v1/plugins/cz.tessera.finance/ops/chart-svg",
         "/v1/plugins/cz.tessera.finance/ops/overview", "/v1/plugins/cz.tessera.stag/ops/complete-login",
-        "/v1/plugins/cz.tessera.stag/ops/login-basic", "/v1/plugins/cz.tessera.stress/ops/content-publish",
+        "/v1/plugins/cz.tessera.stag/ops/login-basic", "/v1/plugins/cz.tessera.stag/ops/note-save",
+        "/v1/plugins/cz.tessera.stress/ops/content-publish",
     ]
 
     // The time limit is a watchdog against a hang, not a measurement.
