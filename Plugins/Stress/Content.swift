@@ -29,8 +29,10 @@ extension Study {
     /// one in force, so that an old pack never replaces a newer shipped one.
     func publishContent(_ json: JSONValue) async throws -> VersionAnswer {
         let pack: ContentPack
-        do { pack = try JSONDecoder().decode(ContentPack.self, from: Data(json.serialized().utf8)) } catch {
-            throw PluginError.invalid("the pack does not have the content pack's shape: \(error)", field: "$.pack")
+        // The SDK's decoder on the tree (as typed operations use): its errors name the member at
+        // fault and the rule, which the caller gets instead of Swift's own error text.
+        do { pack = try json.decode(as: ContentPack.self) } catch {
+            throw PluginError.invalidInput(decoding: error, at: "$.pack")
         }
         try pack.validate()
         let current = try await content().version

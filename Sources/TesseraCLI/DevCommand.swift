@@ -25,7 +25,8 @@ struct Dev: AsyncParsableCommand {
         let termination = TerminationSignal()
         try await reportingErrors {
             let host = try self.host.makeHost()
-            let http = HTTPConfiguration(host: host.deployment.httpHost, port: port ?? host.deployment.httpPort)
+            let http = HTTPConfiguration(host: host.deployment.httpHost, port: port ?? host.deployment.httpPort,
+                                         rateLimits: .init(host.deployment.httpRateLimits))
             let (server, background) = try await Serve.start(host, http: http)
             guard let product = host.manifest(of: plugin)?.library.name else {
                 await Serve.stop(host, server: server, background: background)

@@ -20,15 +20,15 @@ struct Serve: AsyncParsableCommand {
     var port: Int?
     @Option(name: .long, help: "The largest request body accepted, in bytes.")
     var maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes
-    @Option(name: .long, help: "Requests per second each token may make on average (0: no limit).")
-    var rateLimit: Double = HTTPConfiguration.defaultRateLimit.perSecond
-    @Option(name: .long, help: "Requests a token may make at once before the rate limit applies.")
-    var rateBurst: Double = HTTPConfiguration.defaultRateLimit.burst
+    @Option(name: .long, help: "Calls per second each token may make on average (0: no limit; default: the deployment's http.rateLimit, else 300).")
+    var rateLimit: Double?
+    @Option(name: .long, help: "Calls a token may make at once before the rate limit applies (default: the deployment's, else 1000).")
+    var rateBurst: Double?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port: expected 0...65535, found \(port)") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, found \(maxBodyBytes)") }
-        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be ≥ 0 and --rate-burst ≥ 1") }
+        guard (rateLimit ?? 0) >= 0, (rateBurst ?? 1) >= 1 else { throw ValidationError("--rate-limit must be ≥ 0 and --rate-burst ≥ 1") }
     }
 
     func run() async throws {
@@ -82,7 +82,7 @@ struct Serve: AsyncParsableCommand {
     /// The deployment's listener, with this command's overrides.
     func httpConfiguration(_ deployment: Deployment) -> HTTPConfiguration {
         HTTPConfiguration(host: deployment.httpHost, port: port ?? deployment.httpPort, maxBodyBytes: maxBodyBytes,
-                          rateLimit: rateLimit == 0 ? nil : .init(perSecond: rateLimit, burst: rateBurst))
+                          rateLimits: .init(deployment.httpRateLimits, callsPerSecond: rateLimit, callsBurst: rateBurst))
     }
 
     /// `http://host:port/`, with an IPv6 address in brackets.

@@ -34,6 +34,8 @@ public struct Deployment: Sendable {
     /// The HTTP listener.
     public let httpHost: String
     public let httpPort: Int
+    /// Each token's request budgets at the HTTP listener (`http.rateLimit`).
+    public let httpRateLimits: RateLimits
     /// The file it was read from.
     public let file: String
 
@@ -188,6 +190,7 @@ public enum DeploymentReader {
             retiredBudgetBytes: Int((doc["hotSwap"]?["retiredBudgetMB"]?.doubleValue ?? 256) * 1_048_576),
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
+            httpRateLimits: Deployment.RateLimits(doc["http"]?["rateLimit"]),
             file: file
         )
     }

@@ -450,6 +450,34 @@ public enum EmbeddedSchemas {
           "type": "integer",
           "minimum": 0,
           "maximum": 65535
+        },
+        "rateLimit": {
+          "description": "Each token's request budgets, as token buckets (docs/http.md, \"Rate limit\"): `burst` requests at once, refilled at `perSecond` (0: no limit). Ordinary calls: bursts of 1000 at 300/s by default; `admin` (swap, clock, tokens; a bucket of its own): 100 at 10/s; `tokens` gives named tokens other limits for their calls. `tessera serve --rate-limit/--rate-burst` override the calls' default.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "perSecond": {
+              "type": "number",
+              "minimum": 0
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "admin": {
+              "$ref": "#/$defs/rateLimit"
+            },
+            "tokens": {
+              "description": "Token name -> its limit for ordinary calls. Example: {\"phone\": {\"perSecond\": 5, \"burst\": 50}, \"load-test\": {\"perSecond\": 0}}.",
+              "type": "object",
+              "propertyNames": {
+                "minLength": 1
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/rateLimit"
+              }
+            }
+          }
         }
       }
     },
@@ -462,6 +490,23 @@ public enum EmbeddedSchemas {
           "description": "Past this much retired (still mapped) plugin code, the host recommends a restart (default 256).",
           "type": "number",
           "minimum": 0
+        }
+      }
+    }
+  },
+  "$defs": {
+    "rateLimit": {
+      "description": "A token bucket: `burst` requests at once, refilled at `perSecond` (0: no limit). A member left out keeps the default's value.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "perSecond": {
+          "type": "number",
+          "minimum": 0
+        },
+        "burst": {
+          "type": "integer",
+          "minimum": 1
         }
       }
     }

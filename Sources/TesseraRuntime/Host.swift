@@ -96,10 +96,11 @@ public final class PluginHost: Sendable {
         let box: HostBox? = deployment.sync == nil ? nil : HostBox()
         hostBox = box
         if let hub = deployment.sync, let box {
+            let trouble = SyncTroubleReport(hub: hub.hub, every: TimeInterval(hub.everySeconds), log: log)
             let schedule = SyncSchedule(every: TimeInterval(hub.everySeconds)) { plugin in
                 guard let host = box.host else { return false }
-                do { _ = try await host.syncNow(plugin); return true } catch {
-                    log(.warning, plugin, "sync with \(hub.hub) failed: \(error)")
+                do { _ = try await host.syncNow(plugin); trouble.succeeded(plugin); return true } catch {
+                    trouble.failed(plugin, error)
                     return false
                 }
             }

@@ -18,17 +18,32 @@ struct TypeSet: OptionSet, Sendable {
     ]
 
     /// Whether `v` is of one of these types; `"integer"` also admits numbers with no fraction, and
-    /// `"number"` admits integers.
+    /// `"number"` admits integers. An integer must fit in 64 bits (−2^63 … 2^63−1): that is what a
+    /// host or a plugin can hold, so a larger one is refused here, with the rule, rather than by
+    /// the code that reads it.
     func admits(_ v: JSONValue) -> Bool {
         switch v {
         case .null: return contains(.null)
         case .bool: return contains(.boolean)
         case .integer: return !isDisjoint(with: [.integer, .number])
-        case .number(let d): return contains(.number) || (contains(.integer) && d.rounded() == d)
+        case .number(let d): return contains(.number) || (contains(.integer) && TypeSet.isInteger(d))
         case .string: return contains(.string)
         case .array: return contains(.array)
         default: return contains(.object)  // written so whether JSONValue is @frozen or not
         }
+    }
+}
+
+extension TypeSet {
+    /// Whether `d` has no fraction and fits in 64 bits (2^63 itself does not).
+    static func isInteger(_ d: Double) -> Bool {
+        d.rounded() == d && d >= -9_223_372_036_854_775_808.0 && d < 9_223_372_036_854_775_808.0
+    }
+
+    /// Whether `v` is a whole number too large for 64 bits, which `"integer"` refuses.
+    static func isIntegerBeyond64Bits(_ v: JSONValue) -> Bool {
+        guard case .number(let d) = v else { return false }
+        return d.isFinite && d.rounded() == d && !isInteger(d)
     }
 }
 

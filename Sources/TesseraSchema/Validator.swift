@@ -132,7 +132,8 @@ struct Validator {
 
         var ok = true
         if let types = node.s.types, !types.admits(value) {
-            fail("type", node.s.typeExpected, Render.found(value))
+            let beyond = types.contains(.integer) && TypeSet.isIntegerBeyond64Bits(value)
+            fail("type", beyond ? "an integer between -9223372036854775808 and 9223372036854775807" : node.s.typeExpected, Render.found(value))
             guard tracking else { return false }
             ok = false
         }

@@ -109,7 +109,7 @@ public struct HubConnection: Sendable {
         do {
             (data, response) = try await HubConnection.session.data(for: request)
         } catch {
-            throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) cannot be reached: \((error as? URLError)?.code.rawValue.description ?? "\(type(of: error))")")
+            throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) cannot be reached (\(Self.reason(error)))")
         }
         guard let http = response as? HTTPURLResponse else {
             throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) did not answer in HTTP")
@@ -117,6 +117,21 @@ public struct HubConnection: Sendable {
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
         return Answer(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+
+    /// Why a request got no answer, in words: URLSession's codes (-1004…) mean nothing to a person.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return "\(type(of: error))" }
+        switch error.code {
+        case .cannotConnectToHost: return "nothing accepts connections at that address"
+        case .timedOut: return "it did not answer in time"
+        case .cannotFindHost, .dnsLookupFailed: return "its host name does not resolve"
+        case .networkConnectionLost: return "the connection dropped"
+        case .notConnectedToInternet: return "this machine has no network"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot: return "its TLS certificate or connection is not accepted"
+        default: return "network error \(error.code.rawValue)"
+        }
     }
 
     /// No cookies, no cache: every request carries the token and asks afresh.

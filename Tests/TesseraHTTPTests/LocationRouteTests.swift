@@ -68,6 +68,46 @@ import TesseraSDK
         await server.stop()
     }
 
+    /// OwnTracks' HTTP mode (like any client that answers a server's challenge) needs a Basic
+    /// challenge to send its user name and password, and to tell the person their password is
+    /// wrong; other routes challenge for Bearer only.
+    @Test func aWrongOrMissingCredentialHereIsChallengedForBasic() async throws {
+        let server = try await TestServer.start()
+        let wrong = "Basic " + Data("jane:nope".utf8).base64EncodedString()
+        for headers in [[("Authorization", wrong)], [], [("Authorization", "Bearer tsr_unknown")]] {
+            let refused = try await post(server, Self.fix, headers: headers, as: .none)
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "unauthorized")
+            let challenges = try #require(refused.headers["www-authenticate"])
+            #expect(challenges.hasPrefix(#"Basic realm="tessera""#), "\(challenges)")
+            #expect(challenges.contains(#"Bearer realm="tessera""#))
+        }
+        let elsewhere = try await server.request("GET", "/v1/plugins", as: .none, headers: [("Authorization", wrong)])
+        #expect(elsewhere.headers["www-authenticate"] == #"Bearer realm="tessera""#)
+        await server.stop()
+    }
+
+    /// On a virtual clock, "in the future" is ahead of that clock, not of the wall clock: a fix
+    /// stamped now by a real phone is ahead of a host whose clock says 2 March 2026 08:00, and a fix
+    /// an hour after that waits for the clock to get there.
+    @Test func aVirtualClockHostJudgesFixesByItsOwnClock() async throws {
+        let server = try await TestServer.start(clock: "virtual")  // starts at 2026-03-02T08:00:00Z
+        let virtualNow = 1_772_438_400
+        func fix(_ tst: Int) -> String { #"{"_type": "location", "lat": 50.08, "lon": 14.42, "tst": \#(tst), "tid": "jp"}"# }
+        let wallClock = Int(Date().timeIntervalSince1970)
+        #expect(wallClock > virtualNow + 3600)
+        let real = try await post(server, fix(wallClock))
+        #expect(real.headers["tessera-location"] == "accepted=0 rejected=1 skipped=0")
+        #expect(real.headers["tessera-location-rejected"] == "inTheFuture=1")
+        // Within the margin (10 minutes) ahead of the virtual clock: accepted.
+        #expect(try await post(server, fix(virtualNow + 540)).headers["tessera-location"] == "accepted=1 rejected=0 skipped=0")
+        let hourLater = try await post(server, fix(virtualNow + 3600))
+        #expect(hourLater.headers["tessera-location-rejected"] == "inTheFuture=1")
+        #expect(try await server.request("POST", "/v1/clock/advance", json: #"{"by": "1h"}"#).status == 200)
+        #expect(try await post(server, fix(virtualNow + 3600)).headers["tessera-location"] == "accepted=1 rejected=0 skipped=0")
+        await server.stop()
+    }
+
     @Test func mediaTypeAndSizeAreCheckedAsForOperations() async throws {
         let server = try await TestServer.start(maxBodyBytes: 256)
         let text = try await server.request("POST", "/v1/location", as: .user, headers: [("Content-Type", "text/plain")], body: Array(Self.fix.utf8))

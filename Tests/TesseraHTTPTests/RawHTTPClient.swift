@@ -133,7 +133,10 @@ enum RawHTTPClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // A repeated field (two WWW-Authenticate challenges) reads as one, its values joined
+            // by commas, as HTTP allows combining them.
+            let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         return RawResponse(status: status, headers: headers, body: [])
     }

@@ -112,7 +112,8 @@ import TesseraSDK
         let anonymous = try await SSEConnection.open(port: server.port, headers: [])
         #expect(anonymous.status == 401)
         anonymous.close()
-        for bad in ["x", "n-", "n-1.n-2", "e-1.x-2", "n--3"] {
+        // Exactly what the document's pattern refuses: the events' part second, at most 18 digits.
+        for bad in ["x", "n-", "n-1.n-2", "e-1.x-2", "n--3", "e-40.n-12", "n-+5", "n-1234567890123456789", ".e-4", "n-1e-2"] {
             let refused = try await open(server, lastEventID: bad)
             #expect(refused.status == 400, "\(bad)")
             #expect(String(decoding: refused.errorBody, as: UTF8.self).contains(#""field":"Last-Event-ID""#), "\(bad)")
@@ -139,8 +140,18 @@ import TesseraSDK
         #expect(parse("n-12.e-40") == [12, 40])
         #expect(parse("n-12") == [12, nil])
         #expect(parse("e-40") == [nil, 40])
-        #expect(parse("e-40.n-12") == [12, 40])
+        #expect(parse("e-40.n-12") == nil)  // not the order this stream sends, nor the pattern's
         #expect(parse("n-1.n-2") == nil)
-        #expect(parse("") == nil)
+        #expect(parse("") == [nil, nil])  // as if none was sent
+        #expect(parse("n-999999999999999999") == [999_999_999_999_999_999, nil])
+    }
+
+    /// An empty `Last-Event-ID` (which the document's pattern allows) starts from now, like none.
+    @Test(.timeLimit(.minutes(1))) func anEmptyLastEventIDStartsFromNow() async throws {
+        let server = try await TestServer.start()
+        let stream = try await open(server, lastEventID: "")
+        #expect(stream.status == 200)
+        stream.close()
+        await server.stop()
     }
 }

@@ -21,7 +21,9 @@ final class TestServer {
 
     /// Starts it. `ready: false` leaves `/readyz` at 503 (as while a host starts).
     /// `clock`: the deployment's clock (`virtual`, or `system`); `keepAlive`: the SSE keep-alive.
-    static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil, ready: Bool = true,
+    /// `rateLimits`, when given, replaces `rateLimit` (which limits calls only).
+    static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil,
+                      rateLimits: HTTPConfiguration.RateLimits? = nil, ready: Bool = true,
                       clock: String = "virtual", keepAlive: Duration = .seconds(15)) async throws -> TestServer {
         let ws = FixtureWorkspace("http")
         let missing = ws.root + "/in-process.so"  // never opened: in-process plugins skip the library gates
@@ -44,8 +46,9 @@ final class TestServer {
         let tokens = TokenStore(dataDirectory: ws.dataDirectory)
         let admin = try tokens.ensureAdminToken()!
         let user = try tokens.create(name: "ada", role: .user)
+        let limits = rateLimits ?? HTTPConfiguration.RateLimits(calls: rateLimit, admin: nil)
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(
-            host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit, streamKeepAlive: keepAlive))
+            host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimits: limits, streamKeepAlive: keepAlive))
         let port = try await server.start()
         await host.start()
         if ready { server.markReady() }

@@ -38,12 +38,26 @@ struct TypeAndValueTests {
         try expectValid(#"{"type": "integer"}"#, #"3.0"#)  // .number with no fraction
         try expectValid(#"{"type": "integer"}"#, #"1e2"#)
         try expectValid(#"{"type": "integer"}"#, #"-0.0"#)
-        try expectValid(#"{"type": "integer"}"#, #"1e20"#)  // beyond Int64, still whole
+        try expectValid(#"{"type": "integer"}"#, #"9223372036854775807"#)
+        try expectValid(#"{"type": "integer"}"#, #"-9.2e18"#)
         let v = try single(#"{"type": "integer"}"#, #"3.5"#)
         #expect(v.expected == "integer")
         #expect(v.found == "number 3.5")
         let s = try single(#"{"type": "integer"}"#, #""3""#)
         #expect(s.found == #"string "3""#)
+    }
+
+    /// What a host or a plugin can hold: a whole number beyond 64 bits is refused here, with the
+    /// range, not later by the code that reads it (issue 24: `{"termId": 1.67e29}` passed the
+    /// schema and failed in the plugin's decoding with Swift's error text).
+    @Test func integerFitsIn64Bits() throws {
+        for beyond in ["1e20", "1.67e29", "9223372036854775808", "-1e19"] {
+            let v = try single(#"{"type": "integer"}"#, beyond)
+            #expect(v.keyword == "type", "\(beyond)")
+            #expect(v.expected == "an integer between -9223372036854775808 and 9223372036854775807", "\(beyond)")
+        }
+        try expectValid(#"{"type": "number"}"#, "1e20")
+        try expectValid(#"{"type": ["integer", "number"]}"#, "1e20")
     }
 
     @Test func numberAcceptsIntegersToo() throws {

@@ -8,7 +8,8 @@ import Hummingbird
 /// one too, so a caller without a token learns nothing about which routes exist.
 ///
 /// On `basicPaths` (`/v1/location`) the token may also come as the password of HTTP Basic
-/// authentication, the only kind an OwnTracks app can send (the user name is not checked).
+/// authentication, the only kind an OwnTracks app can send (the user name is not checked), and a
+/// refusal there carries a `Basic` challenge as well as the `Bearer` one.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let tokens: TokenStore
@@ -19,14 +20,18 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) { return try await next(request, context) }
+        let basic = basicPaths.contains(path)
+        let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
         guard let header = request.headers[.authorization] else {
-            throw APIError.unauthorized("this route needs a token: send Authorization: Bearer <token>")
+            throw refuse(basic ? "this route needs a token: send Authorization: Bearer <token>, or the token as the Basic password"
+                               : "this route needs a token: send Authorization: Bearer <token>")
         }
-        guard let token = Self.bearerToken(in: header) ?? (basicPaths.contains(path) ? Self.basicPassword(in: header) : nil) else {
-            throw APIError.unauthorized("expected Authorization: Bearer <token>")
+        guard let token = Self.bearerToken(in: header) ?? (basic ? Self.basicPassword(in: header) : nil) else {
+            throw refuse(basic ? "expected Authorization: Bearer <token>, or Basic with the token as the password"
+                               : "expected Authorization: Bearer <token>")
         }
         guard let principal = tokens.principal(for: token) else {
-            throw APIError.unauthorized("the token is not one this host issued, or it was rotated or revoked")
+            throw refuse("the token is not one this host issued, or it was rotated or revoked")
         }
         var context = context
         context.principal = principal

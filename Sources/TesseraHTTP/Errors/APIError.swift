@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import TesseraSDK
 
@@ -47,6 +48,17 @@ extension APIError {
     /// authenticate (RFC 6750).
     static func unauthorized(_ message: String) -> APIError {
         APIError(.unauthorized, code: "unauthorized", message, headers: [.wwwAuthenticate: #"Bearer realm="tessera""#])
+    }
+
+    /// 401 on a route that also takes the token as a Basic password (`/v1/location`): a Basic
+    /// challenge first, then the Bearer one. OwnTracks' HTTP mode (and any client that keeps its
+    /// credentials for a server's challenge, as Apple's URL loading does) sends the user name and
+    /// password only once challenged, and shows the failure as one of authentication only so.
+    static func unauthorizedWithBasic(_ message: String) -> APIError {
+        var headers = HTTPFields()
+        headers.append(HTTPField(name: .wwwAuthenticate, value: #"Basic realm="tessera", charset="UTF-8""#))
+        headers.append(HTTPField(name: .wwwAuthenticate, value: #"Bearer realm="tessera""#))
+        return APIError(.unauthorized, code: "unauthorized", message, headers: headers)
     }
 
     /// 404 for a path no route serves.

@@ -41,9 +41,15 @@ struct LocationRoutes: Sendable {
 
     /// 200 with `[]`, as OwnTracks expects; what became of the body is in `Tessera-Location`
     /// (`accepted=2 rejected=1 skipped=0`) for a person or a test to read.
+    /// Dropped fixes are also named by reason in `Tessera-Location-Rejected` (`inTheFuture=1
+    /// outOfOrder=2`), so that a person can tell a clock problem from a bad fix.
     static func answer(_ report: IngestReport, skipped: Int) -> Response {
         var response = Response.json([])
         response.headers[.tesseraLocation] = "accepted=\(report.accepted) rejected=\(report.rejectedCount) skipped=\(skipped)"
+        if !report.rejected.isEmpty {
+            response.headers[.tesseraLocationRejected] = report.rejected.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")
+        }
         return response
     }
 }
@@ -55,4 +61,6 @@ extension HTTPField.Name {
     static let limitDevice = HTTPField.Name("X-Limit-D")!
     /// What a location POST did: `accepted=N rejected=N skipped=N`.
     static let tesseraLocation = HTTPField.Name("Tessera-Location")!
+    /// The dropped fixes by reason: `inTheFuture=1 outOfOrder=2`.
+    static let tesseraLocationRejected = HTTPField.Name("Tessera-Location-Rejected")!
 }

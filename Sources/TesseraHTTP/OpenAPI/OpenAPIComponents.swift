@@ -67,7 +67,7 @@ enum OpenAPIComponents {
         ("413", "PayloadTooLarge", "The body is larger than the server's limit."),
         ("415", "UnsupportedMediaType", "The body is not declared as application/json."),
         ("422", "Unprocessable", "Well-formed, but the plugin's rules refuse it."),
-        ("429", "RateLimited", "The token's rate limit is spent; `Retry-After` says when to retry."),
+        ("429", "RateLimited", "The token's rate limit is spent (calls and admin routes have a bucket each); `Retry-After` says when to retry."),
         ("500", "Internal", "The plugin failed; the message is generic, the host's log has details."),
         ("503", "Unavailable", "The plugin is not active (the message names its state), or the host is starting."),
     ]
@@ -77,9 +77,15 @@ enum OpenAPIComponents {
         for entry in errorResponses {
             var response: [String: JSONValue] = ["description": .string(entry.description), "content": jsonContent(ref("Error"))]
             if entry.status == "401" {
-                response["headers"] = ["WWW-Authenticate": ["description": "Bearer", "schema": ["type": "string"]]]
+                response["headers"] = ["WWW-Authenticate": ["description": "Bearer; on /v1/location, a Basic challenge too.", "schema": ["type": "string"]]]
             } else if entry.status == "429" {
-                response["headers"] = ["Retry-After": ["description": "Seconds to wait.", "schema": ["type": "integer"]]]
+                response["headers"] = [
+                    "Retry-After": ["description": "Seconds to wait.", "schema": ["type": "integer", "minimum": 1]],
+                    "RateLimit-Policy": ["description": "The bucket: `\"calls\";q=<burst>;w=<seconds to refill>` (draft-ietf-httpapi-ratelimit-headers). Sent on every answer to a token.",
+                                         "schema": ["type": "string"]],
+                    "RateLimit": ["description": "What remains: `\"calls\";r=<requests>;t=<seconds until full>`. Sent on every answer to a token.",
+                                  "schema": ["type": "string"]],
+                ]
             } else if entry.status == "405" {
                 response["headers"] = ["Allow": ["description": "The methods the route takes.", "schema": ["type": "string"]]]
             }

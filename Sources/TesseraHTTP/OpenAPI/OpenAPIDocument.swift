@@ -22,6 +22,7 @@ enum OpenAPIDocument {
                 "type": "http", "scheme": "bearer", "description": "A device token (`tsd_…`) from POST /v1/hub/login.",
             ])
         }
+        paths["/v1/plugins/{id}/swap"] = ["post": OpenAPIComponents.swapOperation(pluginIDs: manifests.map(\.id))]
         for manifest in manifests {
             tags.append(["name": .string(manifest.id), "description": .string(manifest.summary ?? manifest.name)])
             for operation in manifest.operations {

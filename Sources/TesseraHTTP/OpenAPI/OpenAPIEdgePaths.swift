@@ -16,16 +16,18 @@ extension OpenAPIComponents {
             "/v1/clock/advance": ["post": postOperation(
                 "advanceClock", "Admin: move a virtual clock forward, firing what falls due. 409 on the system clock.",
                 input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
-            "/v1/plugins/{id}/swap": ["post": swapOperation],
+            "/v1/plugins/{id}/swap": ["post": swapOperation()],
         ]
     }
 
-    /// `POST /v1/plugins/{id}/swap` (docs/hot-swap.md).
-    static var swapOperation: JSONValue {
-        postOperation("swapPlugin", "Admin: swap a running plugin's code for the build at `library`, without stopping the host. 409: rolled back, the old generation serves.",
-                      input: SwapRoute.input.document, output: ref("SwapResult"), errors: ["400", "403", "404", "409", "413", "415", "422", "503"])
+    /// `POST /v1/plugins/{id}/swap` (docs/hot-swap.md). `pluginIDs`, when given, are the ids a
+    /// swap can name (the enabled plugins'); any other answers 404.
+    static func swapOperation(pluginIDs: [String] = []) -> JSONValue {
+        let id: JSONValue = pluginIDs.isEmpty ? ["type": "string"] : ["type": "string", "enum": .array(pluginIDs.map(JSONValue.string))]
+        return postOperation("swapPlugin", "Admin: swap a running plugin's code for the build at `library`, without stopping the host. 409: rolled back, the old generation serves.",
+                             input: SwapRoute.input.document, output: ref("SwapResult"), errors: ["400", "403", "404", "409", "413", "415", "422", "503"])
             .adding("parameters", [[
-                "name": "id", "in": "path", "required": true, "schema": ["type": "string"], "description": "The plugin's id.",
+                "name": "id", "in": "path", "required": true, "schema": id, "description": "The plugin's id.",
             ]])
     }
 
@@ -39,7 +41,8 @@ extension OpenAPIComponents {
 
     static var edgeSchemas: [String: JSONValue] {
         ["InboxEntry": inboxEntrySchema, "InboxPage": inboxPageSchema, "MarkReadResult": markReadSchema,
-         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema]
+         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema,
+         "StreamMessage": streamMessageSchema, "StreamEvent": streamEventSchema]
     }
 
     // MARK: Operations
@@ -54,21 +57,50 @@ extension OpenAPIComponents {
         ])
     }
 
+    /// The stream's `schema` describes each message (OpenAPI before 3.2 has no `itemSchema`, and
+    /// tools such as schemathesis read a `text/event-stream` schema so): its `event`, `id` and
+    /// `data` fields, the data being JSON of the kind the event names.
     static var streamOperation: JSONValue {
         let operation = getOperation(
             "stream", "Server-Sent Events: `notification` (any token) and `event` (admin) messages. Each id is the position n-<inbox id>.e-<event position>; send it back as Last-Event-ID to resume.",
-            content: ["text/event-stream": ["schema": ["type": "string"]]], extraErrors: ["400"])
+            content: ["text/event-stream": ["schema": ref("StreamMessage")]], extraErrors: ["400"])
         return operation.adding("parameters", [[
-            "name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string", "pattern": "^(n-[0-9]+)?(\\.?e-[0-9]+)?$"],
-            "description": "Resume after this position: n-12.e-40, or n-12 or e-40 alone (the other kind from now).",
+            "name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string", "pattern": .string(StreamPosition.pattern)],
+            "description": "Resume after this position: n-12.e-40, or n-12 or e-40 alone (the other kind from now). Empty: as if not sent.",
         ]])
     }
+
+    /// One message of `GET /v1/stream`, as an SSE client parses it.
+    static let streamMessageSchema: JSONValue = [
+        "type": "object", "required": ["event", "data", "id"],
+        "properties": [
+            "event": ["enum": ["notification", "event"]],
+            "id": ["type": "string", "pattern": "^n-[0-9]+\\.e-[0-9]+$", "description": "The stream's position after this message."],
+            "data": ["type": "string", "contentMediaType": "application/json"],
+            "retry": ["type": "integer", "minimum": 0],
+        ],
+        "oneOf": [
+            ["properties": ["event": ["const": "notification"], "data": ["contentSchema": ref("InboxEntry")]]],
+            ["properties": ["event": ["const": "event"], "data": ["contentSchema": ref("StreamEvent")]]],
+        ],
+    ]
+
+    /// The data of an `event` message: an event a plugin published.
+    static let streamEventSchema: JSONValue = [
+        "type": "object", "required": ["position", "publisher", "name", "sequence", "payload", "publishedAt"],
+        "properties": [
+            "position": ["type": "integer", "minimum": 1], "publisher": ["type": "string"], "name": ["type": "string"],
+            "sequence": ["type": "integer"], "payload": [:], "publishedAt": ["type": "string", "format": "date-time"],
+        ],
+    ]
 
     static var locationOperation: JSONValue {
         var responses = errorResponses(["401", "413", "415", "429"])
         responses["200"] = [
             "description": "Always `[]` (OwnTracks' HTTP mode expects an array of messages for the device). `Tessera-Location` says what was accepted.",
-            "headers": ["Tessera-Location": ["description": "accepted=N rejected=N skipped=N", "schema": ["type": "string"]]],
+            "headers": ["Tessera-Location": ["description": "accepted=N rejected=N skipped=N", "schema": ["type": "string"]],
+                        "Tessera-Location-Rejected": ["description": "The rejected fixes by reason, e.g. inTheFuture=1 outOfOrder=2 (only when some were).",
+                                                      "schema": ["type": "string"]]],
             "content": jsonContent(["type": "array", "maxItems": 0]),
         ]
         return [

@@ -12,6 +12,10 @@ import TesseraSDK
 ///   OpenAPI document the schema lives at `#/components/schemas/<name>`, so each local `$ref` is
 ///   rebased there.
 /// - **`$schema` and `$id`** are dropped: they would change the dialect or the base of `$ref`s.
+///
+/// And one thing is said that a manifest leaves unsaid: an `integer` fits in 64 bits (Tessera's
+/// validator refuses larger ones), so an integer schema without a `format` gets `int64`, which
+/// OpenAPI defines as that range and which clients and fuzzers generate within.
 enum SchemaTranslation {
     /// Keywords whose value is one subschema.
     static let singleSchemaKeywords = ["additionalProperties", "items", "not", "if", "then", "else", "propertyNames", "contains"]
@@ -38,8 +42,18 @@ enum SchemaTranslation {
         if case .string(let ref)? = members["$ref"], ref.hasPrefix("#") {
             members["$ref"] = .string(base + ref.dropFirst())
         }
+        if members["format"] == nil, admitsInteger(members["type"]) { members["format"] = "int64" }
         let nullable = members.removeValue(forKey: "nullable")?.boolValue ?? false
         return nullable ? allowingNull(members) : .object(members)
+    }
+
+    /// Whether a `type` keyword names `integer`.
+    static func admitsInteger(_ type: JSONValue?) -> Bool {
+        switch type {
+        case .string("integer")?: true
+        case .array(let names)?: names.contains("integer")
+        default: false
+        }
     }
 
     /// The schema `members` with `null` also accepted.

@@ -27,4 +27,13 @@ struct TokenBucket: Sendable {
         }
         return refillPerSecond > 0 ? (1 - tokens) / refillPerSecond : .infinity
     }
+
+    /// Whole requests that would pass now, as of the last ``take(now:)``.
+    var remaining: Int { Int(tokens.rounded(.down)) }
+
+    /// Seconds until the bucket is full again, as of the last ``take(now:)`` (infinite without refill).
+    var secondsUntilFull: Double {
+        guard tokens < capacity else { return 0 }
+        return refillPerSecond > 0 ? (capacity - tokens) / refillPerSecond : .infinity
+    }
 }

@@ -9,7 +9,7 @@ import TesseraRuntime
 /// 2. ``ErrorMiddleware`` — anything thrown below becomes a JSON error response;
 /// 3. ``AuthMiddleware`` — a known bearer token, except on `/healthz` and the static files of the
 ///    console (`/`, `/console/…`) and of the modules (`/ui/…`);
-/// 4. ``RateLimitMiddleware`` — the token's budget;
+/// 4. ``RateLimitMiddleware`` — the token's budget (its calls', or its admin routes');
 /// 5. the route (``PluginRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
@@ -23,8 +23,9 @@ enum APIRouter {
         router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
                                               openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
                                               basicPaths: ["/v1/location"]))
-        if let limit = configuration.rateLimit {
-            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit)))
+        let limits = configuration.rateLimits
+        if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
+            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limits)))
         }
         let server = ServerRoutes(host: host, metrics: metrics, readiness: readiness)
         let plugins = PluginRoutes(host: host, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)

@@ -16,18 +16,34 @@ struct StreamPosition: Equatable, Sendable {
     var id: String { "n-\(notification).e-\(event)" }
 
     /// What a `Last-Event-ID` says: `n-12.e-40`, or one part alone (`n-12`, `e-40`: the other kind
-    /// starts from now). `nil` when it is none of these.
+    /// starts from now); both parts `nil` for an empty one (as if none was sent: a browser sends
+    /// none after an empty `id:`). `nil` when it is none of these. Exactly what ``pattern`` allows.
     static func parse(_ text: String) -> (notification: Int64?, event: Int64?)? {
-        var notification: Int64?
-        var event: Int64?
-        for part in text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false) {
-            guard part.count > 2, let number = Int64(part.dropFirst(2)), number >= 0 else { return nil }
-            switch part.prefix(2) {
-            case "n-" where notification == nil: notification = number
-            case "e-" where event == nil: event = number
-            default: return nil
-            }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return (nil, nil) }
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            if let n = number(parts[0], after: "n-") { return (n, nil) }
+            if let e = number(parts[0], after: "e-") { return (nil, e) }
+            return nil
+        case 2:
+            guard let n = number(parts[0], after: "n-"), let e = number(parts[1], after: "e-") else { return nil }
+            return (n, e)
+        default:
+            return nil
         }
-        return notification == nil && event == nil ? nil : (notification, event)
+    }
+
+    /// The id's form, as the OpenAPI document states it: at most 18 digits a part, so every number
+    /// fits in 64 bits.
+    static let pattern = "^(n-[0-9]{1,18}(\\.e-[0-9]{1,18})?|e-[0-9]{1,18})?$"
+
+    /// The number after `prefix` in `part`: 1 to 18 ASCII digits.
+    private static func number(_ part: Substring, after prefix: String) -> Int64? {
+        guard part.hasPrefix(prefix) else { return nil }
+        let digits = part.dropFirst(prefix.count)
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(digits)
     }
 }

@@ -73,7 +73,7 @@ struct StreamRoutes: Sendable {
         if let header = request.headers[.lastEventID] {
             guard let parsed = StreamPosition.parse(header) else {
                 throw APIError(.badRequest, code: "invalid_input",
-                               "Last-Event-ID: expected an id this stream sent, such as n-12.e-40, found '\(header.prefix(60))'",
+                               "Last-Event-ID: expected an id this stream sent, such as n-12.e-40 (or n-12, or e-40), found '\(header.prefix(60))'",
                                field: "Last-Event-ID")
             }
             resume = parsed

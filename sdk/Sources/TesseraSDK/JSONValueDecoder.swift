@@ -7,7 +7,8 @@ import Foundation
 // The rules follow `JSONDecoder` configured with `.iso8601` dates, so plugins see the same results:
 //
 // - integers decode from `.integer`, and from `.number` when it has no fraction; a value that does not
-//   fit the type is `dataCorrupted` at the member's path;
+//   fit the type is `dataCorrupted` at the member's path, its description the rule it broke ("must be an
+//   integer between … and …"), as are the other descriptions this decoder writes;
 // - floating point decodes from `.integer` and `.number`; `Bool` only from `.bool`;
 // - `null` where a value is needed is `valueNotFound`; a missing member is `keyNotFound`;
 // - `Date` is an ISO 8601 string (a fraction of a second is accepted), `Data` a base64 string,
@@ -293,14 +294,20 @@ enum JSONScalar {
         switch value {
         case .integer(let i):
             if let n = T(exactly: i) { return n }
-            throw corrupted("Number \(i) does not fit in \(T.self).", at: path())
+            throw corrupted(integerRule(T.self), at: path())
         case .number(let d):
             // `init(exactly:)` refuses both a fraction and a value out of range.
             if let n = T(exactly: d) { return n }
-            throw corrupted("Number \(d) is not an integer that fits in \(T.self).", at: path())
+            throw corrupted(integerRule(T.self), at: path())
         default:
             throw mismatch(T.self, value, at: path())
         }
+    }
+
+    /// The rule an integer broke, worded for the caller (the errors' descriptions are rules, so that
+    /// ``PluginError/invalidInput(decoding:at:)`` can hand them on as they are).
+    static func integerRule<T: FixedWidthInteger>(_ type: T.Type) -> String {
+        "must be an integer between \(T.min) and \(T.max)"
     }
 
     static func float<T: BinaryFloatingPoint>(
@@ -313,7 +320,7 @@ enum JSONScalar {
             let f = T(d)
             // A finite Double too large for a Float would silently become infinity.
             if f.isFinite || !d.isFinite { return f }
-            throw corrupted("Number \(d) does not fit in \(T.self).", at: path())
+            throw corrupted("must be a number between \(-T.greatestFiniteMagnitude) and \(T.greatestFiniteMagnitude)", at: path())
         default:
             throw mismatch(T.self, value, at: path())
         }
@@ -327,21 +334,21 @@ enum JSONScalar {
     static func date(_ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> Date {
         let text = try string(value, at: path())
         guard let date = try? iso8601.parse(text) else {
-            throw corrupted("Expected date string to be ISO8601-formatted.", at: path())
+            throw corrupted("must be a date and time in ISO 8601, such as 2026-03-02T08:00:00Z", at: path())
         }
         return date
     }
 
     static func data(_ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> Data {
         guard let data = Data(base64Encoded: try string(value, at: path())) else {
-            throw corrupted("Encountered Data is not valid Base64.", at: path())
+            throw corrupted("must be base64 text", at: path())
         }
         return data
     }
 
     static func url(_ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> URL {
         guard let url = URL(string: try string(value, at: path())) else {
-            throw corrupted("Invalid URL string.", at: path())
+            throw corrupted("must be a URL", at: path())
         }
         return url
     }
@@ -354,7 +361,7 @@ enum JSONScalar {
             return Decimal(i)
         case .number(let d):
             if d.isFinite, let decimal = Decimal(string: d.description, locale: nil) { return decimal }
-            throw corrupted("Number \(d) cannot be represented as a Decimal.", at: path())
+            throw corrupted("must be a finite number", at: path())
         default:
             throw mismatch(Decimal.self, value, at: path())
         }

@@ -71,7 +71,8 @@ public final class PluginContext: Sendable {
     }
 
     /// Registers a typed handler: the validated input is decoded as `Input` and the result encoded
-    /// as JSON. A decoding failure reaches the caller as `invalidInput`.
+    /// as JSON. A decoding failure reaches the caller as `invalidInput`, naming the field and the
+    /// rule it broke (``PluginError/invalidInput(decoding:at:)``), never Swift's own error text.
     public func onOperation<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, input: Input.Type,
         _ handler: @escaping @Sendable (Input, OperationCall) async throws -> Output
@@ -81,7 +82,7 @@ public final class PluginContext: Sendable {
             do {
                 input = try call.input.decode(as: Input.self)
             } catch {
-                throw PluginError(.invalidInput, "input does not match operation '\(name)': \(error)")
+                throw PluginError.invalidInput(decoding: error)
             }
             return try JSONValue(encoding: try await handler(input, call))
         }
