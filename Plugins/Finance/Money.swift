@@ -20,10 +20,12 @@ enum Money {
             PluginError(.invalidInput, "amount '\(text)': \(why) (code invalid_amount)", field: field)
         }
         if trimmed.hasPrefix("-") { throw fail("must be more than zero (the kind, income or expense, gives the direction)") }
+        if trimmed.filter({ $0 == "." || $0 == "," }).count > 1 {
+            throw fail("not a number: it has two decimal separators; write 1234.50 without grouping dots or commas")
+        }
         var whole: Int64 = 0, cents: Int64 = 0, decimals = 0, seenSeparator = false, digits = 0
         for character in trimmed {
             if character == "." || character == "," {
-                guard !seenSeparator else { throw fail("not a number: it has two decimal separators; write 1234.50 without grouping dots") }
                 seenSeparator = true
                 continue
             }
