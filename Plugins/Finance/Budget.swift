@@ -18,11 +18,15 @@ extension Ledger {
         var month: String
         var isSet: Bool
         var amount: String?
+        var amountMinor: Int64?
         var spent: String
+        var spentMinor: Int64
         var remaining: String?
         var percentUsed: Int64?
         var overspent: Bool
         var repeatMonthly: Bool
+        /// The limits per category (CategoryBudgets.swift), each with the month's figures.
+        var categories: [CategoryBudgetStatus]
     }
 
     func setBudget(_ input: BudgetInput) async throws -> BudgetStatus {
@@ -51,6 +55,7 @@ extension Ledger {
     func clearBudget(month: String?) async throws -> BudgetStatus {
         let current = try await dates().month(clock.now())
         let month = month ?? current
+        guard LocalDates.parseMonth(month) != nil else { throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month") }
         try await storage.write { batch in
             batch.delete("budgets", id: month)
             if month == current { batch.put("settings", id: "repeatBudget", ["value": .text("0")]) }
@@ -70,9 +75,11 @@ extension Ledger {
         try await rollOver(to: month, current: current)
         let settings = try await settings()
         let (budget, spent) = try await figures(first: first, last: last, month: month)
-        return BudgetStatus(month: month, isSet: budget != nil, amount: budget.map(Money.plain), spent: Money.plain(spent),
-                            remaining: budget.map { Money.plain($0 - spent) }, percentUsed: budget.flatMap { Money.percentFloor(spent, of: $0) },
-                            overspent: budget.map { spent > $0 } ?? false, repeatMonthly: settings.repeatBudget)
+        return BudgetStatus(month: month, isSet: budget != nil, amount: budget.map(Money.plain), amountMinor: budget, spent: Money.plain(spent),
+                            spentMinor: spent, remaining: budget.map { Money.plain($0 - spent) },
+                            percentUsed: budget.flatMap { Money.percentFloor(spent, of: $0) },
+                            overspent: budget.map { spent > $0 } ?? false, repeatMonthly: settings.repeatBudget,
+                            categories: try await categoryBudgetStatus(first: first, last: last))
     }
 
     /// The month's budget, if set, and the sum of its expenses, in minor units.
@@ -95,27 +102,46 @@ extension Ledger {
         try await storage.write { $0.put("budgets", id: month, ["amount_minor": .integer(amount), "origin": .text("repeat")]) }
     }
 
-    /// After a change to `month`'s transactions or budget: the over-budget alert, once per month
-    /// (only for the current month: an alert about a past month is noise), and the weekly text.
+    /// After a change to `month`'s transactions or budget, local or synced from another device:
+    /// the over-budget alerts, once per month (only for the current month: an alert about a past
+    /// month is noise), and the reminders' schedules.
     func afterTransactionsChanged(month: String) async throws {
-        let current = try await dates().month(clock.now())
-        if month == current, let notifications, let (first, last) = try await dates().bounds(ofMonth: month) {
+        let dates = try await dates()
+        let current = dates.month(clock.now())
+        if month == current, let (first, last) = dates.bounds(ofMonth: month) {
             try await rollOver(to: month, current: current)
             let (budget, spent) = try await figures(first: first, last: last, month: month)
-            let key = "over-budget-\(month)"
-            let alerted = try await !storage.query("SELECT 1 FROM settings WHERE id = ?", [.text("alerted:" + month)]).isEmpty
-            if let budget, spent > budget, !alerted {
-                let settings = try await settings()
-                let parameters = ["spent": Money.format(spent, currency: settings.currency, language: settings.language),
-                                  "budget": Money.format(budget, currency: settings.currency, language: settings.language),
-                                  "month": month]
-                try await notifications.schedule(NotificationRequest(
-                    key: key, title: Strings.text("over.title", settings.language),
-                    body: Strings.text("over.body", settings.language, parameters),
-                    payload: ["month": .string(month)], schedule: .at(clock.now())))
-                try await storage.write { $0.put("settings", id: "alerted:" + month, ["value": .text("1")]) }
+            if let budget, spent > budget {
+                try await alertOverBudget(month: month, category: nil, budget: budget, spent: spent)
+            }
+            for limit in try await categoryBudgetStatus(first: first, last: last) where limit.overspent {
+                try await alertOverBudget(month: month, category: limit.category, budget: limit.amountMinor, spent: limit.spentMinor)
             }
         }
         try await rescheduleReminders()
+    }
+
+    /// The first time in `month` that its expenses (or one category's) pass the budget: a
+    /// notification now, and the `budget-exceeded` event, with the mark that makes it once — the
+    /// mark is synced, so a person's second device does not say it again (unless both passed it
+    /// before either synced).
+    private func alertOverBudget(month: String, category: String?, budget: Int64, spent: Int64) async throws {
+        let mark = "alerted:" + month + (category.map { ":" + $0 } ?? "")
+        guard try await storage.query("SELECT 1 FROM settings WHERE id = ?", [.text(mark)]).isEmpty else { return }
+        let settings = try await settings()
+        let parameters = ["spent": Money.format(spent, currency: settings.currency, language: settings.language),
+                          "budget": Money.format(budget, currency: settings.currency, language: settings.language),
+                          "month": month, "category": category ?? ""]
+        // Keyed, so a crash before the mark is written makes the next check schedule it again, not twice.
+        try await notifications?.schedule(NotificationRequest(
+            key: "over-budget-\(month)" + (category.map { "-" + $0 } ?? ""),
+            title: Strings.text(category == nil ? "over.title" : "overCategory.title", settings.language),
+            body: Strings.text(category == nil ? "over.body" : "overCategory.body", settings.language, parameters),
+            payload: ["month": .string(month), "category": category.map { .string($0) } ?? .null], schedule: .at(clock.now())))
+        let emits = emitsEvents
+        try await storage.write { batch in
+            batch.put("settings", id: mark, ["value": .text("1")])
+            if emits { batch.emit(FinanceEvents.budgetExceeded, FinanceEvents.budgetExceededPayload(month: month, category: category, budget: budget, spent: spent, currency: settings.currency)) }
+        }
     }
 }

@@ -4,8 +4,10 @@ import TesseraSDK
 /// CSV export and import, in two layouts (spec §3.2 rule 13 leaves the details open; the choices
 /// are in docs/finance.md):
 ///
-/// - `thesis`: `Name;Date;Price` — the thesis's columns, `;`-separated, a header row, dates
-///   `YYYY-MM-DD`, the price signed (an expense negative, an income positive) with a `.` decimal;
+/// - `thesis`: `Name;Date;Price` — the thesis's columns, `;`-separated, a header row in the
+///   person's language (spec §7.9: `Názov;Dátum;Cena` in Slovak, `Název;Datum;Cena` in Czech; the
+///   data cells do not change with it), dates `YYYY-MM-DD`, the price signed (an expense negative,
+///   an income positive) with a `.` decimal; import takes the header in any of the three;
 /// - `full`: `id;kind;name;amount;currency;category;date;account` — everything, so export then
 ///   import is lossless.
 ///
@@ -19,12 +21,14 @@ extension Ledger {
     struct CSVImport: Codable, Sendable { var imported: Int; var skipped: Int }
 
     static let thesisHeader = ["Name", "Date", "Price"]
+    /// The thesis layout's header for people, by language.
+    static let thesisHeaders = ["en": thesisHeader, "sk": ["Názov", "Dátum", "Cena"], "cs": ["Název", "Datum", "Cena"]]
     static let fullHeader = ["id", "kind", "name", "amount", "currency", "category", "date", "account"]
 
     func exportCSV(layout: String) async throws -> CSVExport {
-        let currency = try await settings().currency
+        let settings = try await settings(), currency = settings.currency
         let all = try await transactions(ListFilter(limit: Int.max)).reversed()
-        var lines: [[String]] = [layout == "full" ? Self.fullHeader : Self.thesisHeader]
+        var lines: [[String]] = [layout == "full" ? Self.fullHeader : Self.thesisHeaders[settings.language] ?? Self.thesisHeader]
         for t in all {
             lines.append(layout == "full"
                 ? [t.id, t.kind, t.name, t.amount, currency, t.category, t.date, t.account]
@@ -38,8 +42,10 @@ extension Ledger {
         let rows = try Self.parse(text)
         guard let header = rows.first else { throw PluginError(.invalidInput, "the CSV is empty", field: "$.csv") }
         let expected = layout == "full" ? Self.fullHeader : Self.thesisHeader
-        guard header.map({ $0.trimmingCharacters(in: .whitespaces) }) == expected else {
-            throw PluginError(.invalidInput, "line 1: the header must be \(expected.joined(separator: ";")), found \(header.joined(separator: ";"))", field: "$.csv")
+        let accepted = layout == "full" ? [Self.fullHeader] : Self.thesisHeaders.keys.sorted().compactMap { Self.thesisHeaders[$0] }
+        let found = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard accepted.contains(found) else {
+            throw PluginError(.invalidInput, "line 1: the header must be \(accepted.map { $0.joined(separator: ";") }.joined(separator: " or ")), found \(header.joined(separator: ";"))", field: "$.csv")
         }
         let categories = Set(try await categories()), accounts = Set(try await accounts().map(\.id))
         let existing = Set(try await transactions(ListFilter(limit: Int.max)).map { "\($0.kind)|\($0.name)|\($0.date)|\($0.amount)" })
@@ -76,7 +82,15 @@ extension Ledger {
             puts.append((id, ["kind": .text(kind), "name": .text(name), "amount_minor": .integer(amount), "category": .text(category),
                               "occurred_on": .text(date), "account": .text(account), "created_at": .text(now)]))
         }
-        try await storage.write { batch in for (id, values) in puts { batch.put("transactions", id: id, values) } }
+        let currency = try await settings().currency, emits = emitsEvents
+        let known = Set(try await storage.query("SELECT id FROM transactions").compactMap { $0["id"].text })
+        try await storage.write { batch in
+            for (id, values) in puts {
+                // Re-importing a `full` file rewrites rows it already made: only new ones are "recorded".
+                if known.contains(id) { batch.put("transactions", id: id, values) }
+                else { batch.recordTransaction(id, values, currency: currency, source: "csv", emits: emits) }
+            }
+        }
         try await afterTransactionsChanged(month: try await dates().month(clock.now()))
         return CSVImport(imported: puts.count, skipped: skipped)
     }

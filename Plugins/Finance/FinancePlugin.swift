@@ -9,7 +9,9 @@ package final class FinancePlugin: Plugin {
     package init() {}
 
     // Every NOT NULL column has a default, and there are no UNIQUE or foreign keys, so that the
-    // tables can be synced across devices when the host wires sync for this module.
+    // tables sync across a person's devices (the manifest's `sync` lists them; `device_local` is
+    // left out on purpose). A transaction's id is its identity everywhere: `fio-<movement id>`,
+    // `rec-<rule>-<day>`, so two devices importing or repeating the same thing make one row.
     package var migrations: [StorageMigration] {
         [StorageMigration(version: 1, sql: """
             CREATE TABLE transactions (id TEXT PRIMARY KEY, kind TEXT NOT NULL DEFAULT 'expense', name TEXT NOT NULL DEFAULT '',
@@ -33,12 +35,18 @@ package final class FinancePlugin: Plugin {
          StorageMigration(version: 3, sql: """
             CREATE TABLE category_rules (id TEXT PRIMARY KEY, match TEXT NOT NULL DEFAULT '', category TEXT NOT NULL DEFAULT 'other',
                 position INTEGER NOT NULL DEFAULT 0);
+            """),
+         StorageMigration(version: 4, sql: """
+            ALTER TABLE goals ADD COLUMN completed_at TEXT NOT NULL DEFAULT '';
+            CREATE TABLE category_budgets (id TEXT PRIMARY KEY, amount_minor INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE device_local (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
             """)]
     }
 
     package func start(context: PluginContext) async throws {
         let ledger = Ledger(storage: try context.capability(.storage), clock: try context.capability(.clock),
-                            notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil)
+                            notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil,
+                            emitsEvents: context.isGranted(.events))
         registerSettings(context, ledger)
         registerTransactions(context, ledger)
         registerBudgetAndGoals(context, ledger)
@@ -51,6 +59,14 @@ package final class FinancePlugin: Plugin {
             return Done(ok: true)
         }
         context.onTimer("recurring") { _ in _ = try await ledger.materializeRecurring() }
+        context.onTimer(Ledger.weeklyKey) { firing in try await ledger.weeklyBudgetDue(firing) }
+        context.onOperation("tutorial", input: Ledger.TutorialInput.self) { input, _ in try await ledger.tutorial(input) }
+        // Rows another device changed: budgets, limits and goals may now be passed, and the
+        // reminders follow the synced switches and time zone.
+        context.onRemoteChanges { _ in
+            try await ledger.afterTransactionsChanged(month: try await ledger.today().month)
+            try await ledger.markReachedGoals()
+        }
     }
 
     private func registerBank(_ context: PluginContext, _ ledger: Ledger) {
@@ -59,10 +75,11 @@ package final class FinancePlugin: Plugin {
         context.onOperation("fio-token-set", input: Ledger.FioToken.self) { input, _ in try await ledger.setFioToken(input.token, secrets: secrets) }
         context.onOperation("fio-token-clear", input: Empty.self) { _, _ in try await ledger.clearFioToken(secrets: secrets) }
         context.onOperation("fio-status", input: Empty.self) { _, _ in try await ledger.fioStatus(secrets: secrets) }
-        let cache = FioStatementCache()
         context.onOperation("fio-import", input: FioImportInput.self) { input, _ in
-            try await ledger.importFromFio(http: http, secrets: secrets, resolveMismatch: input.resolveMismatch, cache: cache)
+            try await ledger.importFromFio(http: http, secrets: secrets, resolveMismatch: input.resolveMismatch)
         }
+        context.onOperation("fio-auto-import", input: Ledger.AutoImportInput.self) { input, _ in try await ledger.setAutoImport(input, secrets: secrets) }
+        context.onTimer(Ledger.dailyImportTimer) { _ in try await ledger.dailyImportDue(http: http, secrets: secrets) }
         context.onOperation("category-rule-add", input: Ledger.NewRule.self) { input, _ in RuleList(rules: try await ledger.addCategoryRule(input)) }
         context.onOperation("category-rule-delete", input: IDInput.self) { input, _ in RuleList(rules: try await ledger.deleteCategoryRule(input.id)) }
         context.onOperation("category-rules-list", input: Empty.self) { _, _ in RuleList(rules: try await ledger.categoryRules()) }
@@ -102,6 +119,8 @@ package final class FinancePlugin: Plugin {
         context.onOperation("budget-set", input: Ledger.BudgetInput.self) { input, _ in try await ledger.setBudget(input) }
         context.onOperation("budget-clear", input: MonthInput.self) { input, _ in try await ledger.clearBudget(month: input.month) }
         context.onOperation("budget-status", input: MonthInput.self) { input, _ in try await ledger.budgetStatus(month: input.month) }
+        context.onOperation("category-budget-set", input: Ledger.CategoryBudgetInput.self) { input, _ in try await ledger.setCategoryBudget(input) }
+        context.onOperation("category-budget-clear", input: Ledger.CategoryInput.self) { input, _ in try await ledger.clearCategoryBudget(input) }
         context.onOperation("goal-create", input: Ledger.NewGoal.self) { input, _ in try await ledger.createGoal(input) }
         context.onOperation("goal-contribute", input: Ledger.Contribution.self) { input, _ in try await ledger.contribute(input) }
         context.onOperation("goal-delete", input: Ledger.GoalDeletion.self) { input, _ in
@@ -115,8 +134,13 @@ package final class FinancePlugin: Plugin {
         context.onOperation("overview", input: Ledger.OverviewInput.self) { input, _ in try await ledger.overview(input) }
         context.onOperation("chart-svg", input: ChartInput.self) { input, _ in
             let overview = try await ledger.overview(Ledger.OverviewInput(period: input.period ?? "month", month: input.month, year: input.year,
-                                                                          from: input.from, to: input.to))
-            return Chart(svg: input.kind == "categories" ? Charts.categories(overview) : Charts.series(overview))
+                                                                          date: input.date, from: input.from, to: input.to))
+            let theme = Charts.Theme.named(input.theme)
+            switch input.kind {
+            case "categories": return Chart(svg: Charts.categories(overview, theme: theme))
+            case "line": return Chart(svg: Charts.line(overview, theme: theme))
+            default: return Chart(svg: Charts.series(overview, theme: theme))
+            }
         }
         context.onOperation("export-csv", input: LayoutInput.self) { input, _ in try await ledger.exportCSV(layout: input.layout ?? "thesis") }
         context.onOperation("import-csv", input: CSVInput.self) { input, _ in try await ledger.importCSV(input.csv, layout: input.layout ?? "thesis") }
@@ -130,7 +154,9 @@ struct MonthInput: Decodable, Sendable { var month: String? }
 struct DurationInput: Decodable, Sendable { var duration: String? }
 struct LayoutInput: Decodable, Sendable { var layout: String? }
 struct CSVInput: Decodable, Sendable { var csv: String; var layout: String? }
-struct ChartInput: Decodable, Sendable { var kind: String; var period: String?; var month: String?; var year: Int?; var from: String?; var to: String? }
+struct ChartInput: Decodable, Sendable {
+    var kind: String, period: String?, month: String?, year: Int?, date: String?, from: String?, to: String?, theme: String?
+}
 struct Done: Encodable, Sendable { var ok: Bool }
 struct Names: Encodable, Sendable { var names: [String] }
 struct Chart: Encodable, Sendable { var svg: String }

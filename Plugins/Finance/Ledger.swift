@@ -7,6 +7,9 @@ struct Ledger: Sendable {
     let storage: any PluginStorage
     let clock: any HostClock
     let notifications: (any PluginNotifications)?
+    /// Whether the operator granted `events`: the module then publishes what it records
+    /// (Events.swift).
+    var emitsEvents = false
 
     /// The thesis's categories (travel, food, health "etc.") completed with the usual ones.
     static let builtinCategories = ["travel", "food", "health", "housing", "transport", "shopping", "entertainment",
@@ -57,7 +60,7 @@ struct Ledger: Sendable {
                 throw PluginError(.invalidInput, "currency '\(currency)' is not one of \(Money.currencies.sorted().joined(separator: ", "))", field: "$.currency")
             }
             if currency != current.currency && input.confirm != true {
-                throw PluginError(.conflict, "changing the currency relabels every amount without converting it; send confirm: true to go ahead (code confirmation_required)", field: "$.confirm")
+                throw PluginError.confirmationRequired("changing the currency relabels every amount without converting it")
             }
         }
         if let language = input.language, !Strings.languages.contains(language) {
@@ -108,4 +111,52 @@ struct Ledger: Sendable {
     }
 
     func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    // MARK: Device-local values
+
+    // The `device_local` table is not synced (the manifest's `sync` leaves it out): what belongs
+    // to this device alone — when it last asked Fio, the statement a refused import fetched, when
+    // its token was set.
+
+    func local(_ key: String) async throws -> String? {
+        try await storage.query("SELECT value FROM device_local WHERE id = ?", [.text(key)]).first?["value"].text
+    }
+
+    func setLocal(_ values: [String: String?]) async throws {
+        try await storage.write { batch in
+            for (key, value) in values {
+                if let value { batch.put("device_local", id: key, ["value": .text(value)]) } else { batch.delete("device_local", id: key) }
+            }
+        }
+    }
+}
+
+extension Ledger {
+    // MARK: Timers that set their own next time
+
+    // A timer the host keeps is removed once its handler has returned, by key; a handler that set
+    // the next occurrence under the same key would lose it. So each occurrence has a key of its
+    // own, `<name>@<instant>`, and setting one cancels this name's others.
+
+    /// Makes `at` the one pending timer called `name`.
+    func scheduleOnly(_ name: String, at date: Date) async throws {
+        let key = "\(name)@\(iso(date))"
+        for timer in try await clock.pendingTimers() where timer.name == name && timer.key != key {
+            try await clock.cancelTimer(key: timer.key)
+        }
+        try await clock.schedule(TimerRequest(key: key, name: name, fireAt: date))
+    }
+
+    /// Cancels every pending timer called `name`.
+    func cancelTimers(_ name: String) async throws {
+        for timer in try await clock.pendingTimers() where timer.name == name { try await clock.cancelTimer(key: timer.key) }
+    }
+}
+
+extension PluginError {
+    /// The one shape of a refusal for want of `confirm: true`, shared by every module
+    /// (docs/http.md, "Errors"): `invalid_input` at `$.confirm`, reason code `confirmation_required`.
+    static func confirmationRequired(_ consequence: String) -> PluginError {
+        PluginError(.invalidInput, "\(consequence); send confirm: true to go ahead (code confirmation_required)", field: "$.confirm")
+    }
 }

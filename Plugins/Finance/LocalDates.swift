@@ -42,6 +42,25 @@ struct LocalDates: Sendable {
         return calendar.date(from: DateComponents(year: y, month: m, day: d, hour: hour, minute: minute))
     }
 
+    /// The first Friday 08:00 here strictly after `instant`: 08:00 local time on either side of a
+    /// daylight-saving change.
+    func nextFridayEight(after instant: Date) -> Date? {
+        calendar.nextDate(after: instant, matching: DateComponents(hour: 8, minute: 0, second: 0, weekday: 6), matchingPolicy: .nextTime)
+    }
+
+    /// The next `hour`:00 here strictly after `instant` (the daily import's time).
+    func nextHour(_ hour: Int, after instant: Date) -> Date? {
+        calendar.nextDate(after: instant, matching: DateComponents(hour: hour, minute: 0, second: 0), matchingPolicy: .nextTime)
+    }
+
+    /// The Monday and Sunday of the week holding `day` (weeks run Monday to Sunday, spec §7.4).
+    static func week(containing day: String) -> (first: String, last: String)? {
+        guard let date = utcDate(day) else { return nil }
+        let weekday = utc.component(.weekday, from: date)  // 1 = Sunday … 7 = Saturday
+        let monday = adding(-((weekday + 5) % 7), to: day)
+        return (monday, adding(6, to: monday))
+    }
+
     /// Whether `text` is a real `YYYY-MM-DD` date.
     static func isDay(_ text: String) -> Bool { parseDay(text) != nil }
 

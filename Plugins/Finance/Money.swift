@@ -4,8 +4,11 @@ import TesseraSDK
 /// stored or summed.
 ///
 /// Amounts come in as decimal strings, `"12.50"` or `"12,50"`, with at most two decimals: a third
-/// decimal is refused rather than rounded (`"12.345"` is a typo more often than a price, and
-/// rounding it silently would change what the person typed). At most 999,999,999.99.
+/// decimal is refused rather than rounded half-up as the spec's §7.2 proposes. `"1.234"` is one
+/// thousand two hundred and thirty-four to a Czech or Slovak reader who groups with a dot, and
+/// 1.23 after rounding: refusing with "at most two decimals" lets the person say which they meant,
+/// where rounding would silently store a thousandth of it (docs/finance.md, "Money"). At most
+/// 999,999,999.99.
 enum Money {
     /// The largest amount accepted, in minor units.
     static let maximum: Int64 = 99_999_999_999
@@ -14,27 +17,30 @@ enum Money {
     static func parse(_ text: String, field: String) throws -> Int64 {
         let trimmed = text.filter { $0 != " " && $0 != "\u{00A0}" }
         func fail(_ why: String) -> PluginError {
-            PluginError(.invalidInput, "amount '\(text)' \(why) (code invalid_amount)", field: field)
+            PluginError(.invalidInput, "amount '\(text)': \(why) (code invalid_amount)", field: field)
+        }
+        if trimmed.hasPrefix("-") { throw fail("must be more than zero (the kind, income or expense, gives the direction)") }
+        if trimmed.filter({ $0 == "." || $0 == "," }).count > 1 {
+            throw fail("not a number: it has two decimal separators; write 1234.50 without grouping dots or commas")
         }
         var whole: Int64 = 0, cents: Int64 = 0, decimals = 0, seenSeparator = false, digits = 0
         for character in trimmed {
             if character == "." || character == "," {
-                guard !seenSeparator else { throw fail("has two decimal separators") }
                 seenSeparator = true
                 continue
             }
-            guard let digit = character.wholeNumberValue, character.isASCII else { throw fail("is not a number such as 12.50") }
+            guard let digit = character.wholeNumberValue, character.isASCII else { throw fail("not a number; write it like 12.50 or 12,50") }
             if seenSeparator {
                 decimals += 1
-                guard decimals <= 2 else { throw fail("has more than two decimals") }
+                guard decimals <= 2 else { throw fail("at most two decimals (a dot or a comma separates the decimals; thousands are not grouped with them)") }
                 cents = cents * 10 + Int64(digit)
             } else {
                 digits += 1
-                guard digits <= 9 else { throw fail("is more than 999,999,999.99") }
+                guard digits <= 9 else { throw fail("at most 999,999,999.99") }
                 whole = whole * 10 + Int64(digit)
             }
         }
-        guard digits > 0 || decimals > 0 else { throw fail("is empty") }
+        guard digits > 0 || decimals > 0 else { throw fail("empty; write an amount like 12.50") }
         if decimals == 1 { cents *= 10 }
         let minor = whole * 100 + cents
         guard minor > 0 else { throw fail("must be more than zero") }
@@ -70,6 +76,28 @@ enum Money {
     /// Whole percent of `part` in `whole`, rounded down, in integers; `nil` when `whole` is 0.
     static func percentFloor(_ part: Int64, of whole: Int64) -> Int64? {
         whole > 0 ? part * 100 / whole : nil
+    }
+
+    /// Whole percents of each part in their sum that add up to exactly 100 (largest remainder,
+    /// Hamilton's method): each part gets its floor, and the points still missing go to the parts
+    /// with the largest remainders, ties to the earlier part. All zeros when the sum is 0.
+    static func percentShares(_ parts: [Int64]) -> [Int64] {
+        let total = parts.reduce(0, +)
+        guard total > 0 else { return parts.map { _ in 0 } }
+        var shares = parts.map { $0 * 100 / total }
+        let remainders = parts.map { $0 * 100 % total }
+        let missing = 100 - shares.reduce(0, +)
+        let order = remainders.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+        for index in order.prefix(Int(missing)) { shares[index] += 1 }
+        return shares
+    }
+
+    /// `part` in `whole` as a percent with two decimals, rounded half-up, capped at 100 (spec
+    /// §7.2: the display caps progress; the raw floor percent is returned beside it): `"33.50"`.
+    static func progress(_ part: Int64, of whole: Int64) -> String {
+        guard whole > 0 else { return "0.00" }
+        let hundredths = min((part * 10_000 * 2 + whole) / (2 * whole), 10_000)
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
     }
 
     /// Currencies with two decimal places that v1 supports (ISO 4217 codes).

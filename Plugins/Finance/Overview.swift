@@ -1,13 +1,16 @@
 import Foundation
 import TesseraSDK
 
-/// Overviews by period (a month, a year, any range of days): totals, expenses by category, and a
-/// series over time (days of a month or range, months of a year), as JSON.
+/// Overviews by period (spec §7.4 `stats.period`: a day, a week from Monday to Sunday, a month, a
+/// year, or any range of days): totals, expenses by category with whole percents that add up to
+/// 100 (largest remainder), and a series over time (days of a day, week, month or range, months
+/// of a year), as JSON.
 extension Ledger {
     struct OverviewInput: Decodable, Sendable {
         var period: String
         var month: String?
         var year: Int?
+        var date: String?
         var from: String?
         var to: String?
     }
@@ -15,6 +18,7 @@ extension Ledger {
     struct Overview: Codable, Sendable, Equatable {
         struct Share: Codable, Sendable, Equatable { var category: String; var amount: String; var amountMinor: Int64; var percent: Int64 }
         struct Point: Codable, Sendable, Equatable { var label: String; var income: String; var expense: String; var incomeMinor: Int64; var expenseMinor: Int64 }
+        var period: String
         var from: String
         var to: String
         var currency: String
@@ -45,14 +49,16 @@ extension Ledger {
                 buckets[bucket, default: (0, 0)].1 += amount
             }
         }
-        let shares = categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
-            Overview.Share(category: $0.key, amount: Money.plain($0.value), amountMinor: $0.value, percent: Money.percentFloor($0.value, of: expense) ?? 0)
+        let ordered = categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let percents = Money.percentShares(ordered.map(\.value))
+        let shares = zip(ordered, percents).map { entry, percent in
+            Overview.Share(category: entry.key, amount: Money.plain(entry.value), amountMinor: entry.value, percent: percent)
         }
         let series = labels(from: from, to: to, byMonth: byMonth).map { label in
             let (i, e) = buckets[label] ?? (0, 0)
             return Overview.Point(label: label, income: Money.plain(i), expense: Money.plain(e), incomeMinor: i, expenseMinor: e)
         }
-        return Overview(from: from, to: to, currency: try await settings().currency, income: Money.plain(income),
+        return Overview(period: input.period, from: from, to: to, currency: try await settings().currency, income: Money.plain(income),
                         expense: Money.plain(expense), balance: Money.plain(income - expense), byCategory: shares, series: series)
     }
 
@@ -63,6 +69,12 @@ extension Ledger {
             let month = input.month ?? dates.month(clock.now())
             guard let (first, last) = dates.bounds(ofMonth: month) else { throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month") }
             return (first, last, false)
+        case "day", "week":
+            let day = input.date ?? dates.day(clock.now())
+            guard LocalDates.isDay(day), let week = LocalDates.week(containing: day) else {
+                throw PluginError(.invalidInput, "'\(day)' is not a date YYYY-MM-DD", field: "$.date")
+            }
+            return input.period == "day" ? (day, day, false) : (week.first, week.last, false)
         case "year":
             let year = input.year ?? Int(dates.day(clock.now()).prefix(4))!
             guard (1970...9999).contains(year) else { throw PluginError(.invalidInput, "\(year) is not a year", field: "$.year") }
@@ -73,7 +85,7 @@ extension Ledger {
             guard LocalDates.daysBetween(from, to) <= 366 else { throw PluginError(.invalidInput, "a custom period is at most 366 days", field: "$.to") }
             return (from, to, false)
         default:
-            throw PluginError(.invalidInput, "period is month, year or custom", field: "$.period")
+            throw PluginError(.invalidInput, "period is day, week, month, year or custom", field: "$.period")
         }
     }
 

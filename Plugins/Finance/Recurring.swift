@@ -77,7 +77,10 @@ extension Ledger {
             }
         }
         guard !puts.isEmpty else { return 0 }
-        try await storage.write { batch in for (id, values) in puts { batch.put("transactions", id: id, values) } }
+        let currency = try await settings().currency, emits = emitsEvents
+        try await storage.write { batch in
+            for (id, values) in puts { batch.recordTransaction(id, values, currency: currency, source: "recurring", emits: emits) }
+        }
         try await afterTransactionsChanged(month: String(today.prefix(7)))
         return puts.count
     }

@@ -6,10 +6,14 @@ import TesseraSDK
 /// record transactions every three days at the time of day it was turned on (first one three days
 /// later). Plus the over-budget alert (Budget.swift). Texts follow the language setting.
 ///
-/// The host delivers notifications without the plugin, so the weekly text is the status as of the
-/// last change to this month's transactions or budget — rescheduling under the same key after every
-/// change keeps it current — and "this month" is the month of that change: after a quiet month
-/// boundary the first Friday's text still speaks of the old month until something changes.
+/// The weekly status must speak of the month it is delivered in, with that moment's figures (spec
+/// §7.6: "computed at delivery time"), but the host delivers notifications without the plugin.
+/// So it is not one recurring notification with a text fixed when it was scheduled: a timer the
+/// host keeps (`weekly-budget`) falls due every Friday at 08:00 local time, and its handler reads
+/// the current month's status and hands the host a notification due that same instant, then sets
+/// the timer for the next Friday. If the module is not active at 08:00, the host fires the timer
+/// when it next is, and the text is that moment's. The record reminder's text never changes, so
+/// it stays one recurring notification the host delivers alone.
 extension Ledger {
     struct NotificationSettings: Decodable, Sendable { var weeklyBudget: Bool?; var logReminder: Bool? }
 
@@ -42,21 +46,21 @@ extension Ledger {
         let pending = try await notifications?.pending() ?? []
         var next: [String: String] = [:]
         for item in pending { next[item.request.key] = iso(item.nextAt) }
+        for timer in try await clock.pendingTimers() where timer.name == Self.weeklyKey { next[Self.weeklyKey] = iso(timer.fireAt) }
         return NotificationStatus(weeklyBudget: settings.weeklyBudget, logReminder: settings.logReminder, next: next)
     }
 
-    /// Brings the schedules in line with the settings and the current budget (idempotent: the same
-    /// keys are replaced, never doubled).
+    /// Brings the schedules in line with the settings (idempotent: the same keys are replaced,
+    /// never doubled). Called after every change, local or synced from another device.
     func rescheduleReminders() async throws {
         guard let notifications else { return }
         let settings = try await settings()
-        if settings.weeklyBudget {
-            let (title, body) = try await weeklyText(settings)
-            try await notifications.schedule(NotificationRequest(
-                key: Self.weeklyKey, title: title, body: body,
-                schedule: .recurring(rule: "FREQ=WEEKLY;BYDAY=FR;BYHOUR=8;BYMINUTE=0", startingAt: clock.now(), timeZone: settings.timeZone)))
+        // A schedule made by an earlier version: one recurring notification with a fixed text.
+        try await notifications.cancel(key: Self.weeklyKey)
+        if settings.weeklyBudget, let friday = LocalDates(timeZone: settings.timeZone).nextFridayEight(after: clock.now()) {
+            try await scheduleOnly(Self.weeklyKey, at: friday)
         } else {
-            try await notifications.cancel(key: Self.weeklyKey)
+            try await cancelTimers(Self.weeklyKey)
         }
         if settings.logReminder, let anchor = try await reminderAnchor() {
             try await notifications.schedule(NotificationRequest(
@@ -68,21 +72,36 @@ extension Ledger {
         }
     }
 
+    /// The `weekly-budget` timer fell due: the status of the month it is now, delivered at the
+    /// Friday it was due (keyed by that day, so a handler run twice delivers once), and the timer
+    /// set for the next Friday.
+    func weeklyBudgetDue(_ firing: TimerFiring) async throws {
+        guard let notifications else { return }
+        let settings = try await settings()
+        guard settings.weeklyBudget else { return }
+        let dates = LocalDates(timeZone: settings.timeZone)
+        let (title, body) = try await weeklyText(settings)
+        try await notifications.schedule(NotificationRequest(
+            key: "\(Self.weeklyKey):\(dates.day(firing.dueAt))", title: title, body: body,
+            payload: ["month": .string(dates.month(clock.now()))], schedule: .at(firing.dueAt)))
+        try await rescheduleReminders()
+    }
+
     private func reminderAnchor() async throws -> Date? {
         let text = try await storage.query("SELECT value FROM settings WHERE id = 'logReminderAnchor'").first?["value"].text
         return text.flatMap { try? Date($0, strategy: .iso8601) }
     }
 
+    /// The current month's status, read now.
     private func weeklyText(_ settings: Settings) async throws -> (String, String) {
-        let dates = LocalDates(timeZone: settings.timeZone)
-        let month = dates.month(clock.now())
-        guard let (first, last) = dates.bounds(ofMonth: month) else { return ("", "") }
-        let (budget, spent) = try await figures(first: first, last: last, month: month)
+        let status = try await budgetStatus(month: nil)
         let title = Strings.text("weekly.title", settings.language)
-        guard let budget else { return (title, Strings.text("weekly.noBudget", settings.language, ["month": month])) }
+        guard status.isSet, let budget = status.amountMinor else {
+            return (title, Strings.text("weekly.noBudget", settings.language, ["month": status.month]))
+        }
         return (title, Strings.text("weekly.body", settings.language, [
-            "remaining": Money.format(budget - spent, currency: settings.currency, language: settings.language),
-            "budget": Money.format(budget, currency: settings.currency, language: settings.language), "month": month,
+            "remaining": Money.format(budget - status.spentMinor, currency: settings.currency, language: settings.language),
+            "budget": Money.format(budget, currency: settings.currency, language: settings.language), "month": status.month,
         ]))
     }
 }

@@ -18,6 +18,18 @@ enum Strings {
         "over.title": ["en": "Budget exceeded", "sk": "Rozpočet prekročený", "cs": "Rozpočet překročen"],
         "over.body": ["en": "You have spent {spent} of {budget} for {month}.", "sk": "Na {month} si minul(a) {spent} z {budget}.",
                       "cs": "Na {month} jsi utratil(a) {spent} z {budget}."],
+        "overCategory.title": ["en": "Category budget exceeded", "sk": "Rozpočet kategórie prekročený", "cs": "Rozpočet kategorie překročen"],
+        "overCategory.body": ["en": "You have spent {spent} of {budget} on {category} in {month}.",
+                              "sk": "Na {category} si v {month} minul(a) {spent} z {budget}.",
+                              "cs": "Na {category} jsi v {month} utratil(a) {spent} z {budget}."],
+        "goal.title": ["en": "Goal reached", "sk": "Cieľ splnený", "cs": "Cíl splněn"],
+        "goal.body": ["en": "You have saved {target} for {name}.", "sk": "Na {name} si nasporil(a) {target}.",
+                      "cs": "Na {name} jsi naspořil(a) {target}."],
+        "import.failed.title": ["en": "Bank import failed", "sk": "Import z banky zlyhal", "cs": "Import z banky selhal"],
+        "token.title": ["en": "Your Fio token expires soon", "sk": "Tvoj token Fio čoskoro vyprší", "cs": "Tvůj token Fio brzy vyprší"],
+        "token.body": ["en": "Fio tokens last at most 180 days: create a new one in internet banking (Settings → API) and enter it here.",
+                       "sk": "Tokeny Fio platia najviac 180 dní: vytvor si nový v internetbankingu (Nastavenia → API) a zadaj ho sem.",
+                       "cs": "Tokeny Fio platí nejvýše 180 dní: vytvoř si nový v internetbankovnictví (Nastavení → API) a zadej ho sem."],
     ]
 
     /// The text for `key` in `language` (English if missing), with `{name}` parameters filled in.

@@ -39,7 +39,9 @@ extension Ledger {
         if let given = input.date { date = given } else { date = try await today().day }
         let row = try await validated(kind: input.kind, name: input.name, amount: input.amount, category: input.category,
                                       date: date, account: input.account ?? "cash")
-        try await storage.write { $0.put("transactions", id: id, row.merging(["created_at": .text(iso(clock.now()))]) { $1 }) }
+        let currency = try await settings().currency, emits = emitsEvents
+        let stored = row.merging(["created_at": .text(iso(clock.now()))]) { $1 }
+        try await storage.write { $0.recordTransaction(id, stored, currency: currency, source: "manual", emits: emits) }
         try await afterTransactionsChanged(month: String(date.prefix(7)))
         return try await transaction(id)!
     }

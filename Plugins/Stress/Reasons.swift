@@ -19,7 +19,9 @@ enum Reason: String, Sendable {
     case noTimerRunning = "NO_TIMER_RUNNING"
     case noStressRecordToday = "NO_STRESS_RECORD_TODAY"
     case notDeletable = "NOT_DELETABLE"
-    case confirmationRequired = "CONFIRMATION_REQUIRED"
+    /// The one reason every module gives for a missing `confirm: true`, with `invalid_input` at
+    /// `$.confirm` (docs/http.md, "Errors"); lower case, as the host's error codes are.
+    case confirmationRequired = "confirmation_required"
     case exitNotAvailable = "EXIT_NOT_AVAILABLE"
     case contentOutdated = "CONTENT_OUTDATED"
 }

@@ -32,13 +32,15 @@ import TesseraTesting
         #expect(rows.map { $0["id"]?.stringValue } == ["fio-10000000004", "fio-10000000003", "fio-10000000002"])
         #expect(rows.map { $0["amount"]?.stringValue } == ["0.10", "1500.50", "130.00"])
         #expect(rows.map { $0["kind"]?.stringValue } == ["expense", "income", "expense"])
-        #expect(rows.map { $0["name"]?.stringValue } == ["Fee", "Employer", "Albert"])
+        #expect(rows.map { $0["name"]?.stringValue } == ["Fee", "Salary", "Albert"])  // the message before the counterparty
         // Half a minute later a new movement has arrived: only it is added, from the last import's day.
         fio.advance(seconds: 31)
+        try await host.advanceClock(by: 31)
         fio.addMovements(token: Self.token, [.init(id: 10_000_000_005, date: "2026-03-02", amount: -12.34, counterparty: "Bakery")])
         let second = try await host.call("fio-import")
         #expect(second["imported"] == 1 && second["alreadyThere"] == 0 && second["from"] == "2026-03-02")
         fio.advance(seconds: 31)
+        try await host.advanceClock(by: 31)
         let again = try await host.call("fio-import")
         #expect(again["imported"] == 0 && again["alreadyThere"] == 1)
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 4)
@@ -52,7 +54,8 @@ import TesseraTesting
         _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
         _ = try await host.call("fio-import")
         #expect(try host.secretNames() == ["fio-token"])
-        #expect(try await host.call("fio-status") == ["hasToken": true, "lastImport": "2026-03-02"])
+        let status = try await host.call("fio-status")
+        #expect(status["hasToken"] == true && status["lastImport"] == "2026-03-02" && status["tokenSetOn"] == "2026-03-02")
         for file in [host.databasePath, host.databasePath + "-wal"] where FileManager.default.fileExists(atPath: file) {
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(Self.token.utf8)) == nil, "\(file)")
         }
@@ -71,12 +74,14 @@ import TesseraTesting
         _ = try await host.call("fio-import")
         let before = try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer
         fio.addMovements(token: Self.token, [.init(id: 10_000_000_009, date: "2026-03-02", amount: -1, counterparty: "Later")])
-        // A second request within 30 s: Fio's 409.
+        // Another program used the token just now: Fio's own 409 (the module's window has passed).
+        try await host.advanceClock(by: 31)  // the emulator's clock stays: to Fio, the last request was just now
         let tooSoon = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
-        #expect(tooSoon?.message.contains("rate_limited") == true && tooSoon?.code == .unavailable)
-        #expect(tooSoon?.message.contains("try again after 2026-03-02T08:00:30Z") == true)  // the host's clock + 30 s
+        #expect(tooSoon?.message.contains("rate_limited") == true && tooSoon?.code == .conflict)
+        #expect(tooSoon?.message.contains("try again in 30 s, after 2026-03-02T08:01:01Z") == true)  // the host's clock + 30 s
         for (fault, code) in [(FioEmulator.Fault.status(500), "bank_unavailable"), (.malformed, "bank_malformed")] {
             fio.advance(seconds: 31)
+            try await host.advanceClock(by: 31)
             fio.inject(fault)
             let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
             #expect(error?.message.contains(code) == true, "\(fault)")
@@ -110,12 +115,12 @@ import TesseraTesting
         let (host, fio) = try await setUp()
         _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
         _ = try await host.call("category-rule-add", ["match": "albert", "category": "food"])
-        _ = try await host.call("category-rule-add", ["match": "EMPLOYER", "category": "salary"])
+        _ = try await host.call("category-rule-add", ["match": "SALARY", "category": "salary"])
         let unknown = await #expect(throws: PluginError.self) { _ = try await host.call("category-rule-add", ["match": "x", "category": "yachts"]) }
         #expect(unknown?.field == "$.category")
         _ = try await host.call("fio-import")
         let rows = try await host.query("SELECT name, category FROM transactions ORDER BY name")
-        #expect(rows.map { "\($0["name"].text ?? ""):\($0["category"].text ?? "")" } == ["Albert:food", "Employer:salary", "Fee:other"])
+        #expect(rows.map { "\($0["name"].text ?? ""):\($0["category"].text ?? "")" } == ["Albert:food", "Fee:other", "Salary:salary"])
         await host.stop()
         await fio.stop()
     }

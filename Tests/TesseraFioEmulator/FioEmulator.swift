@@ -9,10 +9,15 @@ import Synchronization
 /// token within 30 s, 422 for data older than 90 days, on the emulator's own settable clock.
 /// Assumed, not confirmed: an unknown token gets 404 (the real answer is not documented).
 public final class FioEmulator: Sendable {
+    /// A movement: column 10 (counter-account name), 16 (message for the recipient), 7 (user
+    /// identification) and 25 (comment) as Fio fills them, each null when not given.
     public struct Movement: Sendable {
         public var id: Int64, date: String, amount: Double, counterparty: String?, message: String?
-        public init(id: Int64, date: String, amount: Double, counterparty: String? = nil, message: String? = nil) {
+        public var userIdentification: String?, comment: String?
+        public init(id: Int64, date: String, amount: Double, counterparty: String? = nil, message: String? = nil,
+                    userIdentification: String? = nil, comment: String? = nil) {
             self.id = id; self.date = date; self.amount = amount; self.counterparty = counterparty; self.message = message
+            self.userIdentification = userIdentification; self.comment = comment
         }
     }
     public enum Fault: Sendable { case status(Int), malformed }
@@ -98,7 +103,8 @@ final class StateBox: Sendable {
         let transactions = movements.map { m in
             "{" + [column(22, "ID pohybu", String(m.id)), column(0, "Datum", quoted(m.date + "+0100")), column(1, "Objem", String(m.amount)),
                    column(14, "Měna", quoted(currency)), column(10, "Název protiúčtu", quoted(m.counterparty)),
-                   column(16, "Zpráva pro příjemce", quoted(m.message)), column(8, "Typ", quoted("Platba kartou")), column(4, "KS", nil)]
+                   column(16, "Zpráva pro příjemce", quoted(m.message)), column(7, "Uživatelská identifikace", quoted(m.userIdentification)),
+                   column(8, "Typ", quoted("Platba kartou")), column(25, "Komentář", quoted(m.comment)), column(4, "KS", nil)]
                 .joined(separator: ",") + "}"
         }
         return #"{"accountStatement":{"info":{"accountId":"2900000000","bankId":"2010","currency":"\#(currency)","iban":"CZ6520100000002900000000","bic":"FIOBCZPPXXX","openingBalance":0.0,"closingBalance":0.0,"dateStart":"\#(from)+0100","dateEnd":"\#(to)+0100","yearList":null,"idList":null,"idFrom":null,"idTo":null,"idLastDownload":null},"transactionList":{"transaction":[\#(transactions.joined(separator: ","))]}}}"#

@@ -36,7 +36,7 @@ import TesseraTesting
         #expect(try await host.pendingNotifications().map(\.request.key).contains(Study.diaryKey))
 
         // Without confirm: refused, and nothing is gone.
-        #expect(await refusal { try await host.call("account-cancel") }?.reason == "CONFIRMATION_REQUIRED")
+        #expect(await refusal { try await host.call("account-cancel") }?.reason == "confirmation_required")
         #expect(try await StressFixture.count(host, "diary") == 2)
 
         let cancelled = try await host.call("account-cancel", ["confirm": true])

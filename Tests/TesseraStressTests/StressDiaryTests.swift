@@ -25,7 +25,7 @@ import TesseraTesting
         let edited = try await host.call("diary-edit", ["id": .string(recordID), "text": "Zkouškové, ale zvládám"])
         #expect(edited["text"] == "Zkouškové, ale zvládám" && edited["level"] == 1 && edited["createdAt"] == record["createdAt"])
         #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(recordID), "confirm": true]) }?.reason == "NOT_DELETABLE")
-        #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(noteID)]) }?.reason == "CONFIRMATION_REQUIRED")
+        #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(noteID)]) }?.reason == "confirmation_required")
         #expect(await refusal { try await host.call("diary-edit", ["id": "missing", "text": "x"]) }?.code == "not_found")
         #expect(try await StressFixture.count(host, "diary") == 2)
         _ = try await host.call("diary-note-delete", ["id": .string(noteID), "confirm": true])

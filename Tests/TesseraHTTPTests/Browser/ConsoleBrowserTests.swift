@@ -137,6 +137,9 @@ import TesseraTestFixtures
         #expect(budgetText.contains("spent 42.50 of 500.00 EUR (8 %)"))
         #expect(try await onThread { try page.evaluate("document.querySelector('#chart svg title').textContent.startsWith('Expenses by category')") } == true)
         #expect(try await onThread { try page.evaluate("document.querySelectorAll('#chart svg rect').length") } == 1)
+        #expect(try await onThread { try page.evaluate("document.querySelectorAll('#line-chart svg polyline').length") } == 2)
+        #expect(try await onThread { try page.evaluate("document.getElementById('tutorial-title').textContent") } == "Overview")
+        #expect(try await onThread { try page.evaluate("document.getElementById('goals').textContent") } == "No goals yet.")
         let unlabelled = try await onThread { try page.evaluate("""
             [...document.querySelectorAll('input, select, textarea')]
               .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id).join(',')
