@@ -14,12 +14,30 @@ extension Student {
             throw error.pluginError
         }
         guard answer == "OK" else { throw Self.refusal(answer, term: term) }
-        // The cached list now shows the change (a failure here leaves the old cache); other modules
-        // hear of it (the stress programme's nudge the evening before an exam one is registered for).
-        if let updated = try? await exams(), let item = updated["data"]?.arrayValue?.first(where: { $0["termId"]?.integerValue == term }), emitsEvents {
+        // The cached list now shows the change: read again, or, if IS/STAG cannot be read just now,
+        // the cached term marked, so the reminders re-planned from it are right either way.
+        let updated = try? await exams()
+        if updated?["stale"]?.boolValue ?? true { try await markCached(term, registered: register) }
+        // Other modules hear of it (the stress programme's nudge the evening before an exam one is registered for).
+        let item = try await store.cached("exams")?.arrayValue?.first { $0["termId"]?.integerValue == term }
+        if let item, emitsEvents {
             try await store.storage.write { $0.emit("exam-upcoming", Refresher.examEvent(item)) }
         }
         return ["termId": .integer(term), "registered": .bool(register), "message": .string(answer)]
+    }
+
+    /// Marks the cached term registered (or not), its seats one more (or fewer).
+    private func markCached(_ term: Int64, registered: Bool) async throws {
+        let row = try await store.storage.query("SELECT body, fetched_at FROM cache WHERE id = 'exams'").first
+        guard let body = row?["body"].text, let at = row?["fetched_at"].text, let list = try? JSONValue(parsing: body).arrayValue else { return }
+        let marked = list.map { item -> JSONValue in
+            guard item["termId"]?.integerValue == term, item["registered"]?.boolValue != registered else { return item }
+            var changed = item
+            changed[set: "registered"] = .bool(registered)
+            if let occupied = item["occupied"]?.integerValue { changed[set: "occupied"] = .integer(occupied + (registered ? 1 : -1)) }
+            return changed
+        }
+        try await store.storage.write { $0.put("cache", id: "exams", ["body": .text(JSONValue.array(marked).serialized()), "fetched_at": .text(at)]) }
     }
 
     /// STAG's refusal text as an error with a reason code (texts differ between versions, so keywords are matched).

@@ -22,7 +22,7 @@ enum Mapping {
         .array((raw["predmetStudenta"]?.arrayValue ?? []).map { item in
             ["subject": .string(subject(item, code: "zkratka")), "name": item["nazev"] ?? .null,
              "credits": int(item["kredity"]).map(JSONValue.integer) ?? .null, "year": item["rok"] ?? .null,
-             "status": item["statut"] ?? .null]
+             "status": item["statut"] ?? .null, "semester": item["semestr"] ?? .null]
         })
     }
 
@@ -40,7 +40,17 @@ enum Mapping {
             "capacity": int(item["limit"]).map(JSONValue.integer) ?? .null,
             "occupied": int(item["obsazeni"]).map(JSONValue.integer) ?? .null,
             "registered": .bool(item["zapsan"]?.boolValue ?? false),
+            // IS/STAG's own verdict, turned into `status` when read (ExamTerms).
+            "stagAllows": .bool(item["lzeZapsatOdepsat"]?.boolValue ?? true),
         ]
+        if let end = item["casDo"]?.stringValue, let parsed = ISO.stag(.string("\(item["datum"]?["value"]?.stringValue ?? item["datum"]?.stringValue ?? "") \(end)")) {
+            out["end"] = .string(ISO.prague(parsed))
+        }
+        if let text = item["textDuvoduProcNelzeZapsatOdepsat"]?.stringValue ?? item["popisDuvoduProcNelzeZapsatOdepsat"]?.stringValue, !text.isEmpty {
+            out["stagReason"] = .string(text)
+        }
+        if let note = item["poznamka"]?.stringValue, !note.isEmpty { out["note"] = .string(note) }
+        if let teacher = item["ucitel"], teacher != .null { out["examiner"] = .string(person(teacher)) }
         if !room.isEmpty { out["room"] = .string(room) }
         if let by = ISO.stag(item["deadlineDatumPrihlaseni"]) { out["registerBy"] = .string(ISO.prague(by)) }
         if let by = ISO.stag(item["deadlineDatumOdhlaseni"]) { out["unregisterBy"] = .string(ISO.prague(by)) }
@@ -68,16 +78,21 @@ enum Mapping {
     static func profile(_ raw: JSONValue) -> JSONValue {
         ["studentNumber": raw["osCislo"] ?? .null, "firstName": raw["jmeno"] ?? .null, "lastName": raw["prijmeni"] ?? .null,
          "email": raw["email"] ?? .null, "programme": raw["nazevSp"] ?? .null, "faculty": raw["fakultaSp"] ?? .null,
-         "year": raw["rocnik"] ?? .null, "userName": raw["userName"] ?? .null]
+         "year": raw["rocnik"] ?? .null, "userName": raw["userName"] ?? .null, "programmeType": raw["typSp"] ?? .null]
     }
 }
 
 extension Mapping {
+    /// "RNDr. Petr Dvořák": titles and name of a `ucitel` or person object.
+    static func person(_ p: JSONValue) -> String {
+        [p["titulPred"]?.stringValue, p["jmeno"]?.stringValue, p["prijmeni"]?.stringValue, p["titulZa"]?.stringValue]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
     /// A list of students (`studentTerminu`, `studentPredmetu`): number, name with titles, login, e-mail, year, faculty, programme.
     static func people(_ list: JSONValue?) -> JSONValue {
         .array((list?.arrayValue ?? []).map { p in
-            let name = [p["titulPred"]?.stringValue, p["jmeno"]?.stringValue, p["prijmeni"]?.stringValue, p["titulZa"]?.stringValue]
-                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            let name = person(p)
             return ["studentNumber": p["osCislo"] ?? .null, "name": .string(name), "userName": p["userName"] ?? .null,
                     "email": p["email"] ?? .null, "year": p["rocnik"] ?? .null, "faculty": p["fakultaSp"] ?? .null,
                     "programme": p["nazevSp"] ?? .null]

@@ -1,19 +1,30 @@
 import Foundation
 import TesseraSDK
 
-/// The user's own notes (spec §5.1 component 2 and §5.4): a title, text, optionally a subject
+/// The person's own notes (spec §5.1 component 2 and §5.4): a title, text, optionally a subject
 /// (`KMI/PRG`) and a day, from which the days remaining are counted. Kept across logout, unlike
-/// everything read from IS/STAG.
+/// everything read from IS/STAG, and each belongs to one IS/STAG person (the university and login
+/// name it was written under): another person logging in on the same host never sees it, and
+/// nobody sees notes while logged out.
 struct Notes: Sendable {
     let store: Store
 
     struct Input: Decodable, Sendable { let id: String?; let subject: String?; let title: String?; let text: String?; let day: String? }
 
+    /// Whose notes: the logged-in person's university and login name, or `not_logged_in`.
+    func owner() async throws -> (base: String, userName: String) {
+        guard let user = try await store.setting("userName"), let base = try await store.setting("baseURL") else {
+            throw STAGFailure.notLoggedIn.pluginError
+        }
+        return (base, user)
+    }
+
     func list(subject: String?) async throws -> JSONValue {
+        let (base, user) = try await owner()
         let today = ISO.day(store.clock.now())
         let rows = try await store.storage.query("""
-            SELECT * FROM notes WHERE (? IS NULL OR subject = ?) ORDER BY COALESCE(day, '9999') , created_at
-            """, [subject.map(SQLValue.text) ?? .null, subject.map(SQLValue.text) ?? .null])
+            SELECT * FROM notes WHERE user_name = ? AND base_url = ? AND (? IS NULL OR subject = ?) ORDER BY COALESCE(day, '9999'), created_at, id
+            """, [.text(user), .text(base), subject.map(SQLValue.text) ?? .null, subject.map(SQLValue.text) ?? .null])
         return .array(rows.map { row in
             var note: [String: JSONValue] = ["id": .string(row["id"].text ?? ""), "title": .string(row["title"].text ?? ""),
                                              "text": .string(row["body"].text ?? ""), "subject": row["subject"].text.map(JSONValue.string) ?? .null,
@@ -28,6 +39,7 @@ struct Notes: Sendable {
 
     /// Adds a note, or with `id` changes one (only the members given).
     func save(_ input: Input) async throws -> JSONValue {
+        let (base, user) = try await owner()
         let now = ISO.utc(store.clock.now())
         if let day = input.day, !day.isEmpty, ISO.parseDay(day) == nil { throw PluginError(.invalidInput, "a day is YYYY-MM-DD", field: "$.day") }
         if let subject = input.subject, !subject.isEmpty, subject.split(separator: "/").count != 2 {
@@ -39,9 +51,7 @@ struct Notes: Sendable {
         if let subject = input.subject { values["subject"] = subject.isEmpty ? .null : .text(subject) }
         if let day = input.day { values["day"] = day.isEmpty ? .null : .text(day) }
         if let id = input.id {
-            guard try await !store.storage.query("SELECT 1 FROM notes WHERE id = ?", [.text(id)]).isEmpty else {
-                throw PluginError(.notFound, "there is no note '\(id)'", field: "$.id")
-            }
+            try await requireOwn(id, base: base, user: user)
             try await store.storage.write { $0.patch("notes", id: id, values) }
             return ["id": .string(id), "saved": true]
         }
@@ -51,17 +61,25 @@ struct Notes: Sendable {
         values["title"] = .text(title)
         values["body"] = values["body"] ?? .text("")
         values["created_at"] = .text(now)
-        values["user_name"] = try await store.setting("userName").map(SQLValue.text) ?? .null
+        values["user_name"] = .text(user)
+        values["base_url"] = .text(base)
         let id = UUID().uuidString.lowercased()
         try await store.storage.write { $0.put("notes", id: id, values) }
         return ["id": .string(id), "saved": true]
     }
 
     func delete(_ id: String) async throws -> JSONValue {
-        guard try await !store.storage.query("SELECT 1 FROM notes WHERE id = ?", [.text(id)]).isEmpty else {
-            throw PluginError(.notFound, "there is no note '\(id)'", field: "$.id")
-        }
+        let (base, user) = try await owner()
+        try await requireOwn(id, base: base, user: user)
         try await store.storage.write { $0.delete("notes", id: id) }
         return ["deleted": .string(id)]
+    }
+
+    /// Another person's note is answered as missing, the same as one that never existed.
+    private func requireOwn(_ id: String, base: String, user: String) async throws {
+        guard try await !store.storage.query("SELECT 1 FROM notes WHERE id = ? AND user_name = ? AND base_url = ?",
+                                             [.text(id), .text(user), .text(base)]).isEmpty else {
+            throw PluginError(.notFound, "there is no note '\(id)'", field: "$.id")
+        }
     }
 }

@@ -9,6 +9,7 @@ struct Refresher: Sendable {
     let notifications: (any PluginNotifications)?
     let emitsEvents: Bool
     var reminders: Reminders { Reminders(student: student, notifications: notifications) }
+    var store: Store { student.store }
 
     /// `exam-upcoming`'s payload: `{termId, subject, subjectName, start, room?, registered}`.
     static func examEvent(_ term: JSONValue) -> JSONValue {
@@ -19,32 +20,91 @@ struct Refresher: Sendable {
         return .object(payload)
     }
 
+    /// The hourly job. Logged out, or with a ticket IS/STAG refused, there is nothing it can read:
+    /// it does nothing (rather than fail, be retried and in the end be dropped) and the job keeps its
+    /// hour, so the first hour after the next login refreshes again.
+    func runScheduled() async throws -> JSONValue {
+        guard try await student.client() != nil, try await store.setting("userName") != nil else { return ["skipped": "not_logged_in"] }
+        if try await store.setting("ticketExpiredAt") != nil { return ["skipped": "ticket_expired"] }
+        return try await run()
+    }
+
+    /// What a login reads at once (spec §2.2 and §7.3's initial sync): the profile, subjects,
+    /// this week's and next week's timetable, then a refresh (exam terms and grades as the baseline,
+    /// the reminders). For a teacher, their timetable and terms. A failure here does not undo the
+    /// login: the answer says what could not be read, and the hourly job tries again.
+    func initialSync() async -> JSONValue {
+        do {
+            let now = store.clock.now()
+            let weeks = [0, 7 * 86_400.0].map { TimetableInput(date: ISO.day(now.addingTimeInterval($0)), day: nil) }
+            if try await store.setting("osCislo") != nil {
+                for read in [try await student.profile(), try await student.subjects()] where read["stale"]?.boolValue == true { return Self.failed(read) }
+                for week in weeks { _ = try await student.timetable(week) }
+            }
+            if try await store.setting("ucitIdno") != nil {
+                let teacher = Teacher(student: student)
+                for week in weeks { _ = try await teacher.timetable(week) }
+                let terms = try await teacher.exams()
+                if terms["stale"]?.boolValue == true { return Self.failed(terms) }
+            }
+            let refreshed = try await run()
+            if refreshed["stale"]?.boolValue == true { return Self.failed(refreshed) }
+            return ["synced": true]
+        } catch let error as PluginError {
+            return ["synced": false, "reason": .string(error.message)]
+        } catch {
+            return ["synced": false, "reason": .string("\(error)")]
+        }
+    }
+
+    private static func failed(_ read: JSONValue) -> JSONValue {
+        ["synced": false, "reason": read["message"] ?? read["reason"] ?? "unavailable"]
+    }
+
+    /// One refresh: for a student, exam terms and grades (new ones announced); for a teacher, the
+    /// terms they examine; then the reminders.
     func run() async throws -> JSONValue {
+        guard try await store.setting("osCislo") != nil else {
+            if try await store.setting("ucitIdno") == nil { throw STAGFailure.notLoggedIn.pluginError }
+            let terms = try await Teacher(student: student).exams()
+            try await reminders.reschedule(exams: [])
+            return ["newTerms": 0, "newGrades": 0, "stale": terms["stale"] ?? false]
+        }
         let exams = try await student.exams()
         let grades = try await student.grades()
         if exams["stale"]?.boolValue == true || grades["stale"]?.boolValue == true {
-            return ["newTerms": 0, "newGrades": 0, "stale": true, "reason": exams["reason"] ?? grades["reason"] ?? .null]
+            return ["newTerms": 0, "newGrades": 0, "stale": true, "reason": exams["reason"] ?? grades["reason"] ?? .null,
+                    "message": exams["message"] ?? grades["message"] ?? .null]
         }
-        let storage = student.store.storage
-        let seen = Set(try await storage.query("SELECT id FROM seen").compactMap { $0["id"].text })
+        let news = try await announce(exams: exams["data"] ?? [], grades: grades["data"] ?? [])
+        try await reminders.reschedule(exams: exams["data"] ?? [])
+        return news
+    }
+
+    /// Records the terms and grades not seen before and, after the baseline, announces them.
+    private func announce(exams: JSONValue, grades: JSONValue) async throws -> JSONValue {
+        let seen = Set(try await store.storage.query("SELECT id FROM seen").compactMap { $0["id"].text })
         let baseline = !seen.contains("baseline")
-        let now = ISO.utc(student.store.clock.now())
-        var announcements: [(key: String, title: String, body: String, event: String, payload: JSONValue)] = []
-        for term in exams["data"]?.arrayValue ?? [] {
+        let now = ISO.utc(store.clock.now())
+        var announcements: [Announcement] = []
+        for term in exams.arrayValue ?? [] {
             guard let id = term["termId"]?.integerValue, !seen.contains("term:\(id)") else { continue }
-            announcements.append(("term:\(id)", "New exam term: \(term["subjectName"]?.stringValue ?? "")",
-                                  "\(term["subject"]?.stringValue ?? "") on \(term["start"]?.stringValue ?? "")", "exam-upcoming", Self.examEvent(term)))
+            announcements.append(Announcement(key: "term:\(id)", title: "New exam term: \(term["subjectName"]?.stringValue ?? "")",
+                                              body: "\(term["subject"]?.stringValue ?? "") on \(term["start"]?.stringValue ?? "")",
+                                              event: "exam-upcoming", payload: Self.examEvent(term)))
         }
-        for grade in grades["data"]?.arrayValue ?? [] {
+        let average = await weightedAverage(grades)
+        for grade in grades.arrayValue ?? [] {
             let key = "grade:\(grade["subject"]?.stringValue ?? "")/\(grade["year"]?.stringValue ?? "")/\(grade["kind"]?.stringValue ?? "")/\(grade["attempt"]?.stringValue ?? "")/\(grade["grade"]?.stringValue ?? "")"
             guard !seen.contains(key) else { continue }
             let payload: JSONValue = ["subject": grade["subject"] ?? .null, "subjectName": grade["subjectName"] ?? .null,
                                       "grade": grade["grade"] ?? .null, "date": grade["date"] ?? .null]
-            announcements.append((key, "New grade: \(grade["subjectName"]?.stringValue ?? "")",
-                                  "\(grade["subject"]?.stringValue ?? ""): \(grade["grade"]?.stringValue ?? "")", "grade-published", payload))
+            announcements.append(Announcement(key: key, title: "New grade: \(grade["subjectName"]?.stringValue ?? "")",
+                                              body: "\(grade["subject"]?.stringValue ?? ""): \(grade["grade"]?.stringValue ?? "")\(average)",
+                                              event: "grade-published", payload: payload))
         }
         // The seen marks and the events commit together, so a crash cannot announce twice or lose one.
-        try await storage.write { batch in
+        try await store.storage.write { batch in
             if baseline { batch.put("seen", id: "baseline", ["kind": .text("baseline"), "seen_at": .text(now)]) }
             for a in announcements {
                 batch.put("seen", id: a.key, ["kind": .text(a.event), "seen_at": .text(now)])
@@ -55,12 +115,20 @@ struct Refresher: Sendable {
         if !baseline, let notifications {
             for a in announcements where switches[a.event == "exam-upcoming" ? .newTerm : .newGrade]?.enabled != false {
                 try await notifications.schedule(NotificationRequest(key: "stag:\(a.key)", title: a.title, body: a.body,
-                                                                     payload: a.payload, schedule: .at(student.store.clock.now())))
+                                                                     payload: a.payload, schedule: .at(store.clock.now())))
             }
         }
-        try await reminders.reschedule(exams: exams["data"] ?? [])
         let terms = announcements.filter { $0.event == "exam-upcoming" }.count
         return ["newTerms": .integer(Int64(baseline ? 0 : terms)), "newGrades": .integer(Int64(baseline ? 0 : announcements.count - terms)),
                 "baseline": .bool(baseline), "stale": false]
     }
+
+    /// "; weighted average 1.83" for a new grade's notification, from the cached subjects' credits.
+    private func weightedAverage(_ grades: JSONValue) async -> String {
+        let subjects = (try? await store.cached("subjects")) ?? []
+        guard let average = Results.statistics(grades: grades.arrayValue ?? [], subjects: subjects.arrayValue ?? []).weightedAverage else { return "" }
+        return "; weighted average now \(Results.format(average))"
+    }
+
+    private struct Announcement { let key, title, body, event: String; let payload: JSONValue }
 }

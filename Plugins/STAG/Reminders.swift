@@ -13,7 +13,7 @@ struct Reminders: Sendable {
     var store: Store { student.store }
 
     enum Kind: String, CaseIterable, Sendable {
-        case classBefore, examBefore, registrationOpens, registrationCloses, unregisterDeadline, newTerm, newGrade, ticketExpiring
+        case classBefore, examBefore, registrationOpens, registrationCloses, unregisterDeadline, newTerm, newGrade, ticketExpiring, loginExpired
 
         var defaultOn: Bool { self != .classBefore }
         /// Minutes before the moment; 0 for those that are news (new term, new grade).
@@ -21,7 +21,7 @@ struct Reminders: Sendable {
             switch self {
             case .classBefore: 15
             case .examBefore, .registrationCloses, .unregisterDeadline: 1440
-            case .registrationOpens, .newTerm, .newGrade: 0
+            case .registrationOpens, .newTerm, .newGrade, .loginExpired: 0
             case .ticketExpiring: 4320
             }
         }
@@ -31,7 +31,10 @@ struct Reminders: Sendable {
 
     struct Setting: Codable, Sendable { var enabled: Bool; var leadMinutes: Int }
 
-    func settings() async throws -> [Kind: Setting] {
+    func settings() async throws -> [Kind: Setting] { try await Self.settings(in: store) }
+
+    /// Each kind's switch and lead: the defaults, overridden by the `notify:<kind>` settings rows.
+    static func settings(in store: Store) async throws -> [Kind: Setting] {
         var all: [Kind: Setting] = [:]
         for kind in Kind.allCases { all[kind] = Setting(enabled: kind.defaultOn, leadMinutes: kind.defaultLead) }
         for row in try await store.storage.query("SELECT id, value FROM settings WHERE id LIKE 'notify:%'") {
@@ -70,68 +73,59 @@ struct Reminders: Sendable {
                 batch.put("settings", id: "notify:\(kind.rawValue)", ["value": .text(text)])
             }
         }
-        let exams = try await store.storage.query("SELECT body FROM cache WHERE id = 'exams'").first?["body"].text.flatMap { try? JSONValue(parsing: $0) }
-        try await reschedule(exams: exams ?? [])
+        try await rescheduleFromCache()
         return try await status()
     }
 
-    /// Schedules the reminders of `exams` (the mapped terms), the classes of the next seven days
-    /// when that reminder is on, and the ticket's expiry.
+    /// Reschedules from the exam terms last cached (after a settings change, a registration).
+    func rescheduleFromCache() async throws {
+        try await reschedule(exams: try await store.cached("exams") ?? [])
+    }
+
+    /// The kinds whose reminders ``reschedule(exams:)`` owns: it cancels theirs that no longer apply.
+    /// (News, a new term or grade, is announced once and left alone.)
+    static let planned: [Kind] = [.classBefore, .examBefore, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring]
+
+    /// Brings the host's schedule in line with `exams` (the mapped terms), the classes of the next
+    /// seven days when that reminder is on, and the ticket's expiry. A reminder still pending whose
+    /// time has come is kept: it is delivered, not lost to the refresh that runs at the same moment.
     func reschedule(exams: JSONValue) async throws {
         guard let notifications else { return }
-        let settings = try await settings(), now = store.clock.now()
-        var wanted: [String: NotificationRequest] = [:]
-        func add(_ kind: Kind, _ id: String, at moment: Date?, _ title: String, _ body: String, _ payload: JSONValue) {
-            guard let moment, let setting = settings[kind], setting.enabled else { return }
-            let at = moment.addingTimeInterval(-Double(setting.leadMinutes) * 60)
-            guard at > now else { return }
-            wanted[kind.key + id] = NotificationRequest(key: kind.key + id, title: title, body: body, payload: payload, schedule: .at(at))
+        var plan = ReminderPlan(settings: try await settings(), now: store.clock.now())
+        plan.addExams(exams)
+        if plan.settings[.classBefore]?.enabled == true { plan.addClasses(await classesOfTheNextSevenDays()) }
+        // An expired ticket (IS/STAG answered 401) needs no "expires soon": the person was told it expired.
+        if try await store.setting("ticketExpiredAt") == nil, let expires = try await store.setting("ticketExpires").flatMap(ISO.parseUTC) {
+            plan.add(.ticketExpiring, "ticket", at: expires, "IS/STAG login expires soon",
+                     "Log in again before \(ISO.prague(expires)) to keep your data fresh.")
         }
-        for term in exams.arrayValue ?? [] {
-            guard let id = term["termId"]?.integerValue.map(String.init) else { continue }
-            let name = term["subjectName"]?.stringValue ?? term["subject"]?.stringValue ?? ""
-            let when = term["start"]?.stringValue ?? ""
-            let payload: JSONValue = ["termId": term["termId"] ?? .null, "subject": term["subject"] ?? .null]
-            if term["registered"]?.boolValue == true {
-                add(.examBefore, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(term["room"]?.stringValue.map { ", \($0)" } ?? "")", payload)
-                add(.unregisterDeadline, id, at: Self.date(term["unregisterBy"]), "Last chance to unregister: \(name)", "Until \(term["unregisterBy"]?.stringValue ?? "")", payload)
-            } else {
-                add(.registrationOpens, id, at: Self.date(term["registerFrom"]), "Registration opens: \(name)", "Term \(when)", payload)
-                add(.registrationCloses, id, at: Self.date(term["registerBy"]), "Registration closes: \(name)", "Term \(when); until \(term["registerBy"]?.stringValue ?? "")", payload)
-            }
-        }
-        if settings[.classBefore]?.enabled == true { try await addClasses(into: &wanted, settings[.classBefore]!, now: now) }
-        if let expires = try await store.setting("ticketExpires").flatMap(ISO.parseUTC) {
-            add(.ticketExpiring, "ticket", at: expires, "IS/STAG login expires soon", "Log in again before \(ISO.prague(expires)) to keep your data fresh.", [:])
-        }
-        for request in wanted.values { try await notifications.schedule(request) }
-        let managed = Set([Kind.classBefore, .examBefore, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring].map(\.key))
-        for item in try await notifications.pending() where wanted[item.request.key] == nil {
-            if managed.contains(where: { item.request.key.hasPrefix($0) }) { try await notifications.cancel(key: item.request.key) }
+        let pending = try await notifications.pending()
+        let current = Dictionary(pending.map { ($0.request.key, $0.request) }, uniquingKeysWith: { first, _ in first })
+        for request in plan.wanted.values where current[request.key] != request { try await notifications.schedule(request) }
+        let owned = Self.planned.map(\.key)
+        for item in pending where !plan.keeps(item.request.key) && owned.contains(where: { item.request.key.hasPrefix($0) }) {
+            try await notifications.cancel(key: item.request.key)
         }
     }
 
-    /// One reminder per class in the next seven days (this week's and next week's timetable).
-    private func addClasses(into wanted: inout [String: NotificationRequest], _ setting: Setting, now: Date) async throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = ISO.prague
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    /// Cancels every reminder and announcement of this module (logout: they were the last person's).
+    func cancelAll() async throws {
+        guard let notifications else { return }
+        for item in try await notifications.pending() where item.request.key.hasPrefix("stag:") {
+            try await notifications.cancel(key: item.request.key)
+        }
+    }
+
+    /// The classes of this week and next (the student's and, for a teacher, the teacher's).
+    private func classesOfTheNextSevenDays() async -> [JSONValue] {
+        let now = store.clock.now()
+        var events: [JSONValue] = []
         for offset: TimeInterval in [0, 7 * 86_400] {
-            let week = try? await student.timetable(TimetableInput(date: ISO.day(now.addingTimeInterval(offset)), day: nil))
-            for event in week?["data"]?["events"]?.arrayValue ?? [] {
-                guard let day = event["date"]?.stringValue, let start = event["start"]?.stringValue,
-                      let moment = formatter.date(from: "\(day) \(start.prefix(5))"), moment > now, moment < now.addingTimeInterval(7 * 86_400) else { continue }
-                let at = moment.addingTimeInterval(-Double(setting.leadMinutes) * 60)
-                guard at > now else { continue }
-                let key = Kind.classBefore.key + "\(day)T\(start.prefix(5))/\(event["subject"]?.stringValue ?? "")"
-                wanted[key] = NotificationRequest(key: key, title: "\(event["subjectName"]?.stringValue ?? "Class") at \(start.prefix(5))",
-                                                  body: "\(event["kind"]?.stringValue ?? ""), \(event["room"]?.stringValue ?? "")", schedule: .at(at))
+            let input = TimetableInput(date: ISO.day(now.addingTimeInterval(offset)), day: nil)
+            for week in [try? await student.timetable(input), try? await Teacher(student: student).timetable(input)] {
+                events += week?["data"]?["events"]?.arrayValue ?? []
             }
         }
-    }
-
-    static func date(_ value: JSONValue?) -> Date? {
-        value?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) }
+        return events
     }
 }

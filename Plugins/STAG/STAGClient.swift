@@ -47,6 +47,8 @@ struct STAGClient: Sendable {
     let base: String
     let ticket: Secret
     var timeout: Duration = .seconds(20)
+    /// Called when IS/STAG answers 401 (the ticket expired), before the call fails with ``STAGFailure/ticketExpired``.
+    var onUnauthorized: (@Sendable () async -> Void)?
 
     /// A JSON service's answer.
     func json(_ path: String, _ query: [(String, String)]) async throws(STAGFailure) -> JSONValue {
@@ -73,7 +75,9 @@ struct STAGClient: Sendable {
         }
         switch response.status {
         case 200: return response
-        case 401: throw .ticketExpired
+        case 401:
+            await onUnauthorized?()
+            throw .ticketExpired
         default: throw .unavailable("IS/STAG answered \(response.status)")
         }
     }

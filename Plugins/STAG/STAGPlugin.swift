@@ -2,8 +2,9 @@ import Foundation
 import TesseraSDK
 
 /// IS/STAG, the Czech universities' study information system: a student's timetable, exam terms
-/// (with registering), grades, subjects and profile, cached for offline use; a refresh job that
-/// notices new exam terms and grades. The login ticket is kept only as a secret.
+/// (with registering), grades, results and profile, a teacher's timetable and terms, cached for
+/// offline use; a refresh job that notices new exam terms and grades; reminders; notes. The login
+/// ticket is kept only as a secret.
 package final class STAGPlugin: Plugin {
     package init() {}
 
@@ -12,35 +13,60 @@ package final class STAGPlugin: Plugin {
     package func start(context: PluginContext) async throws {
         let store = Store(storage: try context.capability(.storage), clock: try context.capability(.clock))
         let seconds = context.config["timeoutSeconds"]?.integerValue ?? 20
-        let student = Student(store: store, http: try context.capability(.http), secrets: try context.capability(.secrets),
-                              timeout: .seconds(seconds), emitsEvents: context.isGranted(.events))
         let notifications = context.isGranted(.notifications) ? try context.capability(.notifications) : nil
+        let expiry = LoginExpiry(store: store, notifications: notifications)
+        let student = Student(store: store, http: try context.capability(.http), secrets: try context.capability(.secrets),
+                              timeout: .seconds(seconds), emitsEvents: context.isGranted(.events), onUnauthorized: { await expiry.noticed() })
         let refresher = Refresher(student: student, notifications: notifications, emitsEvents: context.isGranted(.events))
+        registerLogin(context, student, refresher)
+        registerStudent(context, student, refresher)
         registerTeacherAndNotes(context, Teacher(student: student), Notes(store: store), refresher.reminders)
+        context.onOperation("overview", input: JSONValue.self) { _, _ in try await Overview(student: student).overview() }
+        context.onOperation("refresh", input: JSONValue.self) { _, _ in try await refresher.run() }
+        context.onTimer("refresh") { _ in _ = try await refresher.runScheduled() }
+    }
+
+    private func registerLogin(_ context: PluginContext, _ student: Student, _ refresher: Refresher) {
         context.onOperation("universities", input: JSONValue.self) { _, _ in
             JSONValue.array(Universities.all.map { ["id": .string($0.id), "name": .string($0.name), "baseURL": .string($0.base)] })
         }
         context.onOperation("login-url", input: LoginURL.self) { input, _ in try await student.loginURL(input) }
+        // A login reads what the module needs at once (the initial sync), and plans the reminders.
         context.onOperation("complete-login", input: CompleteLogin.self) { input, _ in
-            let answer = try await student.completeLogin(input)
-            try await refresher.reminders.reschedule(exams: [])  // the ticket's expiry
+            var answer = try await student.completeLogin(input)
+            answer[set: "initialSync"] = await refresher.initialSync()
             return answer
         }
         context.onOperation("login-basic", input: BasicLogin.self) { input, _ in
-            let answer = try await student.basicLogin(input)
-            try await refresher.reminders.reschedule(exams: [])
+            var answer = try await student.basicLogin(input)
+            answer[set: "initialSync"] = await refresher.initialSync()
             return answer
         }
-        context.onOperation("logout", input: JSONValue.self) { _, _ in try await student.logout() }
+        context.onOperation("logout", input: JSONValue.self) { _, _ in
+            try await refresher.reminders.cancelAll()  // the reminders were the last person's
+            return try await student.logout()
+        }
+    }
+
+    private func registerStudent(_ context: PluginContext, _ student: Student, _ refresher: Refresher) {
         context.onOperation("profile", input: JSONValue.self) { _, _ in try await student.profile() }
         context.onOperation("subjects", input: JSONValue.self) { _, _ in try await student.subjects() }
         context.onOperation("grades", input: JSONValue.self) { _, _ in try await student.grades() }
+        context.onOperation("results", input: JSONValue.self) { _, _ in try await student.results() }
         context.onOperation("exams", input: JSONValue.self) { _, _ in try await student.exams() }
-        context.onOperation("exam-register", input: TermInput.self) { input, _ in try await student.enrol(input.termId, register: true) }
-        context.onOperation("exam-unregister", input: TermInput.self) { input, _ in try await student.enrol(input.termId, register: false) }
+        context.onOperation("exams-by-subject", input: JSONValue.self) { _, _ in try await student.examsBySubject() }
+        // Registering changes which reminders apply (the exam instead of "registration closes"): re-planned at once.
+        context.onOperation("exam-register", input: TermInput.self) { input, _ in
+            let answer = try await student.enrol(input.termId, register: true)
+            try await refresher.reminders.rescheduleFromCache()
+            return answer
+        }
+        context.onOperation("exam-unregister", input: TermInput.self) { input, _ in
+            let answer = try await student.enrol(input.termId, register: false)
+            try await refresher.reminders.rescheduleFromCache()
+            return answer
+        }
         context.onOperation("timetable", input: TimetableInput.self) { input, _ in try await student.timetable(input) }
-        context.onOperation("refresh", input: JSONValue.self) { _, _ in try await refresher.run() }
-        context.onTimer("refresh") { _ in _ = try await refresher.run() }
     }
 
     private func registerTeacherAndNotes(_ context: PluginContext, _ teacher: Teacher, _ notes: Notes, _ reminders: Reminders) {

@@ -18,10 +18,20 @@ struct Store: Sendable {
             CREATE TABLE notes (id TEXT PRIMARY KEY, subject TEXT, title TEXT NOT NULL, body TEXT NOT NULL DEFAULT '', day TEXT,
                 user_name TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
             """),
+        // Notes belong to one IS/STAG person: the university (its base URL) and login name (spec §5.1.6, §7.1).
+        StorageMigration(version: 3, sql: """
+            ALTER TABLE notes ADD COLUMN base_url TEXT;
+            UPDATE notes SET base_url = (SELECT value FROM settings WHERE id = 'baseURL') WHERE user_name IS NOT NULL;
+            """),
     ]
 
     func setting(_ name: String) async throws -> String? {
         try await storage.query("SELECT value FROM settings WHERE id = ?", [.text(name)]).first?["value"].text
+    }
+
+    /// The cached copy of `key` (without fetching), or `nil`.
+    func cached(_ key: String) async throws -> JSONValue? {
+        try await storage.query("SELECT body FROM cache WHERE id = ?", [.text(key)]).first?["body"].text.flatMap { try? JSONValue(parsing: $0) }
     }
 
     /// Runs `fetch`; on success caches its answer, on failure answers the cache marked stale (with
@@ -44,6 +54,24 @@ struct Store: Sendable {
         }
     }
 
+    /// One answer made of several reads: `data`, stale if any read was (with the first stale read's
+    /// reason and message), `fetchedAt` and `ageSeconds` of the oldest.
+    static func combined(_ reads: [JSONValue], data: JSONValue) -> JSONValue {
+        var answer: [String: JSONValue] = ["data": data, "stale": false, "ageSeconds": 0, "fetchedAt": reads.first?["fetchedAt"] ?? .null]
+        for read in reads {
+            if (read["ageSeconds"]?.integerValue ?? 0) >= (answer["ageSeconds"]?.integerValue ?? 0) {
+                answer["ageSeconds"] = read["ageSeconds"] ?? 0
+                answer["fetchedAt"] = read["fetchedAt"] ?? .null
+            }
+            if read["stale"]?.boolValue == true, answer["stale"] == false {
+                answer["stale"] = true
+                answer["reason"] = read["reason"] ?? .null
+                answer["message"] = read["message"] ?? .null
+            }
+        }
+        return .object(answer)
+    }
+
     /// Forgets the cache and what was seen (logout); notes, and settings other than the login's, stay.
     func clearCache() async throws {
         let cached = try await storage.query("SELECT id FROM cache").compactMap { $0["id"].text }
@@ -51,7 +79,7 @@ struct Store: Sendable {
         try await storage.write { batch in
             for id in cached { batch.delete("cache", id: id) }
             for id in seen { batch.delete("seen", id: id) }
-            for id in ["osCislo", "ucitIdno", "userName", "name", "ticketExpires"] { batch.delete("settings", id: id) }
+            for id in ["osCislo", "ucitIdno", "userName", "name", "ticketExpires", "ticketExpiredAt"] { batch.delete("settings", id: id) }
         }
     }
 }

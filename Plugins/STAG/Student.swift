@@ -11,6 +11,8 @@ struct Student: Sendable {
     var timeout: Duration = .seconds(20)
     /// Whether the operator granted `events` (exam registrations are then announced).
     var emitsEvents = false
+    /// Told when IS/STAG answers 401 to the logged-in person's call (``LoginExpiry``).
+    var onUnauthorized: (@Sendable () async -> Void)?
 
     // MARK: Login
 
@@ -60,11 +62,15 @@ struct Student: Sendable {
         let teacherID = teacherRole.flatMap { Mapping.int($0["ucitIdno"]) }
         let expires = store.clock.now().addingTimeInterval(lifetime)
         try await secrets.store(Secret(ticket), named: Self.ticketSecret)
+        // Notes written without any login (before notes were kept per person) go to the first person to log in.
+        let orphans = try await store.storage.query("SELECT id FROM notes WHERE user_name IS NULL").compactMap { $0["id"].text }
         try await store.storage.write { batch in
+            for id in orphans { batch.patch("notes", id: id, ["user_name": .text(userName), "base_url": .text(base)]) }
             batch.put("settings", id: "baseURL", ["value": .text(base)])
             batch.put("settings", id: "userName", ["value": .text(userName)])
             batch.put("settings", id: "name", ["value": .text(name)])
             batch.put("settings", id: "ticketExpires", ["value": .text(ISO.utc(expires))])
+            batch.delete("settings", id: "ticketExpiredAt")
             if let number { batch.put("settings", id: "osCislo", ["value": .text(number)]) } else { batch.delete("settings", id: "osCislo") }
             if let teacherID { batch.put("settings", id: "ucitIdno", ["value": .text(String(teacherID))]) } else { batch.delete("settings", id: "ucitIdno") }
         }
@@ -102,7 +108,11 @@ struct Student: Sendable {
             throw PluginError(.unprocessable, "no_ticket: IS/STAG logged in but gave no WSCOOKIE; use the single sign-on (login-url)")
         }
         let ticket = String(cookie[range.upperBound...].prefix { $0 != ";" })
-        return try await finishLogin(base: base, ticket: ticket, roles: [user], name: input.userName, lifetime: 4 * 3600)
+        // getStagUserForActualUser answers one role; a person may hold two (a doctoral student who
+        // teaches): the list of the login's roles, where IS/STAG has it, gives both.
+        let client = STAGClient(http: http, base: base, ticket: Secret(ticket), timeout: timeout)
+        let listed = (try? await client.json("help/getStagUserListForActualUser", []))?["stagUserInfo"]?.arrayValue ?? []
+        return try await finishLogin(base: base, ticket: ticket, roles: listed.isEmpty ? [user] : listed, name: input.userName, lifetime: 4 * 3600)
     }
 
     static func ticket(in text: String) -> String {
@@ -129,7 +139,7 @@ struct Student: Sendable {
     /// A client with the kept ticket, or `nil` when not logged in.
     func client() async throws(STAGFailure) -> STAGClient? {
         guard let base = try? await store.setting("baseURL"), let ticket = try? await secrets.secret(named: Self.ticketSecret) else { return nil }
-        return STAGClient(http: http, base: base, ticket: ticket, timeout: timeout)
+        return STAGClient(http: http, base: base, ticket: ticket, timeout: timeout, onUnauthorized: onUnauthorized)
     }
 
     func profile() async throws -> JSONValue {
@@ -139,10 +149,17 @@ struct Student: Sendable {
         }
     }
 
+    /// The student's subjects, each with its semester: one call per semester, since a subject item
+    /// does not say which it belongs to (as the thesis's app asks, spec §2.4 #11).
     func subjects() async throws -> JSONValue {
         try await store.cachedRead("subjects") { () throws(STAGFailure) in
             let (client, number, _) = try await session()
-            return Mapping.subjects(try await client.json("predmety/getPredmetyByStudent", [("osCislo", number), ("semestr", "%")]))
+            var all: [JSONValue] = []
+            for semester in ["ZS", "LS"] {
+                let raw = try await client.json("predmety/getPredmetyByStudent", [("osCislo", number), ("semestr", semester)])
+                all += (Mapping.subjects(raw).arrayValue ?? []).map { var s = $0; s[set: "semester"] = .string(semester); return s }
+            }
+            return .array(all)
         }
     }
 
@@ -153,12 +170,13 @@ struct Student: Sendable {
         }
     }
 
-    func exams() async throws -> JSONValue {
-        let names = await subjectNames()
-        return try await store.cachedRead("exams") { () throws(STAGFailure) in
-            let (client, number, user) = try await session()
-            return Mapping.terms(try await client.json("terminy/getTerminyProStudenta", [("osCislo", number), ("stagUser", user)]), names: names)
-        }
+    /// Study results by academic year with their statistics (``Results``), from the profile (the
+    /// programme's type sets the credit target), the subjects (credits) and the grades.
+    func results() async throws -> JSONValue {
+        let profile = try await self.profile(), subjects = try await self.subjects(), grades = try await self.grades()
+        let data = Results.report(grades: grades["data"]?.arrayValue ?? [], subjects: subjects["data"]?.arrayValue ?? [],
+                                  programmeType: profile["data"]?["programmeType"]?.stringValue)
+        return Store.combined([profile, subjects, grades], data: data)
     }
 
     /// Subject names by code, from the cached subjects (read once if not cached yet).

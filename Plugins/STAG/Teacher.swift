@@ -35,7 +35,7 @@ struct Teacher: Sendable {
             var terms: [JSONValue] = []
             for item in raw["termin"]?.arrayValue ?? [] {
                 guard case .object(var term)? = Mapping.term(item, names: names), let termID = term["termId"]?.integerValue else { continue }
-                term.removeValue(forKey: "registered")
+                for key in ["registered", "stagAllows", "stagReason"] { term.removeValue(forKey: key) }
                 let students = try await client.json("student/getStudentiByTermin", [("termIdno", String(termID))])
                 term["students"] = Mapping.people(students["studentTerminu"])
                 terms.append(.object(term))

@@ -43,9 +43,34 @@ enum Timetable {
         calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? date
     }
 
+    /// Minutes from `13:00` to `14:40` (100); `nil` if either is missing or unreadable.
+    static func duration(from start: String?, to end: String?) -> Int? {
+        func minutes(_ text: String?) -> Int? {
+            let parts = (text ?? "").split(separator: ":").compactMap { Int($0) }
+            return parts.count >= 2 ? parts[0] * 60 + parts[1] : nil
+        }
+        guard let from = minutes(start), let to = minutes(end), to >= from else { return nil }
+        return to - from
+    }
+
+    /// The order of a day's classes (spec §5.1.4): by start, then name; classes at the same time
+    /// by subject code, kind and IS/STAG's id, so the order never depends on the order IS/STAG sent.
+    static func inOrder(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        func key(_ e: JSONValue) -> [String] {
+            [e["date"]?.stringValue ?? "", e["start"]?.stringValue ?? "", e["subjectName"]?.stringValue ?? "", e["subject"]?.stringValue ?? "",
+             e["kind"]?.stringValue ?? "", String(format: "%012lld", e["id"]?.integerValue ?? 0)]
+        }
+        return key(a).lexicographicallyPrecedes(key(b))
+    }
+
+    /// The ISO week number of `date` in Prague, and its parity (`odd`/`even`).
+    static func weekAndParity(of date: Date) -> (Int, String) {
+        let number = calendar.component(.weekOfYear, from: date)
+        return (number, number % 2 == 0 ? "even" : "odd")
+    }
+
     static func week(_ raw: JSONValue, monday: Date, onlyDay: Date?) -> JSONValue {
-        let number = calendar.component(.weekOfYear, from: monday)
-        let parity = number % 2 == 0 ? "even" : "odd"
+        let (number, parity) = weekAndParity(of: monday)
         var events: [JSONValue] = []
         for item in raw["rozvrhovaAkce"]?.arrayValue ?? [] {
             guard let offset = weekdays[item["denZkr"]?.stringValue ?? item["den"]?.stringValue ?? ""],
@@ -58,14 +83,17 @@ enum Timetable {
             if let from = ISO.stag(item["datumOd"]), date < calendar.startOfDay(for: from) { continue }
             if let to = ISO.stag(item["datumDo"]), date > to { continue }
             if item["nekonaSe"]?.boolValue == true || item["nekonaSe"]?.stringValue == "A" { continue }
-            let teacher = item["ucitel"].map { "\($0["titulPred"]?.stringValue.map { $0 + " " } ?? "")\($0["jmeno"]?.stringValue ?? "") \($0["prijmeni"]?.stringValue ?? "")" }
-            events.append(["date": .string(ISO.day(date)), "start": item["hodinaSkutOd"]?["value"] ?? .null,
-                           "end": item["hodinaSkutDo"]?["value"] ?? .null,
+            let teacher = item["ucitel"].flatMap { $0 == .null ? nil : Mapping.person($0) }
+            let start = item["hodinaSkutOd"]?["value"]?.stringValue, end = item["hodinaSkutDo"]?["value"]?.stringValue
+            events.append(["date": .string(ISO.day(date)), "start": start.map(JSONValue.string) ?? .null, "end": end.map(JSONValue.string) ?? .null,
+                           "durationMinutes": duration(from: start, to: end).map { .integer(Int64($0)) } ?? .null,
+                           "id": item["roakIdno"] ?? .null,
                            "subject": .string(Mapping.subject(item, code: "predmet")), "subjectName": item["nazev"] ?? .null,
-                           "kind": item["typAkce"] ?? .null, "room": .string("\(item["budova"]?.stringValue ?? "") \(item["mistnost"]?.stringValue ?? "")"),
+                           "kind": item["typAkce"] ?? .null, "kindShort": item["typAkceZkr"] ?? .null,
+                           "room": .string("\(item["budova"]?.stringValue ?? "") \(item["mistnost"]?.stringValue ?? "")"),
                            "teacher": teacher.map(JSONValue.string) ?? .null, "weeks": item["tyden"] ?? .null])
         }
-        events.sort { ($0["date"]?.stringValue ?? "", $0["start"]?.stringValue ?? "") < ($1["date"]?.stringValue ?? "", $1["start"]?.stringValue ?? "") }
+        events.sort(by: inOrder)
         return ["week": .integer(Int64(number)), "parity": .string(parity), "from": .string(ISO.day(monday)),
                 "events": .array(events)]
     }

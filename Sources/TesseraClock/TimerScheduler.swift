@@ -13,7 +13,7 @@ public final class TimerScheduler: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// The handler ran.
         case delivered
-        /// The handler threw; the timer is retried with backoff.
+        /// The handler threw; the timer is retried with backoff (a job, after the last retry, at its next period).
         case failed(String)
         /// The plugin cannot take it now (not active); the timer stays due.
         case deferred
@@ -26,7 +26,8 @@ public final class TimerScheduler: Sendable {
         public let outcome: Outcome
     }
 
-    /// How many failures in a row before a timer is dropped (and the drop logged).
+    /// How many failures in a row before a one-off timer is dropped (and the drop logged), or a
+    /// recurring one (a manifest job) goes back to its period.
     public static let maxAttempts = 8
 
     let store: any TimerStore
@@ -124,7 +125,15 @@ public final class TimerScheduler: Sendable {
                 try store.remove(plugin: timer.plugin, key: timer.key)
             }
         case .failed(let reason):
-            if timer.attempts + 1 >= Self.maxAttempts {
+            if timer.attempts + 1 >= Self.maxAttempts, let every = timer.everySeconds {
+                // A job is never dropped: after the retries it waits for its next period, which
+                // may find the cause gone (a service back up, a person logged in again).
+                var next = timer
+                next.attempts = 0
+                next.fireAt = nextOccurrence(after: timer.fireAt, every: every, now: firedAt)
+                log("timer \(timer.plugin)/\(timer.key) failed \(Self.maxAttempts) times, next at its period (\(next.fireAt)): \(reason)")
+                try store.put(next)
+            } else if timer.attempts + 1 >= Self.maxAttempts {
                 log("timer \(timer.plugin)/\(timer.key) dropped after \(Self.maxAttempts) failures: \(reason)")
                 try store.remove(plugin: timer.plugin, key: timer.key)
             } else {

@@ -16,10 +16,6 @@ public enum EmulatorFault: String, Sendable, CaseIterable {
     case malformed
 }
 
-/// Who the emulator's SSO logs in: its student (role ST) or its teacher (role VY, `ucitIdno` 4711,
-/// who teaches every subject and examines every term).
-public enum EmulatorUser: String, Sendable { case student, teacher }
-
 /// An exam term as the emulator keeps it (rendered into STAG's `termin` JSON on the way out).
 public struct EmulatorTerm: Sendable {
     public var id: Int
@@ -55,10 +51,35 @@ public struct EmulatorGrade: Sendable {
     public var subject: String
     public var grade: String
     public var date: Date
+    /// The academic year (`2025` is 2025/26) and semester (`ZS`, `LS`).
+    public var year: String
+    public var semester: String
+    public var attempt: Int
+    /// The student's `osCislo`.
+    public var student: String
 
     /// A grade for `department`/`subject` given on `date`.
-    public init(department: String, subject: String, grade: String, date: Date) {
+    public init(department: String, subject: String, grade: String, date: Date, year: String = "2025", semester: String = "ZS",
+                attempt: Int = 1, student: String = "A20B0001P") {
         self.department = department; self.subject = subject; self.grade = grade; self.date = date
+        self.year = year; self.semester = semester; self.attempt = attempt; self.student = student
+    }
+}
+
+/// A subject a student is enrolled in (rendered into `predmetStudenta`).
+public struct EmulatorSubject: Sendable {
+    public var department: String
+    public var code: String
+    public var name: String
+    public var credits: Int
+    public var year: String
+    public var semester: String
+    public var student: String
+
+    public init(department: String, code: String, name: String, credits: Int, year: String = "2025", semester: String = "LS",
+                student: String = "A20B0001P") {
+        self.department = department; self.code = code; self.name = name; self.credits = credits
+        self.year = year; self.semester = semester; self.student = student
     }
 }
 
@@ -68,26 +89,50 @@ struct EmulatorState: Sendable {
     var fault: EmulatorFault = .none
     var slowSeconds: Double = 2
     var tickets: [String: Date] = [:]
-    var ticketUsers: [String: EmulatorUser] = [:]
-    var loginUser: EmulatorUser = .student
+    /// Whose each ticket is (a login name).
+    var ticketUsers: [String: String] = [:]
+    /// Who the SSO logs in next (a login name).
+    var loginUser = EmulatorAccount.student.userName
     var ticketLifetime: TimeInterval = 3600
+    var accounts: [String: EmulatorAccount]
     var terms: [EmulatorTerm]
     var grades: [EmulatorGrade]
+    var subjects: [EmulatorSubject]
     var requestCount = 0
+    /// A fault that switches on once this many more service calls have been answered.
+    var pendingFault: (after: Int, fault: EmulatorFault)?
+
+    /// Counts a service call and answers the fault in force for it.
+    mutating func admit() -> (EmulatorFault, Double) {
+        requestCount += 1
+        if let pending = pendingFault {
+            if pending.after <= 0 { fault = pending.fault; pendingFault = nil } else { pendingFault = (pending.after - 1, pending.fault) }
+        }
+        return (fault, slowSeconds)
+    }
 
     init(now: Date) {
         self.now = now
         terms = Fixtures.terms
         grades = Fixtures.grades
+        subjects = Fixtures.subjects
+        accounts = Dictionary(uniqueKeysWithValues: [EmulatorAccount.student, .teacher, .dual].map { ($0.userName, $0) })
     }
 
-    /// Issues a ticket of 64 hex digits, valid for `ticketLifetime` from the emulator's time.
-    mutating func issueTicket() -> String {
+    /// Issues a ticket of 64 hex digits for `user` (the SSO's next login by default), valid for
+    /// `ticketLifetime` from the emulator's time.
+    mutating func issueTicket(for user: String? = nil) -> String {
         var ticket = ""
         for _ in 0..<32 { ticket += String(format: "%02x", UInt8.random(in: 0...255)) }
         tickets[ticket] = now.addingTimeInterval(ticketLifetime)
-        ticketUsers[ticket] = loginUser
+        ticketUsers[ticket] = user ?? loginUser
         return ticket
+    }
+
+    /// The person a valid ticket belongs to.
+    func account(ofTicket ticket: String) -> EmulatorAccount? {
+        guard isValid(ticket: ticket), let user = ticketUsers[ticket] else { return nil }
+        return accounts[user]
     }
 
     func isValid(ticket: String) -> Bool {
@@ -120,4 +165,17 @@ struct EmulatorState: Sendable {
 extension EmulatorTerm {
     /// Seats taken, the student's own included.
     var occupied: Int { otherStudents + registered.count }
+
+    /// Whether `student` may register (or, if registered, unregister) at `now`, and if not, STAG's
+    /// code and text (`kodDuvoduProcNelzeZapsatOdepsat`, `textDuvoduProcNelzeZapsatOdepsat`; the
+    /// codes are the emulator's own: STAG's are not documented).
+    func verdict(for student: String, at now: Date) -> (allowed: Bool, code: String, text: String?) {
+        if registered.contains(student) {
+            return now > unregisterBy ? (false, "ODHLASENI_PO_TERMINU", "Termín pro odhlašování již vypršel.") : (true, "OK", nil)
+        }
+        if let from = registerFrom, now < from { return (false, "PRIHLASOVANI_NEZAHAJENO", "Přihlašování na termín ještě nebylo zahájeno.") }
+        if now > registerBy { return (false, "PRIHLASOVANI_PO_TERMINU", "Termín pro přihlašování již vypršel.") }
+        if occupied >= limit { return (false, "KAPACITA", "Termín je již plně obsazen.") }
+        return (true, "OK", nil)
+    }
 }

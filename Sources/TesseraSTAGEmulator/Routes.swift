@@ -9,24 +9,7 @@ enum Routes {
             let name = "\(context.parameters.get("service") ?? "")/\(context.parameters.get("method") ?? "")"
             return try await service(name, request, state)
         }
-        router.post("/_emulator/time") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 4096)
-            let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
-            guard let text = object?["now"] as? String, let date = ISO8601DateFormatter().date(from: text) else {
-                return plain(.badRequest, "expected {\"now\": \"ISO-8601\"}")
-            }
-            state.box.withLock { $0.now = date }
-            return plain(.ok, "OK")
-        }
-        router.post("/_emulator/fault") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 4096)
-            let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
-            guard let mode = (object?["mode"] as? String).flatMap(EmulatorFault.init(rawValue:)) else {
-                return plain(.badRequest, "expected {\"mode\": \"none|down|slow|401|500|malformed\"}")
-            }
-            state.box.withLock { $0.fault = mode; if let s = object?["seconds"] as? Double { $0.slowSeconds = s } }
-            return plain(.ok, "OK")
-        }
+        AdminRoutes.install(on: router, state: state)
     }
 
     /// The SSO login: the real one passes through the university's Shibboleth; this one logs the
@@ -35,17 +18,17 @@ enum Routes {
         guard let back = request.uri.queryParameters.get("originalURL"), var target = URLComponents(string: back) else {
             return plain(.badRequest, "originalURL missing")
         }
-        let (ticket, user) = state.box.withLock { ($0.issueTicket(), $0.loginUser) }
-        let info = Data(Rendering.json(Fixtures.userList(user)).utf8).base64EncodedString()
+        let (ticket, account) = state.box.withLock { s in (s.issueTicket(), s.accounts[s.loginUser] ?? .student) }
+        let info = Data(Rendering.json(account.userList).utf8).base64EncodedString()
         target.queryItems = (target.queryItems ?? []) + [
             URLQueryItem(name: "stagUserTicket", value: ticket),
-            URLQueryItem(name: "stagUserName", value: user == .teacher ? Fixtures.teacherUserName : Fixtures.userName),
-            URLQueryItem(name: "stagUserRole", value: user == .teacher ? "VY" : "ST"), URLQueryItem(name: "stagUserInfo", value: info)]
+            URLQueryItem(name: "stagUserName", value: account.userName),
+            URLQueryItem(name: "stagUserRole", value: account.studentNumber != nil ? "ST" : "VY"), URLQueryItem(name: "stagUserInfo", value: info)]
         return Response(status: .found, headers: [.location: target.string ?? back])
     }
 
     static func service(_ name: String, _ request: Request, _ state: SharedState) async throws -> Response {
-        let (fault, delay) = state.box.withLock { s -> (EmulatorFault, Double) in s.requestCount += 1; return (s.fault, s.slowSeconds) }
+        let (fault, delay) = state.box.withLock { $0.admit() }
         switch fault {
         case .down: return plain(.serviceUnavailable, "Služba je dočasně nedostupná.")
         case .unauthorized: return plain(.unauthorized, "Unauthorized")
@@ -56,10 +39,8 @@ enum Routes {
         let query = request.uri.queryParameters
         if name == "help/getStagUserListForLoginTicketV2" {
             let ticket = query.get("ticket") ?? ""
-            guard let user = state.box.withLock({ $0.isValid(ticket: ticket) ? $0.ticketUsers[ticket] : nil }) else {
-                return plain(.unauthorized, "Unauthorized")
-            }
-            return json(Fixtures.userList(user), fault)
+            guard let account = state.box.withLock({ $0.account(ofTicket: ticket) }) else { return plain(.unauthorized, "Unauthorized") }
+            return json(account.userList, fault)
         }
         if name == "help/getStagUserForActualUser", let credentials = basicCredentials(of: request) {
             return basicLogin(credentials, state, fault)
@@ -67,17 +48,31 @@ enum Routes {
         guard let ticket = ticket(of: request), state.box.withLock({ $0.isValid(ticket: ticket) }) else {
             return plain(.unauthorized, "Unauthorized")
         }
+        if name == "help/getStagUserListForActualUser" {
+            let account = state.box.withLock { $0.account(ofTicket: ticket) }
+            return json(["stagUserInfo": account?.roles ?? []], fault)
+        }
         let student = query.get("osCislo") ?? ""
         if let answer = teacherService(name, query, state, fault) { return answer }
         switch name {
-        case "student/getStudentInfo": return json(Fixtures.studentInfo(), fault)
-        case "predmety/getPredmetyByStudent": return json(Fixtures.subjects(), fault)
-        case "rozvrhy/getRozvrhByStudent": return json(["rozvrhovaAkce": Fixtures.timetable()], fault)
+        case "student/getStudentInfo":
+            guard let account = state.box.withLock({ $0.accounts.values.first { $0.studentNumber == student } }) else {
+                return plain(.badRequest, "Student \(student) neexistuje.")
+            }
+            return json(account.studentInfo, fault)
+        case "predmety/getPredmetyByStudent":
+            let semester = query.get("semestr") ?? "%", year = query.get("rok")
+            let subjects = state.box.withLock { s in
+                s.subjects.filter { $0.student == student && (semester == "%" || $0.semester == semester) && (year == nil || $0.year == year) }
+                    .map(Rendering.subject)
+            }
+            return json(["predmetStudenta": subjects], fault)
+        case "rozvrhy/getRozvrhByStudent": return json(["rozvrhovaAkce": Fixtures.timetable(student: student)], fault)
         case "terminy/getTerminyProStudenta":
-            let terms = state.box.withLock { s in s.terms.map { Rendering.term($0, for: student) } }
+            let terms = state.box.withLock { s in s.terms.map { Rendering.term($0, for: student, at: s.now) } }
             return json(["termin": terms], fault)
         case "znamky/getZnamkyByStudent":
-            let grades = state.box.withLock { s in s.grades.map(Rendering.grade) }
+            let grades = state.box.withLock { s in s.grades.filter { $0.student == student }.map(Rendering.grade) }
             return json(["student_na_predmetu": grades], fault)
         case "terminy/zapisStudentaNaTermin", "terminy/odhlasStudentaZTerminu":
             guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
@@ -94,41 +89,33 @@ enum Routes {
     static func teacherService(_ name: String, _ query: Parameters, _ state: SharedState, _ fault: EmulatorFault) -> Response? {
         switch name {
         case "rozvrhy/getRozvrhByUcitel":
-            guard query.get("ucitIdno") == String(Fixtures.ucitIdno) else { return json(["rozvrhovaAkce": [] as [Any]], fault) }
-            return json(["rozvrhovaAkce": Fixtures.timetable()], fault)
+            return json(["rozvrhovaAkce": Fixtures.timetable(teacher: query.get("ucitIdno").flatMap(Int.init) ?? 0)], fault)
         case "terminy/getTerminyList":
             guard query.get("ucitIdno") == String(Fixtures.ucitIdno) else { return json(["termin": [] as [Any]], fault) }
             return json(["termin": state.box.withLock { $0.terms.map(Rendering.teacherTerm) }], fault)
         case "student/getStudentiByTermin":
             guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
-            guard let term = state.box.withLock({ $0.terms.first { $0.id == id } }) else { return json(["studentTerminu": [] as [Any]], fault) }
-            return json(["studentTerminu": Rendering.termStudents(term)], fault)
+            let students = state.box.withLock { s in s.terms.first { $0.id == id }.map { Rendering.termStudents($0, accounts: s.accounts) } }
+            return json(["studentTerminu": students ?? []], fault)
         case "student/getStudentiByPredmet":
             guard query.get("katedra") == "KMI", let code = query.get("zkratka"), Fixtures.subjectNames[code] != nil else {
                 return json(["studentPredmetu": [] as [Any]], fault)
             }
             let others = (0..<4).map { Fixtures.otherStudent($0).merging(["statutPredmetu": "A"]) { $1 } }
-            return json(["studentPredmetu": [Fixtures.ownStudentRow().merging(["statutPredmetu": "A"]) { $1 }] + others], fault)
+            return json(["studentPredmetu": [Rendering.studentRow(.student).merging(["statutPredmetu": "A"]) { $1 }] + others], fault)
         default: return nil
         }
     }
 
     /// The thesis's DEMO login (spec §2.2): HTTP Basic with a login name and password answers the
-    /// user and sets `WSCOOKIE`, the ticket later calls use. The emulator's passwords are `heslo123`.
+    /// user and sets `WSCOOKIE`, the ticket later calls use. The built-in people's passwords are `heslo123`.
     static func basicLogin(_ credentials: (user: String, password: String), _ state: SharedState, _ fault: EmulatorFault) -> Response {
-        let user: EmulatorUser
-        switch credentials.user {
-        case Fixtures.userName where credentials.password == Fixtures.password: user = .student
-        case Fixtures.teacherUserName where credentials.password == Fixtures.password: user = .teacher
-        default: return plain(.unauthorized, "Unauthorized")
-        }
-        let ticket = state.box.withLock { s -> String in
-            let previous = s.loginUser
-            s.loginUser = user
-            defer { s.loginUser = previous }
-            return s.issueTicket()
-        }
-        let entry = (Fixtures.userList(user)["stagUserInfo"] as? [[String: Any]])?.first ?? [:]
+        let account = state.box.withLock { $0.accounts[credentials.user] }
+        guard let account, account.password == credentials.password else { return plain(.unauthorized, "Unauthorized") }
+        let ticket = state.box.withLock { $0.issueTicket(for: account.userName) }
+        // One role's entry: the student's if the person has both (a real STAG answers 403 to some
+        // multi-role accounts here; see getStagUserListForActualUser).
+        let entry = account.roles.first ?? [:]
         var response = json(entry, fault)
         response.headers[.setCookie] = "WSCOOKIE=\(ticket); Path=/ws; HttpOnly"
         return response

@@ -5,7 +5,8 @@ import Synchronization
 
 /// An IS/STAG web-service emulator on loopback: the student and teacher endpoints under `/ws/services/rest2/`,
 /// the SSO login redirect with `stagUserTicket`, ticket expiry (401), enrolment rules answered in
-/// STAG's plain text, a settable time and fault switches under `/_emulator/`.
+/// STAG's plain text; under `/_emulator/`, a settable time, fault switches, and routes to add
+/// people, subjects, terms and grades (``AdminRoutes``).
 public final class STAGEmulator: Sendable {
     /// The port it listens on (127.0.0.1).
     public let port: Int
@@ -49,11 +50,19 @@ public final class STAGEmulator: Sendable {
     /// Sets the emulator's time (deadlines and ticket expiry are judged against it).
     public func setTime(_ date: Date) { shared.box.withLock { $0.now = date } }
     /// Who the next SSO login logs in as (the student by default).
-    public func setLoginUser(_ user: EmulatorUser) { shared.box.withLock { $0.loginUser = user } }
+    public func setLoginUser(_ user: EmulatorUser) { shared.box.withLock { $0.loginUser = user.account.userName } }
+    /// Adds (or replaces) a person; log them in with ``setLoginUser(named:)``.
+    public func addUser(_ account: EmulatorAccount) { shared.box.withLock { $0.accounts[account.userName] = account } }
+    /// Who the next SSO login logs in as, by login name (one of the built-in people or one added).
+    public func setLoginUser(named userName: String) { shared.box.withLock { $0.loginUser = userName } }
+    /// Enrols a student in a subject.
+    public func addSubject(_ subject: EmulatorSubject) { shared.box.withLock { $0.subjects.append(subject) } }
     /// How long tickets issued from now on stay valid.
     public func setTicketLifetime(_ seconds: TimeInterval) { shared.box.withLock { $0.ticketLifetime = seconds } }
     /// Switches a fault on (or `.none` off).
     public func setFault(_ fault: EmulatorFault) { shared.box.withLock { $0.fault = fault } }
+    /// Answers the next `requests` service calls normally, then switches `fault` on.
+    public func failAfter(requests: Int, with fault: EmulatorFault) { shared.box.withLock { $0.pendingFault = (requests, fault) } }
     /// Switches `.slow` on: every service call then answers after `seconds`.
     public func setSlow(seconds: Double) { shared.box.withLock { $0.fault = .slow; $0.slowSeconds = seconds } }
     /// Adds an exam term.

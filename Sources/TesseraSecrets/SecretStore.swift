@@ -11,6 +11,11 @@ import TesseraSQLite
 /// plugin. The file is created readable by its owner only (mode 0600). Values are not encrypted:
 /// a key would have to sit on the same disk; the file's mode and its separation from records are
 /// what protects them, as with an SSH key. No method here logs a value.
+///
+/// A secret removed or replaced leaves no readable copy behind: `secure_delete` makes SQLite
+/// overwrite deleted content with zeros (in the page and in freed pages), and every change ends
+/// with a `TRUNCATE` checkpoint, which copies the write-ahead log into the file and cuts the log to
+/// nothing, so the old value's frames are gone from `secrets.sqlite-wal` too.
 public final class SecretStore: Sendable {
     /// The file.
     public let path: String
@@ -42,6 +47,7 @@ public final class SecretStore: Sendable {
         }
         let database = try SQLiteDatabase(path: path)
         try database.withConnection { db in
+            try db.execute("PRAGMA secure_delete=ON")
             try db.execute("""
                 CREATE TABLE IF NOT EXISTS secrets (
                     plugin TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, updated_at REAL NOT NULL,
@@ -64,6 +70,7 @@ public final class SecretStore: Sendable {
         try database.withConnection { db in
             try db.cachedStatement("INSERT OR REPLACE INTO secrets (plugin, name, value, updated_at) VALUES (?, ?, ?, ?)")
                 .execute([.text(plugin), .text(name), .text(value), .real(time.timeIntervalSince1970)])
+            try Self.emptyTheLog(db)  // the value it replaced
         }
     }
 
@@ -72,8 +79,18 @@ public final class SecretStore: Sendable {
     public func remove(plugin: String, name: String) throws -> Bool {
         try database.withConnection { db in
             try db.cachedStatement("DELETE FROM secrets WHERE plugin = ? AND name = ?").execute([.text(plugin), .text(name)])
-            return db.changes > 0
+            let removed = db.changes > 0
+            try Self.emptyTheLog(db)
+            return removed
         }
+    }
+
+    /// Copies the write-ahead log into the database and truncates it to zero bytes, so no frame
+    /// holding an old value stays in `secrets.sqlite-wal`. The checkpoint waits (the busy timeout)
+    /// for a reader in another process, e.g. `tessera secrets list`; if one still holds it, the
+    /// change stands and the next change's checkpoint empties the log.
+    private static func emptyTheLog(_ db: SQLiteConnection) throws {
+        _ = try db.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// A plugin's secret names with when each was last set, sorted by name.

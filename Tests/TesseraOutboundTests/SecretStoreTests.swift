@@ -77,3 +77,31 @@ import TesseraTestFixtures
         #expect("\(secret)" == "Secret(•••)")
     }
 }
+
+/// Issue 23: a secret removed or replaced leaves no readable copy in the data directory — not in
+/// the database, its write-ahead log, or freed pages.
+@Suite(.timeLimit(.minutes(1))) struct SecretErasureTests {
+    /// The files of `directory` whose bytes contain `needle`.
+    static func filesHolding(_ needle: String, in directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { name in
+            try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)).range(of: Data(needle.utf8)) != nil
+        }
+    }
+
+    @Test func aRemovedOrReplacedSecretIsGoneFromEveryFile() async throws {
+        let ws = Fixtures.temporaryDirectory("secrets")
+        let store = try SecretStore(path: ws + "/secrets.sqlite")
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        let first = "ticket-" + UUID().uuidString, second = "ticket-" + UUID().uuidString, kept = "bank-" + UUID().uuidString
+        try store.set(plugin: "cz.tessera.finance", name: "token", value: kept, at: now)
+        try store.set(plugin: "cz.tessera.stag", name: "stag-ticket", value: first, at: now)
+        try store.set(plugin: "cz.tessera.stag", name: "stag-ticket", value: second, at: now)
+        #expect(try Self.filesHolding(first, in: ws) == [], "the replaced value")
+        #expect(try Self.filesHolding(second, in: ws).allSatisfy { $0.hasPrefix("secrets.sqlite") })
+        try store.remove(plugin: "cz.tessera.stag", name: "stag-ticket")
+        #expect(try Self.filesHolding(second, in: ws) == [], "the removed value")
+        // Another plugin's secret is untouched.
+        #expect(try store.value(plugin: "cz.tessera.finance", name: "token") == kept)
+        #expect(try Self.filesHolding(kept, in: ws).isEmpty == false)
+    }
+}

@@ -52,11 +52,12 @@ struct STAGStudentTests {
         #expect(grades["data"]?.arrayValue?.first?["grade"]?.stringValue == "2")
         #expect(grades["data"]?.arrayValue?.first?["date"]?.stringValue == "2025-12-18")
         let subjects = try await f.host.call("subjects")
-        #expect(subjects["data"]?.arrayValue?.count == 3)
+        #expect(subjects["data"]?.arrayValue?.count == 6)  // this year's three and last year's three
+        #expect(subjects["data"]?.arrayValue?.first { $0["subject"] == "KMI/DM" }?["semester"] == "ZS")
         let profile = try await f.host.call("profile")
         #expect(profile["data"]?["lastName"]?.stringValue == "Nováková")
         let cached = try await f.host.query("SELECT id FROM cache ORDER BY id").compactMap { $0["id"].text }
-        #expect(cached == ["exams", "grades", "profile", "subjects"])
+        #expect(cached == ["exams", "grades", "profile", "subjects", "timetable:2025-12-29", "timetable:2026-01-05"])
     }
 
     @Test func timetableFollowsWeekParity() async throws {

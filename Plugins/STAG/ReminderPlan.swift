@@ -1,0 +1,81 @@
+import Foundation
+import TesseraSDK
+
+/// The reminders that the last-read data asks for, by key: what ``Reminders/reschedule(exams:)``
+/// brings the host's schedule in line with.
+///
+/// A reminder whose time (its moment less the lead) is already past is not scheduled anew, but it
+/// is remembered in ``due``: if the host still holds it undelivered (it fell due at this very moment,
+/// or while the host was down), it is kept and delivered, never cancelled as "no longer wanted".
+struct ReminderPlan {
+    let settings: [Reminders.Kind: Reminders.Setting]
+    let now: Date
+    /// Reminders to schedule (their time is still ahead).
+    private(set) var wanted: [String: NotificationRequest] = [:]
+    /// Reminders that still apply but whose time has come: kept if pending, not scheduled again.
+    private(set) var due: Set<String> = []
+
+    init(settings: [Reminders.Kind: Reminders.Setting], now: Date) {
+        self.settings = settings
+        self.now = now
+    }
+
+    /// Plans the reminder `kind`/`id` at `moment` less the kind's lead, if the kind is switched on.
+    mutating func add(_ kind: Reminders.Kind, _ id: String, at moment: Date?, _ title: String, _ body: String, _ payload: JSONValue = [:]) {
+        guard let moment, let setting = settings[kind], setting.enabled else { return }
+        let key = kind.key + id
+        let at = moment.addingTimeInterval(-Double(setting.leadMinutes) * 60)
+        guard at > now else { due.insert(key); return }
+        wanted[key] = NotificationRequest(key: key, title: title, body: body, payload: payload, schedule: .at(at))
+    }
+
+    /// Whether a pending notification with `key` should stay: it is planned, or it still applies and is due.
+    func keeps(_ key: String) -> Bool { wanted[key] != nil || due.contains(key) }
+
+    /// The reminders of the exam terms (mapped, as `exams` answers them): before an exam one is
+    /// registered for and its unregistering deadline; registration opening and closing of the others.
+    mutating func addExams(_ exams: JSONValue) {
+        for term in exams.arrayValue ?? [] {
+            guard let id = term["termId"]?.integerValue.map(String.init) else { continue }
+            let name = term["subjectName"]?.stringValue ?? term["subject"]?.stringValue ?? ""
+            let when = term["start"]?.stringValue ?? ""
+            let payload: JSONValue = ["termId": term["termId"] ?? .null, "subject": term["subject"] ?? .null]
+            if term["registered"]?.boolValue == true {
+                add(.examBefore, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(term["room"]?.stringValue.map { ", \($0)" } ?? "")", payload)
+                add(.unregisterDeadline, id, at: Self.date(term["unregisterBy"]), "Last chance to unregister: \(name)",
+                    "Until \(term["unregisterBy"]?.stringValue ?? "")", payload)
+            } else {
+                add(.registrationOpens, id, at: Self.date(term["registerFrom"]), "Registration opens: \(name)", "Term \(when)", payload)
+                add(.registrationCloses, id, at: Self.date(term["registerBy"]), "Registration closes: \(name)",
+                    "Term \(when); until \(term["registerBy"]?.stringValue ?? "")", payload)
+            }
+        }
+    }
+
+    /// One reminder per class of `events` (a timetable's events) in the next seven days.
+    mutating func addClasses(_ events: [JSONValue]) {
+        guard let setting = settings[.classBefore], setting.enabled else { return }
+        let clock = Self.wallClock
+        for event in events {
+            guard let day = event["date"]?.stringValue, let start = event["start"]?.stringValue,
+                  let moment = clock.date(from: "\(day) \(start.prefix(5))"),
+                  moment > now, moment < now.addingTimeInterval(7 * 86_400) else { continue }
+            add(.classBefore, "\(day)T\(start.prefix(5))/\(event["subject"]?.stringValue ?? "")", at: moment,
+                "\(event["subjectName"]?.stringValue ?? "Class") at \(start.prefix(5))",
+                "\(event["kind"]?.stringValue ?? ""), \(event["room"]?.stringValue ?? "")")
+        }
+    }
+
+    /// `yyyy-MM-dd HH:mm` in Prague.
+    static var wallClock: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = ISO.prague
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
+    }
+
+    static func date(_ value: JSONValue?) -> Date? {
+        value?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) }
+    }
+}
