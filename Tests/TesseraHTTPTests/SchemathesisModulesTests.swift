@@ -42,6 +42,8 @@ import TesseraTestFixtures
         "/v1/plugins/cz.tessera.finance/ops/transaction-update", "/v1/plugins/cz.tessera.finance/ops/budget-set",
         "/v1/plugins/cz.tessera.finance/ops/category-budget-set", "/v1/plugins/cz.tessera.finance/ops/goal-create",
         "/v1/plugins/cz.tessera.finance/ops/goal-contribute",
+        // Months: the same, a wrong one is refused in words ("'2026-13' is not a month YYYY-MM").
+        "/v1/plugins/cz.tessera.finance/ops/budget-clear", "/v1/plugins/cz.tessera.finance/ops/budget-status",
     ]
 
     // The time limit is a watchdog against a hang, not a measurement.

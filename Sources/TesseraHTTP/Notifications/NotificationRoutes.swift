@@ -17,7 +17,7 @@ struct NotificationRoutes: Sendable {
     static let readInput = RouteInput([
         "type": "object", "additionalProperties": false,
         "properties": [
-            "ids": ["type": "array", "items": ["type": "integer", "minimum": 1], "minItems": 1, "maxItems": 1000],
+            "ids": ["type": "array", "items": ["type": "integer", "minimum": 1, "maximum": 9_223_372_036_854_775_807], "minItems": 1, "maxItems": 1000],
             "all": ["const": true],
         ],
         "oneOf": [["required": ["ids"]], ["required": ["all"]]],
