@@ -41,13 +41,7 @@ public final class SecretStore: Sendable {
             if fd >= 0 { close(fd) }
         }
         let database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS secrets (
-                    plugin TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, updated_at REAL NOT NULL,
-                    PRIMARY KEY (plugin, name)) WITHOUT ROWID;
-                """)
-        }
+        try database.migrate(SecretStoreSchema.schema)
         return database
     }
 
