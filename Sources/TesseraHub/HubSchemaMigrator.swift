@@ -23,9 +23,7 @@ enum HubSchemaMigrator {
             try await sql.execute(StoreMigrationRules.createRecords, [])
             try await adoptLegacy(on: sql, declared: declared, dialect: dialect, location: location, nowMillis: nowMillis)
         }
-        while let next = try await applyNext(on: database, migrations: migrations, declared: declared, nowMillis: nowMillis) {
-            _ = next
-        }
+        while try await applyNext(on: database, migrations: migrations, declared: declared, nowMillis: nowMillis) != nil {}
         return declared.count
     }
 
