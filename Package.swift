@@ -171,6 +171,11 @@ let package = Package(
         .testTarget(name: "TesseraHubTests", dependencies: [
             "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
+        // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
+        .testTarget(name: "TesseraUpgradeTests", dependencies: [
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraRuntime", "TesseraManifest",
+            "TesseraTestFixtures", sdk,
+        ], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", sdk,
         ]),

@@ -10,16 +10,7 @@ public final class SQLiteTimerStore: TimerStore {
 
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS timers (
-                    plugin TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, fire_at REAL NOT NULL,
-                    payload TEXT NOT NULL, every_seconds INTEGER, attempts INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (plugin, key));
-                CREATE INDEX IF NOT EXISTS timers_by_time ON timers (fire_at, plugin, key);
-                CREATE TABLE IF NOT EXISTS virtual_clock (id INTEGER PRIMARY KEY CHECK (id = 1), now REAL NOT NULL);
-                """)
-        }
+        try database.migrate(TimerStoreSchema.schema)
     }
 
     public func put(_ timer: StoredTimer) throws {

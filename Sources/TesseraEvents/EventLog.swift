@@ -14,18 +14,7 @@ public final class EventLog: Sendable {
     /// Opens (creating) the log at `path`.
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS events (
-                    publisher TEXT NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, payload TEXT NOT NULL,
-                    published_at REAL NOT NULL, origin INTEGER,
-                    PRIMARY KEY (publisher, seq), UNIQUE (publisher, origin));
-                CREATE TABLE IF NOT EXISTS cursors (
-                    subscriber TEXT NOT NULL, publisher TEXT NOT NULL, delivered INTEGER NOT NULL DEFAULT 0,
-                    attempts INTEGER NOT NULL DEFAULT 0, retry_at REAL, last_error TEXT,
-                    PRIMARY KEY (subscriber, publisher));
-                """)
-        }
+        try database.migrate(EventLogSchema.schema)
     }
 
     /// Appends events of `publisher` in order, in one transaction; returns them as stored (an event

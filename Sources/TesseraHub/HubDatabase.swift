@@ -5,16 +5,24 @@ import TesseraSDK
 /// (`TesseraHubPostgres`).
 ///
 /// The store writes SQL both understand: `?` placeholders, `ON CONFLICT` upserts, integers, text
-/// and blobs. What differs between them (the tables' types, how the schema version is kept, how
-/// writers are serialised) lives behind this protocol.
+/// and blobs. What differs between them — how writers are serialised — lives behind this protocol;
+/// the tables' types differ per ``dialect`` in the hub's migrations (`HubMigrations`).
 public protocol HubDatabase: Sendable {
-    /// Creates the hub's tables, or upgrades an older hub's to the current version.
-    /// `nowMillis` is the hub's clock (an upgrade may stamp rows with it).
-    func prepareSchema(nowMillis: Int64) async throws
+    /// Which SQL the database speaks: the hub's migrations are written in each.
+    var dialect: HubSQLDialect { get }
+
+    /// The database, for messages: a file's path, or PostgreSQL's database and server.
+    var location: String { get }
 
     /// Runs `body` in one transaction: everything it wrote commits when it returns, nothing when
     /// it throws (the error is rethrown as it is).
     func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T
+}
+
+/// The SQL a ``HubDatabase`` speaks.
+public enum HubSQLDialect: Sendable, Hashable {
+    case sqlite
+    case postgresql
 }
 
 /// One open transaction of a ``HubDatabase``.

@@ -31,7 +31,7 @@ public final class HubStore: Sendable {
         self.database = database
         self.now = now
         let millis = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-        try await database.prepareSchema(nowMillis: millis)
+        try await HubSchemaMigrator.migrate(database, nowMillis: millis)
     }
 
     /// Opens (creating if needed) the embedded store at `path`.

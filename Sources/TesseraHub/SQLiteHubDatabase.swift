@@ -19,9 +19,8 @@ public final class SQLiteHubDatabase: HubDatabase, @unchecked Sendable {
         connection = try SQLiteConnection(path: path)
     }
 
-    public func prepareSchema(nowMillis: Int64) async throws {
-        try await gate.run { try HubSchema.createSQLite(on: connection, nowMillis: nowMillis) }
-    }
+    public var dialect: HubSQLDialect { .sqlite }
+    public var location: String { path }
 
     public func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T {
         try await gate.run {

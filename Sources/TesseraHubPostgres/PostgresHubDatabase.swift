@@ -15,8 +15,8 @@ import TesseraSDK
 /// - transactions run at PostgreSQL's default isolation (read committed), and the writers that must
 ///   not interleave across replicas take an advisory lock (``HubSQL/lock(_:)``): one plugin's
 ///   pushes, one space's member changes;
-/// - the schema (`PostgresHubSchema`) is created or upgraded under an advisory lock, so replicas
-///   starting together do it once.
+/// - the hub's migrations (`HubMigrations`, in PostgreSQL's types) run under an advisory lock, so
+///   replicas starting together apply each step once.
 ///
 /// The client keeps a pool of connections; ``run()`` must run while the store is used (the
 /// hub's `serve` runs it beside the HTTP server), and ``shutdown()`` closes the pool.
@@ -26,17 +26,20 @@ public final class PostgresHubDatabase: HubDatabase {
     /// One connection's settings, for ``checkConnection()``.
     private let probeConfiguration: PostgresConnection.Configuration?
     private let runner: Task<Void, Never>
+    /// The database and server, for messages (`PostgreSQL database tessera at 127.0.0.1:5432`).
+    public let location: String
     /// Set as the pool's `run()` begins: a lease asked for before that works, but logs a warning.
     private let running: Flag
 
     /// Connects a pool to `configuration`'s database (lazily: the first transaction connects) and
     /// starts running it.
     public convenience init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "tessera.hub.postgresql")) {
-        self.init(configuration: configuration, probe: nil, logger: logger)
+        self.init(configuration: configuration, probe: nil, location: "the PostgreSQL database", logger: logger)
     }
 
-    private init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration?, logger: Logger) {
+    private init(configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration?, location: String, logger: Logger) {
         probeConfiguration = probe
+        self.location = location
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Flag()
         self.client = client
@@ -66,12 +69,7 @@ public final class PostgresHubDatabase: HubDatabase {
         }
     }
 
-    public func prepareSchema(nowMillis: Int64) async throws {
-        try await transaction { sql in
-            try await sql.lock("schema")
-            try await PostgresHubSchema.prepare(on: sql, nowMillis: nowMillis)
-        }
-    }
+    public var dialect: HubSQLDialect { .postgresql }
 
     public func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws -> T {
         while !running.isSet { await Task.yield() }
@@ -230,6 +228,7 @@ extension PostgresHubDatabase {
         let probe = probeTLS.map {
             PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: $0)
         }
-        self.init(configuration: configuration, probe: probe, logger: Logger(label: "tessera.hub.postgresql"))
+        self.init(configuration: configuration, probe: probe, location: "PostgreSQL database \(database) at \(host):\(port)",
+                  logger: Logger(label: "tessera.hub.postgresql"))
     }
 }

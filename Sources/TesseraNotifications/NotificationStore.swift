@@ -15,28 +15,7 @@ public final class NotificationStore: Sendable {
     /// Opens (creating) the store at `path`.
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS schedules (
-                    plugin TEXT NOT NULL, key TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
-                    payload TEXT NOT NULL, recipient TEXT NOT NULL,
-                    at REAL, rule TEXT, start REAL, tz TEXT, next_due REAL,
-                    PRIMARY KEY (plugin, key));
-                CREATE INDEX IF NOT EXISTS schedules_by_due ON schedules (next_due) WHERE next_due IS NOT NULL;
-                CREATE TABLE IF NOT EXISTS inbox (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, plugin TEXT NOT NULL, key TEXT NOT NULL,
-                    recipient TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, payload TEXT NOT NULL,
-                    due_at REAL NOT NULL, delivered_at REAL NOT NULL, late INTEGER NOT NULL, read_at REAL,
-                    UNIQUE (plugin, key, due_at, recipient));
-                CREATE TABLE IF NOT EXISTS outbound (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, sink TEXT NOT NULL, idempotency_key TEXT NOT NULL,
-                    body TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt REAL NOT NULL,
-                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'dropped')),
-                    last_error TEXT, UNIQUE (sink, idempotency_key));
-                CREATE INDEX IF NOT EXISTS outbound_pending ON outbound (next_attempt) WHERE state = 'pending';
-                CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-                """)
-        }
+        try database.migrate(NotificationStoreSchema.schema)
     }
 
     // MARK: Schedules

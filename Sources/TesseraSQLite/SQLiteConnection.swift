@@ -187,7 +187,10 @@ public final class SQLiteConnection {
 
     /// Runs a script of zero or more SQL statements separated by semicolons, in order, each to
     /// completion. Stops at the first failure, whose ``SQLiteError/sql`` is the failing statement.
-    public func execute(_ script: String) throws {
+    ///
+    /// Named parameters (`:name`, `@name`, `$name`) take their value from `parameters`, keyed by
+    /// the name without its sign; one without a value fails the statement (`SQLITE_RANGE`).
+    public func execute(_ script: String, named parameters: [String: SQLiteValue] = [:]) throws {
         try script.withCString { start in
             var next: UnsafePointer<CChar>? = start
             while let current = next, current.pointee != 0 {
@@ -202,6 +205,12 @@ public final class SQLiteConnection {
                 let text = Self.text(from: current, to: tail)
                 next = tail
                 guard let stmt else { continue }  // whitespace or a comment
+                do {
+                    try Self.bindNamed(parameters, to: stmt, sql: text)
+                } catch {
+                    sqlite3_finalize(stmt)
+                    throw error
+                }
                 var step = sqlite3_step(stmt)
                 while step == SQLITE_ROW { step = sqlite3_step(stmt) }
                 if step != SQLITE_DONE {
@@ -211,6 +220,20 @@ public final class SQLiteConnection {
                 }
                 sqlite3_finalize(stmt)
             }
+        }
+    }
+
+    /// Binds the statement's named parameters from `parameters`; `?` parameters stay `NULL`.
+    private static func bindNamed(_ parameters: [String: SQLiteValue], to stmt: OpaquePointer, sql: String) throws {
+        let count = sqlite3_bind_parameter_count(stmt)
+        guard count > 0 else { return }
+        let statement = Statement(unownedHandle: stmt, sql: sql)
+        for index in 1...count {
+            guard let name = sqlite3_bind_parameter_name(stmt, index).map({ String(String(cString: $0).dropFirst()) }) else { continue }
+            guard let value = parameters[name] else {
+                throw SQLiteError(extendedCode: SQLITE_RANGE, message: "no value for the parameter :\(name)", sql: sql)
+            }
+            try statement.bind(value, at: Int(index))
         }
     }
 

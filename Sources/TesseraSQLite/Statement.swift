@@ -21,12 +21,23 @@ public final class Statement {
     public let handle: OpaquePointer
     private var cachedColumnNames: [String]?
 
+    /// Whether this object finalizes the handle when it goes away.
+    private let ownsHandle: Bool
+
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
         self.sql = sql
+        self.ownsHandle = true
     }
 
-    deinit { sqlite3_finalize(handle) }
+    /// Wraps a handle its caller keeps and finalizes (to bind it with the methods here).
+    init(unownedHandle handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+        self.ownsHandle = false
+    }
+
+    deinit { if ownsHandle { sqlite3_finalize(handle) } }
 
     private var db: OpaquePointer? { sqlite3_db_handle(handle) }
 

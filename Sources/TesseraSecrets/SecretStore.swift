@@ -46,14 +46,9 @@ public final class SecretStore: Sendable {
             if fd >= 0 { close(fd) }
         }
         let database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("PRAGMA secure_delete=ON")
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS secrets (
-                    plugin TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, updated_at REAL NOT NULL,
-                    PRIMARY KEY (plugin, name)) WITHOUT ROWID;
-                """)
-        }
+        // Removed values are overwritten, not only unlinked from the b-tree (docs/http-client.md).
+        try database.withConnection { db in try db.execute("PRAGMA secure_delete=ON") }
+        try database.migrate(SecretStoreSchema.schema)
         return database
     }
 

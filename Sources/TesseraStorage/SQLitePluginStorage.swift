@@ -117,34 +117,8 @@ public final class SQLitePluginStorage: PluginStorage {
                                                     statementCacheCapacity: 256)
         writerConnection.setLimit(SQLITE_LIMIT_ATTACHED, to: 0)
         try writerConnection.execute("PRAGMA trusted_schema=OFF")
-        // Create the host's tables only when they are missing: an empty write transaction on every
-        // open would take the write lock for nothing.
-        let existing = try writerConnection.fetchOne(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('_tessera_migrations', '_tessera_changes', '_tessera_outbox')")?
-            .first?.integer ?? 0
-        if existing < 3 {
-            try writerConnection.transaction(.immediate) {
-                try writerConnection.execute("""
-                    CREATE TABLE IF NOT EXISTS _tessera_migrations(
-                        version INTEGER PRIMARY KEY,
-                        sql TEXT NOT NULL,
-                        applied_at TEXT NOT NULL);
-                    CREATE TABLE IF NOT EXISTS _tessera_changes(
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        batch INTEGER NOT NULL,
-                        tbl TEXT NOT NULL,
-                        row_id TEXT NOT NULL,
-                        op TEXT NOT NULL CHECK (op IN ('put', 'patch', 'delete')),
-                        cells TEXT NOT NULL,
-                        at TEXT NOT NULL);
-                    CREATE TABLE IF NOT EXISTS _tessera_outbox(
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        name TEXT NOT NULL,
-                        payload TEXT NOT NULL,
-                        at TEXT NOT NULL);
-                    """)
-            }
-        }
+        // The host's tables in the plugin's database; an up-to-date file is only read.
+        try writerConnection.migrate(PluginStorageSchema.schema, nowMillis: Int64((now().timeIntervalSince1970 * 1000).rounded(.down)))
         let version = try writerConnection.fetchOne("SELECT COALESCE(MAX(version), 0) FROM _tessera_migrations")?
             .first?.integer ?? 0
         writerConnection.setAuthorizer(AccessPolicy.writer(sqlGuard))

@@ -16,18 +16,12 @@ import TesseraSQLite
 /// | `_tessera_sync_messages` | change | the message log, per space: every change made here or received, to send on and to dedupe |
 /// | `_tessera_sync_merkle` | trie node, per space | the merkle trie of the space's message log |
 enum SyncSchema {
-    /// The tables' names: their presence tells whether the schema must be created.
-    static let tables = [
-        "_tessera_sync_clock", "_tessera_sync_rows", "_tessera_sync_cells", "_tessera_sync_versions",
-        "_tessera_sync_messages", "_tessera_sync_merkle",
-    ]
-
-    /// Creates the tables that are missing (in the caller's transaction).
-    static func create(on connection: SQLiteConnection) throws {
-        // Timestamps are the 46-character collatable texts: their byte order is time order, so the
-        // log is read in time order straight from its key. `value` has no declared type, so SQLite
-        // keeps each value in the storage class it was given.
-        try connection.execute("""
+    /// The tables as versioned migrations of the `sync` store (docs/storage.md, "The host's own
+    /// stores"). Timestamps are the 46-character collatable texts: their byte order is time order,
+    /// so the log is read in time order straight from its key. `value` has no declared type, so
+    /// SQLite keeps each value in the storage class it was given. Never edit a shipped step: add one.
+    static let schema = StoreSchema(store: "sync", migrations: [
+        StoreMigration(version: 1, sql: """
             CREATE TABLE IF NOT EXISTS _tessera_sync_clock(
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 node TEXT NOT NULL,
@@ -69,15 +63,6 @@ enum SyncSchema {
                 prefix TEXT NOT NULL,
                 hash INTEGER NOT NULL,
                 PRIMARY KEY (space, prefix)) WITHOUT ROWID;
-            """)
-    }
-
-    /// Whether every table exists.
-    static func exists(on connection: SQLiteConnection) throws -> Bool {
-        let marks = tables.map { _ in "?" }.joined(separator: ", ")
-        let count = try connection.fetchOne(
-            "SELECT COUNT(*) FROM main.sqlite_schema WHERE type = 'table' AND name IN (\(marks))",
-            tables.map { .text($0) })?.first?.integer ?? 0
-        return count == tables.count
-    }
+            """),
+    ])
 }

@@ -43,8 +43,8 @@ public final class SyncStore: Sendable {
     public init(database: SQLiteDatabase, tables: [SyncedTable], node: HLCNode? = nil,
                 now: @escaping @Sendable () -> Date, maxDrift: Duration = HybridLogicalClock.defaultMaxDrift) throws {
         let (shapes, node, last) = try database.withConnection { connection in
-            try connection.transaction(.immediate) {
-                if try !SyncSchema.exists(on: connection) { try SyncSchema.create(on: connection) }
+            try connection.migrate(SyncSchema.schema)
+            return try connection.transaction(.immediate) {
                 let shapes = try Self.loadShapes(tables, on: connection)
                 let (stored, last) = try Self.loadNode(proposed: node ?? .random(), on: connection)
                 return (shapes, stored, last)

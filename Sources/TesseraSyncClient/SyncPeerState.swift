@@ -15,15 +15,7 @@ public final class SyncPeerState: Sendable {
     /// Opens (creating) the state file at `path`.
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
-        try database.withConnection { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS cursors (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
-                    cursor INTEGER NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS pushed (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
-                    timestamp TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS untold (plugin TEXT PRIMARY KEY, changes BLOB NOT NULL) WITHOUT ROWID;
-                """)
-        }
+        try database.migrate(SyncPeerStateSchema.schema)
     }
 
     /// The pull cursor for all spaces (`space` = `""`) or one space's catch-up; 0 if none.

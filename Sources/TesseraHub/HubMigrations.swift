@@ -1,0 +1,146 @@
+import TesseraSQLite
+
+/// The hub's tables, as versioned migrations that both of its databases run (DESIGN.md §7): the
+/// embedded `hub.sqlite` and PostgreSQL, each step in the database's own types, under the rules
+/// of the host's stores (`StoreMigrationRules`, docs/storage.md). Secrets appear only as hashes:
+/// passwords as yescrypt text, device tokens and invitation codes as their SHA-256.
+///
+/// Never edit a step once shipped: add one, with its SQLite and its PostgreSQL statements.
+enum HubMigrations {
+    /// The store's name in `_tessera_schema`.
+    static let store = "hub"
+
+    static let all: [HubMigration] = [version1, version2]
+
+    /// The tables as the first hub made them.
+    static let version1 = HubMigration(
+        version: 1,
+        sqlite: [
+            "CREATE TABLE IF NOT EXISTS hub_people(id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_ms INTEGER NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_devices(
+                id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id), name TEXT NOT NULL,
+                token_sha256 BLOB NOT NULL UNIQUE, created_ms INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_spaces(
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('personal', 'shared')),
+                deleted INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_members(
+                space TEXT NOT NULL REFERENCES hub_spaces(id), person TEXT NOT NULL REFERENCES hub_people(id),
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')), PRIMARY KEY (space, person))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_members_person ON hub_members(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_departures(
+                space TEXT NOT NULL, person TEXT NOT NULL, reason TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (space, person))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_invitations(
+                code_sha256 BLOB PRIMARY KEY, space TEXT NOT NULL REFERENCES hub_spaces(id),
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')), inviter TEXT NOT NULL,
+                expires_ms INTEGER NOT NULL, accepted_by TEXT)
+            """,
+            // Every change once per (plugin, space, timestamp, column); seq is the arrival order
+            // (AUTOINCREMENT: a sequence number is never reused, so a cursor never skips a change).
+            """
+            CREATE TABLE IF NOT EXISTS hub_changes(
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                ts TEXT NOT NULL, col TEXT NOT NULL, record BLOB NOT NULL, UNIQUE (plugin, space, ts, col))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_changes_pull ON hub_changes(plugin, seq)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_merkle(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, prefix TEXT NOT NULL, hash INTEGER NOT NULL,
+                PRIMARY KEY (plugin, space, prefix)) WITHOUT ROWID
+            """,
+        ],
+        postgres: [
+            "CREATE TABLE IF NOT EXISTS hub_people(id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_ms BIGINT NOT NULL)",
+            // `rowid` is named as SQLite's implicit one: devices are listed in the order they logged in.
+            """
+            CREATE TABLE IF NOT EXISTS hub_devices(
+                rowid BIGINT GENERATED ALWAYS AS IDENTITY, id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id),
+                name TEXT NOT NULL, token_sha256 BYTEA NOT NULL UNIQUE, created_ms BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_spaces(
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('personal', 'shared')),
+                deleted INTEGER NOT NULL DEFAULT 0, created_ms BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_members(
+                space TEXT NOT NULL REFERENCES hub_spaces(id), person TEXT NOT NULL REFERENCES hub_people(id),
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')), PRIMARY KEY (space, person))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_members_person ON hub_members(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_departures(
+                space TEXT NOT NULL, person TEXT NOT NULL, reason TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (space, person))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_invitations(
+                code_sha256 BYTEA PRIMARY KEY, space TEXT NOT NULL REFERENCES hub_spaces(id),
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')), inviter TEXT NOT NULL,
+                expires_ms BIGINT NOT NULL, accepted_by TEXT)
+            """,
+            // seq is the arrival order. A sequence never hands a number out twice; pushes of one
+            // plugin hold its advisory lock until they commit, so numbers also commit in order.
+            """
+            CREATE TABLE IF NOT EXISTS hub_changes(
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                ts TEXT NOT NULL, col TEXT NOT NULL, record BYTEA NOT NULL, UNIQUE (plugin, space, ts, col))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_changes_pull ON hub_changes(plugin, seq)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_merkle(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, prefix TEXT NOT NULL, hash BIGINT NOT NULL,
+                PRIMARY KEY (plugin, space, prefix))
+            """,
+        ])
+
+    /// Device tokens expire after a long time unused (`last_used_ms`). The devices of an older
+    /// hub count as used when the upgrade runs.
+    static let version2 = HubMigration(
+        version: 2,
+        sqlite: ["ALTER TABLE hub_devices ADD COLUMN last_used_ms INTEGER", "UPDATE hub_devices SET last_used_ms = :now_ms"],
+        postgres: ["ALTER TABLE hub_devices ADD COLUMN last_used_ms BIGINT", "UPDATE hub_devices SET last_used_ms = :now_ms"])
+
+    /// The version of a hub database written before `_tessera_schema`: SQLite kept it in
+    /// `user_version` (0 for the first hub, whose tables lacked nothing else), PostgreSQL in
+    /// `hub_schema`, whose version 1 already held what the SQLite store's version 2 holds.
+    static func legacyVersion(on sql: any HubSQL, dialect: HubSQLDialect) async throws -> Int {
+        switch dialect {
+        case .sqlite:
+            guard try await sql.fetchOne("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'hub_devices'") != nil else { return 0 }
+            let userVersion = try await sql.fetchOne("PRAGMA user_version")?.first?.integer ?? 0
+            return max(1, Int(userVersion))
+        case .postgresql:
+            let exists = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+            if try await sql.fetchOne(exists, [.text("hub_schema")])?.first?.integer ?? 0 > 0 {
+                let version = try await sql.fetchOne("SELECT MAX(version) FROM hub_schema")?.first?.integer ?? 1
+                return Int(version) + 1
+            }
+            return try await sql.fetchOne(exists, [.text("hub_devices")])?.first?.integer ?? 0 > 0 ? 2 : 0
+        }
+    }
+}
+
+/// One step of the hub's schema, in both databases' SQL: lists of single statements (PostgreSQL
+/// runs one statement per query), which may use `:now_ms`, the hub's clock in milliseconds.
+struct HubMigration: Sendable {
+    let version: Int
+    let sqlite: [String]
+    let postgres: [String]
+
+    func statements(for dialect: HubSQLDialect) -> [String] {
+        dialect == .sqlite ? sqlite : postgres
+    }
+
+    /// The step as the rules see it: its statements in `dialect`, as recorded when applied.
+    func storeMigration(for dialect: HubSQLDialect) -> StoreMigration {
+        StoreMigration(version: version, sql: statements(for: dialect).joined(separator: ";\n"))
+    }
+}

@@ -1,0 +1,118 @@
+/// Why a host store's schema could not be brought up to date. The ``description`` names the store,
+/// its file (or database), and the versions involved, for the operator.
+public struct StoreMigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Problem: Sendable, Hashable {
+        /// A version below 1, at this position (from 0) of the declared list.
+        case invalidVersion(version: Int, position: Int)
+        /// The same version declared more than once.
+        case duplicateVersion(Int)
+        /// A gap: this version is missing below the highest declared one.
+        case missingVersion(Int, declaredUpTo: Int)
+        /// The list is not in version order: this version is at this position (from 0).
+        case outOfOrder(version: Int, position: Int)
+        /// The database is at a later version than this code knows: a newer tessera wrote it.
+        case databaseAhead(applied: Int, known: Int)
+        /// This version was applied with other SQL than the code now declares.
+        case changedAfterApplied(version: Int)
+        /// The records say a later version was applied, but not this one.
+        case recordMissing(version: Int, highestApplied: Int)
+        /// Applying this version failed (with the database's message); that step was rolled back,
+        /// the steps before it stay applied.
+        case failed(version: Int, message: String)
+    }
+
+    /// The store (`clock`, `notifications`, `hub`, …).
+    public let store: String
+    /// The database file, or for PostgreSQL the database.
+    public let location: String
+    public let problem: Problem
+
+    public init(store: String, location: String, problem: Problem) {
+        self.store = store
+        self.location = location
+        self.problem = problem
+    }
+
+    public var description: String {
+        let subject = "the \(store) store in \(location)"
+        switch problem {
+        case .invalidVersion(let v, let p):
+            return "\(subject): migration at position \(p) has version \(v); versions start at 1"
+        case .duplicateVersion(let v):
+            return "\(subject): migration version \(v) is declared more than once"
+        case .missingVersion(let v, let n):
+            return "\(subject): migration version \(v) is missing; versions must run 1...\(n) without gaps"
+        case .outOfOrder(let v, let p):
+            return "\(subject): migration version \(v) is listed at position \(p); list migrations in version order 1...n"
+        case .databaseAhead(let applied, let known):
+            return "\(subject) is at schema version \(applied), but this tessera knows versions up to \(known): "
+                + "a newer tessera wrote it; run that version (or a later one), or restore a backup this one wrote"
+        case .changedAfterApplied(let v):
+            return "\(subject): migration \(v) was applied with other SQL than this tessera declares; "
+                + "a shipped migration is never edited (add a new one)"
+        case .recordMissing(let v, let highest):
+            return "\(subject): the database records version \(highest) applied but not version \(v)"
+        case .failed(let v, let message):
+            return "\(subject): migration \(v) failed and was rolled back: \(message)"
+        }
+    }
+}
+
+/// The rules every host store's migrations follow, shared by the SQLite runner
+/// (``SQLiteConnection/migrate(_:parameters:nowMillis:)``) and the hub's runner on its
+/// `HubDatabase` (SQLite or PostgreSQL), with the records table both use.
+public enum StoreMigrationRules {
+    /// The records: one row per store and applied version, with the SQL applied (to refuse one
+    /// edited later) and when (milliseconds since 1970). The same statement in SQLite and
+    /// PostgreSQL; the current version of a store is its highest row.
+    public static let createRecords = """
+        CREATE TABLE IF NOT EXISTS _tessera_schema(
+            store TEXT NOT NULL, version INTEGER NOT NULL, sql TEXT NOT NULL, applied_ms BIGINT NOT NULL,
+            PRIMARY KEY (store, version))
+        """
+    /// A store's records (`?` is the store).
+    public static let selectApplied = "SELECT version, sql FROM _tessera_schema WHERE store = ?"
+    /// One record: store, version, SQL, milliseconds.
+    public static let insertRecord = "INSERT INTO _tessera_schema(store, version, sql, applied_ms) VALUES (?, ?, ?, ?)"
+
+    /// Checks that `migrations` are versions 1...n, in order, each once.
+    public static func checkDeclared(_ migrations: [StoreMigration], store: String, location: String) throws(StoreMigrationError) {
+        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError {
+            StoreMigrationError(store: store, location: location, problem: problem)
+        }
+        var seen = Set<Int>()
+        for (position, migration) in migrations.enumerated() {
+            if migration.version < 1 { throw refuse(.invalidVersion(version: migration.version, position: position)) }
+            if !seen.insert(migration.version).inserted { throw refuse(.duplicateVersion(migration.version)) }
+        }
+        let highest = seen.max() ?? 0
+        if highest > 0, let missing = (1...highest).first(where: { !seen.contains($0) }) {
+            throw refuse(.missingVersion(missing, declaredUpTo: highest))
+        }
+        for (position, migration) in migrations.enumerated() where migration.version != position + 1 {
+            throw refuse(.outOfOrder(version: migration.version, position: position))
+        }
+    }
+
+    /// The migrations still to apply, given the versions `applied` (with their SQL), after
+    /// refusing a database ahead of the code, a gap in the records, and an applied migration whose
+    /// SQL changed. `migrations` must have passed ``checkDeclared(_:store:location:)``.
+    public static func pending(_ migrations: [StoreMigration], applied: [Int: String],
+                               store: String, location: String) throws(StoreMigrationError) -> ArraySlice<StoreMigration> {
+        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError {
+            StoreMigrationError(store: store, location: location, problem: problem)
+        }
+        let highestApplied = applied.keys.max() ?? 0
+        if highestApplied > migrations.count {
+            throw refuse(.databaseAhead(applied: highestApplied, known: migrations.count))
+        }
+        for migration in migrations.prefix(highestApplied) {
+            guard let appliedSQL = applied[migration.version] else {
+                throw refuse(.recordMissing(version: migration.version, highestApplied: highestApplied))
+            }
+            if appliedSQL != migration.sql { throw refuse(.changedAfterApplied(version: migration.version)) }
+        }
+        return migrations.dropFirst(highestApplied)
+    }
+}

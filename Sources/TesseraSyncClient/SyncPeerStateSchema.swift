@@ -1,0 +1,16 @@
+import TesseraSQLite
+
+/// The tables of `<data>/sync-peers.sqlite` — pull cursors, push marks, changes a plugin was not
+/// told of — as versioned migrations (docs/storage.md, "The host's own stores"). Never edit a
+/// shipped step: add one.
+enum SyncPeerStateSchema {
+    static let schema = StoreSchema(store: "sync-peers", migrations: [
+        StoreMigration(version: 1, sql: """
+            CREATE TABLE IF NOT EXISTS cursors (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                cursor INTEGER NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS pushed (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                timestamp TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS untold (plugin TEXT PRIMARY KEY, changes BLOB NOT NULL) WITHOUT ROWID;
+            """),
+    ])
+}
