@@ -67,12 +67,13 @@ struct STAGTeacherTests {
     }
 
     @Test func aSlowISSTAGTimesOutToTheCacheOrAClearError() async throws {
-        // 4 s: long enough for a normal answer on a loaded machine, and what the test waits twice.
-        let f = try await STAGFixture.start(config: ["timeoutSeconds": 4])
+        // 10 s: long enough for a normal answer while the whole suite starts at once on two cores
+        // (4 s was not), and what the test waits twice.
+        let f = try await STAGFixture.start(config: ["timeoutSeconds": 10])
         defer { Task { await f.stop() } }
         try await f.login()
         _ = try await f.host.call("exams")
-        f.emulator.setSlow(seconds: 60)  // the module gives up after 4 s
+        f.emulator.setSlow(seconds: 60)  // the module gives up after 10 s
         let exams = try await f.host.call("exams")
         #expect(exams["stale"] == true && exams["reason"] == "unavailable" && exams["data"]?.arrayValue?.count == 3)
         let week = await failure { try await f.host.call("timetable", ["date": "2026-05-20"]) }  // nothing cached to fall back on
