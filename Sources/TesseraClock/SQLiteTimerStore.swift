@@ -38,6 +38,25 @@ public final class SQLiteTimerStore: TimerStore {
         }
     }
 
+    public func settle(_ fired: StoredTimer, next: StoredTimer?) throws {
+        try database.withConnection { db in
+            try db.transaction(.immediate) {
+                let kept = try db.cachedStatement("\(Self.select) WHERE plugin = ? AND key = ?")
+                    .fetchAll([.text(fired.plugin), .text(fired.key)]).first.map(Self.timer)
+                // Rescheduled meanwhile by its own handler (or removed): that decision stands.
+                guard let kept, kept.fireAt == fired.fireAt, kept.name == fired.name, kept.payload == fired.payload else { return }
+                if let next {
+                    try db.cachedStatement("""
+                        INSERT OR REPLACE INTO timers (plugin, key, name, fire_at, payload, every_seconds, attempts)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """).execute(Self.row(next))
+                } else {
+                    try db.cachedStatement("DELETE FROM timers WHERE plugin = ? AND key = ?").execute([.text(fired.plugin), .text(fired.key)])
+                }
+            }
+        }
+    }
+
     public func pending(plugin: String) throws -> [StoredTimer] {
         try database.withConnection { db in
             try db.cachedStatement("\(Self.select) WHERE plugin = ? ORDER BY fire_at, key")

@@ -120,9 +120,9 @@ public final class TimerScheduler: Sendable {
                 var next = timer
                 next.attempts = 0
                 next.fireAt = nextOccurrence(after: timer.fireAt, every: every, now: firedAt)
-                try store.put(next)
+                try store.settle(timer, next: next)
             } else {
-                try store.remove(plugin: timer.plugin, key: timer.key)
+                try store.settle(timer, next: nil)
             }
         case .failed(let reason):
             if timer.attempts + 1 >= Self.maxAttempts, let every = timer.everySeconds {
@@ -132,15 +132,15 @@ public final class TimerScheduler: Sendable {
                 next.attempts = 0
                 next.fireAt = nextOccurrence(after: timer.fireAt, every: every, now: firedAt)
                 log("timer \(timer.plugin)/\(timer.key) failed \(Self.maxAttempts) times, next at its period (\(next.fireAt)): \(reason)")
-                try store.put(next)
+                try store.settle(timer, next: next)
             } else if timer.attempts + 1 >= Self.maxAttempts {
                 log("timer \(timer.plugin)/\(timer.key) dropped after \(Self.maxAttempts) failures: \(reason)")
-                try store.remove(plugin: timer.plugin, key: timer.key)
+                try store.settle(timer, next: nil)
             } else {
                 var retry = timer
                 retry.attempts += 1
                 retry.fireAt = firedAt.addingTimeInterval(Self.backoff(attempt: retry.attempts))
-                try store.put(retry)
+                try store.settle(timer, next: retry)
             }
         }
         return Firing(timer: timer, firedAt: firedAt, outcome: outcome)

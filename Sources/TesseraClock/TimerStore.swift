@@ -34,6 +34,10 @@ public protocol TimerStore: Sendable {
     func putIfAbsent(_ timer: StoredTimer) throws -> Bool
     /// Removes a timer; removing an unknown one is not an error.
     func remove(plugin: String, key: String) throws
+    /// What follows a firing: replaces `fired` with `next` (removes it for `nil`), but only if the
+    /// timer kept under its plugin and key is still the one that fired. A handler that scheduled
+    /// its own key again (a new time or payload) keeps what it scheduled.
+    func settle(_ fired: StoredTimer, next: StoredTimer?) throws
     /// A plugin's timers, earliest first.
     func pending(plugin: String) throws -> [StoredTimer]
     /// Timers due at or before `time`, earliest first (ties by plugin, then key).

@@ -51,4 +51,24 @@ import TesseraTestFixtures
         #expect(handler.count == TimerScheduler.maxAttempts)
         #expect(try store.pending(plugin: "p").isEmpty)
     }
+
+    /// A handler that schedules its own key again (the next weekly status, say) keeps that new
+    /// timer: the scheduler's follow-up applies only to the timer that fired.
+    @Test func aTimerItsHandlerRescheduledUnderTheSameKeyIsKept() async throws {
+        let dir = Fixtures.temporaryDirectory("timers")
+        let store = try SQLiteTimerStore(path: dir + "/timers.sqlite")
+        let clock = VirtualClockSource(start: start)
+        let weekly = StoredTimer(plugin: "p", key: "weekly", name: "weekly", fireAt: start.addingTimeInterval(3600))
+        let scheduler = TimerScheduler(store: store, clock: clock) { timer, firedAt in
+            var again = timer
+            again.fireAt = firedAt.addingTimeInterval(7 * 86_400)
+            try? store.put(again)
+            return .delivered
+        }
+        try store.put(weekly)
+        let firings = try await scheduler.advance(to: start.addingTimeInterval(2 * 3600))
+        #expect(firings.count == 1)
+        let kept = try store.pending(plugin: "p")
+        #expect(kept.map(\.fireAt) == [start.addingTimeInterval(3600 + 7 * 86_400)], "the handler's new time stands")
+    }
 }
