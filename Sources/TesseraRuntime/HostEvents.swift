@@ -3,10 +3,7 @@ import TesseraEvents
 import TesseraLocation
 import TesseraManifest
 import TesseraNotifications
-import TesseraOutbound
-import TesseraSecrets
 @_spi(TesseraHost) import TesseraSDK
-import TesseraStorage
 
 extension PluginHost {
     /// Hands an event to a subscriber's handler, if the subscriber is active now.
@@ -23,6 +20,13 @@ extension PluginHost {
             log(.warning, subscriber, "event '\(event.qualifiedName)' #\(event.sequence) handler threw: \(error)")
             return .failed("\(error)")
         }
+    }
+
+    /// Routes events by the current manifests' `consumes` (after a start or a swap) and delivers
+    /// what is waiting.
+    func refreshEventRoutes() {
+        events.setSubscriptions(eventSubscriptions())
+        events.kick()
     }
 
     /// The subscriptions of every plugin with a manifest: which events of which publisher it
@@ -48,7 +52,7 @@ extension PluginHost {
     public func startLocationSources() -> [Task<Void, Never>] {
         guard let gpsd = deployment.location.gpsd else { return [] }
         let log = self.log
-        let client = GpsdClient(host: gpsd.host, port: UInt16(clamping: gpsd.port), log: { log(.warning, "gpsd", $0) })
+        let client = GpsdClient(host: gpsd.host, port: UInt16(clamping: gpsd.port), log: log.hook(.warning, "gpsd"))
         return [Task { [self] in await client.run { fix in _ = await ingestLocation([fix]) } }]
     }
 

@@ -27,11 +27,9 @@ public struct HostLog: Sendable {
         return HostLog(logger)
     }
 
-    /// Writes `message` from `source` at `level`, with any further metadata.
-    public func callAsFunction(_ level: Level, _ source: String, _ message: String, _ metadata: Logger.Metadata = [:]) {
-        var all = metadata
-        all["source"] = .string(source)
-        logger.log(level: level.swiftLogLevel, "\(message)", metadata: all)
+    /// Writes `message` from `source` at `level`.
+    public func callAsFunction(_ level: Level, _ source: String, _ message: String) {
+        logger.log(level: level.swiftLogLevel, "\(message)", metadata: ["source": .string(source)])
     }
 
     /// The log a plugin's generation gets: its lines carry its id and generation.

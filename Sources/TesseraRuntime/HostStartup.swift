@@ -28,8 +28,7 @@ extension PluginHost {
             if let only = options.onlyPlugins, !only.contains(id) { continue }
             await bringUp(slot, catalog: catalog, depth: depth)
         }
-        events.setSubscriptions(eventSubscriptions())
-        events.kick()
+        refreshEventRoutes()
     }
 
     /// Takes one plugin from `discovered` as far as it goes.
@@ -93,15 +92,20 @@ extension PluginHost {
         if depth == .validated {
             let library = try FileGate.verify(path: path, manifest: manifest, host: .current)
             slot.withState { $0.library = library }
-            slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+            slot.transition(.validated, Self.gate1Note(library))
             return nil
         }
         let generation = try pipeline.gates(path, manifest: manifest)
         let library = generation.library
-        slot.transition(.validated, "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
+        slot.transition(.validated, Self.gate1Note(library))
         slot.withState { $0.library = library; $0.generation = generation; $0.generationNumber += 1 }
         slot.transition(.loaded, "gates 2 and 3 passed: loaded \(generation.stagedPath)")
         return (generation.factory, generation)
+    }
+
+    /// What the history says of a library that passed gate 1.
+    static func gate1Note(_ library: VerifiedLibrary) -> String {
+        "gate 1 passed: sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)"
     }
 
     /// A check before loading failed; the plugin is `rejected`.
@@ -177,7 +181,6 @@ extension PluginHost {
         try pipeline.buildContext(candidate, resources: GenerationResources(serving: nil, preopened: preopened))
         try pipeline.commit(candidate)
         pipeline.finish(candidate)
-        slot.withState { $0.storage = candidate.storage }
         do { try await pipeline.start(candidate) } catch {
             await pipeline.abandon(candidate)
             throw error

@@ -86,8 +86,7 @@ extension PluginHost {
         slot.openAdmission()
         let pause = clock.now - closedAt
         await old?.stop()
-        events.setSubscriptions(eventSubscriptions())
-        events.kick()
+        refreshEventRoutes()
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")
         let overBudget = restartRecommended
         if overBudget {

@@ -15,7 +15,9 @@ public struct StorageSnapshot: Sendable {
     public let schemaVersion: Int
 
     /// Removes the copy.
-    public func discard() {
+    public func discard() { Self.remove(path) }
+
+    static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
@@ -24,7 +26,7 @@ extension SQLitePluginStorage {
     /// Copies the database to ``StorageSnapshot/path`` (online: writers wait for the copy's length).
     public func snapshot() throws -> StorageSnapshot {
         let copy = path + ".before-swap"
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+        StorageSnapshot.remove(copy)  // a copy a crash left behind
         let version = schemaVersion
         try writer.withConnection { connection in
             let target = try SQLiteConnection(path: copy, mode: .readWriteCreate)

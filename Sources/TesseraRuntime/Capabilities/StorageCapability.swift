@@ -47,8 +47,11 @@ final class StorageBinding: CapabilityBinding, @unchecked Sendable {
 
     func commit() throws {
         do {
-            if pending > 0, keepsCopy { copy = try storage.snapshot() }
-            try storage.migrate(migrations)
+            // `prepare` ran migrate's checks already; with nothing pending there is nothing to apply.
+            if pending > 0 {
+                if keepsCopy { copy = try storage.snapshot() }
+                try storage.migrate(migrations)
+            }
             if let quota { try storage.limitSize(toMegabytes: Int(quota)) }
         } catch {
             undo()

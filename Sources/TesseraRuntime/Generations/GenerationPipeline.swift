@@ -33,8 +33,8 @@ struct GenerationPipeline: Sendable {
 
     // MARK: 1–3: stage, gates, load
 
-    /// Stages the build, runs gate 1 on the staged bytes and, unless `validateOnly`, gates 2 and 3.
-    /// A refusal names `path`, the file the operator gave, not its staged copy.
+    /// Stages the build and runs the three gates on the staged bytes. A refusal names `path`, the
+    /// file the operator gave, not its staged copy.
     func gates(_ path: String, manifest: PluginManifest) throws(GateRefusal) -> LoadedGeneration {
         let staged = try LibraryLoader.stage(path, in: generations)
         do {

@@ -21,8 +21,7 @@ extension PluginHost {
 
     /// Each subscription's delivery state: delivered, behind, failing and why.
     public func eventDeliveries() throws -> [EventBus.Status] {
-        events.setSubscriptions(eventSubscriptions())
-        return try events.status()
+        try events.status()
     }
 
     /// Publishes an event as `publisher` (tests stand in for a plugin that is not there).
