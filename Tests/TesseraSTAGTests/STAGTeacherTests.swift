@@ -6,7 +6,7 @@ import TesseraTesting
 import Testing
 
 /// The teacher part against the emulator's teacher (role VY, ucitIdno 4711), and the notes.
-@Suite("STAG teacher part and notes", .timeLimit(.minutes(2)))
+@Suite("STAG teacher part and notes", .timeLimit(.minutes(5)))
 struct STAGTeacherTests {
     @Test func aTeacherSeesTheirTimetableTheirTermsWithStudentsAndASubjectsStudents() async throws {
         let f = try await STAGFixture.start()
