@@ -138,7 +138,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "STAGEmulatorTool", dependencies: ["TesseraSTAGEmulator"]),
-        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting"]),
+        .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting", "TesseraTestFixtures"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
         .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
@@ -155,8 +155,8 @@ let package = Package(
         .target(name: "TesseraFioEmulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TesseraFioEmulator"),
-        .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraFioEmulator"]),
-        .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting"]),
+        .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraTestFixtures", "TesseraFioEmulator"]),
+        .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,

@@ -169,7 +169,7 @@ import TesseraTestFixtures
     }
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(1))) func serveStartsListsAndStopsOnSIGTERM() throws {
+    @Test(.hangWatchdog) func serveStartsListsAndStopsOnSIGTERM() throws {
         let ws = FixtureWorkspace("serve")
         ws.addExampleManifest()
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
@@ -186,7 +186,7 @@ import TesseraTestFixtures
 
     /// `tessera plugins swap` against a running `tessera serve`: a new build of the example plugin
     /// takes over; a file that is not a plugin is refused with its gate and the old one serves on.
-    @Test(.timeLimit(.minutes(1))) func swapReplacesTheRunningBuildOfAServingHost() throws {
+    @Test(.hangWatchdog) func swapReplacesTheRunningBuildOfAServingHost() throws {
         let ws = FixtureWorkspace("serve-swap")
         ws.addExampleManifest()
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])

@@ -9,7 +9,7 @@ import TesseraTestFixtures
 /// with Fio's API emulated on loopback (the module's real URL redirected by the deployment). A
 /// budget set on one device governs the other's alert; both import the same statement before
 /// syncing and end with one row per movement; offline edits on both converge.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct FinanceSyncProcessesTests {
+@Suite(.serialized, .hangWatchdog) struct FinanceSyncProcessesTests {
     static let token = String(repeating: "a1B2", count: 16)
     static let start = "2026-03-02T08:00:00Z"
 

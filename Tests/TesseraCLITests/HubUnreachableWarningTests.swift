@@ -7,7 +7,7 @@ import TesseraTestFixtures
 /// some thirty retried sync rounds. Each failed round used to print the same warning, ending in
 /// URLSession's `-1004`; now one line says which hub cannot be reached and what the device does
 /// next (issue 24). Real processes: a served hub, then the device's `tessera` commands.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HubUnreachableWarningTests {
+@Suite(.serialized, .hangWatchdog) struct HubUnreachableWarningTests {
     @Test func anUnreachableHubIsOneWarningLineNamingItAndWhatComesNext() async throws {
         let (hub, port) = try await SyncProcessesTests.startHub()
         defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }

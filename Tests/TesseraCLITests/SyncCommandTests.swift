@@ -5,7 +5,7 @@ import TesseraTestFixtures
 
 /// `tessera sync login|now|status` against a hub served by another `tessera` process.
 @Suite struct SyncCommandTests {
-    @Test(.timeLimit(.minutes(1))) func loginThenStatusAgainstAServedHub() async throws {
+    @Test(.hangWatchdog) func loginThenStatusAgainstAServedHub() async throws {
         let hubWS = FixtureWorkspace("sync-cli-hub")
         hubWS.writeDeployment(plugins: [], extra: ["role": "hub"])
         let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", hubWS.deploymentFile, "--data", hubWS.dataDirectory],

@@ -8,7 +8,7 @@ import TesseraTestFixtures
 /// programme (`libTesseraStress.so`, loaded by `dlopen`) with its synced tables. Two devices edit
 /// while offline, then sync in either order: all three end identical, and the diary text both
 /// edited is kept as a conflict that every device lists.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SyncProcessesTests {
+@Suite(.serialized, .hangWatchdog) struct SyncProcessesTests {
     /// A device: its workspace and a way to run `tessera` on it.
     struct Device {
         let name: String

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraFinance
@@ -6,7 +7,7 @@ import TesseraTesting
 
 /// The defects a user met (issue 22), each through the operations as a client calls them, on the
 /// host's real capabilities and a virtual clock that starts 2026-01-01T00:00:00Z (a Thursday).
-@Suite(.timeLimit(.minutes(5))) struct FinanceDefectTests {
+@Suite(.hangWatchdog) struct FinanceDefectTests {
     func host(start: String = "2026-01-01T00:00:00Z") async throws -> PluginTestHost {
         try await PluginTestHost(manifest: FinanceTests.manifest, plugin: { FinancePlugin() }, start: try Date(start, strategy: .iso8601))
     }
@@ -116,7 +117,7 @@ import TesseraTesting
 }
 
 /// The module's side of Fio's 30-second rule and the naming order, against the emulator.
-@Suite(.timeLimit(.minutes(5))) struct FioRuleTests {
+@Suite(.hangWatchdog) struct FioRuleTests {
     @Test func theModuleKeepsTheThirtySecondRuleWithoutAskingTheBank() async throws {
         let (host, fio) = try await FioImportTests().setUp()
         _ = try await host.call("fio-token-set", ["token": .string(FioImportTests.token)])
@@ -200,7 +201,7 @@ import TesseraTesting
 
 /// Events, overviews by week and day, the line chart and its dark theme, budgets per category and
 /// the tutorial.
-@Suite(.timeLimit(.minutes(5))) struct FinanceFeatureTests {
+@Suite(.hangWatchdog) struct FinanceFeatureTests {
     func host() async throws -> PluginTestHost {
         try await PluginTestHost(manifest: FinanceTests.manifest, plugin: { FinancePlugin() })  // 2026-01-01, Thursday
     }

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraFinance
@@ -5,7 +6,7 @@ import TesseraTesting
 
 /// The finance module on the host's real storage, clock and notifications (PluginTestHost), on a
 /// virtual clock that starts 2026-01-01T00:00:00Z (a Thursday).
-@Suite(.timeLimit(.minutes(5))) struct FinanceTests {
+@Suite(.hangWatchdog) struct FinanceTests {
     static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("manifests/finance.json").path
 
@@ -212,7 +213,7 @@ import TesseraTesting
 }
 
 /// Recurring transactions, on the virtual clock.
-@Suite(.timeLimit(.minutes(5))) struct RecurringTests {
+@Suite(.hangWatchdog) struct RecurringTests {
     @Test func occurrencesAreWrittenOnceEachUpToTodayAndMonthEndsAreKept() async throws {
         let host = try await PluginTestHost(manifest: FinanceTests.manifest, plugin: { FinancePlugin() })  // 2026-01-01
         let rent = try await host.call("recurring-add", ["kind": "expense", "name": "Rent", "amount": "650", "category": "housing",

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraFinance
@@ -6,7 +7,7 @@ import TesseraTesting
 
 /// The Fio import against the emulator on loopback: the module's real Fio URLs, redirected by
 /// the host (providers.http.redirects), the token a secret.
-@Suite(.timeLimit(.minutes(5))) struct FioImportTests {
+@Suite(.hangWatchdog) struct FioImportTests {
     static let token = String(repeating: "a1B2", count: 16)  // 64 characters, as Fio's are
     static let start = try! Date("2026-03-02T08:00:00Z", strategy: .iso8601)
 

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraHTTP
@@ -19,7 +20,7 @@ import TesseraSDK
         return try await SSEConnection.open(port: server.port, headers: headers)
     }
 
-    @Test(.timeLimit(.minutes(3))) func newNotificationsArriveLiveWithTheirPositionAsID() async throws {
+    @Test(.hangWatchdog) func newNotificationsArriveLiveWithTheirPositionAsID() async throws {
         let server = try await TestServer.start()
         let stream = try await open(server)
         #expect(stream.status == 200)
@@ -35,7 +36,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func eventsGoToAdminTokensOnly() async throws {
+    @Test(.hangWatchdog) func eventsGoToAdminTokensOnly() async throws {
         let server = try await TestServer.start()
         let admin = try await open(server)
         let user = try await open(server, token: server.userToken)
@@ -57,7 +58,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func lastEventIDResumesWithWhatWasMissedThenLive() async throws {
+    @Test(.hangWatchdog) func lastEventIDResumesWithWhatWasMissedThenLive() async throws {
         let server = try await TestServer.start()
         let stream = try await open(server)
         try await deliverNotification(server, title: "one")
@@ -87,7 +88,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func aStreamWithoutLastEventIDStartsFromNow() async throws {
+    @Test(.hangWatchdog) func aStreamWithoutLastEventIDStartsFromNow() async throws {
         let server = try await TestServer.start()
         try await deliverNotification(server, title: "old")
         let stream = try await open(server)
@@ -97,7 +98,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func anIdleStreamSendsKeepAliveComments() async throws {
+    @Test(.hangWatchdog) func anIdleStreamSendsKeepAliveComments() async throws {
         let server = try await TestServer.start(keepAlive: .milliseconds(200))
         let stream = try await open(server)
         var comment: String?
@@ -107,7 +108,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func refusalsAreJSONErrors() async throws {
+    @Test(.hangWatchdog) func refusalsAreJSONErrors() async throws {
         let server = try await TestServer.start()
         let anonymous = try await SSEConnection.open(port: server.port, headers: [])
         #expect(anonymous.status == 401)
@@ -122,7 +123,7 @@ import TesseraSDK
         await server.stop()
     }
 
-    @Test(.timeLimit(.minutes(3))) func stoppingTheServerEndsOpenStreams() async throws {
+    @Test(.hangWatchdog) func stoppingTheServerEndsOpenStreams() async throws {
         let server = try await TestServer.start()
         let stream = try await open(server)
         _ = try await stream.next()  // the preamble: the stream is open
@@ -147,7 +148,7 @@ import TesseraSDK
     }
 
     /// An empty `Last-Event-ID` (which the document's pattern allows) starts from now, like none.
-    @Test(.timeLimit(.minutes(3))) func anEmptyLastEventIDStartsFromNow() async throws {
+    @Test(.hangWatchdog) func anEmptyLastEventIDStartsFromNow() async throws {
         let server = try await TestServer.start()
         let stream = try await open(server, lastEventID: "")
         #expect(stream.status == 200)

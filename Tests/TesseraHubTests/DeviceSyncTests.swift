@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 import TesseraHub
@@ -6,7 +7,7 @@ import TesseraSync
 import TesseraSyncClient
 
 /// The device side of the protocol (TesseraSyncClient) against a real hub on loopback.
-@Suite("Device sync rounds through the hub", .timeLimit(.minutes(2)))
+@Suite("Device sync rounds through the hub", .hangWatchdog)
 struct DeviceSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 

@@ -12,7 +12,7 @@ import TesseraTesting
 
 /// A plugin's synced tables, wired by the host: record writes stamped in their own transaction,
 /// carried between two devices through a real hub by DeviceSync.
-@Suite("Host-wired sync of a plugin's tables", .timeLimit(.minutes(2)))
+@Suite("Host-wired sync of a plugin's tables", .hangWatchdog)
 struct HostSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 

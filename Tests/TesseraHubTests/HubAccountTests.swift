@@ -5,7 +5,7 @@ import TesseraHub
 import TesseraSDK
 import TesseraTestFixtures
 
-@Suite("Hub accounts", .timeLimit(.minutes(2)))
+@Suite("Hub accounts", .hangWatchdog)
 struct HubAccountTests {
     @Test("the admin creates a person, who logs a device in and gets a device token", arguments: HubBackend.allCases)
     func createAndLogin(backend: HubBackend) async throws {

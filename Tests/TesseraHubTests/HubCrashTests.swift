@@ -8,7 +8,7 @@ import TesseraTestFixtures
 
 /// `kill -9` of a hub process mid-sync: every push it acknowledged is still there after a restart,
 /// and sync resumes (pushing everything again is safe: idempotent).
-@Suite("Hub crash safety", .timeLimit(.minutes(2)))
+@Suite("Hub crash safety", .hangWatchdog)
 struct HubCrashTests {
     /// `tessera serve` on the hub deployment of `ws`, as its own process; returns it and its port.
     static func serve(_ ws: FixtureWorkspace, environment: [String: String]? = nil) throws -> (ChildProcess, Int) {

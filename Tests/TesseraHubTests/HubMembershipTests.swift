@@ -1,10 +1,11 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 import TesseraHub
 import TesseraSDK
 import TesseraSync
 
-@Suite("Hub spaces, roles and invitations", .timeLimit(.minutes(2)))
+@Suite("Hub spaces, roles and invitations", .hangWatchdog)
 struct HubMembershipTests {
     static let space = "0b8f3c2e-5a6d-4e7f-8a9b-1c2d3e4f5a6b"
 

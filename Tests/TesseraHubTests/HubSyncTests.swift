@@ -1,10 +1,11 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 import TesseraHub
 import TesseraSDK
 import TesseraSync
 
-@Suite("Hub push, pull and check", .timeLimit(.minutes(5)))
+@Suite("Hub push, pull and check", .hangWatchdog)
 struct HubSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 

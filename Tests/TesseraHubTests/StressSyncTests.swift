@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 import TesseraStress
@@ -6,7 +7,7 @@ import TesseraTesting
 /// The stress programme on two of the participant's devices through a real hub: what one device
 /// records, the other's rules see (a note allowed after the other device's stress record), the
 /// reminders follow remote changes, and a cancellation on one device empties the other.
-@Suite("The stress programme synced across devices", .timeLimit(.minutes(2)))
+@Suite("The stress programme synced across devices", .hangWatchdog)
 struct StressSyncTests {
     static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("manifests/stress.json").path

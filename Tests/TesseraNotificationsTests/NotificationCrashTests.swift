@@ -14,7 +14,7 @@ import TesseraTestFixtures
     static let count = 300
     static let kills = 8
 
-    @Test(.timeLimit(.minutes(3))) func killNineDuringDeliveryNeverDuplicatesAnInboxEntry() async throws {
+    @Test(.hangWatchdog) func killNineDuringDeliveryNeverDuplicatesAnInboxEntry() async throws {
         let tool = try #require(Fixtures.storageTortureExecutable, "tessera-storage-torture not found next to the test binary")
         let receiver = try LoopbackHTTPServer(.status(200))
         defer { receiver.close() }

@@ -6,7 +6,7 @@ import TesseraTesting
 
 /// The http and secrets capabilities through the host: granted from the manifest and deployment,
 /// checked on every call, redirected to a loopback server, secrets kept out of the plugin's database.
-@Suite(.timeLimit(.minutes(2))) struct CapabilityGrantTests {
+@Suite(.hangWatchdog) struct CapabilityGrantTests {
     /// A plugin that fetches a URL and keeps a token, declared with `hosts` as given.
     static func manifest(hosts: [String], optional: Bool = false) -> String {
         let dir = Fixtures.temporaryDirectory("outbound-manifest")

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Synchronization
 import Testing
@@ -5,7 +6,7 @@ import TesseraOutbound
 import TesseraSDK
 
 /// The HTTP client capability against a real server on loopback.
-@Suite(.timeLimit(.minutes(2))) struct OutboundHTTPClientTests {
+@Suite(.hangWatchdog) struct OutboundHTTPClientTests {
     func client(_ hosts: [String], redirects: [String: String] = [:], maxResponseBytes: Int = 16 * 1_048_576,
                 log: @escaping @Sendable (String) -> Void = { _ in }) -> OutboundHTTPClient {
         OutboundHTTPClient(pluginID: "test.plugin", allowed: HostAllowList(hosts),

@@ -5,7 +5,7 @@ import TesseraSecrets
 import TesseraTestFixtures
 
 /// The secrets capability's store and per-plugin channel.
-@Suite(.timeLimit(.minutes(1))) struct SecretStoreTests {
+@Suite(.hangWatchdog) struct SecretStoreTests {
     let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_767_225_600) }
 
     @Test func aSecretIsStoredReadReplacedAndRemoved() async throws {
@@ -80,7 +80,7 @@ import TesseraTestFixtures
 
 /// Issue 23: a secret removed or replaced leaves no readable copy in the data directory — not in
 /// the database, its write-ahead log, or freed pages.
-@Suite(.timeLimit(.minutes(1))) struct SecretErasureTests {
+@Suite(.hangWatchdog) struct SecretErasureTests {
     /// The files of `directory` whose bytes contain `needle`.
     static func filesHolding(_ needle: String, in directory: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { name in

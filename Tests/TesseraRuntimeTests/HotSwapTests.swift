@@ -26,7 +26,7 @@ import TesseraTestFixtures
         return ws
     }
 
-    @Test(.timeLimit(.minutes(3))) func twentySwapsUnderEightCallersLoseNoCallAndKeepTheCount() async throws {
+    @Test(.hangWatchdog) func twentySwapsUnderEightCallersLoseNoCallAndKeepTheCount() async throws {
         let ws = try counterWorkspace("swap-concurrent")
         let builds = [try PluginBuilder.library(.counterB), try PluginBuilder.library(.counterA)]
         let host = try await startHost(ws)
@@ -192,7 +192,7 @@ import TesseraTestFixtures
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func eventsDeliveredDuringSwapsArriveExactlyOnceInOrder() async throws {
+    @Test(.hangWatchdog) func eventsDeliveredDuringSwapsArriveExactlyOnceInOrder() async throws {
         let ws = FixtureWorkspace("swap-events")
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "test.pinger", library: ws.root + "/none.so") { m in
@@ -226,7 +226,7 @@ import TesseraTestFixtures
         await host.stop()
     }
 
-    @Test(.timeLimit(.minutes(2))) func notificationsFallingDueDuringSwapsAreDeliveredOnce() async throws {
+    @Test(.hangWatchdog) func notificationsFallingDueDuringSwapsAreDeliveredOnce() async throws {
         let suite = NotificationsTests()
         let ws = suite.workspace("swap-notifications", hotSwap: true)
         let host = try await suite.host(ws)

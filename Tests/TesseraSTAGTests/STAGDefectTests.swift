@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraClock
 import TesseraSDK
@@ -9,7 +10,7 @@ import Testing
 /// Issue 23's defects, each as the person met it: reminders lost to a refresh at the same moment,
 /// the hourly job dying after a logout, registering not re-planning reminders, another person's
 /// notes, a ticket left on disk after logout, and a silent 401.
-@Suite("STAG: reminders never lost, one person's data per login", .timeLimit(.minutes(3)))
+@Suite("STAG: reminders never lost, one person's data per login", .hangWatchdog)
 struct STAGDefectTests {
     func pending(_ f: STAGFixture) throws -> [String: Date] {
         Dictionary(uniqueKeysWithValues: try f.host.pendingNotifications().compactMap { n in n.nextDue.map { (n.request.key, $0) } })

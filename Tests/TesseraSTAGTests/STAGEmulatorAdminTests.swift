@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,7 +11,7 @@ import Testing
 
 /// The emulator's own routes: a scenario set up over HTTP (a person, their subject, a grade, a
 /// term, the time), then read through the module; refusals that name the field; the command line.
-@Suite("STAG emulator: admin routes and command line", .timeLimit(.minutes(2)))
+@Suite("STAG emulator: admin routes and command line", .hangWatchdog)
 struct STAGEmulatorAdminTests {
     /// POSTs `body` to the emulator's `path`; the status and the plain-text answer.
     func post(_ f: STAGFixture, _ path: String, _ body: JSONValue) async throws -> (Int, String) {

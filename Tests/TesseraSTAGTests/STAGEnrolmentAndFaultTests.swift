@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -5,7 +6,7 @@ import TesseraSTAGEmulator
 import TesseraTesting
 import Testing
 
-@Suite("STAG exam registration, offline reads and faults", .timeLimit(.minutes(2)))
+@Suite("STAG exam registration, offline reads and faults", .hangWatchdog)
 struct STAGEnrolmentAndFaultTests {
     @Test func registerAndUnregister() async throws {
         let f = try await STAGFixture.start()

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -8,7 +9,7 @@ import Testing
 /// The parts of the spec issue 23 found missing: the initial sync at login, the day's overview,
 /// results with statistics, exam terms with their status grouped by subject, timetable duration
 /// and order, and the dual student+teacher role.
-@Suite("STAG overview, results, exam status, dual role", .timeLimit(.minutes(3)))
+@Suite("STAG overview, results, exam status, dual role", .hangWatchdog)
 struct STAGOverviewAndResultsTests {
     static func prague(_ text: String) -> Date { STAGEmulator.pragueDate(text) }
 

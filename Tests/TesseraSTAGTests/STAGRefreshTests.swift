@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -5,7 +6,7 @@ import TesseraSTAGEmulator
 import TesseraTesting
 import Testing
 
-@Suite("STAG refresh: new terms and grades", .timeLimit(.minutes(2)))
+@Suite("STAG refresh: new terms and grades", .hangWatchdog)
 struct STAGRefreshTests {
     @Test func newTermsAndGradesAreAnnouncedOnce() async throws {
         let f = try await STAGFixture.start()

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -7,7 +8,7 @@ import Testing
 
 /// The reminders: each switchable with a lead time, rescheduled from what was last read; and
 /// `exam-upcoming` when the student registers.
-@Suite("STAG reminders", .timeLimit(.minutes(2)))
+@Suite("STAG reminders", .hangWatchdog)
 struct STAGReminderTests {
     func pending(_ f: STAGFixture) throws -> [String: Date] {
         Dictionary(uniqueKeysWithValues: try f.host.pendingNotifications().compactMap { n in n.nextDue.map { (n.request.key, $0) } })

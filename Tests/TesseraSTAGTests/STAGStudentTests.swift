@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -5,7 +6,7 @@ import TesseraSTAGEmulator
 import TesseraTesting
 import Testing
 
-@Suite("STAG student part against the emulator", .timeLimit(.minutes(2)))
+@Suite("STAG student part against the emulator", .hangWatchdog)
 struct STAGStudentTests {
     @Test func loginKeepsTheTicketOnlyAsASecret() async throws {
         let f = try await STAGFixture.start()

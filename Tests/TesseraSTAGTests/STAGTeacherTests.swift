@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import TesseraSDK
 import TesseraSTAG
@@ -6,7 +7,7 @@ import TesseraTesting
 import Testing
 
 /// The teacher part against the emulator's teacher (role VY, ucitIdno 4711), and the notes.
-@Suite("STAG teacher part and notes", .timeLimit(.minutes(5)))
+@Suite("STAG teacher part and notes", .hangWatchdog)
 struct STAGTeacherTests {
     @Test func aTeacherSeesTheirTimetableTheirTermsWithStudentsAndASubjectsStudents() async throws {
         let f = try await STAGFixture.start()
@@ -82,7 +83,7 @@ struct STAGTeacherTests {
 }
 
 /// HTTP Basic login where a university allows it (the thesis's DEMO path).
-@Suite("STAG HTTP Basic login", .timeLimit(.minutes(2)))
+@Suite("STAG HTTP Basic login", .hangWatchdog)
 struct STAGBasicLoginTests {
     @Test func aLoginNameAndPasswordGiveATicketAndThePasswordIsKeptNowhere() async throws {
         let f = try await STAGFixture.start()

@@ -1,10 +1,11 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraStress
 import TesseraTesting
 
 /// §3.5: consent at first use, and cancellation that deletes everything and cannot be undone.
-@Suite(.timeLimit(.minutes(2))) struct StressAccountTests {
+@Suite(.hangWatchdog) struct StressAccountTests {
     @Test func nothingPersonalWorksBeforeConsentButTheConsentTextCanBeRead() async throws {
         let host = try await StressFixture.host()
         #expect(try await host.call("account-state")["state"] == "registered")

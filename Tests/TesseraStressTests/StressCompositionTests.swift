@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraStress
@@ -5,7 +6,7 @@ import TesseraTesting
 
 /// Reminders tied to the study's last day, the nudge before an exam the IS/STAG module announces,
 /// and the versioned content pack.
-@Suite(.timeLimit(.minutes(2))) struct StressCompositionTests {
+@Suite(.hangWatchdog) struct StressCompositionTests {
     static let exam: JSONValue = ["termId": 1_118_482, "subject": "KMI/PRG", "subjectName": "Programování", "start": "2026-01-20T09:00:00+01:00", "room": "UP-105"]
 
     @Test func theEveningBeforeAnExamTheModuleSuggestsRelaxingOrReading() async throws {

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraStress
@@ -5,7 +6,7 @@ import TesseraTesting
 
 /// §3.3: the diary's rules, in the participant's own day (Prague: 2026-01-01T23:00Z is already
 /// January 2nd).
-@Suite(.timeLimit(.minutes(2))) struct StressDiaryTests {
+@Suite(.hangWatchdog) struct StressDiaryTests {
     @Test func notesFollowAStressRecordTheSameLocalDayAndOnlyNotesCanBeDeleted() async throws {
         let host = try await StressFixture.consented()
         #expect(await refusal { try await host.call("diary-note", ["text": "dřív"]) }?.reason == "NO_STRESS_RECORD_TODAY")

@@ -1,3 +1,4 @@
+import TesseraTestFixtures
 import Foundation
 import Testing
 @testable import TesseraStress
@@ -5,7 +6,7 @@ import TesseraTesting
 
 /// §3.2: the weeks, their gates and reasons, the unlock rule, the ratings, the summaries and the
 /// exit questionnaires, on the virtual clock (2026-01-01T00:00Z is 01:00 in Prague).
-@Suite(.timeLimit(.minutes(2))) struct StressProgrammeTests {
+@Suite(.hangWatchdog) struct StressProgrammeTests {
     @Test func weekOneOpensAfterTheEntryQuestionnairesAndTheNextAtTheUnlockRule() async throws {
         let host = try await StressFixture.consented()
         #expect(try await StressFixture.weekStates(host).allSatisfy { $0 == "closed:ENTRY_QUESTIONNAIRES_PENDING" })

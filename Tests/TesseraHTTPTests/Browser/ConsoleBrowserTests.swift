@@ -13,7 +13,7 @@ import TesseraTestFixtures
     static let artifacts = Fixtures.repositoryRoot + "/artifacts"
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(3))) func theOperatorSignsInCallsAnOperationAndSeesANotificationArriveLive() async throws {
+    @Test(.hangWatchdog) func theOperatorSignsInCallsAnOperationAndSeesANotificationArriveLive() async throws {
         guard let executable = HeadlessChromium.executable else {
             Issue.record(Comment(rawValue: HeadlessChromium.installHint))
             return
@@ -103,7 +103,7 @@ import TesseraTestFixtures
     }
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(3))) func theFinancePageShowsTheBudgetAddsATransactionAndDrawsItsChart() async throws {
+    @Test(.hangWatchdog) func theFinancePageShowsTheBudgetAddsATransactionAndDrawsItsChart() async throws {
         guard let executable = HeadlessChromium.executable else {
             Issue.record(Comment(rawValue: HeadlessChromium.installHint))
             return
@@ -149,7 +149,7 @@ import TesseraTestFixtures
     }
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(3))) func theStressPageTakesConsentThenADiaryRecordAndANote() async throws {
+    @Test(.hangWatchdog) func theStressPageTakesConsentThenADiaryRecordAndANote() async throws {
         guard let executable = HeadlessChromium.executable else {
             Issue.record(Comment(rawValue: HeadlessChromium.installHint))
             return
@@ -195,7 +195,7 @@ import TesseraTestFixtures
     }
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.timeLimit(.minutes(3))) func theSTAGCallbackPageCompletesTheSingleSignOnAndDropsTheTicketFromTheAddress() async throws {
+    @Test(.hangWatchdog) func theSTAGCallbackPageCompletesTheSingleSignOnAndDropsTheTicketFromTheAddress() async throws {
         guard let executable = HeadlessChromium.executable else {
             Issue.record(Comment(rawValue: HeadlessChromium.installHint))
             return
