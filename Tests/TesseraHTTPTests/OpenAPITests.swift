@@ -47,55 +47,55 @@ import TesseraTestFixtures
     }
 
     @Test func theDocumentHasAPathPerOperationWithTheManifestSchemasAndErrors() async throws {
-        let server = try await TestServer.start()
-        let response = try await server.request("GET", "/openapi.json")
-        #expect(response.status == 200)
-        let document = try #require(response.json)
-        #expect(document["openapi"] == "3.1.0")
-        let paths = try #require(document["paths"]?.objectValue)
-        for op in ["echo", "fail", "crash", "whoami", "admin-only"] {
-            #expect(paths["/v1/plugins/test.probe/ops/\(op)"]?["post"] != nil, "\(op)")
+        try await TestServer.start().use { server in
+            let response = try await server.request("GET", "/openapi.json")
+            #expect(response.status == 200)
+            let document = try #require(response.json)
+            #expect(document["openapi"] == "3.1.0")
+            let paths = try #require(document["paths"]?.objectValue)
+            for op in ["echo", "fail", "crash", "whoami", "admin-only"] {
+                #expect(paths["/v1/plugins/test.probe/ops/\(op)"]?["post"] != nil, "\(op)")
+            }
+            #expect(paths["/v1/plugins/test.broken/ops/hello"] != nil)  // enabled, though failed: a call says why
+            for path in ["/v1/plugins", "/openapi.json", "/metrics", "/healthz", "/readyz", "/v1/notifications", "/v1/stream", "/v1/clock"] {
+                #expect(paths[path]?["get"] != nil, "\(path)")
+            }
+            for path in ["/v1/notifications/read", "/v1/location", "/v1/clock/advance"] { #expect(paths[path]?["post"] != nil, "\(path)") }
+            // The documented request schemas are the ones the routes enforce.
+            #expect(paths["/v1/clock/advance"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?["required"] == ["by"])
+            // A body is required exactly where {} is not a valid input.
+            #expect(paths["/v1/plugins/test.probe/ops/fail"]?["post"]?["requestBody"]?["required"] == true)
+            #expect(paths["/v1/plugins/test.probe/ops/echo"]?["post"]?["requestBody"]?["required"] == false)
+            let echo = try #require(paths["/v1/plugins/test.probe/ops/echo"]?["post"])
+            #expect(echo["summary"] == "Returns its input.")
+            #expect(echo["requestBody"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/test.probe.echo.input"])
+            #expect(echo["responses"]?["400"] == ["$ref": "#/components/responses/InvalidInput"])
+            #expect(echo["responses"]?["503"] == ["$ref": "#/components/responses/Unavailable"])
+            let input = try #require(document["components"]?["schemas"]?["test.probe.echo.input"])
+            #expect(input["properties"]?["note"] == ["type": ["string", "null"]])
+            #expect(input["properties"]?["where"] == ["$ref": "#/components/schemas/test.probe.echo.input/$defs/place"])
+            #expect(document["components"]?["securitySchemes"]?["bearer"] == ["type": "http", "scheme": "bearer",
+                "description": "A token from `tessera token create` or `rotate`; a device host prints its admin token on first start."])
+            #expect(document["security"] == [["bearer": []]])
+            #expect(paths["/healthz"]?["get"]?["security"] == [])
+            #expect(!response.text.contains("\"nullable\""))
+            // The stream's schema describes each message (as SSE clients and schemathesis read it).
+            let stream = try #require(paths["/v1/stream"]?["get"]?["responses"]?["200"]?["content"]?["text/event-stream"]?["schema"])
+            #expect(stream == ["$ref": "#/components/schemas/StreamMessage"])
+            let message = try #require(document["components"]?["schemas"]?["StreamMessage"])
+            #expect(message["properties"]?["event"]?["enum"] == ["notification", "event"])
+            #expect(message["required"] == ["event", "data", "id"])
         }
-        #expect(paths["/v1/plugins/test.broken/ops/hello"] != nil)  // enabled, though failed: a call says why
-        for path in ["/v1/plugins", "/openapi.json", "/metrics", "/healthz", "/readyz", "/v1/notifications", "/v1/stream", "/v1/clock"] {
-            #expect(paths[path]?["get"] != nil, "\(path)")
-        }
-        for path in ["/v1/notifications/read", "/v1/location", "/v1/clock/advance"] { #expect(paths[path]?["post"] != nil, "\(path)") }
-        // The documented request schemas are the ones the routes enforce.
-        #expect(paths["/v1/clock/advance"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?["required"] == ["by"])
-        // A body is required exactly where {} is not a valid input.
-        #expect(paths["/v1/plugins/test.probe/ops/fail"]?["post"]?["requestBody"]?["required"] == true)
-        #expect(paths["/v1/plugins/test.probe/ops/echo"]?["post"]?["requestBody"]?["required"] == false)
-        let echo = try #require(paths["/v1/plugins/test.probe/ops/echo"]?["post"])
-        #expect(echo["summary"] == "Returns its input.")
-        #expect(echo["requestBody"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/test.probe.echo.input"])
-        #expect(echo["responses"]?["400"] == ["$ref": "#/components/responses/InvalidInput"])
-        #expect(echo["responses"]?["503"] == ["$ref": "#/components/responses/Unavailable"])
-        let input = try #require(document["components"]?["schemas"]?["test.probe.echo.input"])
-        #expect(input["properties"]?["note"] == ["type": ["string", "null"]])
-        #expect(input["properties"]?["where"] == ["$ref": "#/components/schemas/test.probe.echo.input/$defs/place"])
-        #expect(document["components"]?["securitySchemes"]?["bearer"] == ["type": "http", "scheme": "bearer",
-            "description": "A token from `tessera token create` or `rotate`; a device host prints its admin token on first start."])
-        #expect(document["security"] == [["bearer": []]])
-        #expect(paths["/healthz"]?["get"]?["security"] == [])
-        #expect(!response.text.contains("\"nullable\""))
-        // The stream's schema describes each message (as SSE clients and schemathesis read it).
-        let stream = try #require(paths["/v1/stream"]?["get"]?["responses"]?["200"]?["content"]?["text/event-stream"]?["schema"])
-        #expect(stream == ["$ref": "#/components/schemas/StreamMessage"])
-        let message = try #require(document["components"]?["schemas"]?["StreamMessage"])
-        #expect(message["properties"]?["event"]?["enum"] == ["notification", "event"])
-        #expect(message["required"] == ["event", "data", "id"])
-        await server.stop()
     }
 
     @Test func theDocumentIsValidOpenAPI31ForAStandardValidator() async throws {
-        let server = try await TestServer.start()
-        let response = try await server.request("GET", "/openapi.json")
-        let file = server.root + "/openapi.json"
-        try Data(response.body).write(to: URL(fileURLWithPath: file))
-        let verdict = try await OpenAPIValidator.validate(file: file)
-        #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
-        await server.stop()
+        try await TestServer.start().use { server in
+            let response = try await server.request("GET", "/openapi.json")
+            let file = server.root + "/openapi.json"
+            try Data(response.body).write(to: URL(fileURLWithPath: file))
+            let verdict = try await OpenAPIValidator.validate(file: file)
+            #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
+        }
     }
 }
 

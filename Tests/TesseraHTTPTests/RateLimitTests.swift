@@ -93,51 +93,51 @@ import TesseraTestFixtures
     /// Over real HTTP with the default limits: 200 concurrent calls from one token all pass (the
     /// old default refused half of them at once: see the bucket test above).
     @Test(.hangWatchdog) func aConcurrentBurstPassesWholeWithTheDefaults() async throws {
-        let server = try await TestServer.start(rateLimits: HTTPConfiguration.RateLimits())
-        let (port, token) = (server.port, server.adminToken)
-        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<200 {
-                group.addTask {
-                    try await RawHTTPClient.request(port: port, "POST", "/v1/plugins/\(ProbePlugin.id)/ops/echo", headers: headers, body: Array("{}".utf8)).status
+        try await TestServer.start(rateLimits: HTTPConfiguration.RateLimits()).use { server in
+            let (port, token) = (server.port, server.adminToken)
+            let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<200 {
+                    group.addTask {
+                        try await RawHTTPClient.request(port: port, "POST", "/v1/plugins/\(ProbePlugin.id)/ops/echo", headers: headers, body: Array("{}".utf8)).status
+                    }
                 }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            #expect(statuses.count == 200)
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
         }
-        #expect(statuses.count == 200)
-        #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
-        await server.stop()
     }
 
     /// A bucket run dry: 429 with `Retry-After`, and the draft's `RateLimit` fields on every answer.
     /// The admin routes still pass, from a bucket of their own; another token has its own.
     @Test func anEmptyBucketAnswers429AndTheAdminRoutesStillPass() async throws {
-        let server = try await TestServer.start(rateLimits: .init(calls: .init(perSecond: 0.01, burst: 3), admin: .init(perSecond: 0.01, burst: 2)))
-        var remaining: [String] = []
-        for _ in 0..<3 {
-            let ok = try await server.call("echo", "{}")
-            #expect(ok.status == 200)
-            #expect(ok.headers["ratelimit-policy"] == #""calls";q=3;w=300"#)
-            remaining.append(ok.headers["ratelimit"] ?? "")
+        try await TestServer.start(rateLimits: .init(calls: .init(perSecond: 0.01, burst: 3), admin: .init(perSecond: 0.01, burst: 2))).use { server in
+            var remaining: [String] = []
+            for _ in 0..<3 {
+                let ok = try await server.call("echo", "{}")
+                #expect(ok.status == 200)
+                #expect(ok.headers["ratelimit-policy"] == #""calls";q=3;w=300"#)
+                remaining.append(ok.headers["ratelimit"] ?? "")
+            }
+            #expect(remaining.map { $0.split(separator: ";")[1] } == ["r=2", "r=1", "r=0"])
+            let limited = try await server.call("echo", "{}")
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "rate_limited")
+            let retryAfter = try #require(limited.headers["retry-after"].flatMap { Int($0) })
+            #expect(retryAfter >= 1 && retryAfter <= 100)
+            #expect(limited.headers["ratelimit"]?.hasPrefix(#""calls";r=0;t="#) == true)
+            #expect(try await server.request("GET", "/v1/plugins").status == 429)
+            // The admin's calls are spent; moving the clock is not a call.
+            let advance = try await server.request("POST", "/v1/clock/advance", json: #"{"by": "1s"}"#)
+            #expect(advance.status == 200)
+            #expect(advance.headers["ratelimit-policy"] == #""admin";q=2;w=200"#)
+            let swap = try await server.request("POST", "/v1/plugins/\(ProbePlugin.id)/swap", json: #"{"library": "/nowhere.so"}"#)
+            #expect(swap.status == 404)
+            #expect(try await server.request("POST", "/v1/clock/advance", json: #"{"by": "1s"}"#).status == 429)
+            // Another token has its own buckets; /healthz spends none.
+            #expect(try await server.call("echo", "{}", as: .user).status == 200)
+            #expect(try await server.request("GET", "/healthz", as: .none).status == 200)
         }
-        #expect(remaining.map { $0.split(separator: ";")[1] } == ["r=2", "r=1", "r=0"])
-        let limited = try await server.call("echo", "{}")
-        #expect(limited.status == 429)
-        #expect(limited.errorCode == "rate_limited")
-        let retryAfter = try #require(limited.headers["retry-after"].flatMap { Int($0) })
-        #expect(retryAfter >= 1 && retryAfter <= 100)
-        #expect(limited.headers["ratelimit"]?.hasPrefix(#""calls";r=0;t="#) == true)
-        #expect(try await server.request("GET", "/v1/plugins").status == 429)
-        // The admin's calls are spent; moving the clock is not a call.
-        let advance = try await server.request("POST", "/v1/clock/advance", json: #"{"by": "1s"}"#)
-        #expect(advance.status == 200)
-        #expect(advance.headers["ratelimit-policy"] == #""admin";q=2;w=200"#)
-        let swap = try await server.request("POST", "/v1/plugins/\(ProbePlugin.id)/swap", json: #"{"library": "/nowhere.so"}"#)
-        #expect(swap.status == 404)
-        #expect(try await server.request("POST", "/v1/clock/advance", json: #"{"by": "1s"}"#).status == 429)
-        // Another token has its own buckets; /healthz spends none.
-        #expect(try await server.call("echo", "{}", as: .user).status == 200)
-        #expect(try await server.request("GET", "/healthz", as: .none).status == 200)
-        await server.stop()
     }
 }

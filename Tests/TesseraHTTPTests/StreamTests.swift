@@ -21,106 +21,106 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func newNotificationsArriveLiveWithTheirPositionAsID() async throws {
-        let server = try await TestServer.start()
-        let stream = try await open(server)
-        #expect(stream.status == 200)
-        #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
-        #expect(stream.headers["cache-control"] == "no-store")
-        try await deliverNotification(server, title: "first")
-        let message = try #require(try await stream.nextMessage())
-        #expect(message.event == "notification")
-        #expect(message.id == "n-1.e-0")
-        #expect(message.json?["title"] == "first")
-        #expect(message.json?["plugin"] == .string(ProbePlugin.id))
-        stream.close()
-        await server.stop()
+        try await TestServer.start().use { server in
+            let stream = try await open(server)
+            #expect(stream.status == 200)
+            #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
+            #expect(stream.headers["cache-control"] == "no-store")
+            try await deliverNotification(server, title: "first")
+            let message = try #require(try await stream.nextMessage())
+            #expect(message.event == "notification")
+            #expect(message.id == "n-1.e-0")
+            #expect(message.json?["title"] == "first")
+            #expect(message.json?["plugin"] == .string(ProbePlugin.id))
+            stream.close()
+        }
     }
 
     @Test(.hangWatchdog) func eventsGoToAdminTokensOnly() async throws {
-        let server = try await TestServer.start()
-        let admin = try await open(server)
-        let user = try await open(server, token: server.userToken)
-        #expect(try await server.call("publish", #"{"n": 1}"#).status == 200)
-        try await deliverNotification(server, title: "after-the-event")
-        let event = try #require(try await admin.nextMessage())
-        #expect(event.event == "event")
-        #expect(event.id == "n-0.e-1")
-        #expect(event.json?["publisher"] == .string(ProbePlugin.id))
-        #expect(event.json?["name"] == "pinged")
-        #expect(event.json?["sequence"] == 1)
-        #expect(event.json?["payload"] == ["n": 1])
-        // The user's stream skips the event: its first message is the notification.
-        let first = try #require(try await user.nextMessage())
-        #expect(first.event == "notification")
-        #expect(first.id == "n-1.e-0")
-        admin.close()
-        user.close()
-        await server.stop()
+        try await TestServer.start().use { server in
+            let admin = try await open(server)
+            let user = try await open(server, token: server.userToken)
+            #expect(try await server.call("publish", #"{"n": 1}"#).status == 200)
+            try await deliverNotification(server, title: "after-the-event")
+            let event = try #require(try await admin.nextMessage())
+            #expect(event.event == "event")
+            #expect(event.id == "n-0.e-1")
+            #expect(event.json?["publisher"] == .string(ProbePlugin.id))
+            #expect(event.json?["name"] == "pinged")
+            #expect(event.json?["sequence"] == 1)
+            #expect(event.json?["payload"] == ["n": 1])
+            // The user's stream skips the event: its first message is the notification.
+            let first = try #require(try await user.nextMessage())
+            #expect(first.event == "notification")
+            #expect(first.id == "n-1.e-0")
+            admin.close()
+            user.close()
+        }
     }
 
     @Test(.hangWatchdog) func lastEventIDResumesWithWhatWasMissedThenLive() async throws {
-        let server = try await TestServer.start()
-        let stream = try await open(server)
-        try await deliverNotification(server, title: "one")
-        let one = try #require(try await stream.nextMessage())
-        #expect(one.id == "n-1.e-0")
-        stream.close()
-        // Missed while disconnected: a notification and an event.
-        try await deliverNotification(server, title: "two")
-        #expect(try await server.call("publish", #"{"n": 2}"#).status == 200)
-        let resumed = try await open(server, lastEventID: try #require(one.id))
-        let two = try #require(try await resumed.nextMessage())
-        #expect(two.event == "notification")
-        #expect(two.json?["title"] == "two")
-        #expect(two.id == "n-2.e-0")
-        let event = try #require(try await resumed.nextMessage())
-        #expect(event.event == "event")
-        #expect(event.id == "n-2.e-1")
-        try await deliverNotification(server, title: "three")  // then live
-        #expect(try await resumed.nextMessage()?.json?["title"] == "three")
-        resumed.close()
+        try await TestServer.start().use { server in
+            let stream = try await open(server)
+            try await deliverNotification(server, title: "one")
+            let one = try #require(try await stream.nextMessage())
+            #expect(one.id == "n-1.e-0")
+            stream.close()
+            // Missed while disconnected: a notification and an event.
+            try await deliverNotification(server, title: "two")
+            #expect(try await server.call("publish", #"{"n": 2}"#).status == 200)
+            let resumed = try await open(server, lastEventID: try #require(one.id))
+            let two = try #require(try await resumed.nextMessage())
+            #expect(two.event == "notification")
+            #expect(two.json?["title"] == "two")
+            #expect(two.id == "n-2.e-0")
+            let event = try #require(try await resumed.nextMessage())
+            #expect(event.event == "event")
+            #expect(event.id == "n-2.e-1")
+            try await deliverNotification(server, title: "three")  // then live
+            #expect(try await resumed.nextMessage()?.json?["title"] == "three")
+            resumed.close()
 
-        // One part alone: notifications after 1, events from now (none sent).
-        let partial = try await open(server, lastEventID: "n-1")
-        #expect(try await partial.nextMessage()?.json?["title"] == "two")
-        #expect(try await partial.nextMessage()?.json?["title"] == "three")
-        partial.close()
-        await server.stop()
+            // One part alone: notifications after 1, events from now (none sent).
+            let partial = try await open(server, lastEventID: "n-1")
+            #expect(try await partial.nextMessage()?.json?["title"] == "two")
+            #expect(try await partial.nextMessage()?.json?["title"] == "three")
+            partial.close()
+        }
     }
 
     @Test(.hangWatchdog) func aStreamWithoutLastEventIDStartsFromNow() async throws {
-        let server = try await TestServer.start()
-        try await deliverNotification(server, title: "old")
-        let stream = try await open(server)
-        try await deliverNotification(server, title: "new")
-        #expect(try await stream.nextMessage()?.json?["title"] == "new")
-        stream.close()
-        await server.stop()
+        try await TestServer.start().use { server in
+            try await deliverNotification(server, title: "old")
+            let stream = try await open(server)
+            try await deliverNotification(server, title: "new")
+            #expect(try await stream.nextMessage()?.json?["title"] == "new")
+            stream.close()
+        }
     }
 
     @Test(.hangWatchdog) func anIdleStreamSendsKeepAliveComments() async throws {
-        let server = try await TestServer.start(keepAlive: .milliseconds(200))
-        let stream = try await open(server)
-        var comment: String?
-        while comment == nil, let message = try await stream.next() { comment = message.comment }
-        #expect(comment == "keep-alive")
-        stream.close()
-        await server.stop()
+        try await TestServer.start(keepAlive: .milliseconds(200)).use { server in
+            let stream = try await open(server)
+            var comment: String?
+            while comment == nil, let message = try await stream.next() { comment = message.comment }
+            #expect(comment == "keep-alive")
+            stream.close()
+        }
     }
 
     @Test(.hangWatchdog) func refusalsAreJSONErrors() async throws {
-        let server = try await TestServer.start()
-        let anonymous = try await SSEConnection.open(port: server.port, headers: [])
-        #expect(anonymous.status == 401)
-        anonymous.close()
-        // Exactly what the document's pattern refuses: the events' part second, at most 18 digits.
-        for bad in ["x", "n-", "n-1.n-2", "e-1.x-2", "n--3", "e-40.n-12", "n-+5", "n-1234567890123456789", ".e-4", "n-1e-2"] {
-            let refused = try await open(server, lastEventID: bad)
-            #expect(refused.status == 400, "\(bad)")
-            #expect(String(decoding: refused.errorBody, as: UTF8.self).contains(#""field":"Last-Event-ID""#), "\(bad)")
-            refused.close()
+        try await TestServer.start().use { server in
+            let anonymous = try await SSEConnection.open(port: server.port, headers: [])
+            #expect(anonymous.status == 401)
+            anonymous.close()
+            // Exactly what the document's pattern refuses: the events' part second, at most 18 digits.
+            for bad in ["x", "n-", "n-1.n-2", "e-1.x-2", "n--3", "e-40.n-12", "n-+5", "n-1234567890123456789", ".e-4", "n-1e-2"] {
+                let refused = try await open(server, lastEventID: bad)
+                #expect(refused.status == 400, "\(bad)")
+                #expect(String(decoding: refused.errorBody, as: UTF8.self).contains(#""field":"Last-Event-ID""#), "\(bad)")
+                refused.close()
+            }
         }
-        await server.stop()
     }
 
     @Test(.hangWatchdog) func stoppingTheServerEndsOpenStreams() async throws {
@@ -149,10 +149,10 @@ import TesseraSDK
 
     /// An empty `Last-Event-ID` (which the document's pattern allows) starts from now, like none.
     @Test(.hangWatchdog) func anEmptyLastEventIDStartsFromNow() async throws {
-        let server = try await TestServer.start()
-        let stream = try await open(server, lastEventID: "")
-        #expect(stream.status == 200)
-        stream.close()
-        await server.stop()
+        try await TestServer.start().use { server in
+            let stream = try await open(server, lastEventID: "")
+            #expect(stream.status == 200)
+            stream.close()
+        }
     }
 }

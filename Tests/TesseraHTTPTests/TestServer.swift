@@ -7,7 +7,7 @@ import TesseraTestFixtures
 
 /// A real host with the probe plugins in-process, served over real HTTP on a loopback port the
 /// system chose, with an admin and a user token.
-final class TestServer {
+final class TestServer: StoppableTestServer {
     /// The temporary folder with the manifests, the deployment and the data directory.
     let root: String
     let host: PluginHost

@@ -77,15 +77,15 @@ import TesseraTestFixtures
     }
 
     @Test func aRunningServerSeesRotationAndRevocationAtOnce() async throws {
-        let server = try await TestServer.start()
-        #expect(try await server.request("GET", "/v1/plugins").status == 200)
-        // Another process (tessera token rotate) replaces the file; the server re-reads it.
-        let other = TokenStore(dataDirectory: server.root + "/data")
-        let newAdmin = try other.rotate()
-        #expect(try await server.request("GET", "/v1/plugins").status == 401)
-        #expect(try await server.request("GET", "/v1/plugins", as: .token(newAdmin)).status == 200)
-        try other.revoke(name: "ada")
-        #expect(try await server.request("GET", "/v1/plugins", as: .user).status == 401)
-        await server.stop()
+        try await TestServer.start().use { server in
+            #expect(try await server.request("GET", "/v1/plugins").status == 200)
+            // Another process (tessera token rotate) replaces the file; the server re-reads it.
+            let other = TokenStore(dataDirectory: server.root + "/data")
+            let newAdmin = try other.rotate()
+            #expect(try await server.request("GET", "/v1/plugins").status == 401)
+            #expect(try await server.request("GET", "/v1/plugins", as: .token(newAdmin)).status == 200)
+            try other.revoke(name: "ada")
+            #expect(try await server.request("GET", "/v1/plugins", as: .user).status == 401)
+        }
     }
 }

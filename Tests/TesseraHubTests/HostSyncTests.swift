@@ -73,186 +73,186 @@ struct HostSyncTests {
 
     @Test("two devices' plugins converge through the hub")
     func twoDevices() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
-        let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
-        func sync(_ device: PluginTestHost, _ name: String, token: String) throws -> DeviceSync {
-            DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: token), plugin: "test.diary",
-                       store: try #require(device.host.syncStore(of: "test.diary")),
-                       state: try SyncPeerState(path: device.directory + "/sync-peers.sqlite"))
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+            let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
+            func sync(_ device: PluginTestHost, _ name: String, token: String) throws -> DeviceSync {
+                DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: token), plugin: "test.diary",
+                           store: try #require(device.host.syncStore(of: "test.diary")),
+                           state: try SyncPeerState(path: device.directory + "/sync-peers.sqlite"))
+            }
+            let phoneSync = try sync(phone, "phone", token: try await hub.login("ada", device: "phone"))
+            let laptopSync = try sync(laptop, "laptop", token: try await hub.login("ada", device: "laptop"))
+            _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+            _ = try await laptop.call("add", ["id": "e2", "note": "slept 6 hours"])
+            _ = try await phoneSync.round()
+            let laptopRound = try await laptopSync.round()
+            #expect(laptopRound.changedRows.contains { $0.row == "e1" })
+            _ = try await phoneSync.round()
+            let onPhone = try await phone.query("SELECT id, note FROM entries ORDER BY id")
+            let onLaptop = try await laptop.query("SELECT id, note FROM entries ORDER BY id")
+            #expect(onPhone.map { $0["note"].text } == ["first tooth", "slept 6 hours"])
+            #expect(onLaptop.map { $0["note"].text } == onPhone.map { $0["note"].text })
+            await phone.stop()
+            await laptop.stop()
         }
-        let phoneSync = try sync(phone, "phone", token: try await hub.login("ada", device: "phone"))
-        let laptopSync = try sync(laptop, "laptop", token: try await hub.login("ada", device: "laptop"))
-        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
-        _ = try await laptop.call("add", ["id": "e2", "note": "slept 6 hours"])
-        _ = try await phoneSync.round()
-        let laptopRound = try await laptopSync.round()
-        #expect(laptopRound.changedRows.contains { $0.row == "e1" })
-        _ = try await phoneSync.round()
-        let onPhone = try await phone.query("SELECT id, note FROM entries ORDER BY id")
-        let onLaptop = try await laptop.query("SELECT id, note FROM entries ORDER BY id")
-        #expect(onPhone.map { $0["note"].text } == ["first tooth", "slept 6 hours"])
-        #expect(onLaptop.map { $0["note"].text } == onPhone.map { $0["note"].text })
-        await phone.stop()
-        await laptop.stop()
     }
     @Test("rounds run on the host's clock: soon after a local change, and periodically; the plugin is told what changed")
     func scheduledRounds() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        let url = "http://127.0.0.1:\(hub.port)"
-        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
-        #expect(phone.host.isLoggedInToHub)
-        #expect(try phone.secretNames().isEmpty)  // the token is the host's secret, not the plugin's
-        try await phone.advanceClock(by: 1)  // the first rounds, with nothing to send
-        try await laptop.advanceClock(by: 1)
-        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
-        try await phone.advanceClock(by: 3)  // a round soon after the change pushes it
-        #expect(phone.host.lastSyncRounds()["test.diary"]?.report?.pushed == 2)
-        try await laptop.advanceClock(by: 60)  // not yet: the laptop's next periodic round is at 15 min
-        #expect(try await laptop.query("SELECT id FROM entries").isEmpty)
-        try await laptop.advanceClock(by: 900)
-        #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
-        #expect(try await laptop.query("SELECT rows FROM told").map { $0["rows"].text } == ["entries/e1"])
-        // The API shows each syncing plugin's hub and last round.
-        let tokens = TokenStore(dataDirectory: laptop.directory + "/data")
-        let admin = try #require(try tokens.ensureAdminToken())
-        let api = HTTPServer(host: laptop.host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil))
-        let port = try await api.start()
-        api.markReady()
-        let listed = try await HubClient(port: port).request("GET", "/v1/plugins", token: admin)
-        let sync = listed.json?["plugins"]?.arrayValue?.first { $0["id"] == "test.diary" }?["sync"]
-        #expect(sync?["hub"]?.stringValue == url)
-        #expect(sync?["lastRound"]?["pulled"]?.integerValue == 2)
-        #expect(sync?["lastRound"]?["error"] == nil)
-        await api.stop()
-        await phone.stop()
-        await laptop.stop()
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            let url = "http://127.0.0.1:\(hub.port)"
+            let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
+            #expect(phone.host.isLoggedInToHub)
+            #expect(try phone.secretNames().isEmpty)  // the token is the host's secret, not the plugin's
+            try await phone.advanceClock(by: 1)  // the first rounds, with nothing to send
+            try await laptop.advanceClock(by: 1)
+            _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+            try await phone.advanceClock(by: 3)  // a round soon after the change pushes it
+            #expect(phone.host.lastSyncRounds()["test.diary"]?.report?.pushed == 2)
+            try await laptop.advanceClock(by: 60)  // not yet: the laptop's next periodic round is at 15 min
+            #expect(try await laptop.query("SELECT id FROM entries").isEmpty)
+            try await laptop.advanceClock(by: 900)
+            #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+            #expect(try await laptop.query("SELECT rows FROM told").map { $0["rows"].text } == ["entries/e1"])
+            // The API shows each syncing plugin's hub and last round.
+            let tokens = TokenStore(dataDirectory: laptop.directory + "/data")
+            let admin = try #require(try tokens.ensureAdminToken())
+            let api = HTTPServer(host: laptop.host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil))
+            let port = try await api.start()
+            api.markReady()
+            let listed = try await HubClient(port: port).request("GET", "/v1/plugins", token: admin)
+            let sync = listed.json?["plugins"]?.arrayValue?.first { $0["id"] == "test.diary" }?["sync"]
+            #expect(sync?["hub"]?.stringValue == url)
+            #expect(sync?["lastRound"]?["pulled"]?.integerValue == 2)
+            #expect(sync?["lastRound"]?["error"] == nil)
+            await api.stop()
+            await phone.stop()
+            await laptop.stop()
+        }
     }
 
     @Test("a viewer's write is taken back and the plugin told why; a removed member's device drops the space and is told")
     func refusedAndDropped() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        try await hub.addPerson("bob")
-        let url = "http://127.0.0.1:\(hub.port)"
-        let bob = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        let ada = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        try await bob.host.syncLogin(name: "bob", password: "correct horse battery", device: "bob's phone")
-        try await ada.host.syncLogin(name: "ada", password: "correct horse battery", device: "ada's phone")
-        _ = try await bob.call("add", ["id": "e1", "note": "first tooth", "space": .string(Self.shared)])
-        try await bob.advanceClock(by: 3)  // registers the space: Bob owns it
-        let bobToken = try await hub.login("bob", device: "bob's laptop"), adaToken = try await hub.login("ada", device: "ada's laptop")
-        try await hub.share(Self.shared, owner: bobToken, with: adaToken, role: "viewer")
-        try await ada.advanceClock(by: 900)
-        #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            try await hub.addPerson("bob")
+            let url = "http://127.0.0.1:\(hub.port)"
+            let bob = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+            let ada = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+            try await bob.host.syncLogin(name: "bob", password: "correct horse battery", device: "bob's phone")
+            try await ada.host.syncLogin(name: "ada", password: "correct horse battery", device: "ada's phone")
+            _ = try await bob.call("add", ["id": "e1", "note": "first tooth", "space": .string(Self.shared)])
+            try await bob.advanceClock(by: 3)  // registers the space: Bob owns it
+            let bobToken = try await hub.login("bob", device: "bob's laptop"), adaToken = try await hub.login("ada", device: "ada's laptop")
+            try await hub.share(Self.shared, owner: bobToken, with: adaToken, role: "viewer")
+            try await ada.advanceClock(by: 900)
+            #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
 
-        _ = try await ada.call("add", ["id": "e1", "note": "the viewer's edit", "space": .string(Self.shared)])
-        try await ada.advanceClock(by: 3)
-        #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
-        let told = try await ada.query("SELECT rows, refused FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
-        #expect(told?["refused"].text == "entries/e1/note:read_only")
-        #expect(told?["rows"].text == "entries/e1")
+            _ = try await ada.call("add", ["id": "e1", "note": "the viewer's edit", "space": .string(Self.shared)])
+            try await ada.advanceClock(by: 3)
+            #expect(try await ada.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+            let told = try await ada.query("SELECT rows, refused FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
+            #expect(told?["refused"].text == "entries/e1/note:read_only")
+            #expect(told?["rows"].text == "entries/e1")
 
-        let me = try await hub.request("GET", "/v1/hub/me", token: adaToken)
-        let adaID = try #require(me.json?["person"]?.stringValue)
-        #expect(try await hub.request("DELETE", "/v1/hub/spaces/\(Self.shared)/members/\(adaID)", token: bobToken).status == 204)
-        try await ada.advanceClock(by: 900)
-        #expect(try await ada.query("SELECT id FROM entries").isEmpty)
-        let dropped = try await ada.query("SELECT rows, dropped FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
-        #expect(dropped?["dropped"].text == Self.shared && dropped?["rows"].text == "entries/e1-")
-        await ada.stop()
-        await bob.stop()
+            let me = try await hub.request("GET", "/v1/hub/me", token: adaToken)
+            let adaID = try #require(me.json?["person"]?.stringValue)
+            #expect(try await hub.request("DELETE", "/v1/hub/spaces/\(Self.shared)/members/\(adaID)", token: bobToken).status == 204)
+            try await ada.advanceClock(by: 900)
+            #expect(try await ada.query("SELECT id FROM entries").isEmpty)
+            let dropped = try await ada.query("SELECT rows, dropped FROM told ORDER BY CAST(id AS INTEGER) DESC LIMIT 1").first
+            #expect(dropped?["dropped"].text == Self.shared && dropped?["rows"].text == "entries/e1-")
+            await ada.stop()
+            await bob.stop()
+        }
     }
 
     @Test("a note edited on two devices offline is kept as a conflict both list; resolving it on one clears it on both")
     func conflictsListedAndResolved() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        let url = "http://127.0.0.1:\(hub.port)"
-        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
-        _ = try await phone.call("add", ["id": "e1", "note": "slept well"])
-        _ = try await phone.host.syncNow("test.diary")
-        _ = try await laptop.host.syncNow("test.diary")
-        // Both edit offline, then sync in turn.
-        _ = try await phone.call("add", ["id": "e1", "note": "slept 8 hours"])
-        try await laptop.advanceClock(by: 1)
-        _ = try await laptop.call("add", ["id": "e1", "note": "woke twice"])
-        for device in [phone, laptop, phone] { _ = try await device.host.syncNow("test.diary") }
-        let listed = try await phone.call("conflicts")
-        #expect(listed == ["entries/e1.note: woke twice vs slept 8 hours"])
-        #expect(try await laptop.call("conflicts") == listed)
-        _ = try await laptop.call("resolve", ["id": "e1", "note": "slept 8 hours, woke twice"])
-        await #expect(throws: PluginError.self) { _ = try await laptop.call("resolve", ["id": "e1", "note": "again"]) }
-        for device in [laptop, phone] { _ = try await device.host.syncNow("test.diary") }
-        #expect(try await phone.call("conflicts") == [])
-        #expect(try await phone.query("SELECT note FROM entries").first?["note"].text == "slept 8 hours, woke twice")
-        await phone.stop()
-        await laptop.stop()
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            let url = "http://127.0.0.1:\(hub.port)"
+            let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: url)
+            _ = try await phone.call("add", ["id": "e1", "note": "slept well"])
+            _ = try await phone.host.syncNow("test.diary")
+            _ = try await laptop.host.syncNow("test.diary")
+            // Both edit offline, then sync in turn.
+            _ = try await phone.call("add", ["id": "e1", "note": "slept 8 hours"])
+            try await laptop.advanceClock(by: 1)
+            _ = try await laptop.call("add", ["id": "e1", "note": "woke twice"])
+            for device in [phone, laptop, phone] { _ = try await device.host.syncNow("test.diary") }
+            let listed = try await phone.call("conflicts")
+            #expect(listed == ["entries/e1.note: woke twice vs slept 8 hours"])
+            #expect(try await laptop.call("conflicts") == listed)
+            _ = try await laptop.call("resolve", ["id": "e1", "note": "slept 8 hours, woke twice"])
+            await #expect(throws: PluginError.self) { _ = try await laptop.call("resolve", ["id": "e1", "note": "again"]) }
+            for device in [laptop, phone] { _ = try await device.host.syncNow("test.diary") }
+            #expect(try await phone.call("conflicts") == [])
+            #expect(try await phone.query("SELECT note FROM entries").first?["note"].text == "slept 8 hours, woke twice")
+            await phone.stop()
+            await laptop.stop()
+        }
     }
 
     @Test("a serving device waits at the hub: another device's change brings its round forward to seconds")
     func roundsComeForwardWhenTheHubHasChanges() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: "http://127.0.0.1:\(hub.port)")
-        try await phone.advanceClock(by: 1)  // the first rounds; the next periodic ones are 15 min away
-        try await laptop.advanceClock(by: 1)
-        let periodic = try #require(laptop.host.nextSyncRound(of: "test.diary"))
-        let watch = laptop.host.startHubWatch()
-        defer { watch.forEach { $0.cancel() } }
-        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
-        _ = try await phone.host.syncNow("test.diary")
-        // The laptop's wait at the hub answers; its round moves to 2 s from now on its clock.
-        var due = periodic
-        for _ in 0..<500 where due >= periodic {
-            due = laptop.host.nextSyncRound(of: "test.diary") ?? periodic
-            if due >= periodic { try await Task.sleep(for: .milliseconds(20)) }  // the watch runs on its own task
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            let (phone, laptop) = try await Self.adasPhoneAndLaptop(hub: "http://127.0.0.1:\(hub.port)")
+            try await phone.advanceClock(by: 1)  // the first rounds; the next periodic ones are 15 min away
+            try await laptop.advanceClock(by: 1)
+            let periodic = try #require(laptop.host.nextSyncRound(of: "test.diary"))
+            let watch = laptop.host.startHubWatch()
+            defer { watch.forEach { $0.cancel() } }
+            _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+            _ = try await phone.host.syncNow("test.diary")
+            // The laptop's wait at the hub answers; its round moves to 2 s from now on its clock.
+            var due = periodic
+            for _ in 0..<500 where due >= periodic {
+                due = laptop.host.nextSyncRound(of: "test.diary") ?? periodic
+                if due >= periodic { try await Task.sleep(for: .milliseconds(20)) }  // the watch runs on its own task
+            }
+            #expect(due < periodic && due.timeIntervalSince(periodic) < -800)
+            try await laptop.advanceClock(by: 3)
+            #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
+            await phone.stop()
+            await laptop.stop()
         }
-        #expect(due < periodic && due.timeIntervalSince(periodic) < -800)
-        try await laptop.advanceClock(by: 3)
-        #expect(try await laptop.query("SELECT note FROM entries").map { $0["note"].text } == ["first tooth"])
-        await phone.stop()
-        await laptop.stop()
     }
 
     @Test("a plugin that failed to start is told at its next start what sync changed meanwhile, once")
     func toldWhenActiveAgain() async throws {
-        let hub = try await HubTestServer.start()
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        let url = "http://127.0.0.1:\(hub.port)"
-        let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
-        try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
-        // The laptop's diary fails to start (its start throws); its tables still sync.
-        let laptop = try LaptopWithFlakyDiary(hub: url, manifest: Self.manifest())
-        let failing = try await laptop.start(failing: true)
-        #expect(failing.status(of: "test.diary")?.state == .failed)
-        try await failing.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
-        _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
-        _ = try await phone.host.syncNow("test.diary")
-        let round = try await failing.syncNow("test.diary")
-        #expect(round.changedRows.map(\.row) == ["e1"])
-        _ = try await phone.call("add", ["id": "e2", "note": "slept 6 hours"])
-        _ = try await phone.host.syncNow("test.diary")
-        _ = try await failing.syncNow("test.diary")
-        await failing.stop()
-        // Started again, it works: the rows both rounds changed are handed to it in one call.
-        let working = try await laptop.start(failing: false)
-        #expect(working.status(of: "test.diary")?.state == .active)
-        await working.stop()
-        #expect(try laptop.told() == ["entries/e1,entries/e2"])
-        // And only once.
-        let again = try await laptop.start(failing: false)
-        await again.stop()
-        #expect(try laptop.told() == ["entries/e1,entries/e2"])
-        await phone.stop()
+        try await HubTestServer.start().use { hub in
+            try await hub.addPerson("ada")
+            let url = "http://127.0.0.1:\(hub.port)"
+            let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() }, syncHub: url)
+            try await phone.host.syncLogin(name: "ada", password: "correct horse battery", device: "phone")
+            // The laptop's diary fails to start (its start throws); its tables still sync.
+            let laptop = try LaptopWithFlakyDiary(hub: url, manifest: Self.manifest())
+            let failing = try await laptop.start(failing: true)
+            #expect(failing.status(of: "test.diary")?.state == .failed)
+            try await failing.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+            _ = try await phone.call("add", ["id": "e1", "note": "first tooth"])
+            _ = try await phone.host.syncNow("test.diary")
+            let round = try await failing.syncNow("test.diary")
+            #expect(round.changedRows.map(\.row) == ["e1"])
+            _ = try await phone.call("add", ["id": "e2", "note": "slept 6 hours"])
+            _ = try await phone.host.syncNow("test.diary")
+            _ = try await failing.syncNow("test.diary")
+            await failing.stop()
+            // Started again, it works: the rows both rounds changed are handed to it in one call.
+            let working = try await laptop.start(failing: false)
+            #expect(working.status(of: "test.diary")?.state == .active)
+            await working.stop()
+            #expect(try laptop.told() == ["entries/e1,entries/e2"])
+            // And only once.
+            let again = try await laptop.start(failing: false)
+            await again.stop()
+            #expect(try laptop.told() == ["entries/e1,entries/e2"])
+            await phone.stop()
+        }
     }
 
     @Test("without a login or a hub a round says what is missing")

@@ -50,7 +50,7 @@ enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// A real hub: a `hub` deployment's host with the hub's store on real SQLite files or a real
 /// PostgreSQL database, served over real HTTP on a loopback port the system chose, on a settable
 /// clock.
-final class HubTestServer: @unchecked Sendable {
+final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     let root: String
     let dataDirectory: String
     let host: PluginHost

@@ -31,20 +31,20 @@ struct SyncFaultPropertyTests {
     }
 
     static func converge(seeds: UInt64, backend: HubBackend) async throws {
-        let hub = try await HubTestServer.start(backend)
-        defer { Task { await hub.stop() } }
-        try await hub.addPerson("ada")
-        var tokens: [String] = []
-        for name in ["phone", "laptop", "tablet", "new tablet"] { tokens.append(try await hub.login("ada", device: name)) }
-        var failures: [String] = [], faults: [String: Int] = [:]
-        for seed in Self.firstSeed..<(Self.firstSeed + seeds) {
-            let run = try await Self.run(seed: seed, hub: hub, tokens: tokens)
-            if let problem = run.problem { failures.append("seed \(seed): \(problem)") }
-            faults.merge(run.faults, uniquingKeysWith: +)
+        try await HubTestServer.start(backend).use { hub in
+            try await hub.addPerson("ada")
+            var tokens: [String] = []
+            for name in ["phone", "laptop", "tablet", "new tablet"] { tokens.append(try await hub.login("ada", device: name)) }
+            var failures: [String] = [], faults: [String: Int] = [:]
+            for seed in Self.firstSeed..<(Self.firstSeed + seeds) {
+                let run = try await Self.run(seed: seed, hub: hub, tokens: tokens)
+                if let problem = run.problem { failures.append("seed \(seed): \(problem)") }
+                faults.merge(run.faults, uniquingKeysWith: +)
+            }
+            print("sync property (\(backend.rawValue)): \(seeds) seeds × \(Self.steps) steps; requests by fault: \(faults.sorted { $0.key < $1.key })")
+            #expect(failures.isEmpty, "\(failures.count) of \(seeds) seeds did not converge; first: \(failures.prefix(3).map { String($0.prefix(400)) })")
+            #expect(faults.keys.count == FaultProxy.Fault.allCases.count, "every fault was exercised: \(faults)")
         }
-        print("sync property (\(backend.rawValue)): \(seeds) seeds × \(Self.steps) steps; requests by fault: \(faults.sorted { $0.key < $1.key })")
-        #expect(failures.isEmpty, "\(failures.count) of \(seeds) seeds did not converge; first: \(failures.prefix(3).map { String($0.prefix(400)) })")
-        #expect(faults.keys.count == FaultProxy.Fault.allCases.count, "every fault was exercised: \(faults)")
     }
 
     /// One seed: random edits and rounds through the proxy, then rounds on a healed network until

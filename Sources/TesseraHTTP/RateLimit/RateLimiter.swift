@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TesseraSDK
 
 /// One ``TokenBucket`` per token and budget, made full on first use, sized by the token's limit
 /// (``HTTPConfiguration/RateLimits``). The keys are the host's token names, so the table cannot
@@ -44,7 +45,7 @@ final class RateLimiter: Sendable {
     func admit(_ token: String, _ budget: RateLimitBudget = .calls) -> Decision? {
         guard let limit = limits.limit(for: token, budget) else { return nil }
         let elapsed = clock.now - origin
-        let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let now = elapsed.timeInterval
         let key = BucketKey(token: token, budget: budget)
         let (wait, bucket) = buckets.withLock { table in
             var bucket = table[key] ?? TokenBucket(capacity: limit.burst, refillPerSecond: limit.perSecond, now: now)
