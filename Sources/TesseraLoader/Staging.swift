@@ -20,19 +20,57 @@ public struct StagedLibrary: Sendable {
 /// every build is loaded from `<root>/<sha256>-<file name>`: a new build gets a new path, the same
 /// build the same one.
 public struct GenerationStore: Sendable {
-    /// The folder holding one subfolder per build.
+    /// The folder holding the staged copies (and `.index/`, what was staged from where).
     public let root: String
+    /// How long ago a build must have been written for its identity to be trusted (see
+    /// ``BuildIdentity/isSettled(for:)``); tests set it to zero to reach the index at once.
+    let settleTime: Duration
 
-    public init(root: String) { self.root = root }
+    public init(root: String) { self.init(root: root, settleTime: .seconds(2)) }
 
-    /// Copies the build under a temporary name, hashes the copy, and renames it to its content
-    /// address, replacing any copy of the same build.
+    init(root: String, settleTime: Duration) {
+        self.root = root
+        self.settleTime = settleTime
+    }
+
+    /// The build's staged copy: the one staged before when the build is unchanged since (same
+    /// inode, size, write and change times, and build ID), otherwise a new one — the build copied
+    /// under a temporary name, hashed from the copy, and renamed to its content address,
+    /// replacing any copy of the same build.
     ///
-    /// No fsync: a staged copy is a cache of the build, written again on every stage, so a copy
-    /// torn by a power loss is replaced the next time rather than trusted.
+    /// No fsync: a staged copy is a cache of the build, written again whenever the index does not
+    /// vouch for it, so a copy torn by a power loss is replaced rather than trusted (its size is
+    /// checked, and an entry is written only after its copy is complete).
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
         if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
         let name = (sourcePath as NSString).lastPathComponent
+        let index = StageIndex(root: root)
+        let identity = BuildIdentity(path: sourcePath)
+        if let identity, let staged = stagedBefore(identity, name: name, sourcePath: sourcePath, index: index) { return staged }
+        let staged = try stageInFull(sourcePath, name: name)
+        // Only a build that did not change while it was copied, and is old enough for its times to
+        // tell a rewrite apart, is remembered.
+        if let identity, identity.isSettled(for: settleTime), BuildIdentity.Stamp(path: sourcePath) == identity.stamp,
+           staged.contents.count == Int(identity.stamp.size) {
+            index.record(identity, sha256: staged.sha256, name: name)
+        }
+        return staged
+    }
+
+    /// The copy staged from this very build before, mapped, if the index vouches for it and it is whole.
+    private func stagedBefore(_ identity: BuildIdentity, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
+        guard identity.isSettled(for: settleTime), let sha256 = index.contentAddress(of: identity, name: name) else { return nil }
+        let path = (root as NSString).appendingPathComponent("\(sha256)-\(name)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == identity.stamp.size,
+              let contents = try? LibraryBytes(mapping: descriptor, count: Int(info.st_size), path: path) else { return nil }
+        return StagedLibrary(sourcePath: sourcePath, path: path, sha256: sha256, contents: contents)
+    }
+
+    private func stageInFull(_ sourcePath: String, name: String) throws -> StagedLibrary {
         let temporary = (root as NSString).appendingPathComponent(".partial-\(getpid())-\(Self.uniqueSuffix())-\(name)")
         let (contents, sha256): (LibraryBytes, String)
         do {

@@ -46,7 +46,78 @@ import TesseraTestFixtures
         let second = try store.stage(source)
         #expect(first.path == second.path)
         #expect(first.contents.withUnsafeBytes { Array($0) } == Array("same build".utf8))  // still mapped
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.root) == [(first.path as NSString).lastPathComponent])
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.root).filter { $0 != ".index" }
+        #expect(files == [(first.path as NSString).lastPathComponent])
+    }
+
+    // MARK: The index: a build staged before is not copied and hashed again
+
+    /// The inode of a file: a staged copy written again (renamed over) gets a new one.
+    func inode(_ path: String) -> UInt64? { BuildIdentity.Stamp(path: path)?.inode }
+
+    @Test func anUnchangedBuildIsTakenFromTheIndexWithoutACopy() throws {
+        let folder = Fixtures.temporaryDirectory("staging")
+        let source = folder + "/libTesseraExample.so"
+        try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
+        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        let first = try store.stage(source)
+        let copied = try #require(inode(first.path))
+        let second = try store.stage(source)
+        #expect(second.path == first.path && second.sha256 == first.sha256)
+        #expect(inode(second.path) == copied, "the copy was not written again")
+        #expect(second.contents.withUnsafeBytes { SHA256.hex(of: $0) } == first.sha256)
+        // A new store on the same folder (a restarted host) finds it too.
+        #expect(inode(try GenerationStore(root: store.root, settleTime: .zero).stage(source).path) == copied)
+    }
+
+    @Test func aBuildRewrittenInPlaceWithItsSizeAndWriteTimeForgedIsStagedAgain() throws {
+        let folder = Fixtures.temporaryDirectory("staging")
+        let source = folder + "/libTesseraExample.so"
+        try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
+        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        let first = try store.stage(source)
+        let before = try #require(BuildIdentity(path: source))
+        let note = try #require(try ELFFile(path: source).sections.first { $0.name == ".note.gnu.build-id" })
+        // Another build of the same size: one byte of its build ID differs, written into the same
+        // inode, and the write time put back to what it was.
+        let handle = try #require(FileHandle(forUpdatingAtPath: source))
+        try handle.seek(toOffset: UInt64(note.offset + 16))
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: UInt64(note.offset + 16))
+        try handle.write(contentsOf: [byte ^ 0xFF])
+        try handle.close()
+        var times = [timespec(tv_sec: Int(before.stamp.modified / 1_000_000_000), tv_nsec: Int(before.stamp.modified % 1_000_000_000)),
+                     timespec(tv_sec: Int(before.stamp.modified / 1_000_000_000), tv_nsec: Int(before.stamp.modified % 1_000_000_000))]
+        #expect(utimensat(AT_FDCWD, source, &times, 0) == 0)
+        let after = try #require(BuildIdentity(path: source))
+        #expect(after.stamp.inode == before.stamp.inode && after.stamp.size == before.stamp.size && after.stamp.modified == before.stamp.modified)
+        #expect(after.buildID != before.buildID)
+        let again = try store.stage(source)
+        #expect(again.sha256 != first.sha256)
+        #expect(again.contents.withUnsafeBytes { SHA256.hex(of: $0) } == again.sha256)
+    }
+
+    @Test func aBuildWrittenMomentsAgoIsNeverTakenFromTheIndex() throws {
+        let folder = Fixtures.temporaryDirectory("staging")
+        let source = try build(Array(repeating: 7, count: 4096), in: folder)
+        let store = GenerationStore(root: folder + "/generations")  // the host's settle time
+        let first = try store.stage(source)
+        let copied = try #require(inode(first.path))
+        #expect(inode(try store.stage(source).path) != copied, "staged in full again: its times are too fresh to vouch for it")
+    }
+
+    @Test func aStagedCopyThatWentMissingOrShortIsStagedAgain() throws {
+        let folder = Fixtures.temporaryDirectory("staging")
+        let source = folder + "/libTesseraExample.so"
+        try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
+        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        let first = try store.stage(source)
+        #expect(truncate(first.path, 100) == 0)
+        let second = try store.stage(source)
+        #expect(second.contents.count > 100 && second.contents.withUnsafeBytes { SHA256.hex(of: $0) } == first.sha256)
+        #expect(unlink(second.path) == 0)
+        let third = try store.stage(source)
+        #expect(FileManager.default.fileExists(atPath: third.path) && third.sha256 == first.sha256)
     }
 
     @Test func aMissingBuildIsAnErrorAndLeavesNothingBehind() throws {
