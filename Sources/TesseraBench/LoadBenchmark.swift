@@ -132,7 +132,21 @@ func hostStartBenchmark(library: String, manifest: String, processes: Int, loads
     return Summary(samples)
 }
 
-/// The child side of ``hostStartBenchmark``: prints the nanoseconds of each `start()`.
+/// A host restarted with its plugin's build unchanged: `PluginHost.start()` in a new process on the
+/// data directory and stage of the one before, the manifest pointing at the same library file. The
+/// first process stages the build and creates the database and is not counted; each of the next
+/// `processes` starts once (a real `dlopen`: a new process).
+func hostRestartBenchmark(library: String, manifest: String, processes: Int, scratch: String) throws -> Summary {
+    var samples: [Double] = []
+    for p in 0...processes {
+        let output = try runTool(CommandLine.arguments[0], ["host-child", library, manifest, scratch, "0"])
+        if p > 0 { samples += output.split(separator: "\n").compactMap { Double($0) } }
+    }
+    return Summary(samples)
+}
+
+/// The child side of ``hostStartBenchmark``: prints the nanoseconds of each `start()`; with
+/// `count` 0, of one start of `library` itself (``hostRestartBenchmark``).
 func hostChild(library: String, manifest: String, scratch: String, count: Int) async throws {
     let fm = FileManager.default
     try fm.createDirectory(atPath: scratch + "/manifests/deployments", withIntermediateDirectories: true)
@@ -146,11 +160,15 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
     try Data(#"{"name": "bench", "role": "device", "manifestDirectories": [".."], "providers": {"clock": {"kind": "virtual"}}, "plugins": [{"id": "\#(id)", "grants": \#(grants.serialized())}]}"#.utf8)
         .write(to: URL(fileURLWithPath: deployment))
     let fileName = ((library as NSString).lastPathComponent as NSString).deletingPathExtension
+    let restart = count == 0
     for i in 0...count {
-        var bytes = original
-        withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
-        let copy = scratch + "/\(fileName)-\(i).so"
-        try bytes.write(to: URL(fileURLWithPath: copy))
+        var copy = library
+        if !restart {
+            var bytes = original
+            withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
+            copy = scratch + "/\(fileName)-\(i).so"
+            try bytes.write(to: URL(fileURLWithPath: copy))
+        }
         manifestObject["library"] = ["path": .string(copy)]
         try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/plugin.json"))
         let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment),
@@ -162,6 +180,6 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
             throw PluginError(.unavailable, "not active: \(host.status(of: id)?.reason ?? "?")")
         }
         await host.stop()
-        if i > 0 { print(elapsed) }  // load 0 creates and migrates the database
+        if i > 0 || restart { print(elapsed) }  // load 0 of a series creates and migrates the database
     }
 }

@@ -44,6 +44,8 @@ if which == "load" || which == "all" {
         let library = buildDirectory + "/libTessera\(name.prefix(1).uppercased() + name.dropFirst()).so"
         let host = try hostStartBenchmark(library: library, manifest: manifest, processes: 10, loadsPerProcess: 10, scratch: scratch + "/host-\(name)")
         report("  the \(name) plugin, rebuilt, restarted", host, unit: micros, target: "")
+        let restart = try hostRestartBenchmark(library: library, manifest: manifest, processes: 10, scratch: scratch + "/restart-\(name)")
+        report("  the \(name) plugin, unchanged, restarted", restart, unit: micros, target: "")
     }
 }
 
