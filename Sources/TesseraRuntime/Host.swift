@@ -136,7 +136,10 @@ public final class PluginHost: Sendable {
             LocationProvider(feed: location),
             HTTPClientProvider(transport: outbound, log: log),
             SecretsProvider(store: secrets, clock: clock),
-            SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake) { plugin in
+            SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake, hubAccess: {
+                guard let host = box?.host else { throw PluginError(.notLoggedIn, "this host syncs with no hub (no providers.sync.hub)") }
+                return try host.hubAccess()
+            }) { plugin in
                 await box?.host?.tellUntoldRemoteChanges(plugin)
             },
         ])

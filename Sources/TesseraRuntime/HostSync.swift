@@ -45,6 +45,7 @@ extension PluginHost {
         }
         let sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
         do {
+            try await registerOfflineSpaces(pluginID, with: HubAccess(hub: hub.hub, connection: sync.hub, state: sync.state))
             let report = try await sync.round()
             syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: report, error: nil) }
             if !report.changedRows.isEmpty || !report.rejected.isEmpty || !report.dropped.isEmpty { await tellRemoteChanges(pluginID, report) }

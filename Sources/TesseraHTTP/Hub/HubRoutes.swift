@@ -33,6 +33,11 @@ struct HubRoutes {
         table.add(.delete, "/v1/hub/spaces/:space", routes.deleteSpace)
         table.add(.post, "/v1/hub/spaces/:space/invitations", routes.invite)
         table.add(.post, "/v1/hub/invitations/accept", routes.accept)
+        table.add(.get, "/v1/hub/spaces/:space/invitations", routes.spaceInvitations)
+        table.add(.delete, "/v1/hub/spaces/:space/invitations/:invitation", routes.cancelInvitation)
+        table.add(.get, "/v1/hub/invitations", routes.myInvitations)
+        table.add(.post, "/v1/hub/invitations/:invitation/accept", routes.acceptInvitation)
+        table.add(.post, "/v1/hub/invitations/:invitation/decline", routes.declineInvitation)
         table.add(.put, "/v1/hub/spaces/:space/members/:person", routes.setRole)
         table.add(.delete, "/v1/hub/spaces/:space/members/:person", routes.removeMember)
         table.add(.post, "/v1/hub/sync/:plugin/push", routes.push)
@@ -108,15 +113,18 @@ struct HubRoutes {
     struct SpacesOutput: Encodable { let spaces: [SpaceSummary]; let departures: [SpaceDeparture] }
     struct NameInput: Decodable { let name: String }
     struct SpaceOutput: Encodable { let space: String; let created: Bool }
-    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64? }
-    struct InviteOutput: Encodable { let code: String; let space: String; let role: SpaceRole; let expiresAt: String; let expiresAtMillis: Int64 }
+    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String? }
+    struct InviteOutput: Encodable {
+        let id: String; let code: String; let space: String; let role: SpaceRole; let invitee: HubPerson?
+        let expiresAt: String; let expiresAtMillis: Int64
+    }
     struct AcceptInput: Decodable { let code: String }
     struct MembershipOutput: Encodable { let space: String; let person: String; let role: SpaceRole }
     struct RoleInput: Decodable { let role: SpaceRole }
 
     func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
-        let (spaces, departures) = try await run { try await hub.spaces(of: device.person) }
+        let (spaces, departures) = try await run { try await hub.spaces(of: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(SpacesOutput(spaces: spaces, departures: departures))
     }
 
@@ -124,13 +132,13 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? ""
         let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
-        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person) }
+        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
     }
 
     func deleteSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
-        try await run { try await hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person) }
+        try await run { try await hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person, plugin: Self.plugin(request)) }
         return Response(status: .noContent)
     }
 
@@ -138,9 +146,11 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
         let invitation = try await run {
-            try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds, by: device.person)
+            try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds,
+                                 by: device.person, invitee: input.person, plugin: Self.plugin(request))
         }
-        return try HubJSON.response(InviteOutput(code: invitation.code, space: invitation.space, role: invitation.role,
+        return try HubJSON.response(InviteOutput(id: invitation.id, code: invitation.code, space: invitation.space, role: invitation.role,
+                                                 invitee: invitation.invitee,
                                                  expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
                                     status: .created)
     }
@@ -156,16 +166,69 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person) }
+        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
     }
 
     func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.removeMember(person, from: space, by: device.person) }
+        try await run { try await hub.removeMember(person, from: space, by: device.person, plugin: Self.plugin(request)) }
         return Response(status: .noContent)
     }
+
+    struct InvitationsOutput: Encodable { let invitations: [PendingOutput] }
+    struct PendingOutput: Encodable {
+        let id: String; let space: String; let spaceName: String; let role: SpaceRole; let inviter: HubPerson; let invitee: HubPerson?
+        let expiresAt: String; let expiresAtMillis: Int64
+        init(_ p: PendingInvitation) {
+            id = p.id; space = p.space; spaceName = p.spaceName; role = p.role; inviter = p.inviter; invitee = p.invitee
+            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis
+        }
+    }
+
+    /// An owner's view of a space's open invitations (never their codes).
+    func spaceInvitations(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let pending = try await run {
+            try await hub.invitations(of: context.parameters.get("space") ?? "", by: device.person, plugin: Self.plugin(request))
+        }
+        return try HubJSON.response(InvitationsOutput(invitations: pending.map(PendingOutput.init)))
+    }
+
+    func cancelInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        try await run {
+            try await hub.cancelInvitation(context.parameters.get("invitation") ?? "", of: context.parameters.get("space") ?? "",
+                                           by: device.person, plugin: Self.plugin(request))
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The open invitations addressed to the caller.
+    func myInvitations(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let pending = try await run { try await hub.invitations(for: device.person, plugin: Self.plugin(request)) }
+        return try HubJSON.response(InvitationsOutput(invitations: pending.map(PendingOutput.init)))
+    }
+
+    func acceptInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let (space, role) = try await run {
+            try await hub.acceptInvitation(context.parameters.get("invitation") ?? "", by: device.person, plugin: Self.plugin(request))
+        }
+        return try HubJSON.response(MembershipOutput(space: space, person: device.person, role: role))
+    }
+
+    func declineInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        try await run { try await hub.declineInvitation(context.parameters.get("invitation") ?? "", by: device.person, plugin: Self.plugin(request)) }
+        return Response(status: .noContent)
+    }
+
+    /// The `plugin` query parameter: a plugin managing its own spaces names itself, and sees and
+    /// manages only the spaces it registered.
+    static func plugin(_ request: Request) -> String? { QueryParameters(request).string("plugin") }
 
     // MARK: Sync
 
