@@ -12,16 +12,16 @@ import TesseraTesting
 @Suite("A plugin's spaces over the hub", .hangWatchdog)
 struct PluginSpacesTests {
     /// A manifest for ``SpacesPlugin``.
-    static func manifest(id: String = "test.spaces") -> String {
+    static func manifest(id: String = "test.spaces", sync: Bool = true) -> String {
         let dir = Fixtures.temporaryDirectory("spaces-manifest")
         Fixtures.write("""
         {
           "id": "\(id)", "name": "Spaces", "version": "1.0.0",
           "sdk": {"abi": "1.3", "toolchain": "6.3.1"}, "library": {"name": "Spaces"},
-          "requires": [{"capability": "storage", "version": "^1.0"}, {"capability": "sync", "version": "^1.0"},
+          "requires": [{"capability": "storage", "version": "^1.0"}, \(sync ? #"{"capability": "sync", "version": "^1.0"},"# : "")
                        {"capability": "notifications", "version": "^1.0"}],
           "permissions": {"notifications": {"spaces": true}},
-          "sync": {"tables": {"entries": {}}},
+          \(sync ? #""sync": {"tables": {"entries": {}}},"# : "")
           "operations": [{"name": "do", "input": {"type": "object"}, "output": {}}]
         }
         """, to: dir + "/spaces.json")
@@ -179,7 +179,7 @@ final class SpacesPlugin: Plugin {
     struct Args: Decodable, Sendable {
         let action: String
         let name: String?, space: String?, role: String?, person: String?, code: String?, invitation: String?
-        let id: String?, note: String?, title: String?, key: String?
+        let id: String?, note: String?, title: String?, key: String?, at: Double?
     }
 
     var migrations: [StorageMigration] {
@@ -197,7 +197,8 @@ final class SpacesPlugin: Plugin {
 
     func start(context: PluginContext) async throws {
         let storage = try context.capability(.storage)
-        let spaces = try context.capability(.sync).spaces
+        let spaces: any PluginSpaces = context.isGranted(.sync) ? try context.capability(.sync).spaces : UnsyncedSpaces()
+        let notifications = try context.capability(.notifications)
         context.onOperation("do") { call in
             let a: Args
             do { a = try call.input.decode(as: Args.self) } catch { throw PluginError.invalidInput(decoding: error) }
@@ -219,6 +220,10 @@ final class SpacesPlugin: Plugin {
             case "revoke": try await spaces.revoke(a.person ?? "", from: space)
             case "leave": try await spaces.leave(space)
             case "delete": try await spaces.delete(space)
+            case "notify":
+                let recipient: NotificationRecipient = a.person == "others" ? .spaceOthers(space) : .space(space)
+                try await notifications.schedule(NotificationRequest(key: a.key ?? "", title: a.title ?? "", body: a.note ?? "",
+                                                                     recipient: recipient, schedule: .at(Date(timeIntervalSince1970: a.at ?? 0))))
             case "write":
                 try await storage.write { batch in
                     batch.inSpace(space)
@@ -229,4 +234,22 @@ final class SpacesPlugin: Plugin {
             return [:]
         }
     }
+}
+
+/// What ``SpacesPlugin`` uses where sync is not granted (it still starts, to show the refusals).
+struct UnsyncedSpaces: PluginSpaces {
+    private var refusal: PluginError { PluginError(.notGranted, "sync is not granted") }
+    func create(name: String) async throws -> SyncSpace { throw refusal }
+    func list() async throws -> [SyncSpace] { throw refusal }
+    func invite(to space: String, role: SpaceMemberRole, person: String?, expiresIn: Int?) async throws -> SpaceInvitation { throw refusal }
+    func members(of space: String) async throws -> SpaceMembership { throw refusal }
+    func cancelInvitation(_ invitationID: String, in space: String) async throws { throw refusal }
+    func invitationsForMe() async throws -> [SpaceInvitation] { throw refusal }
+    func accept(invitationID: String) async throws -> SyncSpace { throw refusal }
+    func accept(code: String) async throws -> SyncSpace { throw refusal }
+    func decline(invitationID: String) async throws { throw refusal }
+    func setRole(_ role: SpaceMemberRole, of person: String, in space: String) async throws { throw refusal }
+    func revoke(_ person: String, from space: String) async throws { throw refusal }
+    func leave(_ space: String) async throws { throw refusal }
+    func delete(_ space: String) async throws { throw refusal }
 }

@@ -40,6 +40,8 @@ struct HubRoutes {
         table.add(.post, "/v1/hub/invitations/:invitation/decline", routes.declineInvitation)
         table.add(.put, "/v1/hub/spaces/:space/members/:person", routes.setRole)
         table.add(.delete, "/v1/hub/spaces/:space/members/:person", routes.removeMember)
+        table.add(.post, "/v1/hub/notifications", routes.relayNotification)
+        table.add(.get, "/v1/hub/notifications", routes.notifications)
         table.add(.post, "/v1/hub/sync/:plugin/push", routes.push)
         table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
         table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
@@ -262,7 +264,7 @@ struct HubRoutes {
         ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    struct WaitOutput: Encodable { let changes: Bool }
+    struct WaitOutput: Encodable { let changes: Bool; let notifications: Bool? }
 
     /// A long poll: answers as soon as my spaces hold a change after `after`, or after `seconds`.
     func waitForChanges(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -270,10 +272,12 @@ struct HubRoutes {
         let query = QueryParameters(request)
         let after = try query.integer("after", in: 0...Int64.max) ?? 0
         let seconds = try query.integer("seconds", in: 0...Int64(HubStore.maxWaitSeconds)) ?? 25
-        let changes = try await run {
-            try await hub.waitForChanges(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after, seconds: Int(seconds))
+        let notificationsAfter = try query.integer("notificationsAfter", in: 0...Int64.max)
+        let answer = try await run {
+            try await hub.waitForChanges(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after,
+                                         notificationsAfter: notificationsAfter, seconds: Int(seconds))
         }
-        return try HubJSON.response(WaitOutput(changes: changes))
+        return try HubJSON.response(WaitOutput(changes: answer.changes, notifications: notificationsAfter == nil ? nil : answer.notifications))
     }
 
     struct CheckInput: Decodable {
@@ -308,6 +312,57 @@ struct HubRoutes {
                                since: answer.sinceMillis.map(Self.iso),
                                sinceMillis: answer.sinceMillis, hubRoot: answer.hubRoot)
         }))
+    }
+
+    // MARK: Notifications to a space's members
+
+    struct RelayOutput: Encodable { let stored: Bool; let recipients: Int }
+
+    /// Files a notification for the members of a space (docs/hub.md); idempotent by its key.
+    func relayNotification(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let json: JSONValue
+        do { json = try JSONValue(parsing: try await JSONRequestBody.read(request, limit: maxBodyBytes)) } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, code: "invalid_input", "the body is not JSON: \(error)")
+        }
+        func text(_ name: String) throws -> String {
+            guard let value = json[name]?.stringValue else {
+                throw APIError(.badRequest, code: "invalid_input", "'\(name)' must be a string", field: "$.\(name)")
+            }
+            return value
+        }
+        guard let due = json["dueAtMillis"]?.integerValue else {
+            throw APIError(.badRequest, code: "invalid_input", "'dueAtMillis' must be an integer", field: "$.dueAtMillis")
+        }
+        let notification = RelayedNotification(
+            key: try text("key"), notificationKey: try text("notificationKey"), plugin: try text("plugin"), space: try text("space"),
+            title: try text("title"), body: json["body"]?.stringValue ?? "", payload: (json["payload"] ?? .null).serialized(),
+            dueAtMillis: due, late: json["late"]?.boolValue ?? false)
+        let result = try await run {
+            try await hub.relay(notification, excludingSender: json["excludingSender"]?.boolValue ?? false, from: device)
+        }
+        return try HubJSON.response(RelayOutput(stored: result.stored, recipients: result.recipients), status: result.stored ? .created : .ok)
+    }
+
+    /// The notifications filed for the caller's person after `after`.
+    func notifications(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let query = QueryParameters(request)
+        let after = try query.integer("after", in: 0...Int64.max) ?? 0
+        let limit = try query.integer("limit", in: 1...Int64(HubStore.maxNotificationPage)) ?? 200
+        let page = try await run { try await hub.notifications(for: device, after: after, limit: Int(limit)) }
+        let items: [JSONValue] = page.notifications.map { filed in
+            let n = filed.notification
+            return ["id": .integer(filed.id), "key": .string(n.key), "notificationKey": .string(n.notificationKey), "plugin": .string(n.plugin),
+                    "space": .string(n.space), "sender": ["id": .string(filed.sender.id), "name": .string(filed.sender.name)],
+                    "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
+                    "dueAtMillis": .integer(n.dueAtMillis), "dueAt": .string(Self.iso(n.dueAtMillis)), "late": .bool(n.late)]
+        }
+        let body: JSONValue = ["notifications": .array(items), "cursor": .integer(page.cursor), "more": .bool(page.more)]
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(body.serialized().utf8))))
     }
 
     // MARK: Helpers

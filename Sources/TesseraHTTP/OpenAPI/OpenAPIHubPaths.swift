@@ -63,6 +63,16 @@ extension OpenAPIComponents {
                                        success: "204", errors: ["400", "403", "404", "409", "410"])
                     .adding("parameters", [space, pathParameter("person", "The member's person id."), plugin]),
             ],
+            "/v1/hub/notifications": [
+                "post": hubOperation("hubRelayNotification", "File a notification for the members of a space (idempotent by its key): 201 filed, 200 a repeat.",
+                                     input: ref("HubRelayNotification"), output: ref("HubRelayed"), success: "201", errors: ["400", "404", "409", "410"]),
+                "get": hubOperation("hubNotifications", "The notifications filed for me after `after`; fetching acknowledges up to `after` for this device.",
+                                    output: ref("HubNotifications"), errors: ["400"])
+                    .adding("parameters", [
+                        queryParameter("after", ["type": "integer", "minimum": 0], "My notification cursor (0 at first)."),
+                        queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": 500], "At most this many (default 200)."),
+                    ]),
+            ],
             "/v1/hub/sync/{plugin}/push": ["post": pushOperation],
             "/v1/hub/sync/{plugin}/pull": ["get": pullOperation],
             "/v1/hub/sync/{plugin}/wait": ["get": hubOperation(
@@ -72,6 +82,8 @@ extension OpenAPIComponents {
                     pluginParameter,
                     queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "My pull cursor."),
                     queryParameter("seconds", ["type": "integer", "minimum": 0, "maximum": 60], "How long to wait at most (default 25)."),
+                    queryParameter("notificationsAfter", ["type": "integer", "minimum": 0],
+                                   "My notification cursor: answer also when a notification for me is filed after it."),
                 ])],
             "/v1/hub/sync/{plugin}/check": ["post": hubOperation(
                 "hubCheck", "Are we in sync? Each space's merkle root (or trie) against the hub's: `in_sync`, `differs` from a minute, `not_a_member` or `deleted`.",
@@ -153,7 +165,17 @@ extension OpenAPIComponents {
             ]),
             "HubPasswordChange": ["type": "object", "required": ["current", "new"], "properties": [
                 "current": string, "new": ["type": "string", "minLength": 8], "signOutOtherDevices": boolean]],
-            "HubWaitAnswer": object(["changes": boolean]),
+            "HubWaitAnswer": ["type": "object", "required": ["changes"], "properties": ["changes": boolean, "notifications": boolean]],
+            "HubRelayNotification": ["type": "object", "required": ["key", "notificationKey", "plugin", "space", "title", "dueAtMillis"],
+                                     "properties": ["key": string, "notificationKey": string, "plugin": string, "space": string,
+                                                    "excludingSender": boolean, "title": string, "body": string, "payload": [:],
+                                                    "dueAtMillis": integer, "late": boolean]],
+            "HubRelayed": object(["stored": boolean, "recipients": integer]),
+            "HubNotifications": object([
+                "notifications": ["type": "array", "items": object([
+                    "id": integer, "key": string, "notificationKey": string, "plugin": string, "space": string, "sender": ref("HubPerson"),
+                    "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean])],
+                "cursor": integer, "more": boolean]),
             "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
             "HubInvite": ["type": "object", "required": ["role"], "properties": [
