@@ -125,3 +125,58 @@ struct SpaceNotificationTests {
         for host in [noPermission, noSync, ada] { await host.stop() }
     }
 }
+
+/// The hub's routes for notifications to a space's members, on `hub.sqlite` and on PostgreSQL.
+@Suite("The hub's notification relay", .hangWatchdog)
+struct HubNotificationRelayTests {
+    static let space = "0b8f3c2e-5a6d-4e7f-8a9b-1c2d3e4f5a6b"
+
+    static func relay(_ hub: HubTestServer, token: String, key: String, space: String = space, plugin: String = "test.spaces",
+                      others: Bool = false) async throws -> HubResponse {
+        try await hub.request("POST", "/v1/hub/notifications", token: token, json: """
+            {"key": "\(key)", "notificationKey": "n-\(key)", "plugin": "\(plugin)", "space": "\(space)", "excludingSender": \(others),
+             "title": "T \(key)", "body": "B", "payload": {"screen": "visit"}, "dueAtMillis": 1772438400000, "late": false}
+            """)
+    }
+
+    static func fetch(_ hub: HubTestServer, token: String, after: Int64) async throws -> (keys: [String], cursor: Int64) {
+        let response = try await hub.request("GET", "/v1/hub/notifications?after=\(after)", token: token)
+        guard response.status == 200, let json = response.json else { throw Failure("fetch: \(response.status) \(response.text)") }
+        return (json["notifications"]?.arrayValue?.compactMap { $0["notificationKey"]?.stringValue } ?? [], json["cursor"]?.integerValue ?? -1)
+    }
+
+    @Test("filed once per key for every member; kept until each of a person's devices has fetched past it; refused outside the space",
+          arguments: HubBackend.allCases)
+    func relayed(backend: HubBackend) async throws {
+        let hub = try await HubTestServer.start(backend)
+        defer { Task { await hub.stop() } }
+        for name in ["ada", "bob", "cy"] { try await hub.addPerson(name) }
+        let ada = try await hub.login("ada", device: "phone"), bobPhone = try await hub.login("bob", device: "phone")
+        let bobLaptop = try await hub.login("bob", device: "laptop"), cy = try await hub.login("cy", device: "phone")
+        #expect(try await hub.request("PUT", "/v1/hub/spaces/\(Self.space)?plugin=test.spaces", token: ada, json: #"{"name":"Ema"}"#).status == 201)
+        try await hub.share(Self.space, owner: ada, with: bobPhone, role: "viewer")
+
+        let first = try await Self.relay(hub, token: bobPhone, key: "k1")  // a viewer may send
+        #expect(first.status == 201 && first.json?["recipients"] == 2)
+        let again = try await Self.relay(hub, token: bobPhone, key: "k1")
+        #expect(again.status == 200 && again.json?["stored"] == false)
+        #expect(try await Self.relay(hub, token: ada, key: "k2", others: true).json?["recipients"] == 1)
+        // Refusals: not a member, another plugin's space, not a shared space, a missing field.
+        #expect(try await Self.relay(hub, token: cy, key: "k3").errorCode == "space_not_found")
+        #expect(try await Self.relay(hub, token: ada, key: "k4", plugin: "test.other").errorCode == "space_not_found")
+        #expect(try await Self.relay(hub, token: ada, key: "k5", space: "personal").errorCode == "personal_space")
+        let missing = try await hub.request("POST", "/v1/hub/notifications", token: ada, json: #"{"key": "k6"}"#)
+        #expect(missing.status == 400 && missing.json?["error"]?["field"] == "$.notificationKey")
+
+        #expect(try await Self.fetch(hub, token: ada, after: 0).keys == ["n-k1"])
+        let phone = try await Self.fetch(hub, token: bobPhone, after: 0)
+        #expect(phone.keys == ["n-k1", "n-k2"])
+        #expect(try await Self.fetch(hub, token: cy, after: 0).keys.isEmpty)
+        // The phone acknowledges; the laptop has not fetched: bob's copies stay.
+        _ = try await Self.fetch(hub, token: bobPhone, after: phone.cursor)
+        let laptop = try await Self.fetch(hub, token: bobLaptop, after: 0)
+        #expect(laptop.keys == ["n-k1", "n-k2"])
+        _ = try await Self.fetch(hub, token: bobLaptop, after: laptop.cursor)
+        #expect(try await Self.fetch(hub, token: bobPhone, after: 0).keys.isEmpty)  // both devices past them: gone
+    }
+}

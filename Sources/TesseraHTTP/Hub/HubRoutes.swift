@@ -333,13 +333,15 @@ struct HubRoutes {
             }
             return value
         }
+        // Checked in the order the body lists them, so the first missing member is the one named.
+        let key = try text("key"), notificationKey = try text("notificationKey"), plugin = try text("plugin")
+        let space = try text("space"), title = try text("title")
         guard let due = json["dueAtMillis"]?.integerValue else {
             throw APIError(.badRequest, code: "invalid_input", "'dueAtMillis' must be an integer", field: "$.dueAtMillis")
         }
         let notification = RelayedNotification(
-            key: try text("key"), notificationKey: try text("notificationKey"), plugin: try text("plugin"), space: try text("space"),
-            title: try text("title"), body: json["body"]?.stringValue ?? "", payload: (json["payload"] ?? .null).serialized(),
-            dueAtMillis: due, late: json["late"]?.boolValue ?? false)
+            key: key, notificationKey: notificationKey, plugin: plugin, space: space, title: title, body: json["body"]?.stringValue ?? "",
+            payload: (json["payload"] ?? .null).serialized(), dueAtMillis: due, late: json["late"]?.boolValue ?? false)
         let result = try await run {
             try await hub.relay(notification, excludingSender: json["excludingSender"]?.boolValue ?? false, from: device)
         }
