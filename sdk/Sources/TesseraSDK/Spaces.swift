@@ -49,6 +49,8 @@ public protocol PluginSpaces: Sendable {
     /// Invites someone into `space` with `role`; owners only.
     ///
     /// - Parameters:
+    ///   - space: the space's id.
+    ///   - role: the role the invitee gets on accepting.
     ///   - person: the invitee's name on the hub (their account name), or `nil` for an invitation
     ///     by code alone. An addressed invitation appears in the invitee's ``invitationsForMe()``,
     ///     and only they may accept it. The hub keeps names, not e-mail addresses: pass the code
