@@ -110,7 +110,7 @@ public final class PluginHost: Sendable {
             timers.add(schedule)
             timers.add(HubNotificationRelay(store: notifications.store, clock: clock, access: {
                 guard let host = box.host else { throw PluginError(.notLoggedIn, "the host is not running") }
-                return try host.hubAccess()
+                return try host.hubAccess(timeout: HubNotificationRelay.requestTimeout)
             }, log: log.hook(.warning, "notifications")))
             notifications.onRelayQueued { timers.wakeup.kick() }
         } else {

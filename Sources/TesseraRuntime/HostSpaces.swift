@@ -12,14 +12,15 @@ struct HubAccess: Sendable {
 
 extension PluginHost {
     /// The hub and this device's token, for a plugin's space calls; `notLoggedIn` without either.
-    func hubAccess() throws -> HubAccess {
+    /// `timeout` bounds each request (the notification relay runs on the timer loop: it waits less).
+    func hubAccess(timeout: TimeInterval = 30) throws -> HubAccess {
         guard let hub = deployment.sync else {
             throw PluginError(.notLoggedIn, "this host syncs with no hub (deployment '\(deployment.name)' has no providers.sync.hub)")
         }
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.notLoggedIn, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token), state: try peerState())
+        return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token, timeout: timeout), state: try peerState())
     }
 
     /// Registers, with their names, the spaces `pluginID` created while the hub was out of reach

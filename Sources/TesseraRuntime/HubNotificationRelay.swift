@@ -15,6 +15,8 @@ final class HubNotificationRelay: DueWork {
     /// How long an undeliverable relay is retried before it is dropped (`relayDropped`).
     static let horizon: TimeInterval = 7 * 86_400
     static let maxBackoff: TimeInterval = 300
+    /// How long one send waits for the hub: sends run on the timer loop, which they hold meanwhile.
+    static let requestTimeout: TimeInterval = 10
     let store: NotificationStore
     let clock: any ClockSource
     let access: @Sendable () throws -> HubAccess
