@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2]
+    static let all: [HubMigration] = [version1, version2, version3, version4]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -107,6 +107,65 @@ enum HubMigrations {
         version: 2,
         sqlite: ["ALTER TABLE hub_devices ADD COLUMN last_used_ms INTEGER", "UPDATE hub_devices SET last_used_ms = :now_ms"],
         postgres: ["ALTER TABLE hub_devices ADD COLUMN last_used_ms BIGINT", "UPDATE hub_devices SET last_used_ms = :now_ms"])
+
+    /// Spaces remember the plugin whose space they are (set by the push or `PUT` that registered
+    /// them; `NULL` for spaces of an older hub), so a plugin lists and manages only its own.
+    /// Invitations get an id (owners list and cancel them by it; an older invitation's id is its
+    /// code's hash in hex) and may be addressed to one person (`invitee`), who lists, accepts or
+    /// declines them without the code.
+    static let version3 = HubMigration(
+        version: 3,
+        sqlite: [
+            "ALTER TABLE hub_spaces ADD COLUMN plugin TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN id TEXT",
+            "UPDATE hub_invitations SET id = lower(hex(code_sha256))",
+            "CREATE UNIQUE INDEX IF NOT EXISTS hub_invitations_id ON hub_invitations(id)",
+            "ALTER TABLE hub_invitations ADD COLUMN invitee TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_invitations_invitee ON hub_invitations(invitee)",
+        ],
+        postgres: [
+            "ALTER TABLE hub_spaces ADD COLUMN plugin TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN id TEXT",
+            "UPDATE hub_invitations SET id = encode(code_sha256, 'hex')",
+            "CREATE UNIQUE INDEX IF NOT EXISTS hub_invitations_id ON hub_invitations(id)",
+            "ALTER TABLE hub_invitations ADD COLUMN invitee TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_invitations_invitee ON hub_invitations(invitee)",
+        ])
+
+    /// Notifications to a space's members (docs/hub.md): the idempotency keys of those filed, one
+    /// copy per person (`hub_inbox`, numbered in arrival order: the fetch cursor), and how far each
+    /// device has fetched (a copy goes once every device of its person is past it).
+    static let version4 = HubMigration(
+        version: 4,
+        sqlite: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_notification_keys(
+                key TEXT PRIMARY KEY, plugin TEXT NOT NULL, space TEXT NOT NULL, sender TEXT NOT NULL, created_ms INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_inbox(
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, person TEXT NOT NULL, key TEXT NOT NULL, notification_key TEXT NOT NULL,
+                plugin TEXT NOT NULL, space TEXT NOT NULL, sender TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
+                payload TEXT NOT NULL, due_ms INTEGER NOT NULL, late INTEGER NOT NULL, created_ms INTEGER NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_inbox_person ON hub_inbox(person, seq)",
+            "CREATE TABLE IF NOT EXISTS hub_inbox_acks(device TEXT PRIMARY KEY, seq INTEGER NOT NULL)",
+        ],
+        postgres: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_notification_keys(
+                key TEXT PRIMARY KEY, plugin TEXT NOT NULL, space TEXT NOT NULL, sender TEXT NOT NULL, created_ms BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS hub_inbox(
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, person TEXT NOT NULL, key TEXT NOT NULL,
+                notification_key TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL, sender TEXT NOT NULL,
+                title TEXT NOT NULL, body TEXT NOT NULL, payload TEXT NOT NULL, due_ms BIGINT NOT NULL, late INTEGER NOT NULL,
+                created_ms BIGINT NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_inbox_person ON hub_inbox(person, seq)",
+            "CREATE TABLE IF NOT EXISTS hub_inbox_acks(device TEXT PRIMARY KEY, seq BIGINT NOT NULL)",
+        ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in
     /// `user_version` (0 for the first hub, whose tables lacked nothing else), PostgreSQL in

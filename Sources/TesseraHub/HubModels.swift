@@ -78,6 +78,24 @@ public struct Invitation: Sendable, Hashable, Codable {
     public let space: String
     public let role: SpaceRole
     public let expiresAtMillis: Int64
+    /// Its id: owners list and cancel it by this, and an addressed invitee accepts or declines by it.
+    public var id: String = ""
+    /// The person it is addressed to, if it is.
+    public var invitee: HubPerson?
+}
+
+/// An invitation not accepted yet, as an owner of its space or its addressee sees it (never its code).
+public struct PendingInvitation: Sendable, Hashable, Codable {
+    public let id: String
+    public let space: String
+    /// The space's name.
+    public let spaceName: String
+    public let role: SpaceRole
+    /// Who invited.
+    public let inviter: HubPerson
+    /// Whom it is addressed to; `nil` for an invitation by code alone.
+    public let invitee: HubPerson?
+    public let expiresAtMillis: Int64
 }
 
 /// A pushed change the hub did not accept, and why.

@@ -10,12 +10,23 @@ extension HubStore {
 
     /// The spaces `person` belongs to (not deleted), with their members, and the spaces they left,
     /// were removed from, or that were deleted (so their devices drop that data).
-    public func spaces(of person: String) async throws(HubError) -> (spaces: [SpaceSummary], departures: [SpaceDeparture]) {
-        try await transaction { connection in
-            let rows = try await connection.fetchAll("""
-                SELECT s.id, s.name, s.kind, m.role FROM hub_members m JOIN hub_spaces s ON s.id = m.space
+    ///
+    /// With `plugin`, only that plugin's shared spaces (those it registered, and spaces of an older
+    /// hub that hold its changes) and departures: a plugin never learns of another's spaces.
+    public func spaces(of person: String, plugin: String? = nil) async throws(HubError) -> (spaces: [SpaceSummary], departures: [SpaceDeparture]) {
+        if let plugin { try Self.checkPlugin(plugin) }
+        return try await transaction { connection in
+            var rows = try await connection.fetchAll("""
+                SELECT s.id, s.name, s.kind, m.role, s.plugin FROM hub_members m JOIN hub_spaces s ON s.id = m.space
                 WHERE m.person = ? AND s.deleted = 0 ORDER BY s.kind DESC, s.created_ms, s.id
                 """, [.text(person)])
+            if let plugin {
+                var kept: [[SQLValue]] = []
+                for row in rows where try await Self.space(row[0].text ?? "", kind: row[2].text, owner: row[4].text, isOf: plugin, on: connection) {
+                    kept.append(row)
+                }
+                rows = kept
+            }
             var spaces: [SpaceSummary] = []
             for row in rows {
                 let id = row[0].text ?? ""
@@ -26,16 +37,24 @@ extension HubStore {
                                            kind: SpaceKind(rawValue: row[2].text ?? "") ?? .shared,
                                            role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer, members: members))
             }
-            let departures = try await connection.fetchAll("SELECT space, reason, at_ms FROM hub_departures WHERE person = ? ORDER BY at_ms, space",
-                                                     [.text(person)])
-                .map { SpaceDeparture(id: $0[0].text ?? "", reason: $0[1].text ?? "", atMillis: $0[2].integer ?? 0) }
+            var departures: [SpaceDeparture] = []
+            for row in try await connection.fetchAll("""
+                SELECT d.space, d.reason, d.at_ms, s.plugin FROM hub_departures d LEFT JOIN hub_spaces s ON s.id = d.space
+                WHERE d.person = ? ORDER BY d.at_ms, d.space
+                """, [.text(person)]) {
+                if let plugin, let owner = row[3].text, owner != plugin { continue }
+                departures.append(SpaceDeparture(id: row[0].text ?? "", reason: row[1].text ?? "", atMillis: row[2].integer ?? 0))
+            }
             return (spaces, departures)
         }
     }
 
     /// Registers a shared space (the caller becomes its owner) or renames it (owners only).
     /// Returns whether it was created.
-    public func registerSpace(_ id: String, name: String, by person: String) async throws(HubError) -> Bool {
+    /// `plugin` (a plugin managing its spaces) is recorded on a new space, and an existing one
+    /// must be that plugin's (`space_not_found` otherwise).
+    public func registerSpace(_ id: String, name: String, by person: String, plugin: String? = nil) async throws(HubError) -> Bool {
+        if let plugin { try Self.checkPlugin(plugin) }
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200 else {
             throw HubError(.invalidInput, "invalid_name", "a space's name must be 1 to 200 characters", field: "$.name")
@@ -44,9 +63,10 @@ extension HubStore {
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
             guard try await Self.spaceState(space, on: connection) != nil else {
-                try await Self.createSharedSpace(space, name: name, owner: person, now: nowMillis, on: connection)
+                try await Self.createSharedSpace(space, name: name, owner: person, plugin: plugin, now: nowMillis, on: connection)
                 return true
             }
+            try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
             try await connection.execute("UPDATE hub_spaces SET name = ? WHERE id = ?", [.text(name), .text(space)])
             return false
@@ -54,32 +74,51 @@ extension HubStore {
     }
 
     /// A single-use invitation to `space` with `role`; owners only. The code is returned this once.
-    public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String) async throws(HubError) -> Invitation {
+    ///
+    /// `invitee` (a person's name) addresses it to that person: they find it in
+    /// ``invitations(for:plugin:)`` and accept or decline it without the code, and nobody else may
+    /// accept it. The hub has names, not e-mail addresses, so that is how to invite someone known.
+    public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String,
+                       invitee: String? = nil, plugin: String? = nil) async throws(HubError) -> Invitation {
+        if let plugin { try Self.checkPlugin(plugin) }
         let seconds = expiresInSeconds ?? Self.defaultInvitationSeconds
         guard (60...Self.maxInvitationSeconds).contains(seconds) else {
             throw HubError(.invalidInput, "invalid_expiry", "an invitation expires in 60 s to 30 days (\(Self.maxInvitationSeconds) s)",
                            field: "$.expiresInSeconds")
         }
         let code = HubSecrets.invitationCode()
+        let invitationID = UUID().uuidString.lowercased()
         let expires = nowMillis + seconds * 1000
-        try await transaction { connection in
+        let addressee = try await transaction { connection -> HubPerson? in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
+            try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
-            try await connection.execute("INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms) VALUES (?, ?, ?, ?, ?)",
-                                   [.blob(HubSecrets.sha256(code)), .text(space), .text(role.rawValue), .text(person), .integer(expires)])
+            let addressee = try await invitee.asyncMap { try await Self.invitee(named: $0, in: space, on: connection) }
+            try await connection.execute("""
+                INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms, id, invitee) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.blob(HubSecrets.sha256(code)), .text(space), .text(role.rawValue), .text(person), .integer(expires),
+                      .text(invitationID), addressee.map { .text($0.id) } ?? .null])
+            return addressee
         }
-        return Invitation(code: code, space: id, role: role, expiresAtMillis: expires)
+        return Invitation(code: code, space: id, role: role, expiresAtMillis: expires, id: invitationID, invitee: addressee)
     }
 
     /// Accepts an invitation: `person` joins its space with its role, and the code is used up.
     public func accept(code: String, by person: String) async throws(HubError) -> (space: String, role: SpaceRole) {
-        let hash = HubSecrets.sha256(HubSecrets.normalizedCode(code))
+        try await accept(codeHash: HubSecrets.sha256(HubSecrets.normalizedCode(code)), by: person)
+    }
+
+    /// Accepts the invitation whose code has this hash (by code, or by id for its addressee).
+    func accept(codeHash hash: [UInt8], by person: String) async throws(HubError) -> (space: String, role: SpaceRole) {
         let now = nowMillis
         return try await transaction { connection in
-            guard let row = try await connection.fetchOne("SELECT space, role, expires_ms, accepted_by FROM hub_invitations WHERE code_sha256 = ?",
+            guard let row = try await connection.fetchOne("SELECT space, role, expires_ms, accepted_by, invitee FROM hub_invitations WHERE code_sha256 = ?",
                                                     [.blob(hash)]) else {
                 throw HubError(.notFound, "invitation_not_found", "no invitation has this code", field: "$.code")
+            }
+            if let invitee = row[4].text, invitee != person {
+                throw HubError(.forbidden, "not_invitee", "this invitation is addressed to someone else", field: "$.code")
             }
             let space = row[0].text ?? ""
             let role = SpaceRole(rawValue: row[1].text ?? "") ?? .viewer
@@ -105,10 +144,11 @@ extension HubStore {
     }
 
     /// Changes a member's role; owners only. The last owner cannot be demoted.
-    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String) async throws(HubError) {
+    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String, plugin: String? = nil) async throws(HubError) {
         try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
+            try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
             guard let current = try await Self.role(of: member, in: space, on: connection) else {
                 throw HubError(.notFound, "member_not_found", "\(member) is not a member of \(id)")
@@ -120,11 +160,12 @@ extension HubStore {
 
     /// Removes a member: an owner revokes anyone's access, any member may leave. The last owner
     /// cannot leave (delete the space instead, or make another owner first).
-    public func removeMember(_ member: String, from id: String, by person: String) async throws(HubError) {
+    public func removeMember(_ member: String, from id: String, by person: String, plugin: String? = nil) async throws(HubError) {
         let now = nowMillis
         try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
+            try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             if member != person { try await Self.requireOwner(space, person: person, on: connection) } else { try await Self.requireMember(space, person: person, on: connection) }
             guard let current = try await Self.role(of: member, in: space, on: connection) else {
                 throw HubError(.notFound, "member_not_found", "\(member) is not a member of \(id)")
@@ -140,11 +181,12 @@ extension HubStore {
 
     /// Deletes a shared space for good; owners only. Its members are told (departures), and the
     /// hub refuses its pushes and pulls from now on (410 `space_deleted`).
-    public func deleteSpace(_ id: String, by person: String) async throws(HubError) {
+    public func deleteSpace(_ id: String, by person: String, plugin: String? = nil) async throws(HubError) {
         let now = nowMillis
         try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
+            try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
             try await connection.execute("""
                 INSERT INTO hub_departures(space, person, reason, at_ms) SELECT space, person, 'deleted', ? FROM hub_members WHERE space = ?
@@ -216,8 +258,10 @@ extension HubStore {
         }
     }
 
-    static func createSharedSpace(_ space: String, name: String, owner: String, now: Int64, on connection: any HubSQL) async throws {
-        try await connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms) VALUES (?, ?, 'shared', ?)", [.text(space), .text(name), .integer(now)])
+    static func createSharedSpace(_ space: String, name: String, owner: String, plugin: String? = nil, now: Int64,
+                                  on connection: any HubSQL) async throws {
+        try await connection.execute("INSERT INTO hub_spaces(id, name, kind, created_ms, plugin) VALUES (?, ?, 'shared', ?, ?)",
+                                     [.text(space), .text(name), .integer(now), plugin.map { .text($0) } ?? .null])
         try await connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, 'owner')", [.text(space), .text(owner)])
         try await connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(owner)])
     }

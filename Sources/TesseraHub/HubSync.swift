@@ -337,7 +337,7 @@ struct PushSession {
                 verdict = .failure(HubError(.forbidden, "not_a_member", "you are not a member of the space \(id)"))
             }
         } else {
-            try await HubStore.createSharedSpace(id, name: id, owner: person, now: now, on: connection)
+            try await HubStore.createSharedSpace(id, name: id, owner: person, plugin: plugin, now: now, on: connection)
             created.append(id)
             verdict = .success((id, .owner))
         }

@@ -17,14 +17,24 @@ extension HubStore {
     /// Whether `person`'s spaces hold a change of `plugin` after `cursor`, waiting up to `seconds`
     /// (wall time: a long poll) for one to arrive.
     public func waitForChanges(plugin: String, person: String, after cursor: Int64, seconds: Int) async throws(HubError) -> Bool {
+        try await waitForChanges(plugin: plugin, person: person, after: cursor, notificationsAfter: nil, seconds: seconds).changes
+    }
+
+    /// The same, answering also as soon as `person` has a relayed notification after
+    /// `notificationsAfter` (when given): which of the two came.
+    public func waitForChanges(plugin: String, person: String, after cursor: Int64, notificationsAfter: Int64?,
+                               seconds: Int) async throws(HubError) -> (changes: Bool, notifications: Bool) {
         try Self.checkPlugin(plugin)
         guard cursor >= 0 else { throw HubError(.invalidInput, "invalid_cursor", "a cursor is 0 or a number a pull returned", field: "after") }
         let deadline = ContinuousClock.now + .seconds(min(max(seconds, 0), Self.maxWaitSeconds))
         while true {
             let generation = changeSignal.generation
-            if try await hasChanges(plugin: plugin, person: person, after: cursor) { return true }
+            let changes = try await hasChanges(plugin: plugin, person: person, after: cursor)
+            var notifications = false
+            if let notificationsAfter { notifications = try await hasNotifications(person: person, after: notificationsAfter) }
+            if changes || notifications { return (changes, notifications) }
             let left = deadline - ContinuousClock.now
-            if left <= .zero { return false }
+            if left <= .zero { return (false, false) }
             await changeSignal.wait(after: generation, atMost: min(left, .seconds(Self.waitRecheckSeconds)))
         }
     }

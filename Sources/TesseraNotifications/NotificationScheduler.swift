@@ -16,6 +16,9 @@ public struct NotificationSettings: Sendable, Hashable {
     public var lateAfter: TimeInterval
     /// Late deliveries older than this are dropped and counted (`droppedLate`), if set.
     public var lateHorizon: TimeInterval?
+    /// Notifications to a space's members go to the hub (the deployment names one) rather than
+    /// into this inbox.
+    public var relaySpaces = false
 
     public init(inbox: Bool = true, log: Bool = false, webhooks: [URL] = [], lateAfter: TimeInterval = 60,
                 lateHorizon: TimeInterval? = nil) {
@@ -44,6 +47,7 @@ public final class NotificationScheduler: DueWork {
     let clock: any ClockSource
     let logLine: @Sendable (String) -> Void
     let observers = Mutex<[@Sendable (InboxEntry) -> Void]>([])
+    let relayKicks = Mutex<[@Sendable () -> Void]>([])
     /// Kicked when a schedule may fall due sooner than the clock loop expects.
     let scheduled: @Sendable () -> Void
 
@@ -57,12 +61,18 @@ public final class NotificationScheduler: DueWork {
         webhooks = settings.webhooks.isEmpty ? nil : WebhookDispatcher(store: store, clock: clock, log: log)
     }
 
-    /// The `notifications` capability for one plugin.
-    public func channel(plugin: String, permissions: JSONValue) -> PluginNotificationChannel {
+    /// The `notifications` capability for one plugin; `syncs` says whether the plugin syncs now
+    /// (addressing a space's members needs it).
+    public func channel(plugin: String, permissions: JSONValue, syncs: @escaping @Sendable () -> Bool = { false }) -> PluginNotificationChannel {
         PluginNotificationChannel(plugin: plugin, center: self,
                                   maxPending: permissions["maxPending"]?.integerValue.map(Int.init) ?? 10_000,
-                                  spaces: permissions["spaces"]?.boolValue ?? false)
+                                  spaces: permissions["spaces"]?.boolValue ?? false, syncs: syncs)
     }
+
+    /// Brings the host's relay round when an occurrence queued notifications for the hub.
+    public func onRelayQueued(_ kick: @escaping @Sendable () -> Void) { relayKicks.withLock { $0.append(kick) } }
+
+    func relayQueued() { for kick in relayKicks.withLock({ $0 }) { kick() } }
 
     /// Calls `observer` with every new inbox entry, after it is stored (the SSE stream uses this).
     public func onDelivered(_ observer: @escaping @Sendable (InboxEntry) -> Void) {
@@ -114,12 +124,18 @@ public final class NotificationScheduler: DueWork {
             logLine("notification \(notification.plugin)/\(notification.request.key) due \(occurrence.formatted(.iso8601)) dropped: \(Int(lateness)) s late, past the horizon")
             return
         }
-        record.counts["delivered"] = Int64(notification.recipients.count)
+        let relayed = settings.relaySpaces && notification.request.recipient.spaceID != nil
+        record.counts[relayed ? "relayQueued" : "delivered"] = Int64(notification.recipients.count)
         if late { record.counts["late"] = Int64(notification.recipients.count) }
         for recipient in notification.recipients {
             let entry = InboxEntry(id: 0, plugin: notification.plugin, key: notification.request.key, recipient: recipient,
                                    title: notification.request.title, body: notification.request.body,
                                    payload: notification.request.payload, dueAt: occurrence, deliveredAt: now, late: late)
+            if relayed {
+                // The members' hosts deliver it (this one too, if its person is a member).
+                record.relay.append(entry)
+                continue
+            }
             if settings.inbox { record.inbox.append(entry) }
             for url in settings.webhooks {
                 let key = Self.idempotencyKey(entry)
@@ -132,6 +148,7 @@ public final class NotificationScheduler: DueWork {
             }
         }
         guard let added = try store.record(record, now: now) else { return }
+        if !record.relay.isEmpty { relayQueued() }
         let observers = self.observers.withLock { $0 }
         for entry in added { for observer in observers { observer(entry) } }
         if !record.outbound.isEmpty { webhooks?.kick() }

@@ -93,6 +93,8 @@ public final class NotificationStore: Sendable {
         public var outbound: [(sink: String, key: String, body: JSONValue)]
         /// Counters to add to.
         public var counts: [String: Int64]
+        /// Entries for a space's members, queued for the hub instead of the inbox.
+        public var relay: [InboxEntry] = []
         /// The schedule's due time before this occurrence: the record applies only if the stored
         /// schedule still has it (the plugin may have rescheduled meanwhile).
         public var expectedDue: Date
@@ -128,6 +130,7 @@ public final class NotificationStore: Sendable {
                 for o in r.outbound {
                     try outbound.execute([.text(o.sink), .text(o.key), .text(o.body.serialized()), .real(now.timeIntervalSinceReferenceDate)])
                 }
+                try Self.insertRelays(r.relay, now: now, db)
                 for (name, value) in r.counts { try Self.add(value, to: name, db) }
                 if let next = r.continuation {
                     try db.cachedStatement("UPDATE schedules SET next_due = ? WHERE plugin = ? AND key = ?")

@@ -24,5 +24,17 @@ enum NotificationStoreSchema {
             CREATE INDEX IF NOT EXISTS outbound_pending ON outbound (next_attempt) WHERE state = 'pending';
             CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             """),
+        // Notifications to a space's members: queued for the hub (relay, one row per occurrence by
+        // its idempotency key), and the hub's cursor of what this host has fetched.
+        StoreMigration(version: 2, sql: """
+            CREATE TABLE IF NOT EXISTS relay (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, idempotency_key TEXT NOT NULL UNIQUE, plugin TEXT NOT NULL,
+                key TEXT NOT NULL, space TEXT NOT NULL, others INTEGER NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
+                payload TEXT NOT NULL, due_at REAL NOT NULL, late INTEGER NOT NULL, created_at REAL NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0, next_attempt REAL NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'dropped')), last_error TEXT);
+            CREATE INDEX IF NOT EXISTS relay_pending ON relay (next_attempt) WHERE state = 'pending';
+            CREATE TABLE IF NOT EXISTS relay_cursor (hub TEXT PRIMARY KEY, cursor INTEGER NOT NULL);
+            """),
     ])
 }

@@ -12,13 +12,16 @@ public final class PluginNotificationChannel: PluginNotifications {
     let center: NotificationScheduler
     let maxPending: Int
     let spaces: Bool
+    /// Whether the plugin syncs now: a space's members are those of a synced space.
+    let syncs: @Sendable () -> Bool
     let knownCount = Mutex<Int?>(nil)
 
-    init(plugin: String, center: NotificationScheduler, maxPending: Int, spaces: Bool) {
+    init(plugin: String, center: NotificationScheduler, maxPending: Int, spaces: Bool, syncs: @escaping @Sendable () -> Bool) {
         self.plugin = plugin
         self.center = center
         self.maxPending = maxPending
         self.spaces = spaces
+        self.syncs = syncs
     }
 
     public func schedule(_ notification: NotificationRequest) async throws {
@@ -58,9 +61,19 @@ public final class PluginNotificationChannel: PluginNotifications {
     private func check(_ n: NotificationRequest) throws {
         guard !n.key.isEmpty else { throw PluginError(.invalidInput, "a notification needs a non-empty key", field: "key") }
         guard !n.title.isEmpty else { throw PluginError(.invalidInput, "a notification needs a title", field: "title") }
-        if case .space = n.recipient, !spaces {
-            throw PluginError(.notGranted, "plugin '\(plugin)' may not notify members of a space (notifications permission 'spaces' is false)",
-                              field: "recipient")
+        if let space = n.recipient.spaceID {
+            guard spaces else {
+                throw PluginError(.notGranted, "plugin '\(plugin)' may not notify members of a space (notifications permission 'spaces' is false)",
+                                  field: "recipient")
+            }
+            guard syncs() else {
+                throw PluginError(.notGranted, "plugin '\(plugin)' does not sync, so it has no space whose members it could notify (it needs the sync grant and sync.tables)",
+                                  field: "recipient")
+            }
+            guard space.utf8.count == 36, space == space.lowercased(), UUID(uuidString: space) != nil else {
+                throw PluginError(.invalidInput, "a space to notify is a shared space's id, a lowercase UUID; found '\(space.prefix(60))'",
+                                  field: "recipient")
+            }
         }
     }
 }

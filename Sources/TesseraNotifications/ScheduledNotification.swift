@@ -18,8 +18,8 @@ public struct ScheduledNotification: Sendable, Hashable {
         self.nextDue = nextDue
     }
 
-    /// The recipients one occurrence goes to. A space's members come with sync; until then a
-    /// space is one recipient, `space:<id>`.
+    /// The recipients one occurrence goes to: the user, or a space (whose members the hub reaches,
+    /// docs/notifications.md; without a hub the space is one recipient, `space:<id>`).
     var recipients: [String] { [request.recipient.ledgerName] }
 
     /// The occurrence after `due`, for a recurring notification.
@@ -63,12 +63,19 @@ extension NotificationRecipient {
         switch self {
         case .user: "user"
         case .space(let id): "space:\(id)"
+        case .spaceOthers(let id): "space-others:\(id)"
         @unknown default: "user"
         }
     }
 
     init(ledgerName: String) {
-        self = ledgerName.hasPrefix("space:") ? .space(String(ledgerName.dropFirst(6))) : .user
+        if ledgerName.hasPrefix("space:") {
+            self = .space(String(ledgerName.dropFirst(6)))
+        } else if ledgerName.hasPrefix("space-others:") {
+            self = .spaceOthers(String(ledgerName.dropFirst(13)))
+        } else {
+            self = .user
+        }
     }
 }
 

@@ -76,9 +76,11 @@ public final class PluginHost: Sendable {
             await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
         self.timers = timers
+        var notificationSettings = NotificationSettings(deployment.notifications)
+        notificationSettings.relaySpaces = deployment.sync != nil
         notifications = NotificationScheduler(
             store: try NotificationStore(path: (data as NSString).appendingPathComponent("notifications.sqlite")),
-            clock: clock, settings: NotificationSettings(deployment.notifications),
+            clock: clock, settings: notificationSettings,
             log: log.hook(.info, "notifications"), scheduled: { timers.wakeup.kick() })
         events = EventBus(log: try EventLog(path: (data as NSString).appendingPathComponent("events.sqlite")), clock: clock,
                           report: log.hook(.warning, "events")) { subscriber, event in
@@ -106,6 +108,11 @@ public final class PluginHost: Sendable {
             }
             syncSchedule = schedule
             timers.add(schedule)
+            timers.add(HubNotificationRelay(store: notifications.store, clock: clock, access: {
+                guard let host = box.host else { throw PluginError(.notLoggedIn, "the host is not running") }
+                return try host.hubAccess(timeout: HubNotificationRelay.requestTimeout)
+            }, log: log.hook(.warning, "notifications")))
+            notifications.onRelayQueued { timers.wakeup.kick() }
         } else {
             syncSchedule = nil
         }
@@ -131,12 +138,15 @@ public final class PluginHost: Sendable {
         CapabilityProviders(all: [
             StorageProvider { id in try PluginHost.openStorage(id, dataDirectory: dataDirectory, clock: clock) },
             ClockProvider(source: clock, timers: timerStore),
-            NotificationsProvider(scheduler: notifications),
+            NotificationsProvider(scheduler: notifications) { id in syncStores[id] != nil },
             EventsProvider(bus: events, log: log),
             LocationProvider(feed: location),
             HTTPClientProvider(transport: outbound, log: log),
             SecretsProvider(store: secrets, clock: clock),
-            SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake) { plugin in
+            SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake, hubAccess: {
+                guard let host = box?.host else { throw PluginError(.notLoggedIn, "this host syncs with no hub (no providers.sync.hub)") }
+                return try host.hubAccess()
+            }) { plugin in
                 await box?.host?.tellUntoldRemoteChanges(plugin)
             },
         ])

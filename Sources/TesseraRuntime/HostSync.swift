@@ -45,8 +45,11 @@ extension PluginHost {
         }
         let sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
         do {
+            try await registerOfflineSpaces(pluginID, with: HubAccess(hub: hub.hub, connection: sync.hub, state: sync.state))
             let report = try await sync.round()
             syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: report, error: nil) }
+            // What other members' plugins addressed to this person's spaces comes with the round.
+            do { try await fetchHubNotifications() } catch { log(.warning, "host", "fetching notifications from the hub failed: \(error)") }
             if !report.changedRows.isEmpty || !report.rejected.isEmpty || !report.dropped.isEmpty { await tellRemoteChanges(pluginID, report) }
             return report
         } catch {

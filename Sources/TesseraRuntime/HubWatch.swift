@@ -35,9 +35,10 @@ extension PluginHost {
     private func waitAtHub(_ hub: String, plugin: String) async -> WaitOutcome {
         guard let token = try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else { return .failed }
         do {
-            let changed = try await HubConnection(baseURL: hub, token: token)
-                .waitForChanges(plugin: plugin, after: pullCursor(of: plugin) ?? 0, seconds: Self.hubWaitSeconds)
-            return changed ? .changes : .nothing
+            let answer = try await HubConnection(baseURL: hub, token: token).waitForChangesOrNotifications(
+                plugin: plugin, after: pullCursor(of: plugin) ?? 0, notificationsAfter: hubNotificationCursor(), seconds: Self.hubWaitSeconds)
+            if answer.notifications { _ = try? await fetchHubNotifications() }
+            return answer.changes ? .changes : .nothing
         } catch {
             return .failed
         }

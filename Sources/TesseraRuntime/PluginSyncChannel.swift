@@ -7,6 +7,8 @@ struct PluginSyncChannel: PluginSync {
     /// The plugin's sync state as registered now (it is registered when the generation commits).
     let store: @Sendable () -> SyncStore?
     let changed: @Sendable () -> Void
+    /// The plugin's shared spaces at the hub.
+    let spaces: any PluginSpaces
 
     private func registered() throws -> SyncStore {
         guard let store = store() else { throw PluginError(.unavailable, "sync is not enabled for this plugin yet") }

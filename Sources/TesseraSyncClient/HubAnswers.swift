@@ -76,17 +76,21 @@ public struct SyncClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var code: String
     /// For people.
     public var message: String
+    /// The input field the hub named, if it did (`$.role`).
+    public var field: String?
 
-    public init(status: Int, code: String, message: String) {
+    public init(status: Int, code: String, message: String, field: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.field = field
     }
 
     init(_ answer: HubConnection.Answer) {
         let error = (try? JSONValue(parsing: answer.body))?["error"]
         self.init(status: answer.status, code: error?["code"]?.stringValue ?? "http_\(answer.status)",
-                  message: error?["message"]?.stringValue ?? "the hub answered \(answer.status)")
+                  message: error?["message"]?.stringValue ?? "the hub answered \(answer.status)",
+                  field: error?["field"]?.stringValue)
     }
 
     public var description: String { "\(code): \(message)" }

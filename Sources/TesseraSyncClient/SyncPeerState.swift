@@ -54,6 +54,32 @@ public final class SyncPeerState: Sendable {
         }
     }
 
+    // MARK: Spaces created offline
+
+    /// Keeps a shared space created while the hub was out of reach, to register at the next round.
+    public func keepUnregistered(space: String, name: String, hub: String, plugin: String) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("INSERT OR REPLACE INTO unregistered_spaces (hub, plugin, space, name) VALUES (?, ?, ?, ?)")
+                .execute([.text(hub), .text(plugin), .text(space), .text(name)])
+        }
+    }
+
+    /// The plugin's spaces created offline and not registered yet: (space, name), in id order.
+    public func unregisteredSpaces(hub: String, plugin: String) throws -> [(space: String, name: String)] {
+        try database.withConnection { db in
+            try db.cachedStatement("SELECT space, name FROM unregistered_spaces WHERE hub = ? AND plugin = ? ORDER BY space")
+                .fetchAll([.text(hub), .text(plugin)]).map { ($0[0].text ?? "", $0[1].text ?? "") }
+        }
+    }
+
+    /// Forgets a space once the hub has registered it.
+    public func forgetUnregistered(space: String, hub: String, plugin: String) throws {
+        try database.withConnection { db in
+            try db.cachedStatement("DELETE FROM unregistered_spaces WHERE hub = ? AND plugin = ? AND space = ?")
+                .execute([.text(hub), .text(plugin), .text(space)])
+        }
+    }
+
     // MARK: Changes a plugin was not told of
 
     /// Replaces what `plugin` has yet to be told (the host's encoding) with `merge` of it, in one

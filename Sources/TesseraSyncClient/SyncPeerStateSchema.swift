@@ -12,5 +12,11 @@ enum SyncPeerStateSchema {
                 timestamp TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS untold (plugin TEXT PRIMARY KEY, changes BLOB NOT NULL) WITHOUT ROWID;
             """),
+        // Shared spaces a plugin created while the hub was out of reach: registered (with their
+        // names) by the next round, then forgotten.
+        StoreMigration(version: 2, sql: """
+            CREATE TABLE IF NOT EXISTS unregistered_spaces (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                name TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+            """),
     ])
 }

@@ -195,6 +195,9 @@ struct HubOpenAPITests {
                 ("delete", "/v1/hub/spaces/{space}"), ("post", "/v1/hub/spaces/{space}/invitations"), ("post", "/v1/hub/invitations/accept"),
                 ("put", "/v1/hub/spaces/{space}/members/{person}"), ("delete", "/v1/hub/spaces/{space}/members/{person}"),
                 ("post", "/v1/hub/sync/{plugin}/push"), ("get", "/v1/hub/sync/{plugin}/pull"), ("post", "/v1/hub/sync/{plugin}/check"),
+                ("get", "/v1/hub/spaces/{space}/invitations"), ("delete", "/v1/hub/spaces/{space}/invitations/{invitation}"),
+                ("get", "/v1/hub/invitations"), ("post", "/v1/hub/invitations/{invitation}/accept"),
+                ("post", "/v1/hub/invitations/{invitation}/decline"), ("post", "/v1/hub/notifications"), ("get", "/v1/hub/notifications"),
             ]
             for (method, path) in routes { #expect(paths[path]?[method] != nil, "\(method) \(path)") }
             #expect(paths["/v1/hub/login"]?["post"]?["security"] == [])

@@ -11,6 +11,9 @@ import TesseraTestFixtures
 @Suite struct HubSchemaMigrationTests {
     static let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_772_438_400) }  // 2026-03-02T08:00Z
     static var nowMillis: Int64 { Int64(now().timeIntervalSince1970 * 1000) }
+    /// Every version this tessera knows, and the one after the last (a newer tessera's).
+    static let known = HubMigrations.all.map(\.version)
+    static var next: Int { known.last! + 1 }
 
     /// A fresh PostgreSQL database of the shared test server.
     static func postgres() async throws -> (PostgresHubDatabase, String) {
@@ -40,7 +43,7 @@ import TesseraTestFixtures
         let (database, _) = try await Self.postgres()
         defer { database.shutdown() }
         let hub = try await HubStore(database: database, now: Self.now)
-        #expect(try await Self.records(database) == [1, 2])
+        #expect(try await Self.records(database) == Self.known)
         _ = try await hub.createPerson(name: "ada", password: "correct horse")
         let login = try await hub.login(name: "ada", password: "correct horse", deviceName: "laptop")
         #expect(try await hub.device(forToken: login.token)?.id == login.deviceID)
@@ -109,7 +112,7 @@ import TesseraTestFixtures
             try await sql.execute("INSERT INTO hub_people(id, name, password_hash, created_ms) VALUES ('p1', 'ada', ?, 1)", [.text(hash)])
         }
         let hub = try await HubStore(database: database, now: Self.now)
-        #expect(try await Self.records(database) == [1, 2])
+        #expect(try await Self.records(database) == Self.known)
         let login = try await hub.login(name: "ada", password: "correct horse", deviceName: "laptop")
         #expect(try await hub.device(forToken: login.token)?.person == "p1")
     }
@@ -119,34 +122,34 @@ import TesseraTestFixtures
         defer { database.shutdown() }
         _ = try await HubStore(database: database, now: Self.now)
         try await database.transaction { sql in
-            try await sql.execute("INSERT INTO _tessera_schema(store, version, sql, applied_ms) VALUES ('hub', 3, 'from a newer tessera', 0)", [])
+            try await sql.execute("INSERT INTO _tessera_schema(store, version, sql, applied_ms) VALUES ('hub', ?, 'from a newer tessera', 0)", [.integer(Int64(Self.next))])
         }
         do {
             _ = try await HubStore(database: database, now: Self.now)
             Issue.record("a hub written by a newer tessera opened")
         } catch let error as StoreMigrationError {
-            #expect(error.problem == .databaseAhead(applied: 3, known: 2))
+            #expect(error.problem == .databaseAhead(applied: Self.next, known: Self.known.last!))
             #expect(error.description.contains("the hub store in PostgreSQL database \(name)"))
-            #expect(error.description.contains("is at schema version 3, but this tessera knows versions up to 2"))
+            #expect(error.description.contains("is at schema version \(Self.next), but this tessera knows versions up to \(Self.known.last!)"))
         }
     }
 
     @Test func aFailingPostgresStepIsRolledBackAndTheEarlierStepsStay() async throws {
         let (database, _) = try await Self.postgres()
         defer { database.shutdown() }
-        let failing = HubMigration(version: 3, sqlite: [], postgres: ["CREATE TABLE hub_extra(x BIGINT)", "INSERT INTO no_such_table VALUES (1)"])
+        let failing = HubMigration(version: Self.next, sqlite: [], postgres: ["CREATE TABLE hub_extra(x BIGINT)", "INSERT INTO no_such_table VALUES (1)"])
         do {
             try await HubSchemaMigrator.migrate(database, migrations: HubMigrations.all + [failing], nowMillis: Self.nowMillis)
             Issue.record("a failing step succeeded")
         } catch let error as StoreMigrationError {
             guard case .failed(let version, let message) = error.problem else { Issue.record("\(error)"); return }
-            #expect(version == 3)
+            #expect(version == Self.next)
             #expect(message.contains("no_such_table"))
         }
-        #expect(try await Self.records(database) == [1, 2])
+        #expect(try await Self.records(database) == Self.known)
         #expect(try await !Self.tableExists(database, "hub_extra"))
-        let fixed = HubMigration(version: 3, sqlite: [], postgres: ["CREATE TABLE hub_extra(x BIGINT)"])
-        #expect(try await HubSchemaMigrator.migrate(database, migrations: HubMigrations.all + [fixed], nowMillis: Self.nowMillis) == 3)
+        let fixed = HubMigration(version: Self.next, sqlite: [], postgres: ["CREATE TABLE hub_extra(x BIGINT)"])
+        #expect(try await HubSchemaMigrator.migrate(database, migrations: HubMigrations.all + [fixed], nowMillis: Self.nowMillis) == Self.next)
         #expect(try await Self.tableExists(database, "hub_extra"))
     }
 
@@ -161,7 +164,7 @@ import TesseraTestFixtures
             for replica in replicas { group.addTask { _ = try await HubStore(database: replica, now: Self.now) } }
             try await group.waitForAll()
         }
-        #expect(try await Self.records(first) == [1, 2])
+        #expect(try await Self.records(first) == Self.known)
     }
 
     // MARK: SQLite
@@ -178,7 +181,7 @@ import TesseraTestFixtures
         }
         let hub = try await HubStore(path: path, now: Self.now)
         let check = try SQLiteConnection(path: path)
-        #expect(try check.fetchAll("SELECT version FROM _tessera_schema WHERE store = 'hub' ORDER BY version", []) == [[.integer(1)], [.integer(2)]])
+        #expect(try check.fetchAll("SELECT version FROM _tessera_schema WHERE store = 'hub' ORDER BY version", []) == Self.known.map { [.integer(Int64($0))] })
         #expect(try check.fetchOne("SELECT last_used_ms FROM hub_devices WHERE id = 'd1'") == [.integer(Self.nowMillis)])
         _ = try await hub.login(name: "ada", password: "correct horse", deviceName: "new laptop")
     }
@@ -186,8 +189,8 @@ import TesseraTestFixtures
     @Test func aSQLiteHubAheadOfTheCodeIsRefusedNamingTheFile() async throws {
         let path = Fixtures.temporaryDirectory("hub-ahead") + "/hub.sqlite"
         _ = try await HubStore(path: path, now: Self.now)
-        try SQLiteConnection(path: path).execute("INSERT INTO _tessera_schema VALUES ('hub', 3, 'newer', 0)")
-        await #expect(throws: StoreMigrationError(store: "hub", location: path, problem: .databaseAhead(applied: 3, known: 2))) {
+        try SQLiteConnection(path: path).execute("INSERT INTO _tessera_schema VALUES ('hub', \(Self.next), 'newer', 0)")
+        await #expect(throws: StoreMigrationError(store: "hub", location: path, problem: .databaseAhead(applied: Self.next, known: Self.known.last!))) {
             _ = try await HubStore(path: path, now: Self.now)
         }
     }

@@ -33,7 +33,7 @@ extension APIError {
         case .conflict: .conflict
         case .unprocessable: .unprocessableContent
         case .unavailable: .serviceUnavailable
-        default: nil
+        default: spaceStatus(for: code)
         }
     }
 }

@@ -33,8 +33,15 @@ struct HubRoutes {
         table.add(.delete, "/v1/hub/spaces/:space", routes.deleteSpace)
         table.add(.post, "/v1/hub/spaces/:space/invitations", routes.invite)
         table.add(.post, "/v1/hub/invitations/accept", routes.accept)
+        table.add(.get, "/v1/hub/spaces/:space/invitations", routes.spaceInvitations)
+        table.add(.delete, "/v1/hub/spaces/:space/invitations/:invitation", routes.cancelInvitation)
+        table.add(.get, "/v1/hub/invitations", routes.myInvitations)
+        table.add(.post, "/v1/hub/invitations/:invitation/accept", routes.acceptInvitation)
+        table.add(.post, "/v1/hub/invitations/:invitation/decline", routes.declineInvitation)
         table.add(.put, "/v1/hub/spaces/:space/members/:person", routes.setRole)
         table.add(.delete, "/v1/hub/spaces/:space/members/:person", routes.removeMember)
+        table.add(.post, "/v1/hub/notifications", routes.relayNotification)
+        table.add(.get, "/v1/hub/notifications", routes.notifications)
         table.add(.post, "/v1/hub/sync/:plugin/push", routes.push)
         table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
         table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
@@ -108,15 +115,18 @@ struct HubRoutes {
     struct SpacesOutput: Encodable { let spaces: [SpaceSummary]; let departures: [SpaceDeparture] }
     struct NameInput: Decodable { let name: String }
     struct SpaceOutput: Encodable { let space: String; let created: Bool }
-    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64? }
-    struct InviteOutput: Encodable { let code: String; let space: String; let role: SpaceRole; let expiresAt: String; let expiresAtMillis: Int64 }
+    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String? }
+    struct InviteOutput: Encodable {
+        let id: String; let code: String; let space: String; let role: SpaceRole; let invitee: HubPerson?
+        let expiresAt: String; let expiresAtMillis: Int64
+    }
     struct AcceptInput: Decodable { let code: String }
     struct MembershipOutput: Encodable { let space: String; let person: String; let role: SpaceRole }
     struct RoleInput: Decodable { let role: SpaceRole }
 
     func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
-        let (spaces, departures) = try await run { try await hub.spaces(of: device.person) }
+        let (spaces, departures) = try await run { try await hub.spaces(of: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(SpacesOutput(spaces: spaces, departures: departures))
     }
 
@@ -124,13 +134,13 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? ""
         let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
-        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person) }
+        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
     }
 
     func deleteSpace(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
-        try await run { try await hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person) }
+        try await run { try await hub.deleteSpace(context.parameters.get("space") ?? "", by: device.person, plugin: Self.plugin(request)) }
         return Response(status: .noContent)
     }
 
@@ -138,9 +148,11 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
         let invitation = try await run {
-            try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds, by: device.person)
+            try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds,
+                                 by: device.person, invitee: input.person, plugin: Self.plugin(request))
         }
-        return try HubJSON.response(InviteOutput(code: invitation.code, space: invitation.space, role: invitation.role,
+        return try HubJSON.response(InviteOutput(id: invitation.id, code: invitation.code, space: invitation.space, role: invitation.role,
+                                                 invitee: invitation.invitee,
                                                  expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
                                     status: .created)
     }
@@ -156,16 +168,69 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person) }
+        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request)) }
         return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
     }
 
     func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.removeMember(person, from: space, by: device.person) }
+        try await run { try await hub.removeMember(person, from: space, by: device.person, plugin: Self.plugin(request)) }
         return Response(status: .noContent)
     }
+
+    struct InvitationsOutput: Encodable { let invitations: [PendingOutput] }
+    struct PendingOutput: Encodable {
+        let id: String; let space: String; let spaceName: String; let role: SpaceRole; let inviter: HubPerson; let invitee: HubPerson?
+        let expiresAt: String; let expiresAtMillis: Int64
+        init(_ p: PendingInvitation) {
+            id = p.id; space = p.space; spaceName = p.spaceName; role = p.role; inviter = p.inviter; invitee = p.invitee
+            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis
+        }
+    }
+
+    /// An owner's view of a space's open invitations (never their codes).
+    func spaceInvitations(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let pending = try await run {
+            try await hub.invitations(of: context.parameters.get("space") ?? "", by: device.person, plugin: Self.plugin(request))
+        }
+        return try HubJSON.response(InvitationsOutput(invitations: pending.map(PendingOutput.init)))
+    }
+
+    func cancelInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        try await run {
+            try await hub.cancelInvitation(context.parameters.get("invitation") ?? "", of: context.parameters.get("space") ?? "",
+                                           by: device.person, plugin: Self.plugin(request))
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The open invitations addressed to the caller.
+    func myInvitations(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let pending = try await run { try await hub.invitations(for: device.person, plugin: Self.plugin(request)) }
+        return try HubJSON.response(InvitationsOutput(invitations: pending.map(PendingOutput.init)))
+    }
+
+    func acceptInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let (space, role) = try await run {
+            try await hub.acceptInvitation(context.parameters.get("invitation") ?? "", by: device.person, plugin: Self.plugin(request))
+        }
+        return try HubJSON.response(MembershipOutput(space: space, person: device.person, role: role))
+    }
+
+    func declineInvitation(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        try await run { try await hub.declineInvitation(context.parameters.get("invitation") ?? "", by: device.person, plugin: Self.plugin(request)) }
+        return Response(status: .noContent)
+    }
+
+    /// The `plugin` query parameter: a plugin managing its own spaces names itself, and sees and
+    /// manages only the spaces it registered.
+    static func plugin(_ request: Request) -> String? { QueryParameters(request).string("plugin") }
 
     // MARK: Sync
 
@@ -199,7 +264,7 @@ struct HubRoutes {
         ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    struct WaitOutput: Encodable { let changes: Bool }
+    struct WaitOutput: Encodable { let changes: Bool; let notifications: Bool? }
 
     /// A long poll: answers as soon as my spaces hold a change after `after`, or after `seconds`.
     func waitForChanges(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -207,10 +272,12 @@ struct HubRoutes {
         let query = QueryParameters(request)
         let after = try query.integer("after", in: 0...Int64.max) ?? 0
         let seconds = try query.integer("seconds", in: 0...Int64(HubStore.maxWaitSeconds)) ?? 25
-        let changes = try await run {
-            try await hub.waitForChanges(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after, seconds: Int(seconds))
+        let notificationsAfter = try query.integer("notificationsAfter", in: 0...Int64.max)
+        let answer = try await run {
+            try await hub.waitForChanges(plugin: context.parameters.get("plugin") ?? "", person: device.person, after: after,
+                                         notificationsAfter: notificationsAfter, seconds: Int(seconds))
         }
-        return try HubJSON.response(WaitOutput(changes: changes))
+        return try HubJSON.response(WaitOutput(changes: answer.changes, notifications: notificationsAfter == nil ? nil : answer.notifications))
     }
 
     struct CheckInput: Decodable {
@@ -245,6 +312,59 @@ struct HubRoutes {
                                since: answer.sinceMillis.map(Self.iso),
                                sinceMillis: answer.sinceMillis, hubRoot: answer.hubRoot)
         }))
+    }
+
+    // MARK: Notifications to a space's members
+
+    struct RelayOutput: Encodable { let stored: Bool; let recipients: Int }
+
+    /// Files a notification for the members of a space (docs/hub.md); idempotent by its key.
+    func relayNotification(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let json: JSONValue
+        do { json = try JSONValue(parsing: try await JSONRequestBody.read(request, limit: maxBodyBytes)) } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, code: "invalid_input", "the body is not JSON: \(error)")
+        }
+        func text(_ name: String) throws -> String {
+            guard let value = json[name]?.stringValue else {
+                throw APIError(.badRequest, code: "invalid_input", "'\(name)' must be a string", field: "$.\(name)")
+            }
+            return value
+        }
+        // Checked in the order the body lists them, so the first missing member is the one named.
+        let key = try text("key"), notificationKey = try text("notificationKey"), plugin = try text("plugin")
+        let space = try text("space"), title = try text("title")
+        guard let due = json["dueAtMillis"]?.integerValue else {
+            throw APIError(.badRequest, code: "invalid_input", "'dueAtMillis' must be an integer", field: "$.dueAtMillis")
+        }
+        let notification = RelayedNotification(
+            key: key, notificationKey: notificationKey, plugin: plugin, space: space, title: title, body: json["body"]?.stringValue ?? "",
+            payload: (json["payload"] ?? .null).serialized(), dueAtMillis: due, late: json["late"]?.boolValue ?? false)
+        let result = try await run {
+            try await hub.relay(notification, excludingSender: json["excludingSender"]?.boolValue ?? false, from: device)
+        }
+        return try HubJSON.response(RelayOutput(stored: result.stored, recipients: result.recipients), status: result.stored ? .created : .ok)
+    }
+
+    /// The notifications filed for the caller's person after `after`.
+    func notifications(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        let query = QueryParameters(request)
+        let after = try query.integer("after", in: 0...Int64.max) ?? 0
+        let limit = try query.integer("limit", in: 1...Int64(HubStore.maxNotificationPage)) ?? 200
+        let page = try await run { try await hub.notifications(for: device, after: after, limit: Int(limit)) }
+        let items: [JSONValue] = page.notifications.map { filed in
+            let n = filed.notification
+            return ["id": .integer(filed.id), "key": .string(n.key), "notificationKey": .string(n.notificationKey), "plugin": .string(n.plugin),
+                    "space": .string(n.space), "sender": ["id": .string(filed.sender.id), "name": .string(filed.sender.name)],
+                    "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
+                    "dueAtMillis": .integer(n.dueAtMillis), "dueAt": .string(Self.iso(n.dueAtMillis)), "late": .bool(n.late)]
+        }
+        let body: JSONValue = ["notifications": .array(items), "cursor": .integer(page.cursor), "more": .bool(page.more)]
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(body.serialized().utf8))))
     }
 
     // MARK: Helpers

@@ -6,6 +6,8 @@ import TesseraSDK
 extension OpenAPIComponents {
     static var hubPaths: [String: JSONValue] {
         let space = pathParameter("space", "A shared space's id (a lowercase UUID).")
+        let plugin = queryParameter("plugin", ["type": "string"], "Only this plugin's spaces: the plugin registering, listing or managing its own.")
+        let invitation = pathParameter("invitation", "The invitation's id.")
         return [
             "/v1/hub/people": ["post": hubOperation(
                 "hubCreatePerson", "Create a person with their personal space (the hub's admin token).", input: ref("HubNewPerson"),
@@ -22,29 +24,54 @@ extension OpenAPIComponents {
                 "hubChangePassword", "Change my password, proving the current one; optionally sign out every other device.",
                 input: ref("HubPasswordChange"), success: "204", errors: ["400"])],
             "/v1/hub/spaces": ["get": hubOperation("hubSpaces", "My spaces with their members, and the spaces I left, was removed from, or that were deleted.",
-                                                   output: ref("HubSpaces"), errors: [])],
+                                                   output: ref("HubSpaces"), errors: ["400"]).adding("parameters", [plugin])],
             "/v1/hub/spaces/{space}": [
                 "put": hubOperation("hubRegisterSpace", "Register a shared space (I become its owner; 201) or rename it (owners; 200).",
                                     input: ref("HubName"), output: ref("HubSpaceRegistered"), errors: ["400", "403", "404", "409", "410"])
-                    .adding("parameters", [space]),
+                    .adding("parameters", [space, plugin]),
                 "delete": hubOperation("hubDeleteSpace", "Delete a shared space for good (owners); its members are told.",
                                        success: "204", errors: ["400", "403", "404", "409", "410"])
-                    .adding("parameters", [space]),
+                    .adding("parameters", [space, plugin]),
             ],
-            "/v1/hub/spaces/{space}/invitations": ["post": hubOperation(
+            "/v1/hub/spaces/{space}/invitations/{invitation}": ["delete": hubOperation(
+                "hubCancelInvitation", "Cancel an open invitation of the space (owners): its code stops working.",
+                success: "204", errors: ["400", "403", "404", "409", "410"]).adding("parameters", [space, invitation, plugin])],
+            "/v1/hub/invitations": ["get": hubOperation(
+                "hubMyInvitations", "The open invitations addressed to me by name.", output: ref("HubPendingInvitations"), errors: ["400"])
+                .adding("parameters", [plugin])],
+            "/v1/hub/invitations/{invitation}/accept": ["post": hubOperation(
+                "hubAcceptInvitation", "Accept an invitation addressed to me, by its id.", output: ref("HubMembership"),
+                errors: ["400", "404", "409", "410"]).adding("parameters", [invitation, plugin])],
+            "/v1/hub/invitations/{invitation}/decline": ["post": hubOperation(
+                "hubDeclineInvitation", "Decline an invitation addressed to me: it is removed, its code stops working.",
+                success: "204", errors: ["400", "404"]).adding("parameters", [invitation, plugin])],
+            "/v1/hub/spaces/{space}/invitations": ["get": hubOperation(
+                "hubSpaceInvitations", "The space's open invitations (owners), never their codes.", output: ref("HubPendingInvitations"),
+                errors: ["400", "403", "404", "409", "410"]).adding("parameters", [space, plugin]),
+                "post": hubOperation(
                 "hubInvite", "A single-use invitation code with a role and an expiry (owners); the code is shown this once.",
                 input: ref("HubInvite"), output: ref("HubInvitation"), success: "201", errors: ["400", "403", "404", "409", "410"])
-                .adding("parameters", [space])],
+                .adding("parameters", [space, plugin])],
             "/v1/hub/invitations/accept": ["post": hubOperation(
                 "hubAccept", "Accept an invitation: join its space with its role; the code is used up.",
-                input: ref("HubCode"), output: ref("HubMembership"), errors: ["400", "404", "409", "410"])],
+                input: ref("HubCode"), output: ref("HubMembership"), errors: ["400", "403", "404", "409", "410"])],
             "/v1/hub/spaces/{space}/members/{person}": [
                 "put": hubOperation("hubSetRole", "Change a member's role (owners); the last owner cannot be demoted.",
                                     input: ref("HubRole"), output: ref("HubMembership"), errors: ["400", "403", "404", "409", "410"])
-                    .adding("parameters", [space, pathParameter("person", "The member's person id.")]),
+                    .adding("parameters", [space, pathParameter("person", "The member's person id."), plugin]),
                 "delete": hubOperation("hubRemoveMember", "Revoke a member (owners), or leave (anyone); the last owner cannot leave.",
                                        success: "204", errors: ["400", "403", "404", "409", "410"])
-                    .adding("parameters", [space, pathParameter("person", "The member's person id.")]),
+                    .adding("parameters", [space, pathParameter("person", "The member's person id."), plugin]),
+            ],
+            "/v1/hub/notifications": [
+                "post": hubOperation("hubRelayNotification", "File a notification for the members of a space (idempotent by its key): 201 filed, 200 a repeat.",
+                                     input: ref("HubRelayNotification"), output: ref("HubRelayed"), success: "201", errors: ["400", "404", "409", "410"]),
+                "get": hubOperation("hubNotifications", "The notifications filed for me after `after`; fetching acknowledges up to `after` for this device.",
+                                    output: ref("HubNotifications"), errors: ["400"])
+                    .adding("parameters", [
+                        queryParameter("after", ["type": "integer", "minimum": 0], "My notification cursor (0 at first)."),
+                        queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": 500], "At most this many (default 200)."),
+                    ]),
             ],
             "/v1/hub/sync/{plugin}/push": ["post": pushOperation],
             "/v1/hub/sync/{plugin}/pull": ["get": pullOperation],
@@ -55,6 +82,8 @@ extension OpenAPIComponents {
                     pluginParameter,
                     queryParameter("after", ["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)], "My pull cursor."),
                     queryParameter("seconds", ["type": "integer", "minimum": 0, "maximum": 60], "How long to wait at most (default 25)."),
+                    queryParameter("notificationsAfter", ["type": "integer", "minimum": 0],
+                                   "My notification cursor: answer also when a notification for me is filed after it."),
                 ])],
             "/v1/hub/sync/{plugin}/check": ["post": hubOperation(
                 "hubCheck", "Are we in sync? Each space's merkle root (or trie) against the hub's: `in_sync`, `differs` from a minute, `not_a_member` or `deleted`.",
@@ -136,12 +165,29 @@ extension OpenAPIComponents {
             ]),
             "HubPasswordChange": ["type": "object", "required": ["current", "new"], "properties": [
                 "current": string, "new": ["type": "string", "minLength": 8], "signOutOtherDevices": boolean]],
-            "HubWaitAnswer": object(["changes": boolean]),
+            "HubWaitAnswer": ["type": "object", "required": ["changes"], "properties": ["changes": boolean, "notifications": boolean]],
+            "HubRelayNotification": ["type": "object", "required": ["key", "notificationKey", "plugin", "space", "title", "dueAtMillis"],
+                                     "properties": ["key": string, "notificationKey": string, "plugin": string, "space": string,
+                                                    "excludingSender": boolean, "title": string, "body": string, "payload": [:],
+                                                    "dueAtMillis": integer, "late": boolean]],
+            "HubRelayed": object(["stored": boolean, "recipients": integer]),
+            "HubNotifications": object([
+                "notifications": ["type": "array", "items": object([
+                    "id": integer, "key": string, "notificationKey": string, "plugin": string, "space": string, "sender": ref("HubPerson"),
+                    "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean])],
+                "cursor": integer, "more": boolean]),
             "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
             "HubInvite": ["type": "object", "required": ["role"], "properties": [
-                "role": role, "expiresInSeconds": ["type": "integer", "minimum": 60, "maximum": 2_592_000]]],
-            "HubInvitation": object(["code": string, "space": string, "role": role, "expiresAt": dateTime, "expiresAtMillis": integer]),
+                "role": role, "expiresInSeconds": ["type": "integer", "minimum": 60, "maximum": 2_592_000],
+                "person": ["type": "string", "description": "The invitee's account name: the invitation is addressed to them."]]],
+            "HubInvitation": ["type": "object", "required": ["id", "code", "space", "role", "expiresAt", "expiresAtMillis"], "properties": [
+                "id": string, "code": string, "space": string, "role": role, "invitee": ref("HubPerson"),
+                "expiresAt": dateTime, "expiresAtMillis": integer]],
+            "HubPendingInvitations": object(["invitations": ["type": "array", "items": [
+                "type": "object", "required": ["id", "space", "spaceName", "role", "inviter", "expiresAt", "expiresAtMillis"], "properties": [
+                    "id": string, "space": string, "spaceName": string, "role": role, "inviter": ref("HubPerson"),
+                    "invitee": ref("HubPerson"), "expiresAt": dateTime, "expiresAtMillis": integer]]]]),
             "HubCode": object(["code": string]),
             "HubRole": object(["role": role]),
             "HubMembership": object(["space": string, "person": string, "role": role]),

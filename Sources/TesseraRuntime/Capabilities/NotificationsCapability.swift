@@ -7,9 +7,12 @@ struct NotificationsProvider: CapabilityProvider {
     let name = "notifications"
     let version = SemanticVersion(1, 0, 0)
     let scheduler: NotificationScheduler
+    /// Whether a plugin syncs now (its sync state is registered).
+    let syncs: @Sendable (String) -> Bool
 
     func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
-        let channel = scheduler.channel(plugin: request.manifest.id, permissions: request.grant)
+        let id = request.manifest.id, syncs = self.syncs
+        let channel = scheduler.channel(plugin: id, permissions: request.grant, syncs: { syncs(id) })
         return ObjectBinding(granted: GrantedCapability(.notifications, channel as any PluginNotifications))
     }
 }

@@ -19,6 +19,8 @@ struct SyncProvider: CapabilityProvider {
     let schedule: SyncSchedule?
     /// Brings the timer loop round, so a new schedule is seen.
     let wake: @Sendable () -> Void
+    /// The hub and this device's token, for a plugin's space calls.
+    let hubAccess: @Sendable () throws -> HubAccess
     /// Tells a plugin that just became active what rounds changed while it was not.
     let tellUntold: @Sendable (String) async -> Void
 
@@ -27,7 +29,10 @@ struct SyncProvider: CapabilityProvider {
         guard let storage = request.resources.storage, !manifest.syncTables.isEmpty else { return ObjectBinding(granted: nil) }
         let tables = manifest.syncTables.keys.sorted().map { SyncedTable($0, keepConflicts: Set(manifest.syncTables[$0] ?? [])) }
         let id = manifest.id, stores = self.stores, schedule = self.schedule, clock = self.clock
-        let channel = PluginSyncChannel(store: { stores[id] }) { schedule?.changed(id, now: clock.now()) }
+        let wake = self.wake
+        let roundSoon: @Sendable () -> Void = { schedule?.changed(id, now: clock.now()); wake() }
+        let spaces = PluginSpacesChannel(pluginID: id, access: hubAccess, roundSoon: roundSoon)
+        let channel = PluginSyncChannel(store: { stores[id] }, changed: { schedule?.changed(id, now: clock.now()) }, spaces: spaces)
         return SyncBinding(provider: self, pluginID: id, storage: storage, tables: tables, channel: channel)
     }
 }

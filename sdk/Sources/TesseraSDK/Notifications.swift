@@ -67,8 +67,13 @@ public struct NotificationRequest: Sendable, Hashable {
 public enum NotificationRecipient: Sendable, Hashable {
     /// The person this host serves.
     case user
-    /// Every member of a shared space (delivered once sync and its spaces exist).
+    /// Every member of a shared space, on each of their devices, relayed through the hub (the
+    /// person this host serves included): its id, a lowercase UUID. Needs the `spaces` permission
+    /// and the plugin to sync.
     case space(String)
+    /// Every member of a shared space but the person this host serves (an alert about the
+    /// traveller need not wake the traveller's own phone).
+    case spaceOthers(String)
 }
 
 /// When a notification is delivered.

@@ -27,6 +27,10 @@ public protocol PluginSync: Sendable {
     /// - Throws: ``PluginError`` with code `notFound` if that cell has no conflict (resolved
     ///   already, here or on another device).
     func resolveConflict(table: String, id: String, column: String, value: SQLValue) async throws
+
+    /// The plugin's shared spaces at the hub: create one, invite people, manage its members
+    /// (``PluginSpaces``).
+    var spaces: any PluginSpaces { get }
 }
 
 extension CapabilityKey where Value == any PluginSync {
