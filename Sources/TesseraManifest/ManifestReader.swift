@@ -105,7 +105,8 @@ public enum ManifestReader {
                 name: name, summary: item["summary"]?.stringValue,
                 inputSchemaDocument: item["input"]!, inputSchema: input,
                 outputSchemaDocument: item["output"]!,
-                roles: roles ?? [.user, .admin]))
+                roles: roles ?? [.user, .admin],
+                file: item["file"]?.stringValue.flatMap(FileTransfer.init(rawValue:))))
         }
         return out
     }
