@@ -179,7 +179,7 @@ let package = Package(
             "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraRuntime", "TesseraManifest",
             "TesseraTestFixtures", sdk,
         ], exclude: ["Fixtures"]),
-        .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", sdk,
         ]),

@@ -7,8 +7,8 @@ import TesseraSDK
 
 /// `tessera-storage-torture files DATADIR START`: puts files numbered START, START+1, … into the
 /// plugin `torture`'s files until killed, 16 KiB at a time; after `finish` returns it prints
-/// `ack <number> <address>`. The crash test kills it with SIGKILL (mostly mid-write: it is always
-/// writing the next file) and checks that every acknowledged file is whole and no half file is
+/// `ack <number> <address>`, and `writing <number>` once a file's first chunk is written. The crash
+/// test kills it with SIGKILL, after an ack or (to land mid-write) after a `writing`, and checks that every acknowledged file is whole and no half file is
 /// visible.
 func putFilesUntilKilled(dataDirectory: String, start: Int) async -> Never {
     let store = FileStore(dataDirectory: dataDirectory)
@@ -21,6 +21,7 @@ func putFilesUntilKilled(dataDirectory: String, start: Int) async -> Never {
             let writer = try await files.writer(mediaType: nil)
             for offset in stride(from: 0, to: bytes.count, by: 16 * 1024) {
                 try await writer.write(Array(bytes[offset..<min(offset + 16 * 1024, bytes.count)]))
+                if offset == 0 { say("writing \(number)") }  // a kill from now on lands mid-write
             }
             let file = try await writer.finish()
             say("ack \(number) \(file.address)")
