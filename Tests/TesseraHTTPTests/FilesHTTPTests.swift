@@ -97,6 +97,22 @@ import TesseraTestFixtures
         await server.stop()
     }
 
+    @Test func aPhotoNoRecordLinksIsCollectedOnTheHostsClock() async throws {
+        let server = try await PhotosServer.start()
+        let kept = PhotosServer.jpeg(count: 5000, seed: 1), dropped = PhotosServer.jpeg(count: 5000, seed: 2)
+        _ = try await server.upload("kept", kept, contentType: nil)
+        _ = try await server.upload("dropped", dropped, contentType: nil)
+        let removed = try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-remove",
+                                               headers: [("Content-Type", "application/json")], body: Array(#"{"name": "dropped"}"#.utf8))
+        #expect(removed.status == 200, "\(removed.text)")
+        let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
+        #expect(try await server.request("GET", path("dropped")).status == 200, "unlinked, but not collected yet")
+        _ = try await server.host.advanceClock(by: 2 * 86_400)  // past the day's grace; the collector runs hourly
+        #expect(try await server.request("GET", path("dropped")).errorCode == "not_found")
+        #expect(try await server.request("GET", path("kept")).body == kept)
+        await server.stop()
+    }
+
     @Test func theOpenAPIDocumentWithFileOperationsIsValid() async throws {
         let server = try await PhotosServer.start()
         let response = try await server.request("GET", "/openapi.json")
@@ -164,8 +180,8 @@ struct PhotosServer {
     }
 }
 
-/// A photo album: `photo-add` (an upload) links the stored file to its name; `photo-get` (a
-/// download) names the file of a name.
+/// A photo album: `photo-add` (an upload) links the stored file to its name; `photo-remove`
+/// unlinks it; `photo-get` (a download) names the file of a name.
 final class PhotosPlugin: Plugin {
     static let id = "test.photos"
     let counter: CallCounter
@@ -187,6 +203,12 @@ final class PhotosPlugin: Plugin {
             answer["links"] = .array(links)
             return .object(answer)
         }
+        context.onOperation("photo-remove") { [self] call in
+            let name = call.input["name"]?.stringValue ?? ""
+            guard let address = self.names.withLock({ $0[name] }) else { throw PluginError(.notFound, "no such photo") }
+            try await files.unlink(address, table: "photos", id: name)  // the plugin keeps naming it: the host must not serve it once collected
+            return ["ok": true]
+        }
         context.onOperation("photo-get") { [self] call in
             guard let address = self.names.withLock({ $0[call.input["name"]?.stringValue ?? ""] }) else { throw PluginError(.notFound, "no such photo") }
             return ["address": .string(address)]
@@ -198,6 +220,9 @@ final class PhotosPlugin: Plugin {
         return [
             ["name": "photo-add", "file": "upload", "summary": "Stores a photo under a name.",
              "input": ["type": "object", "required": ["file", "name"], "properties": ["file": ["type": "object"], "name": name]] as [String: Any],
+             "output": ["type": "object"]],
+            ["name": "photo-remove", "summary": "Unlinks a photo from its name.",
+             "input": ["type": "object", "required": ["name"], "properties": ["name": name], "additionalProperties": false] as [String: Any],
              "output": ["type": "object"]],
             ["name": "photo-get", "file": "download", "summary": "The photo of a name.",
              "input": ["type": "object", "required": ["name"], "properties": ["name": name], "additionalProperties": false] as [String: Any],
