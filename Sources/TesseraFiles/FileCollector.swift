@@ -3,7 +3,8 @@ import Synchronization
 import TesseraClock
 
 /// Removes files no record links to, on the host's clock (it is ``DueWork`` for the
-/// ``TimerScheduler``), every ``every`` seconds.
+/// ``TimerScheduler``), every ``every`` seconds. Links to records that were deleted are dropped
+/// first, so deleting the last record that refers to a file lets it go.
 ///
 /// A file is a candidate when it has no link and was put more than ``grace`` ago: a file just put
 /// is given time to be linked to the record that will refer to it. A collection first scans for
@@ -18,14 +19,19 @@ public final class FileCollector: DueWork {
     public let every: TimeInterval
     /// How long a file put but not linked is kept.
     public let grace: TimeInterval
+    /// Whether a plugin's record (table, id) exists; `nil` when it cannot tell (no storage, no
+    /// such table). A link to a record that is gone is removed before the scan.
+    let recordExists: (@Sendable (_ plugin: String, _ table: String, _ id: String) -> Bool?)?
     private let next: Mutex<Date?> = Mutex(nil)
 
     /// Defaults: a collection every hour; a day's grace for a file not yet linked.
-    public init(store: FileStore, clock: any ClockSource, every: TimeInterval = 3600, grace: TimeInterval = 86_400) {
+    public init(store: FileStore, clock: any ClockSource, every: TimeInterval = 3600, grace: TimeInterval = 86_400,
+                recordExists: (@Sendable (_ plugin: String, _ table: String, _ id: String) -> Bool?)? = nil) {
         self.store = store
         self.clock = clock
         self.every = every
         self.grace = grace
+        self.recordExists = recordExists
     }
 
     public func nextDue() throws -> Date? {
@@ -46,6 +52,7 @@ public final class FileCollector: DueWork {
     @discardableResult
     public func collect(now: Date, afterScan: (@Sendable ([String]) async throws -> Void)? = nil) async throws -> [String] {
         let cutoff = now.addingTimeInterval(-grace)
+        if let recordExists { _ = try store.pruneLinks(exists: recordExists) }
         let candidates = try store.unreferenced(before: cutoff)
         try await afterScan?(candidates.map { "\($0.plugin)/\($0.address)" })
         var removed: [String] = []

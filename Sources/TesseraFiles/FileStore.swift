@@ -169,6 +169,25 @@ public final class FileStore: Sendable {
 
     // MARK: Collection (see FileCollector)
 
+    /// Removes the links whose record is gone: `exists(plugin, table, id)` says whether the record
+    /// is there (`nil`: it cannot tell, and the link stays). Each check and removal runs under the
+    /// index's lock, which `link` takes too, so a record written and linked meanwhile keeps its
+    /// link. The links removed.
+    func pruneLinks(exists: (_ plugin: String, _ table: String, _ id: String) -> Bool?) throws -> Int {
+        try index.withConnection { db in
+            var removed = 0
+            let links = try db.fetchAll("SELECT plugin, address, table_name, record_id FROM links ORDER BY plugin, address")
+            for link in links {
+                let (plugin, address, table, id) = (link[0].text ?? "", link[1].text ?? "", link[2].text ?? "", link[3].text ?? "")
+                guard exists(plugin, table, id) == false else { continue }
+                try db.cachedStatement("DELETE FROM links WHERE plugin = ? AND address = ? AND table_name = ? AND record_id = ?")
+                    .execute([.text(plugin), .text(address), .text(table), .text(id)])
+                removed += 1
+            }
+            return removed
+        }
+    }
+
     /// Files no record links to, put before `cutoff`: what a collection may remove.
     func unreferenced(before cutoff: Date) throws -> [(plugin: String, address: String)] {
         try index.withConnection { db in

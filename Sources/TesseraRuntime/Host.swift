@@ -37,7 +37,7 @@ public final class PluginHost: Sendable {
     let syncStores: SyncStores
     /// Plugins' files (`<data>/files.sqlite`, `<data>/plugins/<id>/files/`), each plugin's channel
     /// to them, and their collection on the clock (docs/files.md).
-    let files: FileStore, fileChannels = FileChannels(), fileCollector: FileCollector
+    let files: FileStore, fileChannels: FileChannels, fileCollector: FileCollector
     /// When each syncing plugin's next round is due, if the deployment names a hub.
     let syncSchedule: SyncSchedule?
     let syncStatus = Mutex<[String: SyncStatus]>([:])
@@ -117,7 +117,9 @@ public final class PluginHost: Sendable {
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)
         files = FileStore(dataDirectory: data)
-        fileCollector = FileCollector(store: files, clock: clock)
+        let fileChannels = FileChannels()
+        self.fileChannels = fileChannels
+        fileCollector = FileCollector(store: files, clock: clock, recordExists: fileChannels.recordExists)
         timers.add(fileCollector)
         let stores = SyncStores()
         syncStores = stores

@@ -113,6 +113,31 @@ import TesseraTestFixtures
         await server.stop()
     }
 
+    @Test func deletingTheLastRecordThatRefersToAFileLetsTheHostCollectIt() async throws {
+        let server = try await PhotosServer.start()
+        let photo = PhotosServer.jpeg(count: 5000, seed: 3), other = PhotosServer.jpeg(count: 5000, seed: 4)
+        let json = [("Content-Type", "application/json")]
+        func post(_ op: String, _ body: String) async throws -> RawResponse {
+            try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/\(op)", headers: json, body: Array(body.utf8))
+        }
+        _ = try await server.upload("p", photo, contentType: nil)
+        _ = try await server.upload("o", other, contentType: nil)
+        // Two posts refer to the photo, one to the other; the records are in the plugin's storage.
+        #expect(try await post("post-write", #"{"id": "1", "photo": "p"}"#).status == 200)
+        #expect(try await post("post-write", #"{"id": "2", "photo": "p"}"#).status == 200)
+        #expect(try await post("post-write", #"{"id": "3", "photo": "o"}"#).status == 200)
+        #expect(try await post("post-delete", #"{"id": "1"}"#).status == 200)
+        #expect(try await post("post-delete", #"{"id": "3"}"#).status == 200)
+        // photo-add linked each file to photos/<name> too: drop those, leaving only the posts.
+        #expect(try await post("photo-remove", #"{"name": "p"}"#).status == 200)
+        #expect(try await post("photo-remove", #"{"name": "o"}"#).status == 200)
+        _ = try await server.host.advanceClock(by: 2 * 86_400)
+        let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
+        #expect(try await server.request("GET", path("p")).body == photo, "post 2 still refers to it")
+        #expect(try await server.request("GET", path("o")).errorCode == "not_found", "its last post was deleted")
+        await server.stop()
+    }
+
     @Test func theOpenAPIDocumentWithFileOperationsIsValid() async throws {
         let server = try await PhotosServer.start()
         let response = try await server.request("GET", "/openapi.json")
@@ -140,12 +165,12 @@ struct PhotosServer {
     static func start() async throws -> PhotosServer {
         let ws = FixtureWorkspace("files-http")
         ws.addManifest(id: PhotosPlugin.id, library: ws.root + "/in-process.so") {
-            $0["requires"] = [["capability": "files", "version": "^1.0"]]
-            $0["permissions"] = ["files": ["mediaTypes": ["image/jpeg", "image/png"], "quotaMB": 3, "maxFileMB": 4]]
+            $0["requires"] = [["capability": "files", "version": "^1.0"], ["capability": "storage", "version": "^1.0"]]
+            $0["permissions"] = ["files": ["mediaTypes": ["image/jpeg", "image/png"], "quotaMB": 3, "maxFileMB": 4], "storage": [:] as [String: Any]]
             $0["operations"] = PhotosPlugin.operations
         }
         // The operator grants less than the manifest asks: 3 MiB a file.
-        ws.writeDeployment(plugins: [["id": PhotosPlugin.id, "grants": ["files": ["maxFileMB": 3]]]])
+        ws.writeDeployment(plugins: [["id": PhotosPlugin.id, "grants": ["files": ["maxFileMB": 3], "storage": [:] as [String: Any]]]])
         let counter = CallCounter()
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
             dataDirectory: ws.dataDirectory, inProcessPlugins: [PhotosPlugin.id: PluginFactory { PhotosPlugin(counter: counter) }]))
@@ -209,10 +234,26 @@ final class PhotosPlugin: Plugin {
             try await files.unlink(address, table: "photos", id: name)  // the plugin keeps naming it: the host must not serve it once collected
             return ["ok": true]
         }
+        // Posts: records in the plugin's storage that refer to a photo, linked to it.
+        context.onOperation("post-write") { [self] call in
+            let id = call.input["id"]?.stringValue ?? "", name = call.input["photo"]?.stringValue ?? ""
+            guard let address = self.names.withLock({ $0[name] }) else { throw PluginError(.notFound, "no such photo") }
+            try await context.capability(.storage).write { $0.put("posts", id: id, ["photo": .text(address)]) }
+            try await files.link(address, table: "posts", id: id)
+            return ["ok": true]
+        }
+        context.onOperation("post-delete") { call in
+            try await context.capability(.storage).write { $0.delete("posts", id: call.input["id"]?.stringValue ?? "") }
+            return ["ok": true]  // no unlink: the host drops links to records that are gone
+        }
         context.onOperation("photo-get") { [self] call in
             guard let address = self.names.withLock({ $0[call.input["name"]?.stringValue ?? ""] }) else { throw PluginError(.notFound, "no such photo") }
             return ["address": .string(address)]
         }
+    }
+
+    var migrations: [StorageMigration] {
+        [StorageMigration(version: 1, sql: "CREATE TABLE posts (id TEXT PRIMARY KEY, photo TEXT NOT NULL)")]
     }
 
     static var operations: [[String: Any]] {
@@ -223,6 +264,10 @@ final class PhotosPlugin: Plugin {
              "output": ["type": "object"]],
             ["name": "photo-remove", "summary": "Unlinks a photo from its name.",
              "input": ["type": "object", "required": ["name"], "properties": ["name": name], "additionalProperties": false] as [String: Any],
+             "output": ["type": "object"]],
+            ["name": "post-write", "input": ["type": "object", "required": ["id", "photo"],
+                                             "properties": ["id": ["type": "string"], "photo": name]] as [String: Any], "output": ["type": "object"]],
+            ["name": "post-delete", "input": ["type": "object", "required": ["id"], "properties": ["id": ["type": "string"]]] as [String: Any],
              "output": ["type": "object"]],
             ["name": "photo-get", "file": "download", "summary": "The photo of a name.",
              "input": ["type": "object", "required": ["name"], "properties": ["name": name], "additionalProperties": false] as [String: Any],

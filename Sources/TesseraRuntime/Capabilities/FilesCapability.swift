@@ -4,6 +4,8 @@ import TesseraClock
 import TesseraFiles
 import TesseraManifest
 import TesseraSDK
+import TesseraSQLite
+import TesseraStorage
 
 /// `files`: photos and documents, content-addressed under `<data>/plugins/<id>/files/`, indexed in
 /// `<data>/files.sqlite` (docs/files.md). The grant's `mediaTypes`, `quotaMB` and `maxFileMB` are
@@ -32,7 +34,7 @@ struct FilesProvider: CapabilityProvider {
         let clock = self.clock
         let channel = PluginFileChannel(pluginID: request.manifest.id, store: store, policy: FilePolicy(grant: request.grant),
                                         now: { clock.now() })
-        return FilesBinding(channel: channel, channels: channels, recovers: !request.replacing)
+        return FilesBinding(channel: channel, channels: channels, storage: request.resources.storage, recovers: !request.replacing)
     }
 }
 
@@ -41,12 +43,15 @@ struct FilesProvider: CapabilityProvider {
 final class FilesBinding: CapabilityBinding, @unchecked Sendable {
     let channel: PluginFileChannel
     let channels: FileChannels
+    /// The plugin's database, if it has storage: where the collector looks for linked records.
+    let storage: SQLitePluginStorage?
     let recovers: Bool
-    private var previous: PluginFileChannel?
+    private var previous: FileChannels.Entry?
 
-    init(channel: PluginFileChannel, channels: FileChannels, recovers: Bool) {
+    init(channel: PluginFileChannel, channels: FileChannels, storage: SQLitePluginStorage?, recovers: Bool) {
         self.channel = channel
         self.channels = channels
+        self.storage = storage
         self.recovers = recovers
     }
 
@@ -58,24 +63,43 @@ final class FilesBinding: CapabilityBinding, @unchecked Sendable {
                 throw PluginHost.StartFailure(reason: "files: \(error)")
             }
         }
-        previous = channels.replace(channel.pluginID, with: channel)
+        previous = channels.replace(channel.pluginID, with: FileChannels.Entry(channel: channel, storage: storage))
     }
 
     func undo() { channels.replace(channel.pluginID, with: previous) }
 }
 
-/// Each plugin's files channel, as its serving generation was granted it, by plugin id.
+/// Each plugin's files channel, as its serving generation was granted it, and its database, by
+/// plugin id.
 final class FileChannels: Sendable {
-    private let channels = Mutex<[String: PluginFileChannel]>([:])
+    struct Entry: Sendable {
+        let channel: PluginFileChannel
+        let storage: SQLitePluginStorage?
+    }
 
-    subscript(id: String) -> PluginFileChannel? { channels.withLock { $0[id] } }
+    private let entries = Mutex<[String: Entry]>([:])
 
-    /// Registers `channel` for `id` (removes the entry for `nil`); the one it replaced.
+    subscript(id: String) -> PluginFileChannel? { entries.withLock { $0[id]?.channel } }
+
+    /// Registers `entry` for `id` (removes it for `nil`); the one it replaced.
     @discardableResult
-    func replace(_ id: String, with channel: PluginFileChannel?) -> PluginFileChannel? {
-        channels.withLock { all in
-            defer { all[id] = channel }
+    func replace(_ id: String, with entry: Entry?) -> Entry? {
+        entries.withLock { all in
+            defer { all[id] = entry }
             return all[id]
+        }
+    }
+
+    /// Whether the plugin's record exists (records are keyed by a TEXT `id`, docs/storage.md);
+    /// `nil` when that cannot be told: the plugin has no storage, or no such table.
+    var recordExists: @Sendable (_ plugin: String, _ table: String, _ id: String) -> Bool? {
+        { [self] plugin, table, id in
+            guard let storage = entries.withLock({ $0[plugin]?.storage }),
+                  table.utf8.allSatisfy({ $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
+                  !table.isEmpty, !table.hasPrefix("_") else { return nil }
+            return try? storage.database.withConnection { db in
+                try db.fetchOne("SELECT 1 FROM \"\(table)\" WHERE id = ?", [.text(id)]) != nil
+            }
         }
     }
 }
