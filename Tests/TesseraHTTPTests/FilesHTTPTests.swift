@@ -94,6 +94,11 @@ import TesseraTestFixtures
         // GET of an operation that is not a download is 405.
         let notDownload = try await server.request("GET", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-add")
         #expect(notDownload.status == 405)
+        #expect(notDownload.headers["allow"] == "POST")
+        // Allow lists GET only where the operation is a download.
+        let ops = "/v1/plugins/\(PhotosPlugin.id)/ops"
+        #expect(try await server.request("OPTIONS", "\(ops)/photo-add").headers["allow"] == "POST")
+        #expect(try await server.request("OPTIONS", "\(ops)/photo-get").headers["allow"] == "POST, GET, HEAD")
         await server.stop()
     }
 
