@@ -17,6 +17,7 @@
 //   TesseraSyncClient       a device's side of the hub protocol (check, push, pull; cursors)
 //   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
 //   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
+//   TesseraFiles            the files capability (content-addressed files per plugin, their index, collection)
 //   TesseraHub              the hub's store: people, devices, spaces, roles, invitations, per-space change logs
 //   TesseraHubPostgres      the same store in PostgreSQL (postgres-nio), for a hub run as several replicas
 //   TesseraRuntime          lifecycle, grants, dispatch: the host
@@ -73,6 +74,8 @@ let package = Package(
         .target(name: "TesseraOutbound", dependencies: [sdk]),
         .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync"]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
+        // SHA-256 of file contents comes from TesseraLoader's `SHA256`; collection is due work on the clock.
+        .target(name: "TesseraFiles", dependencies: [sdk, "TesseraSQLite", "TesseraLoader", "TesseraClock"]),
         // The system's libcrypt: yescrypt for the hub's passwords.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
@@ -84,13 +87,13 @@ let package = Package(
         ]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
-            "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient",
+            "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient", "TesseraFiles",
             // The host's log (DESIGN.md §9): one swift-log Logger, shared with the HTTP edge.
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
-            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", sdk,
+            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", "TesseraFiles", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -109,7 +112,7 @@ let package = Package(
         ]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
-        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock"]),
+        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock", "TesseraFiles"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
@@ -176,6 +179,7 @@ let package = Package(
             "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraRuntime", "TesseraManifest",
             "TesseraTestFixtures", sdk,
         ], exclude: ["Fixtures"]),
+        .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", sdk,
         ]),

@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|sync [N]|hub [N]|hub-postgresql [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -115,6 +115,17 @@ if which == "http" || which == "all" {
                      r.edge.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest / r.edge.cpuMicrosPerRequest))
         if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
     }
+}
+
+if which == "files" || which == "all" {
+    let megabytes = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 50
+    let r = try await filesBenchmark(scratch: scratch, megabytes: megabytes, runs: 5)
+    let rate = { (seconds: Double) in String(format: "%.0f MiB/s", Double(r.bytes) / 1_048_576 / seconds) }
+    print("files: one \(megabytes) MiB JPEG with curl over loopback, median of 5 in turns; upload/download operations vs Hummingbird alone (a route dropping the body, its static file middleware), same process")
+    print("  upload:   edge \(rate(r.upload)), plain \(rate(r.plainUpload)); " + String(format: "ratio %.2f (the edge also hashes, sniffs and fsyncs)", r.plainUpload / r.upload))
+    print("  download: edge \(rate(r.download)), static \(rate(r.staticDownload)); " + String(format: "ratio %.2f", r.staticDownload / r.download))
+    print(String(format: "  resident memory: %.1f MiB before, %.1f MiB peak during the runs (the file is %d MiB)",
+                 Double(r.residentBefore) / 1_048_576, Double(r.residentPeak) / 1_048_576, megabytes))
 }
 
 if which == "sync" || which == "all" {

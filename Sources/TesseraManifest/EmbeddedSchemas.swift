@@ -64,6 +64,18 @@ public enum EmbeddedSchemas {
               "items": { "type": "string", "pattern": "^(\\*|[A-Za-z0-9]([A-Za-z0-9.-]{0,252})(:[0-9]{1,5})?)$" }
             }
           }
+        },
+        "files": {
+          "description": "The media types the plugin stores (checked by content), and the most it asks to keep in all (quotaMB) and in one file (maxFileMB); the operator's grant may lower the numbers (docs/files.md).",
+          "type": "object", "required": ["mediaTypes"], "additionalProperties": false,
+          "properties": {
+            "mediaTypes": {
+              "type": "array", "minItems": 1, "uniqueItems": true,
+              "items": { "enum": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "application/pdf", "text/plain", "application/json", "application/octet-stream"] }
+            },
+            "quotaMB": { "type": "number", "exclusiveMinimum": 0 },
+            "maxFileMB": { "type": "number", "exclusiveMinimum": 0 }
+          }
         }
       },
       "additionalProperties": { "type": "object" }
@@ -77,7 +89,11 @@ public enum EmbeddedSchemas {
           "summary": { "type": "string" },
           "input": { "type": "object" },
           "output": { "type": "object" },
-          "roles": { "type": "array", "items": { "enum": ["user", "admin", "system"] }, "minItems": 1, "uniqueItems": true }
+          "roles": { "type": "array", "items": { "enum": ["user", "admin", "system"] }, "minItems": 1, "uniqueItems": true },
+          "file": {
+            "description": "Over HTTP, 'upload': the request body is a file, stored (files capability) and passed as input.file; 'download': the operation answers with a file's address and GET serves its bytes (docs/files.md).",
+            "enum": ["upload", "download"]
+          }
         }
       }
     },

@@ -30,6 +30,10 @@ public enum ManifestReader {
             throw fail("$.permissions.\(key)", "permissions only for capabilities listed in requires", "'\(key)', which is not required")
         }
         let operations = try decodeOperations(doc, fail: fail)
+        // An operation that moves a file's bytes needs the files capability (docs/files.md).
+        if let i = operations.firstIndex(where: { $0.file != nil }), !requires.contains(where: { $0.capability == "files" }) {
+            throw fail("$.operations[\(i)].file", "the files capability in requires", "'\(operations[i].file!.rawValue)' without it")
+        }
         let jobs = try decodeJobs(doc, fail: fail)
         var configSchema: JSONSchema?
         if let config = doc["config"] {
@@ -105,7 +109,8 @@ public enum ManifestReader {
                 name: name, summary: item["summary"]?.stringValue,
                 inputSchemaDocument: item["input"]!, inputSchema: input,
                 outputSchemaDocument: item["output"]!,
-                roles: roles ?? [.user, .admin]))
+                roles: roles ?? [.user, .admin],
+                file: item["file"]?.stringValue.flatMap(FileTransfer.init(rawValue:))))
         }
         return out
     }

@@ -155,6 +155,18 @@ public struct OperationDeclaration: Sendable {
     public let outputSchemaDocument: JSONValue
     /// Who may call it. Defaults to `user` and `admin`.
     public let roles: [Principal.Role]
+    /// Whether, over HTTP, it takes a file's bytes as its body or answers with one (`"file"`; docs/files.md).
+    public var file: FileTransfer? = nil
+}
+
+/// How an operation moves a file's bytes over HTTP (the operation's `"file"` in its manifest).
+public enum FileTransfer: String, Sendable, Hashable {
+    /// The request body is the file: the host stores it (files capability) and calls the operation
+    /// with its descriptor as `file`, and the query parameters as strings.
+    case upload
+    /// The operation answers with a file's address: the host serves that file's bytes (`GET`, with
+    /// the query parameters as the input's strings).
+    case download
 }
 
 /// The pages a plugin adds to the web console's end-user view (`"ui"` in its manifest): static

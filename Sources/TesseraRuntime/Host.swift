@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraClock
 import TesseraEvents
+import TesseraFiles
 import TesseraLocation
 import TesseraLoader
 import TesseraManifest
@@ -34,6 +35,9 @@ public final class PluginHost: Sendable {
     let outbound: OutboundTransport
     /// The sync state of each plugin that syncs.
     let syncStores: SyncStores
+    /// Plugins' files (`<data>/files.sqlite`, `<data>/plugins/<id>/files/`), each plugin's channel
+    /// to them, and their collection on the clock (docs/files.md).
+    let files: FileStore, fileChannels: FileChannels, fileCollector: FileCollector
     /// When each syncing plugin's next round is due, if the deployment names a hub.
     let syncSchedule: SyncSchedule?
     let syncStatus = Mutex<[String: SyncStatus]>([:])
@@ -119,11 +123,17 @@ public final class PluginHost: Sendable {
         timers.add(notifications)
         if let webhooks = notifications.webhooks { timers.add(webhooks) }
         timers.add(events)
+        files = FileStore(dataDirectory: data)
+        let fileChannels = FileChannels()
+        self.fileChannels = fileChannels
+        fileCollector = FileCollector(store: files, clock: clock, recordExists: fileChannels.recordExists)
+        timers.add(fileCollector)
         let stores = SyncStores()
         syncStores = stores
         providers = Self.providers(dataDirectory: data, clock: clock, timerStore: store, notifications: notifications, events: events,
                                    location: location, secrets: secrets, outbound: outbound, syncStores: stores,
-                                   syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log)
+                                   syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log,
+                                   files: FilesProvider(store: files, clock: clock, channels: fileChannels))
         pipeline = GenerationPipeline(options: options, deployment: deployment, providers: providers, generations: generations,
                                       clock: clock, timerStore: store, log: log)
         box?.host = self
@@ -133,7 +143,8 @@ public final class PluginHost: Sendable {
     private static func providers(
         dataDirectory: String, clock: any ClockSource, timerStore: SQLiteTimerStore, notifications: NotificationScheduler,
         events: EventBus, location: LocationFeed, secrets: SecretStore, outbound: OutboundTransport, syncStores: SyncStores,
-        syncSchedule: SyncSchedule?, wake: @escaping @Sendable () -> Void, box: HostBox?, log: HostLog
+        syncSchedule: SyncSchedule?, wake: @escaping @Sendable () -> Void, box: HostBox?, log: HostLog,
+        files: FilesProvider
     ) -> CapabilityProviders {
         CapabilityProviders(all: [
             StorageProvider { id in try PluginHost.openStorage(id, dataDirectory: dataDirectory, clock: clock) },
@@ -149,6 +160,7 @@ public final class PluginHost: Sendable {
             }) { plugin in
                 await box?.host?.tellUntoldRemoteChanges(plugin)
             },
+            files,
         ])
     }
 

@@ -1,5 +1,6 @@
 // tessera-storage-torture DBPATH START
 // tessera-storage-torture notifications DATADIR COUNT WEBHOOK-URL
+// tessera-storage-torture files DATADIR START          (FilesTorture.swift)
 //
 // Opens SQLitePluginStorage on DBPATH, migrates `items`, then writes batches numbered START,
 // START+1, … forever. Each batch puts 50 rows with ids "b<batch>-<n>"; after `write` returns the tool
@@ -17,6 +18,9 @@ import TesseraNotifications
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "notifications", let count = Int(arguments[3]) {
     await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4])
+}
+if arguments.count == 4, arguments[1] == "files", let start = Int(arguments[3]) {
+    await putFilesUntilKilled(dataDirectory: arguments[2], start: start)
 }
 guard arguments.count == 3, let start = Int64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: tessera-storage-torture DBPATH START\n".utf8))

@@ -10,7 +10,10 @@ extension APIError {
     /// | `forbidden`, `not_granted` | 403 |
     /// | `not_found` | 404 |
     /// | `conflict` | 409 |
+    /// | `payload_too_large` | 413 |
+    /// | `unsupported_media_type` | 415 |
     /// | `unprocessable` | 422 |
+    /// | `quota_exceeded` | 507 |
     /// | `unavailable` | 503 |
     /// | `internal`, and any code not above | 500, with a generic message |
     ///
@@ -32,6 +35,9 @@ extension APIError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .unprocessable: .unprocessableContent
+        case .payloadTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .quotaExceeded: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case .unavailable: .serviceUnavailable
         default: spaceStatus(for: code)
         }

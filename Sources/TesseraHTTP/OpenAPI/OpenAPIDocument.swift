@@ -29,7 +29,13 @@ enum OpenAPIDocument {
                 let name = "\(manifest.id).\(operation.name)"
                 schemas[name + ".input"] = SchemaTranslation.translate(operation.inputSchemaDocument, base: "#/components/schemas/\(name).input")
                 schemas[name + ".output"] = SchemaTranslation.translate(operation.outputSchemaDocument, base: "#/components/schemas/\(name).output")
-                paths["/v1/plugins/\(manifest.id)/ops/\(operation.name)"] = ["post": operationObject(manifest, operation, name: name)]
+                var item: [String: JSONValue] = ["post": operationObject(manifest, operation, name: name)]
+                switch operation.file {  // operations that move a file's bytes (OpenAPIFileOperations)
+                case .upload: item["post"] = OpenAPIFileOperations.upload(manifest, operation, name: name)
+                case .download: item["get"] = OpenAPIFileOperations.download(manifest, operation, name: name)
+                case nil: break
+                }
+                paths["/v1/plugins/\(manifest.id)/ops/\(operation.name)"] = .object(item)
             }
         }
         return [

@@ -48,15 +48,22 @@ struct PluginRoutes: Sendable {
         return .object(members)
     }
 
-    /// Calls the operation with the body as its input, as the token's principal. Only a call to an
+    /// Calls the operation with the body as its input, as the token's principal (an upload
+    /// operation's body is a file: ``FileRoutes``). Only a call to an
     /// operation some manifest declares is counted in the metrics, whatever its outcome.
     func call(_ request: Request, context: APIRequestContext) async throws -> Response {
         let plugin = context.parameters.get("id") ?? ""
         let operation = context.parameters.get("op") ?? ""
         guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
-        let declared = host.manifest(of: plugin)?.operation(named: operation) != nil
+        let declaration = host.manifest(of: plugin)?.operation(named: operation)
+        let declared = declaration != nil
         let started = ContinuousClock.now
         do {
+            if declaration?.file == .upload {  // the body is a file (FileRoutes)
+                let response = try await FileRoutes(host: host).upload(request, plugin: plugin, operation: operation, principal: principal)
+                record(plugin, operation, since: started, errorCode: nil)
+                return response
+            }
             let input = try await JSONRequestBody.read(request, limit: maxBodyBytes)
             let result = try await host.call(plugin, operation, json: input, as: principal)
             if declared { record(plugin, operation, since: started, errorCode: nil) }

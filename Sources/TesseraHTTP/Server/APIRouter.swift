@@ -36,6 +36,9 @@ enum APIRouter {
         table.add(.get, "/openapi.json", server.openAPI)
         table.add(.get, "/v1/plugins", plugins.list)
         table.add(.post, "/v1/plugins/:id/ops/:op", plugins.call)
+        table.add(.get, "/v1/plugins/:id/ops/:op", onlyWhere: { context in  // download operations only (FileRoutes)
+            host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
+        }, FileRoutes(host: host).download)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
