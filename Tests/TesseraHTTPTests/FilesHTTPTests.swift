@@ -12,154 +12,154 @@ import TesseraTestFixtures
 /// body stored with its type found by content, and the file served with ETag, 304 and ranges.
 @Suite(.hangWatchdog) struct FilesHTTPTests {
     @Test func anUploadedPhotoDownloadsWholeWithItsHashAsETag() async throws {
-        let server = try await PhotosServer.start()
-        let photo = PhotosServer.jpeg(count: 2 << 20 | 777)
-        let upload = try await server.upload("first-smile", photo, contentType: "image/jpeg")
-        #expect(upload.status == 200, "\(upload.text)")
-        let address = SHA256.hex(of: photo)
-        #expect(upload.json?["address"]?.stringValue == address)
-        #expect(upload.json?["links"] == [["table": "photos", "id": "first-smile"]])
+        try await PhotosServer.start().use { server in
+            let photo = PhotosServer.jpeg(count: 2 << 20 | 777)
+            let upload = try await server.upload("first-smile", photo, contentType: "image/jpeg")
+            #expect(upload.status == 200, "\(upload.text)")
+            let address = SHA256.hex(of: photo)
+            #expect(upload.json?["address"]?.stringValue == address)
+            #expect(upload.json?["links"] == [["table": "photos", "id": "first-smile"]])
 
-        let download = try await server.request("GET", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=first-smile")
-        #expect(download.status == 200)
-        #expect(download.body == photo)
-        #expect(download.headers["etag"] == "\"\(address)\"")
-        #expect(download.headers["content-type"] == "image/jpeg")
-        #expect(download.headers["content-length"] == String(photo.count))
-        #expect(download.headers["accept-ranges"] == "bytes")
-        await server.stop()
+            let download = try await server.request("GET", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=first-smile")
+            #expect(download.status == 200)
+            #expect(download.body == photo)
+            #expect(download.headers["etag"] == "\"\(address)\"")
+            #expect(download.headers["content-type"] == "image/jpeg")
+            #expect(download.headers["content-length"] == String(photo.count))
+            #expect(download.headers["accept-ranges"] == "bytes")
+        }
     }
 
     @Test func ifNoneMatchWithTheHashIsNotModified() async throws {
-        let server = try await PhotosServer.start()
-        let photo = PhotosServer.jpeg(count: 4096)
-        _ = try await server.upload("a", photo, contentType: nil)
-        let path = "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=a"
-        let address = SHA256.hex(of: photo)
-        let cached = try await server.request("GET", path, headers: [("If-None-Match", "\"other\", W/\"\(address)\"")])
-        #expect(cached.status == 304)
-        #expect(cached.body.isEmpty)
-        #expect(cached.headers["etag"] == "\"\(address)\"")
-        let stale = try await server.request("GET", path, headers: [("If-None-Match", "\"\(String(repeating: "0", count: 64))\"")])
-        #expect(stale.status == 200)
-        #expect(stale.body == photo)
-        await server.stop()
+        try await PhotosServer.start().use { server in
+            let photo = PhotosServer.jpeg(count: 4096)
+            _ = try await server.upload("a", photo, contentType: nil)
+            let path = "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=a"
+            let address = SHA256.hex(of: photo)
+            let cached = try await server.request("GET", path, headers: [("If-None-Match", "\"other\", W/\"\(address)\"")])
+            #expect(cached.status == 304)
+            #expect(cached.body.isEmpty)
+            #expect(cached.headers["etag"] == "\"\(address)\"")
+            let stale = try await server.request("GET", path, headers: [("If-None-Match", "\"\(String(repeating: "0", count: 64))\"")])
+            #expect(stale.status == 200)
+            #expect(stale.body == photo)
+        }
     }
 
     @Test func rangeRequestsArePartialContent() async throws {
-        let server = try await PhotosServer.start()
-        let photo = PhotosServer.jpeg(count: 100_000)
-        _ = try await server.upload("a", photo, contentType: "image/jpeg")
-        let path = "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=a"
-        let middle = try await server.request("GET", path, headers: [("Range", "bytes=1000-1999")])
-        #expect(middle.status == 206)
-        #expect(middle.headers["content-range"] == "bytes 1000-1999/100000")
-        #expect(middle.body == Array(photo[1000...1999]))
-        let tail = try await server.request("GET", path, headers: [("Range", "bytes=-10")])
-        #expect(tail.status == 206)
-        #expect(tail.headers["content-range"] == "bytes 99990-99999/100000")
-        #expect(tail.body == Array(photo.suffix(10)))
-        let open = try await server.request("GET", path, headers: [("Range", "bytes=99000-")])
-        #expect(open.body == Array(photo[99000...]))
-        let past = try await server.request("GET", path, headers: [("Range", "bytes=100000-")])
-        #expect(past.status == 416)
-        #expect(past.headers["content-range"] == "bytes */100000")
-        // If-Range with another tag: the whole file.
-        let stale = try await server.request("GET", path, headers: [("Range", "bytes=0-9"), ("If-Range", "\"x\"")])
-        #expect(stale.status == 200)
-        #expect(stale.body == photo)
-        await server.stop()
+        try await PhotosServer.start().use { server in
+            let photo = PhotosServer.jpeg(count: 100_000)
+            _ = try await server.upload("a", photo, contentType: "image/jpeg")
+            let path = "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=a"
+            let middle = try await server.request("GET", path, headers: [("Range", "bytes=1000-1999")])
+            #expect(middle.status == 206)
+            #expect(middle.headers["content-range"] == "bytes 1000-1999/100000")
+            #expect(middle.body == Array(photo[1000...1999]))
+            let tail = try await server.request("GET", path, headers: [("Range", "bytes=-10")])
+            #expect(tail.status == 206)
+            #expect(tail.headers["content-range"] == "bytes 99990-99999/100000")
+            #expect(tail.body == Array(photo.suffix(10)))
+            let open = try await server.request("GET", path, headers: [("Range", "bytes=99000-")])
+            #expect(open.body == Array(photo[99000...]))
+            let past = try await server.request("GET", path, headers: [("Range", "bytes=100000-")])
+            #expect(past.status == 416)
+            #expect(past.headers["content-range"] == "bytes */100000")
+            // If-Range with another tag: the whole file.
+            let stale = try await server.request("GET", path, headers: [("Range", "bytes=0-9"), ("If-Range", "\"x\"")])
+            #expect(stale.status == 200)
+            #expect(stale.body == photo)
+        }
     }
 
     @Test func refusalsAreNamedErrorsAndNoPluginCodeRuns() async throws {
-        let server = try await PhotosServer.start()
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 64)
-        let mismatch = try await server.upload("a", png, contentType: "image/jpeg")
-        #expect(mismatch.status == 415)
-        #expect(mismatch.errorCode == "unsupported_media_type")
-        let pdf = try await server.upload("b", Array("%PDF-1.7\n".utf8), contentType: nil)
-        #expect(pdf.status == 415)
-        let large = try await server.upload("c", PhotosServer.jpeg(count: (3 << 20) + 1), contentType: "image/jpeg")
-        #expect(large.status == 413)
-        #expect(large.errorCode == "payload_too_large")
-        #expect(server.calls.value == 0, "no refused upload reached the plugin")
-        // The quota (3 MiB): three files of 0.9 MiB fit, a fourth does not.
-        for seed in 1...3 {
-            let ok = try await server.upload("q\(seed)", PhotosServer.jpeg(count: 900 << 10, seed: UInt8(seed)), contentType: nil)
-            #expect(ok.status == 200, "\(ok.text)")
+        try await PhotosServer.start().use { server in
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 64)
+            let mismatch = try await server.upload("a", png, contentType: "image/jpeg")
+            #expect(mismatch.status == 415)
+            #expect(mismatch.errorCode == "unsupported_media_type")
+            let pdf = try await server.upload("b", Array("%PDF-1.7\n".utf8), contentType: nil)
+            #expect(pdf.status == 415)
+            let large = try await server.upload("c", PhotosServer.jpeg(count: (3 << 20) + 1), contentType: "image/jpeg")
+            #expect(large.status == 413)
+            #expect(large.errorCode == "payload_too_large")
+            #expect(server.calls.value == 0, "no refused upload reached the plugin")
+            // The quota (3 MiB): three files of 0.9 MiB fit, a fourth does not.
+            for seed in 1...3 {
+                let ok = try await server.upload("q\(seed)", PhotosServer.jpeg(count: 900 << 10, seed: UInt8(seed)), contentType: nil)
+                #expect(ok.status == 200, "\(ok.text)")
+            }
+            let over = try await server.upload("q4", PhotosServer.jpeg(count: 900 << 10, seed: 4), contentType: nil)
+            #expect(over.status == 507)
+            #expect(over.errorCode == "quota_exceeded")
+            // GET of an operation that is not a download is 405.
+            let notDownload = try await server.request("GET", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-add")
+            #expect(notDownload.status == 405)
+            #expect(notDownload.headers["allow"] == "POST")
+            // Allow lists GET only where the operation is a download.
+            let ops = "/v1/plugins/\(PhotosPlugin.id)/ops"
+            #expect(try await server.request("OPTIONS", "\(ops)/photo-add").headers["allow"] == "POST")
+            #expect(try await server.request("OPTIONS", "\(ops)/photo-get").headers["allow"] == "POST, GET, HEAD")
         }
-        let over = try await server.upload("q4", PhotosServer.jpeg(count: 900 << 10, seed: 4), contentType: nil)
-        #expect(over.status == 507)
-        #expect(over.errorCode == "quota_exceeded")
-        // GET of an operation that is not a download is 405.
-        let notDownload = try await server.request("GET", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-add")
-        #expect(notDownload.status == 405)
-        #expect(notDownload.headers["allow"] == "POST")
-        // Allow lists GET only where the operation is a download.
-        let ops = "/v1/plugins/\(PhotosPlugin.id)/ops"
-        #expect(try await server.request("OPTIONS", "\(ops)/photo-add").headers["allow"] == "POST")
-        #expect(try await server.request("OPTIONS", "\(ops)/photo-get").headers["allow"] == "POST, GET, HEAD")
-        await server.stop()
     }
 
     @Test func aPhotoNoRecordLinksIsCollectedOnTheHostsClock() async throws {
-        let server = try await PhotosServer.start()
-        let kept = PhotosServer.jpeg(count: 5000, seed: 1), dropped = PhotosServer.jpeg(count: 5000, seed: 2)
-        _ = try await server.upload("kept", kept, contentType: nil)
-        _ = try await server.upload("dropped", dropped, contentType: nil)
-        let removed = try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-remove",
-                                               headers: [("Content-Type", "application/json")], body: Array(#"{"name": "dropped"}"#.utf8))
-        #expect(removed.status == 200, "\(removed.text)")
-        let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
-        #expect(try await server.request("GET", path("dropped")).status == 200, "unlinked, but not collected yet")
-        _ = try await server.host.advanceClock(by: 2 * 86_400)  // past the day's grace; the collector runs hourly
-        #expect(try await server.request("GET", path("dropped")).errorCode == "not_found")
-        #expect(try await server.request("GET", path("kept")).body == kept)
-        await server.stop()
+        try await PhotosServer.start().use { server in
+            let kept = PhotosServer.jpeg(count: 5000, seed: 1), dropped = PhotosServer.jpeg(count: 5000, seed: 2)
+            _ = try await server.upload("kept", kept, contentType: nil)
+            _ = try await server.upload("dropped", dropped, contentType: nil)
+            let removed = try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/photo-remove",
+                                                   headers: [("Content-Type", "application/json")], body: Array(#"{"name": "dropped"}"#.utf8))
+            #expect(removed.status == 200, "\(removed.text)")
+            let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
+            #expect(try await server.request("GET", path("dropped")).status == 200, "unlinked, but not collected yet")
+            _ = try await server.host.advanceClock(by: 2 * 86_400)  // past the day's grace; the collector runs hourly
+            #expect(try await server.request("GET", path("dropped")).errorCode == "not_found")
+            #expect(try await server.request("GET", path("kept")).body == kept)
+        }
     }
 
     @Test func deletingTheLastRecordThatRefersToAFileLetsTheHostCollectIt() async throws {
-        let server = try await PhotosServer.start()
-        let photo = PhotosServer.jpeg(count: 5000, seed: 3), other = PhotosServer.jpeg(count: 5000, seed: 4)
-        let json = [("Content-Type", "application/json")]
-        func post(_ op: String, _ body: String) async throws -> RawResponse {
-            try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/\(op)", headers: json, body: Array(body.utf8))
+        try await PhotosServer.start().use { server in
+            let photo = PhotosServer.jpeg(count: 5000, seed: 3), other = PhotosServer.jpeg(count: 5000, seed: 4)
+            let json = [("Content-Type", "application/json")]
+            func post(_ op: String, _ body: String) async throws -> RawResponse {
+                try await server.request("POST", "/v1/plugins/\(PhotosPlugin.id)/ops/\(op)", headers: json, body: Array(body.utf8))
+            }
+            _ = try await server.upload("p", photo, contentType: nil)
+            _ = try await server.upload("o", other, contentType: nil)
+            // Two posts refer to the photo, one to the other; the records are in the plugin's storage.
+            #expect(try await post("post-write", #"{"id": "1", "photo": "p"}"#).status == 200)
+            #expect(try await post("post-write", #"{"id": "2", "photo": "p"}"#).status == 200)
+            #expect(try await post("post-write", #"{"id": "3", "photo": "o"}"#).status == 200)
+            #expect(try await post("post-delete", #"{"id": "1"}"#).status == 200)
+            #expect(try await post("post-delete", #"{"id": "3"}"#).status == 200)
+            // photo-add linked each file to photos/<name> too: drop those, leaving only the posts.
+            #expect(try await post("photo-remove", #"{"name": "p"}"#).status == 200)
+            #expect(try await post("photo-remove", #"{"name": "o"}"#).status == 200)
+            _ = try await server.host.advanceClock(by: 2 * 86_400)
+            let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
+            #expect(try await server.request("GET", path("p")).body == photo, "post 2 still refers to it")
+            #expect(try await server.request("GET", path("o")).errorCode == "not_found", "its last post was deleted")
         }
-        _ = try await server.upload("p", photo, contentType: nil)
-        _ = try await server.upload("o", other, contentType: nil)
-        // Two posts refer to the photo, one to the other; the records are in the plugin's storage.
-        #expect(try await post("post-write", #"{"id": "1", "photo": "p"}"#).status == 200)
-        #expect(try await post("post-write", #"{"id": "2", "photo": "p"}"#).status == 200)
-        #expect(try await post("post-write", #"{"id": "3", "photo": "o"}"#).status == 200)
-        #expect(try await post("post-delete", #"{"id": "1"}"#).status == 200)
-        #expect(try await post("post-delete", #"{"id": "3"}"#).status == 200)
-        // photo-add linked each file to photos/<name> too: drop those, leaving only the posts.
-        #expect(try await post("photo-remove", #"{"name": "p"}"#).status == 200)
-        #expect(try await post("photo-remove", #"{"name": "o"}"#).status == 200)
-        _ = try await server.host.advanceClock(by: 2 * 86_400)
-        let path = { (name: String) in "/v1/plugins/\(PhotosPlugin.id)/ops/photo-get?name=\(name)" }
-        #expect(try await server.request("GET", path("p")).body == photo, "post 2 still refers to it")
-        #expect(try await server.request("GET", path("o")).errorCode == "not_found", "its last post was deleted")
-        await server.stop()
     }
 
     @Test func theOpenAPIDocumentWithFileOperationsIsValid() async throws {
-        let server = try await PhotosServer.start()
-        let response = try await server.request("GET", "/openapi.json")
-        let document = try #require(response.json)
-        let path = document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-get"]
-        #expect(path?["get"]?["responses"]?["206"] != nil)
-        #expect(document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-add"]?["post"]?["requestBody"]?["content"]?["image/jpeg"] != nil)
-        let file = server.root + "/openapi.json"
-        try Data(response.body).write(to: URL(fileURLWithPath: file))
-        let verdict = try await OpenAPIValidator.validate(file: file)
-        #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
-        await server.stop()
+        try await PhotosServer.start().use { server in
+            let response = try await server.request("GET", "/openapi.json")
+            let document = try #require(response.json)
+            let path = document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-get"]
+            #expect(path?["get"]?["responses"]?["206"] != nil)
+            #expect(document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-add"]?["post"]?["requestBody"]?["content"]?["image/jpeg"] != nil)
+            let file = server.root + "/openapi.json"
+            try Data(response.body).write(to: URL(fileURLWithPath: file))
+            let verdict = try await OpenAPIValidator.validate(file: file)
+            #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
+        }
     }
 }
 
 /// A host with the photos plugin, served on loopback.
-struct PhotosServer {
+struct PhotosServer: StoppableTestServer {
     let root: String
     let host: PluginHost
     let server: HTTPServer

@@ -65,7 +65,7 @@ public protocol PluginFileWriter: Sendable {
     func cancel() async
 }
 
-/// The files capability: photos and documents stored by the host, content-addressed.
+/// The files capability: photos and documents stored by the host, content-addressed (SDK 1.4).
 ///
 /// A plugin puts bytes and gets a ``FileDescriptor`` (SHA-256 address, size, media type); it reads
 /// them back by address, whole or a byte range at a time. A plugin sees only its own files: the

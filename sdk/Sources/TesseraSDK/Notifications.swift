@@ -71,7 +71,7 @@ public enum NotificationRecipient: Sendable, Hashable {
     /// person this host serves included): its id, a lowercase UUID. Needs the `spaces` permission
     /// and the plugin to sync.
     case space(String)
-    /// Every member of a shared space but the person this host serves (an alert about the
+    /// Every member of a shared space but the person this host serves (SDK 1.4; an alert about the
     /// traveller need not wake the traveller's own phone).
     case spaceOthers(String)
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The plugin's shared spaces at the hub, reached through the `sync` capability:
+/// The plugin's shared spaces at the hub (SDK 1.4), reached through the `sync` capability:
 /// `try context.capability(.sync).spaces`.
 ///
 /// A shared space is what a plugin shares with other people: a child in a baby diary, a trip

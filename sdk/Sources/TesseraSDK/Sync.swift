@@ -29,7 +29,7 @@ public protocol PluginSync: Sendable {
     func resolveConflict(table: String, id: String, column: String, value: SQLValue) async throws
 
     /// The plugin's shared spaces at the hub: create one, invite people, manage its members
-    /// (``PluginSpaces``).
+    /// (``PluginSpaces``; SDK 1.4).
     var spaces: any PluginSpaces { get }
 }
 

@@ -26,12 +26,14 @@
  * (PluginNotifications, PluginEvents, WriteBatch.emit, LocationFix, PluginLocationFeed, Geodesy);
  * 1.2 adds the HTTP client and secrets (PluginHTTPClient, OutboundRequest, PluginSecrets, Secret) and
  * WriteBatch.inSpace for synced tables; 1.3 adds RemoteChanges.refused and droppedSpaces, and the
- * sync capability (PluginSync, CellConflict). */
+ * sync capability (PluginSync, CellConflict); 1.4 adds the files capability (PluginFiles, PluginFileWriter,
+ * FileDescriptor, FileLink), spaces a plugin manages (PluginSpaces through PluginSync.spaces) and
+ * notifications to a space's members (NotificationRecipient.spaceOthers). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 3u
+#define TESSERA_SDK_ABI_MINOR 4u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
