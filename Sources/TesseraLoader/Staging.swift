@@ -45,29 +45,32 @@ public struct GenerationStore: Sendable {
         if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
         let name = (sourcePath as NSString).lastPathComponent
         let index = StageIndex(root: root)
-        let identity = BuildIdentity(path: sourcePath)
-        if let identity, let staged = stagedBefore(identity, name: name, sourcePath: sourcePath, index: index) { return staged }
+        let stamp = BuildStamp(path: sourcePath)
+        if let stamp, let staged = stagedBefore(stamp, name: name, sourcePath: sourcePath, index: index) { return staged }
         let staged = try stageInFull(sourcePath, name: name)
         // Only a build that did not change while it was copied, and is old enough for its times to
-        // tell a rewrite apart, is remembered.
-        if let identity, identity.isSettled(for: settleTime), BuildIdentity.Stamp(path: sourcePath) == identity.stamp,
-           staged.contents.count == Int(identity.stamp.size) {
-            index.record(identity, sha256: staged.sha256, name: name)
+        // tell a rewrite apart, is remembered; its build ID is read from the copy already mapped.
+        if let stamp, stamp.isSettled(for: settleTime), BuildStamp(path: sourcePath) == stamp, staged.contents.count == Int(stamp.size) {
+            index.record(stamp, buildID: buildID(of: { try ELFFile(contents: staged.contents, path: staged.path) }),
+                         sha256: staged.sha256, name: name)
         }
         return staged
     }
 
-    /// The copy staged from this very build before, mapped, if the index vouches for it and it is whole.
-    private func stagedBefore(_ identity: BuildIdentity, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
-        guard identity.isSettled(for: settleTime), let sha256 = index.contentAddress(of: identity, name: name) else { return nil }
-        let path = (root as NSString).appendingPathComponent("\(sha256)-\(name)")
+    /// The copy staged from this very build before, mapped, if the index vouches for it and it is
+    /// whole. The build ID is read (a few small reads of the build's headers) only once the stamp
+    /// matches, so a new build pays one `stat` and one failed open for the look-up.
+    private func stagedBefore(_ stamp: BuildStamp, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
+        guard stamp.isSettled(for: settleTime), let entry = index.entry(for: stamp, name: name),
+              buildID(of: { try ELFFile(path: sourcePath) }) == entry.buildID else { return nil }
+        let path = (root as NSString).appendingPathComponent("\(entry.sha256)-\(name)")
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == identity.stamp.size,
+        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == stamp.size,
               let contents = try? LibraryBytes(mapping: descriptor, count: Int(info.st_size), path: path) else { return nil }
-        return StagedLibrary(sourcePath: sourcePath, path: path, sha256: sha256, contents: contents)
+        return StagedLibrary(sourcePath: sourcePath, path: path, sha256: entry.sha256, contents: contents)
     }
 
     private func stageInFull(_ sourcePath: String, name: String) throws -> StagedLibrary {

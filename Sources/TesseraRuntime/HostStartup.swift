@@ -192,6 +192,7 @@ extension PluginHost {
             : "serving; no handler registered for \(missing.joined(separator: ", "))"
         slot.transition(.active, note)
         await pipeline.activate(candidate, in: slot, replacing: false)
+        pipeline.seedJobs(candidate)
         events.kick()  // what it missed while it was not active
         log(.info, manifest.id, "active (\(manifest.version), generation \(slot.withState { $0.generationNumber }))")
     }

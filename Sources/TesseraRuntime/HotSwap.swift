@@ -85,6 +85,7 @@ extension PluginHost {
         slot.transition(.active, "swapped in generation \(slot.withState { $0.generationNumber }) (\(manifest.version))")
         slot.openAdmission()
         let pause = clock.now - closedAt
+        pipeline.seedJobs(candidate)
         await old?.stop()
         refreshEventRoutes()
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")

@@ -98,11 +98,17 @@ struct GenerationPipeline: Sendable {
         for binding in candidate.bindings { binding.committed() }
     }
 
-    /// Once the slot points at the generation: its bindings' registrations, and the timers of
-    /// the jobs its manifest declares (kept if they exist already).
+    /// Once the slot points at the generation: its bindings' registrations (routes to the new
+    /// instance, made while a swap still holds calls).
     func activate(_ candidate: GenerationCandidate, in slot: PluginSlot, replacing: Bool) async {
         guard let context = candidate.context else { return }
         for binding in candidate.bindings { await binding.activate(Activation(slot: slot, context: context, replacing: replacing)) }
+    }
+
+    /// Schedules the first run of each job the manifest declares that has no timer yet (a job a
+    /// new build adds). A durable write, so a swap does it after admission reopens: a job's first
+    /// run is a period away, and held calls need not wait for the disk.
+    func seedJobs(_ candidate: GenerationCandidate) {
         for job in candidate.manifest.jobs {
             _ = try? timerStore.putIfAbsent(StoredTimer(plugin: candidate.manifest.id, key: "job:\(job.name)", name: job.name,
                                                        fireAt: clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
