@@ -7,14 +7,16 @@ import TesseraTestFixtures
 
 /// The SDK changes by additions only, so a plugin built against an earlier SDK keeps working:
 /// a library built before the host-only context members moved to SPI (Fixtures/sdk-1.3) passes the
-/// three gates, starts, and serves through the host's new dispatch path.
+/// three gates, starts, and serves through the host's new dispatch path — on a host whose SDK is
+/// a minor version ahead (1.4), as the version rule allows.
 @Suite struct SDKCompatibilityTests {
     @Test func aLibraryBuiltBeforeTheHostOnlyMembersMovedStillLoadsAndServes() async throws {
         let ws = FixtureWorkspace("sdk-1.3-hello")
         let library = Fixtures.repositoryRoot + "/Tests/TesseraRuntimeTests/Fixtures/sdk-1.3/libTesseraHello.so"
         let manifest = try String(contentsOfFile: Fixtures.repositoryRoot + "/Plugins/Hello/manifest.json", encoding: .utf8)
             .replacingOccurrences(of: #""library": { "name": "TesseraHello" }"#, with: #""library": { "path": "\#(library)" }"#)
-        #expect(manifest.contains(library))
+            .replacingOccurrences(of: #""abi": "\#(SDKVersion.loadedMajor).\#(SDKVersion.loadedMinor)""#, with: #""abi": "1.3""#)
+        #expect(manifest.contains(library) && manifest.contains(#""abi": "1.3""#), "the manifest describes the 1.3 build")
         Fixtures.write(manifest, to: ws.root + "/hello.json")
         ws.writeDeployment(plugins: [entry("dev.tessera.hello")])
         let host = try await startHost(ws)
