@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
+        .executable(name: "tessera-plugin-runner", targets: ["TesseraPluginRunner"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
@@ -82,8 +83,11 @@ let package = Package(
             "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        // The process tier (docs/isolation.md): frames, the child's capability proxies, the runner's loop.
+        .target(name: "TesseraIsolation", dependencies: [sdk, "TesseraLoader"]),
+        .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation"]),
         .target(name: "TesseraRuntime", dependencies: [
-            sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
+            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient",
             // The host's log (DESIGN.md §9): one swift-log Logger, shared with the HTTP edge.
             .product(name: "Logging", package: "swift-log"),

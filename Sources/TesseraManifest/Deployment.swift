@@ -125,6 +125,8 @@ public struct Deployment: Sendable {
         public let grants: [String: JSONValue]
         /// Where in the file this entry is, for errors (`$.plugins[2]`).
         public let path: String
+        /// Where the operator runs the plugin's code, if the entry says (it overrides the manifest).
+        public internal(set) var isolation: Isolation? = nil
     }
 }
 
@@ -170,7 +172,7 @@ public enum DeploymentReader {
             plugins.append(Deployment.PluginEntry(
                 id: id, versions: range, enabled: item["enabled"]?.boolValue ?? true,
                 config: item["config"] ?? .object([:]), grants: item["grants"]?.objectValue ?? [:],
-                path: "$.plugins[\(i)]"))
+                path: "$.plugins[\(i)]", isolation: item["isolation"]?.stringValue.flatMap(Isolation.init(rawValue:))))
         }
         let manifestDirs = doc["manifestDirectories"] == nil ? [base.appendingPathComponent("..").standardizedFileURL.path]
             : resolve(doc["manifestDirectories"])

@@ -77,7 +77,8 @@ public enum EmbeddedSchemas {
           "summary": { "type": "string" },
           "input": { "type": "object" },
           "output": { "type": "object" },
-          "roles": { "type": "array", "items": { "enum": ["user", "admin", "system"] }, "minItems": 1, "uniqueItems": true }
+          "roles": { "type": "array", "items": { "enum": ["user", "admin", "system"] }, "minItems": 1, "uniqueItems": true },
+          "timeoutSeconds": { "description": "The call's deadline in the process tier (default 30).", "type": "number", "minimum": 0.001, "maximum": 86400 }
         }
       }
     },
@@ -425,6 +426,13 @@ public enum EmbeddedSchemas {
           },
           "enabled": {
             "type": "boolean"
+          },
+          "isolation": {
+            "description": "Where the plugin's code runs: in the host's process, or in a child process of its own (docs/isolation.md). Overrides the manifest's isolation.",
+            "enum": [
+              "inProcess",
+              "process"
+            ]
           },
           "config": {},
           "grants": {

@@ -105,7 +105,7 @@ public enum ManifestReader {
                 name: name, summary: item["summary"]?.stringValue,
                 inputSchemaDocument: item["input"]!, inputSchema: input,
                 outputSchemaDocument: item["output"]!,
-                roles: roles ?? [.user, .admin]))
+                roles: roles ?? [.user, .admin], timeoutSeconds: item["timeoutSeconds"]?.doubleValue))
         }
         return out
     }

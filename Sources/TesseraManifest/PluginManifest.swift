@@ -155,6 +155,8 @@ public struct OperationDeclaration: Sendable {
     public let outputSchemaDocument: JSONValue
     /// Who may call it. Defaults to `user` and `admin`.
     public let roles: [Principal.Role]
+    /// Its deadline in the process tier, overriding the host's default (docs/isolation.md).
+    public internal(set) var timeoutSeconds: Double? = nil
 }
 
 /// The pages a plugin adds to the web console's end-user view (`"ui"` in its manifest): static

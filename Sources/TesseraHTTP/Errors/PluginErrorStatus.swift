@@ -1,4 +1,5 @@
 import Hummingbird
+import TesseraRuntime
 import TesseraSDK
 
 extension APIError {
@@ -12,6 +13,8 @@ extension APIError {
     /// | `conflict` | 409 |
     /// | `unprocessable` | 422 |
     /// | `unavailable` | 503 |
+    /// | `plugin_crashed` (the plugin's process died during the call) | 502 |
+    /// | `plugin_timeout` (the call ran past its deadline) | 504 |
     /// | `internal`, and any code not above | 500, with a generic message |
     ///
     /// A 500 never carries the plugin's message: it may hold internals (a path, a query, a token).
@@ -33,6 +36,8 @@ extension APIError {
         case .conflict: .conflict
         case .unprocessable: .unprocessableContent
         case .unavailable: .serviceUnavailable
+        case .pluginCrashed: .badGateway
+        case .pluginTimeout: .gatewayTimeout
         default: nil
         }
     }
