@@ -192,4 +192,43 @@ import TesseraTestFixtures
         #expect(failures == 0)
         await host.stop()
     }
+
+    /// The example plugin's own scenario (Tests/TesseraExampleTests: notes, a reminder on its due
+    /// time, its notification, the daily job) on its shipped library, in each tier: the same
+    /// answers, whichever process runs the code.
+    @Test(arguments: ["inProcess", "process"])
+    func theExamplePluginsScenarioGivesTheSameAnswersInEitherTier(tier: String) async throws {
+        let ws = FixtureWorkspace("isolation-example-\(tier)")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [entry("dev.tessera.example", grants: ["storage": [:] as [String: Any], "clock": [:] as [String: Any],
+                                                                         "notifications": [:] as [String: Any]],
+                                           extra: ["isolation": tier])])
+        let host = try await host(ws)
+        let id = "dev.tessera.example"
+        #expect(host.status(of: id)?.state == .active, "\(host.status(of: id)?.history ?? [])")
+        #expect((host.isolatedProcessID(id) != nil) == (tier == "process"))
+
+        let saved = try await host.call(id, "add-note", input: ["text": "buy milk"], as: user)
+        #expect(saved["at"] == "2026-03-02T08:00:00Z")
+        _ = try await host.advanceClock(by: 60)
+        _ = try await host.call(id, "add-note", input: ["text": "call mum"], as: user)
+        let list = try await host.call(id, "list-notes", input: [:], as: user)
+        #expect(list["notes"]?.arrayValue?.compactMap { $0["text"]?.stringValue } == ["call mum", "buy milk"])
+        let refused = await callError(host, id, "add-note", ["text": ""])
+        #expect(refused?.code == .invalidInput)
+
+        _ = try await host.call(id, "remind", input: ["text": "stretch", "in": "2h"], as: user)
+        let firings = try await host.advanceClock(by: 3 * 3600)
+        let reminder = try #require(firings.first { $0.timer.name == "reminder" })
+        #expect(reminder.outcome == .delivered)
+        let reminders = try await host.call(id, "list-reminders", input: [:], as: user)
+        #expect(reminders["reminders"]?.arrayValue?.first?["firedAt"] == "2026-03-02T10:01:00Z")
+        #expect(try host.inbox().map(\.title) == ["stretch"])
+
+        let days = try await host.advanceClock(by: 2 * 86_400)
+        #expect(days.filter { $0.timer.name == "daily-summary" && $0.outcome == .delivered }.count == 2)
+        let summaries = try await host.call(id, "summaries", input: [:], as: user)
+        #expect(summaries.arrayValue?.compactMap { $0["note_count"]?.integerValue } == [2, 2])
+        await host.stop()
+    }
 }
