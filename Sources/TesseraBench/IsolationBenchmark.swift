@@ -35,7 +35,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
         }
         await host.stop()
     }
-    return [("echo", inProcess["echo"]!, process["echo"]!), ("add-note (one storage write)", inProcess["write"]!, process["write"]!)]
+    return [("echo", inProcess["echo"]!, process["echo"]!), ("write (add-note)", inProcess["write"]!, process["write"]!)]
 }
 
 /// Warms up with a tenth of `count` calls, then times `count`.
