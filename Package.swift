@@ -85,7 +85,10 @@ let package = Package(
         ]),
         // The process tier (docs/isolation.md): frames, the child's capability proxies, the runner's loop.
         .target(name: "TesseraIsolation", dependencies: [sdk, "TesseraLoader"]),
-        .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation"]),
+        // The process tier's sandbox (Landlock, seccomp, a network namespace, rlimits), applied by a
+        // constructor of the runner only: never linked into the host.
+        .target(name: "CTesseraSandbox"),
+        .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation", "CTesseraSandbox"]),
         .target(name: "TesseraRuntime", dependencies: [
             sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient",
@@ -151,7 +154,7 @@ let package = Package(
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
-            "TesseraNotifications", sdk,
+            "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),

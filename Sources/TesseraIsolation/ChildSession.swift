@@ -26,6 +26,10 @@ public enum ChildMethod {
 final class ChildSession: Sendable {
     private let peer: Mutex<PeerConnection?> = Mutex(nil)
     private let loaded = Mutex<(instance: any Plugin, context: PluginContext?)?>(nil)
+    /// What this process's sandbox enforces; the answer to `load` carries it to the host.
+    private let sandbox: SandboxReport
+
+    init(sandbox: SandboxReport) { self.sandbox = sandbox }
 
     func attach(_ peer: PeerConnection) { self.peer.withLock { $0 = peer } }
 
@@ -72,9 +76,10 @@ final class ChildSession: Sendable {
             let answer = try LibraryLoader.handshake(entry: entry, expectedID: params["pluginID"]?.stringValue, host: .current)
             let instance = answer.factory.makePlugin()
             loaded.withLock { $0 = (instance, nil) }
-            return ["migrations": .array(instance.migrations.map(\.wire)), "pluginID": .string(answer.pluginID)]
+            return ["migrations": .array(instance.migrations.map(\.wire)), "pluginID": .string(answer.pluginID),
+                    "sandbox": sandbox.wire]
         } catch {
-            return ["refused": error.wire]
+            return ["refused": error.wire, "sandbox": sandbox.wire]
         }
     }
 

@@ -8,12 +8,14 @@ import TesseraSDK
 ///   process; prints one JSON line (`{"ok": true, "pluginID", "abi"}` or `{"ok": false, "refused"}`)
 ///   and exits 0 or 1. `tessera plugins verify --load` runs it, so the library's constructors never
 ///   run in the command's own process.
-/// - `tessera-plugin-runner serve --parent PID`: one plugin for a host, over the socket on fd 3.
+/// - `tessera-plugin-runner serve --parent PID --library PATH [--data DIR] [--memory-limit BYTES]
+///   [--cpu-limit SECONDS]`: one plugin for a host, over the socket on fd 3, in the sandbox the
+///   runner's constructor applied before `main` (CTesseraSandbox; docs/isolation.md).
 public enum PluginRunner {
     /// The socket the host hands the child (dup2'ed there by the spawn).
     public static let socketDescriptor: Int32 = 3
 
-    public static func main(_ arguments: [String]) async -> Never {
+    public static func main(_ arguments: [String], sandbox: SandboxReport = .none) async -> Never {
         let args = Array(arguments.dropFirst())
         switch args.first {
         case "verify" where args.count >= 2:
@@ -21,9 +23,9 @@ public enum PluginRunner {
             exit(verify(path: args[1], expectedID: id))
         case "serve":
             let parent = args.firstIndex(of: "--parent").flatMap { $0 + 1 < args.count ? pid_t(args[$0 + 1]) : nil }
-            await serve(parent: parent)
+            await serve(parent: parent, sandbox: sandbox)
         default:
-            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID\n".utf8))
+            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID --library PATH [--data DIR] [--memory-limit BYTES] [--cpu-limit SECONDS]\n".utf8))
             exit(64)
         }
     }
@@ -52,16 +54,19 @@ public enum PluginRunner {
     }
 
     /// Serves the host until the socket ends (the host stopped the plugin, or died), then exits.
-    static func serve(parent: pid_t?) async -> Never {
+    static func serve(parent: pid_t?, sandbox: SandboxReport) async -> Never {
         // Die with the host: the kernel kills this process when its parent goes. If the parent
         // went before this line ran, the parent id already differs.
         dieWithParent()
         if let parent, getppid() != parent { exit(70) }
         signal(SIGPIPE, SIG_IGN)
-        let session = ChildSession()
+        let session = ChildSession(sandbox: sandbox)
         let peer = PeerConnection(fd: socketDescriptor) { method, params in try await session.handle(method, params) }
         session.attach(peer)
-        peer.start { exit(0) }
+        // `_exit`, not `exit`: the socket ends on the reader thread while the runtime's other threads
+        // run on, and `exit`'s static destructors under them trapped now and then (SIGILL). The
+        // child keeps nothing to flush: its durable data is in the host.
+        peer.start { _exit(0) }
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 }

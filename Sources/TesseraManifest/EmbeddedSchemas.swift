@@ -434,6 +434,15 @@ public enum EmbeddedSchemas {
               "process"
             ]
           },
+          "limits": {
+            "description": "Resource limits of a process-tier plugin's child, applied as rlimits (docs/isolation.md).",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "memoryMiB": { "description": "RLIMIT_DATA in MiB.", "type": "integer", "minimum": 16, "maximum": 1048576 },
+              "cpuSeconds": { "description": "RLIMIT_CPU: seconds of CPU time.", "type": "integer", "minimum": 1, "maximum": 31536000 }
+            }
+          },
           "config": {},
           "grants": {
             "description": "Capability name -> permissions granted: at most what the manifest asks.",

@@ -4,13 +4,24 @@ import Foundation
 /// `was killed by SIGSEGV (signal 11)`.
 struct ChildExit: CustomStringConvertible, Sendable {
     let description: String
+    /// The exit status, or the signal that ended it (the other is nil).
+    var status: Int32? = nil
+    var signal: Int32? = nil
+    /// CPU time (user and system) the child used, from `wait4`.
+    var cpuSeconds: Double = 0
 
-    /// From a `waitpid` status.
-    init(waitStatus status: Int32) {
+    /// The runner's status when it died at its memory limit (CTesseraSandbox's TESSERA_EXIT_MEMORY_LIMIT).
+    static let memoryLimitStatus: Int32 = 86
+
+    /// From a `waitpid` status and, from `wait4`, the child's CPU time.
+    init(waitStatus status: Int32, cpuSeconds: Double = 0) {
         let signal = status & 0x7f
+        self.cpuSeconds = cpuSeconds
         if signal == 0 {
+            self.status = (status >> 8) & 0xff
             description = "exited with status \((status >> 8) & 0xff)"
         } else {
+            self.signal = signal
             description = "was killed by \(Self.signalName(signal)) (signal \(signal))"
         }
     }
@@ -33,6 +44,7 @@ struct ChildExit: CustomStringConvertible, Sendable {
         case SIGFPE: return "SIGFPE"
         case SIGKILL: return "SIGKILL"
         case SIGTERM: return "SIGTERM"
+        case SIGXCPU: return "SIGXCPU"
         default: return "signal \(signal)"
         }
     }

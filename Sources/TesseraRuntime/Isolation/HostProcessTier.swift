@@ -1,4 +1,5 @@
 import Foundation
+import TesseraIsolation
 import TesseraLoader
 import TesseraManifest
 import TesseraSDK
@@ -23,7 +24,9 @@ extension PluginHost {
         slot.withState { $0.library = library; $0.generationNumber += 1 }
         let plugin: ProcessPlugin
         do {
-            plugin = try await ProcessPlugin.launch(manifest: manifest, stagedPath: staged.path, clock: clock, policy: options.isolation, log: log) {
+            let sandbox = ChildSandbox(library: staged.path, dataDirectory: options.dataDirectory,
+                                       limits: deployment.entry(for: manifest.id)?.limits)
+            plugin = try await ProcessPlugin.launch(manifest: manifest, sandbox: sandbox, clock: clock, policy: options.isolation, log: log) {
                 [weak slot] reason in slot?.transition(.quarantined, reason)
             }
         } catch let refusal as GateRefusal {
@@ -44,6 +47,11 @@ extension PluginHost {
             throw PluginError(.unavailable, "plugin '\(pluginID)' did not restart: \(error)")
         }
         slot.transition(.active, "restarted by the operator: \(plugin.isolationNote)")
+    }
+
+    /// What a process-tier plugin's child sandbox enforces (docs/isolation.md, "The sandbox").
+    public func isolatedSandbox(_ pluginID: String) -> SandboxReport? {
+        (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.sandboxReport
     }
 
     /// The process id of a process-tier plugin's serving child, if one serves.

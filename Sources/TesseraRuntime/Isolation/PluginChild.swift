@@ -20,7 +20,7 @@ final class PluginChild: Sendable {
     /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
     /// thread, how the child ended once its socket closed (it is reaped there), and names the
     /// error that calls still waiting for it fail with.
-    static func spawn(runner: String, handler: @escaping PeerConnection.Handler,
+    static func spawn(runner: String, sandbox: ChildSandbox, handler: @escaping PeerConnection.Handler,
                       exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -35,9 +35,10 @@ final class PluginChild: Sendable {
         // or is closed here, so the child inherits nothing else of the host's.
         posix_spawn_file_actions_adddup2(&actions, childEnd, PluginRunner.socketDescriptor)
         closeFrom(PluginRunner.socketDescriptor + 1, in: &actions)
-        let arguments = [runner, "serve", "--parent", String(getpid())]
+        let arguments = [runner, "serve", "--parent", String(getpid())] + sandbox.arguments
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        _ = ChildSandbox.hostMadeNonDumpable
         var pid: pid_t = 0
         let status = posix_spawn(&pid, runner, &actions, nil, &argv, environ)
         guard status == 0 else {
@@ -47,9 +48,11 @@ final class PluginChild: Sendable {
         let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, handler: handler))
         child.peer.start { [child] in
             var raw: Int32 = 0
-            while waitpid(child.pid, &raw, 0) == -1 && errno == EINTR {}
+            var usage = rusage()
+            while wait4(child.pid, &raw, 0, &usage) == -1 && errno == EINTR {}
             close(hostEnd)
-            return exited(child, ChildExit(waitStatus: raw))
+            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
         }
         return child
     }

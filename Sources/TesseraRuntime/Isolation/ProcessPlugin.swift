@@ -18,7 +18,9 @@ import TesseraManifest
 /// backoff on the host's clock, and a crash loop quarantines it (``IsolationPolicy``).
 final class ProcessPlugin: Plugin, Sendable {
     let manifest: PluginManifest
-    let stagedPath: String
+    /// The staged library and what the child's sandbox is asked for (``ChildSandbox``).
+    let sandbox: ChildSandbox
+    var stagedPath: String { sandbox.library }
     let runner: String
     let clock: any ClockSource
     let policy: IsolationPolicy
@@ -40,12 +42,14 @@ final class ProcessPlugin: Plugin, Sendable {
         var stopping = false
         /// How many children this plugin has had (1 for the first).
         var launches = 0
+        /// What the latest child's sandbox enforces, as it reported.
+        var sandboxReport: SandboxReport = .none
     }
 
-    private init(manifest: PluginManifest, stagedPath: String, runner: String, clock: any ClockSource, policy: IsolationPolicy,
+    private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
                  log: HostLog, migrations: [StorageMigration], onQuarantine: @escaping @Sendable (String) -> Void) {
         self.manifest = manifest
-        self.stagedPath = stagedPath
+        self.sandbox = sandbox
         self.runner = runner
         self.clock = clock
         self.policy = policy
@@ -56,21 +60,25 @@ final class ProcessPlugin: Plugin, Sendable {
 
     /// Gates 2 and 3 in a new child, on the staged copy that passed gate 1 here. A refusal is the
     /// child's, as a ``GateRefusal``; the child is gone then.
-    static func launch(manifest: PluginManifest, stagedPath: String, clock: any ClockSource, policy: IsolationPolicy,
+    static func launch(manifest: PluginManifest, sandbox: ChildSandbox, clock: any ClockSource, policy: IsolationPolicy,
                        log: HostLog, onQuarantine: @escaping @Sendable (String) -> Void) async throws -> ProcessPlugin {
         let runner = PluginRunnerExecutable.path
-        let child = try PluginChild.spawn(runner: runner, handler: { _, _ in .null }) { _, exit in
-            PluginError(.pluginCrashed, "the plugin's process \(exit) while loading")
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { _, _ in .null }) { _, exit in
+            PluginError(.pluginCrashed, "the plugin's process \(sandbox.describe(exit)) while loading")
         }
         let answer: JSONValue
-        do { answer = try await child.peer.call(ChildMethod.load, ["path": .string(stagedPath), "pluginID": .string(manifest.id)]) } catch {
+        do { answer = try await child.peer.call(ChildMethod.load, ["path": .string(sandbox.library), "pluginID": .string(manifest.id)]) } catch {
             throw GateRefusal(gate: 2, field: "dlopen", expected: "the library loaded in the plugin's process", found: "\(error)")
         }
         child.shutDown()
+        let report = SandboxReport(wire: answer["sandbox"] ?? .null)
+        ChildSandbox.logWarnings(report, pluginID: manifest.id, log: log)
         if let refused = answer["refused"] { throw GateRefusal(wire: refused) }
         let migrations = try (answer["migrations"]?.arrayValue ?? []).map(StorageMigration.init(wire:))
-        return ProcessPlugin(manifest: manifest, stagedPath: stagedPath, runner: runner, clock: clock, policy: policy,
-                             log: log, migrations: migrations, onQuarantine: onQuarantine)
+        let plugin = ProcessPlugin(manifest: manifest, sandbox: sandbox, runner: runner, clock: clock, policy: policy,
+                                   log: log, migrations: migrations, onQuarantine: onQuarantine)
+        plugin.state.withLock { $0.sandboxReport = report }
+        return plugin
     }
 
     // MARK: Plugin
@@ -96,7 +104,7 @@ final class ProcessPlugin: Plugin, Sendable {
     /// A new child: load, then start with the serving context, then route the plugin's handlers.
     func respawn() async throws -> PluginChild {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
-        let child = try PluginChild.spawn(runner: runner, handler: { [weak self] method, params in
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)
         }, exited: { [weak self] child, exit in
@@ -105,7 +113,8 @@ final class ProcessPlugin: Plugin, Sendable {
         do {
             let loaded = try await child.peer.call(ChildMethod.load, ["path": .string(stagedPath), "pluginID": .string(manifest.id)])
             if let refused = loaded["refused"] { throw GateRefusal(wire: refused) }
-            let launches = state.withLock { s -> Int in s.child = child; s.launches += 1; return s.launches }
+            let report = SandboxReport(wire: loaded["sandbox"] ?? .null)
+            let launches = state.withLock { s -> Int in s.child = child; s.launches += 1; s.sandboxReport = report; return s.launches }
             let timerNames = Set(manifest.jobs.map(\.name) + ((try? await context.capability(.clock).pendingTimers()) ?? []).map(\.name))
             let registered = try await child.peer.call(ChildMethod.start, [
                 "pluginID": .string(manifest.id), "config": context.config,

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TesseraIsolation
 import TesseraSDK
 
 /// Crash containment for ``ProcessPlugin``: what a child's end does, when the plugin restarts,
@@ -54,7 +55,7 @@ extension ProcessPlugin {
             s.child = nil
             return !s.stopping
         }
-        let what = "its process \(child.pid) \(exit)"
+        let what = "its process \(child.pid) \(sandbox.describe(exit))"
         // A child the host stopped, or killed at a deadline (counted there), is no new crash.
         guard current else { return PluginError(.pluginCrashed, "plugin '\(manifest.id)': \(what)") }
         let next = recordCrash(what)
@@ -106,6 +107,9 @@ extension ProcessPlugin {
 
     /// The process id of the serving child, if one serves.
     var childPID: pid_t? { state.withLock { $0.child?.pid } }
+
+    /// What the latest child's sandbox enforces.
+    var sandboxReport: SandboxReport { state.withLock { $0.sandboxReport } }
 
     /// What the status shows of the process tier: the child, crashes, the next restart.
     var isolationNote: String {
