@@ -9,7 +9,7 @@ import TesseraSDK
 struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List plugins, explain a plugin's state, verify plugin libraries.",
-        subcommands: [List.self, Why.self, Verify.self, Swap.self])
+        subcommands: [List.self, Why.self, Verify.self, Swap.self, Restart.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

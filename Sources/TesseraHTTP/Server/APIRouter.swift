@@ -37,6 +37,7 @@ enum APIRouter {
         table.add(.get, "/v1/plugins", plugins.list)
         table.add(.post, "/v1/plugins/:id/ops/:op", plugins.call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
+        table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
         if let hub { HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes) }
