@@ -67,6 +67,9 @@ if which == "isolation" || which == "all" {
         report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
         print(String(format: "  \(row.name): process tier / in-process median ratio %.1f", row.process.median / row.inProcess.median))
     }
+    let restart = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
+    // SIGKILL to the child, until a new child answers; the backoff is skipped on the virtual clock.
+    report("  crash to serving again", restart, unit: micros, target: "")
 }
 
 if which == "storage" || which == "all" {
