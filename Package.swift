@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
+        .executable(name: "tessera-plugin-runner", targets: ["TesseraPluginRunner"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
@@ -85,8 +86,14 @@ let package = Package(
             "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        // The process tier (docs/isolation.md): frames, the child's capability proxies, the runner's loop.
+        .target(name: "TesseraIsolation", dependencies: [sdk, "TesseraLoader"]),
+        // The process tier's sandbox (Landlock, seccomp, a network namespace, rlimits), applied by a
+        // constructor of the runner only: never linked into the host.
+        .target(name: "CTesseraSandbox"),
+        .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation", "CTesseraSandbox"]),
         .target(name: "TesseraRuntime", dependencies: [
-            sdk, "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
+            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient", "TesseraFiles",
             // The host's log (DESIGN.md §9): one swift-log Logger, shared with the HTTP edge.
             .product(name: "Logging", package: "swift-log"),
@@ -150,7 +157,7 @@ let package = Package(
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
-            "TesseraNotifications", sdk,
+            "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),

@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -58,6 +58,20 @@ if which == "dispatch" || which == "all" {
         """.utf8).write(to: URL(fileURLWithPath: deployment))
     let result = try await dispatchBenchmark(deploymentFile: deployment, scratch: scratch, calls: 20_000)
     report("dispatch: echo, \(result.inputBytes)-byte input", result.summary, unit: micros, target: "≤ 20 µs")
+}
+
+if which == "isolation" || which == "all" {
+    // The process tier against in-process, same plugin, same run (docs/isolation.md).
+    print("isolation: the example plugin in the host's process and in the process tier (tessera-plugin-runner), same run")
+    let calls = which == "isolation" ? Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000 : 20_000
+    for row in try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls) {
+        report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
+        report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
+        print(String(format: "  \(row.name): process tier / in-process median ratio %.1f", row.process.median / row.inProcess.median))
+    }
+    let restart = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
+    // SIGKILL to the child, until a new child answers; the backoff is skipped on the virtual clock.
+    report("  crash to serving again", restart, unit: micros, target: "")
 }
 
 if which == "storage" || which == "all" {

@@ -44,6 +44,8 @@ struct HostArguments: ParsableArguments {
 struct CLIError: Error, CustomStringConvertible {
     enum Code: Int32 {
         case failure = 1, invalidInput = 2, notFound = 3, forbidden = 4, unavailable = 5, invalidDeployment = 6
+        /// The plugin's process crashed during the call (process tier); 8: the call ran past its deadline.
+        case pluginCrashed = 7, pluginTimeout = 8
     }
     let code: Code
     let message: String
@@ -61,6 +63,8 @@ struct CLIError: Error, CustomStringConvertible {
         case .notFound: code = .notFound
         case .forbidden, .notGranted: code = .forbidden
         case .unavailable: code = .unavailable
+        case .pluginCrashed: code = .pluginCrashed
+        case .pluginTimeout: code = .pluginTimeout
         default: code = .failure
         }
         // Name the field unless the message already does.

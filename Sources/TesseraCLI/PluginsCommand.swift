@@ -9,7 +9,7 @@ import TesseraSDK
 struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List plugins, explain a plugin's state, verify plugin libraries.",
-        subcommands: [List.self, Why.self, Verify.self, Swap.self])
+        subcommands: [List.self, Why.self, Verify.self, Swap.self, Restart.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -75,11 +75,11 @@ struct Plugins: AsyncParsableCommand {
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check plugin libraries: gate 1 (file: sha256, stamp, link lint) and gate 2 (dlopen); gate 3 (handshake) with --load.",
+            abstract: "Check plugin libraries: gate 1 (file: sha256, stamp, link lint), which runs no plugin code; gates 2 (dlopen) and 3 (handshake) with --load, in a throwaway child process.",
             discussion: "Exits 0 when every library passes, 1 otherwise.")
         @Argument(help: "Plugin library files (.so).") var paths: [String]
         @Option(name: .long, help: "A manifest to check the library against (its sha256 pin, sdk fields and id).") var manifest: String?
-        @Flag(name: .long, help: "Also load the library and shake hands with it (runs its entry symbol).") var load = false
+        @Flag(name: .long, help: "Also load the library and shake hands with it (runs its constructors and entry symbol, in a child process).") var load = false
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func run() async throws {
@@ -110,16 +110,18 @@ struct Plugins: AsyncParsableCommand {
                 out["stampedABI"] = .string("\(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
                 out["toolchain"] = .string(library.stamp.toolchain)
                 report("\(path): gate 1 ok (sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor))")
-                // Load a content-addressed copy, as the host would, in a folder removed afterwards.
-                let staging = NSTemporaryDirectory() + "tessera-verify-\(getpid())"
-                defer { try? FileManager.default.removeItem(atPath: staging) }
-                let staged = try GenerationStore(root: staging).stage(path)
-                let (_, entry) = try LibraryLoader.open(stagedPath: staged.path)
-                report("\(path): gate 2 ok (dlopen)")
                 if load {
-                    let answer = try LibraryLoader.handshake(entry: entry, expectedID: manifest?.id, host: .current)
+                    // Load a content-addressed copy, as the host would, in a folder removed afterwards,
+                    // and in a child process: loading runs the library's code (its constructors, then
+                    // its entry symbol), which must not run in this command's process.
+                    let staging = NSTemporaryDirectory() + "tessera-verify-\(getpid())"
+                    defer { try? FileManager.default.removeItem(atPath: staging) }
+                    let staged = try GenerationStore(root: staging).stage(path)
+                    let answer = try IsolatedGates.verify(stagedPath: staged.path, expectedID: manifest?.id)
                     out["pluginID"] = .string(answer.pluginID)
-                    report("\(path): gate 3 ok (handshake: \(answer.pluginID), SDK ABI \(answer.reportedABI.major).\(answer.reportedABI.minor))")
+                    out["childPID"] = .integer(Int64(answer.childPID))
+                    report("\(path): gate 2 ok (dlopen, in child process \(answer.childPID))")
+                    report("\(path): gate 3 ok (handshake: \(answer.pluginID), SDK ABI \(answer.abi), in child process \(answer.childPID))")
                 }
                 out["ok"] = true
             } catch {

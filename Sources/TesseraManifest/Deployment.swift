@@ -125,6 +125,10 @@ public struct Deployment: Sendable {
         public let grants: [String: JSONValue]
         /// Where in the file this entry is, for errors (`$.plugins[2]`).
         public let path: String
+        /// Where the operator runs the plugin's code, if the entry says (it overrides the manifest).
+        public internal(set) var isolation: Isolation? = nil
+        /// Memory and CPU limits for a process-tier plugin's child (`limits`).
+        public internal(set) var limits: PluginLimits? = nil
     }
 }
 
@@ -170,7 +174,8 @@ public enum DeploymentReader {
             plugins.append(Deployment.PluginEntry(
                 id: id, versions: range, enabled: item["enabled"]?.boolValue ?? true,
                 config: item["config"] ?? .object([:]), grants: item["grants"]?.objectValue ?? [:],
-                path: "$.plugins[\(i)]"))
+                path: "$.plugins[\(i)]", isolation: item["isolation"]?.stringValue.flatMap(Isolation.init(rawValue:)),
+                limits: PluginLimits(json: item["limits"])))
         }
         let manifestDirs = doc["manifestDirectories"] == nil ? [base.appendingPathComponent("..").standardizedFileURL.path]
             : resolve(doc["manifestDirectories"])

@@ -93,7 +93,8 @@ public enum EmbeddedSchemas {
           "file": {
             "description": "Over HTTP, 'upload': the request body is a file, stored (files capability) and passed as input.file; 'download': the operation answers with a file's address and GET serves its bytes (docs/files.md).",
             "enum": ["upload", "download"]
-          }
+          },
+          "timeoutSeconds": { "description": "The call's deadline in the process tier (default 30).", "type": "number", "minimum": 0.001, "maximum": 86400 }
         }
       }
     },
@@ -441,6 +442,22 @@ public enum EmbeddedSchemas {
           },
           "enabled": {
             "type": "boolean"
+          },
+          "isolation": {
+            "description": "Where the plugin's code runs: in the host's process, or in a child process of its own (docs/isolation.md). Overrides the manifest's isolation.",
+            "enum": [
+              "inProcess",
+              "process"
+            ]
+          },
+          "limits": {
+            "description": "Resource limits of a process-tier plugin's child, applied as rlimits (docs/isolation.md).",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "memoryMiB": { "description": "RLIMIT_DATA in MiB.", "type": "integer", "minimum": 16, "maximum": 1048576 },
+              "cpuSeconds": { "description": "RLIMIT_CPU: seconds of CPU time.", "type": "integer", "minimum": 1, "maximum": 31536000 }
+            }
           },
           "config": {},
           "grants": {

@@ -109,7 +109,7 @@ public enum ManifestReader {
                 name: name, summary: item["summary"]?.stringValue,
                 inputSchemaDocument: item["input"]!, inputSchema: input,
                 outputSchemaDocument: item["output"]!,
-                roles: roles ?? [.user, .admin],
+                roles: roles ?? [.user, .admin], timeoutSeconds: item["timeoutSeconds"]?.doubleValue,
                 file: item["file"]?.stringValue.flatMap(FileTransfer.init(rawValue:))))
         }
         return out

@@ -155,6 +155,8 @@ public struct OperationDeclaration: Sendable {
     public let outputSchemaDocument: JSONValue
     /// Who may call it. Defaults to `user` and `admin`.
     public let roles: [Principal.Role]
+    /// Its deadline in the process tier, overriding the host's default (docs/isolation.md).
+    public internal(set) var timeoutSeconds: Double? = nil
     /// Whether, over HTTP, it takes a file's bytes as its body or answers with one (`"file"`; docs/files.md).
     public var file: FileTransfer? = nil
 }

@@ -16,6 +16,8 @@ public struct HostOptions: Sendable {
     /// other step — manifest, deployment, grants, config, capabilities, migrations, start, jobs,
     /// dispatch, timers — is the same. For tests (TesseraTesting); empty in a real host.
     public var inProcessPlugins: [String: PluginFactory]
+    /// Restarts, quarantine and deadlines of plugins in the process tier (docs/isolation.md).
+    public var isolation = IsolationPolicy()
 
     public init(dataDirectory: String, libraryPaths: [String] = [], log: HostLog = .discarding, onlyPlugins: Set<String>? = nil,
                 inProcessPlugins: [String: PluginFactory] = [:]) {

@@ -56,7 +56,7 @@ extension PluginHost {
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
             let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
             slot.withState { $0.grants = grants }
-            guard let (factory, loaded) = try factory(for: slot, manifest: manifest, depth: depth) else { return }
+            guard let (factory, loaded) = try await factory(for: slot, manifest: manifest, depth: depth) else { return }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
             let candidate = GenerationCandidate(manifest: manifest, entry: pluginEntry, grants: grants, factory: factory, loaded: loaded,
                                                 generation: slot.withState { $0.generationNumber })
@@ -80,7 +80,7 @@ extension PluginHost {
 
     /// Gates 1–3 for a library plugin (`validated`, then `loaded`), or none for one linked into this
     /// process; the factory that makes its instances, or `nil` when `depth` stops at `validated`.
-    func factory(for slot: PluginSlot, manifest: PluginManifest, depth: StartDepth) throws -> (PluginFactory, LoadedGeneration?)? {
+    func factory(for slot: PluginSlot, manifest: PluginManifest, depth: StartDepth) async throws -> (PluginFactory, LoadedGeneration?)? {
         if let inProcess = options.inProcessPlugins[manifest.id] {
             // Linked into this process (a plugin's own tests): no library to find, check or load.
             slot.transition(.validated, "in-process: no library gates")
@@ -94,6 +94,9 @@ extension PluginHost {
             slot.withState { $0.library = library }
             slot.transition(.validated, Self.gate1Note(library))
             return nil
+        }
+        if isolationTier(of: manifest) == .process {
+            return (try await processTierFactory(path, manifest: manifest, slot: slot), nil)
         }
         let generation = try pipeline.gates(path, manifest: manifest)
         let library = generation.library
@@ -124,9 +127,6 @@ extension PluginHost {
         }
         if let range = entry.versions, !range.contains(manifest.version) {
             throw Refusal(reason: "\(deployment.file): \(entry.path).version: expected a version in \(range), found \(manifest.version)")
-        }
-        if manifest.isolation == .process {
-            throw Refusal(reason: "isolation 'process' is not available in this host yet; set \"isolation\": \"inProcess\"")
         }
         let grants: [String: JSONValue]
         do { grants = try Grants.resolve(entry: entry, manifest: manifest, deploymentFile: deployment.file) } catch {

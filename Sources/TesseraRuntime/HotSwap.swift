@@ -130,6 +130,9 @@ extension PluginHost {
             throw PluginError(.forbidden, "plugin '\(slot.id)' does not allow hot swap (its manifest says \"hotSwap\": false); restart the host to load a new build")
         }
         guard let entry = deployment.entry(for: slot.id) else { throw PluginError(.notFound, "plugin '\(slot.id)' is not in the deployment") }
+        if isolationTier(of: manifest) == .process {
+            throw PluginError(.conflict, "plugin '\(slot.id)' runs in the process tier, where hot swap is not available yet; restart the host to load a new build")
+        }
         return (manifest, entry)
     }
 

@@ -22,6 +22,10 @@ public enum PluginBuilder {
         /// to an in-memory counter and answers it with the build's letter; the counter moves across
         /// a swap as state (schema 1).
         case counterA, counterB
+        /// The process tier's test plugin (id `fixture.isolated`, `IsolatedPluginSource`): its C
+        /// constructor writes its process id to `$TESSERA_FIXTURE_CONSTRUCTOR_FILE`; it crashes,
+        /// spins or echoes on request, and uses storage, clock, notifications and events.
+        case isolated
     }
 
     /// The id each fixture reports at the handshake (lowercase, as manifest ids are).
@@ -34,6 +38,7 @@ public enum PluginBuilder {
         case .handshakeNewerMinor: return "fixture.newer-minor"
         case .wrongID: return "fixture.somebody-else"
         case .counterA, .counterB: return "fixture.counter"
+        case .isolated: return "fixture.isolated"
         }
     }
 
@@ -59,6 +64,7 @@ public enum PluginBuilder {
         let output = dir + "/libFixture\(kind.rawValue.capitalized).so"
         var arguments = ["-emit-library", "-parse-as-library", "-module-name", "Fixture\(kind.rawValue.capitalized)",
                          "-Xcc", "-fmodule-map-file=\(try moduleMap())", source, stamp, "-o", output]
+        if kind == .isolated { arguments.append(try constructorObject()) }
         if kind == .staticSDK {
             arguments += ["-I", try staticSDK() + "/include", try staticSDK() + "/libTesseraSDK.a"]
         } else {
@@ -85,6 +91,18 @@ public enum PluginBuilder {
             let sdk = Fixtures.repositoryRoot + "/sdk/Sources"
             try tool("clang", ["-c", "-fPIC", "-I", sdk + "/CTesseraABI/include", "-I", sdk + "/TesseraPluginStamp/include",
                                sdk + "/TesseraPluginStamp/stamp.c", "-o", path])
+        }
+        return path
+    }
+
+    /// A C constructor, run by `dlopen` before any Swift code of the library: it writes the
+    /// loading process's id to the file `$TESSERA_FIXTURE_CONSTRUCTOR_FILE` names (if set).
+    static func constructorObject() throws -> String {
+        let path = root + "/constructor.o"
+        if !FileManager.default.fileExists(atPath: path) {
+            let source = root + "/constructor.c"
+            Fixtures.write(IsolatedPluginSource.constructor, to: source)
+            try tool("clang", ["-c", "-fPIC", source, "-o", path])
         }
         return path
     }

@@ -5,6 +5,7 @@ enum PluginSources {
         case .good, .staticSDK, .wrongID: return plugin(id: PluginBuilder.pluginID(kind), start: "")
         case .counterA: return counter(build: "A")
         case .counterB: return counter(build: "B")
+        case .isolated: return IsolatedPluginSource.swift
         case .startThrows:
             return plugin(id: PluginBuilder.pluginID(kind), start: #"throw PluginError(.unavailable, "the fixture refuses to start")"#)
         case .noEntry:

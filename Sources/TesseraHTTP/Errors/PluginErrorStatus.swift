@@ -1,4 +1,5 @@
 import Hummingbird
+import TesseraRuntime
 import TesseraSDK
 
 extension APIError {
@@ -15,6 +16,8 @@ extension APIError {
     /// | `unprocessable` | 422 |
     /// | `quota_exceeded` | 507 |
     /// | `unavailable` | 503 |
+    /// | `plugin_crashed` (the plugin's process died during the call) | 502 |
+    /// | `plugin_timeout` (the call ran past its deadline) | 504 |
     /// | `internal`, and any code not above | 500, with a generic message |
     ///
     /// A 500 never carries the plugin's message: it may hold internals (a path, a query, a token).
@@ -39,6 +42,8 @@ extension APIError {
         case .unsupportedMediaType: .unsupportedMediaType
         case .quotaExceeded: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case .unavailable: .serviceUnavailable
+        case .pluginCrashed: .badGateway
+        case .pluginTimeout: .gatewayTimeout
         default: spaceStatus(for: code)
         }
     }

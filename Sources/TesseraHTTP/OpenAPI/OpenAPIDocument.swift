@@ -23,6 +23,7 @@ enum OpenAPIDocument {
             ])
         }
         paths["/v1/plugins/{id}/swap"] = ["post": OpenAPIComponents.swapOperation(pluginIDs: manifests.map(\.id))]
+        paths["/v1/plugins/{id}/restart"] = ["post": OpenAPIComponents.restartOperation(pluginIDs: manifests.map(\.id))]
         for manifest in manifests {
             tags.append(["name": .string(manifest.id), "description": .string(manifest.summary ?? manifest.name)])
             for operation in manifest.operations {

@@ -17,6 +17,7 @@ extension OpenAPIComponents {
                 "advanceClock", "Admin: move a virtual clock forward, firing what falls due. 409 on the system clock.",
                 input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
             "/v1/plugins/{id}/swap": ["post": swapOperation()],
+            "/v1/plugins/{id}/restart": ["post": restartOperation()],
         ]
     }
 
@@ -31,6 +32,29 @@ extension OpenAPIComponents {
             ]])
     }
 
+    /// `POST /v1/plugins/{id}/restart` (docs/isolation.md): a process-tier plugin restarted now,
+    /// its quarantine lifted.
+    static func restartOperation(pluginIDs: [String] = []) -> JSONValue {
+        let id: JSONValue = pluginIDs.isEmpty ? ["type": "string"] : ["type": "string", "enum": .array(pluginIDs.map(JSONValue.string))]
+        var responses = errorResponses(["401", "403", "404", "409", "429", "503"])
+        responses["200"] = ["description": "Restarted.", "content": jsonContent(ref("RestartResult"))]
+        let operation: JSONValue = [
+            "operationId": "restartPlugin", "tags": ["host"], "responses": .object(responses),
+            "summary": "Admin: restart a process-tier plugin now, clearing its crash record (lifts a quarantine). 409: the plugin runs in the host's process.",
+        ]
+        return operation.adding("parameters", [[
+            "name": "id", "in": "path", "required": true, "schema": id, "description": "The plugin's id.",
+        ]])
+    }
+
+    static var restartResultSchema: JSONValue {
+        ["type": "object", "required": ["plugin", "state", "pid"],
+         "properties": [
+            "plugin": ["type": "string"], "state": ["type": "string"], "pid": ["type": ["integer", "null"]],
+            "reason": ["type": ["string", "null"]],
+         ]]
+    }
+
     static var swapResultSchema: JSONValue {
         ["type": "object", "required": ["plugin", "generation", "pauseMilliseconds", "stateBytes", "restartRecommended"],
          "properties": [
@@ -41,7 +65,7 @@ extension OpenAPIComponents {
 
     static var edgeSchemas: [String: JSONValue] {
         ["InboxEntry": inboxEntrySchema, "InboxPage": inboxPageSchema, "MarkReadResult": markReadSchema,
-         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema,
+         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema, "RestartResult": restartResultSchema,
          "StreamMessage": streamMessageSchema, "StreamEvent": streamEventSchema]
     }
 

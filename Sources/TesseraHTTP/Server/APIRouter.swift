@@ -40,6 +40,7 @@ enum APIRouter {
             host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
         }, FileRoutes(host: host).download)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
+        table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
         if let hub { HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes) }

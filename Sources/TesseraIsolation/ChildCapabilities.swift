@@ -1,0 +1,106 @@
+import Foundation
+import TesseraSDK
+
+/// The capability objects a plugin in the process tier receives: the SDK's protocols, each call
+/// forwarded to the host, where the real object built by the capability's provider answers it
+/// with the grants checked there (``CapabilityForwarding`` names the methods).
+///
+/// A capability with no proxy here is not handed to the plugin in the process tier; the plugin
+/// sees it as not granted (docs/isolation.md lists them).
+enum ChildCapabilities {
+    /// The proxies for the granted capability names the host sent.
+    static func granted(_ names: [String], peer: PeerConnection) -> [GrantedCapability] {
+        names.compactMap { name in
+            switch name {
+            case "storage": return GrantedCapability(.storage, StorageProxy(peer: peer) as any PluginStorage)
+            case "clock": return GrantedCapability(.clock, ClockProxy(peer: peer) as any HostClock)
+            case "notifications": return GrantedCapability(.notifications, NotificationsProxy(peer: peer) as any PluginNotifications)
+            case "events": return GrantedCapability(.events, EventsProxy(peer: peer) as any PluginEvents)
+            case "secrets": return GrantedCapability(.secrets, SecretsProxy(peer: peer) as any PluginSecrets)
+            default: return nil
+            }
+        }
+    }
+}
+
+/// The names of the child's capability calls, as the host's ``CapabilityForwarding`` answers them.
+public enum CapabilityMethod {
+    public static let storageWrite = "storage.write", storageQuery = "storage.query"
+    public static let clockNow = "clock.now", clockSleep = "clock.sleep", clockSchedule = "clock.schedule"
+    public static let clockCancel = "clock.cancelTimer", clockPending = "clock.pendingTimers"
+    public static let notificationsSchedule = "notifications.schedule", notificationsCancel = "notifications.cancel"
+    public static let notificationsPending = "notifications.pending"
+    public static let eventsPublish = "events.publish"
+    public static let secretsGet = "secrets.get", secretsStore = "secrets.store", secretsRemove = "secrets.remove"
+    public static let secretsNames = "secrets.names"
+    public static let log = "log"
+}
+
+struct StorageProxy: PluginStorage {
+    let peer: PeerConnection
+    func write(_ batch: WriteBatch) async throws {
+        _ = try await peer.call(CapabilityMethod.storageWrite, batch.wire)
+    }
+    func query(_ sql: String, _ parameters: [SQLValue]) async throws -> [Row] {
+        let rows = try await peer.call(CapabilityMethod.storageQuery, ["sql": .string(sql), "parameters": .array(parameters.map(\.wire))])
+        return try (rows.arrayValue ?? []).map(Row.init(wire:))
+    }
+}
+
+struct ClockProxy: HostClock {
+    let peer: PeerConnection
+    /// Synchronous in the SDK, so it blocks this thread for one round trip: the host's clock may be
+    /// virtual, and only the host knows its time.
+    func now() -> Date {
+        (try? Date(wire: peer.callBlocking(CapabilityMethod.clockNow))) ?? Date()
+    }
+    func sleep(until deadline: Date) async throws {
+        _ = try await peer.call(CapabilityMethod.clockSleep, deadline.wire)
+    }
+    func schedule(_ timer: TimerRequest) async throws {
+        _ = try await peer.call(CapabilityMethod.clockSchedule, timer.wire)
+    }
+    func cancelTimer(key: String) async throws {
+        _ = try await peer.call(CapabilityMethod.clockCancel, .string(key))
+    }
+    func pendingTimers() async throws -> [TimerRequest] {
+        try (try await peer.call(CapabilityMethod.clockPending).arrayValue ?? []).map(TimerRequest.init(wire:))
+    }
+}
+
+struct NotificationsProxy: PluginNotifications {
+    let peer: PeerConnection
+    func schedule(_ notification: NotificationRequest) async throws {
+        _ = try await peer.call(CapabilityMethod.notificationsSchedule, notification.wire)
+    }
+    func cancel(key: String) async throws {
+        _ = try await peer.call(CapabilityMethod.notificationsCancel, .string(key))
+    }
+    func pending() async throws -> [PendingNotification] {
+        try (try await peer.call(CapabilityMethod.notificationsPending).arrayValue ?? []).map(PendingNotification.init(wire:))
+    }
+}
+
+struct EventsProxy: PluginEvents {
+    let peer: PeerConnection
+    func publish(_ name: String, _ payload: JSONValue) async throws {
+        _ = try await peer.call(CapabilityMethod.eventsPublish, ["name": .string(name), "payload": payload])
+    }
+}
+
+struct SecretsProxy: PluginSecrets {
+    let peer: PeerConnection
+    func secret(named name: String) async throws -> Secret? {
+        let answer = try await peer.call(CapabilityMethod.secretsGet, .string(name))
+        return try answer == .null ? nil : Secret(wire: answer)
+    }
+    func store(_ secret: Secret, named name: String) async throws {
+        _ = try await peer.call(CapabilityMethod.secretsStore, ["name": .string(name), "secret": secret.wire])
+    }
+    func removeSecret(named name: String) async throws {
+        _ = try await peer.call(CapabilityMethod.secretsRemove, .string(name))
+    }
+    func secretNames() async throws -> [String] {
+        (try await peer.call(CapabilityMethod.secretsNames).arrayValue ?? []).compactMap(\.stringValue)
+    }
+}

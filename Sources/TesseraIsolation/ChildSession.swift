@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import TesseraLoader
+@_spi(TesseraHost) import TesseraSDK
+
+/// The names of the host's calls into the child, as ``ChildSession`` answers them.
+public enum ChildMethod {
+    /// `{"path", "pluginID"}` → gates 2 and 3 on the staged copy, an instance made:
+    /// `{"migrations": […]}`, or `{"refused": {gate, field, expected, found, hint}}`.
+    public static let load = "load"
+    /// `{"pluginID", "config", "capabilities": [names]}` → `start(context:)` with proxies for those
+    /// capabilities: `{"operations", "timers", "events": [names], "location": Bool}`.
+    public static let start = "start"
+    /// An ``OperationCall`` → the handler's result.
+    public static let operation = "operation"
+    /// A ``TimerFiring`` → `null` once the handler returned.
+    public static let timer = "timer"
+    /// `{"qualifiedName", "event": PublishedEvent}` → `null` once the handler returned.
+    public static let event = "event"
+    /// `stop()` on the instance; the child exits when the host then closes the socket.
+    public static let stop = "stop"
+}
+
+/// The child's side: one plugin instance, loaded from its staged library, started with proxy
+/// capabilities, answering the host's calls.
+final class ChildSession: Sendable {
+    private let peer: Mutex<PeerConnection?> = Mutex(nil)
+    private let loaded = Mutex<(instance: any Plugin, context: PluginContext?)?>(nil)
+    /// What this process's sandbox enforces; the answer to `load` carries it to the host.
+    private let sandbox: SandboxReport
+
+    init(sandbox: SandboxReport) { self.sandbox = sandbox }
+
+    func attach(_ peer: PeerConnection) { self.peer.withLock { $0 = peer } }
+
+    func handle(_ method: String, _ params: JSONValue) async throws -> JSONValue {
+        switch method {
+        case ChildMethod.load: return try load(params)
+        case ChildMethod.start: return try await start(params)
+        case ChildMethod.operation:
+            let call = try OperationCall(wire: params)
+            guard let handler = handlers()?.operation(call.operation) else {
+                throw PluginError(.unavailable, "the plugin registered no handler for '\(call.operation)'")
+            }
+            return try await handler(call)
+        case ChildMethod.timer:
+            let firing = try TimerFiring(wire: params)
+            guard let handler = handlers()?.timer(firing.name) else {
+                throw PluginError(.unavailable, "the plugin registered no handler for timer '\(firing.name)'")
+            }
+            try await handler(firing)
+            return .null
+        case ChildMethod.event:
+            let name = try params.wireString("qualifiedName")
+            guard let handler = handlers()?.event(name) else {
+                throw PluginError(.unavailable, "the plugin registered no handler for event '\(name)'")
+            }
+            try await handler(try PublishedEvent(wire: params["event"] ?? .null))
+            return .null
+        case ChildMethod.stop:
+            await loaded.withLock { $0?.instance }?.stop()
+            return .null
+        default:
+            throw PluginError(.invalidInput, "the plugin runner has no method '\(method)'")
+        }
+    }
+
+    private func handlers() -> RegisteredHandlers? { loaded.withLock { $0?.context?.hostHandlers } }
+
+    /// Gates 2 and 3 here, in the child: the library's constructors and entry symbol run in this
+    /// process, never in the host's.
+    private func load(_ params: JSONValue) throws -> JSONValue {
+        let path = try params.wireString("path")
+        do {
+            let (_, entry) = try LibraryLoader.open(stagedPath: path)
+            let answer = try LibraryLoader.handshake(entry: entry, expectedID: params["pluginID"]?.stringValue, host: .current)
+            let instance = answer.factory.makePlugin()
+            loaded.withLock { $0 = (instance, nil) }
+            return ["migrations": .array(instance.migrations.map(\.wire)), "pluginID": .string(answer.pluginID),
+                    "sandbox": sandbox.wire]
+        } catch {
+            return ["refused": error.wire, "sandbox": sandbox.wire]
+        }
+    }
+
+    private func start(_ params: JSONValue) async throws -> JSONValue {
+        guard let peer = peer.withLock({ $0 }), let instance = loaded.withLock({ $0?.instance }) else {
+            throw PluginError(.unavailable, "start before load")
+        }
+        let names = (params["capabilities"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let log = PluginLog { level, message in
+            peer.notify(CapabilityMethod.log, ["level": .string(level.rawValue), "message": .string(message)])
+        }
+        let context = PluginContext(pluginID: try params.wireString("pluginID"), config: params["config"] ?? .object([:]),
+                                    capabilities: ChildCapabilities.granted(names, peer: peer), log: log)
+        loaded.withLock { $0?.context = context }
+        try await instance.start(context: context)
+        return registrations(context, params: params)
+    }
+
+    /// What the plugin registered, so the host can route to it: operations and timers by the
+    /// names the host asks about (the manifest's), events by the consumed names.
+    private func registrations(_ context: PluginContext, params: JSONValue) -> JSONValue {
+        let handlers = context.hostHandlers
+        let timers = (params["timerNames"]?.arrayValue ?? []).compactMap(\.stringValue).filter { handlers.timer($0) != nil }
+        let events = (params["eventNames"]?.arrayValue ?? []).compactMap(\.stringValue).filter { handlers.event($0) != nil }
+        return ["operations": .array(context.registeredOperations.map(JSONValue.string)),
+                "timers": .array(timers.map(JSONValue.string)), "events": .array(events.map(JSONValue.string)),
+                "location": .bool(handlers.location != nil)]
+    }
+}
+
+extension GateRefusal {
+    public var wire: JSONValue {
+        var o: [String: JSONValue] = ["gate": .integer(Int64(gate)), "field": .string(field), "expected": .string(expected), "found": .string(found)]
+        if let hint { o["hint"] = .string(hint) }
+        return .object(o)
+    }
+    public init(wire: JSONValue) {
+        self.init(gate: Int(wire["gate"]?.integerValue ?? 2), field: wire["field"]?.stringValue ?? "load",
+                  expected: wire["expected"]?.stringValue ?? "", found: wire["found"]?.stringValue ?? "", hint: wire["hint"]?.stringValue)
+    }
+}

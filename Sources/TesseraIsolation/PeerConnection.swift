@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+import TesseraSDK
+
+/// Calls both ways over one ``FrameConnection``: each side asks the other (`call`) and answers
+/// what it is asked (its handler), with several calls in flight at once.
+///
+/// Messages (JSON objects, one per frame):
+/// - a call: `{"call": N, "method": "storage.write", "params": {…}}`; `N` = 0 asks for no answer;
+/// - an answer: `{"reply": N, "result": …}` or `{"reply": N, "error": {"code", "message", "field"}}`
+///   for a ``PluginError``, `{"reply": N, "error": {"opaque": "…"}}` for any other error.
+///
+/// One thread reads (``start(closed:)``); the handler runs each call in a task of its own.
+public final class PeerConnection: Sendable {
+    /// Answers one call from the other side.
+    public typealias Handler = @Sendable (_ method: String, _ params: JSONValue) async throws -> JSONValue
+
+    public let frames: FrameConnection
+    private let handler: Handler
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextID = 0
+        var pending: [Int: @Sendable (Result<JSONValue, any Error>) -> Void] = [:]
+        /// Set once the socket ended: every later call fails with it at once.
+        var closedError: (any Error)?
+    }
+
+    public init(fd: Int32, handler: @escaping Handler) {
+        frames = FrameConnection(fd: fd)
+        self.handler = handler
+    }
+
+    /// Starts the reader thread. When the socket ends, `closed` names why (the host asks the
+    /// kernel how the child ended) and every call waiting for an answer fails with that error.
+    public func start(closed: @escaping @Sendable () -> any Error) {
+        let thread = Thread { [self] in
+            readLoop()
+            let error = closed()
+            let waiting = state.withLock { s -> [@Sendable (Result<JSONValue, any Error>) -> Void] in
+                s.closedError = error
+                defer { s.pending = [:] }
+                return Array(s.pending.values)
+            }
+            for answer in waiting { answer(.failure(error)) }
+        }
+        thread.name = "tessera-peer-\(frames.fd)"
+        thread.start()
+    }
+
+    private func readLoop() {
+        while true {
+            let message: JSONValue?
+            do { message = try frames.receive() } catch { return }
+            guard let message else { return }
+            if let id = message["reply"]?.integerValue {
+                let answer = state.withLock { $0.pending.removeValue(forKey: Int(id)) }
+                if let error = message["error"] {
+                    answer?(.failure(WireError.decode(error)))
+                } else {
+                    answer?(.success(message["result"] ?? .null))
+                }
+            } else if let id = message["call"]?.integerValue, let method = message["method"]?.stringValue {
+                let params = message["params"] ?? .null
+                Task { await self.answer(id: id, method: method, params: params) }
+            }
+        }
+    }
+
+    private func answer(id: Int64, method: String, params: JSONValue) async {
+        let reply: JSONValue
+        do {
+            let result = try await handler(method, params)
+            reply = ["reply": .integer(id), "result": result]
+        } catch {
+            reply = ["reply": .integer(id), "error": WireError.encode(error)]
+        }
+        if id != 0 { try? frames.send(reply) }
+    }
+
+    /// Asks the other side and waits for its answer.
+    public func call(_ method: String, _ params: JSONValue = .null) async throws -> JSONValue {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONValue, any Error>) in
+            send(method, params) { c.resume(with: $0) }
+        }
+    }
+
+    /// Asks the other side and blocks this thread until it answers: for the few synchronous
+    /// SDK members (`HostClock.now()`); the answer arrives on the reader thread.
+    public func callBlocking(_ method: String, _ params: JSONValue = .null) throws -> JSONValue {
+        let box = Mutex<Result<JSONValue, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        send(method, params) { result in
+            box.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try box.withLock { $0! }.get()
+    }
+
+    /// Tells the other side something that needs no answer (a log line).
+    public func notify(_ method: String, _ params: JSONValue = .null) {
+        try? frames.send(["call": 0, "method": .string(method), "params": params])
+    }
+
+    private func send(_ method: String, _ params: JSONValue, answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) {
+        let registered = state.withLock { s -> Result<Int, any Error> in
+            if let closed = s.closedError { return .failure(closed) }
+            s.nextID += 1
+            s.pending[s.nextID] = answer
+            return .success(s.nextID)
+        }
+        switch registered {
+        case .failure(let error): answer(.failure(error))
+        case .success(let id):
+            do { try frames.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch {
+                // The reader fails the call when it sees the end; if it already has, fail it here.
+                let stillWaiting = state.withLock { $0.pending.removeValue(forKey: id) }
+                stillWaiting?(.failure(error))
+            }
+        }
+    }
+
+    /// Ends the connection from this side: the reader sees the end, the peer too.
+    public func shutDown() { frames.shutDown() }
+}
+
+/// Errors as they cross the socket.
+public enum WireError {
+    /// An error that is not a ``PluginError``: it crosses as text, and the host treats it as
+    /// in-process code's other errors (logged; the caller sees a generic `internal`).
+    public struct Opaque: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    static func encode(_ error: any Error) -> JSONValue {
+        if let error = error as? PluginError {
+            var o: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+            if let field = error.field { o["field"] = .string(field) }
+            return .object(o)
+        }
+        return ["opaque": .string("\(error)")]
+    }
+
+    static func decode(_ json: JSONValue) -> any Error {
+        if let code = json["code"]?.stringValue {
+            return PluginError(PluginError.Code(rawValue: code), json["message"]?.stringValue ?? "", field: json["field"]?.stringValue)
+        }
+        return Opaque(description: json["opaque"]?.stringValue ?? "an error in the plugin process")
+    }
+}

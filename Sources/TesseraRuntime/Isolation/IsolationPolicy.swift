@@ -1,0 +1,39 @@
+import Foundation
+import TesseraSDK
+
+/// How the host treats plugins in the process tier when their process crashes or a call runs too
+/// long (docs/isolation.md, "Restart policy"). Times are on the host's clock, so a virtual clock
+/// drives them in tests.
+public struct IsolationPolicy: Sendable {
+    /// The first restart waits this long after a crash; each further crash in the window doubles it.
+    public var firstBackoff: TimeInterval
+    /// The longest wait before a restart.
+    public var maximumBackoff: TimeInterval
+    /// This many crashes within ``crashWindow`` quarantine the plugin until an operator restarts it.
+    public var quarantineAfter: Int
+    public var crashWindow: TimeInterval
+    /// A call into the plugin that has not returned after this long is answered with
+    /// `plugin_timeout` and the process is killed (an operation's `timeoutSeconds` overrides it).
+    public var callTimeout: TimeInterval
+
+    public init(firstBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 60, quarantineAfter: Int = 5,
+                crashWindow: TimeInterval = 600, callTimeout: TimeInterval = 30) {
+        self.firstBackoff = firstBackoff
+        self.maximumBackoff = maximumBackoff
+        self.quarantineAfter = quarantineAfter
+        self.crashWindow = crashWindow
+        self.callTimeout = callTimeout
+    }
+
+    /// The wait before restarting after the `n`th crash in the window (1, 2, 4, … seconds, capped).
+    func backoff(afterCrash n: Int) -> TimeInterval {
+        min(maximumBackoff, firstBackoff * pow(2, Double(max(0, n - 1))))
+    }
+}
+
+extension PluginError.Code {
+    /// The plugin's process died while the call was in flight (HTTP 502; CLI exit code 7).
+    public static let pluginCrashed = PluginError.Code(rawValue: "plugin_crashed")
+    /// The call ran past its deadline; the plugin's process was killed (HTTP 504; CLI exit code 8).
+    public static let pluginTimeout = PluginError.Code(rawValue: "plugin_timeout")
+}

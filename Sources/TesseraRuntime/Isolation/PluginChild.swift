@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import TesseraIsolation
+import TesseraSDK
+
+/// One `tessera-plugin-runner` process and the socket to it.
+///
+/// The socket is one end of a `socketpair` the child inherits as fd 3: nothing on disk, so a host
+/// that dies leaves no stale socket file, and the child sees the end of the socket when the host
+/// goes (it also asks the kernel to kill it then, `PR_SET_PDEATHSIG`).
+final class PluginChild: Sendable {
+    let pid: pid_t
+    let peer: PeerConnection
+
+    private init(pid: pid_t, peer: PeerConnection) {
+        self.pid = pid
+        self.peer = peer
+    }
+
+    /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
+    /// thread, how the child ended once its socket closed (it is reaped there), and names the
+    /// error that calls still waiting for it fail with.
+    static func spawn(runner: String, sandbox: ChildSandbox, handler: @escaping PeerConnection.Handler,
+                      exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw PluginError(.unavailable, "socketpair: \(String(cString: strerror(errno)))")
+        }
+        let (hostEnd, childEnd) = (fds[0], fds[1])
+        defer { close(childEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 onto fd 3 clears close-on-exec there; every other descriptor of the host closes on exec
+        // or is closed here, so the child inherits nothing else of the host's.
+        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginRunner.socketDescriptor)
+        closeFrom(PluginRunner.socketDescriptor + 1, in: &actions)
+        let arguments = [runner, "serve", "--parent", String(getpid())] + sandbox.arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        _ = ChildSandbox.hostMadeNonDumpable
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, runner, &actions, nil, &argv, environ)
+        guard status == 0 else {
+            close(hostEnd)
+            throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
+        }
+        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, handler: handler))
+        child.peer.start { [child] in
+            var raw: Int32 = 0
+            var usage = rusage()
+            while wait4(child.pid, &raw, 0, &usage) == -1 && errno == EINTR {}
+            close(hostEnd)
+            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
+        }
+        return child
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up by name: Swift's Glibc
+    /// module declares it only under _GNU_SOURCE. Without it, the host's descriptors still close
+    /// on exec (they are opened close-on-exec).
+    private static func closeFrom(_ fd: Int32, in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, fd)
+    }
+
+    /// Kills the child at once (a call past its deadline): its socket closes and it is reaped.
+    func kill() { _ = Glibc.kill(pid, SIGKILL) }
+
+    /// Closes the socket: the child sees the end and exits; it is reaped on the reader thread.
+    func shutDown() { peer.shutDown() }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Synchronization
+import TesseraClock
+import TesseraIsolation
+import TesseraLoader
+import TesseraManifest
+@_spi(TesseraHost) import TesseraSDK
+
+/// A plugin in the process tier, as the host sees it: a ``Plugin`` whose code runs in a child
+/// process (``PluginChild``). The generation pipeline builds its context with the real capability
+/// objects, exactly as for a plugin in the host's process; ``start(context:)`` starts the plugin
+/// in the child, whose proxies call back into those objects (``answerChild(_:_:)``), and registers
+/// on the host's context one forwarder per handler the plugin registered in the child, so dispatch,
+/// timers and events reach it unchanged.
+///
+/// It also supervises the child: a crash fails the calls in flight with `plugin_crashed`, a call
+/// past its deadline gets `plugin_timeout` and the child is killed; the plugin restarts after a
+/// backoff on the host's clock, and a crash loop quarantines it (``IsolationPolicy``).
+final class ProcessPlugin: Plugin, Sendable {
+    let manifest: PluginManifest
+    /// The staged library and what the child's sandbox is asked for (``ChildSandbox``).
+    let sandbox: ChildSandbox
+    var stagedPath: String { sandbox.library }
+    let runner: String
+    let clock: any ClockSource
+    let policy: IsolationPolicy
+    let hostLog: HostLog
+    /// Told when the plugin is quarantined, with the reason (the slot's state follows it).
+    let onQuarantine: @Sendable (String) -> Void
+    let migrations: [StorageMigration]
+    let state = Mutex(State())
+
+    struct State {
+        var child: PluginChild?
+        /// The host-side context of the serving generation, once started.
+        var context: PluginContext?
+        var crashes: [Date] = []
+        var restartAt: Date?
+        var lastCrash: String?
+        var quarantined: String?
+        var restarting: Task<PluginChild, any Error>?
+        var stopping = false
+        /// How many children this plugin has had (1 for the first).
+        var launches = 0
+        /// What the latest child's sandbox enforces, as it reported.
+        var sandboxReport: SandboxReport = .none
+    }
+
+    private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
+                 log: HostLog, migrations: [StorageMigration], onQuarantine: @escaping @Sendable (String) -> Void) {
+        self.manifest = manifest
+        self.sandbox = sandbox
+        self.runner = runner
+        self.clock = clock
+        self.policy = policy
+        self.hostLog = log
+        self.migrations = migrations
+        self.onQuarantine = onQuarantine
+    }
+
+    /// Gates 2 and 3 in a new child, on the staged copy that passed gate 1 here. A refusal is the
+    /// child's, as a ``GateRefusal``; the child is gone then.
+    static func launch(manifest: PluginManifest, sandbox: ChildSandbox, clock: any ClockSource, policy: IsolationPolicy,
+                       log: HostLog, onQuarantine: @escaping @Sendable (String) -> Void) async throws -> ProcessPlugin {
+        let runner = PluginRunnerExecutable.path
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { _, _ in .null }) { _, exit in
+            PluginError(.pluginCrashed, "the plugin's process \(sandbox.describe(exit)) while loading")
+        }
+        let answer: JSONValue
+        do { answer = try await child.peer.call(ChildMethod.load, ["path": .string(sandbox.library), "pluginID": .string(manifest.id)]) } catch {
+            throw GateRefusal(gate: 2, field: "dlopen", expected: "the library loaded in the plugin's process", found: "\(error)")
+        }
+        child.shutDown()
+        let report = SandboxReport(wire: answer["sandbox"] ?? .null)
+        ChildSandbox.logWarnings(report, pluginID: manifest.id, log: log)
+        if let refused = answer["refused"] { throw GateRefusal(wire: refused) }
+        let migrations = try (answer["migrations"]?.arrayValue ?? []).map(StorageMigration.init(wire:))
+        let plugin = ProcessPlugin(manifest: manifest, sandbox: sandbox, runner: runner, clock: clock, policy: policy,
+                                   log: log, migrations: migrations, onQuarantine: onQuarantine)
+        plugin.state.withLock { $0.sandboxReport = report }
+        return plugin
+    }
+
+    // MARK: Plugin
+
+    func start(context: PluginContext) async throws {
+        state.withLock { $0.context = context }
+        _ = try await respawn()
+    }
+
+    func stop() async {
+        let child = state.withLock { s -> PluginChild? in
+            s.stopping = true
+            s.restarting?.cancel()
+            return s.child
+        }
+        guard let child else { return }
+        _ = try? await child.peer.call(ChildMethod.stop)
+        child.shutDown()
+    }
+
+    // MARK: The child
+
+    /// A new child: load, then start with the serving context, then route the plugin's handlers.
+    func respawn() async throws -> PluginChild {
+        guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { [weak self] method, params in
+            guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
+            return try await self.answerChild(method, params)
+        }, exited: { [weak self] child, exit in
+            self?.childExited(child, exit) ?? PluginError(.pluginCrashed, "the plugin's process \(exit)")
+        })
+        do {
+            let loaded = try await child.peer.call(ChildMethod.load, ["path": .string(stagedPath), "pluginID": .string(manifest.id)])
+            if let refused = loaded["refused"] { throw GateRefusal(wire: refused) }
+            let report = SandboxReport(wire: loaded["sandbox"] ?? .null)
+            let launches = state.withLock { s -> Int in s.child = child; s.launches += 1; s.sandboxReport = report; return s.launches }
+            let timerNames = Set(manifest.jobs.map(\.name) + ((try? await context.capability(.clock).pendingTimers()) ?? []).map(\.name))
+            let registered = try await child.peer.call(ChildMethod.start, [
+                "pluginID": .string(manifest.id), "config": context.config,
+                "capabilities": .array(context.grantedCapabilities.map(JSONValue.string)),
+                "timerNames": .array(timerNames.sorted().map(JSONValue.string)),
+                "eventNames": .array(manifest.consumes.map(JSONValue.string)),
+            ])
+            route(registered, on: context)
+            hostLog(.info, manifest.id, "process tier: child \(child.pid) serving (launch \(launches))")
+            return child
+        } catch {
+            // Not counted by ``childExited``: the caller (``serving()``) counts a failed restart.
+            state.withLock { if $0.child === child { $0.child = nil } }
+            child.kill()
+            throw error
+        }
+    }
+
+    /// Registers on the host's context a forwarder for each handler the plugin registered.
+    private func route(_ registered: JSONValue, on context: PluginContext) {
+        for name in (registered["operations"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            let timeout = manifest.operation(named: name)?.timeoutSeconds ?? policy.callTimeout
+            context.onOperation(name) { [unowned self] call in
+                try await self.forward(ChildMethod.operation, call.wire, timeout: timeout, what: "operation '\(name)'")
+            }
+        }
+        for name in (registered["timers"]?.arrayValue ?? []).compactMap(\.stringValue) { routeTimer(name, on: context) }
+        for name in (registered["events"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            context.onEvent(name) { [unowned self] event in
+                _ = try await self.forward(ChildMethod.event, ["qualifiedName": .string(name), "event": event.wire],
+                                           timeout: policy.callTimeout, what: "event '\(name)'")
+            }
+        }
+    }
+
+    /// Routes timers named `name` to the child (at start, and when the plugin schedules a new name).
+    func routeTimer(_ name: String, on context: PluginContext) {
+        guard context.hostHandlers.timer(name) == nil else { return }
+        context.onTimer(name) { [unowned self] firing in
+            _ = try await self.forward(ChildMethod.timer, firing.wire, timeout: policy.callTimeout, what: "timer '\(name)'")
+        }
+    }
+
+    /// One call into the child, answered within `timeout` seconds on the host's clock.
+    func forward(_ method: String, _ params: JSONValue, timeout: TimeInterval, what: String) async throws -> JSONValue {
+        let child = try await serving()
+        let deadline = clock.now().addingTimeInterval(timeout)
+        return try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+            group.addTask { try await child.peer.call(method, params) }
+            group.addTask { [clock] in
+                try await clock.sleep(until: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else {
+                // The deadline came first: the child stops serving now (so no call reaches it and its
+                // reaping counts no second crash), the restart is scheduled, and the child is killed.
+                let current = state.withLock { s -> Bool in
+                    guard s.child === child else { return false }
+                    s.child = nil
+                    return true
+                }
+                if current { _ = recordCrash("\(what) ran past its deadline of \(Self.seconds(timeout)), so its process \(child.pid) was killed") }
+                child.kill()
+                throw PluginError(.pluginTimeout, "\(what) of '\(manifest.id)' did not return within \(Self.seconds(timeout)); its process was killed and restarts")
+            }
+            return answer
+        }
+    }
+
+    static func seconds(_ t: TimeInterval) -> String { t == t.rounded() ? "\(Int(t)) s" : "\(t) s" }
+}

@@ -1,0 +1,136 @@
+/// The sources of the process tier's test plugin (`PluginBuilder.Kind.isolated`).
+enum IsolatedPluginSource {
+    static let constructor = """
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <unistd.h>
+
+        // In the process tier the sandbox refuses the file below; this says the constructor ran all the same.
+        static int constructor_pid;
+        int fixture_constructor_pid(void) { return constructor_pid; }
+
+        __attribute__((constructor)) static void fixture_constructor(void) {
+            constructor_pid = (int)getpid();
+            const char *path = getenv("TESSERA_FIXTURE_CONSTRUCTOR_FILE");
+            if (!path) return;
+            FILE *f = fopen(path, "a");
+            if (!f) return;
+            fprintf(f, "%d\\n", (int)getpid());
+            fclose(f);
+        }
+        """
+
+    static let swift = #"""
+        import Foundation
+        import TesseraSDK
+
+        final class IsolatedPlugin: Plugin {
+            var migrations: [StorageMigration] {
+                [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)")]
+            }
+
+            func start(context: PluginContext) async throws {
+                context.onOperation("echo") { call in call.input }
+                context.onOperation("pid") { _ in
+                    .object(["pid": .integer(Int64(getpid())), "constructorPID": .integer(Int64(fixtureConstructorPID()))])
+                }
+                // What a third-party author would try around the capabilities (docs/isolation.md, "The sandbox").
+                context.onOperation("open-file") { call in
+                    let fd = open(call.input["path"]?.stringValue ?? "", O_RDONLY)
+                    guard fd >= 0 else { return .object(["opened": false, "error": .string(String(cString: strerror(errno)))]) }
+                    defer { close(fd) }
+                    var buffer = [UInt8](repeating: 0, count: 8192)
+                    let n = max(0, read(fd, &buffer, buffer.count))
+                    return .object(["opened": true, "text": .string(String(decoding: buffer.prefix(n), as: UTF8.self))])
+                }
+                context.onOperation("connect") { call in
+                    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                    guard fd >= 0 else { return .object(["connected": false, "step": "socket", "error": .string(String(cString: strerror(errno)))]) }
+                    defer { close(fd) }
+                    var address = sockaddr_in()
+                    address.sin_family = sa_family_t(AF_INET)
+                    address.sin_port = in_port_t(UInt16(call.input["port"]?.integerValue ?? 0)).bigEndian
+                    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                    let r = withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                    }
+                    guard r == 0 else { return .object(["connected": false, "step": "connect", "error": .string(String(cString: strerror(errno)))]) }
+                    return .object(["connected": true])
+                }
+                context.onOperation("allocate") { call in
+                    // Touched 4 MiB chunks, kept: resident, not only reserved.
+                    var chunks: [[UInt8]] = []
+                    let mib = Int(call.input["mib"]?.integerValue ?? 0)
+                    for i in 0..<(mib / 4) { chunks.append([UInt8](repeating: UInt8(truncatingIfNeeded: i + 1), count: 4 << 20)) }
+                    return .object(["mib": .integer(Int64(chunks.count * 4)), "check": .integer(Int64(chunks.last?.last ?? 0))])
+                }
+                context.onOperation("crash") { call in
+                    switch call.input["kind"]?.stringValue {
+                    case "segfault":
+                        let p = UnsafeMutablePointer<Int>(bitPattern: 8)!
+                        p.pointee = 1
+                    case "abort": abort()
+                    default: fatalError("the fixture was asked to crash")
+                    }
+                    return .null
+                }
+                context.onOperation("spin") { _ in
+                    var x: UInt64 = 0
+                    while true { x &+= 1; if x == 0 { break } }
+                    return .integer(Int64(bitPattern: x))
+                }
+                context.onOperation("read-file") { call in
+                    let path = call.input["path"]?.stringValue ?? ""
+                    let text = try String(contentsOfFile: path, encoding: .utf8)
+                    return .object(["bytes": .integer(Int64(text.utf8.count))])
+                }
+                context.onOperation("add-note") { call in
+                    let storage = try context.capability(.storage)
+                    let id = call.input["id"]?.stringValue ?? "n"
+                    let now = context.isGranted(.clock) ? try context.capability(.clock).now() : Date(timeIntervalSince1970: 0)
+                    try await storage.write {
+                        $0.put("notes", id: id, ["text": .text(call.input["text"]?.stringValue ?? ""), "at": .text(now.ISO8601Format())])
+                        if context.isGranted(.events) { $0.emit("note-added", .object(["id": .string(id)])) }
+                    }
+                    return .object(["id": .string(id)])
+                }
+                context.onOperation("notes") { _ in
+                    let rows = try await context.capability(.storage).query("SELECT id, text, at FROM notes ORDER BY id")
+                    return .array(rows.map(\.jsonObject))
+                }
+                context.onOperation("remind") { call in
+                    let clock = try context.capability(.clock)
+                    let seconds = call.input["in"]?.doubleValue ?? 60
+                    try await clock.schedule(TimerRequest(key: "remind:\(seconds)", name: "reminder",
+                                                          fireAt: clock.now().addingTimeInterval(seconds), payload: call.input))
+                    return .object(["pending": .integer(Int64(try await clock.pendingTimers().count))])
+                }
+                context.onTimer("reminder") { firing in
+                    try await context.capability(.storage).write {
+                        $0.put("notes", id: "fired:\(firing.key)", ["text": .text("fired"), "at": .text(firing.firedAt.ISO8601Format())])
+                    }
+                    if context.isGranted(.notifications) {
+                        try await context.capability(.notifications).schedule(NotificationRequest(
+                            key: firing.key, title: "Reminder", body: firing.payload["text"]?.stringValue ?? "",
+                            schedule: .at(firing.firedAt)))
+                    }
+                }
+                context.onEvent("fixture.isolated/note-added") { event in
+                    try await context.capability(.storage).write {
+                        $0.put("notes", id: "seen:\(event.payload["id"]?.stringValue ?? "")", ["text": .text("event \(event.sequence)")])
+                    }
+                }
+                context.log.info("the isolated fixture started in process \(getpid())")
+            }
+        }
+
+        /// The process id the library's C constructor ran in (its `fixture_constructor_pid`).
+        @_silgen_name("fixture_constructor_pid")
+        func fixtureConstructorPID() -> Int32
+
+        @_cdecl("tessera_plugin_entry")
+        public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+            PluginExport.descriptor(id: "fixture.isolated") { IsolatedPlugin() }
+        }
+        """#
+}
