@@ -127,6 +127,7 @@ extension NotificationRequest {
         switch recipient {
         case .user: recipientWire = "user"
         case .space(let space): recipientWire = ["space": .string(space)]
+        case .spaceOthers(let space): recipientWire = ["spaceOthers": .string(space)]
         @unknown default: recipientWire = "unknown"
         }
         let scheduleWire: JSONValue
@@ -141,15 +142,27 @@ extension NotificationRequest {
     }
 
     public init(wire: JSONValue) throws {
-        let recipient: NotificationRecipient = try wire["recipient"]?["space"].map {
-            guard let s = $0.stringValue else { throw WireFormatError("a space id", $0) }
-            return .space(s)
-        } ?? .user
+        let recipient = try NotificationRecipient(wire: wire["recipient"])
         let s = wire["schedule"]
         let schedule: NotificationSchedule = s?["at"] != nil ? .at(try Date(wire: s?["at"]))
             : .recurring(rule: try s?.wireString("rule") ?? "", startingAt: try Date(wire: s?["startingAt"]), timeZone: try s?.wireString("timeZone") ?? "")
         self.init(key: try wire.wireString("key"), title: try wire.wireString("title"), body: try wire.wireString("body"),
                   payload: wire["payload"] ?? .null, recipient: recipient, schedule: schedule)
+    }
+}
+
+extension NotificationRecipient {
+    /// `"user"`, `{"space": id}` or `{"spaceOthers": id}`; anything else is refused rather than
+    /// read as the user, so a notification never goes to fewer people than the plugin asked.
+    init(wire: JSONValue?) throws {
+        func space(_ value: JSONValue) throws -> String {
+            guard let id = value.stringValue else { throw WireFormatError("a space id", value) }
+            return id
+        }
+        if let value = wire?["space"] { self = .space(try space(value)); return }
+        if let value = wire?["spaceOthers"] { self = .spaceOthers(try space(value)); return }
+        guard wire == nil || wire == "user" else { throw WireFormatError("a notification recipient", wire) }
+        self = .user
     }
 }
 
