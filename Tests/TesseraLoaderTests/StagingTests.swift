@@ -55,11 +55,17 @@ import TesseraTestFixtures
     /// The inode of a file: a staged copy written again (renamed over) gets a new one.
     func inode(_ path: String) -> UInt64? { BuildStamp(path: path)?.inode }
 
-    @Test func anUnchangedBuildIsTakenFromTheIndexWithoutACopy() throws {
+    /// A copy of the example plugin's build, and a stage whose index trusts a build at once (a
+    /// settle time of zero: the copy was just written).
+    func exampleBuildAndIndexedStore() throws -> (source: String, store: GenerationStore) {
         let folder = Fixtures.temporaryDirectory("staging")
         let source = folder + "/libTesseraExample.so"
         try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
-        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        return (source, GenerationStore(root: folder + "/generations", settleTime: .zero))
+    }
+
+    @Test func anUnchangedBuildIsTakenFromTheIndexWithoutACopy() throws {
+        let (source, store) = try exampleBuildAndIndexedStore()
         let first = try store.stage(source)
         let copied = try #require(inode(first.path))
         let second = try store.stage(source)
@@ -71,10 +77,7 @@ import TesseraTestFixtures
     }
 
     @Test func aBuildRewrittenInPlaceWithItsSizeAndWriteTimeForgedIsStagedAgain() throws {
-        let folder = Fixtures.temporaryDirectory("staging")
-        let source = folder + "/libTesseraExample.so"
-        try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
-        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        let (source, store) = try exampleBuildAndIndexedStore()
         let first = try store.stage(source)
         let before = try #require(BuildStamp(path: source))
         let idBefore = buildID(of: { try ELFFile(path: source) })
@@ -108,10 +111,7 @@ import TesseraTestFixtures
     }
 
     @Test func aStagedCopyThatWentMissingOrShortIsStagedAgain() throws {
-        let folder = Fixtures.temporaryDirectory("staging")
-        let source = folder + "/libTesseraExample.so"
-        try FileManager.default.copyItem(atPath: Fixtures.exampleLibrary, toPath: source)
-        let store = GenerationStore(root: folder + "/generations", settleTime: .zero)
+        let (source, store) = try exampleBuildAndIndexedStore()
         let first = try store.stage(source)
         #expect(truncate(first.path, 100) == 0)
         let second = try store.stage(source)
