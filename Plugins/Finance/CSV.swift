@@ -69,7 +69,8 @@ extension Ledger {
                 amountText = price.hasPrefix("-") || price.hasPrefix("+") ? String(price.dropFirst()) : price
             }
             let amount: Int64
-            do { amount = try Money.parse(amountText, field: "$.csv") } catch { throw fail(layout == "full" ? "amount" : "Price", "'\(amountText)' is not an amount such as 12.50") }
+            // The parser's own words (no schema looks inside a file): "amount '12.345': at most two decimals …".
+            do { amount = try Money.parse(amountText, field: "$.csv") } catch let error as PluginError { throw fail(layout == "full" ? "amount" : "Price", error.message) }
             let name = (row["name"] ?? row["Name"]!).trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...120).contains(name.count) else { throw fail(layout == "full" ? "name" : "Name", "a name is 1–120 characters") }
             let date = row["date"] ?? row["Date"]!

@@ -23,7 +23,7 @@ extension Ledger {
     func setCategoryBudget(_ input: CategoryBudgetInput) async throws -> BudgetStatus {
         let minor = try Money.parse(input.amount, field: "$.amount")
         guard try await categories().contains(input.category) else {
-            throw PluginError(.invalidInput, "no category '\(input.category)': add it with category-add first", field: "$.category")
+            throw PluginError(.notFound, "no category '\(input.category)': add it with category-add first", field: "$.category")
         }
         try await storage.write { $0.put("category_budgets", id: input.category, ["amount_minor": .integer(minor)]) }
         try await afterTransactionsChanged(month: try await today().month)

@@ -12,7 +12,7 @@ extension Ledger {
         let match = input.match.trimmingCharacters(in: .whitespaces)
         guard (1...80).contains(match.count) else { throw PluginError(.invalidInput, "a rule matches 1–80 characters", field: "$.match") }
         guard try await categories().contains(input.category) else {
-            throw PluginError(.invalidInput, "no category '\(input.category)'", field: "$.category")
+            throw PluginError(.notFound, "no category '\(input.category)'", field: "$.category")
         }
         let count = try await storage.query("SELECT COUNT(*) AS n FROM category_rules").first?["n"].integer ?? 0
         try await storage.write {

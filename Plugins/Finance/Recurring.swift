@@ -36,9 +36,9 @@ extension Ledger {
         // The same checks as a transaction's (kind, name, amount, category, account).
         let amount = try Money.parse(input.amount, field: "$.amount")
         guard input.kind == "income" || input.kind == "expense" else { throw PluginError(.invalidInput, "kind is income or expense", field: "$.kind") }
-        guard try await categories().contains(input.category) else { throw PluginError(.invalidInput, "no category '\(input.category)'", field: "$.category") }
+        guard try await categories().contains(input.category) else { throw PluginError(.notFound, "no category '\(input.category)'", field: "$.category") }
         let account = input.account ?? "cash"
-        guard try await accounts().contains(where: { $0.id == account }) else { throw PluginError(.invalidInput, "no account '\(account)'", field: "$.account") }
+        guard try await accounts().contains(where: { $0.id == account }) else { throw PluginError(.notFound, "no account '\(account)'", field: "$.account") }
         let id = String(UUID().uuidString.lowercased().prefix(8))
         try await storage.write {
             $0.put("recurring", id: id, ["kind": .text(input.kind), "name": .text(input.name), "amount_minor": .integer(amount),

@@ -73,11 +73,11 @@ extension Ledger {
         guard (1...120).contains(trimmed.count) else { throw PluginError(.invalidInput, "a name is 1–120 characters", field: "$.name") }
         let minor = try Money.parse(amount, field: "$.amount")
         guard try await categories().contains(category) else {
-            throw PluginError(.invalidInput, "no category '\(category)': add it with category-add first", field: "$.category")
+            throw PluginError(.notFound, "no category '\(category)': add it with category-add first", field: "$.category")
         }
         guard LocalDates.isDay(date) else { throw PluginError(.invalidInput, "'\(date)' is not a date YYYY-MM-DD", field: "$.date") }
         guard try await accounts().contains(where: { $0.id == account }) else {
-            throw PluginError(.invalidInput, "no account '\(account)'", field: "$.account")
+            throw PluginError(.notFound, "no account '\(account)'", field: "$.account")
         }
         return ["kind": .text(kind), "name": .text(trimmed), "amount_minor": .integer(minor), "category": .text(category),
                 "occurred_on": .text(date), "account": .text(account)]

@@ -159,7 +159,12 @@ final class Compiler {
                 for (name, sub) in try schemaMap(value, key, at).sorted(by: { $0.key < $1.key }) {
                     _ = try compile(sub, at: at + "/" + Compiler.escape(name))
                 }
-            case "$schema", "$id", "$comment", "title", "description", "contentMediaType":
+            case "description":
+                guard case .string(let text) = value else {
+                    throw SchemaError(location: at, message: "description must be a string, found \(Render.found(value))")
+                }
+                node.description = text
+            case "$schema", "$id", "$comment", "title", "contentMediaType":
                 guard case .string = value else {
                     throw SchemaError(location: at, message: "\(key) must be a string, found \(Render.found(value))")
                 }

@@ -176,6 +176,9 @@ struct Node: Sendable {
     var minLength: Int?
     var maxLength: Int?
     var pattern: Pattern?
+    /// The schema's `description`, which words a `pattern` refusal for people: a regular
+    /// expression means nothing to most of the people who read the error.
+    var description: String?
     var format: Format?
 
     var properties: [String: Property] = [:]

@@ -58,6 +58,21 @@ enum Render {
         }
     }
 
+    /// What a `pattern` asks for, in words when the schema gives them: the `description` beside the
+    /// pattern, its first letter lowered and a final full stop dropped so that it reads after
+    /// "expected" (`"a month, YYYY-MM"`); otherwise the regular expression itself.
+    static func patternExpectation(_ source: String, description: String?) -> String {
+        var words = String((description ?? "").drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !words.isEmpty else { return "a string matching /\(source)/" }
+        if words.hasSuffix(".") { words.removeLast() }
+        // "A month" → "a month", but an acronym such as "IBAN …" stays as written.
+        let opening = words.prefix(2)
+        if let first = opening.first, first.isUppercase, opening.count < 2 || !opening.last!.isUppercase {
+            words = first.lowercased() + words.dropFirst()
+        }
+        return words
+    }
+
     /// A brief description of a value: its type and a short rendering, such as `string "abc"`,
     /// `integer 12`, `object {"a":1}`, `null`.
     static func found(_ v: JSONValue) -> String {

@@ -237,7 +237,7 @@ struct Validator {
             }
         }
         if let p = node.s.pattern, !p.matches(s) {
-            fail("pattern", "a string matching /\(p.source)/", Render.found(value))
+            fail("pattern", Render.patternExpectation(p.source, description: node.s.description), Render.found(value))
             guard tracking else { return false }
             ok = false
         }

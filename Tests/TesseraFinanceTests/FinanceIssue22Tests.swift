@@ -40,26 +40,55 @@ import TesseraTesting
         await host.stop()
     }
 
+    /// A wrong amount from a client is refused before the plugin runs, by the schema's pattern,
+    /// in the words of the field's description (issue 24): what an amount must be, never the
+    /// regular expression; and nothing is written.
     @Test func amountErrorsSayWhatWasWrongInWords() async throws {
         let host = try await host()
-        let cases: [(String, String, String)] = [("transaction-add", "12.345", "at most two decimals"), ("transaction-add", "abc", "not a number"),
-                                                 ("budget-set", "1.234,5", "not a number"), ("goal-create", "0", "more than zero"),
-                                                 ("transaction-add", "-5", "more than zero")]
-        for (operation, amount, words) in cases {
+        let cases: [(String, String)] = [("transaction-add", "12.345"), ("transaction-add", "abc"), ("budget-set", "1.234,5"),
+                                         ("goal-create", "0"), ("transaction-add", "-5"), ("goal-contribute", "0.00")]
+        for (operation, amount) in cases {
             var input: [String: JSONValue] = ["amount": .string(amount)]
             switch operation {
             case "transaction-add": input = ["kind": "expense", "name": "x", "amount": .string(amount), "category": "food"]
             case "goal-create": input = ["name": "Bike", "duration": "annual", "target": .string(amount)]
+            case "goal-contribute": input = ["id": "g", "amount": .string(amount)]
             default: break
             }
             let error = await #expect(throws: PluginError.self) { _ = try await host.call(operation, .object(input)) }
             let field = operation == "goal-create" ? "$.target" : "$.amount"
             #expect(error?.code == .invalidInput && error?.field == field, "\(operation) \(amount)")
-            #expect(error?.message.contains(words) == true && error?.message.contains("invalid_amount") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("expected an amount above zero with at most two decimals") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("found string \"\(amount)\"") == true, "\(error?.message ?? "")")
             #expect(error?.message.contains("/") == false, "a regular expression reached the person: \(error?.message ?? "")")
         }
         let month = await #expect(throws: PluginError.self) { _ = try await host.call("budget-status", ["month": "2026-13"]) }
-        #expect(month?.message == "'2026-13' is not a month YYYY-MM")
+        #expect(month?.message == #"$.month: expected a month, YYYY-MM (the month 01 to 12), found string "2026-13""#)
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
+        // What the schema accepts, the module takes.
+        _ = try await host.call("transaction-add", ["kind": "expense", "name": "x", "amount": "0,05", "category": "food"])
+        _ = try await host.call("transaction-add", ["kind": "expense", "name": "y", "amount": "1 234,50", "category": "food"])
+        #expect(try await host.query("SELECT SUM(amount_minor) AS n FROM transactions").first?["n"].integer == 123_455)
+        await host.stop()
+    }
+
+    /// Amounts that no schema checks (a CSV file's rows) are read by the module, which says what
+    /// is wrong with each in words and the reason code invalid_amount (issue 22).
+    @Test func theModuleSaysWhatIsWrongWithAnAmountInWords() async throws {
+        let cases = [("12.345", "at most two decimals"), ("abc", "not a number"), ("1.234,5", "not a number"),
+                     ("0", "more than zero"), ("-5", "more than zero"), ("1234567890", "at most 999,999,999.99")]
+        for (amount, words) in cases {
+            let error = #expect(throws: PluginError.self) { _ = try Money.parse(amount, field: "$.amount") }
+            #expect(error?.message.contains(words) == true && error?.message.contains("invalid_amount") == true, "\(amount): \(error?.message ?? "")")
+        }
+        #expect(try Money.parse("12,50", field: "$.amount") == 1250)
+        // A file's row gets those words, with its line and column.
+        let host = try await host()
+        let row = await #expect(throws: PluginError.self) {
+            _ = try await host.call("import-csv", ["csv": "Název;Datum;Cena\r\nRohlík;2026-01-02;-0.205\r\n"])
+        }
+        #expect(row?.message.contains("line 2, column Price: amount '0.205': at most two decimals") == true, "\(row?.message ?? "")")
+        #expect(row?.message.contains("invalid_amount") == true)
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         await host.stop()
     }

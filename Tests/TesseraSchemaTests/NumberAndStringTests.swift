@@ -119,6 +119,22 @@ struct StringTests {
         #expect(miss.keyword == "pattern")
     }
 
+    /// Issue 24: a refusal by a pattern reads in the schema's words when it has a description, so
+    /// that a person never meets a regular expression; without one, the pattern is all there is.
+    @Test func patternRefusalIsWordedByTheDescription() throws {
+        let month = #"{"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$", "description": "A month, YYYY-MM."}"#
+        try expectValid(month, #""2026-03""#)
+        let v = try single(month, #""2026-13""#)
+        #expect(v.keyword == "pattern")
+        #expect(v.expected == "a month, YYYY-MM")
+        #expect(v.message == #"$: expected a month, YYYY-MM, found string "2026-13""#)
+        // An acronym at the start keeps its capitals; blank words fall back to the pattern.
+        #expect(try single(#"{"pattern": "^CZ", "description": "IBAN of a Czech account"}"#, #""SK12""#).expected == "IBAN of a Czech account")
+        #expect(try single(#"{"pattern": "^a$", "description": "  "}"#, #""b""#).expected == "a string matching /^a$/")
+        // A description of the wrong type is a schema error, as every keyword's is.
+        #expect(try compileError(#"{"description": 3}"#).message == "description must be a string, found integer 3")
+    }
+
     @Test func patternDollarIsTheEndOfTheString() throws {
         let v = try single(#"{"pattern": "^[a-z]+$"}"#, #""abc\n""#)
         #expect(v.keyword == "pattern")
