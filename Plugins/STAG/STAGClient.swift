@@ -11,6 +11,9 @@ enum STAGFailure: Error {
     case malformed
     /// Not logged in: no ticket or no university.
     case notLoggedIn
+    /// The deployment does not let the module reach this university's host (its `http` grant):
+    /// the operator's refusal, not the university's silence.
+    case notGranted(String)
 
     /// The reason code callers see (in `reason` of a stale read, or in an error's message).
     var code: String {
@@ -19,6 +22,7 @@ enum STAGFailure: Error {
         case .unavailable: "unavailable"
         case .malformed: "malformed_response"
         case .notLoggedIn: "not_logged_in"
+        case .notGranted: "not_granted"
         }
     }
 
@@ -28,6 +32,7 @@ enum STAGFailure: Error {
         case .unavailable(let why): "unavailable: IS/STAG could not be reached (\(why))"
         case .malformed: "malformed_response: IS/STAG answered with something that is not the expected JSON"
         case .notLoggedIn: "not_logged_in: log in first (login-url, then complete-login)"
+        case .notGranted(let why): "not_granted: \(why)"
         }
     }
 
@@ -36,6 +41,7 @@ enum STAGFailure: Error {
         switch self {
         case .ticketExpired, .notLoggedIn: PluginError(.conflict, message)
         case .unavailable, .malformed: PluginError(.unavailable, message)
+        case .notGranted: PluginError(.notGranted, message)
         }
     }
 }
@@ -69,6 +75,7 @@ struct STAGClient: Sendable {
             response = try await http.send(OutboundRequest(url: url, headers: ["Authorization": "Basic \(basic)", "Accept": "application/json"],
                                                            timeout: timeout))
         } catch let error as PluginError {
+            if error.code == .notGranted { throw .notGranted(error.message) }
             throw .unavailable(error.message)
         } catch {
             throw .unavailable("\(error)")

@@ -33,14 +33,14 @@ struct Student: Sendable {
             throw PluginError(.invalidInput, "unknown university; give one of `universities` or an https baseURL", field: "$.university")
         }
         let ticket = Self.ticket(in: input.ticket)
-        if ticket == "anonymous" { throw PluginError(.unprocessable, "anonymous_ticket: the login was declined at the university", field: "$.ticket") }
+        if ticket == "anonymous" { throw PluginError(.forbidden, "anonymous_ticket: the login was declined at the university", field: "$.ticket") }
         guard ticket.count == 64, ticket.allSatisfy(\.isHexDigit) else {
             throw PluginError(.invalidInput, "a ticket is 64 hexadecimal digits (stagUserTicket in the address after logging in)", field: "$.ticket")
         }
         let client = STAGClient(http: http, base: base, ticket: Secret(ticket), timeout: timeout)
         let users: JSONValue
         do { users = try await client.json("help/getStagUserListForLoginTicketV2", [("ticket", ticket)]) } catch {
-            if case .ticketExpired = error { throw PluginError(.unprocessable, "ticket_rejected: IS/STAG does not know this ticket (expired or mistyped)", field: "$.ticket") }
+            if case .ticketExpired = error { throw PluginError(.forbidden, "ticket_rejected: IS/STAG does not know this ticket (expired or mistyped)", field: "$.ticket") }
             throw error.pluginError
         }
         let name = "\(users["jmeno"]?.stringValue ?? "") \(users["prijmeni"]?.stringValue ?? "")"
@@ -96,10 +96,12 @@ struct Student: Sendable {
             response = try await http.send(OutboundRequest(url: "\(base)/services/rest2/help/getStagUserForActualUser?outputFormat=JSON",
                                                            headers: ["Authorization": "Basic \(credentials)", "Accept": "application/json"],
                                                            timeout: timeout))
+        } catch let error as PluginError where error.code == .notGranted {
+            throw error  // the deployment's refusal of this host, not the university's silence
         } catch {
             throw PluginError(.unavailable, "unavailable: IS/STAG could not be reached")
         }
-        if response.status == 401 { throw PluginError(.unprocessable, "invalid_credentials: the login name or password is wrong", field: "$.password") }
+        if response.status == 401 { throw PluginError(.forbidden, "invalid_credentials: the login name or password is wrong", field: "$.password") }
         guard response.status == 200, let user = try? JSONValue(parsing: response.body) else {
             throw PluginError(.unavailable, "unavailable: IS/STAG answered \(response.status)")
         }

@@ -89,7 +89,7 @@ struct STAGBasicLoginTests {
         let f = try await STAGFixture.start()
         defer { Task { await f.stop() } }
         let wrong = await failure { try await f.host.call("login-basic", ["university": "demo", "userName": "NOVAKJ", "password": "nope"]) }
-        #expect(wrong?.code == .unprocessable && wrong?.message.hasPrefix("invalid_credentials") == true)
+        #expect(wrong?.code == .forbidden && wrong?.message.hasPrefix("invalid_credentials") == true)
         #expect(try f.host.secretNames().isEmpty)
         let me = try await f.host.call("login-basic", ["university": "demo", "userName": "NOVAKJ", "password": "heslo123"])
         #expect(me["studentNumber"] == .string(STAGEmulator.student) && me["roles"] == ["student"])
