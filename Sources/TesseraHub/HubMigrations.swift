@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -165,6 +165,36 @@ enum HubMigrations {
             """,
             "CREATE INDEX IF NOT EXISTS hub_inbox_person ON hub_inbox(person, seq)",
             "CREATE TABLE IF NOT EXISTS hub_inbox_acks(device TEXT PRIMARY KEY, seq BIGINT NOT NULL)",
+        ])
+
+    /// Per-plugin roles (docs/sync.md): a space keeps its plugin's role rules (`role_rules`, the
+    /// manifest's `sync.roles` as JSON, set by its owner's device), a member and an invitation an
+    /// optional plugin role, and each row of a shared space the person whose push first stored a
+    /// change of it (`hub_row_creators`: who may change it under an `own` rule). Rows stored before
+    /// this step have no creator: the next person to push a change of one becomes it.
+    static let version5 = HubMigration(
+        version: 5,
+        sqlite: [
+            "ALTER TABLE hub_spaces ADD COLUMN role_rules TEXT",
+            "ALTER TABLE hub_members ADD COLUMN plugin_role TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN plugin_role TEXT",
+            """
+            CREATE TABLE IF NOT EXISTS hub_row_creators(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, person TEXT NOT NULL,
+                PRIMARY KEY (plugin, space, tbl, row_id)) WITHOUT ROWID
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_row_creators_person ON hub_row_creators(person, plugin, space)",
+        ],
+        postgres: [
+            "ALTER TABLE hub_spaces ADD COLUMN role_rules TEXT",
+            "ALTER TABLE hub_members ADD COLUMN plugin_role TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN plugin_role TEXT",
+            """
+            CREATE TABLE IF NOT EXISTS hub_row_creators(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, person TEXT NOT NULL,
+                PRIMARY KEY (plugin, space, tbl, row_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_row_creators_person ON hub_row_creators(person, plugin, space)",
         ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

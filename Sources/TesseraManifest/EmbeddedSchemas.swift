@@ -140,6 +140,20 @@ public enum EmbeddedSchemas {
             "type": "object", "additionalProperties": false,
             "properties": { "keepConflicts": { "type": "array", "items": { "type": "string", "minLength": 1 }, "maxItems": 64 } }
           }
+        },
+        "roles": {
+          "description": "Per-plugin roles (docs/sync.md): each stands on a hub role and says, per synced table, write (the default), own (only the rows this person created) or none. The hub enforces them on every change; a member gets one as its pluginRole.",
+          "type": "object", "maxProperties": 32, "propertyNames": { "pattern": "^[a-z][a-z0-9_-]{0,49}$" },
+          "additionalProperties": {
+            "type": "object", "required": ["hubRole"], "additionalProperties": false,
+            "properties": {
+              "hubRole": { "enum": ["owner", "editor", "viewer"] },
+              "tables": {
+                "type": "object", "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+                "additionalProperties": { "enum": ["write", "own", "none"] }
+              }
+            }
+          }
         }
       }
     },

@@ -46,6 +46,7 @@ struct HubRoutes {
         table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
         table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
         table.add(.get, "/v1/hub/sync/:plugin/wait", routes.waitForChanges)
+        table.add(.get, "/v1/hub/sync/:plugin/created", routes.rowsCreated)
     }
 
     // MARK: Accounts
@@ -113,16 +114,17 @@ struct HubRoutes {
     // MARK: Spaces and members
 
     struct SpacesOutput: Encodable { let spaces: [SpaceSummary]; let departures: [SpaceDeparture] }
-    struct NameInput: Decodable { let name: String }
+    struct NameInput: Decodable { let name: String; let roles: JSONValue? }
     struct SpaceOutput: Encodable { let space: String; let created: Bool }
-    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String? }
+    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String?; let pluginRole: String? }
     struct InviteOutput: Encodable {
         let id: String; let code: String; let space: String; let role: SpaceRole; let invitee: HubPerson?
-        let expiresAt: String; let expiresAtMillis: Int64
+        let expiresAt: String; let expiresAtMillis: Int64; let pluginRole: String?
     }
     struct AcceptInput: Decodable { let code: String }
     struct MembershipOutput: Encodable { let space: String; let person: String; let role: SpaceRole }
-    struct RoleInput: Decodable { let role: SpaceRole }
+    struct RoleOutput: Encodable { let space: String; let person: String; let role: SpaceRole; let pluginRole: String? }
+    struct RoleInput: Decodable { let role: SpaceRole; let pluginRole: String? }
 
     func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
@@ -134,7 +136,9 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? ""
         let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
-        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request)) }
+        let created = try await run {
+            try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request), roles: input.roles)
+        }
         return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
     }
 
@@ -149,11 +153,12 @@ struct HubRoutes {
         let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
         let invitation = try await run {
             try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds,
-                                 by: device.person, invitee: input.person, plugin: Self.plugin(request))
+                                 by: device.person, invitee: input.person, plugin: Self.plugin(request), pluginRole: input.pluginRole)
         }
         return try HubJSON.response(InviteOutput(id: invitation.id, code: invitation.code, space: invitation.space, role: invitation.role,
                                                  invitee: invitation.invitee,
-                                                 expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
+                                                 expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis,
+                                                 pluginRole: invitation.pluginRole),
                                     status: .created)
     }
 
@@ -168,8 +173,10 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request)) }
-        return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
+        try await run {
+            try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request), pluginRole: input.pluginRole)
+        }
+        return try HubJSON.response(RoleOutput(space: space, person: person, role: input.role, pluginRole: input.pluginRole))
     }
 
     func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -182,10 +189,10 @@ struct HubRoutes {
     struct InvitationsOutput: Encodable { let invitations: [PendingOutput] }
     struct PendingOutput: Encodable {
         let id: String; let space: String; let spaceName: String; let role: SpaceRole; let inviter: HubPerson; let invitee: HubPerson?
-        let expiresAt: String; let expiresAtMillis: Int64
+        let expiresAt: String; let expiresAtMillis: Int64; let pluginRole: String?
         init(_ p: PendingInvitation) {
             id = p.id; space = p.space; spaceName = p.spaceName; role = p.role; inviter = p.inviter; invitee = p.invitee
-            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis
+            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis; pluginRole = p.pluginRole
         }
     }
 
@@ -262,6 +269,21 @@ struct HubRoutes {
             .syncMore: page.more ? "true" : "false",
             .syncCount: String(page.changes.count),
         ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    struct CreatedOutput: Encodable {
+        let rows: [Row]
+        struct Row: Encodable { let table: String; let row: String }
+    }
+
+    /// The rows of a space whose first change the caller pushed: theirs under an `own` rule.
+    func rowsCreated(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        guard let space = QueryParameters(request).string("space") else {
+            throw APIError(.badRequest, code: "invalid_input", "name the space: ?space=<id>", field: "space")
+        }
+        let rows = try await run { try await hub.rowsCreated(plugin: context.parameters.get("plugin") ?? "", space: space, by: device.person) }
+        return try HubJSON.response(CreatedOutput(rows: rows.map { CreatedOutput.Row(table: $0.table, row: $0.row) }))
     }
 
     struct WaitOutput: Encodable { let changes: Bool; let notifications: Bool? }
