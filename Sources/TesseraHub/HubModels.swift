@@ -108,6 +108,8 @@ public struct PendingInvitation: Sendable, Hashable, Codable {
     public let expiresAtMillis: Int64
     /// The per-plugin role it gives, if any.
     public var pluginRole: String? = nil
+    /// The e-mail address it was sent to, if it was.
+    public var inviteeEmail: String? = nil
 }
 
 /// A pushed change the hub did not accept, and why.

@@ -88,12 +88,15 @@ extension HubStore {
     ///
     /// `invitee` (a person's name) addresses it to that person: they find it in
     /// ``invitations(for:plugin:)`` and accept or decline it without the code, and nobody else may
-    /// accept it. The hub has names, not e-mail addresses, so that is how to invite someone known.
+    /// accept it. `inviteeEmail` (or an `invitee` name that is an address nobody registered)
+    /// addresses it to an e-mail address: the code is mailed there, and a person who registers
+    /// with that address later finds it among theirs.
     ///
     /// `pluginRole` (one of the space's role rules) is given to the member on accepting; `role`
     /// must then be the hub role it stands on.
     public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String,
-                       invitee: String? = nil, plugin: String? = nil, pluginRole: String? = nil) async throws(HubError) -> Invitation {
+                       invitee: String? = nil, plugin: String? = nil, pluginRole: String? = nil,
+                       inviteeEmail: String? = nil) async throws(HubError) -> Invitation {
         if let plugin { try Self.checkPlugin(plugin) }
         let seconds = expiresInSeconds ?? Self.defaultInvitationSeconds
         guard (60...Self.maxInvitationSeconds).contains(seconds) else {
@@ -103,19 +106,26 @@ extension HubStore {
         let code = HubSecrets.invitationCode()
         let invitationID = UUID().uuidString.lowercased()
         let expires = nowMillis + seconds * 1000
-        let addressee = try await transaction { connection -> HubPerson? in
+        let now = nowMillis
+        let (addressee, mailed) = try await transaction { connection -> (HubPerson?, Bool) in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
             try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
             try await Self.checkPluginRole(pluginRole, standingOn: role, in: space, on: connection)
-            let addressee = try await invitee.asyncMap { try await Self.invitee(named: $0, in: space, on: connection) }
+            let (addressee, address) = try await Self.resolveInvitee(name: invitee, email: inviteeEmail, in: space, on: connection)
             try await connection.execute("""
-                INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms, id, invitee, plugin_role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms, id, invitee, plugin_role, invitee_email)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.blob(HubSecrets.sha256(code)), .text(space), .text(role.rawValue), .text(person), .integer(expires),
-                      .text(invitationID), addressee.map { .text($0.id) } ?? .null, pluginRole.map { .text($0) } ?? .null])
-            return addressee
+                      .text(invitationID), addressee.map { .text($0.id) } ?? .null, pluginRole.map { .text($0) } ?? .null,
+                      address.map { .text($0) } ?? .null])
+            if let address {
+                try await Self.queueInvitationMail(to: address, code: code, space: space, by: person, expires: expires, now: now, on: connection)
+            }
+            return (addressee, address != nil)
         }
+        if mailed { mailQueued() }
         return Invitation(code: code, space: id, role: role, expiresAtMillis: expires, id: invitationID, invitee: addressee, pluginRole: pluginRole)
     }
 

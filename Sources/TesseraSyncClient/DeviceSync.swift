@@ -46,6 +46,9 @@ public struct DeviceSync: Sendable {
         public var dropped: [String] = []
         /// How many of ``rejected`` were reverted already.
         var revertedRejections = 0
+
+        /// An empty report.
+        public init() {}
     }
 
     /// Checks, pushes what the hub lacks, pulls what this device lacks, and catches up on spaces

@@ -100,6 +100,13 @@ extension HubConnection {
         return (json["rows"]?.arrayValue ?? []).map { ($0["table"]?.stringValue ?? "", $0["row"]?.stringValue ?? "") }
     }
 
+    /// Revokes this device's own token at the hub (`DELETE /v1/hub/devices/{me}`): logging out.
+    public func revokeThisDevice() async throws {
+        let answer = try await send("GET", "/v1/hub/me")
+        guard answer.status == 200, let device = (try? JSONValue(parsing: answer.body))?["device"]?.stringValue else { throw SyncClientError(answer) }
+        try expectNoContent(try await send("DELETE", "/v1/hub/devices/\(Self.segment(device))"))
+    }
+
     /// This device's person's id (`GET /v1/hub/me`).
     public func me() async throws -> String {
         let answer = try await send("GET", "/v1/hub/me")

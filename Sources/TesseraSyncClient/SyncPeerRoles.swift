@@ -80,3 +80,18 @@ extension SyncPeerState {
                       role.rules.map { .text($0.json.serialized()) } ?? .null])
     }
 }
+
+extension SyncPeerState {
+    /// Forgets everything kept about `hub` (cursors, push marks, spaces made offline, roles, own
+    /// rows) and what plugins were not told yet: a device logging out starts afresh.
+    public func forget(hub: String) throws {
+        try database.withConnection { db in
+            try db.transaction {
+                for table in ["cursors", "pushed", "unregistered_spaces", "space_roles", "own_rows"] {
+                    try db.execute("DELETE FROM \(table) WHERE hub = ?", [.text(hub)])
+                }
+                try db.execute("DELETE FROM untold")
+            }
+        }
+    }
+}

@@ -53,7 +53,9 @@ public protocol PluginSpaces: Sendable {
     ///   - role: the role the invitee gets on accepting.
     ///   - person: the invitee's name on the hub (their account name), or `nil` for an invitation
     ///     by code alone. An addressed invitation appears in the invitee's ``invitationsForMe()``,
-    ///     and only they may accept it. The hub keeps names, not e-mail addresses: pass the code
+    ///     and only they may accept it. A person who registered has their e-mail address as
+    ///     their name; an address nobody registered yet gets the code by mail from the hub, and
+    ///     whoever registers with it later finds the invitation (SDK 1.5 hubs). Or pass the code
     ///     (``SpaceInvitation/code``) by any channel to invite someone without knowing their name.
     ///   - expiresIn: seconds until it expires, 60 to 2,592,000 (30 days); `nil` for 7 days.
     /// - Returns: the invitation with its code, which is shown only here.
