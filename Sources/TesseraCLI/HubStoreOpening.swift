@@ -2,15 +2,17 @@ import Foundation
 import TesseraHub
 import TesseraHubPostgres
 import TesseraManifest
+import TesseraRuntime
 
 extension Deployment {
     /// Opens the store a hub deployment names (`providers.hubStore`): `<data>/hub.sqlite`, or its
     /// PostgreSQL database, creating or upgrading the tables. The PostgreSQL password comes from
     /// the environment variable the deployment names, and is never printed.
-    func openHubStore(dataDirectory: String, now: @escaping @Sendable () -> Date) async throws -> HubStore {
+    func openHubStore(dataDirectory: String, now: @escaping @Sendable () -> Date,
+                      sleepUntil: @escaping @Sendable (Date) async -> Void = HubStore.systemSleep) async throws -> HubStore {
         switch hubStore {
         case .sqlite:
-            do { return try await HubStore(dataDirectory: dataDirectory, now: now) } catch {
+            do { return try await HubStore(dataDirectory: dataDirectory, now: now, sleepUntil: sleepUntil) } catch {
                 throw CLIError(code: .failure, message: "cannot open the hub's store in \(dataDirectory): \(error)")
             }
         case .postgresql(let settings):
@@ -20,7 +22,7 @@ extension Deployment {
             do {
                 return try await Self.withinSeconds(Self.postgresStartSeconds) {
                     try await database.checkConnection()
-                    return try await HubStore(database: database, now: now)
+                    return try await HubStore(database: database, now: now, sleepUntil: sleepUntil)
                 }
             } catch {
                 database.shutdown()
@@ -31,6 +33,16 @@ extension Deployment {
                     """)
             }
         }
+    }
+
+    /// The mailer of a hub deployment that names an SMTP server (`providers.mail`); the user and
+    /// password come from the environment variables it names, and are never printed.
+    func hubMailer(for store: HubStore, log: HostLog) -> HubMailer? {
+        guard let mail else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let transport = SMTPTransport(host: mail.host, port: mail.port, from: mail.from,
+                                      username: mail.usernameEnv.flatMap { environment[$0] }, password: mail.passwordEnv.flatMap { environment[$0] })
+        return HubMailer(store: store, transport: transport, log: { log(.warning, "hub-mail", $0) })
     }
 
     /// How long a hub waits for its PostgreSQL store at start before it gives up and says so (the

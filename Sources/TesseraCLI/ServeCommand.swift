@@ -52,7 +52,8 @@ struct Serve: AsyncParsableCommand {
         // A hub deployment also serves the hub's API (docs/hub.md) from its store (<data>/hub.sqlite or
         // PostgreSQL), on the host's clock.
         let hub = host.deployment.role == .hub
-            ? try await host.deployment.openHubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() }) : nil
+            ? try await host.deployment.openHubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() },
+                                                     sleepUntil: { try? await host.clock.sleep(until: $0) }) : nil
         let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
@@ -68,6 +69,8 @@ struct Serve: AsyncParsableCommand {
         // A device waits at its hub, so other devices' changes come down in seconds.
         if host.deployment.role == .device { background += host.startHubWatch() }
         if host.virtualClock == nil { background.append(Task { await host.runTimers() }) }
+        // A hub with providers.mail sends its queued mail (reset codes, invitations) by SMTP.
+        if let hub, let mailer = host.deployment.hubMailer(for: hub, log: host.options.log) { background.append(Task { await mailer.run() }) }
         return (server, background)
     }
 

@@ -9,7 +9,7 @@ struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sync plugins' tables with the deployment's hub.",
         discussion: "A serving host syncs by itself: soon after local changes and every providers.sync.every (15m by default). These commands log this device in, run a round now, and show where each plugin stands.",
-        subcommands: [Login.self, Now.self, Status.self, Conflicts.self])
+        subcommands: [Login.self, Logout.self, Now.self, Status.self, Conflicts.self])
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -31,6 +31,30 @@ struct Sync: AsyncParsableCommand {
                     throw CLIError(code: error.code == "unavailable" ? .unavailable : .forbidden, message: "\(error)")
                 }
                 say("logged in to \(host.deployment.sync?.hub ?? "?") as \(name)")
+            }
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log this device out of the hub and remove the person's synced data from it.",
+            discussion: "A last sync round goes first, so nothing written here is lost; then every synced row, the files no record links any more, every pending notification and the device's sync state and token are removed, and another person may log in. Refused if the round fails, unless --discard-unsynced.")
+        @Flag(name: .long, help: "Log out even if the last round fails: what was not synced is lost.") var discardUnsynced = false
+        @OptionGroup var host: HostArguments
+
+        func run() async throws {
+            try await reportingErrors {
+                let host = try self.host.makeHost()
+                await host.start()
+                defer { Task { await host.stop() } }
+                let report: PluginHost.LogoutReport
+                do { report = try await host.syncLogout(discardUnsynced: discardUnsynced) } catch let error as PluginError {
+                    await host.stop()
+                    throw CLIError(code: .failure, message: error.message)
+                }
+                await host.stop()
+                let rows = report.rows.values.reduce(0, +)
+                say("logged out of \(host.deployment.sync?.hub ?? "?"): removed \(rows) synced rows, \(report.files.count) files, \(report.notifications) pending notifications")
             }
         }
     }

@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -165,6 +165,92 @@ enum HubMigrations {
             """,
             "CREATE INDEX IF NOT EXISTS hub_inbox_person ON hub_inbox(person, seq)",
             "CREATE TABLE IF NOT EXISTS hub_inbox_acks(device TEXT PRIMARY KEY, seq BIGINT NOT NULL)",
+        ])
+
+    /// Per-plugin roles (docs/sync.md): a space keeps its plugin's role rules (`role_rules`, the
+    /// manifest's `sync.roles` as JSON, set by its owner's device), a member and an invitation an
+    /// optional plugin role, and each row of a shared space the person whose push first stored a
+    /// change of it (`hub_row_creators`: who may change it under an `own` rule). Rows stored before
+    /// this step have no creator: the next person to push a change of one becomes it.
+    static let version5 = HubMigration(
+        version: 5,
+        sqlite: [
+            "ALTER TABLE hub_spaces ADD COLUMN role_rules TEXT",
+            "ALTER TABLE hub_members ADD COLUMN plugin_role TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN plugin_role TEXT",
+            """
+            CREATE TABLE IF NOT EXISTS hub_row_creators(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, person TEXT NOT NULL,
+                PRIMARY KEY (plugin, space, tbl, row_id)) WITHOUT ROWID
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_row_creators_person ON hub_row_creators(person, plugin, space)",
+        ],
+        postgres: [
+            "ALTER TABLE hub_spaces ADD COLUMN role_rules TEXT",
+            "ALTER TABLE hub_members ADD COLUMN plugin_role TEXT",
+            "ALTER TABLE hub_invitations ADD COLUMN plugin_role TEXT",
+            """
+            CREATE TABLE IF NOT EXISTS hub_row_creators(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, person TEXT NOT NULL,
+                PRIMARY KEY (plugin, space, tbl, row_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_row_creators_person ON hub_row_creators(person, plugin, space)",
+        ])
+
+    /// The hub's outbound mail (docs/hub.md, "Mail"): each message waits here until the SMTP
+    /// server takes it; a sent message keeps its envelope, not its body.
+    static let version6 = HubMigration(
+        version: 6,
+        sqlite: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_mail_outbox(
+                id TEXT PRIMARY KEY, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, created_ms INTEGER NOT NULL,
+                next_attempt_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, sent_ms INTEGER, failed INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_due ON hub_mail_outbox(next_attempt_ms) WHERE sent_ms IS NULL AND failed = 0",
+        ],
+        postgres: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_mail_outbox(
+                id TEXT PRIMARY KEY, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, created_ms BIGINT NOT NULL,
+                next_attempt_ms BIGINT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, sent_ms BIGINT, failed INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_due ON hub_mail_outbox(next_attempt_ms) WHERE sent_ms IS NULL AND failed = 0",
+        ])
+
+    /// People with e-mail addresses (specs/baby-diary.md UC1–UC6): a registered person's address
+    /// (lowercase, unique; their account name too) and names; the one open password-reset code of
+    /// a person (its SHA-256, expiry, wrong tries); invitations addressed to an address that has
+    /// no account yet (`invitee_email`: its owner sees them once registered).
+    static let version7 = HubMigration(
+        version: 7,
+        sqlite: [
+            "ALTER TABLE hub_people ADD COLUMN email TEXT",
+            "ALTER TABLE hub_people ADD COLUMN first_name TEXT",
+            "ALTER TABLE hub_people ADD COLUMN surname TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS hub_people_email ON hub_people(email)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_password_resets(
+                person TEXT PRIMARY KEY REFERENCES hub_people(id), code_sha256 BLOB NOT NULL, expires_ms INTEGER NOT NULL,
+                attempts INTEGER NOT NULL)
+            """,
+            "ALTER TABLE hub_invitations ADD COLUMN invitee_email TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_invitations_invitee_email ON hub_invitations(invitee_email)",
+        ],
+        postgres: [
+            "ALTER TABLE hub_people ADD COLUMN email TEXT",
+            "ALTER TABLE hub_people ADD COLUMN first_name TEXT",
+            "ALTER TABLE hub_people ADD COLUMN surname TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS hub_people_email ON hub_people(email)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_password_resets(
+                person TEXT PRIMARY KEY REFERENCES hub_people(id), code_sha256 BYTEA NOT NULL, expires_ms BIGINT NOT NULL,
+                attempts INTEGER NOT NULL)
+            """,
+            "ALTER TABLE hub_invitations ADD COLUMN invitee_email TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_invitations_invitee_email ON hub_invitations(invitee_email)",
         ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDK
 import TesseraSync
 
 /// A member's role in a space (DESIGN.md §5).
@@ -55,11 +56,18 @@ public struct SpaceSummary: Sendable, Hashable, Codable {
     /// The caller's role.
     public let role: SpaceRole
     public let members: [Member]
+    /// The caller's per-plugin role, if any (docs/sync.md, "Per-plugin roles").
+    public var pluginRole: String? = nil
+    /// The space's per-plugin role rules (the manifest's `sync.roles`, as its owner's device set
+    /// them), if any: what each plugin role may change per table.
+    public var roleRules: JSONValue? = nil
 
     public struct Member: Sendable, Hashable, Codable {
         public let person: String
         public let name: String
         public let role: SpaceRole
+        /// Their per-plugin role, if any.
+        public var pluginRole: String? = nil
     }
 }
 
@@ -82,6 +90,8 @@ public struct Invitation: Sendable, Hashable, Codable {
     public var id: String = ""
     /// The person it is addressed to, if it is.
     public var invitee: HubPerson?
+    /// The per-plugin role it gives, if any.
+    public var pluginRole: String?
 }
 
 /// An invitation not accepted yet, as an owner of its space or its addressee sees it (never its code).
@@ -96,6 +106,10 @@ public struct PendingInvitation: Sendable, Hashable, Codable {
     /// Whom it is addressed to; `nil` for an invitation by code alone.
     public let invitee: HubPerson?
     public let expiresAtMillis: Int64
+    /// The per-plugin role it gives, if any.
+    public var pluginRole: String? = nil
+    /// The e-mail address it was sent to, if it was.
+    public var inviteeEmail: String? = nil
 }
 
 /// A pushed change the hub did not accept, and why.
@@ -107,7 +121,7 @@ public struct RejectedChange: Sendable, Hashable, Codable {
     public let space: String
     public let table: String
     public let row: String
-    /// `not_a_member`, `read_only`, `invalid_space` or `clock_ahead`.
+    /// `not_a_member`, `read_only`, `table_read_only`, `not_row_creator`, `invalid_space` or `clock_ahead`.
     public let reason: String
     public let message: String
 }

@@ -21,6 +21,14 @@ enum HubSecrets {
         return String(characters)
     }
 
+    /// A password-reset code: 7 decimal digits, uniformly drawn (specs/baby-diary.md UC6).
+    static func resetCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next(upperBound: UInt32(10_000_000))
+        let digits = String(value)
+        return String(repeating: "0", count: 7 - digits.count) + digits
+    }
+
     /// An invitation code as typed: uppercase, without blanks (dashes kept), so `k7qm-3xpa…` works.
     static func normalizedCode(_ code: String) -> String {
         String(code.uppercased().filter { !$0.isWhitespace })

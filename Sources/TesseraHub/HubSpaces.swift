@@ -1,5 +1,6 @@
 import Foundation
 import TesseraSDK
+import TesseraSync
 
 /// Spaces, members and invitations: the online-only operations (specs/baby-diary.md: inviting,
 /// accepting, revoking and deleting need the server, which checks every change of access).
@@ -17,7 +18,7 @@ extension HubStore {
         if let plugin { try Self.checkPlugin(plugin) }
         return try await transaction { connection in
             var rows = try await connection.fetchAll("""
-                SELECT s.id, s.name, s.kind, m.role, s.plugin FROM hub_members m JOIN hub_spaces s ON s.id = m.space
+                SELECT s.id, s.name, s.kind, m.role, s.plugin, m.plugin_role, s.role_rules FROM hub_members m JOIN hub_spaces s ON s.id = m.space
                 WHERE m.person = ? AND s.deleted = 0 ORDER BY s.kind DESC, s.created_ms, s.id
                 """, [.text(person)])
             if let plugin {
@@ -31,11 +32,15 @@ extension HubStore {
             for row in rows {
                 let id = row[0].text ?? ""
                 let members = try await connection.fetchAll("""
-                    SELECT p.id, p.name, m.role FROM hub_members m JOIN hub_people p ON p.id = m.person WHERE m.space = ? ORDER BY p.name
-                    """, [.text(id)]).map { SpaceSummary.Member(person: $0[0].text ?? "", name: $0[1].text ?? "", role: SpaceRole(rawValue: $0[2].text ?? "") ?? .viewer) }
+                    SELECT p.id, p.name, m.role, m.plugin_role FROM hub_members m JOIN hub_people p ON p.id = m.person WHERE m.space = ? ORDER BY p.name
+                    """, [.text(id)]).map {
+                        SpaceSummary.Member(person: $0[0].text ?? "", name: $0[1].text ?? "", role: SpaceRole(rawValue: $0[2].text ?? "") ?? .viewer,
+                                            pluginRole: $0[3].text)
+                    }
                 spaces.append(SpaceSummary(id: SpaceID.forDevice(id, person: person), name: row[1].text ?? "",
                                            kind: SpaceKind(rawValue: row[2].text ?? "") ?? .shared,
-                                           role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer, members: members))
+                                           role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer, members: members,
+                                           pluginRole: row[5].text, roleRules: row[6].text.flatMap { try? JSONValue(parsing: $0) }))
             }
             var departures: [SpaceDeparture] = []
             for row in try await connection.fetchAll("""
@@ -52,9 +57,13 @@ extension HubStore {
     /// Registers a shared space (the caller becomes its owner) or renames it (owners only).
     /// Returns whether it was created.
     /// `plugin` (a plugin managing its spaces) is recorded on a new space, and an existing one
-    /// must be that plugin's (`space_not_found` otherwise).
-    public func registerSpace(_ id: String, name: String, by person: String, plugin: String? = nil) async throws(HubError) -> Bool {
+    /// must be that plugin's (`space_not_found` otherwise). `roles` (the plugin's `sync.roles`)
+    /// sets the space's per-plugin role rules; on an existing space only an owner changes them.
+    public func registerSpace(_ id: String, name: String, by person: String, plugin: String? = nil,
+                              roles: JSONValue? = nil) async throws(HubError) -> Bool {
         if let plugin { try Self.checkPlugin(plugin) }
+        var rules: SyncRoleRules?
+        if let roles { rules = try Self.roleRules(roles) }
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200 else {
             throw HubError(.invalidInput, "invalid_name", "a space's name must be 1 to 200 characters", field: "$.name")
@@ -64,11 +73,13 @@ extension HubStore {
             try await connection.lock(Self.membershipLock(space))
             guard try await Self.spaceState(space, on: connection) != nil else {
                 try await Self.createSharedSpace(space, name: name, owner: person, plugin: plugin, now: nowMillis, on: connection)
+                if let rules { try await Self.setRoleRules(rules, of: space, on: connection) }
                 return true
             }
             try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
             try await connection.execute("UPDATE hub_spaces SET name = ? WHERE id = ?", [.text(name), .text(space)])
+            if let rules { try await Self.setRoleRules(rules, of: space, on: connection) }
             return false
         }
     }
@@ -77,9 +88,15 @@ extension HubStore {
     ///
     /// `invitee` (a person's name) addresses it to that person: they find it in
     /// ``invitations(for:plugin:)`` and accept or decline it without the code, and nobody else may
-    /// accept it. The hub has names, not e-mail addresses, so that is how to invite someone known.
+    /// accept it. `inviteeEmail` (or an `invitee` name that is an address nobody registered)
+    /// addresses it to an e-mail address: the code is mailed there, and a person who registers
+    /// with that address later finds it among theirs.
+    ///
+    /// `pluginRole` (one of the space's role rules) is given to the member on accepting; `role`
+    /// must then be the hub role it stands on.
     public func invite(to id: String, role: SpaceRole, expiresInSeconds: Int64?, by person: String,
-                       invitee: String? = nil, plugin: String? = nil) async throws(HubError) -> Invitation {
+                       invitee: String? = nil, plugin: String? = nil, pluginRole: String? = nil,
+                       inviteeEmail: String? = nil) async throws(HubError) -> Invitation {
         if let plugin { try Self.checkPlugin(plugin) }
         let seconds = expiresInSeconds ?? Self.defaultInvitationSeconds
         guard (60...Self.maxInvitationSeconds).contains(seconds) else {
@@ -89,19 +106,27 @@ extension HubStore {
         let code = HubSecrets.invitationCode()
         let invitationID = UUID().uuidString.lowercased()
         let expires = nowMillis + seconds * 1000
-        let addressee = try await transaction { connection -> HubPerson? in
+        let now = nowMillis
+        let (addressee, mailed) = try await transaction { connection -> (HubPerson?, Bool) in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
             try await Self.requirePluginSpace(space, plugin: plugin, on: connection)
             try await Self.requireOwner(space, person: person, on: connection)
-            let addressee = try await invitee.asyncMap { try await Self.invitee(named: $0, in: space, on: connection) }
+            try await Self.checkPluginRole(pluginRole, standingOn: role, in: space, on: connection)
+            let (addressee, address) = try await Self.resolveInvitee(name: invitee, email: inviteeEmail, in: space, on: connection)
             try await connection.execute("""
-                INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms, id, invitee) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO hub_invitations(code_sha256, space, role, inviter, expires_ms, id, invitee, plugin_role, invitee_email)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.blob(HubSecrets.sha256(code)), .text(space), .text(role.rawValue), .text(person), .integer(expires),
-                      .text(invitationID), addressee.map { .text($0.id) } ?? .null])
-            return addressee
+                      .text(invitationID), addressee.map { .text($0.id) } ?? .null, pluginRole.map { .text($0) } ?? .null,
+                      address.map { .text($0) } ?? .null])
+            if let address {
+                try await Self.queueInvitationMail(to: address, code: code, space: space, by: person, expires: expires, now: now, on: connection)
+            }
+            return (addressee, address != nil)
         }
-        return Invitation(code: code, space: id, role: role, expiresAtMillis: expires, id: invitationID, invitee: addressee)
+        if mailed { mailQueued() }
+        return Invitation(code: code, space: id, role: role, expiresAtMillis: expires, id: invitationID, invitee: addressee, pluginRole: pluginRole)
     }
 
     /// Accepts an invitation: `person` joins its space with its role, and the code is used up.
@@ -113,7 +138,7 @@ extension HubStore {
     func accept(codeHash hash: [UInt8], by person: String) async throws(HubError) -> (space: String, role: SpaceRole) {
         let now = nowMillis
         return try await transaction { connection in
-            guard let row = try await connection.fetchOne("SELECT space, role, expires_ms, accepted_by, invitee FROM hub_invitations WHERE code_sha256 = ?",
+            guard let row = try await connection.fetchOne("SELECT space, role, expires_ms, accepted_by, invitee, plugin_role FROM hub_invitations WHERE code_sha256 = ?",
                                                     [.blob(hash)]) else {
                 throw HubError(.notFound, "invitation_not_found", "no invitation has this code", field: "$.code")
             }
@@ -137,14 +162,17 @@ extension HubStore {
             let claimed = try await connection.execute("UPDATE hub_invitations SET accepted_by = ? WHERE code_sha256 = ? AND accepted_by IS NULL",
                                                        [.text(person), .blob(hash)])
             guard claimed == 1 else { throw HubError(.conflict, "invitation_used", "this invitation was already accepted", field: "$.code") }
-            try await connection.execute("INSERT INTO hub_members(space, person, role) VALUES (?, ?, ?)", [.text(space), .text(person), .text(role.rawValue)])
+            try await connection.execute("INSERT INTO hub_members(space, person, role, plugin_role) VALUES (?, ?, ?, ?)",
+                                         [.text(space), .text(person), .text(role.rawValue), row[5]])
             try await connection.execute("DELETE FROM hub_departures WHERE space = ? AND person = ?", [.text(space), .text(person)])
             return (space, role)
         }
     }
 
-    /// Changes a member's role; owners only. The last owner cannot be demoted.
-    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String, plugin: String? = nil) async throws(HubError) {
+    /// Changes a member's role and per-plugin role (`nil`: none); owners only. The last owner
+    /// cannot be demoted.
+    public func setRole(_ role: SpaceRole, of member: String, in id: String, by person: String, plugin: String? = nil,
+                        pluginRole: String? = nil) async throws(HubError) {
         try await transaction { connection in
             let space = try Self.sharedSpaceID(id, person: person)
             try await connection.lock(Self.membershipLock(space))
@@ -154,7 +182,9 @@ extension HubStore {
                 throw HubError(.notFound, "member_not_found", "\(member) is not a member of \(id)")
             }
             if current == .owner, role != .owner { try await Self.requireAnotherOwner(space, besides: member, on: connection) }
-            try await connection.execute("UPDATE hub_members SET role = ? WHERE space = ? AND person = ?", [.text(role.rawValue), .text(space), .text(member)])
+            try await Self.checkPluginRole(pluginRole, standingOn: role, in: space, on: connection)
+            try await connection.execute("UPDATE hub_members SET role = ?, plugin_role = ? WHERE space = ? AND person = ?",
+                                         [.text(role.rawValue), pluginRole.map { .text($0) } ?? .null, .text(space), .text(member)])
         }
     }
 
@@ -198,6 +228,7 @@ extension HubStore {
             // The relayed changes go too: nobody may read them any more.
             try await connection.execute("DELETE FROM hub_changes WHERE space = ?", [.text(space)])
             try await connection.execute("DELETE FROM hub_merkle WHERE space = ?", [.text(space)])
+            try await connection.execute("DELETE FROM hub_row_creators WHERE space = ?", [.text(space)])
         }
     }
 

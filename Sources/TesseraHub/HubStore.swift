@@ -23,26 +23,41 @@ public final class HubStore: Sendable {
     let database: any HubDatabase
     /// Wakes the devices waiting for changes (``waitForChanges(plugin:person:after:seconds:)``).
     let changeSignal = HubChangeSignal()
+    /// Wakes the mailer when mail was queued (``HubMailer``).
+    let mailSignal = HubChangeSignal()
     /// The hub's clock (the host's clock capability; a settable one in tests).
     let now: @Sendable () -> Date
+    /// Waits until a moment on that clock: the least time a password-reset answer takes is
+    /// measured on it, so tests move a settable clock instead of sleeping.
+    let sleepUntil: @Sendable (Date) async -> Void
+
+    /// Waits on the system's clock: for a hub whose clock is the system's.
+    public static let systemSleep: @Sendable (Date) async -> Void = { deadline in
+        let seconds = deadline.timeIntervalSinceNow
+        if seconds > 0 { try? await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up)))) }
+    }
 
     /// Opens the store on `database`, creating its tables or upgrading them.
-    public init(database: any HubDatabase, now: @escaping @Sendable () -> Date) async throws {
+    public init(database: any HubDatabase, now: @escaping @Sendable () -> Date,
+                sleepUntil: @escaping @Sendable (Date) async -> Void = HubStore.systemSleep) async throws {
         self.database = database
         self.now = now
+        self.sleepUntil = sleepUntil
         let millis = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
         try await HubSchemaMigrator.migrate(database, nowMillis: millis)
     }
 
     /// Opens (creating if needed) the embedded store at `path`.
-    public convenience init(path: String, now: @escaping @Sendable () -> Date) async throws {
-        try await self.init(database: SQLiteHubDatabase(path: path), now: now)
+    public convenience init(path: String, now: @escaping @Sendable () -> Date,
+                            sleepUntil: @escaping @Sendable (Date) async -> Void = HubStore.systemSleep) async throws {
+        try await self.init(database: SQLiteHubDatabase(path: path), now: now, sleepUntil: sleepUntil)
     }
 
     /// Opens the embedded store in a data directory (`<dataDirectory>/hub.sqlite`).
-    public convenience init(dataDirectory: String, now: @escaping @Sendable () -> Date) async throws {
+    public convenience init(dataDirectory: String, now: @escaping @Sendable () -> Date,
+                            sleepUntil: @escaping @Sendable (Date) async -> Void = HubStore.systemSleep) async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        try await self.init(path: dataDirectory + "/" + Self.fileName, now: now)
+        try await self.init(path: dataDirectory + "/" + Self.fileName, now: now, sleepUntil: sleepUntil)
     }
 
     var nowMillis: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
@@ -92,32 +107,45 @@ public final class HubStore: Sendable {
         }
     }
 
-    /// Checks a name and password and registers a new device for that person; its token is in
-    /// the answer, and only there.
+    /// Checks a name (or a registered person's e-mail address) and password and registers a new
+    /// device for that person; its token is in the answer, and only there.
     ///
     /// - Throws: `invalid_credentials` (401) for an unknown name or a wrong password alike.
     public func login(name: String, password: String, deviceName: String) async throws(HubError) -> DeviceLogin {
-        let deviceName = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !deviceName.isEmpty, deviceName.count <= 100 else {
-            throw HubError(.invalidInput, "invalid_device_name", "a device name must be 1 to 100 characters", field: "$.device")
-        }
+        let deviceName = try Self.deviceName(deviceName)
+        let address = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let found = try await transaction { connection in
-            try await connection.fetchOne("SELECT id, password_hash FROM hub_people WHERE name = ?", [.text(name)])
-                .map { Credentials(id: $0[0].text ?? "", hash: $0[1].text ?? "") }
+            try await connection.fetchOne("SELECT id, password_hash, name FROM hub_people WHERE name = ? OR email = ? ORDER BY name = ? DESC LIMIT 1",
+                                          [.text(name), .text(address), .text(name)])
+                .map { Credentials(id: $0[0].text ?? "", hash: $0[1].text ?? "", name: $0[2].text ?? "") }
         }
         // An unknown name costs a hash too, so the answer's time does not tell which names exist.
         let verified = PasswordHash.verify(password, against: found?.hash ?? Self.decoyHash)
         guard let found, verified else {
             throw HubError(.unauthorized, "invalid_credentials", "the name or the password is wrong")
         }
+        return try await newDevice(for: HubPerson(id: found.id, name: found.name), named: deviceName)
+    }
+
+    /// Registers a new device of `person`; its token is in the answer, and only there.
+    func newDevice(for person: HubPerson, named deviceName: String) async throws(HubError) -> DeviceLogin {
         let token = HubSecrets.deviceToken()
         let deviceID = UUID().uuidString.lowercased()
         let now = nowMillis
         try await transaction { connection in
             try await connection.execute("INSERT INTO hub_devices(id, person, name, token_sha256, created_ms) VALUES (?, ?, ?, ?, ?)",
-                                   [.text(deviceID), .text(found.id), .text(deviceName), .blob(HubSecrets.sha256(token)), .integer(now)])
+                                   [.text(deviceID), .text(person.id), .text(deviceName), .blob(HubSecrets.sha256(token)), .integer(now)])
         }
-        return DeviceLogin(person: HubPerson(id: found.id, name: name), deviceID: deviceID, token: token)
+        return DeviceLogin(person: person, deviceID: deviceID, token: token)
+    }
+
+    /// A device's name as given at login: 1 to 100 characters.
+    static func deviceName(_ name: String) throws(HubError) -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100 else {
+            throw HubError(.invalidInput, "invalid_device_name", "a device name must be 1 to 100 characters", field: "$.device")
+        }
+        return name
     }
 
     /// The device a bearer token stands for, or `nil`; records the use.
@@ -142,7 +170,7 @@ public final class HubStore: Sendable {
         return found.device
     }
 
-    private struct Credentials: Sendable { let id: String; let hash: String }
+    private struct Credentials: Sendable { let id: String; let hash: String; let name: String }
     private struct DeviceUse: Sendable { let device: HubDevice; let lastUsed: Int64 }
 
     /// A yescrypt hash of a random password nobody knows: what an unknown name is checked against.

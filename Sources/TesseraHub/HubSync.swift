@@ -13,8 +13,9 @@ extension HubStore {
     /// Each change is checked on its own: a change the hub already holds is a duplicate (whoever
     /// pushes it again: a device may echo changes it received); otherwise its space must be the
     /// alias `personal` or a UUID (`invalid_space`), the pusher must be a member (`not_a_member`)
-    /// with a role that writes (`read_only`), and its timestamp at most 5 minutes ahead of the
-    /// hub's clock (`clock_ahead`). A UUID space the hub has never seen is registered with the
+    /// with a role that writes (`read_only`), whose plugin role, if any, may change the table
+    /// (`table_read_only`) and, under an `own` rule, the row (`not_row_creator`: it is another
+    /// person's), and its timestamp at most 5 minutes ahead of the hub's clock (`clock_ahead`). A UUID space the hub has never seen is registered with the
     /// pusher as owner. A change for a deleted space refuses the whole push (410 `space_deleted`,
     /// nothing stored): the device should have dropped that space.
     public func push(plugin: String, changes: [SyncChange], from device: HubDevice) async throws(HubError) -> PushResult {
@@ -206,8 +207,12 @@ struct PushSession {
     private var created: [String] = []
     /// Accepted changes not yet inserted (see ``flush()``).
     private var pending: [SyncChange] = []
-    /// What each space id the device sent resolved to: the stored id and the pusher's role, or why not.
-    private var verdicts: [String: Result<(space: String, role: SpaceRole), HubError>] = [:]
+    /// What each space id the device sent resolved to: the stored id, the pusher's role and plugin
+    /// role rule, or why not.
+    private var verdicts: [String: Result<Verdict, HubError>] = [:]
+    /// Who created each row of a shared space this push touched, as far as looked up or set
+    /// (`""`: no creator recorded).
+    private var creators: [RowKey: String] = [:]
     /// New leaf hashes XORed per space and minute, folded into the stored tries once at the end
     /// (a batch made within a few minutes touches a few dozen nodes, not 18 per change).
     private var leaves: [String: [Int64: UInt32]] = [:]
@@ -231,7 +236,8 @@ struct PushSession {
             return reject(change, error.code, error.message)
         case .success(let resolved):
             space = resolved.space
-            let acceptable = resolved.role.canWrite && change.timestamp.millis - now <= HubStore.maxClockAheadMillis
+            let ruleRefusal = try await refusal(of: change, in: space, by: resolved.rule)
+            let acceptable = resolved.role.canWrite && ruleRefusal == nil && change.timestamp.millis - now <= HubStore.maxClockAheadMillis
             // An acceptable change goes straight to the insert, which recognises a duplicate itself;
             // any other is first looked up, since a change the hub holds is never rejected.
             if !acceptable, try await isHeld(change, in: space) {
@@ -242,6 +248,7 @@ struct PushSession {
             guard resolved.role.canWrite else {
                 return reject(change, "read_only", "you are a viewer of this space: viewers read, they do not write")
             }
+            if let ruleRefusal { return reject(change, ruleRefusal.reason, ruleRefusal.message) }
         }
         guard change.timestamp.millis - now <= HubStore.maxClockAheadMillis else {
             let drift = HLCError.clockDrift(clock: change.timestamp.millis, physical: now, maxDrift: HubStore.maxClockAheadMillis, remote: true)
@@ -249,6 +256,7 @@ struct PushSession {
         }
         var hubChange = change
         hubChange.space = space
+        if SpaceID.isSharedForm(space) { try await noteCreator(of: change, in: space) }
         accepted += 1
         pending.append(hubChange)
         if pending.count >= Self.rowsPerInsert { try await flush() }
@@ -309,6 +317,51 @@ struct PushSession {
         }
     }
 
+    private struct RowKey: Hashable {
+        let space: String
+        let table: String
+        let row: String
+    }
+
+    /// Why the pusher's plugin role refuses `change`, if it does (docs/sync.md, "Per-plugin roles").
+    private mutating func refusal(of change: SyncChange, in space: String,
+                                  by rule: SyncRoleRules.Role?) async throws -> (reason: String, message: String)? {
+        guard let rule else { return nil }
+        switch rule.access(to: change.table) {
+        case .write:
+            return nil
+        case .none:
+            return ("table_read_only", "your role in this space may not change the table '\(change.table)'")
+        case .own:
+            let creator = try await creator(of: RowKey(space: space, table: change.table, row: change.row))
+            guard creator.isEmpty || creator == person else {
+                return ("not_row_creator", "your role in this space changes only the rows you created; '\(change.row)' of '\(change.table)' is someone else's")
+            }
+            return nil
+        }
+    }
+
+    /// The row's creator, `""` if none is recorded.
+    private mutating func creator(of key: RowKey) async throws -> String {
+        if let known = creators[key] { return known }
+        let found = try await connection.fetchOne("SELECT person FROM hub_row_creators WHERE plugin = ? AND space = ? AND tbl = ? AND row_id = ?",
+                                                  [.text(plugin), .text(key.space), .text(key.table), .text(key.row)])?[0].text ?? ""
+        creators[key] = found
+        return found
+    }
+
+    /// Records the pusher as the row's creator unless it has one: whoever first stores a change
+    /// of a row made it (its existence change comes first in a record change).
+    private mutating func noteCreator(of change: SyncChange, in space: String) async throws {
+        let key = RowKey(space: space, table: change.table, row: change.row)
+        guard try await creator(of: key).isEmpty else { return }
+        try await connection.execute("""
+            INSERT INTO hub_row_creators(plugin, space, tbl, row_id, person) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """, [.text(plugin), .text(space), .text(change.table), .text(change.row), .text(person)])
+        creators[key] = nil
+        _ = try await creator(of: key)  // another replica's push may have been first
+    }
+
     private func isHeld(_ change: SyncChange, in space: String) async throws -> Bool {
         try await connection.fetchOne("SELECT 1 FROM hub_changes WHERE plugin = ? AND space = ? AND ts = ? AND col = ?",
                                       [.text(plugin), .text(space), .text(change.timestamp.text), .text(change.column)]) != nil
@@ -319,12 +372,20 @@ struct PushSession {
                                        table: change.table, row: change.row, reason: reason, message: message))
     }
 
+    /// Where a change goes, and what its pusher may do there.
+    struct Verdict {
+        let space: String
+        let role: SpaceRole
+        /// The pusher's plugin role's rule, if they have one.
+        let rule: SyncRoleRules.Role?
+    }
+
     /// Resolves a space id once per push. Throws (refusing the push) only for a deleted space.
-    private mutating func verdict(for id: String) async throws -> Result<(space: String, role: SpaceRole), HubError> {
+    private mutating func verdict(for id: String) async throws -> Result<Verdict, HubError> {
         if let known = verdicts[id] { return known }
-        let verdict: Result<(space: String, role: SpaceRole), HubError>
+        let verdict: Result<Verdict, HubError>
         if id == SpaceID.personalAlias {
-            verdict = .success((SpaceID.personal(of: person), .owner))
+            verdict = .success(Verdict(space: SpaceID.personal(of: person), role: .owner, rule: nil))
         } else if !SpaceID.isSharedForm(id) {
             verdict = .failure(HubError(.invalidInput, "invalid_space", "a space is 'personal' or a shared space's UUID, found '\(id)'"))
         } else if let state = try await HubStore.spaceState(id, on: connection) {
@@ -332,14 +393,14 @@ struct PushSession {
                 throw HubError(.gone, "space_deleted", "the space \(id) was deleted: drop its data on this device, and push no more changes to it")
             }
             if let role = try await HubStore.role(of: person, in: id, on: connection) {
-                verdict = .success((id, role))
+                verdict = .success(Verdict(space: id, role: role, rule: try await HubStore.pluginRule(of: person, in: id, on: connection)))
             } else {
                 verdict = .failure(HubError(.forbidden, "not_a_member", "you are not a member of the space \(id)"))
             }
         } else {
             try await HubStore.createSharedSpace(id, name: id, owner: person, plugin: plugin, now: now, on: connection)
             created.append(id)
-            verdict = .success((id, .owner))
+            verdict = .success(Verdict(space: id, role: .owner, rule: nil))
         }
         verdicts[id] = verdict
         return verdict

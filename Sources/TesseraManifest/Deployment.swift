@@ -38,6 +38,10 @@ public struct Deployment: Sendable {
     public let httpRateLimits: RateLimits
     /// The file it was read from.
     public let file: String
+    /// A hub's outbound mail (`providers.mail`), if the deployment names a server.
+    public internal(set) var mail: MailProvider? = nil
+    /// Whether anyone may create an account on this hub (`hub.registration` is `open`).
+    public internal(set) var hubRegistrationOpen = false
 
     /// The entry for a plugin id.
     public func entry(for id: String) -> PluginEntry? { plugins.first { $0.id == id } }
@@ -103,6 +107,22 @@ public struct Deployment: Sendable {
         /// `disable`, `prefer` or `require`.
         public var tls = "prefer"
         public init() {}
+    }
+
+    /// A hub's SMTP server (`providers.mail`): where password-reset codes and invitations go.
+    public struct MailProvider: Sendable, Hashable {
+        public var host: String
+        /// 25 unless the file says.
+        public var port = 25
+        /// The sender's address.
+        public var from: String
+        /// The environment variables holding the SMTP user and password, if the server wants AUTH.
+        public var usernameEnv: String?
+        public var passwordEnv: String?
+        public init(host: String, from: String) {
+            self.host = host
+            self.from = from
+        }
     }
 
     /// The hub a device syncs with, and how often.
@@ -196,7 +216,9 @@ public enum DeploymentReader {
             httpHost: doc["http"]?["host"]?.stringValue ?? "127.0.0.1",
             httpPort: doc["http"]?["port"]?.integerValue.map(Int.init) ?? 8420,
             httpRateLimits: Deployment.RateLimits(doc["http"]?["rateLimit"]),
-            file: file
+            file: file,
+            mail: mailProvider(doc["providers"]?["mail"]),
+            hubRegistrationOpen: doc["hub"]?["registration"]?.stringValue == "open"
         )
     }
 }
@@ -247,6 +269,16 @@ extension DeploymentReader {
         if let variable = doc["passwordEnv"]?.stringValue { settings.passwordEnv = variable }
         if let tls = doc["tls"]?.stringValue { settings.tls = tls }
         return .postgresql(settings)
+    }
+
+    /// `providers.mail`, already checked against the schema.
+    static func mailProvider(_ doc: JSONValue?) -> Deployment.MailProvider? {
+        guard let doc, let host = doc["host"]?.stringValue, let from = doc["from"]?.stringValue else { return nil }
+        var provider = Deployment.MailProvider(host: host, from: from)
+        if let port = doc["port"]?.integerValue { provider.port = Int(port) }
+        provider.usernameEnv = doc["usernameEnv"]?.stringValue
+        provider.passwordEnv = doc["passwordEnv"]?.stringValue
+        return provider
     }
 
     /// `providers.sync`, already checked against the schema.

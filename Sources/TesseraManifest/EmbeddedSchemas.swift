@@ -140,6 +140,20 @@ public enum EmbeddedSchemas {
             "type": "object", "additionalProperties": false,
             "properties": { "keepConflicts": { "type": "array", "items": { "type": "string", "minLength": 1 }, "maxItems": 64 } }
           }
+        },
+        "roles": {
+          "description": "Per-plugin roles (docs/sync.md): each stands on a hub role and says, per synced table, write (the default), own (only the rows this person created) or none. The hub enforces them on every change; a member gets one as its pluginRole.",
+          "type": "object", "maxProperties": 32, "propertyNames": { "pattern": "^[a-z][a-z0-9_-]{0,49}$" },
+          "additionalProperties": {
+            "type": "object", "required": ["hubRole"], "additionalProperties": false,
+            "properties": {
+              "hubRole": { "enum": ["owner", "editor", "viewer"] },
+              "tables": {
+                "type": "object", "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+                "additionalProperties": { "enum": ["write", "own", "none"] }
+              }
+            }
+          }
         }
       }
     },
@@ -419,6 +433,49 @@ public enum EmbeddedSchemas {
               ]
             }
           }
+        },
+        "mail": {
+          "description": "A hub's outbound mail (docs/hub.md): password-reset codes and invitations go by SMTP to this server. Messages wait in the hub's store and are retried with backoff until the server takes them.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "kind",
+            "host",
+            "from"
+          ],
+          "properties": {
+            "kind": {
+              "enum": [
+                "smtp"
+              ]
+            },
+            "host": {
+              "description": "The SMTP server's host name or address.",
+              "type": "string",
+              "minLength": 1
+            },
+            "port": {
+              "description": "Its port (default 25).",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 65535
+            },
+            "from": {
+              "description": "The sender's address, e.g. hub@example.org.",
+              "type": "string",
+              "pattern": "^[^@\\s<>]+@[^@\\s<>]+$"
+            },
+            "usernameEnv": {
+              "description": "The environment variable holding the SMTP user name, if the server wants AUTH PLAIN.",
+              "type": "string",
+              "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+            },
+            "passwordEnv": {
+              "description": "The environment variable holding the SMTP password; never written in the deployment file.",
+              "type": "string",
+              "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+            }
+          }
         }
       }
     },
@@ -511,6 +568,19 @@ public enum EmbeddedSchemas {
               }
             }
           }
+        }
+      }
+    },
+    "hub": {
+      "description": "A hub's accounts (docs/hub.md): with registration open, anyone may create an account with POST /v1/hub/register; otherwise only the operator adds people (the default).",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "registration": {
+          "enum": [
+            "open",
+            "operator"
+          ]
         }
       }
     },

@@ -65,7 +65,8 @@ public enum ManifestReader {
             ui: decodeUI(doc, file: file),
             file: file,
             document: doc,
-            syncTables: try decodeSync(doc, requires: requires, fail: fail)
+            syncTables: try decodeSync(doc, requires: requires, fail: fail),
+            syncRoles: try decodeSyncRoles(doc, fail: fail)
         )
     }
 
@@ -145,6 +146,28 @@ public enum ManifestReader {
             throw fail("$.sync", "a 'sync' entry in $.requires, since the manifest declares synced tables", "no such requirement")
         }
         return tables.mapValues { $0["keepConflicts"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    }
+
+    /// `sync.roles`, already checked against the schema (names, hub roles, access values); here
+    /// each table a role names must be one of `sync.tables`.
+    static func decodeSyncRoles(
+        _ doc: JSONValue, fail: (String, String, String) -> ManifestError
+    ) throws(ManifestError) -> [String: SyncRoleDeclaration] {
+        guard let roles = doc["sync"]?["roles"]?.objectValue else { return [:] }
+        let synced = Set(doc["sync"]?["tables"]?.objectValue?.keys.map { $0 } ?? [])
+        var out: [String: SyncRoleDeclaration] = [:]
+        for name in roles.keys.sorted() {
+            let role = roles[name]!
+            var tables: [String: String] = [:]
+            for (table, access) in role["tables"]?.objectValue ?? [:] {
+                guard synced.contains(table) else {
+                    throw fail("$.sync.roles.\(name).tables.\(table)", "a table listed in $.sync.tables", "'\(table)', which does not sync")
+                }
+                tables[table] = access.stringValue ?? "write"
+            }
+            out[name] = SyncRoleDeclaration(hubRole: role["hubRole"]?.stringValue ?? "viewer", tables: tables)
+        }
+        return out
     }
 
     static func decodeJobs(

@@ -51,6 +51,9 @@ public final class PluginManifest: Sendable {
     /// The tables the plugin syncs (`sync.tables`), each with its text columns whose losing
     /// concurrent values are kept as conflicts (`keepConflicts`).
     public let syncTables: [String: [String]]
+    /// Its per-plugin roles (`sync.roles`): by name, the hub role each stands on and its access
+    /// per synced table. Empty when the manifest declares none.
+    public let syncRoles: [String: SyncRoleDeclaration]
 
     /// Operations by name, for dispatch.
     private let operationsByName: [String: OperationDeclaration]
@@ -78,7 +81,8 @@ public final class PluginManifest: Sendable {
         ui: UIDeclaration?,
         file: String,
         document: JSONValue,
-        syncTables: [String: [String]] = [:]
+        syncTables: [String: [String]] = [:],
+        syncRoles: [String: SyncRoleDeclaration] = [:]
     ) {
         self.id = id
         self.name = name
@@ -102,6 +106,7 @@ public final class PluginManifest: Sendable {
         self.file = file
         self.document = document
         self.syncTables = syncTables
+        self.syncRoles = syncRoles
         operationsByName = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -195,4 +200,26 @@ public enum Isolation: String, Sendable, Hashable {
     case inProcess
     /// In a child process (not available yet: such a plugin is rejected with that reason).
     case process
+}
+
+/// One per-plugin role of a manifest's `sync.roles` (docs/sync.md, "Per-plugin roles").
+public struct SyncRoleDeclaration: Sendable, Hashable {
+    /// The hub role it stands on: `owner`, `editor` or `viewer`.
+    public let hubRole: String
+    /// Access per synced table: `write`, `own` or `none`; a table not named is `write`.
+    public let tables: [String: String]
+
+    public init(hubRole: String, tables: [String: String]) {
+        self.hubRole = hubRole
+        self.tables = tables
+    }
+
+    /// The manifest's `sync.roles` as JSON, the form the hub keeps.
+    public static func json(_ roles: [String: SyncRoleDeclaration]) -> JSONValue {
+        .object(roles.mapValues { role in
+            var body: [String: JSONValue] = ["hubRole": .string(role.hubRole)]
+            if !role.tables.isEmpty { body["tables"] = .object(role.tables.mapValues(JSONValue.string)) }
+            return .object(body)
+        })
+    }
 }

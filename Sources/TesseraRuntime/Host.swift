@@ -157,9 +157,9 @@ public final class PluginHost: Sendable {
             SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake, hubAccess: {
                 guard let host = box?.host else { throw PluginError(.notLoggedIn, "this host syncs with no hub (no providers.sync.hub)") }
                 return try host.hubAccess()
-            }) { plugin in
+            }, tellUntold: { plugin in
                 await box?.host?.tellUntoldRemoteChanges(plugin)
-            },
+            }, roleBook: { box?.host?.roleBook() }),
             files,
         ])
     }

@@ -23,13 +23,20 @@ extension PluginHost {
         return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token, timeout: timeout), state: try peerState())
     }
 
+    /// The hub's name and the device's sync state, which keep this person's per-plugin roles;
+    /// `nil` when the deployment names no hub.
+    func roleBook() -> (hub: String, state: SyncPeerState)? {
+        guard let hub = deployment.sync, let state = try? peerState() else { return nil }
+        return (hub.hub, state)
+    }
+
     /// Registers, with their names, the spaces `pluginID` created while the hub was out of reach
     /// (before the round pushes their first records). A space the hub refuses to register (it
     /// cannot be the plugin's) is forgotten and logged; an unreachable hub fails the round.
     func registerOfflineSpaces(_ pluginID: String, with access: HubAccess) async throws {
         for (space, name) in try access.state.unregisteredSpaces(hub: access.hub, plugin: pluginID) {
             do {
-                _ = try await access.connection.registerSpace(space, name: name, plugin: pluginID)
+                _ = try await access.connection.registerSpace(space, name: name, plugin: pluginID, roles: syncStores.roles(of: pluginID))
             } catch let error as SyncClientError where error.status != 0 && error.status != 401 && error.status < 500 {
                 log(.warning, pluginID, "the space \(space) created offline could not be registered: \(error)")
             }

@@ -43,7 +43,8 @@ extension PluginHost {
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        let sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
+        var sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
+        sync.tracksRoles = syncStores.roles(of: pluginID) != nil
         do {
             try await registerOfflineSpaces(pluginID, with: HubAccess(hub: hub.hub, connection: sync.hub, state: sync.state))
             let report = try await sync.round()

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraSDK
+import TesseraSync
 import TesseraSyncClient
 
 /// ``PluginSpaces`` for one plugin: the hub's space routes called with this device's token and
@@ -8,6 +9,8 @@ import TesseraSyncClient
 /// everything else needs the hub and says so (`hubUnreachable`).
 struct PluginSpacesChannel: PluginSpaces {
     let pluginID: String
+    /// The manifest's `sync.roles` as JSON, set as the rules of each space this plugin registers.
+    let roles: JSONValue?
     /// The hub, the device's token and its sync state; throws `notLoggedIn` without a hub or token.
     let access: @Sendable () throws -> HubAccess
     /// Brings the plugin's sync round forward: after joining or leaving, its records follow soon.
@@ -21,7 +24,7 @@ struct PluginSpacesChannel: PluginSpaces {
         let access = try access()
         let id = UUID().uuidString.lowercased()
         do {
-            _ = try await access.connection.registerSpace(id, name: name, plugin: pluginID)
+            _ = try await access.connection.registerSpace(id, name: name, plugin: pluginID, roles: roles)
             return SyncSpace(id: id, name: name, role: .owner, registered: true)
         } catch let error as SyncClientError where error.status == 0 {
             // Offline: the space is this device's now; the next round registers it with its name.
@@ -42,10 +45,15 @@ struct PluginSpacesChannel: PluginSpaces {
     }
 
     func invite(to space: String, role: SpaceMemberRole, person: String?, expiresIn: Int?) async throws -> SpaceInvitation {
+        try await invite(to: space, role: role, pluginRole: nil, person: person, expiresIn: expiresIn)
+    }
+
+    func invite(to space: String, role: SpaceMemberRole, pluginRole: String?, person: String?, expiresIn: Int?) async throws -> SpaceInvitation {
         let access = try access()
         return try await hub {
             try await registerOffline(access)
-            return try await access.connection.invite(to: space, role: role, person: person, expiresIn: expiresIn, plugin: pluginID)
+            return try await access.connection.invite(to: space, role: role, pluginRole: pluginRole, person: person, expiresIn: expiresIn,
+                                                      plugin: pluginID)
         }
     }
 
@@ -87,8 +95,12 @@ struct PluginSpacesChannel: PluginSpaces {
     }
 
     func setRole(_ role: SpaceMemberRole, of person: String, in space: String) async throws {
+        try await setRole(role, pluginRole: nil, of: person, in: space)
+    }
+
+    func setRole(_ role: SpaceMemberRole, pluginRole: String?, of person: String, in space: String) async throws {
         let access = try access()
-        try await hub { try await access.connection.setRole(role, of: person, in: space, plugin: pluginID) }
+        try await hub { try await access.connection.setRole(role, pluginRole: pluginRole, of: person, in: space, plugin: pluginID) }
     }
 
     func revoke(_ person: String, from space: String) async throws {
@@ -118,15 +130,21 @@ struct PluginSpacesChannel: PluginSpaces {
         try await hub {
             let (space, role) = try await accept()
             roundSoon()
-            let name = try await access.connection.spaces(plugin: pluginID).spaces.first { $0.space.id == space }?.space.name ?? space
-            return SyncSpace(id: space, name: name, role: role)
+            let found = try await access.connection.spaces(plugin: pluginID).spaces.first { $0.space.id == space }
+            if let found {
+                // The record API holds this person to their plugin role from now, before any round.
+                let standing = SyncPeerState.SpaceStanding(pluginRole: found.space.pluginRole,
+                                                           rules: found.rules.flatMap { try? SyncRoleRules(json: $0) })
+                try access.state.setSpaceRole(standing, space: space, hub: access.hub, plugin: pluginID)
+            }
+            return SyncSpace(id: space, name: found?.space.name ?? space, role: role, pluginRole: found?.space.pluginRole)
         }
     }
 
     /// Registers what was created offline first, so later calls find those spaces at the hub.
     private func registerOffline(_ access: HubAccess) async throws {
         for (space, name) in try access.state.unregisteredSpaces(hub: access.hub, plugin: pluginID) {
-            _ = try await access.connection.registerSpace(space, name: name, plugin: pluginID)
+            _ = try await access.connection.registerSpace(space, name: name, plugin: pluginID, roles: roles)
             try access.state.forgetUnregistered(space: space, hub: access.hub, plugin: pluginID)
         }
     }

@@ -16,6 +16,9 @@ public struct DeviceSync: Sendable {
     public let state: SyncPeerState
     /// Changes per push request: well under the hub's 1 MiB body limit (≈20 bytes a change).
     public var pushBatch = 5_000
+    /// Whether the plugin declares per-plugin roles: then each round also refreshes this person's
+    /// plugin role per space and the rows they created, which the device's record API checks.
+    public var tracksRoles = false
 
     public init(hub: HubConnection, plugin: String, store: SyncStore, state: SyncPeerState) {
         self.hub = hub
@@ -43,6 +46,9 @@ public struct DeviceSync: Sendable {
         public var dropped: [String] = []
         /// How many of ``rejected`` were reverted already.
         var revertedRejections = 0
+
+        /// An empty report.
+        public init() {}
     }
 
     /// Checks, pushes what the hub lacks, pulls what this device lacks, and catches up on spaces
@@ -73,6 +79,7 @@ public struct DeviceSync: Sendable {
             try await pullAll(space: space, into: &report)
         }
         try revertRefused(into: &report)
+        if tracksRoles { try await refreshRoles() }
         report.deleted.sort()
         report.notMember.sort()
         return report
@@ -89,7 +96,24 @@ public struct DeviceSync: Sendable {
             report.dropped.append(space)
             report.changedRows += rows
             try state.setLastPushed(nil, hub: hub.baseURL, plugin: plugin, space: space)
+            try state.forgetSpaceRoles(space: space, hub: hub.baseURL, plugin: plugin)
         }
+    }
+
+    /// Keeps the hub's word on this person's plugin role in each space and, where a role changes
+    /// only its own rows, which rows are theirs (made on any of their devices).
+    private func refreshRoles() async throws {
+        var standings: [String: SyncPeerState.SpaceStanding] = [:]
+        for entry in try await hub.spaces(plugin: plugin).spaces {
+            let standing = SyncPeerState.SpaceStanding(pluginRole: entry.space.pluginRole,
+                                                       rules: entry.rules.flatMap { try? SyncRoleRules(json: $0) })
+            standings[entry.space.id] = standing
+            if standing.rule?.hasOwnTables == true {
+                try state.addOwnRows(try await hub.rowsCreated(in: entry.space.id, plugin: plugin), space: entry.space.id,
+                                     hub: hub.baseURL, plugin: plugin)
+            }
+        }
+        try state.replaceSpaceRoles(standings, hub: hub.baseURL, plugin: plugin)
     }
 
     /// Takes back the changes the hub refused in this round's pushes (a viewer's writes), once.

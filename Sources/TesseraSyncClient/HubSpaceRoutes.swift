@@ -6,31 +6,37 @@ import TesseraSDK
 /// spaces it registers and shows and manages only that plugin's.
 extension HubConnection {
     /// Registers `space` named `name` (this person becomes its owner), or renames it; whether it was created.
-    public func registerSpace(_ space: String, name: String, plugin: String) async throws -> Bool {
-        let answer = try await json("PUT", "/v1/hub/spaces/\(Self.segment(space))", plugin: plugin, body: ["name": .string(name)])
+    /// `roles` (the plugin's `sync.roles`) sets the space's per-plugin role rules.
+    public func registerSpace(_ space: String, name: String, plugin: String, roles: JSONValue? = nil) async throws -> Bool {
+        var body: [String: JSONValue] = ["name": .string(name)]
+        if let roles { body["roles"] = roles }
+        let answer = try await json("PUT", "/v1/hub/spaces/\(Self.segment(space))", plugin: plugin, body: .object(body))
         guard answer.status == 200 || answer.status == 201 else { throw SyncClientError(answer) }
         return answer.status == 201
     }
 
-    /// The plugin's shared spaces this person belongs to (with their members), and the ids of those
-    /// they left or lost.
-    public func spaces(plugin: String) async throws -> (spaces: [(space: SyncSpace, members: [SpaceMember])], departures: [String]) {
+    /// The plugin's shared spaces this person belongs to (with their members and the space's
+    /// per-plugin role rules), and the ids of those they left or lost.
+    public func spaces(plugin: String) async throws -> (spaces: [(space: SyncSpace, members: [SpaceMember], rules: JSONValue?)], departures: [String]) {
         let answer = try await json("GET", "/v1/hub/spaces", plugin: plugin)
         guard answer.status == 200, let json = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
         let spaces = (json["spaces"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "shared" }.map { space in
             (SyncSpace(id: space["id"]?.stringValue ?? "", name: space["name"]?.stringValue ?? "",
-                       role: SpaceMemberRole(rawValue: space["role"]?.stringValue ?? "viewer")),
+                       role: SpaceMemberRole(rawValue: space["role"]?.stringValue ?? "viewer"), pluginRole: space["pluginRole"]?.stringValue),
              (space["members"]?.arrayValue ?? []).map {
                 SpaceMember(person: $0["person"]?.stringValue ?? "", name: $0["name"]?.stringValue ?? "",
-                            role: SpaceMemberRole(rawValue: $0["role"]?.stringValue ?? "viewer"))
-             })
+                            role: SpaceMemberRole(rawValue: $0["role"]?.stringValue ?? "viewer"), pluginRole: $0["pluginRole"]?.stringValue)
+             },
+             space["roleRules"])
         }
         return (spaces, json["departures"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
     }
 
     /// A new invitation, with its code (shown only here).
-    public func invite(to space: String, role: SpaceMemberRole, person: String?, expiresIn: Int?, plugin: String) async throws -> SpaceInvitation {
+    public func invite(to space: String, role: SpaceMemberRole, pluginRole: String? = nil, person: String?, expiresIn: Int?,
+                       plugin: String) async throws -> SpaceInvitation {
         var body: [String: JSONValue] = ["role": .string(role.rawValue)]
+        if let pluginRole { body["pluginRole"] = .string(pluginRole) }
         if let person { body["person"] = .string(person) }
         if let expiresIn { body["expiresInSeconds"] = .integer(Int64(expiresIn)) }
         let answer = try await json("POST", "/v1/hub/spaces/\(Self.segment(space))/invitations", plugin: plugin, body: .object(body))
@@ -69,9 +75,11 @@ extension HubConnection {
     }
 
     /// Changes a member's role (owners only).
-    public func setRole(_ role: SpaceMemberRole, of person: String, in space: String, plugin: String) async throws {
+    public func setRole(_ role: SpaceMemberRole, pluginRole: String? = nil, of person: String, in space: String, plugin: String) async throws {
+        var body: [String: JSONValue] = ["role": .string(role.rawValue)]
+        if let pluginRole { body["pluginRole"] = .string(pluginRole) }
         let answer = try await json("PUT", "/v1/hub/spaces/\(Self.segment(space))/members/\(Self.segment(person))", plugin: plugin,
-                                    body: ["role": .string(role.rawValue)])
+                                    body: .object(body))
         guard answer.status == 200 else { throw SyncClientError(answer) }
     }
 
@@ -83,6 +91,20 @@ extension HubConnection {
     /// Deletes a space (owners only).
     public func deleteSpace(_ space: String, plugin: String) async throws {
         try await expectNoContent(json("DELETE", "/v1/hub/spaces/\(Self.segment(space))", plugin: plugin))
+    }
+
+    /// The rows of `space` whose first change this person pushed (theirs under an `own` rule).
+    public func rowsCreated(in space: String, plugin: String) async throws -> [(table: String, row: String)] {
+        let answer = try await json("GET", "/v1/hub/sync/\(Self.segment(plugin))/created?space=\(Self.segment(space))", plugin: nil)
+        guard answer.status == 200, let json = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
+        return (json["rows"]?.arrayValue ?? []).map { ($0["table"]?.stringValue ?? "", $0["row"]?.stringValue ?? "") }
+    }
+
+    /// Revokes this device's own token at the hub (`DELETE /v1/hub/devices/{me}`): logging out.
+    public func revokeThisDevice() async throws {
+        let answer = try await send("GET", "/v1/hub/me")
+        guard answer.status == 200, let device = (try? JSONValue(parsing: answer.body))?["device"]?.stringValue else { throw SyncClientError(answer) }
+        try expectNoContent(try await send("DELETE", "/v1/hub/devices/\(Self.segment(device))"))
     }
 
     /// This device's person's id (`GET /v1/hub/me`).
@@ -122,7 +144,7 @@ extension HubConnection {
     static func invitation(_ json: JSONValue) -> SpaceInvitation {
         SpaceInvitation(id: json["id"]?.stringValue ?? "", space: json["space"]?.stringValue ?? "",
                         spaceName: json["spaceName"]?.stringValue ?? "", role: SpaceMemberRole(rawValue: json["role"]?.stringValue ?? "viewer"),
-                        invitee: json["invitee"]?["name"]?.stringValue, inviter: json["inviter"]?["name"]?.stringValue ?? "",
+                        pluginRole: json["pluginRole"]?.stringValue, invitee: json["invitee"]?["name"]?.stringValue, inviter: json["inviter"]?["name"]?.stringValue ?? "",
                         expiresAt: Date(timeIntervalSince1970: Double(json["expiresAtMillis"]?.integerValue ?? 0) / 1000),
                         code: json["code"]?.stringValue)
     }

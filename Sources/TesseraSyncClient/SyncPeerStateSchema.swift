@@ -18,5 +18,14 @@ enum SyncPeerStateSchema {
             CREATE TABLE IF NOT EXISTS unregistered_spaces (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
                 name TEXT NOT NULL, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
             """),
+        // Per-plugin roles (docs/sync.md): this person's plugin role in each shared space and the
+        // space's rules, from the hub's last spaces answer; and the rows this person created in
+        // each space (made here, or by the hub's list), which an `own` rule lets them change.
+        StoreMigration(version: 3, sql: """
+            CREATE TABLE IF NOT EXISTS space_roles (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                plugin_role TEXT, rules TEXT, PRIMARY KEY (hub, plugin, space)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS own_rows (hub TEXT NOT NULL, plugin TEXT NOT NULL, space TEXT NOT NULL,
+                tbl TEXT NOT NULL, row_id TEXT NOT NULL, PRIMARY KEY (hub, plugin, space, tbl, row_id)) WITHOUT ROWID;
+            """),
     ])
 }

@@ -14,15 +14,43 @@ import TesseraSync
 import TesseraTestFixtures
 import Testing
 
-/// A settable clock: never the wall clock.
+/// A settable clock: never the wall clock. What sleeps on it (``sleep(until:)``: the hub's
+/// least answer time for a password reset) wakes when a test moves it past the deadline.
 final class TestClock: Sendable {
-    private let time: Mutex<Date>
+    private struct State {
+        var time: Date
+        var sleepers: [(deadline: Date, wake: CheckedContinuation<Void, Never>)] = []
+    }
+    private let state: Mutex<State>
     /// 2026-03-02T08:00:00Z.
     static let epoch = Date(timeIntervalSince1970: 1_772_438_400)
-    init(_ start: Date = TestClock.epoch) { time = Mutex(start) }
-    var now: @Sendable () -> Date { { [self] in time.withLock { $0 } } }
-    func advance(_ seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var millis: Int64 { Int64(time.withLock { $0 }.timeIntervalSince1970 * 1000) }
+    init(_ start: Date = TestClock.epoch) { state = Mutex(State(time: start)) }
+    var now: @Sendable () -> Date { { [self] in state.withLock { $0.time } } }
+    func advance(_ seconds: Double) {
+        let due = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.time = state.time.addingTimeInterval(seconds)
+            let time = state.time
+            defer { state.sleepers.removeAll { $0.deadline <= time } }
+            return state.sleepers.filter { $0.deadline <= time }.map(\.wake)
+        }
+        due.forEach { $0.resume() }
+    }
+    var millis: Int64 { Int64(state.withLock { $0.time }.timeIntervalSince1970 * 1000) }
+
+    /// Returns once the clock reads `deadline` or later.
+    func sleep(until deadline: Date) async {
+        await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.time >= deadline { return true }
+                state.sleepers.append((deadline, wake))
+                return false
+            }
+            if now { wake.resume() }
+        }
+    }
+
+    /// How many are asleep on the clock now.
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
 }
 
 /// A response as a test reads it.
@@ -81,7 +109,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     }
 
     private static func start(in ws: FixtureWorkspace, clock: TestClock, postgresDatabase: String?) async throws -> HubTestServer {
-        ws.writeDeployment(plugins: [], extra: ["role": "hub"])
+        ws.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": "open"]])
         let deployment = try DeploymentReader.read(file: ws.deploymentFile)
         precondition(deployment.role == .hub)
         let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: ws.dataDirectory))
@@ -94,9 +122,9 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
             let database = PostgresHubDatabase(host: server.host, port: server.port, user: server.user, password: server.password,
                                                database: postgresDatabase, tls: .disable)
             postgres = (database, postgresDatabase)
-            hub = try await HubStore(database: database, now: clock.now)
+            hub = try await HubStore(database: database, now: clock.now, sleepUntil: { await clock.sleep(until: $0) })
         } else {
-            hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now)
+            hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now, sleepUntil: { await clock.sleep(until: $0) })
         }
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil), hub: hub)
         let port = try await server.start()

@@ -180,14 +180,22 @@ final class SpacesPlugin: Plugin {
         let action: String
         let name: String?, space: String?, role: String?, person: String?, code: String?, invitation: String?
         let id: String?, note: String?, title: String?, key: String?, at: Double?
+        let table: String?, pluginRole: String?
     }
 
     var migrations: [StorageMigration] {
-        [StorageMigration(version: 1, sql: "CREATE TABLE entries (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');")]
+        [StorageMigration(version: 1, sql: """
+            CREATE TABLE entries (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
+            CREATE TABLE children (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
+            CREATE TABLE records (id TEXT PRIMARY KEY, note TEXT NOT NULL DEFAULT '');
+            """)]
     }
 
     static func json(_ space: SyncSpace) -> JSONValue {
-        ["id": .string(space.id), "name": .string(space.name), "role": .string(space.role.rawValue), "registered": .bool(space.registered)]
+        var json: JSONValue = ["id": .string(space.id), "name": .string(space.name), "role": .string(space.role.rawValue),
+                               "registered": .bool(space.registered)]
+        if let pluginRole = space.pluginRole { json = json.setting("pluginRole", .string(pluginRole)) }
+        return json
     }
 
     static func json(_ i: SpaceInvitation) -> JSONValue {
@@ -206,17 +214,30 @@ final class SpacesPlugin: Plugin {
             switch a.action {
             case "create": return Self.json(try await spaces.create(name: a.name ?? ""))
             case "list": return .array(try await spaces.list().map(Self.json))
-            case "invite": return Self.json(try await spaces.invite(to: space, role: role, person: a.person, expiresIn: nil))
+            case "invite":
+                if let pluginRole = a.pluginRole {
+                    return Self.json(try await spaces.invite(to: space, role: role, pluginRole: pluginRole, person: a.person, expiresIn: nil))
+                        .setting("pluginRole", .string(pluginRole))
+                }
+                return Self.json(try await spaces.invite(to: space, role: role, person: a.person, expiresIn: nil))
             case "members":
                 let m = try await spaces.members(of: space)
-                return ["members": .array(m.members.map { ["person": .string($0.person), "name": .string($0.name), "role": .string($0.role.rawValue)] }),
+                return ["members": .array(m.members.map {
+                            ["person": .string($0.person), "name": .string($0.name), "role": .string($0.role.rawValue),
+                             "pluginRole": $0.pluginRole.map(JSONValue.string) ?? .null]
+                        }),
                         "invitations": .array(m.invitations.map(Self.json))]
             case "cancel": try await spaces.cancelInvitation(a.invitation ?? "", in: space)
             case "invitations": return .array(try await spaces.invitationsForMe().map(Self.json))
             case "accept": return Self.json(try await spaces.accept(invitationID: a.invitation ?? ""))
             case "accept-code": return Self.json(try await spaces.accept(code: a.code ?? ""))
             case "decline": try await spaces.decline(invitationID: a.invitation ?? "")
-            case "set-role": try await spaces.setRole(role, of: a.person ?? "", in: space)
+            case "set-role":
+                if a.pluginRole != nil {
+                    try await spaces.setRole(role, pluginRole: a.pluginRole, of: a.person ?? "", in: space)
+                } else {
+                    try await spaces.setRole(role, of: a.person ?? "", in: space)
+                }
             case "revoke": try await spaces.revoke(a.person ?? "", from: space)
             case "leave": try await spaces.leave(space)
             case "delete": try await spaces.delete(space)
@@ -227,7 +248,17 @@ final class SpacesPlugin: Plugin {
             case "write":
                 try await storage.write { batch in
                     batch.inSpace(space)
-                    batch.put("entries", id: a.id ?? "", ["note": .text(a.note ?? "")])
+                    batch.put(a.table ?? "entries", id: a.id ?? "", ["note": .text(a.note ?? "")])
+                }
+            case "patch":
+                try await storage.write { batch in
+                    batch.inSpace(space)
+                    batch.patch(a.table ?? "entries", id: a.id ?? "", ["note": .text(a.note ?? "")])
+                }
+            case "remove":
+                try await storage.write { batch in
+                    batch.inSpace(space)
+                    batch.delete(a.table ?? "entries", id: a.id ?? "")
                 }
             default: throw PluginError(.invalidInput, "unknown action '\(a.action)'", field: "$.action")
             }
@@ -252,4 +283,13 @@ struct UnsyncedSpaces: PluginSpaces {
     func revoke(_ person: String, from space: String) async throws { throw refusal }
     func leave(_ space: String) async throws { throw refusal }
     func delete(_ space: String) async throws { throw refusal }
+}
+
+extension JSONValue {
+    /// This object with `key` set to `value` (anything else unchanged).
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = value
+        return .object(members)
+    }
 }

@@ -7,7 +7,7 @@ extension APIError {
     static func spaceStatus(for code: PluginError.Code) -> HTTPResponse.Status? {
         switch code {
         case .hubUnreachable, .notLoggedIn: .serviceUnavailable
-        case .notOwner, .notInvitee: .forbidden
+        case .notOwner, .notInvitee, .tableReadOnly, .notRowCreator: .forbidden
         case .spaceNotFound, .memberNotFound, .personNotFound, .invitationNotFound: .notFound
         case .lastOwner, .invitationUsed, .alreadyMember, .personalSpace: .conflict
         case .spaceDeleted, .invitationExpired: .gone

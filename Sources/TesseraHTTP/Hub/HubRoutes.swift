@@ -15,15 +15,20 @@ struct HubRoutes {
     let hub: HubStore
     let tokens: TokenStore
     let maxBodyBytes: Int
+    /// Whether `POST /v1/hub/register` creates accounts (the deployment's `hub.registration`).
+    var registrationOpen = false
 
     /// The media type of a `SyncWire` body.
     static let syncMediaType = "application/x-tessera-sync"
 
     /// Registers every hub route.
-    static func add(to table: inout RouteTable, hub: HubStore, tokens: TokenStore, maxBodyBytes: Int) {
-        let routes = HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: maxBodyBytes)
+    static func add(to table: inout RouteTable, hub: HubStore, tokens: TokenStore, maxBodyBytes: Int, registrationOpen: Bool = false) {
+        let routes = HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: maxBodyBytes, registrationOpen: registrationOpen)
         table.add(.post, "/v1/hub/people", routes.createPerson)
         table.add(.post, "/v1/hub/login", routes.login)
+        table.add(.post, "/v1/hub/register", routes.register)
+        table.add(.post, "/v1/hub/password-reset", routes.requestPasswordReset)
+        table.add(.post, "/v1/hub/password-reset/confirm", routes.confirmPasswordReset)
         table.add(.get, "/v1/hub/me", routes.me)
         table.add(.get, "/v1/hub/devices", routes.devices)
         table.add(.delete, "/v1/hub/devices/:device", routes.revokeDevice)
@@ -46,12 +51,13 @@ struct HubRoutes {
         table.add(.get, "/v1/hub/sync/:plugin/pull", routes.pull)
         table.add(.post, "/v1/hub/sync/:plugin/check", routes.check)
         table.add(.get, "/v1/hub/sync/:plugin/wait", routes.waitForChanges)
+        table.add(.get, "/v1/hub/sync/:plugin/created", routes.rowsCreated)
     }
 
     // MARK: Accounts
 
     struct NewPerson: Decodable { let name: String; let password: String }
-    struct LoginInput: Decodable { let name: String; let password: String; let device: String }
+    struct LoginInput: Decodable { let name: String?; let email: String?; let password: String; let device: String }
     struct LoginOutput: Encodable { let person: HubPerson; let device: String; let token: String }
 
     func createPerson(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -68,8 +74,46 @@ struct HubRoutes {
 
     func login(_ request: Request, context: APIRequestContext) async throws -> Response {
         let input = try await HubJSON.decode(LoginInput.self, from: request, limit: maxBodyBytes)
-        let login = try await run { try await hub.login(name: input.name, password: input.password, deviceName: input.device) }
+        guard let name = input.email ?? input.name else {
+            throw APIError(.badRequest, code: "invalid_input", "give your 'email' (or account 'name')", field: "$.email")
+        }
+        let login = try await run { try await hub.login(name: name, password: input.password, deviceName: input.device) }
         return try HubJSON.response(LoginOutput(person: login.person, device: login.deviceID, token: login.token), status: .created)
+    }
+
+    struct RegisterInput: Decodable {
+        let firstName: String; let surname: String; let email: String; let password: String; let acceptTerms: Bool; let device: String
+    }
+
+    /// Open self-registration (UC1): the person, and this device logged in.
+    func register(_ request: Request, context: APIRequestContext) async throws -> Response {
+        guard registrationOpen else {
+            throw APIError(.forbidden, code: "registration_closed", "this hub does not take registrations: its operator adds people")
+        }
+        let input = try await HubJSON.decode(RegisterInput.self, from: request, limit: maxBodyBytes)
+        let login = try await run {
+            try await hub.register(HubStore.Registration(firstName: input.firstName, surname: input.surname, email: input.email,
+                                                          password: input.password, acceptedTerms: input.acceptTerms, device: input.device))
+        }
+        return try HubJSON.response(LoginOutput(person: login.person, device: login.deviceID, token: login.token), status: .created)
+    }
+
+    struct ResetInput: Decodable { let email: String }
+    struct ResetConfirmInput: Decodable { let email: String; let code: String; let password: String }
+    struct ResetOutput: Encodable { let sent: Bool; let validMinutes: Int }
+
+    /// UC5: a code by mail, if the address has an account; the same answer either way, after 5 s.
+    func requestPasswordReset(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let input = try await HubJSON.decode(ResetInput.self, from: request, limit: maxBodyBytes)
+        try await run { try await hub.requestPasswordReset(email: input.email) }
+        return try HubJSON.response(ResetOutput(sent: true, validMinutes: Int(HubStore.resetCodeMillis / 60_000)), status: .accepted)
+    }
+
+    /// UC6: the code and a new password; every device is signed out. Answered after 5 s.
+    func confirmPasswordReset(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let input = try await HubJSON.decode(ResetConfirmInput.self, from: request, limit: maxBodyBytes)
+        try await run { try await hub.confirmPasswordReset(email: input.email, code: input.code, newPassword: input.password) }
+        return Response(status: .noContent)
     }
 
     struct MeOutput: Encodable { let person: String; let device: String; let deviceName: String }
@@ -113,16 +157,17 @@ struct HubRoutes {
     // MARK: Spaces and members
 
     struct SpacesOutput: Encodable { let spaces: [SpaceSummary]; let departures: [SpaceDeparture] }
-    struct NameInput: Decodable { let name: String }
+    struct NameInput: Decodable { let name: String; let roles: JSONValue? }
     struct SpaceOutput: Encodable { let space: String; let created: Bool }
-    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String? }
+    struct InviteInput: Decodable { let role: SpaceRole; let expiresInSeconds: Int64?; let person: String?; let pluginRole: String?; let email: String? }
     struct InviteOutput: Encodable {
         let id: String; let code: String; let space: String; let role: SpaceRole; let invitee: HubPerson?
-        let expiresAt: String; let expiresAtMillis: Int64
+        let expiresAt: String; let expiresAtMillis: Int64; let pluginRole: String?
     }
     struct AcceptInput: Decodable { let code: String }
     struct MembershipOutput: Encodable { let space: String; let person: String; let role: SpaceRole }
-    struct RoleInput: Decodable { let role: SpaceRole }
+    struct RoleOutput: Encodable { let space: String; let person: String; let role: SpaceRole; let pluginRole: String? }
+    struct RoleInput: Decodable { let role: SpaceRole; let pluginRole: String? }
 
     func spaces(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await authenticate(request)
@@ -134,7 +179,9 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let space = context.parameters.get("space") ?? ""
         let input = try await HubJSON.decode(NameInput.self, from: request, limit: maxBodyBytes)
-        let created = try await run { try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request)) }
+        let created = try await run {
+            try await hub.registerSpace(space, name: input.name, by: device.person, plugin: Self.plugin(request), roles: input.roles)
+        }
         return try HubJSON.response(SpaceOutput(space: space, created: created), status: created ? .created : .ok)
     }
 
@@ -149,11 +196,13 @@ struct HubRoutes {
         let input = try await HubJSON.decode(InviteInput.self, from: request, limit: maxBodyBytes)
         let invitation = try await run {
             try await hub.invite(to: context.parameters.get("space") ?? "", role: input.role, expiresInSeconds: input.expiresInSeconds,
-                                 by: device.person, invitee: input.person, plugin: Self.plugin(request))
+                                 by: device.person, invitee: input.person, plugin: Self.plugin(request), pluginRole: input.pluginRole,
+                                 inviteeEmail: input.email)
         }
         return try HubJSON.response(InviteOutput(id: invitation.id, code: invitation.code, space: invitation.space, role: invitation.role,
                                                  invitee: invitation.invitee,
-                                                 expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis),
+                                                 expiresAt: Self.iso(invitation.expiresAtMillis), expiresAtMillis: invitation.expiresAtMillis,
+                                                 pluginRole: invitation.pluginRole),
                                     status: .created)
     }
 
@@ -168,8 +217,10 @@ struct HubRoutes {
         let device = try await authenticate(request)
         let input = try await HubJSON.decode(RoleInput.self, from: request, limit: maxBodyBytes)
         let space = context.parameters.get("space") ?? "", person = context.parameters.get("person") ?? ""
-        try await run { try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request)) }
-        return try HubJSON.response(MembershipOutput(space: space, person: person, role: input.role))
+        try await run {
+            try await hub.setRole(input.role, of: person, in: space, by: device.person, plugin: Self.plugin(request), pluginRole: input.pluginRole)
+        }
+        return try HubJSON.response(RoleOutput(space: space, person: person, role: input.role, pluginRole: input.pluginRole))
     }
 
     func removeMember(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -182,10 +233,11 @@ struct HubRoutes {
     struct InvitationsOutput: Encodable { let invitations: [PendingOutput] }
     struct PendingOutput: Encodable {
         let id: String; let space: String; let spaceName: String; let role: SpaceRole; let inviter: HubPerson; let invitee: HubPerson?
-        let expiresAt: String; let expiresAtMillis: Int64
+        let expiresAt: String; let expiresAtMillis: Int64; let pluginRole: String?; let email: String?
         init(_ p: PendingInvitation) {
+            email = p.inviteeEmail
             id = p.id; space = p.space; spaceName = p.spaceName; role = p.role; inviter = p.inviter; invitee = p.invitee
-            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis
+            expiresAt = HubRoutes.iso(p.expiresAtMillis); expiresAtMillis = p.expiresAtMillis; pluginRole = p.pluginRole
         }
     }
 
@@ -262,6 +314,21 @@ struct HubRoutes {
             .syncMore: page.more ? "true" : "false",
             .syncCount: String(page.changes.count),
         ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    struct CreatedOutput: Encodable {
+        let rows: [Row]
+        struct Row: Encodable { let table: String; let row: String }
+    }
+
+    /// The rows of a space whose first change the caller pushed: theirs under an `own` rule.
+    func rowsCreated(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await authenticate(request)
+        guard let space = QueryParameters(request).string("space") else {
+            throw APIError(.badRequest, code: "invalid_input", "name the space: ?space=<id>", field: "space")
+        }
+        let rows = try await run { try await hub.rowsCreated(plugin: context.parameters.get("plugin") ?? "", space: space, by: device.person) }
+        return try HubJSON.response(CreatedOutput(rows: rows.map { CreatedOutput.Row(table: $0.table, row: $0.row) }))
     }
 
     struct WaitOutput: Encodable { let changes: Bool; let notifications: Bool? }

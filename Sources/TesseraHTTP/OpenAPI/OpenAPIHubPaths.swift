@@ -15,6 +15,15 @@ extension OpenAPIComponents {
             "/v1/hub/login": ["post": hubOperation(
                 "hubLogin", "Log a device in with a name and password; the device token is in the answer, and only there.",
                 input: ref("HubLogin"), output: ref("HubDeviceToken"), success: "201", errors: ["400", "401"], security: [])],
+            "/v1/hub/register": ["post": hubOperation(
+                "hubRegister", "Create my account (when the hub's registration is open): the person, their personal space, and this device logged in.",
+                input: ref("HubRegistration"), output: ref("HubDeviceToken"), success: "201", errors: ["400", "403", "409"], security: [])],
+            "/v1/hub/password-reset": ["post": hubOperation(
+                "hubPasswordReset", "Mail a 7-digit code, valid 10 minutes, to the address if it has an account; the same answer either way, after at least 5 s.",
+                input: ref("HubEmail"), output: ref("HubResetSent"), success: "202", errors: ["400"], security: [])],
+            "/v1/hub/password-reset/confirm": ["post": hubOperation(
+                "hubPasswordResetConfirm", "Set a new password with the mailed code; every device is signed out. Answered after at least 5 s.",
+                input: ref("HubResetConfirm"), success: "204", errors: ["400"], security: [])],
             "/v1/hub/me": ["get": hubOperation("hubMe", "The person and device the token stands for.", output: ref("HubMe"), errors: [])],
             "/v1/hub/devices": ["get": hubOperation("hubDevices", "My devices, in the order they logged in.", output: ref("HubDevices"), errors: [])],
             "/v1/hub/devices/{device}": ["delete": hubOperation(
@@ -85,6 +94,10 @@ extension OpenAPIComponents {
                     queryParameter("notificationsAfter", ["type": "integer", "minimum": 0],
                                    "My notification cursor: answer also when a notification for me is filed after it."),
                 ])],
+            "/v1/hub/sync/{plugin}/created": ["get": hubOperation(
+                "hubRowsCreated", "The rows of a space whose first stored change I pushed: mine under a per-plugin role's `own` rule.",
+                output: ref("HubRowsCreated"), errors: ["400", "404", "410"])
+                .adding("parameters", [pluginParameter, queryParameter("space", ["type": "string"], "The space (`personal` or a shared space's id).")])],
             "/v1/hub/sync/{plugin}/check": ["post": hubOperation(
                 "hubCheck", "Are we in sync? Each space's merkle root (or trie) against the hub's: `in_sync`, `differs` from a minute, `not_a_member` or `deleted`.",
                 input: ref("HubCheck"), output: ref("HubCheckAnswer"), errors: ["400"])
@@ -149,17 +162,32 @@ extension OpenAPIComponents {
 
     static var hubSchemas: [String: JSONValue] {
         let role: JSONValue = ["type": "string", "enum": ["owner", "editor", "viewer"]]
-        let member: JSONValue = object(["person": string, "name": string, "role": role])
+        let member: JSONValue = object(["person": string, "name": string, "role": role]).adding("properties", [
+            "person": string, "name": string, "role": role, "pluginRole": string])
+        let roleRules: JSONValue = ["type": "object", "description": "Per-plugin roles (docs/sync.md): the manifest's sync.roles.",
+                                    "additionalProperties": ["type": "object", "required": ["hubRole"], "properties": [
+                                        "hubRole": role, "tables": ["type": "object", "additionalProperties": ["type": "string", "enum": ["write", "own", "none"]]]]]]
         return [
             "HubNewPerson": object(["name": ["type": "string", "minLength": 1, "maxLength": 100], "password": ["type": "string", "minLength": 8]]),
             "HubPerson": object(["id": string, "name": string]),
-            "HubLogin": object(["name": string, "password": string, "device": ["type": "string", "minLength": 1, "maxLength": 100]]),
+            "HubLogin": ["type": "object", "required": ["password", "device"], "properties": [
+                "name": string, "email": ["type": "string", "description": "A registered person's address (instead of name)."],
+                "password": string, "device": ["type": "string", "minLength": 1, "maxLength": 100]]],
+            "HubRegistration": object(["firstName": ["type": "string", "minLength": 1, "maxLength": 100], "surname": ["type": "string", "minLength": 1, "maxLength": 100],
+                                       "email": string, "password": ["type": "string", "minLength": 8], "acceptTerms": ["type": "boolean", "const": true],
+                                       "device": ["type": "string", "minLength": 1, "maxLength": 100]]),
+            "HubEmail": object(["email": string]),
+            "HubResetSent": object(["sent": boolean, "validMinutes": integer]),
+            "HubResetConfirm": object(["email": string, "code": ["type": "string", "pattern": "^[0-9]{7}$"], "password": ["type": "string", "minLength": 8]]),
+            "HubRowsCreated": object(["rows": ["type": "array", "items": object(["table": string, "row": string])]]),
             "HubDeviceToken": object(["person": ref("HubPerson"), "device": string, "token": string]),
             "HubMe": object(["person": string, "device": string, "deviceName": string]),
             "HubDevices": object(["devices": ["type": "array", "items": object(["id": string, "name": string, "createdAt": dateTime, "current": boolean])]]),
             "HubSpaces": object([
                 "spaces": ["type": "array", "items": object(["id": string, "name": string, "kind": ["type": "string", "enum": ["personal", "shared"]],
-                                                              "role": role, "members": ["type": "array", "items": member]])],
+                                                              "role": role, "members": ["type": "array", "items": member]])
+                    .adding("properties", ["id": string, "name": string, "kind": ["type": "string", "enum": ["personal", "shared"]], "role": role,
+                                           "members": ["type": "array", "items": member], "pluginRole": string, "roleRules": roleRules])],
                 "departures": ["type": "array", "items": object(["id": string, "reason": ["type": "string", "enum": ["left", "revoked", "deleted"]],
                                                                   "atMillis": integer])],
             ]),
@@ -176,20 +204,23 @@ extension OpenAPIComponents {
                     "id": integer, "key": string, "notificationKey": string, "plugin": string, "space": string, "sender": ref("HubPerson"),
                     "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean])],
                 "cursor": integer, "more": boolean]),
-            "HubName": object(["name": ["type": "string", "minLength": 1, "maxLength": 200]]),
+            "HubName": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "minLength": 1, "maxLength": 200],
+                                                                                 "roles": roleRules]],
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
             "HubInvite": ["type": "object", "required": ["role"], "properties": [
                 "role": role, "expiresInSeconds": ["type": "integer", "minimum": 60, "maximum": 2_592_000],
-                "person": ["type": "string", "description": "The invitee's account name: the invitation is addressed to them."]]],
+                "person": ["type": "string", "description": "The invitee's account name: the invitation is addressed to them."],
+                "email": ["type": "string", "description": "The invitee's e-mail address: the code is mailed there."],
+                "pluginRole": ["type": "string", "description": "A per-plugin role of the space's rules; role must be the hub role it stands on."]]],
             "HubInvitation": ["type": "object", "required": ["id", "code", "space", "role", "expiresAt", "expiresAtMillis"], "properties": [
                 "id": string, "code": string, "space": string, "role": role, "invitee": ref("HubPerson"),
-                "expiresAt": dateTime, "expiresAtMillis": integer]],
+                "expiresAt": dateTime, "expiresAtMillis": integer, "pluginRole": string]],
             "HubPendingInvitations": object(["invitations": ["type": "array", "items": [
                 "type": "object", "required": ["id", "space", "spaceName", "role", "inviter", "expiresAt", "expiresAtMillis"], "properties": [
                     "id": string, "space": string, "spaceName": string, "role": role, "inviter": ref("HubPerson"),
-                    "invitee": ref("HubPerson"), "expiresAt": dateTime, "expiresAtMillis": integer]]]]),
+                    "invitee": ref("HubPerson"), "expiresAt": dateTime, "expiresAtMillis": integer, "pluginRole": string, "email": string]]]]),
             "HubCode": object(["code": string]),
-            "HubRole": object(["role": role]),
+            "HubRole": ["type": "object", "required": ["role"], "properties": ["role": role, "pluginRole": string]],
             "HubMembership": object(["space": string, "person": string, "role": role]),
             "HubPushResult": object([
                 "accepted": integer, "stored": integer, "duplicates": integer, "createdSpaces": ["type": "array", "items": string],

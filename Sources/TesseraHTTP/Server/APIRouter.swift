@@ -43,7 +43,10 @@ enum APIRouter {
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
-        if let hub { HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes) }
+        if let hub {
+            HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes,
+                          registrationOpen: host.deployment.hubRegistrationOpen)
+        }
         table.finish()
         return router
     }

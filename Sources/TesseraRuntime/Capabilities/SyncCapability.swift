@@ -5,6 +5,7 @@ import TesseraManifest
 import TesseraSDK
 import TesseraStorage
 import TesseraSync
+import TesseraSyncClient
 
 /// `sync`: the plugin's `sync.tables` replicate through the deployment's hub. Committing opens the
 /// sync state in the plugin's database and registers it: from then on every record write to those
@@ -23,6 +24,8 @@ struct SyncProvider: CapabilityProvider {
     let hubAccess: @Sendable () throws -> HubAccess
     /// Tells a plugin that just became active what rounds changed while it was not.
     let tellUntold: @Sendable (String) async -> Void
+    /// The hub's name and the device's sync state, where per-plugin roles are kept; `nil` without a hub.
+    let roleBook: @Sendable () -> (hub: String, state: SyncPeerState)?
 
     func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
         let manifest = request.manifest
@@ -31,9 +34,10 @@ struct SyncProvider: CapabilityProvider {
         let id = manifest.id, stores = self.stores, schedule = self.schedule, clock = self.clock
         let wake = self.wake
         let roundSoon: @Sendable () -> Void = { schedule?.changed(id, now: clock.now()); wake() }
-        let spaces = PluginSpacesChannel(pluginID: id, access: hubAccess, roundSoon: roundSoon)
+        let roles = manifest.syncRoles.isEmpty ? nil : SyncRoleDeclaration.json(manifest.syncRoles)
+        let spaces = PluginSpacesChannel(pluginID: id, roles: roles, access: hubAccess, roundSoon: roundSoon)
         let channel = PluginSyncChannel(store: { stores[id] }, changed: { schedule?.changed(id, now: clock.now()) }, spaces: spaces)
-        return SyncBinding(provider: self, pluginID: id, storage: storage, tables: tables, channel: channel)
+        return SyncBinding(provider: self, pluginID: id, storage: storage, tables: tables, channel: channel, roles: roles)
     }
 }
 
@@ -44,14 +48,19 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
     let storage: SQLitePluginStorage
     let tables: [SyncedTable]
     let channel: PluginSyncChannel
+    /// The manifest's `sync.roles` as JSON, if it declares any.
+    let roles: JSONValue?
     private var previous: SyncStore?
+    private var previousRoles: JSONValue?
 
-    init(provider: SyncProvider, pluginID: String, storage: SQLitePluginStorage, tables: [SyncedTable], channel: PluginSyncChannel) {
+    init(provider: SyncProvider, pluginID: String, storage: SQLitePluginStorage, tables: [SyncedTable], channel: PluginSyncChannel,
+         roles: JSONValue?) {
         self.provider = provider
         self.pluginID = pluginID
         self.storage = storage
         self.tables = tables
         self.channel = channel
+        self.roles = roles
     }
 
     var granted: GrantedCapability? { GrantedCapability(.sync, channel as any PluginSync) }
@@ -65,12 +74,16 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
             throw PluginHost.StartFailure(reason: "sync: \(error)")
         }
         previous = provider.stores.replace(pluginID, with: store)
+        previousRoles = provider.stores.replaceRoles(pluginID, with: roles)
         stampWrites()
         provider.schedule?.add(pluginID, first: clock.now())
         provider.wake()
     }
 
-    func undo() { provider.stores.replace(pluginID, with: previous) }
+    func undo() {
+        provider.stores.replace(pluginID, with: previous)
+        provider.stores.replaceRoles(pluginID, with: previousRoles)
+    }
 
     /// A plugin that starts is told what rounds changed while it was not active; one swapped in
     /// replaces an active generation, which was told everything.
@@ -81,10 +94,15 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
     /// Every write to the plugin's database is stamped by the store registered when it runs.
     private func stampWrites() {
         let stores = provider.stores, schedule = provider.schedule, clock = provider.clock, id = pluginID
+        let roleBook = roles == nil ? nil : provider.roleBook
         storage.stampWrites { batch, connection in
             guard let store = stores[id] else { return }
             do {
                 let stamped = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
+                // Per-plugin roles: refused here, inside the write's transaction, nothing is written.
+                if batch.space != nil, let book = roleBook?() {
+                    try SpaceRoleGuard(hub: book.hub, plugin: id, state: book.state).check(stamped)
+                }
                 if !stamped.isEmpty, let schedule { schedule.changed(id, now: clock.now()) }
             } catch let error as SyncError {
                 throw PluginError(.conflict, "sync: \(error); nothing of this batch was written")
@@ -98,6 +116,20 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
 /// The sync state of each plugin that syncs, by plugin id.
 final class SyncStores: Sendable {
     private let stores = Mutex<[String: SyncStore]>([:])
+    /// Each plugin's `sync.roles` as JSON, for registering its spaces' rules at the hub.
+    private let roleRules = Mutex<[String: JSONValue]>([:])
+
+    /// The `sync.roles` of `id`, if its manifest declares any.
+    func roles(of id: String) -> JSONValue? { roleRules.withLock { $0[id] } }
+
+    /// Registers `roles` for `id`; the ones it replaced.
+    @discardableResult
+    func replaceRoles(_ id: String, with roles: JSONValue?) -> JSONValue? {
+        roleRules.withLock { all in
+            defer { all[id] = roles }
+            return all[id]
+        }
+    }
 
     subscript(id: String) -> SyncStore? { stores.withLock { $0[id] } }
 

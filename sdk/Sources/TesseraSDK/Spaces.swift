@@ -53,7 +53,9 @@ public protocol PluginSpaces: Sendable {
     ///   - role: the role the invitee gets on accepting.
     ///   - person: the invitee's name on the hub (their account name), or `nil` for an invitation
     ///     by code alone. An addressed invitation appears in the invitee's ``invitationsForMe()``,
-    ///     and only they may accept it. The hub keeps names, not e-mail addresses: pass the code
+    ///     and only they may accept it. A person who registered has their e-mail address as
+    ///     their name; an address nobody registered yet gets the code by mail from the hub, and
+    ///     whoever registers with it later finds the invitation (SDK 1.5 hubs). Or pass the code
     ///     (``SpaceInvitation/code``) by any channel to invite someone without knowing their name.
     ///   - expiresIn: seconds until it expires, 60 to 2,592,000 (30 days); `nil` for 7 days.
     /// - Returns: the invitation with its code, which is shown only here.
@@ -83,6 +85,22 @@ public protocol PluginSpaces: Sendable {
     /// (``PluginError/Code-swift.struct/lastOwner``).
     func setRole(_ role: SpaceMemberRole, of person: String, in space: String) async throws
 
+    /// Invites someone into `space` with `role` and a per-plugin role (SDK 1.5); owners only.
+    ///
+    /// `pluginRole` names one of the roles the plugin's manifest declares in `sync.roles` (say
+    /// `"guardian"`): the member may then change only what that role allows per table — rows they
+    /// created (`own`), or nothing (`none`) — and the hub refuses the rest with
+    /// ``PluginError/Code-swift.struct/tableReadOnly`` or ``PluginError/Code-swift.struct/notRowCreator``.
+    /// `role` must be the hub role the plugin role stands on (`hubRole`), else `invalidInput`;
+    /// an unknown plugin role is `invalidInput` naming `$.pluginRole`. `nil` is
+    /// ``invite(to:role:person:expiresIn:)``. The other parameters are as there.
+    func invite(to space: String, role: SpaceMemberRole, pluginRole: String?, person: String?, expiresIn: Int?) async throws -> SpaceInvitation
+
+    /// Changes a member's role and per-plugin role (SDK 1.5); owners only. `nil` takes the plugin
+    /// role away (the member then has the hub role's rights alone). See
+    /// ``invite(to:role:pluginRole:person:expiresIn:)`` for what a plugin role is.
+    func setRole(_ role: SpaceMemberRole, pluginRole: String?, of person: String, in space: String) async throws
+
     /// Revokes a member's access; owners only. Their devices drop the space's records at their
     /// next round; what they wrote stays.
     func revoke(_ person: String, from space: String) async throws
@@ -96,6 +114,21 @@ public protocol PluginSpaces: Sendable {
 }
 
 extension PluginSpaces {
+    /// The default for a conformer written before SDK 1.5: without a plugin role it is
+    /// ``invite(to:role:person:expiresIn:)``; with one it throws `unavailable`.
+    public func invite(to space: String, role: SpaceMemberRole, pluginRole: String?, person: String?,
+                       expiresIn: Int?) async throws -> SpaceInvitation {
+        guard pluginRole == nil else { throw PluginError(.unavailable, "this host's spaces do not know per-plugin roles") }
+        return try await invite(to: space, role: role, person: person, expiresIn: expiresIn)
+    }
+
+    /// The default for a conformer written before SDK 1.5: without a plugin role it is
+    /// ``setRole(_:of:in:)``; with one it throws `unavailable`.
+    public func setRole(_ role: SpaceMemberRole, pluginRole: String?, of person: String, in space: String) async throws {
+        guard pluginRole == nil else { throw PluginError(.unavailable, "this host's spaces do not know per-plugin roles") }
+        try await setRole(role, of: person, in: space)
+    }
+
     /// Invites by code alone, expiring in 7 days.
     public func invite(to space: String, role: SpaceMemberRole) async throws -> SpaceInvitation {
         try await invite(to: space, role: role, person: nil, expiresIn: nil)
@@ -158,6 +191,9 @@ public struct SyncSpace: Sendable, Hashable {
     public var role: SpaceMemberRole
     /// Whether the hub knows it yet (`false` for a space created offline, until a round registers it).
     public var registered: Bool
+    /// This person's per-plugin role in it (one of the manifest's `sync.roles`), if they have one
+    /// (SDK 1.5).
+    public var pluginRole: String? = nil
 
     /// Creates a space value.
     public init(id: String, name: String, role: SpaceMemberRole, registered: Bool = true) {
@@ -165,6 +201,12 @@ public struct SyncSpace: Sendable, Hashable {
         self.name = name
         self.role = role
         self.registered = registered
+    }
+
+    /// Creates a space value with a per-plugin role (SDK 1.5).
+    public init(id: String, name: String, role: SpaceMemberRole, pluginRole: String?, registered: Bool = true) {
+        self.init(id: id, name: name, role: role, registered: registered)
+        self.pluginRole = pluginRole
     }
 }
 
@@ -177,12 +219,20 @@ public struct SpaceMember: Sendable, Hashable {
     public var name: String
     /// Their role.
     public var role: SpaceMemberRole
+    /// Their per-plugin role (one of the manifest's `sync.roles`), if they have one (SDK 1.5).
+    public var pluginRole: String? = nil
 
     /// Creates a member value.
     public init(person: String, name: String, role: SpaceMemberRole) {
         self.person = person
         self.name = name
         self.role = role
+    }
+
+    /// Creates a member value with a per-plugin role (SDK 1.5).
+    public init(person: String, name: String, role: SpaceMemberRole, pluginRole: String?) {
+        self.init(person: person, name: name, role: role)
+        self.pluginRole = pluginRole
     }
 }
 
@@ -204,6 +254,8 @@ public struct SpaceInvitation: Sendable, Hashable {
     public var expiresAt: Date
     /// The code, only in the answer to ``PluginSpaces/invite(to:role:person:expiresIn:)``; `nil` in lists.
     public var code: String?
+    /// The per-plugin role it gives, if any (SDK 1.5).
+    public var pluginRole: String? = nil
 
     /// Creates an invitation value.
     public init(id: String, space: String, spaceName: String, role: SpaceMemberRole, invitee: String?, inviter: String,
@@ -216,6 +268,13 @@ public struct SpaceInvitation: Sendable, Hashable {
         self.inviter = inviter
         self.expiresAt = expiresAt
         self.code = code
+    }
+
+    /// Creates an invitation value with a per-plugin role (SDK 1.5).
+    public init(id: String, space: String, spaceName: String, role: SpaceMemberRole, pluginRole: String?, invitee: String?,
+                inviter: String, expiresAt: Date, code: String?) {
+        self.init(id: id, space: space, spaceName: spaceName, role: role, invitee: invitee, inviter: inviter, expiresAt: expiresAt, code: code)
+        self.pluginRole = pluginRole
     }
 }
 
@@ -262,4 +321,10 @@ extension PluginError.Code {
     public static let alreadyMember = PluginError.Code(rawValue: "already_member")
     /// A personal space has no other members and cannot be deleted (HTTP 409).
     public static let personalSpace = PluginError.Code(rawValue: "personal_space")
+    /// This person's per-plugin role may not change this table of the space (its `sync.roles`
+    /// access is `none`); nothing of the batch was written (HTTP 403, SDK 1.5).
+    public static let tableReadOnly = PluginError.Code(rawValue: "table_read_only")
+    /// This person's per-plugin role changes only the rows they created (`own`), and this row is
+    /// someone else's; nothing of the batch was written (HTTP 403, SDK 1.5).
+    public static let notRowCreator = PluginError.Code(rawValue: "not_row_creator")
 }

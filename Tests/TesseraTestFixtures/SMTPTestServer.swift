@@ -1,0 +1,103 @@
+import Foundation
+import TesseraSDK
+
+/// A real SMTP server on loopback: Debian's `python3-aiosmtpd` (`/usr/bin/python3`, not pyenv's
+/// `python3` on PATH), run as its own process with a handler that writes each message it accepts
+/// to a file, decoded by Python's `email` package (base64 bodies and encoded subjects included).
+/// It refuses any recipient at `refused.invalid` with `550`, and with `user` and `password` it
+/// requires AUTH (without TLS, on loopback only).
+public final class SMTPTestServer: Sendable {
+    /// One message the server accepted.
+    public struct Message: Sendable, Hashable {
+        public let from: String
+        public let to: [String]
+        public let subject: String
+        public let body: String
+        public let messageID: String
+        public let authenticated: Bool
+    }
+
+    public let port: Int
+    public let directory: String
+    private let process: ChildProcess
+
+    /// Starts the server on `port` (a free one by default) and returns once it listens.
+    public init(port: Int? = nil, user: String? = nil, password: String? = nil) throws {
+        let root = Fixtures.temporaryDirectory("smtp")
+        directory = root + "/messages"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        Fixtures.write(Self.script, to: root + "/server.py")
+        self.port = try port ?? freeLoopbackPort()
+        var arguments = [root + "/server.py", "--port", String(self.port), "--dir", directory]
+        if let user, let password { arguments += ["--user", user, "--password", password] }
+        process = try ChildProcess("/usr/bin/python3", arguments, stdout: .pipe, stderr: .inherit)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("READY") {
+            let chunk = process.standardOutput?.availableData ?? Data()
+            guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server (python3-aiosmtpd) exited before it listened") }
+            seen += chunk
+        }
+    }
+
+    /// The messages accepted so far, in order.
+    public func messages() throws -> [Message] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted().map { name in
+            let json = try JSONValue(parsing: try String(contentsOfFile: directory + "/" + name, encoding: .utf8))
+            return Message(from: json["from"]?.stringValue ?? "", to: json["to"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                           subject: json["subject"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
+                           messageID: json["messageID"]?.stringValue ?? "", authenticated: json["authenticated"]?.boolValue ?? false)
+        }
+    }
+
+    /// Stops the server and waits for it to exit.
+    public func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    static let script = #"""
+    import argparse, asyncio, email, email.policy, json, os
+    from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("--port", type=int, required=True)
+    arguments.add_argument("--dir", required=True)
+    arguments.add_argument("--user")
+    arguments.add_argument("--password")
+    a = arguments.parse_args()
+
+    class Handler:
+        async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+            if address.endswith("@refused.invalid"):
+                return "550 5.1.1 no such mailbox here"
+            envelope.rcpt_tos.append(address)
+            return "250 OK"
+
+        async def handle_DATA(self, server, session, envelope):
+            message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+            body = message.get_content().replace("\r\n", "\n")
+            n = len([f for f in os.listdir(a.dir) if f.endswith(".json")])
+            record = {"from": envelope.mail_from, "to": envelope.rcpt_tos, "subject": str(message["subject"]), "body": body,
+                      "messageID": str(message["message-id"]), "authenticated": bool(session.authenticated)}
+            temporary = os.path.join(a.dir, ".%04d.tmp" % n)
+            with open(temporary, "w") as f:
+                json.dump(record, f)
+            os.rename(temporary, os.path.join(a.dir, "%04d.json" % n))
+            return "250 2.0.0 accepted"
+
+    def authenticate(server, session, envelope, mechanism, data):
+        ok = isinstance(data, LoginPassword) and data.login.decode() == a.user and data.password.decode() == a.password
+        return AuthResult(success=ok)
+
+    async def main():
+        options = {}
+        if a.user:
+            options = dict(authenticator=authenticate, auth_required=True, auth_require_tls=False)
+        loop = asyncio.get_running_loop()
+        await loop.create_server(lambda: SMTP(Handler(), **options), "127.0.0.1", a.port)
+        print("READY", flush=True)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+    """#
+}
