@@ -86,6 +86,10 @@ public struct PDFGrowthChart: Sendable {
         axis == .ageDays ? x / MotorMilestone.daysPerMonth : x
     }
 
+    /// The colour of the child's points and line.
+    static let measurementColor = PDFColor(red: 0.1, green: 0.25, blue: 0.75)
+
+    /// The colour of a percentile line: green median, orange 15th/85th, red outer lines.
     static func color(forPercentile p: Double) -> PDFColor {
         switch p {
         case 50: PDFColor(red: 0.1, green: 0.5, blue: 0.2)
@@ -133,47 +137,73 @@ struct ChartAxis: Equatable {
     }
 }
 
+/// Where a chart's parts go inside its frame, and where a value lands.
+struct GrowthChartLayout {
+    let chart: PDFGrowthChart
+    let frame: PDFRect
+    /// The plotting area: room on the left for value labels, on top for the title, at the bottom for
+    /// ticks and the axis label, on the right for the curves' names.
+    let plot: PDFRect
+    let xAxis: ChartAxis
+    let yAxis: ChartAxis
+
+    init(_ chart: PDFGrowthChart, in frame: PDFRect) {
+        self.chart = chart
+        self.frame = frame
+        plot = PDFRect(x: frame.x + 44, y: frame.y + 24, width: frame.width - 44 - 28, height: frame.height - 24 - 36)
+        xAxis = chart.positionAxis
+        yAxis = chart.valueAxis
+    }
+
+    /// The page point of a measurement `value` at `x` (days or cm).
+    func point(_ x: Double, _ value: Double) -> PDFPoint {
+        PDFPoint(x: pageX(axisValue: chart.axisPosition(x)), y: pageY(value))
+    }
+
+    /// The page x of a position on the x axis (months or cm).
+    func pageX(axisValue: Double) -> Double {
+        plot.x + (axisValue - xAxis.range.lowerBound) / (xAxis.range.upperBound - xAxis.range.lowerBound) * plot.width
+    }
+
+    /// The page y of a value on the y axis.
+    func pageY(_ value: Double) -> Double {
+        plot.maxY - (value - yAxis.range.lowerBound) / (yAxis.range.upperBound - yAxis.range.lowerBound) * plot.height
+    }
+}
+
 extension PDFPage {
     /// Draws `chart` inside `frame`: title on top, axes, grid, curves labelled at their right end,
-    /// and the measurements.
+    /// and the measurements as points joined by a line.
     public mutating func growthChart(_ chart: PDFGrowthChart, in frame: PDFRect) {
-        let plot = PDFRect(x: frame.x + 44, y: frame.y + 24, width: frame.width - 44 - 28, height: frame.height - 24 - 36)
-        let xAxis = chart.positionAxis, yAxis = chart.valueAxis
-        func point(_ x: Double, _ value: Double) -> PDFPoint {
-            let fx = (chart.axisPosition(x) - xAxis.range.lowerBound) / (xAxis.range.upperBound - xAxis.range.lowerBound)
-            let fy = (value - yAxis.range.lowerBound) / (yAxis.range.upperBound - yAxis.range.lowerBound)
-            return PDFPoint(x: plot.x + fx * plot.width, y: plot.maxY - fy * plot.height)
-        }
-
+        let layout = GrowthChartLayout(chart, in: frame)
         text(chart.title, x: frame.x + frame.width / 2, y: frame.y + 12, font: .helveticaBold, size: 12, alignment: .center)
-        drawGrid(plot, xAxis: xAxis, yAxis: yAxis)
+        drawGrid(layout)
         for curve in chart.curves {
             let color = PDFGrowthChart.color(forPercentile: curve.percentile)
-            polyline(curve.points.map { point($0.x, $0.value) }, width: curve.percentile == 50 ? 1.4 : 0.9, color: color)
+            polyline(curve.points.map { layout.point($0.x, $0.value) }, width: curve.percentile == 50 ? 1.4 : 0.9, color: color)
             if let last = curve.points.last {
-                let end = point(last.x, last.value)
+                let end = layout.point(last.x, last.value)
                 text("P\(PDFLiteral.number(curve.percentile))", x: end.x + 3, y: end.y + 3, size: 7, color: color)
             }
         }
-        let child = chart.shownMeasurements.map { point($0.x, $0.value) }
-        let childColor = PDFColor(red: 0.1, green: 0.25, blue: 0.75)
-        polyline(child, width: 1, color: childColor)
-        for p in child { circle(center: p, radius: 2.4, fill: childColor) }
-        text(chart.xLabel, x: plot.x + plot.width / 2, y: frame.maxY - 4, size: 9, alignment: .center)
-        text(chart.yLabel, x: frame.x, y: plot.y - 8, size: 9)
+        let child = chart.shownMeasurements.map { layout.point($0.x, $0.value) }
+        polyline(child, width: 1, color: PDFGrowthChart.measurementColor)
+        for p in child { circle(center: p, radius: 2.4, fill: PDFGrowthChart.measurementColor) }
+        text(chart.xLabel, x: layout.plot.x + layout.plot.width / 2, y: frame.maxY - 4, size: 9, alignment: .center)
+        text(chart.yLabel, x: frame.x, y: layout.plot.y - 8, size: 9)
     }
 
-    private mutating func drawGrid(_ plot: PDFRect, xAxis: ChartAxis, yAxis: ChartAxis) {
-        let grid = PDFColor.gray(0.85)
-        for tick in xAxis.ticks {
-            let x = plot.x + (tick - xAxis.range.lowerBound) / (xAxis.range.upperBound - xAxis.range.lowerBound) * plot.width
+    private mutating func drawGrid(_ layout: GrowthChartLayout) {
+        let plot = layout.plot, grid = PDFColor.gray(0.85)
+        for tick in layout.xAxis.ticks {
+            let x = layout.pageX(axisValue: tick)
             line(from: PDFPoint(x: x, y: plot.y), to: PDFPoint(x: x, y: plot.maxY), width: 0.4, color: grid)
-            text(xAxis.label(tick), x: x, y: plot.maxY + 11, size: 8, alignment: .center)
+            text(layout.xAxis.label(tick), x: x, y: plot.maxY + 11, size: 8, alignment: .center)
         }
-        for tick in yAxis.ticks {
-            let y = plot.maxY - (tick - yAxis.range.lowerBound) / (yAxis.range.upperBound - yAxis.range.lowerBound) * plot.height
+        for tick in layout.yAxis.ticks {
+            let y = layout.pageY(tick)
             line(from: PDFPoint(x: plot.x, y: y), to: PDFPoint(x: plot.maxX, y: y), width: 0.4, color: grid)
-            text(yAxis.label(tick), x: plot.x - 4, y: y + 3, size: 8, alignment: .right)
+            text(layout.yAxis.label(tick), x: plot.x - 4, y: y + 3, size: 8, alignment: .right)
         }
         rectangle(plot, stroke: .black, lineWidth: 0.8)
     }

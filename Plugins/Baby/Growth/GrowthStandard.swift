@@ -162,7 +162,9 @@ public enum GrowthStandardError: Error, Equatable, CustomStringConvertible {
         case .measurementNotPositive(let value):
             "measurement must be a positive number, got \(value)"
         case .outsideTable(let indicator, let x, let range):
-            "\(indicator.axis == .ageDays ? "ageDays" : "lengthCm") \(x) is outside the WHO \(indicator.rawValue) table (\(range.lowerBound)–\(range.upperBound))"
+            indicator.axis == .ageDays
+                ? "ageDays \(Int(x)) is outside the WHO \(indicator.rawValue) table (\(Int(range.lowerBound))–\(Int(range.upperBound)))"
+                : "lengthCm \(x) is outside the WHO \(indicator.rawValue) table (\(range.lowerBound)–\(range.upperBound))"
         case .wrongAxis(let indicator, let given):
             "\(indicator.rawValue) is indexed by \(indicator.axis.rawValue), not \(given.rawValue)"
         case .percentileOutOfRange(let p):
