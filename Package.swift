@@ -139,6 +139,7 @@ let package = Package(
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
         .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
+        .target(name: "TesseraBaby", dependencies: [sdk, stamp], path: "Plugins/Baby", exclude: ["Entry", "ui"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
@@ -167,6 +168,7 @@ let package = Package(
         ], path: "Tests/TesseraFioEmulator"),
         .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraTestFixtures", "TesseraFioEmulator"]),
         .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraBabyTests", dependencies: ["TesseraBaby", "TesseraTesting", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,

@@ -1,0 +1,60 @@
+/// A WHO growth indicator: what is measured, against what.
+public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
+    /// Weight (kg) for age, 0–1856 days.
+    case weightForAge = "weight-for-age"
+    /// Recumbent length (under 731 days) or standing height (from 731 days), in cm, for age, 0–1856 days.
+    case lengthHeightForAge = "length-height-for-age"
+    /// Head circumference (cm) for age, 0–1856 days.
+    case headCircumferenceForAge = "head-circumference-for-age"
+    /// Weight (kg) for recumbent length, 45–110 cm: the standard for children under 2 years.
+    case weightForLength = "weight-for-length"
+    /// Weight (kg) for standing height, 65–120 cm: the standard for children from 2 to 5 years.
+    case weightForHeight = "weight-for-height"
+
+    /// What the indicator's tables are indexed by.
+    public enum Axis: String, Sendable {
+        /// Age in completed days.
+        case ageDays
+        /// Recumbent length or standing height in cm.
+        case lengthCm
+    }
+
+    /// The axis of this indicator's tables.
+    public var axis: Axis {
+        switch self {
+        case .weightForAge, .lengthHeightForAge, .headCircumferenceForAge: .ageDays
+        case .weightForLength, .weightForHeight: .lengthCm
+        }
+    }
+
+    /// Whether the WHO restricts the tails beyond ±3 SD (the weight-based indicators).
+    public var restrictsTails: Bool {
+        switch self {
+        case .weightForAge, .weightForLength, .weightForHeight: true
+        case .lengthHeightForAge, .headCircumferenceForAge: false
+        }
+    }
+
+    /// The unit of the measurement.
+    public var unit: String {
+        switch self {
+        case .weightForAge, .weightForLength, .weightForHeight: "kg"
+        case .lengthHeightForAge, .headCircumferenceForAge: "cm"
+        }
+    }
+
+    func table(for sex: GrowthStandard.Sex) -> LMSTable {
+        switch (self, sex) {
+        case (.weightForAge, .boy): WHOTables.weightForAge_boy
+        case (.weightForAge, .girl): WHOTables.weightForAge_girl
+        case (.lengthHeightForAge, .boy): WHOTables.lengthHeightForAge_boy
+        case (.lengthHeightForAge, .girl): WHOTables.lengthHeightForAge_girl
+        case (.headCircumferenceForAge, .boy): WHOTables.headCircumferenceForAge_boy
+        case (.headCircumferenceForAge, .girl): WHOTables.headCircumferenceForAge_girl
+        case (.weightForLength, .boy): WHOTables.weightForLength_boy
+        case (.weightForLength, .girl): WHOTables.weightForLength_girl
+        case (.weightForHeight, .boy): WHOTables.weightForHeight_boy
+        case (.weightForHeight, .girl): WHOTables.weightForHeight_girl
+        }
+    }
+}
