@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// The baby diary through the real command line: `tessera call` and `tessera clock advance`, each
+/// a process loading `libTesseraBaby.so` by dlopen, on one data directory and its virtual clock.
+@Suite(.serialized, .hangWatchdog) struct BabyProcessTests {
+    /// A device with the baby diary: its workspace, and `tessera` on it.
+    struct Device {
+        let name: String
+        let workspace: FixtureWorkspace
+
+        init(_ name: String, hubPort: String? = nil) {
+            self.name = name
+            workspace = FixtureWorkspace("baby-device-\(name)")
+            Fixtures.write(try! String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/baby.json", encoding: .utf8), to: workspace.root + "/baby.json")
+            var grants: [String: Any] = [:]
+            for capability in ["storage", "clock", "notifications", "files"] { grants[capability] = [:] as [String: Any] }
+            var providers: [String: Any] = ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]
+            if let hubPort {
+                grants["sync"] = [:] as [String: Any]
+                providers["sync"] = ["hub": "http://127.0.0.1:\(hubPort)"]
+            }
+            workspace.writeDeployment(plugins: [["id": "cz.tessera.baby", "grants": grants]], extra: ["providers": providers])
+        }
+
+        /// `tessera ARGUMENTS` on this device; an exit status other than `expecting` is a failure.
+        @discardableResult
+        func tessera(_ arguments: [String], input: String? = nil, expecting: Int32 = 0) async throws -> ProcessResult {
+            let result = try await runDetached(Fixtures.tesseraExecutable,
+                                               arguments + ["--deployment", workspace.deploymentFile, "--data", workspace.dataDirectory], input: input)
+            if result.status != expecting {
+                Issue.record("\(name): tessera \(arguments.joined(separator: " ")) → \(result.status), expected \(expecting): \(result.stderr)")
+            }
+            return result
+        }
+
+        func call(_ operation: String, _ input: String = "{}") async throws -> JSONValue {
+            try JSONValue(parsing: await tessera(["call", "cz.tessera.baby", operation, input, "--json"]).stdout)
+        }
+
+        func sync() async throws { try await tessera(["sync", "now"]) }
+
+        func notifications() async throws -> [JSONValue] {
+            try JSONValue(parsing: await tessera(["notifications", "list", "--json"]).stdout)["notifications"]?.arrayValue ?? []
+        }
+    }
+
+    @Test func aVaccinationReminderFiresAtItsVirtualMinuteAndBadInputWritesNothing() async throws {
+        let device = Device("alone")
+        let child = try await device.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15", "weightKg": 8.2}"#)
+        let id = try #require(child["id"]?.stringValue)
+        #expect(child["age"]?["months"] == 8)
+
+        // Bad input: each refused with its field named (exit 2) or the child unknown (exit 3).
+        let future = try await device.tessera(["call", "cz.tessera.baby", "child-create", #"{"name": "Jan", "birthDate": "2027-01-01"}"#], expecting: 2)
+        #expect(future.stderr.contains("birthDate") && future.stderr.contains("in the future"))
+        let tooTall = try await device.tessera(["call", "cz.tessera.baby", "measurement-add",
+                                                #"{"childId": "\#(id)", "kind": "height", "value": 510, "date": "2026-03-01"}"#], expecting: 2)
+        #expect(tooTall.stderr.contains("value") && tooTall.stderr.contains("out_of_range"))
+        let cold = try await device.tessera(["call", "cz.tessera.baby", "temperature-add",
+                                             #"{"childId": "\#(id)", "celsius": 29.5, "at": "2026-03-01T20:00"}"#], expecting: 2)
+        #expect(cold.stderr.contains("celsius"))
+        let nobody = try await device.tessera(["call", "cz.tessera.baby", "temperature-add",
+                                               #"{"childId": "nobody", "celsius": 38.5, "at": "2026-03-01T20:00"}"#], expecting: 3)
+        #expect(nobody.stderr.contains("unknown_child"))
+        #expect(try await device.call("children-list")["children"]?.arrayValue?.count == 1)
+        #expect(try await device.call("timeline")["items"]?.arrayValue?.count == 1, "only the initial weight")
+
+        // A reminder at 2026-03-04 07:30 Prague (06:30Z): not a minute early, then exactly once.
+        _ = try await device.call("vaccination-add", #"{"childId": "\#(id)", "name": "MMR", "date": "2026-03-04", "remindAt": "2026-03-04T07:30"}"#)
+        try await device.tessera(["clock", "advance", "46h29m"])
+        #expect(try await device.notifications().isEmpty)
+        try await device.tessera(["clock", "advance", "1m"])
+        let delivered = try await device.notifications()
+        #expect(delivered.map { $0["title"] } == ["Očkování: MMR"])
+        #expect(delivered.first?["dueAt"]?.stringValue?.hasPrefix("2026-03-04T06:30:00") == true)
+        try await device.tessera(["clock", "advance", "1d"])
+        #expect(try await device.notifications().count == 1)
+    }
+}
