@@ -33,7 +33,7 @@ struct Diary: Sendable {
     func newID() -> String { UUID().uuidString.lowercased() }
 
     /// Now, as stored in `created_at`: UTC with milliseconds.
-    func stamp() -> String { clock.now().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) }
+    func stamp() -> String { clock.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
 }
 
 /// The operator's settings (the manifest's `config`): the insurer list (UC13: only from a preset
