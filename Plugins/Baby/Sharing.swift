@@ -58,9 +58,10 @@ extension Diary {
         let membership = try await spaces.members(of: input.childId)
         let levels = Dictionary(try await query("SELECT person, level FROM access WHERE child_id = ?", [.text(input.childId)])
             .map { ($0["person"].text ?? "", $0["level"].text ?? "") }, uniquingKeysWith: { a, _ in a })
+        // The hub names a member by id and login (`name`); levels are kept by login, as invited.
         return ["members": .array(membership.members.map { member in
-            ["person": .string(member.person), "name": .string(member.name),
-             "level": .string(member.role == .owner ? Level.owner.rawValue : levels[member.person] ?? Level.guardian.rawValue)]
+            ["person": .string(member.name), "personId": .string(member.person),
+             "level": .string(member.role == .owner ? Level.owner.rawValue : levels[member.name] ?? Level.guardian.rawValue)]
         }), "invitations": .array(membership.invitations.map { invitation in
             ["invitationId": .string(invitation.id), "person": invitation.invitee.map(JSONValue.string) ?? .null]
         })]
@@ -70,7 +71,11 @@ extension Diary {
     func revoke(_ input: Revoke) async throws {
         let spaces = try requireSpaces()
         try await require(.share, on: input.childId)
-        try await spaces.revoke(input.person, from: input.childId)
+        let members = try await spaces.members(of: input.childId).members
+        guard let member = members.first(where: { $0.name == input.person || $0.person == input.person }) else {
+            throw BabyError.notFound("member", input.person)
+        }
+        try await spaces.revoke(member.person, from: input.childId)
         try await write(in: input.childId) { $0.delete("access", id: "\(input.childId):\(input.person)") }
     }
 

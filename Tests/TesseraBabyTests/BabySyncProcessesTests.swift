@@ -74,7 +74,8 @@ import TesseraTestFixtures
         try await nanny.sync()
         #expect(try await nanny.call("child-get", #"{"id": "\#(id)"}"#)["level"] == "guardian")
         let members = try await phone.call("share-members", #"{"childId": "\#(id)"}"#)["members"]?.arrayValue ?? []
-        #expect(Set(members.compactMap { $0["level"]?.stringValue }) == ["owner", "guardian"])
+        #expect(members.first { $0["person"] == "bob" }?["level"] == "guardian")
+        #expect(members.first { $0["person"] == "ada" }?["level"] == "owner")
 
         // Bob may add a temperature, not change the health card nor Ada's milestone.
         let card = try await nanny.tessera(["call", "cz.tessera.baby", "health-card-set", #"{"childId": "\#(id)", "bloodGroup": "0+"}"#], expecting: 4)
@@ -87,6 +88,14 @@ import TesseraTestFixtures
         let temperatures = try await phone.call("timeline", #"{"types": ["temperature"]}"#)["items"]?.arrayValue ?? []
         #expect(temperatures.map { $0["createdBy"] } == ["bob"])
         #expect(temperatures.first?["fever"] == "fever")
+
+        // Ada revokes Bob: his device drops the child; what he entered stays with it (L440).
+        _ = try await phone.call("share-revoke", #"{"childId": "\#(id)", "person": "bob"}"#)
+        try await nanny.sync()
+        #expect(try await nanny.call("children-list")["children"] == [])
+        #expect(try await nanny.call("timeline")["items"] == [])
+        try await phone.sync()
+        #expect(try await phone.call("timeline", #"{"types": ["temperature"]}"#)["items"]?.arrayValue?.count == 1)
         hub.terminate()
         hub.waitUntilExit()
     }
