@@ -52,7 +52,12 @@ extension Diary {
     /// on the next round if it is unreachable: creation works offline, §9.8 question 8).
     private func newChildID(name: String) async throws -> String {
         guard let sync else { return newID() }
-        return try await sync.spaces.create(name: name).id
+        let space = try await sync.spaces.create(name: name)
+        // Online, the hub names the new space's one member, its owner: this device's person.
+        if space.registered, let owner = try? await sync.spaces.members(of: space.id).members.first(where: { $0.role == .owner }) {
+            try await learnPerson(owner.name)
+        }
+        return space.id
     }
 
     private func checkBirthDate(_ text: String, today: String) throws {

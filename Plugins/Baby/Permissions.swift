@@ -56,6 +56,14 @@ extension Diary {
         return (person, values["name"].flatMap { $0.isEmpty ? nil : $0 } ?? person)
     }
 
+    /// Remembers this device's person when the hub has just said who it is (the creator of a new
+    /// space, the invitee of an accepted invitation) and no `profile-set` named them: the SDK does
+    /// not tell a plugin who is logged in, and a level is only as good as the person it is for.
+    func learnPerson(_ person: String) async throws {
+        guard try await query("SELECT 1 FROM profile WHERE id = 'person' AND value <> ''").isEmpty else { return }
+        try await storage.write { $0.put("profile", id: "person", ["value": .text(person)]) }
+    }
+
     /// This person's level for `childID`, refusing an unknown child. The creator is the owner; the
     /// others have the level the owner granted (the `access` row the owner wrote when inviting). A
     /// child whose grant has not arrived yet is treated as the least: guardian.

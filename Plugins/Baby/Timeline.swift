@@ -83,22 +83,15 @@ extension Diary {
     /// Items with (date, id) below `below` (and dates from `from`), in order, from both tables.
     private func items(childIDs: [String]?, types: [String]?, below: Bound, from: String?, limit: Int, descending: Bool) async throws -> [Item] {
         if childIDs?.isEmpty == true { return [] }
-        let order = descending ? "DESC" : ""
         var merged: [Item] = []
         let recordTypes = types.map { $0.filter { $0 != "vaccination" } } ?? RecordType.allCases.map(\.rawValue)
         if !recordTypes.isEmpty {
-            var sql = "SELECT * FROM records WHERE (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
-            if let from { sql += " AND occurred_at >= ?"; parameters.append(.text(from)) }
-            if let childIDs { sql += " AND child_id IN (\(Self.marks(childIDs.count)))"; parameters += childIDs.map { .text($0) } }
-            if types != nil { sql += " AND type IN (\(Self.marks(recordTypes.count)))"; parameters += recordTypes.map { .text($0) } }
-            sql += " ORDER BY occurred_at \(order), id \(order) LIMIT \(limit)"
+            let (sql, parameters) = Self.recordsPage(childIDs: childIDs, types: types == nil ? nil : recordTypes, below: below, from: from,
+                                                     limit: limit, descending: descending)
             merged += try await query(sql, parameters).map { Item(date: $0["occurred_at"].text ?? "", id: $0["id"].text ?? "", type: $0["type"].text ?? "", json: Self.recordJSON($0)) }
         }
         if types?.contains("vaccination") ?? true {
-            var sql = "SELECT * FROM health_items WHERE kind = 'vaccination' AND (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
-            if let from { sql += " AND occurred_at >= ?"; parameters.append(.text(from)) }
-            if let childIDs { sql += " AND child_id IN (\(Self.marks(childIDs.count)))"; parameters += childIDs.map { .text($0) } }
-            sql += " ORDER BY occurred_at \(order), id \(order) LIMIT \(limit)"
+            let (sql, parameters) = Self.vaccinationsPage(childIDs: childIDs, below: below, from: from, limit: limit, descending: descending)
             merged += try await query(sql, parameters).map { row in
                 var json = Self.itemJSON(row)
                 if case .object(var members) = json {
@@ -111,6 +104,28 @@ extension Diary {
         }
         merged.sort { descending ? ($0.date, $0.id) > ($1.date, $1.id) : ($0.date, $0.id) < ($1.date, $1.id) }
         return Array(merged.prefix(limit))
+    }
+
+    /// One page of `records` in (date, id) order below `below`: read along `records_timeline`, or
+    /// `records_by_child` when children are named, never sorted afterwards (BabyTimelineTests
+    /// checks the plan).
+    static func recordsPage(childIDs: [String]?, types: [String]?, below: Bound, from: String?, limit: Int,
+                            descending: Bool) -> (String, [SQLValue]) {
+        let order = descending ? "DESC" : ""
+        var sql = "SELECT * FROM records WHERE (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
+        if let from { sql += " AND occurred_at >= ?"; parameters.append(.text(from)) }
+        if let childIDs { sql += " AND child_id IN (\(marks(childIDs.count)))"; parameters += childIDs.map { .text($0) } }
+        if let types { sql += " AND type IN (\(marks(types.count)))"; parameters += types.map { .text($0) } }
+        return (sql + " ORDER BY occurred_at \(order), id \(order) LIMIT \(limit)", parameters)
+    }
+
+    /// The same for the vaccinations of `health_items`, along `health_items_timeline`.
+    static func vaccinationsPage(childIDs: [String]?, below: Bound, from: String?, limit: Int, descending: Bool) -> (String, [SQLValue]) {
+        let order = descending ? "DESC" : ""
+        var sql = "SELECT * FROM health_items WHERE kind = 'vaccination' AND (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
+        if let from { sql += " AND occurred_at >= ?"; parameters.append(.text(from)) }
+        if let childIDs { sql += " AND child_id IN (\(marks(childIDs.count)))"; parameters += childIDs.map { .text($0) } }
+        return (sql + " ORDER BY occurred_at \(order), id \(order) LIMIT \(limit)", parameters)
     }
 
     private static func marks(_ count: Int) -> String { Array(repeating: "?", count: max(count, 1)).joined(separator: ", ") }

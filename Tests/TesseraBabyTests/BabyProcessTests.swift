@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -45,6 +48,75 @@ import TesseraTestFixtures
         func notifications() async throws -> [JSONValue] {
             try JSONValue(parsing: await tessera(["notifications", "list", "--json"]).stdout)["notifications"]?.arrayValue ?? []
         }
+    }
+
+    /// `tessera serve` on `workspace` at a free port, once it says it is serving: the process and its port.
+    static func serve(_ workspace: FixtureWorkspace) async throws -> (ChildProcess, Int) {
+        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", workspace.deploymentFile,
+                                                                   "--data", workspace.dataDirectory, "--port", "0"])
+        let text = try await onOwnThread {
+            var text = ""
+            while !text.contains("Ctrl-C to stop") {
+                let chunk = process.standardOutput!.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        guard let port = text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap({ Int($0.1) }) else { throw SpawnFailure("tessera serve did not start: \(text)") }
+        return (process, port)
+    }
+
+    /// One HTTP request to the served device with `token`: the status and the body.
+    static func http(_ method: String, _ port: Int, _ path: String, token: String, body: Data? = nil,
+                     contentType: String = "application/json") async throws -> (Int, Data, [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = body
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        return (http.statusCode, data, http.allHeaderFields)
+    }
+
+    @Test func aPhotoUploadedOverHTTPIsKeptByAPostAndServedBack() async throws {
+        let device = Device("http")
+        func newToken(_ arguments: [String]) async throws -> String {
+            try await device.tessera(["token"] + arguments).stdout.split(separator: "\n").last.map(String.init) ?? ""
+        }
+        let token = try await newToken(["create", "--role", "user", "ada"]), admin = try await newToken(["create", "--role", "admin", "operator"])
+        let (server, port) = try await Self.serve(device.workspace)
+        defer { server.terminate(); server.waitUntilExit() }
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+
+        let (created, childBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/child-create", token: token,
+                                                           body: Data(#"{"name": "Ema", "birthDate": "2025-06-15"}"#.utf8))
+        #expect(created == 200)
+        let child = try #require(try JSONValue(parsing: String(decoding: childBody, as: UTF8.self))["id"]?.stringValue)
+        let (uploaded, uploadBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
+                                                             body: png, contentType: "image/png")
+        #expect(uploaded == 200)
+        let address = try #require(try JSONValue(parsing: String(decoding: uploadBody, as: UTF8.self))["address"]?.stringValue)
+        // Text is not a photo: refused before the module sees it.
+        let (refused, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
+                                                  body: Data("hello".utf8), contentType: "application/octet-stream")
+        #expect(refused == 415)
+
+        let post = #"{"childId": "\#(child)", "text": "U babičky", "date": "2026-02-28", "photos": ["\#(address)"]}"#
+        let (posted, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/post-add", token: token, body: Data(post.utf8))
+        #expect(posted == 200)
+        let (got, bytes, headers) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
+        #expect(got == 200)
+        #expect(bytes == png)
+        #expect(headers["Content-Type"] as? String == "image/png")
+        // Days later the host's collector has run: the post still holds its photo.
+        let (advanced, _, _) = try await Self.http("POST", port, "/v1/clock/advance", token: admin, body: Data(#"{"by": "3d"}"#.utf8))
+        #expect(advanced == 200)
+        let (kept, again, _) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
+        #expect(kept == 200 && again == png)
     }
 
     @Test func aVaccinationReminderFiresAtItsVirtualMinuteAndBadInputWritesNothing() async throws {

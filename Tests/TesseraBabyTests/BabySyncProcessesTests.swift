@@ -19,18 +19,8 @@ import TesseraTestFixtures
                                                                          "--data", hub.dataDirectory], input: password)
             #expect(added.status == 0, "\(added.stderr)")
         }
-        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", hub.deploymentFile, "--data", hub.dataDirectory, "--port", "0"])
-        let text = try await onOwnThread {
-            var text = ""
-            while !text.contains("Ctrl-C to stop") {
-                let chunk = process.standardOutput!.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
-        guard let port = text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map({ String($0.1) }) else { throw SpawnFailure("the hub did not start: \(text)") }
-        return (process, port)
+        let (process, port) = try await BabyProcessTests.serve(hub)
+        return (process, String(port))
     }
 
     @Test func twoDevicesConvergeWithTheConflictKeptAndAGuardianIsHeldToHerRights() async throws {
@@ -40,12 +30,15 @@ import TesseraTestFixtures
         let nanny = BabyProcessTests.Device("nanny", hubPort: port)
         for (device, person) in [(phone, "ada"), (laptop, "ada"), (nanny, "bob")] {
             try await device.tessera(["sync", "login", person, "--device", device.name], input: Self.password)
-            _ = try await device.call("profile-set", #"{"person": "\#(person)", "name": "\#(person.capitalized)"}"#)
         }
+        // The laptop says who uses it; the phone and Bob's device learn it from the hub (the new
+        // child's owner, the accepted invitation's invitee).
+        _ = try await laptop.call("profile-set", #"{"person": "ada", "name": "Ada"}"#)
 
         // Ada's phone makes the child and a milestone; her laptop gets both.
         let child = try await phone.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15"}"#)
         let id = try #require(child["id"]?.stringValue)
+        #expect(child["createdBy"] == "ada")
         let step = try await phone.call("milestone-add", #"{"childId": "\#(id)", "preset": "firstStep", "date": "2026-03-01", "note": "v obýváku"}"#)
         let stepID = try #require(step["id"]?.stringValue)
         try await phone.sync()

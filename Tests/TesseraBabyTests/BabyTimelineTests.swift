@@ -59,6 +59,27 @@ import TesseraTesting
         #expect(bad?.field == "$.cursor")
     }
 
+    /// A page reads along an index and stops at its limit, whatever the number of records: no
+    /// full scan, no sort of everything (SQLite's own plan for the module's query).
+    @Test func aPageIsReadAlongAnIndexNeverSortedAfterwards() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let below = Bound(date: "2026-03-03", id: "")
+        let plans: [(String, [SQLValue])] = [
+            Diary.recordsPage(childIDs: nil, types: nil, below: below, from: nil, limit: 21, descending: true),
+            Diary.recordsPage(childIDs: [id], types: nil, below: below, from: nil, limit: 21, descending: true),
+            Diary.recordsPage(childIDs: [id], types: ["temperature", "symptom"], below: below, from: nil, limit: 21, descending: true),
+            Diary.vaccinationsPage(childIDs: nil, below: below, from: nil, limit: 21, descending: true),
+        ]
+        for (sql, parameters) in plans {
+            let steps = try await host.query("EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0["detail"].text }
+            let plan = steps.joined(separator: "; ")
+            #expect(!steps.contains("SCAN records") && !steps.contains("SCAN health_items"), "\(sql): \(plan)")
+            #expect(plan.contains("USING INDEX records_timeline") || plan.contains("USING INDEX records_by_child")
+                    || plan.contains("USING INDEX health_items_timeline"), "\(sql): \(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(sql): \(plan)")
+        }
+    }
+
     @Test func filtersByTypeAndChildCombine() async throws {
         let (host, ema) = try await BabyFixture.withChild()
         let jan = try #require(try await host.call("child-create", ["name": "Jan", "birthDate": "2023-01-05"])["id"])
