@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
         .library(name: "TesseraStress", type: .dynamic, targets: ["TesseraStress", "TesseraStressEntry"]),
+        .library(name: "TesseraBaby", type: .dynamic, targets: ["TesseraBaby", "TesseraBabyEntry"]),
         .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
         .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
         .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
@@ -141,6 +142,8 @@ let package = Package(
         .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
         .target(name: "TesseraBaby", dependencies: [sdk, stamp], path: "Plugins/Baby", exclude: ["Entry", "ui"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
+        .target(name: "TesseraBaby", dependencies: [sdk, stamp], path: "Plugins/Baby", exclude: ["Entry", "ui"]),
+        .target(name: "TesseraBabyEntry", dependencies: ["TesseraBaby", sdk], path: "Plugins/Baby/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
         .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry", "ui"]),

@@ -1,0 +1,33 @@
+import Foundation
+import TesseraSDK
+
+/// The baby diary, the port of the thesis's "BabyDiary" (specs/baby-diary.md): children and their
+/// health cards, measurements, milestones, posts with photos, a timeline and calendar, contacts,
+/// illnesses with temperatures, visits and medications, reminders on this device, and sharing a
+/// child with other people as parent or guardian. docs/baby.md lists every operation.
+package final class BabyPlugin: Plugin {
+    package init() {}
+
+    package var migrations: [StorageMigration] { BabySchema.migrations }
+
+    package func start(context: PluginContext) async throws {
+        let diary = Diary(storage: try context.capability(.storage), clock: try context.capability(.clock),
+                          notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil,
+                          files: context.isGranted(.files) ? try context.capability(.files) : nil,
+                          sync: context.isGranted(.sync) ? try context.capability(.sync) : nil,
+                          config: BabyConfig(context.config))
+        BabyOperations.registerChildren(context, diary)
+        BabyOperations.registerHealthCard(context, diary)
+        BabyOperations.registerRecords(context, diary)
+        BabyOperations.registerHealthProblems(context, diary)
+        BabyOperations.registerViews(context, diary)
+        BabyOperations.registerSharing(context, diary)
+        // Rows another device deleted, or a child this device lost access to: their reminders go.
+        context.onRemoteChanges { changes in
+            for row in changes.rows where row.deleted && ["records", "health_items"].contains(row.table) {
+                try await diary.cancelReminders(recordID: row.id)
+            }
+            for space in changes.droppedSpaces { try await diary.cancelReminders(childID: space) }
+        }
+    }
+}

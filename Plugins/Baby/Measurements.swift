@@ -1,0 +1,80 @@
+import Foundation
+import TesseraSDK
+
+/// The three kinds of measurement (UC14), each with its unit, precision and the physically
+/// possible range for a child (0–18 years), so a slip of the finger — 510 cm, 0 kg — is refused.
+enum MeasurementKind: String, CaseIterable, Sendable {
+    case height, weight, headCircumference
+
+    var unit: String { self == .weight ? "kg" : "cm" }
+    /// cm to one decimal, kg to three (grams), §9.8 question 6.
+    var decimals: Double { self == .weight ? 1000 : 10 }
+
+    var range: ClosedRange<Double> {
+        switch self {
+        case .height: 20...220
+        case .weight: 0.3...200
+        case .headCircumference: 20...65
+        }
+    }
+
+    /// The value rounded to the kind's precision, or a refusal naming `field` and the range.
+    func checked(_ value: Double, field: String) throws -> Double {
+        guard value.isFinite, range.contains(value) else {
+            throw BabyError.outOfRange(field, "\(value) \(unit) is outside \(range.lowerBound)–\(range.upperBound) \(unit) for a \(rawValue)")
+        }
+        return (value * decimals).rounded() / decimals
+    }
+}
+
+extension Diary {
+    struct NewMeasurement: Decodable, Sendable {
+        var childId: String
+        var kind: String
+        var value: Double
+        var date: String
+        var note: String?
+        var photos: [String]?
+    }
+
+    struct SeriesInput: Decodable, Sendable {
+        var childId: String
+        var kind: String
+        var range: String?
+    }
+
+    func addMeasurement(_ input: NewMeasurement) async throws -> JSONValue {
+        guard let kind = MeasurementKind(rawValue: input.kind) else {
+            throw BabyError.invalid("kind", "'\(input.kind)' is not one of height, weight, headCircumference")
+        }
+        let value = try kind.checked(input.value, field: "value")
+        return try await addRecord(childID: input.childId, type: .measurement, date: input.date, note: input.note, photos: input.photos,
+                                   values: ["kind": .text(kind.rawValue), "value": .real(value)])
+    }
+
+    /// UC15: one kind's values over 1 month, 1 year or all time, oldest first, for the chart.
+    func measurementSeries(_ input: SeriesInput) async throws -> JSONValue {
+        guard let kind = MeasurementKind(rawValue: input.kind) else {
+            throw BabyError.invalid("kind", "'\(input.kind)' is not one of height, weight, headCircumference")
+        }
+        guard try await query("SELECT 1 FROM children WHERE id = ?", [.text(input.childId)]).first != nil else {
+            throw BabyError.notFound("child", input.childId)
+        }
+        let today = dates.today(clock.now())
+        let from: String
+        switch input.range ?? "all" {
+        case "1m": from = dates.day(today, minus: .month, 1)
+        case "1y": from = dates.day(today, minus: .year, 1)
+        case "all": from = ""
+        case let other: throw BabyError.invalid("range", "'\(other)' is not one of 1m, 1y, all")
+        }
+        let rows = try await query("""
+            SELECT id, occurred_at, value FROM records WHERE child_id = ? AND type = 'measurement' AND kind = ? AND occurred_at >= ?
+            ORDER BY occurred_at, id
+            """, [.text(input.childId), .text(kind.rawValue), .text(from)])
+        let points: [JSONValue] = rows.map { ["id": $0["id"].jsonValue, "date": $0["occurred_at"].jsonValue, "value": $0["value"].jsonValue] }
+        // Percentiles against the WHO standard come from Growth/ (GrowthStandard), wired at merge.
+        return ["kind": .string(kind.rawValue), "unit": .string(kind.unit), "range": .string(input.range ?? "all"), "points": .array(points),
+                "percentiles": growthPercentiles(childID: input.childId, kind: kind, points: rows)]
+    }
+}

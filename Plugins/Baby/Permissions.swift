@@ -1,0 +1,87 @@
+import TesseraSDK
+
+/// A person's level for one child (specs/baby-diary.md §5): the creator is the owner; the owner
+/// grants `parent` or `guardian`.
+enum Level: String, Sendable, Codable {
+    case owner, parent, guardian
+}
+
+/// What a write does, for the permission matrix.
+enum Action: Sendable {
+    case editBasic            // name, birth date, photo
+    case deleteChild
+    case editHealthCard       // blood group, insurer, allergies, diseases, vaccinations
+    case createRecord         // measurements, milestones, posts, health problems, contacts, …
+    case changeRecord(createdBy: String)  // edit or delete an existing record or contact
+    case share                // invite, revoke, list members
+    case export
+}
+
+/// The permission matrix of §5 as one pure function, so the same rule can run wherever a write
+/// is accepted. The hub will enforce the table-level part of it once per-plugin roles land
+/// (docs/baby.md, "Roles at the hub").
+enum Permissions {
+    static func allows(_ level: Level, _ action: Action, me: String) -> Bool {
+        switch (level, action) {
+        case (.owner, _): return true
+        case (.parent, .deleteChild), (.parent, .share): return false
+        case (.parent, _): return true
+        case (.guardian, .createRecord): return true
+        case (.guardian, .changeRecord(let creator)): return creator == me
+        case (.guardian, _): return false
+        }
+    }
+
+    /// The refusal for an action `level` may not take.
+    static func refusal(_ level: Level, _ action: Action) -> PluginError {
+        switch action {
+        case .editBasic: BabyError.forbidden("a \(level.rawValue) cannot change the child's basic data", code: "basic_data_read_only")
+        case .deleteChild: BabyError.forbidden("only the child's owner can delete the child", code: "not_owner")
+        case .editHealthCard: BabyError.forbidden("a \(level.rawValue) cannot change the health card", code: "health_card_read_only")
+        case .createRecord: BabyError.forbidden("a \(level.rawValue) cannot add records", code: "forbidden")
+        case .changeRecord: BabyError.forbidden("a guardian can change only the records it created", code: "not_record_creator")
+        case .share: BabyError.forbidden("only the child's owner manages who has access", code: "not_owner")
+        case .export: BabyError.forbidden("a guardian cannot export the child's data", code: "export_forbidden")
+        }
+    }
+}
+
+extension Diary {
+    /// The person using this device: their hub login (set by `profile-set`), and the name shown as
+    /// a record's author. A device without a profile is "me", which is right for a device alone.
+    func me() async throws -> (person: String, name: String) {
+        let rows = try await query("SELECT id, value FROM profile WHERE id IN ('person', 'name')")
+        let values = Dictionary(rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") }, uniquingKeysWith: { a, _ in a })
+        let person = values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
+        return (person, values["name"].flatMap { $0.isEmpty ? nil : $0 } ?? person)
+    }
+
+    /// Remembers this device's person when the hub has just said who it is (the creator of a new
+    /// space, the invitee of an accepted invitation) and no `profile-set` named them: the SDK does
+    /// not tell a plugin who is logged in, and a level is only as good as the person it is for.
+    func learnPerson(_ person: String) async throws {
+        guard try await query("SELECT 1 FROM profile WHERE id = 'person' AND value <> ''").isEmpty else { return }
+        try await storage.write { $0.put("profile", id: "person", ["value": .text(person)]) }
+    }
+
+    /// This person's level for `childID`, refusing an unknown child. The creator is the owner; the
+    /// others have the level the owner granted (the `access` row the owner wrote when inviting). A
+    /// child whose grant has not arrived yet is treated as the least: guardian.
+    func level(for childID: String) async throws -> Level {
+        guard let child = try await query("SELECT created_by FROM children WHERE id = ?", [.text(childID)]).first else {
+            throw BabyError.notFound("child", childID)
+        }
+        let me = try await me().person
+        if child["created_by"].text == me { return .owner }
+        let granted = try await query("SELECT level FROM access WHERE child_id = ? AND person = ?", [.text(childID), .text(me)])
+        return granted.first?["level"].text.flatMap(Level.init(rawValue:)) ?? .guardian
+    }
+
+    /// Refuses unless this person may take `action` on `childID`; returns the level.
+    @discardableResult
+    func require(_ action: Action, on childID: String) async throws -> Level {
+        let level = try await level(for: childID)
+        guard Permissions.allows(level, action, me: try await me().person) else { throw Permissions.refusal(level, action) }
+        return level
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TesseraSDK
+
+/// Sharing a child (UC29–UC31) through the sync capability's spaces: each child is a space of the
+/// hub's, its creator the owner. The owner invites a person (by their hub login; by e-mail once
+/// the hub has accounts with addresses) as `parent` or `guardian`. Both stand on the hub's
+/// `editor` role; the level itself is an `access` row the owner writes in the child's space, so
+/// every member's device applies the same permission matrix (Permissions.swift) before a write.
+/// Membership is the hub's to decide, so these need a connection (`hub_unreachable` offline).
+extension Diary {
+    struct Invite: Decodable, Sendable { var childId: String; var person: String; var level: String }
+    struct InvitationRef: Decodable, Sendable { var invitationId: String }
+    struct Revoke: Decodable, Sendable { var childId: String; var person: String }
+    struct ChildRef: Decodable, Sendable { var childId: String }
+
+    func invite(_ input: Invite) async throws -> JSONValue {
+        let spaces = try requireSpaces()
+        let level = try Validate.oneOf(input.level, [Level.parent.rawValue, Level.guardian.rawValue], field: "level")
+        let person = try Validate.name(input.person, field: "person")
+        try await require(.share, on: input.childId)
+        let invitation = try await spaces.invite(to: input.childId, role: .editor, person: person)
+        try await grant(level, to: person, on: input.childId)
+        return ["invitationId": .string(invitation.id), "childId": .string(input.childId), "person": .string(person), "level": .string(level),
+                "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
+    }
+
+    /// The owner's record of `person`'s level; synced to every member in the child's space.
+    private func grant(_ level: String, to person: String, on childID: String) async throws {
+        let me = try await me().person
+        try await write(in: childID) {
+            $0.put("access", id: "\(childID):\(person)", ["child_id": .text(childID), "person": .text(person), "level": .text(level),
+                                                          "granted_by": .text(me), "granted_at": .text(stamp())])
+        }
+    }
+
+    func invitations() async throws -> JSONValue {
+        let waiting = try await requireSpaces().invitationsForMe()
+        return ["invitations": .array(waiting.map { invitation in
+            ["invitationId": .string(invitation.id), "childId": .string(invitation.space), "childName": .string(invitation.spaceName),
+             "from": .string(invitation.inviter), "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
+        })]
+    }
+
+    /// UC30: accepting brings the child's records to this device on the next round (seconds).
+    func accept(_ input: InvitationRef) async throws -> JSONValue {
+        let spaces = try requireSpaces()
+        let invitee = try await spaces.invitationsForMe().first { $0.id == input.invitationId }?.invitee
+        let space = try await spaces.accept(invitationID: input.invitationId)
+        if let invitee { try await learnPerson(invitee) }
+        return ["childId": .string(space.id), "childName": .string(space.name)]
+    }
+
+    func decline(_ input: InvitationRef) async throws {
+        try await requireSpaces().decline(invitationID: input.invitationId)
+    }
+
+    /// The child's members and their levels, and the open invitations (owner only).
+    func members(_ input: ChildRef) async throws -> JSONValue {
+        let spaces = try requireSpaces()
+        try await require(.share, on: input.childId)
+        let membership = try await spaces.members(of: input.childId)
+        let levels = Dictionary(try await query("SELECT person, level FROM access WHERE child_id = ?", [.text(input.childId)])
+            .map { ($0["person"].text ?? "", $0["level"].text ?? "") }, uniquingKeysWith: { a, _ in a })
+        // The hub names a member by id and login (`name`); levels are kept by login, as invited.
+        return ["members": .array(membership.members.map { member in
+            ["person": .string(member.name), "personId": .string(member.person),
+             "level": .string(member.role == .owner ? Level.owner.rawValue : levels[member.name] ?? Level.guardian.rawValue)]
+        }), "invitations": .array(membership.invitations.map { invitation in
+            ["invitationId": .string(invitation.id), "person": invitation.invitee.map(JSONValue.string) ?? .null]
+        })]
+    }
+
+    /// UC31: the hub removes the person, and their devices drop the child. What they entered stays.
+    func revoke(_ input: Revoke) async throws {
+        let spaces = try requireSpaces()
+        try await require(.share, on: input.childId)
+        let members = try await spaces.members(of: input.childId).members
+        guard let member = members.first(where: { $0.name == input.person || $0.person == input.person }) else {
+            throw BabyError.notFound("member", input.person)
+        }
+        try await spaces.revoke(member.person, from: input.childId)
+        try await write(in: input.childId) { $0.delete("access", id: "\(input.childId):\(input.person)") }
+    }
+
+    private func requireSpaces() throws -> any PluginSpaces {
+        guard let sync else { throw BabyError.unprocessable("sharing needs the sync capability and a hub", code: "sharing_unavailable") }
+        return sync.spaces
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import TesseraBaby
+import TesseraSDK
+import TesseraTesting
+
+/// Child profiles (UC7, UC8) and measurements (UC14, UC15) on a real host.
+@Suite struct BabyChildrenTests {
+    @Test func aChildIsCreatedWithItsFirstMeasurementsAndShowsItsAgeAndLatestValues() async throws {
+        let host = try await BabyFixture.host()
+        let child = try await host.call("child-create", ["name": " Ema ", "birthDate": "2025-06-15", "heightCm": 71.04, "weightKg": 8.4567])
+        let id = try #require(child["id"]?.stringValue)
+        #expect(child["name"] == "Ema")
+        #expect(child["level"] == "owner")
+        // 2025-06-15 → 2026-03-02: 8 months and 15 days.
+        #expect(child["age"] == ["years": 0, "months": 8, "days": 15])
+        #expect(child["latest"]?["height"]?["value"] == .number(71.0))
+        #expect(child["latest"]?["weight"]?["value"] == .number(8.457))
+        #expect(child["latest"]?["weight"]?["date"] == "2026-03-02", "the initial values are measurements of today")
+        #expect(child["latest"]?["headCircumference"] == .null)
+
+        _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "height", "value": 72.5, "date": "2026-03-01"])
+        _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "headCircumference", "value": 44.2, "date": "2026-02-20"])
+        let profile = try await host.call("child-get", ["id": .string(id)])
+        #expect(profile["latest"]?["height"]?["value"] == .number(71.0), "the latest by date, not by entry")
+        #expect(profile["latest"]?["headCircumference"]?["value"] == .number(44.2))
+        #expect(try await host.call("children-list")["children"]?[0]?["name"] == "Ema")
+    }
+
+    @Test func aBirthDateInTheFutureIsRefusedByNameAndNothingIsWritten() async throws {
+        let host = try await BabyFixture.host()
+        let error = await refusal { try await host.call("child-create", ["name": "Ema", "birthDate": "2026-03-03", "heightCm": 50]) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.field == "$.birthDate")
+        #expect(error?.reason == "out_of_range")
+        #expect(error?.message.contains("in the future") == true)
+        let notADate = await refusal { try await host.call("child-create", ["name": "Ema", "birthDate": "2025-02-30"]) }
+        #expect(notADate?.field == "$.birthDate")
+        #expect(try await BabyFixture.counts(host).values.allSatisfy { $0 == 0 })
+    }
+
+    @Test func anOutOfRangeInitialWeightLeavesNoChildBehind() async throws {
+        let host = try await BabyFixture.host()
+        let error = await refusal { try await host.call("child-create", ["name": "Ema", "birthDate": "2025-06-15", "weightKg": 0]) }
+        #expect(error?.field == "$.weightKg")
+        #expect(try await BabyFixture.count(host, "children") == 0)
+    }
+
+    @Test(arguments: [("height", 510.0), ("height", 5.0), ("weight", 0.1), ("weight", 250.0), ("headCircumference", 80.0)])
+    func aMeasurementOutsideItsPhysicalRangeIsRefused(kind: String, value: Double) async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let before = try await BabyFixture.counts(host)
+        let error = await refusal { try await host.call("measurement-add", ["childId": .string(id), "kind": .string(kind), "value": .number(value), "date": "2026-03-01"]) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.field == "$.value")
+        #expect(error?.reason == "out_of_range")
+        #expect(try await BabyFixture.counts(host) == before)
+    }
+
+    @Test func anUnknownChildIsNamed() async throws {
+        let (host, _) = try await BabyFixture.withChild()
+        let before = try await BabyFixture.counts(host)
+        let error = await refusal { try await host.call("measurement-add", ["childId": "nobody", "kind": "weight", "value": 5, "date": "2026-03-01"]) }
+        #expect(error?.code == .notFound)
+        #expect(error?.reason == "unknown_child")
+        #expect(try await BabyFixture.counts(host) == before)
+    }
+
+    @Test func theSeriesWindowsAreOneMonthOneYearAndAll() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        for (date, value) in [("2025-06-15", 3.2), ("2025-12-01", 7.1), ("2026-02-10", 8.0), ("2026-03-01", 8.3)] {
+            _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": .number(value), "date": .string(date)])
+        }
+        func dates(_ range: String) async throws -> [String] {
+            try await host.call("measurements", ["childId": .string(id), "kind": "weight", "range": .string(range)])["points"]?.arrayValue?
+                .compactMap { $0["date"]?.stringValue } ?? []
+        }
+        #expect(try await dates("1m") == ["2026-02-10", "2026-03-01"])
+        #expect(try await dates("1y") == ["2025-06-15", "2025-12-01", "2026-02-10", "2026-03-01"].filter { $0 >= "2025-03-02" })
+        #expect(try await dates("all").count == 4)
+    }
+
+    @Test func basicDataChangesAndOnlyTheOwnerDeletesTheChildWithEverything() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let renamed = try await host.call("child-update", ["id": .string(id), "name": "Ema Marie"])
+        #expect(renamed["name"] == "Ema Marie")
+        _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 8, "date": "2026-03-01"])
+        _ = try await host.call("allergy-add", ["childId": .string(id), "allergen": "pyl", "severity": "mild"])
+        // Another person on this device is not the owner.
+        _ = try await host.call("profile-set", ["person": "nana"])
+        let refused = await refusal { try await host.call("child-delete", ["id": .string(id)]) }
+        #expect(refused?.code == .forbidden && refused?.reason == "not_owner")
+        _ = try await host.call("profile-set", ["person": "me"])
+        _ = try await host.call("child-delete", ["id": .string(id)])
+        let left = try await BabyFixture.counts(host)
+        #expect(left["children"] == 0 && left["records"] == 0 && left["health_items"] == 0 && left["health_cards"] == 0)
+    }
+}
