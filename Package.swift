@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
         .library(name: "TesseraStress", type: .dynamic, targets: ["TesseraStress", "TesseraStressEntry"]),
+        .library(name: "TesseraSafeTravel", type: .dynamic, targets: ["TesseraSafeTravel", "TesseraSafeTravelEntry"]),
         .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
         .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
         .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
@@ -140,6 +141,9 @@ let package = Package(
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),
         .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
+        // Safe travel (issue 21; specs/safe-travel.md, docs/safetravel.md).
+        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry"]),
+        .target(name: "TesseraSafeTravelEntry", dependencies: ["TesseraSafeTravel", sdk], path: "Plugins/SafeTravel/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
         .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry", "ui"]),
@@ -167,6 +171,8 @@ let package = Package(
         ], path: "Tests/TesseraFioEmulator"),
         .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraTestFixtures", "TesseraFioEmulator"]),
         .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraSafeTravelTests", dependencies: ["TesseraSafeTravel", "TesseraTesting", "TesseraTestFixtures", "TesseraLocation"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,
