@@ -41,8 +41,8 @@ extension Travel {
             also(&batch)
         }
         log.info("alert \(alert.kind) \(alert.id) due \(Instant.text(alert.dueAt))")
-        await notifyGuardians(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: alert.body,
-                              payload: alert.payload, at: alert.dueAt)
+        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: alert.body,
+                          payload: alert.payload, at: alert.dueAt)
         if alert.repeats, config.maxRepeats > 0 {
             try await clock.schedule(TimerRequest(key: "\(Self.repeatTimer):\(alert.id)", name: Self.repeatTimer,
                                                   fireAt: alert.dueAt.addingTimeInterval(config.repeatEvery),
@@ -57,7 +57,7 @@ extension Travel {
               let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(id)]) else { return }
         if try await isAcknowledged(id) { return }
         guard let space = try await spaceOf(traveller: alert.string("traveller")) else { return }
-        await notifyGuardians(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))",
+        await notifySpace(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))",
                               body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
                               payload: ["alert": .string(id), "kind": .string(alert.string("kind")), "repeat": .integer(n)],
                               at: firing.dueAt)
@@ -115,7 +115,14 @@ extension Travel {
 
     // MARK: Notifications
 
-    /// To every other member of the traveller's space: their guardians (through the hub).
+    /// An alert, to every member of the traveller's space (the guardians, and the traveller's own
+    /// devices, which show that it went out): the same recipient, hence the same relay key, from
+    /// whichever host raises it. `.spaceOthers` would leave out a watching guardian's own person.
+    func notifySpace(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload, recipient: .space(space), schedule: .at(at)))
+    }
+
+    /// Information from the traveller's device to every other member of their space: their guardians.
     func notifyGuardians(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
         await notify(NotificationRequest(key: key, title: title, body: body, payload: payload,
                                          recipient: .spaceOthers(space), schedule: .at(at)))

@@ -24,6 +24,7 @@ extension Travel {
                 if let slot = try await self.row("SELECT request_id FROM checkins WHERE id = ?", [.text(row.id)]) {
                     try await armCheckins(slot.string("request_id"))
                 }
+            case "alerts": try await alertArrived(row.id)
             case "alert_acks":
                 if let ack = try await self.row("SELECT alert_id FROM alert_acks WHERE id = ?", [.text(row.id)]) {
                     try await clock.cancelTimer(key: "\(Self.repeatTimer):\(ack.string("alert_id"))")

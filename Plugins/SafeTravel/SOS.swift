@@ -207,6 +207,24 @@ extension Travel {
         for timer in [Self.silenceTimer, Self.deadlineTimer, Self.sampleTimer] { try await clock.cancelTimer(key: "\(timer):\(id)") }
     }
 
+    /// A watching host alerted while this device had the PIN already (entered in a tunnel, synced
+    /// too late): the guardians are told at once that the traveller reported safe, and when.
+    func alertArrived(_ alertID: String) async throws {
+        guard let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(alertID)]), alert.string("kind") == "sos",
+              let me = try await meIfSetUp(), alert.string("traveller") == me.username,
+              let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(alert.string("subject_id"))]),
+              sos.string("state") == "SAFE", sos.string("reported_safe_at").isEmpty, let entered = sos.date("pin_entered_at") else { return }
+        let id = sos.string("id")
+        try await storage.write { batch in
+            batch.inSpace(me.space)
+            batch.patch("sos", id: id, ["reported_safe_at": SQLValue(entered)])
+        }
+        try await writeAck(alertID: alertID, by: me.username, space: me.space)
+        await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",
+                              body: "\(me.username) entered their PIN at \(Instant.text(entered)), offline; it reached the hub after the deadline.",
+                              payload: ["sos": .string(id), "reportedSafeAt": .string(Instant.text(entered))], at: now)
+    }
+
     func openSOS(of traveller: String) async throws -> Row? {
         try await row("SELECT * FROM sos WHERE traveller = ? AND state IN ('HOLDING', 'RELEASED') ORDER BY pressed_at DESC LIMIT 1", [.text(traveller)])
     }
@@ -230,7 +248,8 @@ extension Travel {
         let positions = try await rows("SELECT recorded_at, lat, lon, accuracy, fix_at, battery FROM sos_positions WHERE sos_id = ? ORDER BY recorded_at", [.text(id)])
         let alerted = try await row("SELECT * FROM alerts WHERE id = ?", [.text("sos-\(id)")])
         var out = sos.jsonObject.objectValue ?? [:]
-        if alerted != nil, ["HOLDING", "RELEASED"].contains(sos.string("state")) { out["state"] = "ALERTED" }
+        // A watching host's alert is a row of its own: the SOS reads as ALERTED whatever this copy says.
+        if alerted != nil { out["state"] = "ALERTED" }
         out["alert"] = alerted?.jsonObject ?? .null
         out["positions"] = .array(positions.map(\.jsonObject))
         return .object(out)
