@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
         .library(name: "TesseraStress", type: .dynamic, targets: ["TesseraStress", "TesseraStressEntry"]),
         .library(name: "TesseraBaby", type: .dynamic, targets: ["TesseraBaby", "TesseraBabyEntry"]),
+        .library(name: "TesseraSafeTravel", type: .dynamic, targets: ["TesseraSafeTravel", "TesseraSafeTravelEntry"]),
         .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
         .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
         .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
@@ -142,8 +143,10 @@ let package = Package(
         .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
         .target(name: "TesseraBaby", dependencies: [sdk, stamp], path: "Plugins/Baby", exclude: ["Entry", "ui"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
-        .target(name: "TesseraBaby", dependencies: [sdk, stamp], path: "Plugins/Baby", exclude: ["Entry", "ui"]),
         .target(name: "TesseraBabyEntry", dependencies: ["TesseraBaby", sdk], path: "Plugins/Baby/Entry"),
+        // Safe travel (issue 21; specs/safe-travel.md, docs/safetravel.md).
+        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry"]),
+        .target(name: "TesseraSafeTravelEntry", dependencies: ["TesseraSafeTravel", sdk], path: "Plugins/SafeTravel/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
         .target(name: "TesseraSTAG", dependencies: [sdk, stamp], path: "Plugins/STAG", exclude: ["Entry", "ui"]),
@@ -172,6 +175,8 @@ let package = Package(
         .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraTestFixtures", "TesseraFioEmulator"]),
         .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraBabyTests", dependencies: ["TesseraBaby", "TesseraTesting", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraSafeTravelTests", dependencies: ["TesseraSafeTravel", "TesseraTesting", "TesseraTestFixtures", "TesseraLocation"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraNotificationsTests", dependencies: [
             "TesseraNotifications", "TesseraRecurrence", "TesseraClock", "TesseraTestFixtures", sdk,
@@ -184,7 +189,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
         .testTarget(name: "TesseraUpgradeTests", dependencies: [

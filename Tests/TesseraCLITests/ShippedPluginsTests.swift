@@ -6,7 +6,7 @@ import TesseraTestFixtures
 /// in-process tests skip the gates, so a library the host would refuse (say, one the link lint
 /// mistakes for an SDK copy) is caught here.
 @Suite struct ShippedPluginsTests {
-    @Test(arguments: ["TesseraExample", "TesseraHello", "TesseraFinance", "TesseraSTAG", "TesseraStress", "TesseraBaby"])
+    @Test(arguments: ["TesseraExample", "TesseraHello", "TesseraFinance", "TesseraSTAG", "TesseraStress", "TesseraBaby", "TesseraSafeTravel"])
     func theLibraryPassesEveryGate(_ name: String) throws {
         let result = try run(Fixtures.tesseraExecutable, ["plugins", "verify", Fixtures.buildDirectory + "/lib\(name).so", "--load"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -1,0 +1,155 @@
+import Foundation
+import TesseraSDK
+
+/// Alerts to guardians and the escalation ladder (specs/safe-travel.md §7.9).
+///
+/// An alert is a row with a deterministic id (`sos-<id>`, `trip-<id>-overdue-<eta ms>`, …) written
+/// in the traveller's space, and a notification to the space's other members with the key
+/// `alert-<id>` due at the deadline itself. The traveller's device and a watching host that
+/// decide the same alert from the same records write the same row and schedule the same
+/// notification occurrence, which the hub files once (its relay key is plugin, key, due instant
+/// and recipient). Repeats follow every `repeatEvery`, at most `maxRepeats`, until someone
+/// acknowledges.
+extension Travel {
+    struct Alert: Sendable {
+        var id: String
+        var kind: String
+        var subjectID: String
+        var traveller: String
+        var space: String
+        var dueAt: Date
+        var reason: String
+        var title: String
+        var body: String
+        var payload: JSONValue
+        var repeats: Bool
+    }
+
+    static let repeatTimer = "alert-repeat"
+
+    /// Raises `alert` once: nothing happens if its row exists. `also` adds the subject's own state
+    /// change to the same write (the traveller's device only: a watcher writes only the alert).
+    @discardableResult
+    func raise(_ alert: Alert, also: (inout WriteBatch) -> Void = { _ in }) async throws -> Bool {
+        if try await row("SELECT id FROM alerts WHERE id = ?", [.text(alert.id)]) != nil { return false }
+        try await storage.write { batch in
+            batch.inSpace(alert.space)
+            batch.put("alerts", id: alert.id, ["kind": .text(alert.kind), "subject_id": .text(alert.subjectID),
+                                               "traveller": .text(alert.traveller), "due_at": SQLValue(alert.dueAt),
+                                               "reason": .text(alert.reason), "summary": .text(alert.body),
+                                               "repeats": alert.repeats ? 1 : 0])
+            also(&batch)
+        }
+        log.info("alert \(alert.kind) \(alert.id) due \(Instant.text(alert.dueAt))")
+        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: alert.body,
+                          payload: alert.payload, at: alert.dueAt)
+        if alert.repeats, config.maxRepeats > 0 {
+            try await clock.schedule(TimerRequest(key: "\(Self.repeatTimer):\(alert.id)", name: Self.repeatTimer,
+                                                  fireAt: alert.dueAt.addingTimeInterval(config.repeatEvery),
+                                                  payload: ["alert": .string(alert.id), "n": 1]))
+        }
+        return true
+    }
+
+    /// The ladder's next rung: the same alert again, unless someone acknowledged it.
+    func repeatAlert(_ firing: TimerFiring) async throws {
+        guard let id = firing.payload["alert"]?.stringValue, let n = firing.payload["n"]?.integerValue,
+              let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(id)]) else { return }
+        if try await isAcknowledged(id) { return }
+        guard let space = try await spaceOf(traveller: alert.string("traveller")) else { return }
+        await notifySpace(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))",
+                              body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
+                              payload: ["alert": .string(id), "kind": .string(alert.string("kind")), "repeat": .integer(n)],
+                              at: firing.dueAt)
+        if n < Int64(config.maxRepeats) {
+            try await clock.schedule(TimerRequest(key: firing.key, name: Self.repeatTimer,
+                                                  fireAt: firing.dueAt.addingTimeInterval(config.repeatEvery),
+                                                  payload: ["alert": .string(id), "n": .integer(n + 1)]))
+        }
+    }
+
+    func isAcknowledged(_ alertID: String) async throws -> Bool {
+        try await row("SELECT id FROM alert_acks WHERE alert_id = ?", [.text(alertID)]) != nil
+    }
+
+    struct AckInput: Decodable, Sendable { var alertId: String; var pin: String? }
+
+    /// A guardian (or the traveller, with the PIN) acknowledges an alert: its repeats stop.
+    func acknowledge(_ input: AckInput) async throws -> JSONValue {
+        let me = try await me()
+        guard let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(input.alertId)]) else {
+            throw PluginError.missing("no alert \(input.alertId)", field: "$.alertId")
+        }
+        let traveller = alert.string("traveller")
+        if traveller == me.username {
+            guard let pin = input.pin else { throw PluginError.invalid("your own alert needs your PIN", field: "$.pin") }
+            try await verifyPIN(pin, field: "$.pin")
+        }
+        guard let space = try await spaceOf(traveller: traveller) else { throw PluginError.missing("no space for \(traveller)", field: "$.alertId") }
+        try await writeAck(alertID: input.alertId, by: me.username, space: space)
+        return ["acknowledged": .string(input.alertId)]
+    }
+
+    func writeAck(alertID: String, by person: String, space: String) async throws {
+        let at = now
+        try await storage.write { batch in
+            batch.inSpace(space)
+            batch.put("alert_acks", id: "\(alertID):\(person)", ["alert_id": .text(alertID), "by": .text(person), "acknowledged_at": SQLValue(at)])
+        }
+        try await clock.cancelTimer(key: "\(Self.repeatTimer):\(alertID)")
+    }
+
+    func alerts() async throws -> JSONValue {
+        let list = try await rows("""
+            SELECT a.*, (SELECT COUNT(*) FROM alert_acks k WHERE k.alert_id = a.id) AS acks FROM alerts a ORDER BY due_at, id
+            """)
+        return ["alerts": .array(list.map(\.jsonObject))]
+    }
+
+    /// The space a traveller's records live in: this device's own, or one it guards.
+    func spaceOf(traveller: String) async throws -> String? {
+        if let me = try await meIfSetUp(), me.username == traveller { return me.space }
+        return try await row("SELECT their_space FROM guardians WHERE username = ? AND direction = 'incoming' AND their_space != ''",
+                             [.text(traveller)])?.string("their_space")
+    }
+
+    // MARK: Notifications
+
+    /// An alert, to every member of the traveller's space (the guardians, and the traveller's own
+    /// devices, which show that it went out): the same recipient, hence the same relay key, from
+    /// whichever host raises it. `.spaceOthers` would leave out a watching guardian's own person.
+    func notifySpace(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload, recipient: .space(space), schedule: .at(at)))
+    }
+
+    /// Information from the traveller's device to every other member of their space: their guardians.
+    func notifyGuardians(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload,
+                                         recipient: .spaceOthers(space), schedule: .at(at)))
+    }
+
+    /// To this device's own person: a reminder or a prompt.
+    func notifyTraveller(key: String, title: String, body: String, payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload, recipient: .user, schedule: .at(at)))
+    }
+
+    /// Notifications are best effort beside the record: the alert row is the decision, and a
+    /// missing grant is logged rather than undoing it.
+    private func notify(_ request: NotificationRequest) async {
+        guard let notifications else { log.warning("notifications are not granted: \(request.key) not sent"); return }
+        do { try await notifications.schedule(request) } catch {
+            log.error("notification \(request.key) could not be scheduled: \(error)")
+        }
+    }
+
+    /// The alert's payload: the traveller's last positions (newest first) and battery.
+    func positionsPayload(_ positions: [Row], extra: [String: JSONValue]) -> JSONValue {
+        var payload = extra
+        payload["lastPositions"] = .array(positions.map { position in
+            ["lat": position["lat"].jsonValue, "lon": position["lon"].jsonValue, "accuracy": position["accuracy"].jsonValue,
+             "at": position["fix_at"].jsonValue, "battery": position["battery"].jsonValue]
+        })
+        payload["battery"] = positions.first?["battery"].jsonValue ?? .null
+        return .object(payload)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TesseraSDK
+
+/// The module's state and its capabilities. Each feature is an extension in its own file
+/// (Account, Guardians, SOS, Checkins, Trips, TripMonitors, Fixes, Alerts); every deadline is a
+/// host timer computed from the records (Deadlines.swift), so that a restart, or a watching host
+/// that receives the records by sync, arms the same timers and decides the same way.
+final class Travel: Sendable {
+    let storage: any PluginStorage
+    let clock: any HostClock
+    let notifications: (any PluginNotifications)?
+    let spaces: (any PluginSpaces)?
+    let config: TravelConfig
+    let log: PluginLog
+
+    init(storage: any PluginStorage, clock: any HostClock, notifications: (any PluginNotifications)?,
+         spaces: (any PluginSpaces)?, config: TravelConfig, log: PluginLog) {
+        self.storage = storage
+        self.clock = clock
+        self.notifications = notifications
+        self.spaces = spaces
+        self.config = config
+        self.log = log
+    }
+
+    var now: Date { clock.now() }
+
+    // MARK: Reading
+
+    func rows(_ sql: String, _ parameters: [SQLValue] = []) async throws -> [Row] {
+        try await storage.query(sql, parameters)
+    }
+
+    func row(_ sql: String, _ parameters: [SQLValue] = []) async throws -> Row? {
+        try await storage.query(sql, parameters).first
+    }
+
+    /// The person this device serves: set up once with `account-setup`.
+    struct Me: Sendable {
+        var username: String
+        var space: String
+    }
+
+    func me() async throws -> Me {
+        guard let row = try await row("SELECT username, space_id FROM account WHERE id = 'me'"),
+              let name = row["username"].text, let space = row["space_id"].text else {
+            throw PluginError.refused(.notSetUp, "set up the account first (account-setup: username and PIN)")
+        }
+        return Me(username: name, space: space)
+    }
+
+    func meIfSetUp() async throws -> Me? {
+        try? await me()
+    }
+}
+
+// MARK: Times
+
+/// Instants are stored as ISO 8601 UTC text with milliseconds: they sort as text and read back exactly.
+enum Instant {
+    static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    static func text(_ date: Date) -> String { date.formatted(style) }
+
+    static func date(_ text: String?) -> Date? {
+        guard let text, !text.isEmpty else { return nil }
+        if let date = try? Date(text, strategy: style) { return date }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}
+
+extension Row {
+    func date(_ column: String) -> Date? { Instant.date(self[column].text) }
+    func string(_ column: String) -> String { self[column].text ?? "" }
+    func double(_ column: String) -> Double? { self[column].real }
+}
+
+extension SQLValue {
+    init(_ date: Date) { self = .text(Instant.text(date)) }
+    init(_ double: Double?) { self = double.map { .real($0) } ?? .null }
+    init(_ int: Int?) { self = int.map { .integer(Int64($0)) } ?? .null }
+}
+
+/// A new record id: a lowercase UUID.
+func newID() -> String { UUID().uuidString.lowercased() }

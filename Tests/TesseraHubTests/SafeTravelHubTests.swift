@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TesseraSafeTravel
+import TesseraTestFixtures
+import TesseraTesting
+
+/// Safe travel between two people through a real hub on loopback: ada the traveller and bob her
+/// guardian, each a device host with the module, rounds on their own virtual clocks. Guardians
+/// pair both ways through hub invitations; the guardian sees the trip and cannot change it; and
+/// the guardian's host, holding the synced records, keeps the deadlines itself: when ada's phone
+/// goes silent (her host stops advancing: no fixes, no rounds) the alert goes out from bob's host
+/// at the same second, and a PIN entered in a tunnel counts only if it reaches the hub in time.
+@Suite("Safe travel across two people's devices and a hub", .hangWatchdog)
+struct SafeTravelHubTests {
+    static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("manifests/safetravel.json").path
+    static let plugin = "cz.tessera.safetravel"
+
+    static func device(_ person: String, hub: HubTestServer) async throws -> PluginTestHost {
+        let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: ["pinIterations": 1000],
+                                            grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:]],
+                                            start: Date(timeIntervalSince1970: 1_772_438_400),  // 2026-03-02T08:00:00Z
+                                            syncHub: "http://127.0.0.1:\(hub.port)")
+        try await host.host.syncLogin(name: person, password: "correct horse battery", device: "\(person)'s phone")
+        _ = try await host.call("account-setup", ["username": .string(person), "pin": "4826"])
+        return host
+    }
+
+    /// One sync round on each host, in order: what one wrote reaches the other.
+    static func sync(_ hosts: PluginTestHost...) async throws {
+        for host in hosts { _ = try await host.host.syncNow(plugin) }
+    }
+
+    static func refusalCode(_ body: () async throws -> Any) async -> String? {
+        do { _ = try await body(); return nil } catch let error as PluginError {
+            return error.message.range(of: "(code ").map { String(error.message[$0.upperBound...].prefix { $0 != ")" }) } ?? error.code.rawValue
+        } catch { return "\(error)" }
+    }
+
+    /// ada and bob paired both ways.
+    static func paired(_ hub: HubTestServer) async throws -> (ada: PluginTestHost, bob: PluginTestHost) {
+        let ada = try await device("ada", hub: hub), bob = try await device("bob", hub: hub)
+        _ = try await ada.call("guardian-add", ["username": "bob"])
+        let requests = try await bob.call("guardian-requests")
+        #expect(requests["badge"] == 1 && requests["requests"]?.arrayValue?.first?["from"] == "ada")
+        let request = try #require(requests["requests"]?.arrayValue?.first?["requestId"])
+        _ = try await bob.call("guardian-accept", ["requestId": request])
+        // ada's device completes the pairing by itself: bob asked her back.
+        #expect(try await ada.call("guardian-requests")["badge"] == 0)
+        return (ada, bob)
+    }
+
+    @Test func guardiansPairBothWaysAndAGuardianCannotChangeTheTrip() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            let adas = try await ada.call("guardians"), bobs = try await bob.call("guardians")
+            #expect(adas["guardians"]?.arrayValue?.map { "\($0["username"]!.stringValue!) \($0["status"]!.stringValue!)" } == ["bob ACCEPTED"])
+            #expect(adas["guarding"]?.arrayValue?.map { $0["username"] } == ["bob"])
+            #expect(bobs["guardians"]?.arrayValue?.map { "\($0["username"]!.stringValue!) \($0["status"]!.stringValue!)" } == ["ada ACCEPTED"])
+            #expect(bobs["guarding"]?.arrayValue?.map { $0["username"] } == ["ada"])
+
+            let trip = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T08:30:00Z"])["id"]?.stringValue)
+            try await Self.sync(ada, bob)
+            #expect(try await bob.call("trip-status", ["tripId": .string(trip)])["traveller"] == "ada")
+            let before = try await bob.query("SELECT expected_arrival_at FROM trips WHERE id = ?", [.text(trip)])
+            #expect(await Self.refusalCode { try await bob.call("trip-update-eta", ["tripId": .string(trip), "expectedArrivalAt": "2026-03-02T11:00:00Z"]) } == "NOT_TRIP_OWNER")
+            #expect(await Self.refusalCode { try await bob.call("trip-end", ["tripId": .string(trip), "pin": "4826"]) } == "NOT_TRIP_OWNER")
+            #expect(await Self.refusalCode { try await bob.call("trip-message", ["tripId": .string(trip), "text": "x"]) } == "NOT_TRIP_OWNER")
+            #expect(try await bob.query("SELECT expected_arrival_at FROM trips WHERE id = ?", [.text(trip)]) == before)
+            #expect(try await bob.query("SELECT COUNT(*) AS n FROM trip_activities WHERE trip_id = ?", [.text(trip)]).first?["n"].integer == 1)
+
+            // Removal ends both directions.
+            _ = try await ada.call("guardian-remove", ["username": "bob"])
+            #expect(try await ada.call("guardians") == ["guardians": [], "guarding": []])
+            await ada.stop(); await bob.stop()
+        }
+    }
+
+    @Test func thePhoneGoesSilentAndTheGuardiansHostAlertsAtTheSameSecond() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            let trip = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])["id"]?.stringValue)
+            _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 30])
+            try await Self.sync(ada, bob)
+            // ada's phone dies now (08:00:00): her host neither advances nor syncs any more.
+            try await bob.advanceClock(by: 299)
+            #expect(try await bob.call("alerts")["alerts"] == [])
+            try await bob.advanceClock(by: 1)
+            let alerts = try await bob.call("alerts")["alerts"]?.arrayValue ?? []
+            #expect(alerts.map { "\($0["kind"]!.stringValue!) \($0["due_at"]!.stringValue!)" } == ["trip-silent 2026-03-02T08:05:00.000Z"])
+            #expect(alerts.first?["id"]?.stringValue?.hasPrefix("trip-\(trip)-silent-") == true)
+            // The relay reaches the hub and comes back to bob's inbox (and would reach ada's, once it is back).
+            try await bob.advanceClock(by: 5)
+            _ = try await bob.host.syncNow(Self.plugin)
+            #expect(try bob.deliveredNotifications().contains { $0.key.hasPrefix("alert-trip-\(trip)-silent-") })
+            // ada's phone comes back, late: its own timer for the same deadline finds the alert decided (had it
+            // not synced first, it would send the same key, due at the same second, which the hub files once).
+            try await ada.advanceClock(by: 310)
+            _ = try await ada.host.syncNow(Self.plugin)
+            #expect(try await ada.call("alerts")["alerts"]?.arrayValue?.count == 1)
+            try await bob.advanceClock(by: 5)
+            _ = try await bob.host.syncNow(Self.plugin)
+            #expect(try bob.deliveredNotifications().filter { $0.key.hasPrefix("alert-trip-\(trip)-silent-") && !$0.key.contains("-r") }.count == 1)
+            await ada.stop(); await bob.stop()
+        }
+    }
+
+    @Test func aPINEnteredInATunnelCountsOnlyIfItReachesTheHubBeforeTheDeadline() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            for (late, expectAlert) in [(false, false), (true, true)] {
+                _ = try await ada.call("sos-touch-down")
+                try await ada.advanceClock(by: 4)
+                let sos = try #require(try await ada.call("sos-touch-up")["sosId"]?.stringValue)
+                try await Self.sync(ada, bob)                              // bob holds RELEASED with its deadline
+                try await ada.advanceClock(by: 12)                         // in the tunnel
+                #expect(try await ada.call("sos-enter-pin", ["pin": "4826"])["state"] == "SAFE")
+                if !late { try await Self.sync(ada, bob) }                  // out of the tunnel within the deadline
+                try await bob.advanceClock(by: 30)                         // past release + 15 s on bob's clock
+                let alerted = try await bob.query("SELECT COUNT(*) AS n FROM alerts WHERE id = ?", [.text("sos-\(sos)")]).first?["n"].integer
+                #expect(alerted == (expectAlert ? 1 : 0), "late: \(late)")
+                if late { try await Self.sync(ada, bob, ada) }             // ada learns what bob's host decided
+                #expect(try await ada.call("sos-status", ["sosId": .string(sos)])["state"] == (expectAlert ? "ALERTED" : "SAFE"))
+                try await ada.advanceClock(by: 60); try await bob.advanceClock(by: 60)
+            }
+            await ada.stop(); await bob.stop()
+        }
+    }
+}

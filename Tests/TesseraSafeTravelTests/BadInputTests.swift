@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import TesseraSafeTravel
+import TesseraTesting
+import TesseraTestFixtures
+
+/// Bad input gets a clear error naming the field or rule, and nothing is written.
+@Suite(.hangWatchdog) struct BadInputTests {
+    /// Every synced table's row count, to show that a refusal wrote nothing.
+    static func counts(_ host: PluginTestHost) async throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for table in Schema.synced + ["last_fix"] { counts[table] = try await TravelFixture.count(host, table) }
+        return counts
+    }
+
+    @Test func anETAInThePastIsRefusedNamingTheFieldAndNoTripIsWritten() async throws {
+        let host = try await TravelFixture.ada()
+        let before = try await Self.counts(host)
+        let refused = await refusal { try await host.call("trip-start", ["destination": ["name": "Home", "lat": 50.088, "lon": 14.42],
+                                                                         "expectedArrivalAt": "2026-03-02T07:59:59Z"]) }
+        #expect(refused?.code == "invalid_input" && refused?.field == "$.expectedArrivalAt" && refused?.reason == "ETA_IN_PAST")
+        let malformed = await refusal { try await host.call("trip-start", ["expectedArrivalAt": "tonight"]) }
+        #expect(malformed?.code == "invalid_input" && malformed?.field == "$.expectedArrivalAt")
+        let farAway = await refusal { try await host.call("trip-start", ["destination": ["name": "Nowhere", "lat": 95, "lon": 14.42]]) }
+        #expect(farAway?.code == "invalid_input" && farAway?.field == "$.destination.lat")
+        #expect(try await Self.counts(host) == before)
+        #expect(try await host.call("trip-status")["active"] == false)
+        // And an ETA moved into the past on an active trip.
+        _ = try await host.call("trip-start", ["expectedArrivalAt": "2026-03-02T08:30:00Z"])
+        let after = try await Self.counts(host)
+        #expect(await refusal { try await host.call("trip-update-eta", ["expectedArrivalAt": "2026-03-02T08:00:00Z"]) }?.reason == "ETA_IN_PAST")
+        #expect(try await Self.counts(host) == after)
+        await host.stop()
+    }
+
+    @Test func aFixWithImpossibleCoordinatesOrFromTheFutureIsRefusedAndNotStored() async throws {
+        let host = try await TravelFixture.ada()
+        _ = try await host.call("trip-start", [:])
+        let before = try await Self.counts(host)
+        let north = await refusal { try await host.call("position-report", ["lat": 90.5, "lon": 14.42]) }
+        #expect(north?.code == "invalid_input" && north?.field == "$.lat")
+        let east = await refusal { try await host.call("position-report", ["lat": 50, "lon": -181]) }
+        #expect(east?.code == "invalid_input" && east?.field == "$.lon")
+        let future = await refusal { try await host.call("position-report", ["lat": 50, "lon": 14.42, "at": "2026-03-02T08:05:00Z"]) }
+        #expect(future?.code == "invalid_input" && future?.field == "$.at" && future?.reason == "FIX_FROM_FUTURE")
+        let battery = await refusal { try await host.call("position-report", ["lat": 50, "lon": 14.42, "battery": 140]) }
+        #expect(battery?.field == "$.battery")
+        // The same fixes through the location feed are dropped by it, and counted.
+        let report = await host.feedLocation([
+            LocationFix(latitude: 91, longitude: 14.42, timestamp: host.now, deviceID: "ada/phone"),
+            LocationFix(latitude: 50, longitude: 14.42, timestamp: host.now.addingTimeInterval(3600), deviceID: "ada/phone"),
+        ])
+        #expect(report.accepted == 0 && report.rejectedCount == 2)
+        #expect(try await Self.counts(host) == before)
+        // A fix a few seconds ahead (a phone's clock skew) is fine.
+        _ = try await host.call("position-report", ["lat": 50, "lon": 14.42, "at": "2026-03-02T08:00:30Z"])
+        #expect(try await TravelFixture.count(host, "last_fix") == 1)
+        await host.stop()
+    }
+
+    @Test func changesToATripThatIsNotTheTravellersOwnAreRefused() async throws {
+        let host = try await TravelFixture.ada()
+        let trip = try #require(try await host.call("trip-start", ["expectedArrivalAt": "2026-03-02T08:30:00Z"])["id"]?.stringValue)
+        _ = try await host.call("trip-end", ["pin": .string(TravelFixture.pin)])
+        let before = try await Self.counts(host)
+        #expect(await refusal { try await host.call("trip-message", ["tripId": .string(trip), "text": "hi"]) }?.reason == "INVALID_STATE")
+        #expect(await refusal { try await host.call("trip-update-eta", ["tripId": "no-such-trip", "expectedArrivalAt": "2026-03-02T09:00:00Z"]) }?.code == "not_found")
+        #expect(await refusal { try await host.call("trip-end", ["pin": .string(TravelFixture.pin)]) }?.reason == "NO_ACTIVE_TRIP")
+        // A wrong PIN ends nothing.
+        _ = try await host.call("trip-start", [:])
+        let wrong = await refusal { try await host.call("trip-end", ["pin": "0000"]) }
+        #expect(wrong?.reason == "INVALID_PIN" && wrong?.field == "$.pin")
+        #expect(try await host.call("trip-status")["active"] == true)
+        _ = before
+        await host.stop()
+    }
+
+    @Test func theGuardianPreconditionAndUnknownContactsAreNamed() async throws {
+        let host = try await TravelFixture.ada(config: ["pinIterations": 1000])
+        #expect(await refusal { try await host.call("trip-start", [:]) }?.reason == "NO_GUARDIANS")
+        #expect(await refusal { try await host.call("sos-touch-down") }?.reason == "NO_GUARDIANS")
+        #expect(await refusal { try await host.call("checkin-request", ["target": "bob"]) }?.reason == "NOT_A_CONTACT")
+        #expect(try await Self.counts(host).values.allSatisfy { $0 == 0 })
+        // Without a hub, guardians cannot be asked: the error says why.
+        #expect(await refusal { try await host.call("guardian-add", ["username": "bob"]) }?.code == "not_logged_in")
+        await host.stop()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import TesseraSafeTravel
+import TesseraTesting
+import TesseraTestFixtures
+
+/// F4: the PIN, set once, stored only as a slow salted hash, with a retry limit and a lockout.
+@Suite(.hangWatchdog) struct PINTests {
+    @Test func sha256AndPBKDF2MatchPublishedVectors() {
+        #expect(PINHash.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(PINHash.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // RFC 7914 §11 (PBKDF2-HMAC-SHA256), the first 32 bytes of each.
+        #expect(PINHash.hex(PINHash.pbkdf2(password: Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1))
+                == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+        #expect(PINHash.hex(PINHash.pbkdf2(password: Array("Password".utf8), salt: Array("NaCl".utf8), iterations: 80000))
+                == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56")
+    }
+
+    @Test func aBadPINFormIsRefusedNamingTheFieldAndNothingIsWritten() async throws {
+        let host = try await TravelFixture.host()
+        for bad in ["12", "12a4", "123456789", ""] {
+            let refused = await refusal { try await host.call("account-setup", ["username": "ada", "pin": .string(bad)]) }
+            #expect(refused?.code == "invalid_input" && refused?.field == "$.pin", "\(bad): \(String(describing: refused))")
+        }
+        #expect(try await TravelFixture.count(host, "account") == 0)
+        #expect(try await TravelFixture.count(host, "pin") == 0)
+        #expect(try await host.call("account-state")["setUp"] == false)
+        await host.stop()
+    }
+
+    @Test func thePINIsStoredAsASaltedHashOnlyAndNeverSynced() async throws {
+        let host = try await TravelFixture.ada()
+        let stored = try #require(try await host.query("SELECT hash FROM pin").first?["hash"].text)
+        #expect(stored.hasPrefix("pbkdf2-sha256$1000$"))
+        #expect(PINHash.verify(pin: TravelFixture.pin, stored: stored) && !PINHash.verify(pin: "4827", stored: stored))
+        // Two accounts with the same PIN get different hashes (the salt).
+        let other = try await TravelFixture.ada()
+        #expect(try await other.query("SELECT hash FROM pin").first?["hash"].text != stored)
+        // The PIN table is not synced: no change of it is in the sync log.
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM _tessera_sync_messages WHERE tbl = 'pin'").first?["n"].integer ?? 0 == 0)
+        #expect(await refusal { try await host.call("account-setup", ["username": "ada", "pin": "1111"]) }?.reason == "ALREADY_SET_UP")
+        await host.stop(); await other.stop()
+    }
+
+    @Test func fiveWrongPINsLockForAMinuteOnTheClock() async throws {
+        let host = try await TravelFixture.ada()
+        for attempt in 1...4 {
+            let refused = await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) }
+            #expect(refused?.reason == "INVALID_PIN" && refused?.field == "$.oldPin", "attempt \(attempt)")
+        }
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) }?.reason == "PIN_LOCKED")
+        // Locked: even the right PIN is refused until the minute is over.
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"]) }?.reason == "PIN_LOCKED")
+        #expect(try await host.call("account-state")["pinLockedUntil"] == "2026-03-02T08:01:00.000Z")
+        try await host.advanceClock(by: 60)
+        #expect(try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"])["changed"] == true)
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "2222"]) }?.reason == "INVALID_PIN")
+        await host.stop()
+    }
+}
