@@ -8,6 +8,8 @@ extension Diary {
     struct NewChild: Decodable, Sendable {
         var name: String
         var birthDate: String
+        /// "girl" or "boy": which WHO tables the child's growth is read against (none if not given).
+        var sex: String?
         var photo: String?
         var heightCm: Double?
         var weightKg: Double?
@@ -17,6 +19,8 @@ extension Diary {
         var id: String
         var name: String?
         var birthDate: String?
+        /// "girl", "boy", or "" to clear it.
+        var sex: String?
         var photo: String?
     }
 
@@ -24,6 +28,7 @@ extension Diary {
         let name = try Validate.name(input.name, field: "name")
         let today = dates.today(clock.now())
         try checkBirthDate(input.birthDate, today: today)
+        let sex = try input.sex.map { try Validate.oneOf($0, ["girl", "boy"], field: "sex") } ?? ""
         if let photo = input.photo { try await checkPhoto(photo, field: "photo") }
         // Initial height and weight are measurements of today (§9.8 question 4), checked before
         // anything is made, so a bad value leaves no child behind.
@@ -35,7 +40,7 @@ extension Diary {
         let (person, author) = try await me()
         let now = stamp()
         try await write(in: id) { batch in
-            batch.put("children", id: id, ["name": .text(name), "birth_date": .text(input.birthDate), "photo": .text(input.photo ?? ""),
+            batch.put("children", id: id, ["name": .text(name), "birth_date": .text(input.birthDate), "sex": .text(sex), "photo": .text(input.photo ?? ""),
                                            "created_by": .text(person), "author_name": .text(author), "created_at": .text(now)])
             batch.put("health_cards", id: id, ["child_id": .text(id)])
             for (kind, value) in initial {
@@ -94,7 +99,7 @@ extension Diary {
                 """, [.text(id), .text(kind.rawValue)])
             latest[kind.rawValue] = rows.first.map { ["value": $0["value"].jsonValue, "date": $0["occurred_at"].jsonValue, "unit": .string(kind.unit)] } ?? .null
         }
-        return ["id": .string(id), "name": row["name"].jsonValue, "birthDate": .string(birth), "photo": row["photo"].jsonValue,
+        return ["id": .string(id), "name": row["name"].jsonValue, "birthDate": .string(birth), "sex": row["sex"].jsonValue, "photo": row["photo"].jsonValue,
                 "createdBy": row["created_by"].jsonValue, "level": .string(try await level(for: id).rawValue),
                 "age": age, "latest": .object(latest), "health": try await healthCard(id)]
     }
@@ -107,6 +112,7 @@ extension Diary {
             try checkBirthDate(birth, today: dates.today(clock.now()))
             values["birth_date"] = .text(birth)
         }
+        if let sex = input.sex { values["sex"] = .text(sex.isEmpty ? "" : try Validate.oneOf(sex, ["girl", "boy"], field: "sex")) }
         if let photo = input.photo {
             if !photo.isEmpty { try await checkPhoto(photo, field: "photo") }
             values["photo"] = .text(photo)

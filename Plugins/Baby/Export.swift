@@ -1,46 +1,155 @@
 import Foundation
 import TesseraSDK
 
-/// Export (UC32) and growth percentiles: the data is gathered here; rendering it as PDF, vCard,
-/// CSV, and the WHO percentiles, are pure components written beside this module (`Documents/`:
-/// `BabyPDF`, the vCard writer, CSV/JSON helpers; `Growth/`: `GrowthStandard`).
-/// TODO(merge): the lead wires those in at the two marked points below.
+/// Export (UC32): the chosen sections of a child's data as JSON (the default), as CSV (one table
+/// of every record, which the thesis lacked), or as a PDF with the growth charts (stored with the
+/// files capability: the answer names the file, which `photo-get` downloads like any of the
+/// module's files). The rendering is `Documents/` (PDF, CSV) and `Growth/` (the WHO curves).
 extension Diary {
     static let exportSections = ["profile", "healthCard", "measurements", "milestones", "posts", "healthProblems", "contacts"]
 
-    struct ExportInput: Decodable, Sendable { var childId: String; var sections: [String]? }
+    struct ExportInput: Decodable, Sendable { var childId: String; var sections: [String]?; var format: String? }
 
-    /// The chosen sections of a child's data as one JSON document (owners and parents; §9.8
-    /// question 2 keeps guardians out, as the thesis's server read only the parent DB).
+    /// The chosen sections of a child's data (owners and parents; §9.8 question 2 keeps guardians
+    /// out, as the thesis's server read only the parent DB).
     func export(_ input: ExportInput) async throws -> JSONValue {
         try await require(.export, on: input.childId)
+        let format = try Validate.oneOf(input.format ?? "json", ["json", "csv", "pdf"], field: "format")
         let sections = input.sections ?? Self.exportSections
         for (index, section) in sections.enumerated() { _ = try Validate.oneOf(section, Self.exportSections, field: "sections[\(index)]") }
+        let document = try await exportDocument(childID: input.childId, sections: sections)
+        var answer: [String: JSONValue] = ["childId": .string(input.childId), "generatedAt": .string(stamp()), "format": .string(format)]
+        switch format {
+        case "csv": answer["csv"] = .string(try await exportCSV(childID: input.childId, sections: sections))
+        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, document: document, sections: sections)
+        default: answer["sections"] = .object(document)
+        }
+        return .object(answer)
+    }
+
+    private func exportDocument(childID: String, sections: [String]) async throws -> [String: JSONValue] {
         var document: [String: JSONValue] = [:]
-        let profile = try await childProfile(input.childId)
+        let profile = try await childProfile(childID)
         for section in sections {
             switch section {
             case "profile": document["profile"] = profile
             case "healthCard": document["healthCard"] = profile["health"] ?? .null
-            case "contacts": document["contacts"] = try await contacts(childID: input.childId, kind: nil)["contacts"] ?? []
+            case "contacts": document["contacts"] = try await contacts(childID: childID, kind: nil)["contacts"] ?? []
             default:
-                let type: RecordType = switch section {
-                case "measurements": .measurement
-                case "milestones": .milestone
-                case "posts": .post
-                default: .healthProblem
-                }
-                document[section] = .array(try await query("SELECT * FROM records WHERE child_id = ? AND type = ? ORDER BY occurred_at, id",
-                                                           [.text(input.childId), .text(type.rawValue)]).map(Self.recordJSON))
+                document[section] = .array(try await exportRecords(childID: childID, section: section).map(Self.recordJSON))
             }
         }
-        // TODO(merge): BabyPDF renders `document` (Documents/); store it with files.put and answer its address.
-        return ["childId": .string(input.childId), "generatedAt": .string(stamp()), "sections": .object(document), "pdf": .null]
+        return document
     }
 
-    /// TODO(merge): GrowthStandard (Growth/) gives each point's z-score and percentile for the
-    /// child's age; until it is wired the series carries none.
-    func growthPercentiles(childID: String, kind: MeasurementKind, points: [Row]) -> JSONValue {
-        .null
+    private static func recordType(ofSection section: String) -> RecordType? {
+        switch section {
+        case "measurements": .measurement
+        case "milestones": .milestone
+        case "posts": .post
+        case "healthProblems": .healthProblem
+        default: nil
+        }
+    }
+
+    private func exportRecords(childID: String, section: String) async throws -> [Row] {
+        guard let type = Self.recordType(ofSection: section) else { return [] }
+        return try await query("SELECT * FROM records WHERE child_id = ? AND type = ? ORDER BY occurred_at, id",
+                               [.text(childID), .text(type.rawValue)])
+    }
+
+    /// Every record of the chosen sections as one RFC 4180 table, oldest first.
+    private func exportCSV(childID: String, sections: [String]) async throws -> String {
+        var rows: [Row] = []
+        for section in sections { rows += try await exportRecords(childID: childID, section: section) }
+        rows.sort { ($0["occurred_at"].text ?? "", $0["id"].text ?? "") < ($1["occurred_at"].text ?? "", $1["id"].text ?? "") }
+        let columns: [(String, String)] = [("date", "occurred_at"), ("type", "type"), ("kind", "kind"), ("name", "name"), ("value", "value"),
+                                           ("note", "note"), ("endDate", "ended_at"), ("author", "author_name"), ("id", "id")]
+        let table = try CSVTable(header: columns.map(\.0), rows: rows.map { row in
+            columns.map { _, column in row[column].real.map { String($0) } ?? row[column].text ?? "" }
+        })
+        return table.text
+    }
+
+    /// A PDF of the profile, the health card, each chosen section as a table, and the growth
+    /// charts against the WHO percentiles; stored as the module's file.
+    private func exportPDF(childID: String, document: [String: JSONValue], sections: [String]) async throws -> JSONValue {
+        guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
+        let profile = try await childProfile(childID)
+        let name = profile["name"]?.stringValue ?? ""
+        var pdf = PDFDocument(title: "\(name): baby diary", author: "Tessera baby diary")
+        try await addProfilePage(&pdf, profile: profile)
+        if sections.contains("measurements") { try await addGrowthCharts(&pdf, childID: childID, name: name) }
+        for section in sections where Self.recordType(ofSection: section) != nil {
+            let rows = try await exportRecords(childID: childID, section: section)
+            let table = PDFTable(columns: [.init("Date", width: 90), .init("Kind", width: 110), .init("Value / name", width: 140), .init("Note", width: 143)],
+                                 rows: rows.map { row in
+                                     [row["occurred_at"].text ?? "", row["kind"].text ?? row["type"].text ?? "",
+                                      row["value"].real.map { String($0) } ?? row["name"].text ?? "", row["note"].text ?? ""]
+                                 })
+            pdf.addTable(table, heading: "\(name): \(section) (\(rows.count))")
+        }
+        let stored = try await files.put(Array(pdf.data()), mediaType: "application/pdf")
+        return ["address": .string(stored.address), "size": .integer(stored.size), "mediaType": .string(stored.mediaType)]
+    }
+
+    private func addProfilePage(_ pdf: inout PDFDocument, profile: JSONValue) async throws {
+        let health = profile["health"] ?? .null
+        var lines = ["Born: \(profile["birthDate"]?.stringValue ?? "")"]
+        if let sex = profile["sex"]?.stringValue, !sex.isEmpty { lines.append("Sex: \(sex)") }
+        for (key, label) in [("height", "Height"), ("weight", "Weight"), ("headCircumference", "Head circumference")] {
+            if let latest = profile["latest"]?[key], let value = latest["value"]?.doubleValue {
+                lines.append("\(label): \(value) \(latest["unit"]?.stringValue ?? "") (\(latest["date"]?.stringValue ?? ""))")
+            }
+        }
+        if let blood = health["bloodGroup"]?.stringValue, !blood.isEmpty { lines.append("Blood group: \(blood)") }
+        if let insurer = health["insurer"]?["name"]?.stringValue ?? health["insurer"]?["code"]?.stringValue { lines.append("Insurer: \(insurer)") }
+        for (key, label) in [("allergies", "Allergy"), ("diseases", "Past disease"), ("vaccinations", "Vaccination")] {
+            for item in health[key]?.arrayValue ?? [] {
+                let detail = [item["severity"]?.stringValue, item["date"]?.stringValue ?? item["month"]?.stringValue, item["note"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
+                lines.append("\(label): \(item["name"]?.stringValue ?? "")\(detail.isEmpty ? "" : " (\(detail.joined(separator: ", ")))")")
+            }
+        }
+        let title = profile["name"]?.stringValue ?? ""
+        pdf.addPage { page in
+            page.text(title, x: 56, y: 72, font: .helveticaBold, size: 20)
+            page.textBlock(lines.joined(separator: "\n"), x: 56, y: 104, width: 483)
+        }
+    }
+
+    /// One page per measurement kind the child has, against the WHO lines for the child's sex.
+    private func addGrowthCharts(_ pdf: inout PDFDocument, childID: String, name: String) async throws {
+        let (birth, sex) = try await growthSubject(childID)
+        guard let sex else { return }
+        for kind in MeasurementKind.allCases {
+            let rows = try await query("SELECT occurred_at, value FROM records WHERE child_id = ? AND type = 'measurement' AND kind = ? ORDER BY occurred_at, id",
+                                       [.text(childID), .text(kind.rawValue)])
+            let points = rows.compactMap { row -> PDFGrowthChart.Measurement? in
+                guard let value = row["value"].real, let age = ageDays(birth: birth, at: row["occurred_at"].text ?? ""), (0...1856).contains(age) else { return nil }
+                return .init(x: Double(age), value: value)
+            }
+            guard !points.isEmpty else { continue }
+            let last = min(max(points.map(\.x).max() ?? 0, 365), 1856)
+            let chart = try PDFGrowthChart(indicator: Self.indicator(of: kind), sex: sex, range: 0...last, measurements: points,
+                                           title: "\(name): \(kind.rawValue) against the WHO percentiles (3, 15, 50, 85, 97)")
+            pdf.addPage { page in page.growthChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 360)) }
+        }
+    }
+
+    /// UC23: a contact as a vCard 4.0 (RFC 6350) to share outside the app.
+    func contactVCard(_ id: String) async throws -> JSONValue {
+        guard let row = try await query("SELECT * FROM contacts WHERE id = ?", [.text(id)]).first else { throw BabyError.notFound("contact", id) }
+        let text = { (column: String) in (row[column].text ?? "").trimmingCharacters(in: .whitespaces) }
+        let isDoctor = text("kind") == "doctor"
+        let card = try VCard(formattedName: text("name"),
+                             phones: text("phone").isEmpty ? [] : [.init(text("phone"), types: [.voice])],
+                             emails: text("email").isEmpty ? [] : [.init(text("email"))],
+                             addresses: text("address").isEmpty ? [] : [.init(street: text("address"))],
+                             role: isDoctor && !text("specialization").isEmpty ? text("specialization") : nil,
+                             note: isDoctor && !text("office_hours").isEmpty ? "Office hours: \(text("office_hours"))" : nil,
+                             uid: "urn:uuid:\(id)")
+        let fileName = text("name").filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "-")
+        return ["id": .string(id), "mediaType": "text/vcard", "fileName": .string((fileName.isEmpty ? "contact" : fileName) + ".vcf"),
+                "vcard": .string(card.text)]
     }
 }

@@ -73,8 +73,8 @@ extension Diary {
             ORDER BY occurred_at, id
             """, [.text(input.childId), .text(kind.rawValue), .text(from)])
         let points: [JSONValue] = rows.map { ["id": $0["id"].jsonValue, "date": $0["occurred_at"].jsonValue, "value": $0["value"].jsonValue] }
-        // Percentiles against the WHO standard come from Growth/ (GrowthStandard), wired at merge.
+        // Each point against the WHO standard for the child's age and sex (Growth.swift).
         return ["kind": .string(kind.rawValue), "unit": .string(kind.unit), "range": .string(input.range ?? "all"), "points": .array(points),
-                "percentiles": growthPercentiles(childID: input.childId, kind: kind, points: rows)]
+                "percentiles": try await growthPercentiles(childID: input.childId, kind: kind, points: rows)]
     }
 }

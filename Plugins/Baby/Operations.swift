@@ -72,6 +72,7 @@ enum BabyOperations {
             return Done(ok: true)
         }
         context.onOperation("contacts-list", input: ContactsFilter.self) { input, _ in try await diary.contacts(childID: input.childId, kind: input.kind) }
+        context.onOperation("contact-vcard", input: IDInput.self) { input, _ in try await diary.contactVCard(input.id) }
         context.onOperation("export", input: Diary.ExportInput.self) { input, _ in try await diary.export(input) }
     }
 

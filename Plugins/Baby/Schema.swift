@@ -8,7 +8,7 @@ import TesseraSDK
 /// only its own rows; `access` only the owner. A child's rows live in the child's space.
 enum BabySchema {
     static let migrations: [StorageMigration] = [StorageMigration(version: 1, sql: """
-        CREATE TABLE children (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', birth_date TEXT NOT NULL DEFAULT '',
+        CREATE TABLE children (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', birth_date TEXT NOT NULL DEFAULT '', sex TEXT NOT NULL DEFAULT '',
             photo TEXT NOT NULL DEFAULT '', created_by TEXT NOT NULL DEFAULT '', author_name TEXT NOT NULL DEFAULT '',
             created_at TEXT NOT NULL DEFAULT '');
         CREATE TABLE health_cards (id TEXT PRIMARY KEY, child_id TEXT NOT NULL DEFAULT '', blood_group TEXT NOT NULL DEFAULT '',

@@ -18,7 +18,9 @@ extension Diary {
         let level = try Validate.oneOf(input.level, [Level.parent.rawValue, Level.guardian.rawValue], field: "level")
         let person = try Validate.name(input.person, field: "person")
         try await require(.share, on: input.childId)
-        let invitation = try await spaces.invite(to: input.childId, role: .editor, person: person)
+        // The level is also the member's plugin role at the hub (the manifest's sync.roles), so the
+        // hub refuses what the level may not write, whatever device it comes from.
+        let invitation = try await spaces.invite(to: input.childId, role: .editor, pluginRole: level, person: person, expiresIn: nil)
         try await grant(level, to: person, on: input.childId)
         return ["invitationId": .string(invitation.id), "childId": .string(input.childId), "person": .string(person), "level": .string(level),
                 "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
