@@ -22,10 +22,11 @@ package final class BabyPlugin: Plugin {
         BabyOperations.registerHealthProblems(context, diary)
         BabyOperations.registerViews(context, diary)
         BabyOperations.registerSharing(context, diary)
-        // Rows another device deleted, or a child this device lost access to: their reminders go.
+        // Rows another device deleted, a problem it ended, or a child this device lost access to:
+        // this device's reminders for them go.
         context.onRemoteChanges { changes in
-            for row in changes.rows where row.deleted && ["records", "health_items"].contains(row.table) {
-                try await diary.cancelReminders(recordID: row.id)
+            for row in changes.rows where ["records", "health_items"].contains(row.table) {
+                if row.deleted { try await diary.cancelReminders(recordID: row.id) } else if row.table == "records" { try await diary.problemMayHaveEnded(row.id) }
             }
             for space in changes.droppedSpaces { try await diary.cancelReminders(childID: space) }
         }

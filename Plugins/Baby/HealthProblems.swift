@@ -40,12 +40,20 @@ extension Diary {
         let end = try input.endDate.map { try dates.parseDayOrMoment($0, field: "endDate") } ?? ""
         if !end.isEmpty, end < (row["occurred_at"].text ?? "") { throw BabyError.outOfRange("endDate", "\(end) is before the start \(row["occurred_at"].text ?? "")") }
         try await write(in: row["child_id"].text) { $0.patch("records", id: input.id, ["ended_at": .text(end)]) }
-        if !end.isEmpty {
-            for medication in try await query("SELECT id FROM records WHERE problem_id = ? AND type = 'medication'", [.text(input.id)]) {
-                try await cancelReminders(recordID: medication["id"].text ?? "")
-            }
-        }
+        if !end.isEmpty { try await stopMedicationReminders(problemID: input.id) }
         return try await record(input.id)
+    }
+
+    /// A problem another device changed: if it has ended, its medications stop reminding here.
+    func problemMayHaveEnded(_ id: String) async throws {
+        guard try await !query("SELECT 1 FROM records WHERE id = ? AND type = 'health_problem' AND ended_at <> ''", [.text(id)]).isEmpty else { return }
+        try await stopMedicationReminders(problemID: id)
+    }
+
+    private func stopMedicationReminders(problemID: String) async throws {
+        for medication in try await query("SELECT id FROM records WHERE problem_id = ? AND type = 'medication'", [.text(problemID)]) {
+            try await cancelReminders(recordID: medication["id"].text ?? "")
+        }
     }
 
     func addSymptom(_ input: NewSymptom) async throws -> JSONValue {

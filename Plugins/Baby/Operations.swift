@@ -8,7 +8,7 @@ enum BabyOperations {
     static func registerChildren(_ context: PluginContext, _ diary: Diary) {
         context.onOperation("profile-set", input: ProfileInput.self) { input, _ in try await diary.setProfile(person: input.person, name: input.name) }
         context.onOperation("child-create", input: Diary.NewChild.self) { input, _ in try await diary.createChild(input) }
-        context.onOperation("children-list", input: Empty.self) { _, _ in try await diary.listChildren() }
+        context.onOperation("children-list", input: NoInput.self) { _, _ in try await diary.listChildren() }
         context.onOperation("child-get", input: IDInput.self) { input, _ in try await diary.childProfile(input.id) }
         context.onOperation("child-update", input: Diary.ChildChange.self) { input, _ in try await diary.updateChild(input) }
         context.onOperation("child-delete", input: IDInput.self) { input, _ in
@@ -18,7 +18,7 @@ enum BabyOperations {
     }
 
     static func registerHealthCard(_ context: PluginContext, _ diary: Diary) {
-        context.onOperation("insurers-list", input: Empty.self) { _, _ in diary.insurers() }
+        context.onOperation("insurers-list", input: NoInput.self) { _, _ in diary.insurers() }
         context.onOperation("health-card-set", input: Diary.CardChange.self) { input, _ in try await diary.setCard(input) }
         context.onOperation("allergy-add", input: Diary.NewAllergy.self) { input, _ in try await diary.addAllergy(input) }
         context.onOperation("disease-add", input: Diary.NewDisease.self) { input, _ in try await diary.addDisease(input) }
@@ -58,7 +58,7 @@ enum BabyOperations {
         context.onOperation("medication-notify", input: Diary.NotifyInput.self) { input, _ in try await diary.setMedicationNotify(input) }
         context.onOperation("record-assign", input: Diary.Assignment.self) { input, _ in try await diary.assign(input) }
         context.onOperation("reminder-set", input: Diary.ReminderInput.self) { input, _ in try await diary.setReminder(input) }
-        context.onOperation("reminders-list", input: Empty.self) { _, _ in try await diary.listReminders() }
+        context.onOperation("reminders-list", input: NoInput.self) { _, _ in try await diary.listReminders() }
     }
 
     static func registerViews(_ context: PluginContext, _ diary: Diary) {
@@ -78,7 +78,7 @@ enum BabyOperations {
 
     static func registerSharing(_ context: PluginContext, _ diary: Diary) {
         context.onOperation("share-invite", input: Diary.Invite.self) { input, _ in try await diary.invite(input) }
-        context.onOperation("invitations-list", input: Empty.self) { _, _ in try await diary.invitations() }
+        context.onOperation("invitations-list", input: NoInput.self) { _, _ in try await diary.invitations() }
         context.onOperation("invitation-accept", input: Diary.InvitationRef.self) { input, _ in try await diary.accept(input) }
         context.onOperation("invitation-decline", input: Diary.InvitationRef.self) { input, _ in
             try await diary.decline(input)
@@ -92,7 +92,7 @@ enum BabyOperations {
     }
 }
 
-struct Empty: Decodable, Sendable {}
+struct NoInput: Decodable, Sendable {}
 struct IDInput: Decodable, Sendable { var id: String }
 struct ProfileInput: Decodable, Sendable { var person: String?; var name: String? }
 struct SuggestionInput: Decodable, Sendable { var field: String; var prefix: String? }

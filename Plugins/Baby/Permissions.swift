@@ -2,12 +2,12 @@ import TesseraSDK
 
 /// A person's level for one child (specs/baby-diary.md §5): the creator is the owner; the owner
 /// grants `parent` or `guardian`.
-enum Level: String, Sendable, Codable {
+enum AccessLevel: String, Sendable, Codable {
     case owner, parent, guardian
 }
 
 /// What a write does, for the permission matrix.
-enum Action: Sendable {
+enum DiaryAction: Sendable {
     case editBasic            // name, birth date, photo
     case deleteChild
     case editHealthCard       // blood group, insurer, allergies, diseases, vaccinations
@@ -21,7 +21,7 @@ enum Action: Sendable {
 /// is accepted. The hub will enforce the table-level part of it once per-plugin roles land
 /// (docs/baby.md, "Roles at the hub").
 enum Permissions {
-    static func allows(_ level: Level, _ action: Action, me: String) -> Bool {
+    static func allows(_ level: AccessLevel, _ action: DiaryAction, me: String) -> Bool {
         switch (level, action) {
         case (.owner, _): return true
         case (.parent, .deleteChild), (.parent, .share): return false
@@ -33,7 +33,7 @@ enum Permissions {
     }
 
     /// The refusal for an action `level` may not take.
-    static func refusal(_ level: Level, _ action: Action) -> PluginError {
+    static func refusal(_ level: AccessLevel, _ action: DiaryAction) -> PluginError {
         switch action {
         case .editBasic: BabyError.forbidden("a \(level.rawValue) cannot change the child's basic data", code: "basic_data_read_only")
         case .deleteChild: BabyError.forbidden("only the child's owner can delete the child", code: "not_owner")
@@ -67,19 +67,19 @@ extension Diary {
     /// This person's level for `childID`, refusing an unknown child. The creator is the owner; the
     /// others have the level the owner granted (the `access` row the owner wrote when inviting). A
     /// child whose grant has not arrived yet is treated as the least: guardian.
-    func level(for childID: String) async throws -> Level {
+    func level(for childID: String) async throws -> AccessLevel {
         guard let child = try await query("SELECT created_by FROM children WHERE id = ?", [.text(childID)]).first else {
             throw BabyError.notFound("child", childID)
         }
         let me = try await me().person
         if child["created_by"].text == me { return .owner }
         let granted = try await query("SELECT level FROM access WHERE child_id = ? AND person = ?", [.text(childID), .text(me)])
-        return granted.first?["level"].text.flatMap(Level.init(rawValue:)) ?? .guardian
+        return granted.first?["level"].text.flatMap(AccessLevel.init(rawValue:)) ?? .guardian
     }
 
     /// Refuses unless this person may take `action` on `childID`; returns the level.
     @discardableResult
-    func require(_ action: Action, on childID: String) async throws -> Level {
+    func require(_ action: DiaryAction, on childID: String) async throws -> AccessLevel {
         let level = try await level(for: childID)
         guard Permissions.allows(level, action, me: try await me().person) else { throw Permissions.refusal(level, action) }
         return level

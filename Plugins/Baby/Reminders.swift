@@ -19,11 +19,13 @@ extension Diary {
         let notifications = try requireNotifications()
         try await cancelReminders(recordID: recordID)
         let key = "baby-\(recordID)"
+        // The row first: a crash in between leaves a row whose cancel finds nothing, never a
+        // notification the module no longer knows of.
+        try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": .text(kind),
+                                                                 "fire_at": .text(at.formatted(.iso8601))]) }
         try await notifications.schedule(NotificationRequest(key: key, title: title, body: body,
                                                              payload: ["recordId": .string(recordID), "childId": .string(childID)],
                                                              schedule: .at(at)))
-        try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": .text(kind),
-                                                                 "fire_at": .text(at.formatted(.iso8601))]) }
         return ["at": .string(dates.moment(of: at))]
     }
 
@@ -41,11 +43,11 @@ extension Diary {
             var rule = "FREQ=DAILY;BYHOUR=\(hour);BYMINUTE=\(minute)"
             if let until { rule += ";UNTIL=" + until.replacingOccurrences(of: "-", with: "") }
             let key = "baby-\(recordID)-dose\(index)"
+            try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": "medication", "rule": .text(rule)]) }
             try await notifications.schedule(NotificationRequest(
                 key: key, title: "Lék: \(name)", body: "\(dose.dose) v \(dose.time)",
                 payload: ["recordId": .string(recordID), "childId": .string(childID), "dose": .integer(Int64(index))],
                 schedule: .recurring(rule: rule, startingAt: start, timeZone: config.timeZone.identifier)))
-            try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": "medication", "rule": .text(rule)]) }
             scheduled.append(["time": .string(dose.time), "rule": .string(rule)])
         }
         return .array(scheduled)

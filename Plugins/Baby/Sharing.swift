@@ -15,7 +15,7 @@ extension Diary {
 
     func invite(_ input: Invite) async throws -> JSONValue {
         let spaces = try requireSpaces()
-        let level = try Validate.oneOf(input.level, [Level.parent.rawValue, Level.guardian.rawValue], field: "level")
+        let level = try Validate.oneOf(input.level, [AccessLevel.parent.rawValue, AccessLevel.guardian.rawValue], field: "level")
         let person = try Validate.name(input.person, field: "person")
         try await require(.share, on: input.childId)
         // The level is also the member's plugin role at the hub (the manifest's sync.roles), so the
@@ -66,7 +66,7 @@ extension Diary {
         // The hub names a member by id and login (`name`); levels are kept by login, as invited.
         return ["members": .array(membership.members.map { member in
             ["person": .string(member.name), "personId": .string(member.person),
-             "level": .string(member.role == .owner ? Level.owner.rawValue : levels[member.name] ?? Level.guardian.rawValue)]
+             "level": .string(member.role == .owner ? AccessLevel.owner.rawValue : levels[member.name] ?? AccessLevel.guardian.rawValue)]
         }), "invitations": .array(membership.invitations.map { invitation in
             ["invitationId": .string(invitation.id), "person": invitation.invitee.map(JSONValue.string) ?? .null]
         })]

@@ -33,9 +33,9 @@ extension Diary {
         guard (1...200).contains(limit) else { throw BabyError.invalid("limit", "\(limit) is not within 1–200") }
         let types = try checkedTypes(input.types)
         let today = dates.today(clock.now())
-        var upper = Bound(date: "\u{10FFFF}", id: "")
+        var upper = TimelinePosition(date: "\u{10FFFF}", id: "")
         if input.includeFuture != true { upper.date = dates.day(today, minus: .day, -1) }
-        if let cursor = input.cursor { upper = try Bound(cursor: cursor) }
+        if let cursor = input.cursor { upper = try TimelinePosition(cursor: cursor) }
         let rows = try await items(childIDs: input.childIds, types: types, below: upper, from: nil, limit: limit + 1, descending: true)
         let page = rows.prefix(limit)
         let weekAgo = dates.day(today, minus: .day, 7), weekAhead = dates.day(today, minus: .day, -7)
@@ -45,7 +45,7 @@ extension Diary {
             members["group"] = .string(day >= weekAgo && day <= weekAhead ? day : String(day.prefix(7)))
             return .object(members)
         }
-        let next: JSONValue = rows.count > limit ? .string(Bound(date: page.last!.date, id: page.last!.id).cursor) : .null
+        let next: JSONValue = rows.count > limit ? .string(TimelinePosition(date: page.last!.date, id: page.last!.id).cursor) : .null
         return ["items": .array(items), "nextCursor": next]
     }
 
@@ -54,7 +54,7 @@ extension Diary {
         let month = try dates.parseMonth(input.month, field: "month")
         let types = try checkedTypes(input.types)
         let next = dates.day(month + "-01", minus: .month, -1)
-        let rows = try await items(childIDs: input.childIds, types: types, below: Bound(date: next, id: ""), from: month + "-01",
+        let rows = try await items(childIDs: input.childIds, types: types, below: TimelinePosition(date: next, id: ""), from: month + "-01",
                                    limit: 10_000, descending: false)
         var days: [String: [String: Int64]] = [:]
         for item in rows { days[String(item.date.prefix(10)), default: [:]][item.type, default: 0] += 1 }
@@ -67,7 +67,7 @@ extension Diary {
     func calendarDay(_ input: DayInput) async throws -> JSONValue {
         _ = try dates.parseDay(input.date, field: "date")
         let types = try checkedTypes(input.types)
-        let rows = try await items(childIDs: input.childIds, types: types, below: Bound(date: dates.day(input.date, minus: .day, -1), id: ""),
+        let rows = try await items(childIDs: input.childIds, types: types, below: TimelinePosition(date: dates.day(input.date, minus: .day, -1), id: ""),
                                    from: input.date, limit: 10_000, descending: false)
         return ["date": .string(input.date), "items": .array(rows.map(\.json))]
     }
@@ -81,7 +81,7 @@ extension Diary {
     private struct Item { var date: String; var id: String; var type: String; var json: JSONValue }
 
     /// Items with (date, id) below `below` (and dates from `from`), in order, from both tables.
-    private func items(childIDs: [String]?, types: [String]?, below: Bound, from: String?, limit: Int, descending: Bool) async throws -> [Item] {
+    private func items(childIDs: [String]?, types: [String]?, below: TimelinePosition, from: String?, limit: Int, descending: Bool) async throws -> [Item] {
         if childIDs?.isEmpty == true { return [] }
         var merged: [Item] = []
         let recordTypes = types.map { $0.filter { $0 != "vaccination" } } ?? RecordType.allCases.map(\.rawValue)
@@ -109,7 +109,7 @@ extension Diary {
     /// One page of `records` in (date, id) order below `below`: read along `records_timeline`, or
     /// `records_by_child` when children are named, never sorted afterwards (BabyTimelineTests
     /// checks the plan).
-    static func recordsPage(childIDs: [String]?, types: [String]?, below: Bound, from: String?, limit: Int,
+    static func recordsPage(childIDs: [String]?, types: [String]?, below: TimelinePosition, from: String?, limit: Int,
                             descending: Bool) -> (String, [SQLValue]) {
         let order = descending ? "DESC" : ""
         var sql = "SELECT * FROM records WHERE (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
@@ -120,7 +120,7 @@ extension Diary {
     }
 
     /// The same for the vaccinations of `health_items`, along `health_items_timeline`.
-    static func vaccinationsPage(childIDs: [String]?, below: Bound, from: String?, limit: Int, descending: Bool) -> (String, [SQLValue]) {
+    static func vaccinationsPage(childIDs: [String]?, below: TimelinePosition, from: String?, limit: Int, descending: Bool) -> (String, [SQLValue]) {
         let order = descending ? "DESC" : ""
         var sql = "SELECT * FROM health_items WHERE kind = 'vaccination' AND (occurred_at, id) < (?, ?)", parameters: [SQLValue] = [.text(below.date), .text(below.id)]
         if let from { sql += " AND occurred_at >= ?"; parameters.append(.text(from)) }
@@ -133,7 +133,7 @@ extension Diary {
 
 /// A position in the timeline: items strictly before (date, id) come next. Its cursor is opaque
 /// to callers (base64url of the two), and a cursor that does not decode is refused by name.
-struct Bound {
+struct TimelinePosition {
     var date: String
     var id: String
 

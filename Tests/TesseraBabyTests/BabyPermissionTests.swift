@@ -7,7 +7,7 @@ import TesseraTesting
 /// The permission matrix of specs/baby-diary.md §5, as a pure function and through the module.
 @Suite struct BabyPermissionTests {
     @Test func theMatrix() {
-        let cases: [(Level, Action, Bool)] = [
+        let cases: [(AccessLevel, DiaryAction, Bool)] = [
             (.owner, .deleteChild, true), (.parent, .deleteChild, false), (.guardian, .deleteChild, false),
             (.owner, .share, true), (.parent, .share, false), (.guardian, .share, false),
             (.parent, .editHealthCard, true), (.guardian, .editHealthCard, false),

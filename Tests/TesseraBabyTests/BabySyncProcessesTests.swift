@@ -58,6 +58,19 @@ import TesseraTestFixtures
         let values = Set(([note?["current"]] + (note?["others"]?.arrayValue ?? [])).compactMap { $0?.stringValue })
         #expect(values == ["v obýváku u gauče", "v obýváku, úplně sama"])
 
+        // A reminder is the phone's own; when the laptop deletes its vaccination, it goes too.
+        let vaccination = try await phone.call("vaccination-add", #"{"childId": "\#(id)", "name": "MMR", "date": "2026-03-05", "remindAt": "2026-03-05T08:00"}"#)
+        #expect(try await phone.call("reminders-list")["reminders"]?.arrayValue?.count == 1)
+        try await phone.sync()
+        try await laptop.sync()
+        #expect(try await laptop.call("reminders-list")["reminders"] == [], "reminders never sync")
+        _ = try await laptop.call("health-item-delete", #"{"id": "\#(try #require(vaccination["id"]?.stringValue))"}"#)
+        try await laptop.sync()
+        try await phone.sync()
+        #expect(try await phone.call("reminders-list")["reminders"] == [])
+        try await phone.tessera(["clock", "advance", "4d"])
+        #expect(try await phone.notifications().isEmpty)
+
         // Ada invites Bob as a guardian; Bob accepts and gets the child.
         _ = try await phone.call("share-invite", #"{"childId": "\#(id)", "person": "bob", "level": "guardian"}"#)
         try await phone.sync()

@@ -63,7 +63,7 @@ import TesseraTesting
     /// full scan, no sort of everything (SQLite's own plan for the module's query).
     @Test func aPageIsReadAlongAnIndexNeverSortedAfterwards() async throws {
         let (host, id) = try await BabyFixture.withChild()
-        let below = Bound(date: "2026-03-03", id: "")
+        let below = TimelinePosition(date: "2026-03-03", id: "")
         let plans: [(String, [SQLValue])] = [
             Diary.recordsPage(childIDs: nil, types: nil, below: below, from: nil, limit: 21, descending: true),
             Diary.recordsPage(childIDs: [id], types: nil, below: below, from: nil, limit: 21, descending: true),

@@ -1,22 +1,59 @@
-// The baby diary's page (a first one: the children with their ages, and the timeline newest first,
-// a page at a time). Growth charts against WHO percentiles come with the Growth/ component.
+// The baby diary's page: the children with their ages, one child's growth chart (a measurement kind
+// over 1 month, 1 year or all, as an SVG line; WHO percentile bands come with the Growth/ component)
+// with a form to add a measurement, and the timeline newest first, a page at a time. The chart is
+// drawn with presentation attributes, not a style sheet: the host's content policy allows no inline style.
 
 import { callOperation, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 
 const PLUGIN = "cz.tessera.baby";
+const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 let cursor = null;
 
 function age(a) { return a ? `${a.years} y ${a.months} m ${a.days} d` : ""; }
 
+function svg(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 async function showChildren() {
   const { children } = await callOperation(PLUGIN, "children-list", {});
   clear($("children"));
+  const chosen = $("child").value;
+  clear($("child"));
   for (const child of children) {
     const profile = await callOperation(PLUGIN, "child-get", { id: child.id });
     $("children").append(el("li", {}, `${child.name} (${child.birthDate}) — ${age(profile.age)} — ${child.level}`));
+    $("child").append(el("option", { value: child.id, selected: child.id === chosen }, child.name));
   }
+}
+
+async function showChart() {
+  const chart = $("chart");
+  for (const node of [...chart.childNodes]) if (node.nodeName !== "title") node.remove();
+  if (!$("child").value) return;
+  const series = await callOperation(PLUGIN, "measurements", { childId: $("child").value, kind: $("kind").value, range: $("range").value });
+  const points = series.points;
+  if (points.length === 0) {
+    chart.append(svg("text", { x: 20, y: 120, "font-size": 14, fill: "currentColor" }, "No measurements yet"));
+    return;
+  }
+  const times = points.map((p) => Date.parse(p.date.slice(0, 10)));
+  const values = points.map((p) => p.value);
+  const [t0, t1] = [Math.min(...times), Math.max(...times)];
+  const [v0, v1] = [Math.min(...values), Math.max(...values)];
+  const x = (t) => 50 + (t1 === t0 ? 250 : ((t - t0) / (t1 - t0)) * 520);
+  const y = (v) => 210 - (v1 === v0 ? 90 : ((v - v0) / (v1 - v0)) * 180);
+  const line = points.map((p, i) => `${x(times[i])},${y(values[i])}`).join(" ");
+  chart.append(svg("polyline", { points: line, fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
+  points.forEach((p, i) => chart.append(svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 3, fill: "#1565c0" })));
+  const label = (lx, ly, text) => svg("text", { x: lx, y: ly, "font-size": 12, fill: "currentColor" }, text);
+  chart.append(label(4, 34, `${v1} ${series.unit}`), label(4, 214, `${v0} ${series.unit}`),
+               label(50, 234, points[0].date.slice(0, 10)), label(500, 234, points[points.length - 1].date.slice(0, 10)));
 }
 
 async function showTimeline(more) {
@@ -30,14 +67,30 @@ async function showTimeline(more) {
   $("more").hidden = !cursor;
 }
 
-async function main() {
-  $("more").addEventListener("click", () => showTimeline(true));
+async function addMeasurement(event) {
+  event.preventDefault();
   try {
-    await showChildren();
-    await showTimeline(false);
+    await callOperation(PLUGIN, "measurement-add", {
+      childId: $("child").value, kind: $("kind").value, value: Number($("value").value), date: $("date").value,
+    });
+    $("status").textContent = "Measurement added.";
+    await Promise.all([showChart(), showTimeline(false), showChildren()]);
   } catch (error) {
     $("status").textContent = error instanceof APIError ? error.message : String(error);
   }
+}
+
+async function main() {
+  $("more").addEventListener("click", () => showTimeline(true));
+  for (const id of ["child", "kind", "range"]) $(id).addEventListener("change", () => showChart());
+  $("measurement-form").addEventListener("submit", addMeasurement);
+  try {
+    await showChildren();
+    await Promise.all([showChart(), showTimeline(false)]);
+  } catch (error) {
+    $("status").textContent = error instanceof APIError ? error.message : String(error);
+  }
+  document.body.dataset.ready = "true";
 }
 
 main();
