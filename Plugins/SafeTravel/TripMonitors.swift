@@ -87,14 +87,21 @@ extension Travel {
             if let at { try await clock.schedule(TimerRequest(key: "\(timer):\(id)", name: timer, fireAt: at, payload: ["trip": .string(id)])) }
             else { try await clock.cancelTimer(key: "\(timer):\(id)") }
         }
-        let open = trip.string("arrived_at").isEmpty
+        // A deadline already decided is not armed again (its alert row, or the prompt's marker, says
+        // so): otherwise every later fix would re-arm a past deadline and fire it once more.
+        let open = trip.string("arrived_at").isEmpty, mine = try await meIfSetUp()?.username == trip.string("traveller")
         let eta = open ? trip.date("expected_arrival_at") : nil
-        try await set(Self.etaTimer, trip.string("eta_passed_at").isEmpty ? eta : nil)
-        try await set(Self.overdueTimer, eta?.addingTimeInterval(config.overdueGrace))
-        try await set(Self.tripSilenceTimer, trip.date("last_seen_at")?.addingTimeInterval(config.silenceTimeout))
+        try await set(Self.etaTimer, mine && trip.string("eta_passed_at").isEmpty ? eta : nil)
+        let overdueDecided = try await eta.asyncMap { try await alertExists("trip-\(id)-overdue-\(Instant.millis($0))") } ?? true
+        try await set(Self.overdueTimer, overdueDecided ? nil : eta?.addingTimeInterval(config.overdueGrace))
+        let seen = trip.date("last_seen_at")
+        let silenceDecided = try await seen.asyncMap { try await alertExists("trip-\(id)-silent-\(Instant.millis($0))") } ?? true
+        try await set(Self.tripSilenceTimer, silenceDecided ? nil : seen?.addingTimeInterval(config.silenceTimeout))
         let since = open ? trip.date("off_route_since") : nil
-        try await set(Self.offRoutePromptTimer, since?.addingTimeInterval(config.offRouteDwell))
-        try await set(Self.offRouteAlertTimer, since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))
+        let prompted = try await since.asyncMap { try await wasHandled("trip-offroute-\(id)-\(Instant.millis($0))") } ?? true
+        try await set(Self.offRoutePromptTimer, mine && !prompted ? since?.addingTimeInterval(config.offRouteDwell) : nil)
+        let offRouteDecided = try await since.asyncMap { try await alertExists("trip-\(id)-offroute-\(Instant.millis($0))") } ?? true
+        try await set(Self.offRouteAlertTimer, offRouteDecided ? nil : since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))
     }
 
     /// The trip a firing is about, if it is still active (and the record still implies this deadline).
@@ -145,7 +152,9 @@ extension Travel {
     func offRoutePromptDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(config.offRouteDwell) <= firing.dueAt,
               let me = try await meIfSetUp(), me.username == trip.string("traveller") else { return }
-        await notifyTraveller(key: "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))", title: "You are off your route",
+        let key = "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))"
+        try await markHandled(key)
+        await notifyTraveller(key: key, title: "You are off your route",
                               body: "Acknowledge with your PIN, or your guardians are told at \(Instant.text(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))).",
                               payload: ["trip": .string(trip.string("id"))], at: since.addingTimeInterval(config.offRouteDwell))
     }

@@ -13,14 +13,19 @@ import TesseraTestFixtures
     static let route: JSONValue = [["lat": 50.07, "lon": 14.42], ["lat": 50.088, "lon": 14.42]]
 
     /// Replays `file` from now on the host's clock: each fix at its due instant, firing what falls due between.
-    static func replay(_ host: PluginTestHost, _ file: String) async throws {
+    /// Returns the keys of the timers that fired on the way.
+    @discardableResult
+    static func replay(_ host: PluginTestHost, _ file: String) async throws -> [String] {
         let document = try GPXReader().read(contentsOf: TravelFixture.fixtures.appendingPathComponent(file))
         let replay = try GPXReplay(points: document.replayPoints, deviceID: "ada/phone")
+        var fired: [String] = []
         for fix in replay.schedule(startingAt: host.now) {
-            try await TravelFixture.advance(host, to: fix.timestamp)
+            let seconds = fix.timestamp.timeIntervalSince(host.now)
+            if seconds > 0 { fired += try await host.advanceClock(by: seconds).map(\.timer.key) }
             let report = await host.feedLocation([fix])
             #expect(report.accepted == 1)
         }
+        return fired
     }
 
     @Test func leaveOnTimeDeviateGoSilentMissTheETAEachAlertOnceAtItsSecond() async throws {
@@ -30,9 +35,13 @@ import TesseraTestFixtures
         let trip = try #require(started["id"]?.stringValue)
         #expect(started["active"] == true && started["plan"] == ["WALKING"])
 
-        try await Self.replay(host, "walk-off-route.gpx")      // 08:00:00 … 08:15:00
+        var fired = try await Self.replay(host, "walk-off-route.gpx")      // 08:00:00 … 08:15:00
         #expect(try await host.call("trip-status")["off_route_since"] == "2026-03-02T08:10:10.000Z")
-        try await TravelFixture.advance(host, to: Date("2026-03-02T10:00:00Z"))
+        fired += try await host.advanceClock(by: Date("2026-03-02T10:00:00Z").timeIntervalSince(host.now)).map(\.timer.key)
+        // Each deadline's timer fired once: fixes after a deadline do not arm it again.
+        for timer in [Travel.offRoutePromptTimer, Travel.offRouteAlertTimer, Travel.tripSilenceTimer, Travel.etaTimer, Travel.overdueTimer] {
+            #expect(fired.filter { $0 == "\(timer):\(trip)" }.count == 1, "\(timer)")
+        }
 
         let since = Instant.millis(Date("2026-03-02T08:10:10Z")), seen = Instant.millis(Date("2026-03-02T08:15:00Z"))
         let eta = Instant.millis(Date("2026-03-02T08:30:00Z"))
