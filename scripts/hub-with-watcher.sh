@@ -22,7 +22,9 @@ fi
 "$T" serve --deployment "$HUB" &
 hub=$!
 watcher=
+# Ctrl-C or a TERM stops both (children started with & in a script ignore SIGINT themselves).
 trap 'kill $hub $watcher 2>/dev/null; wait' EXIT
+trap 'exit 130' INT TERM
 
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.2; done
 if ! "$T" sync status --deployment "$WATCHER" | grep -q ', logged in'; then

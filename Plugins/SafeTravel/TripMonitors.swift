@@ -51,7 +51,7 @@ extension Travel {
                                   payload: ["trip": .string(id)], at: fix.at)
         }
         if let battery = fix.battery, battery <= config.batteryLow {
-            try await raise(tripAlert(trip, kind: "trip-battery", suffix: "battery", at: fix.at, space: me.space, repeats: false,
+            try await raise(try await tripAlert(trip, kind: "trip-battery", suffix: "battery", at: fix.at, space: me.space, repeats: false,
                                       title: "\(me.username)'s battery is low", body: "Battery \(battery) % at \(fix.lat), \(fix.lon)."))
         }
     }
@@ -134,7 +134,7 @@ extension Travel {
         if let lat = distance.0, let lon = distance.1, let dlat = distance.2, let dlon = distance.3 {
             far = " \(Int(Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon)))) m from \(trip.string("destination_name"))."
         }
-        try await raise(tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: eta.addingTimeInterval(config.overdueGrace),
+        try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: eta.addingTimeInterval(config.overdueGrace),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) has not arrived",
                                   body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)"))
     }
@@ -143,7 +143,7 @@ extension Travel {
     func tripSilenceDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let seen = trip.date("last_seen_at"),
               seen.addingTimeInterval(config.silenceTimeout) <= firing.dueAt, let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))", at: seen.addingTimeInterval(config.silenceTimeout),
+        try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))", at: seen.addingTimeInterval(config.silenceTimeout),
                                   space: space, repeats: true, title: "No signal from \(trip.string("traveller"))",
                                   body: "Nothing heard since \(Instant.text(seen))."))
     }
@@ -164,16 +164,26 @@ extension Travel {
         let delay = config.offRouteDwell + config.offRouteResponse
         guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(delay) <= firing.dueAt,
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))", at: since.addingTimeInterval(delay),
+        try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))", at: since.addingTimeInterval(delay),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) is off their route",
                                   body: "Outside the planned route since \(Instant.text(since))."))
     }
 
-    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String) -> Alert {
+    /// An alert about `trip`, with its last positions (the newest fix, then the positions recorded
+    /// once a minute, newest first, five in all) and battery.
+    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String) async throws -> Alert {
         let id = trip.string("id")
-        let last: JSONValue = trip["last_lat"].isNull ? .array([]) : .array([[
+        var positions: [JSONValue] = trip["last_lat"].isNull ? [] : [[
             "lat": trip["last_lat"].jsonValue, "lon": trip["last_lon"].jsonValue, "accuracy": trip["last_accuracy"].jsonValue,
-            "at": trip["last_fix_at"].jsonValue, "battery": trip["last_battery"].jsonValue]])
+            "at": trip["last_fix_at"].jsonValue, "battery": trip["last_battery"].jsonValue]]
+        for row in try await rows("""
+            SELECT lat, lon, accuracy, created_at, battery FROM trip_activities WHERE trip_id = ? AND type = 'POSITION' AND created_at < ?
+            ORDER BY created_at DESC LIMIT 4
+            """, [.text(id), trip["last_fix_at"]]) {
+            positions.append(["lat": row["lat"].jsonValue, "lon": row["lon"].jsonValue, "accuracy": row["accuracy"].jsonValue,
+                              "at": row["created_at"].jsonValue, "battery": row["battery"].jsonValue])
+        }
+        let last = JSONValue.array(positions)
         return Alert(id: "trip-\(id)-\(suffix)", kind: kind, subjectID: id, traveller: trip.string("traveller"), space: space, dueAt: at,
                      reason: kind, title: title, body: body,
                      payload: ["trip": .string(id), "kind": .string(kind), "traveller": trip["traveller"].jsonValue, "lastPositions": last,

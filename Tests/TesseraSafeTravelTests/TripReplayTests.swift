@@ -61,7 +61,8 @@ import TesseraTestFixtures
             "trip-off-route @ 2026-03-02T08:13:10.000Z", "trip-silent @ 2026-03-02T08:20:00.000Z", "trip-overdue @ 2026-03-02T08:40:00.000Z"])
         let overdue = try #require(try host.deliveredNotifications().first { $0.key == "alert-trip-\(trip)-overdue-\(eta)" })
         #expect(overdue.recipient.hasPrefix("space:") && !overdue.late)
-        #expect(overdue.payload["lastPositions"]?.arrayValue?.first?["at"] == "2026-03-02T08:15:00.000Z")
+        #expect(overdue.payload["lastPositions"]?.arrayValue?.compactMap { $0["at"]?.stringValue } == [
+            "2026-03-02T08:15:00.000Z", "2026-03-02T08:14:00.000Z", "2026-03-02T08:13:00.000Z", "2026-03-02T08:12:00.000Z", "2026-03-02T08:11:00.000Z"])
         #expect(overdue.body.contains("m from Home"))
         // Positions were recorded once a minute, not for every fix.
         let positions = try await host.query("SELECT COUNT(*) AS n FROM trip_activities WHERE type = 'POSITION'").first?["n"].integer
@@ -87,6 +88,21 @@ import TesseraTestFixtures
         #expect(try await host.call("alerts")["alerts"]?.arrayValue?.map { $0["kind"] } == ["trip-silent"])
         #expect(try TravelFixture.delivered(host, "alert-").allSatisfy { $0.contains("-silent-") })
         #expect(try TravelFixture.delivered(host, "trip-eta").isEmpty)
+        await host.stop()
+    }
+
+    @Test func aLowBatteryTellsTheGuardiansOncePerTrip() async throws {
+        let host = try await TravelFixture.ada()
+        let trip = try #require(try await host.call("trip-start", ["destination": Self.home])["id"]?.stringValue)
+        _ = try await host.call("position-report", ["lat": 50.07, "lon": 14.42, "battery": 16])
+        try await host.advanceClock(by: 30)
+        _ = try await host.call("position-report", ["lat": 50.071, "lon": 14.42, "battery": 15])   // at the threshold
+        try await host.advanceClock(by: 30)
+        _ = try await host.call("position-report", ["lat": 50.072, "lon": 14.42, "battery": 9])
+        try await host.advanceClock(by: 1)
+        #expect(try TravelFixture.delivered(host, "alert-") == ["alert-trip-\(trip)-battery @ 2026-03-02T08:00:30.000Z"])
+        let entry = try #require(try host.deliveredNotifications().first { $0.key.hasPrefix("alert-trip-") })
+        #expect(entry.body.contains("Battery 15 %"))
         await host.stop()
     }
 
