@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "TesseraStress", dependencies: [sdk, stamp], path: "Plugins/Stress", exclude: ["Entry", "ui"]),
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
         // Safe travel (issue 21; specs/safe-travel.md, docs/safetravel.md).
-        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry"]),
+        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry", "ui"]),
         .target(name: "TesseraSafeTravelEntry", dependencies: ["TesseraSafeTravel", sdk], path: "Plugins/SafeTravel/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.
