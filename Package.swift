@@ -145,7 +145,7 @@ let package = Package(
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
         .target(name: "TesseraBabyEntry", dependencies: ["TesseraBaby", sdk], path: "Plugins/Baby/Entry"),
         // Safe travel (issue 21; specs/safe-travel.md, docs/safetravel.md).
-        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry"]),
+        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry", "ui"]),
         .target(name: "TesseraSafeTravelEntry", dependencies: ["TesseraSafeTravel", sdk], path: "Plugins/SafeTravel/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.

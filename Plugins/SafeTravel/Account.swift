@@ -16,6 +16,7 @@ extension Travel {
             batch.put("account", id: "me", ["username": .text(input.username), "space_id": .text(space), "created_at": SQLValue(at)])
             batch.put("pin", id: "pin", ["hash": .text(hash), "failed": 0, "locked_until": "", "set_at": SQLValue(at)])
         }
+        await inviteWatcherIfReachable()
         return try await accountState()
     }
 
@@ -70,6 +71,13 @@ extension Travel {
     static func salt() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// The watcher's invitation is retried on each guardian listing until the hub is reachable.
+    func inviteWatcherIfReachable() async {
+        do { try await inviteWatcher() } catch {
+            log.info("the watcher \(config.watcher ?? "") is not invited yet: \(error)")
+        }
     }
 
     /// The traveller's travel space at the hub, whose members are their guardians. Offline or

@@ -31,7 +31,14 @@ extension Travel {
     /// change to the same write (the traveller's device only: a watcher writes only the alert).
     @discardableResult
     func raise(_ alert: Alert, also: (inout WriteBatch) -> Void = { _ in }) async throws -> Bool {
-        if try await row("SELECT id FROM alerts WHERE id = ?", [.text(alert.id)]) != nil { return false }
+        if try await alertExists(alert.id) {
+            // Decided already (here, or by a watching host): only this device's own state follows.
+            var batch = WriteBatch()
+            batch.inSpace(alert.space)
+            also(&batch)
+            if !batch.changes.isEmpty { try await storage.write(batch) }
+            return false
+        }
         try await storage.write { batch in
             batch.inSpace(alert.space)
             batch.put("alerts", id: alert.id, ["kind": .text(alert.kind), "subject_id": .text(alert.subjectID),
@@ -66,6 +73,20 @@ extension Travel {
                                                   fireAt: firing.dueAt.addingTimeInterval(config.repeatEvery),
                                                   payload: ["alert": .string(id), "n": .integer(n + 1)]))
         }
+    }
+
+    func alertExists(_ alertID: String) async throws -> Bool {
+        try await row("SELECT id FROM alerts WHERE id = ?", [.text(alertID)]) != nil
+    }
+
+    /// A prompt to the traveller that has gone out (this device's own record; prompts are not shared).
+    func markHandled(_ key: String) async throws {
+        let at = now
+        try await storage.write { $0.put("handled", id: key, ["at": SQLValue(at)]) }
+    }
+
+    func wasHandled(_ key: String) async throws -> Bool {
+        try await row("SELECT id FROM handled WHERE id = ?", [.text(key)]) != nil
     }
 
     func isAcknowledged(_ alertID: String) async throws -> Bool {

@@ -34,6 +34,12 @@ struct TravelConfig: Sendable {
     var pinLockout: TimeInterval = 60
     /// UC3/UC4's precondition: at least one accepted guardian before a trip or an SOS.
     var requireGuardians: Bool = true
+    /// On a traveller's device: the hub name of the always-on watcher to invite into the travel space.
+    var watcher: String?
+    /// On the watcher host itself: its own hub name; it then joins every space it is invited to.
+    var watcherName: String?
+    /// How often the watcher looks for new invitations.
+    var watchEvery: TimeInterval = 30
 
     init(_ json: JSONValue) {
         func seconds(_ key: String, _ value: inout TimeInterval) {
@@ -66,6 +72,9 @@ struct TravelConfig: Sendable {
             periodOptions = options
         }
         if let v = json["requireGuardians"]?.boolValue { requireGuardians = v }
+        watcher = json["watcher"]?.stringValue
+        watcherName = json["watcherName"]?.stringValue
+        seconds("watchEvery", &watchEvery)
     }
 
     /// The SOS deadline after a release: the PIN window plus the server's grace (§7.7: release + 15 s).

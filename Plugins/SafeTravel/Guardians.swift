@@ -116,7 +116,8 @@ extension Travel {
     /// Brings the local rows in line with the hub: who has joined my space, and invitations from
     /// people I asked first (accepted here: that completes the two-way pairing).
     func refreshGuardians() async throws {
-        guard let me = try await meIfSetUp(), let spaces else { return }
+        guard let me = try await meIfSetUp(), let spaces, config.watcherName == nil else { return }
+        await inviteWatcherIfReachable()
         let at = now
         let outgoing = try await rows("SELECT username, status FROM guardians WHERE direction = 'outgoing'")
         let members = Set(try await spaces.members(of: me.space).members.map(\.name))

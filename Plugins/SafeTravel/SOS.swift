@@ -209,12 +209,22 @@ extension Travel {
 
     /// A watching host alerted while this device had the PIN already (entered in a tunnel, synced
     /// too late): the guardians are told at once that the traveller reported safe, and when.
+    /// A watching host's alert for an SOS still open here (the phone was cut off and came back):
+    /// this device's record follows it to ALERTED and its timers stop.
     func alertArrived(_ alertID: String) async throws {
         guard let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(alertID)]), alert.string("kind") == "sos",
               let me = try await meIfSetUp(), alert.string("traveller") == me.username,
-              let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(alert.string("subject_id"))]),
-              sos.string("state") == "SAFE", sos.string("reported_safe_at").isEmpty, let entered = sos.date("pin_entered_at") else { return }
+              let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(alert.string("subject_id"))]) else { return }
         let id = sos.string("id")
+        if ["HOLDING", "RELEASED"].contains(sos.string("state")) {
+            try await storage.write { batch in
+                batch.inSpace(me.space)
+                batch.patch("sos", id: id, ["state": "ALERTED", "alerted_at": alert["due_at"], "alert_reason": alert["reason"]])
+            }
+            try await armSOS(id)
+            return
+        }
+        guard sos.string("state") == "SAFE", sos.string("reported_safe_at").isEmpty, let entered = sos.date("pin_entered_at") else { return }
         try await storage.write { batch in
             batch.inSpace(me.space)
             batch.patch("sos", id: id, ["reported_safe_at": SQLValue(entered)])

@@ -26,6 +26,7 @@ package final class SafeTravelPlugin: Plugin {
         context.onRemoteChanges { changes in try await serial.run { try await travel.remoteChanged(changes) } }
         // Recovery: an unfinished trip, SOS or check-in request gets its deadlines back.
         try await serial.run { try await travel.rearmAll() }
+        try await serial.run { try await travel.startWatching() }
     }
 
     private func registerAccount(_ ops: Operations, _ t: Travel) {
@@ -82,7 +83,7 @@ package final class SafeTravelPlugin: Plugin {
             (Travel.deadlineTimer, t.deadlineDue), (Travel.slotTimer, t.slotDue), (Travel.missTimer, t.missDue),
             (Travel.etaTimer, t.etaDue), (Travel.overdueTimer, t.overdueDue), (Travel.tripSilenceTimer, t.tripSilenceDue),
             (Travel.offRoutePromptTimer, t.offRoutePromptDue), (Travel.offRouteAlertTimer, t.offRouteAlertDue),
-            (Travel.repeatTimer, t.repeatAlert),
+            (Travel.repeatTimer, t.repeatAlert), (Travel.watchTimer, t.watchInvitations),
         ]
         for (name, handler) in handlers {
             context.onTimer(name) { firing in try await serial.run { try await handler(firing) } }

@@ -6,7 +6,7 @@ import TesseraSDK
 /// default and there are no UNIQUE or foreign keys, so that they can be merged (docs/sync.md).
 /// Decisions are separate rows with deterministic ids (`alerts`, `checkins`), so that the
 /// traveller's device and a watching host that reach the same decision write the same row.
-/// `account`, `pin`, `guardians`, `sos_arming` and `last_fix` are this device's alone: the PIN's
+/// `account`, `pin`, `guardians`, `sos_arming`, `last_fix` and `handled` are this device's alone: the PIN's
 /// hash never leaves it.
 enum Schema {
     static let synced = ["trips", "trip_plan", "trip_activities", "destinations", "sos", "sos_positions",
@@ -65,5 +65,8 @@ enum Schema {
             summary TEXT NOT NULL DEFAULT '', repeats INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE alert_acks (id TEXT PRIMARY KEY, alert_id TEXT NOT NULL DEFAULT '', by TEXT NOT NULL DEFAULT '',
             acknowledged_at TEXT NOT NULL DEFAULT '');
-        """)]
+        """),
+        // Prompts to the traveller that went out, so that re-arming a trip never repeats one.
+        StorageMigration(version: 2, sql: "CREATE TABLE handled (id TEXT PRIMARY KEY, at TEXT NOT NULL DEFAULT '');"),
+    ]
 }

@@ -85,3 +85,11 @@ extension SQLValue {
 
 /// A new record id: a lowercase UUID.
 func newID() -> String { UUID().uuidString.lowercased() }
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -51,7 +51,7 @@ extension Travel {
                                   payload: ["trip": .string(id)], at: fix.at)
         }
         if let battery = fix.battery, battery <= config.batteryLow {
-            try await raise(tripAlert(trip, kind: "trip-battery", suffix: "battery", at: fix.at, space: me.space, repeats: false,
+            try await raise(try await tripAlert(trip, kind: "trip-battery", suffix: "battery", at: fix.at, space: me.space, repeats: false,
                                       title: "\(me.username)'s battery is low", body: "Battery \(battery) % at \(fix.lat), \(fix.lon)."))
         }
     }
@@ -87,14 +87,21 @@ extension Travel {
             if let at { try await clock.schedule(TimerRequest(key: "\(timer):\(id)", name: timer, fireAt: at, payload: ["trip": .string(id)])) }
             else { try await clock.cancelTimer(key: "\(timer):\(id)") }
         }
-        let open = trip.string("arrived_at").isEmpty
+        // A deadline already decided is not armed again (its alert row, or the prompt's marker, says
+        // so): otherwise every later fix would re-arm a past deadline and fire it once more.
+        let open = trip.string("arrived_at").isEmpty, mine = try await meIfSetUp()?.username == trip.string("traveller")
         let eta = open ? trip.date("expected_arrival_at") : nil
-        try await set(Self.etaTimer, trip.string("eta_passed_at").isEmpty ? eta : nil)
-        try await set(Self.overdueTimer, eta?.addingTimeInterval(config.overdueGrace))
-        try await set(Self.tripSilenceTimer, trip.date("last_seen_at")?.addingTimeInterval(config.silenceTimeout))
+        try await set(Self.etaTimer, mine && trip.string("eta_passed_at").isEmpty ? eta : nil)
+        let overdueDecided = try await eta.asyncMap { try await alertExists("trip-\(id)-overdue-\(Instant.millis($0))") } ?? true
+        try await set(Self.overdueTimer, overdueDecided ? nil : eta?.addingTimeInterval(config.overdueGrace))
+        let seen = trip.date("last_seen_at")
+        let silenceDecided = try await seen.asyncMap { try await alertExists("trip-\(id)-silent-\(Instant.millis($0))") } ?? true
+        try await set(Self.tripSilenceTimer, silenceDecided ? nil : seen?.addingTimeInterval(config.silenceTimeout))
         let since = open ? trip.date("off_route_since") : nil
-        try await set(Self.offRoutePromptTimer, since?.addingTimeInterval(config.offRouteDwell))
-        try await set(Self.offRouteAlertTimer, since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))
+        let prompted = try await since.asyncMap { try await wasHandled("trip-offroute-\(id)-\(Instant.millis($0))") } ?? true
+        try await set(Self.offRoutePromptTimer, mine && !prompted ? since?.addingTimeInterval(config.offRouteDwell) : nil)
+        let offRouteDecided = try await since.asyncMap { try await alertExists("trip-\(id)-offroute-\(Instant.millis($0))") } ?? true
+        try await set(Self.offRouteAlertTimer, offRouteDecided ? nil : since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))
     }
 
     /// The trip a firing is about, if it is still active (and the record still implies this deadline).
@@ -127,7 +134,7 @@ extension Travel {
         if let lat = distance.0, let lon = distance.1, let dlat = distance.2, let dlon = distance.3 {
             far = " \(Int(Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon)))) m from \(trip.string("destination_name"))."
         }
-        try await raise(tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: eta.addingTimeInterval(config.overdueGrace),
+        try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: eta.addingTimeInterval(config.overdueGrace),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) has not arrived",
                                   body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)"))
     }
@@ -136,7 +143,7 @@ extension Travel {
     func tripSilenceDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let seen = trip.date("last_seen_at"),
               seen.addingTimeInterval(config.silenceTimeout) <= firing.dueAt, let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))", at: seen.addingTimeInterval(config.silenceTimeout),
+        try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))", at: seen.addingTimeInterval(config.silenceTimeout),
                                   space: space, repeats: true, title: "No signal from \(trip.string("traveller"))",
                                   body: "Nothing heard since \(Instant.text(seen))."))
     }
@@ -145,7 +152,9 @@ extension Travel {
     func offRoutePromptDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(config.offRouteDwell) <= firing.dueAt,
               let me = try await meIfSetUp(), me.username == trip.string("traveller") else { return }
-        await notifyTraveller(key: "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))", title: "You are off your route",
+        let key = "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))"
+        try await markHandled(key)
+        await notifyTraveller(key: key, title: "You are off your route",
                               body: "Acknowledge with your PIN, or your guardians are told at \(Instant.text(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))).",
                               payload: ["trip": .string(trip.string("id"))], at: since.addingTimeInterval(config.offRouteDwell))
     }
@@ -155,16 +164,26 @@ extension Travel {
         let delay = config.offRouteDwell + config.offRouteResponse
         guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(delay) <= firing.dueAt,
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))", at: since.addingTimeInterval(delay),
+        try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))", at: since.addingTimeInterval(delay),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) is off their route",
                                   body: "Outside the planned route since \(Instant.text(since))."))
     }
 
-    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String) -> Alert {
+    /// An alert about `trip`, with its last positions (the newest fix, then the positions recorded
+    /// once a minute, newest first, five in all) and battery.
+    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String) async throws -> Alert {
         let id = trip.string("id")
-        let last: JSONValue = trip["last_lat"].isNull ? .array([]) : .array([[
+        var positions: [JSONValue] = trip["last_lat"].isNull ? [] : [[
             "lat": trip["last_lat"].jsonValue, "lon": trip["last_lon"].jsonValue, "accuracy": trip["last_accuracy"].jsonValue,
-            "at": trip["last_fix_at"].jsonValue, "battery": trip["last_battery"].jsonValue]])
+            "at": trip["last_fix_at"].jsonValue, "battery": trip["last_battery"].jsonValue]]
+        for row in try await rows("""
+            SELECT lat, lon, accuracy, created_at, battery FROM trip_activities WHERE trip_id = ? AND type = 'POSITION' AND created_at < ?
+            ORDER BY created_at DESC LIMIT 4
+            """, [.text(id), trip["last_fix_at"]]) {
+            positions.append(["lat": row["lat"].jsonValue, "lon": row["lon"].jsonValue, "accuracy": row["accuracy"].jsonValue,
+                              "at": row["created_at"].jsonValue, "battery": row["battery"].jsonValue])
+        }
+        let last = JSONValue.array(positions)
         return Alert(id: "trip-\(id)-\(suffix)", kind: kind, subjectID: id, traveller: trip.string("traveller"), space: space, dueAt: at,
                      reason: kind, title: title, body: body,
                      payload: ["trip": .string(id), "kind": .string(kind), "traveller": trip["traveller"].jsonValue, "lastPositions": last,

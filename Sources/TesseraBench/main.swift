@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -161,6 +161,16 @@ if which == "sync" || which == "all" {
                      size.binary, Double(size.binary) / Double(size.cells), Double(size.binary) / Double(size.changes),
                      Double(size.json) / Double(size.changes)))
     }
+}
+
+if which == "travel" {
+    // Not in `all`: it runs on the system clock, with a 15 s deadline per PIN-timeout sample.
+    let samples = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 40
+    let deadlines = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 5
+    let latencies = try await travelBenchmark(samples: samples, deadlines: deadlines, scratch: scratch + "/travel", buildDirectory: buildDirectory)
+    print("travel: safe-travel alert, deadline → the guardian's inbox through a hub on loopback (\(samples) alert-now + \(deadlines) PIN timeouts)")
+    print(String(format: "  p50 %.3f s, p95 %.3f s, p99 %.3f s, max %.3f s (n=%d)  target p50 ≤ 5 s, p95 ≤ 10 s, p99 ≤ 15 s (N4)",
+                 quantile(latencies, 0.5), quantile(latencies, 0.95), quantile(latencies, 0.99), latencies.max() ?? .nan, latencies.count))
 }
 
 if which == "hub" || which == "hub-postgresql" || which == "all" {

@@ -16,13 +16,13 @@ struct SafeTravelHubTests {
         .deletingLastPathComponent().appendingPathComponent("manifests/safetravel.json").path
     static let plugin = "cz.tessera.safetravel"
 
-    static func device(_ person: String, hub: HubTestServer) async throws -> PluginTestHost {
-        let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: ["pinIterations": 1000],
+    static func device(_ person: String, hub: HubTestServer, config: JSONValue = ["pinIterations": 1000], setUp: Bool = true) async throws -> PluginTestHost {
+        let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: config,
                                             grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:]],
                                             start: Date(timeIntervalSince1970: 1_772_438_400),  // 2026-03-02T08:00:00Z
                                             syncHub: "http://127.0.0.1:\(hub.port)")
         try await host.host.syncLogin(name: person, password: "correct horse battery", device: "\(person)'s phone")
-        _ = try await host.call("account-setup", ["username": .string(person), "pin": "4826"])
+        if setUp { _ = try await host.call("account-setup", ["username": .string(person), "pin": "4826"]) }
         return host
     }
 
@@ -104,6 +104,42 @@ struct SafeTravelHubTests {
             _ = try await bob.host.syncNow(Self.plugin)
             #expect(try bob.deliveredNotifications().filter { $0.key.hasPrefix("alert-trip-\(trip)-silent-") && !$0.key.contains("-r") }.count == 1)
             await ada.stop(); await bob.stop()
+        }
+    }
+
+    /// The always-on watcher (manifests/deployments/watcher.json): the same module on a host logged in
+    /// as the service member "watcher", which ada's device invites and which joins by itself.
+    @Test func theWatcherJoinsByItselfAndAlertsWhenThePhoneIsSwitchedOff() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "watcher"] { try await hub.addPerson(name) }
+            let watcher = try await Self.device("watcher", hub: hub, config: ["watcherName": "watcher"], setUp: false)
+            let ada = try await Self.device("ada", hub: hub, config: ["pinIterations": 1000, "requireGuardians": false, "watcher": "watcher"])
+            try await watcher.advanceClock(by: 30)                         // the watcher looks for invitations
+            #expect(try await watcher.query("SELECT username FROM guardians WHERE direction = 'incoming'").map { $0["username"].text } == ["ada"])
+            #expect(try await ada.call("guardians")["guardians"] == [], "the watcher is no guardian")
+
+            _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 5, "battery": 12])
+            let sos = try #require(try await ada.call("sos-touch-down")["sosId"]?.stringValue)
+            try await ada.advanceClock(by: 3)                              // HOLDING, its first position recorded
+            try await Self.sync(ada, watcher)
+            // The phone is smashed while the button is held: no release, no fix. The watcher alerts at
+            // the last sign of life (08:00:03) + 15 s, on its own clock.
+            try await watcher.advanceClock(by: 16)
+            #expect(try await watcher.query("SELECT due_at, traveller FROM alerts WHERE id = ?", [.text("sos-\(sos)")]).map { $0["due_at"].text } ==
+                    ["2026-03-02T08:00:18.000Z"])
+            #expect(try await watcher.query("SELECT COUNT(*) AS n FROM sos WHERE state = 'HOLDING'").first?["n"].integer == 1, "the watcher writes no SOS state")
+            try await watcher.advanceClock(by: 5)
+            _ = try await watcher.host.syncNow(Self.plugin)
+            // The alert reached the hub for every member: ada's other devices see it on their next fetch.
+            try await ada.advanceClock(by: 20)
+            _ = try await ada.host.syncNow(Self.plugin)
+            let told = try ada.deliveredNotifications().filter { $0.key == "alert-sos-\(sos)" }
+            #expect(told.count == 1 && told.first?.payload["reason"] == "DEVICE_SILENT" && told.first?.payload["battery"] == 12)
+            let status = try await ada.call("sos-status", ["sosId": .string(sos)])
+            #expect(status["state"] == "ALERTED" && status["alert_reason"] == "DEVICE_SILENT")
+            // The phone's own record followed: a new SOS can start.
+            #expect(try await ada.call("sos-touch-down")["state"] == "ARMING")
+            await ada.stop(); await watcher.stop()
         }
     }
 

@@ -13,14 +13,19 @@ import TesseraTestFixtures
     static let route: JSONValue = [["lat": 50.07, "lon": 14.42], ["lat": 50.088, "lon": 14.42]]
 
     /// Replays `file` from now on the host's clock: each fix at its due instant, firing what falls due between.
-    static func replay(_ host: PluginTestHost, _ file: String) async throws {
+    /// Returns the keys of the timers that fired on the way.
+    @discardableResult
+    static func replay(_ host: PluginTestHost, _ file: String) async throws -> [String] {
         let document = try GPXReader().read(contentsOf: TravelFixture.fixtures.appendingPathComponent(file))
         let replay = try GPXReplay(points: document.replayPoints, deviceID: "ada/phone")
+        var fired: [String] = []
         for fix in replay.schedule(startingAt: host.now) {
-            try await TravelFixture.advance(host, to: fix.timestamp)
+            let seconds = fix.timestamp.timeIntervalSince(host.now)
+            if seconds > 0 { fired += try await host.advanceClock(by: seconds).map(\.timer.key) }
             let report = await host.feedLocation([fix])
             #expect(report.accepted == 1)
         }
+        return fired
     }
 
     @Test func leaveOnTimeDeviateGoSilentMissTheETAEachAlertOnceAtItsSecond() async throws {
@@ -30,9 +35,13 @@ import TesseraTestFixtures
         let trip = try #require(started["id"]?.stringValue)
         #expect(started["active"] == true && started["plan"] == ["WALKING"])
 
-        try await Self.replay(host, "walk-off-route.gpx")      // 08:00:00 … 08:15:00
+        var fired = try await Self.replay(host, "walk-off-route.gpx")      // 08:00:00 … 08:15:00
         #expect(try await host.call("trip-status")["off_route_since"] == "2026-03-02T08:10:10.000Z")
-        try await TravelFixture.advance(host, to: Date("2026-03-02T10:00:00Z"))
+        fired += try await host.advanceClock(by: Date("2026-03-02T10:00:00Z").timeIntervalSince(host.now)).map(\.timer.key)
+        // Each deadline's timer fired once: fixes after a deadline do not arm it again.
+        for timer in [Travel.offRoutePromptTimer, Travel.offRouteAlertTimer, Travel.tripSilenceTimer, Travel.etaTimer, Travel.overdueTimer] {
+            #expect(fired.filter { $0 == "\(timer):\(trip)" }.count == 1, "\(timer)")
+        }
 
         let since = Instant.millis(Date("2026-03-02T08:10:10Z")), seen = Instant.millis(Date("2026-03-02T08:15:00Z"))
         let eta = Instant.millis(Date("2026-03-02T08:30:00Z"))
@@ -52,7 +61,8 @@ import TesseraTestFixtures
             "trip-off-route @ 2026-03-02T08:13:10.000Z", "trip-silent @ 2026-03-02T08:20:00.000Z", "trip-overdue @ 2026-03-02T08:40:00.000Z"])
         let overdue = try #require(try host.deliveredNotifications().first { $0.key == "alert-trip-\(trip)-overdue-\(eta)" })
         #expect(overdue.recipient.hasPrefix("space:") && !overdue.late)
-        #expect(overdue.payload["lastPositions"]?.arrayValue?.first?["at"] == "2026-03-02T08:15:00.000Z")
+        #expect(overdue.payload["lastPositions"]?.arrayValue?.compactMap { $0["at"]?.stringValue } == [
+            "2026-03-02T08:15:00.000Z", "2026-03-02T08:14:00.000Z", "2026-03-02T08:13:00.000Z", "2026-03-02T08:12:00.000Z", "2026-03-02T08:11:00.000Z"])
         #expect(overdue.body.contains("m from Home"))
         // Positions were recorded once a minute, not for every fix.
         let positions = try await host.query("SELECT COUNT(*) AS n FROM trip_activities WHERE type = 'POSITION'").first?["n"].integer
@@ -78,6 +88,21 @@ import TesseraTestFixtures
         #expect(try await host.call("alerts")["alerts"]?.arrayValue?.map { $0["kind"] } == ["trip-silent"])
         #expect(try TravelFixture.delivered(host, "alert-").allSatisfy { $0.contains("-silent-") })
         #expect(try TravelFixture.delivered(host, "trip-eta").isEmpty)
+        await host.stop()
+    }
+
+    @Test func aLowBatteryTellsTheGuardiansOncePerTrip() async throws {
+        let host = try await TravelFixture.ada()
+        let trip = try #require(try await host.call("trip-start", ["destination": Self.home])["id"]?.stringValue)
+        _ = try await host.call("position-report", ["lat": 50.07, "lon": 14.42, "battery": 16])
+        try await host.advanceClock(by: 30)
+        _ = try await host.call("position-report", ["lat": 50.071, "lon": 14.42, "battery": 15])   // at the threshold
+        try await host.advanceClock(by: 30)
+        _ = try await host.call("position-report", ["lat": 50.072, "lon": 14.42, "battery": 9])
+        try await host.advanceClock(by: 1)
+        #expect(try TravelFixture.delivered(host, "alert-") == ["alert-trip-\(trip)-battery @ 2026-03-02T08:00:30.000Z"])
+        let entry = try #require(try host.deliveredNotifications().first { $0.key.hasPrefix("alert-trip-") })
+        #expect(entry.body.contains("Battery 15 %"))
         await host.stop()
     }
 

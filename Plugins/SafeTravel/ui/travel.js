@@ -1,0 +1,128 @@
+// Safe travel's page for the traveller: set up (username, PIN), start a trip, see it on its route as
+// an SVG (no map tiles: the route, the positions walked and the destination's arrival circle, in a
+// local equirectangular projection), send a message, end it with the PIN, hold the SOS button, and
+// the alerts raised. It calls the module through the console's API client and the tab's token.
+
+import { token, callOperation, APIError } from "/console/api.js";
+import { el, clear } from "/console/dom.js";
+
+const PLUGIN = "cz.tessera.safetravel";
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+function svg(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+/** Draws the route, the positions and the destination, scaled to fit with a margin. */
+function drawTrack(trip, positions) {
+  const box = $("track");
+  for (const node of [...box.children]) if (node.tagName !== "title") node.remove();
+  const route = trip.route ? JSON.parse(trip.route) : [];
+  const points = [...route, ...positions.map((p) => [p.lat, p.lon])];
+  if (trip.dest_lat != null) points.push([trip.dest_lat, trip.dest_lon]);
+  if (points.length === 0) return;
+  const midLat = points.reduce((sum, p) => sum + p[0], 0) / points.length;
+  const k = Math.cos((midLat * Math.PI) / 180);  // metres per degree of longitude shrink with latitude
+  const xs = points.map((p) => p[1] * k), ys = points.map((p) => p[0]);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  // Fit into 360 × 260 inside the 400 × 300 box, centred, the same scale on both axes.
+  const scale = Math.min(360 / Math.max(maxX - minX, 1e-5), 260 / Math.max(maxY - minY, 1e-5));
+  const [midX, midY] = [(minX + maxX) / 2, (minY + maxY) / 2];
+  const at = ([lat, lon]) => [200 + (lon * k - midX) * scale, 150 - (lat - midY) * scale];
+  // Presentation attributes as well as classes, so the drawing reads the same without the style sheet.
+  const line = (list, cls, stroke, width, dash) => svg("polyline", {
+    class: cls, fill: "none", stroke, "stroke-width": width, "stroke-dasharray": dash,
+    points: list.map((p) => at(p).map((v) => v.toFixed(1)).join(",")).join(" "),
+  });
+  if (route.length >= 2) box.append(line(route, "route", "#6a7fb0", 4, "8 6"));
+  if (positions.length >= 1) box.append(line(positions.map((p) => [p.lat, p.lon]), "walked", "#c0392b", 3, "none"));
+  if (trip.dest_lat != null) {
+    const [x, y] = at([trip.dest_lat, trip.dest_lon]);
+    const radius = Math.max(3, (100 / 111320) * scale);  // the 100 m arrival radius, in degrees of latitude
+    box.append(svg("circle", { class: "destination", fill: "none", stroke: "#2e7d32", "stroke-width": 2, cx: x.toFixed(1), cy: y.toFixed(1), r: radius.toFixed(1) }));
+  }
+  if (positions.length) {
+    const [x, y] = at([positions.at(-1).lat, positions.at(-1).lon]);
+    box.append(svg("circle", { class: "last", fill: "#c0392b", cx: x.toFixed(1), cy: y.toFixed(1), r: 5 }));
+  }
+}
+
+async function refreshTrip(trip) {
+  $("start-form").hidden = trip.active;
+  $("active-trip").hidden = !trip.active;
+  if (!trip.active) return;
+  const eta = trip.expected_arrival_at ? `, expected by ${trip.expected_arrival_at}` : "";
+  const distance = trip.distanceToDestination != null ? ` ${Math.round(trip.distanceToDestination)} m to go.` : "";
+  const flags = [trip.arrived_at && "arrived", trip.eta_passed_at && "arrival time passed", trip.off_route_since && "off route"].filter(Boolean);
+  $("trip-summary").textContent = `To ${trip.destination_name || "no destination"}${eta}.${distance}${flags.length ? ` (${flags.join(", ")})` : ""}`;
+  const { activities } = await callOperation(PLUGIN, "trip-activities", { tripId: trip.id });
+  const positions = activities.filter((a) => a.lat != null && a.lon != null);
+  drawTrack(trip, positions);
+  clear($("positions"));
+  for (const p of positions) $("positions").append(el("tr", {}, el("td", {}, p.created_at), el("td", {}, p.lat), el("td", {}, p.lon), el("td", {}, p.battery ?? "")));
+}
+
+async function refresh() {
+  const account = await callOperation(PLUGIN, "account-state", {});
+  $("setup-section").hidden = account.setUp;
+  for (const id of ["trip-section", "alerts-section"]) $(id).hidden = !account.setUp;
+  if (account.setUp) {
+    await refreshTrip(await callOperation(PLUGIN, "trip-status", {}));
+    const { alerts } = await callOperation(PLUGIN, "alerts", {});
+    clear($("alerts"));
+    for (const alert of alerts) $("alerts").append(el("li", { class: "alert" }, `${alert.due_at}: ${alert.summary}`));
+  }
+  document.body.dataset.ready = "true";
+}
+
+function submit(form, errorBox, action) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $(errorBox).textContent = "";
+    try {
+      await action(new FormData(form));
+      form.reset();
+      document.body.dataset.ready = "false";
+      await refresh();
+    } catch (error) {
+      $(errorBox).textContent = error instanceof APIError ? error.message : String(error);
+      // A refused PIN is not kept in the field.
+      for (const input of form.querySelectorAll("input[type=password]")) input.value = "";
+    }
+  });
+}
+
+/** The SOS button: pressed sends touch-down, released touch-up (the module times the 3 s hold). */
+function wireSOS() {
+  const button = $("sos");
+  const send = async (operation) => {
+    try {
+      const answer = await callOperation(PLUGIN, operation, {});
+      $("status").textContent = answer.state === "RELEASED" ? `Enter your PIN before ${answer.pinWindowEndsAt}, or your guardians are alerted.` : `SOS: ${answer.state}`;
+    } catch (error) { $("status").textContent = error.message; }
+  };
+  button.addEventListener("pointerdown", () => send("sos-touch-down"));
+  button.addEventListener("pointerup", () => send("sos-touch-up"));
+}
+
+async function start() {
+  if (!token()) {
+    $("status").append("Sign in on the ", el("a", { href: "/" }, "Tessera console"), " first; this page uses the same token.");
+    return;
+  }
+  submit($("setup-form"), "status", (form) => callOperation(PLUGIN, "account-setup", { username: form.get("username"), pin: form.get("pin") }));
+  submit($("start-form"), "start-error", (form) => {
+    const input = { destination: { name: form.get("name"), lat: Number(form.get("lat")), lon: Number(form.get("lon")) } };
+    if (form.get("eta")) input.expectedArrivalAt = form.get("eta");
+    return callOperation(PLUGIN, "trip-start", input);
+  });
+  submit($("message-form"), "status", (form) => callOperation(PLUGIN, "trip-message", { text: form.get("text") }));
+  submit($("end-form"), "end-error", (form) => callOperation(PLUGIN, "trip-end", { pin: form.get("pin") }));
+  wireSOS();
+  try { await refresh(); } catch (error) { $("status").textContent = `Could not load: ${error.message}`; }
+}
+
+start();
