@@ -31,7 +31,7 @@ extension Travel {
         if let existing = try await row("SELECT status FROM guardians WHERE id = ?", [.text("out:\(input.username)")]) {
             throw PluginError.refused(.invalidState, "\(input.username) is already \(existing.string("status") == "ACCEPTED" ? "your guardian" : "asked")")
         }
-        let invitation = try await hubSpaces().invite(to: me.space, role: .editor, person: input.username)
+        let invitation = try await hubSpaces().invite(to: me.space, role: .editor, pluginRole: "guardian", person: input.username, expiresIn: nil)
         let at = now
         try await storage.write { batch in
             batch.put("guardians", id: "out:\(input.username)", ["username": .text(input.username), "direction": "outgoing", "status": "PENDING",
@@ -66,7 +66,7 @@ extension Travel {
         }
         // Two-way pairing: the accepter guards the requester, and is guarded back.
         if try await row("SELECT id FROM guardians WHERE id = ?", [.text("out:\(invitation.inviter)")]) == nil {
-            let back = try await spaces.invite(to: me.space, role: .editor, person: invitation.inviter)
+            let back = try await spaces.invite(to: me.space, role: .editor, pluginRole: "guardian", person: invitation.inviter, expiresIn: nil)
             try await storage.write { batch in
                 batch.put("guardians", id: "out:\(invitation.inviter)", ["username": .text(invitation.inviter), "direction": "outgoing",
                                                                          "status": "PENDING", "invitation_id": .text(back.id), "created_at": SQLValue(at)])

@@ -50,7 +50,7 @@ extension Travel {
               try await row("SELECT id FROM guardians WHERE id = ?", [.text("svc:\(watcher)")]) == nil else { return }
         let membership = try await spaces.members(of: me.space)
         if !membership.members.contains(where: { $0.name == watcher }), !membership.invitations.contains(where: { $0.invitee == watcher }) {
-            _ = try await spaces.invite(to: me.space, role: .editor, person: watcher, expiresIn: 2_592_000)
+            _ = try await spaces.invite(to: me.space, role: .editor, pluginRole: "watcher", person: watcher, expiresIn: 2_592_000)
         }
         let at = now
         try await storage.write { batch in
