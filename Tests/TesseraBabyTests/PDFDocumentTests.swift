@@ -14,10 +14,12 @@ import Testing
         #expect(data.starts(with: Array("%PDF-1.4\n".utf8)))
         #expect(String(decoding: bytes.suffix(6), as: UTF8.self) == "%%EOF\n")
         let tail = String(decoding: bytes.suffix(200), as: UTF8.self)
-        let xrefOffset = try #require(Int(try #require(tail.components(separatedBy: "startxref\n").last?.split(separator: "\n").first)))
+        let startxref = try #require(tail.components(separatedBy: "startxref\n").last?.split(separator: "\n").first)
+        let xrefOffset = try #require(Int(startxref))
         let xref = String(decoding: bytes[xrefOffset...], as: UTF8.self)
         #expect(xref.hasPrefix("xref\n0 "))
-        let lines = xref.components(separatedBy: "\n")
+        // Split on LF bytes: in a Swift String, CR LF is one Character and would not split at "\n".
+        let lines = Array(xref.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         let count = try #require(Int(lines[1].split(separator: " ")[1]))
         #expect(xref.contains("/Size \(count) "))
         #expect(lines[2] == "0000000000 65535 f\r")
@@ -107,6 +109,14 @@ import Testing
         let data = PDFDocument().data()
         #expect(try Poppler.renderPNG(data).count > 100)
         #expect(String(decoding: data, as: UTF8.self).contains("/Count 1"))
+    }
+
+    @Test func theSameContentGivesTheSameBytesAndADateOnlyWhenAsked() {
+        let draw: (inout PDFPage) -> Void = { $0.text("Očkování", x: 56, y: 72); $0.rectangle(PDFRect(x: 56, y: 80, width: 100, height: 20)) }
+        #expect(PDFDocument(title: "Deník").page(draw).data() == PDFDocument(title: "Deník").page(draw).data())
+        #expect(!String(decoding: PDFDocument().page(draw).data(), as: UTF8.self).contains("/CreationDate"))
+        let dated = PDFDocument(creationDate: Date(timeIntervalSince1970: 1_767_225_600)).page(draw).data()
+        #expect(String(decoding: dated, as: UTF8.self).contains("/CreationDate (D:20260101000000Z)"))
     }
 
     @Test func textIsEncodedInWinAnsiWhereItCanBeAndInTheSupplementOtherwise() {
