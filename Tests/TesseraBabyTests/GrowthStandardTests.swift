@@ -82,7 +82,9 @@ import Testing
         for z in stride(from: -5.0, through: 5.0, by: 0.25) {
             #expect(abs(try GrowthStandard.zScore(ofPercentile: GrowthStandard.percentile(ofZScore: z)) - z) < 1e-8)
         }
-        #expect(try GrowthStandard.percentile(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) > 50)
+        // wfa boys day 365: L 0.0645, M 9.646, S 0.1092 → z = ((9.6/9.646)^0.0645 − 1)/(0.0645 · 0.1092) = −0.04377.
+        #expect(abs(try GrowthStandard.zScore(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) + 0.043768) < 1e-6)
+        #expect(abs(try GrowthStandard.percentile(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) - 48.2545) < 1e-4)
     }
 
     @Test func weightForLengthBetweenTableRowsIsInterpolated() throws {
@@ -117,6 +119,11 @@ import Testing
         #expect(throws: GrowthStandardError.percentileOutOfRange(100)) { try GrowthStandard.zScore(ofPercentile: 100) }
         let message = GrowthStandardError.outsideTable(.weightForHeight, 64, 65...120).description
         #expect(message.contains("lengthCm 64.0") && message.contains("weight-for-height"))
+    }
+
+    @Test func weightForStatureSwitchesFromLengthToHeightAtTwoYears() {
+        #expect(GrowthIndicator.weightForStature(ageDays: 730) == .weightForLength)
+        #expect(GrowthIndicator.weightForStature(ageDays: 731) == .weightForHeight)
     }
 
     @Test func lyingAndStandingLengthsAreCorrectedByPointSevenCentimetres() {

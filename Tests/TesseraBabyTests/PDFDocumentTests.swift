@@ -18,7 +18,8 @@ import Testing
         let xrefOffset = try #require(Int(startxref))
         let xref = String(decoding: bytes[xrefOffset...], as: UTF8.self)
         #expect(xref.hasPrefix("xref\n0 "))
-        let lines = xref.components(separatedBy: "\n")
+        // Split on LF bytes: in a Swift String, CR LF is one Character and would not split at "\n".
+        let lines = Array(xref.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         let count = try #require(Int(lines[1].split(separator: " ")[1]))
         #expect(xref.contains("/Size \(count) "))
         #expect(lines[2] == "0000000000 65535 f\r")
@@ -89,18 +90,22 @@ import Testing
         }
         #expect(try Poppler.renderPNG(data).starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
-        // At 72 dpi a pixel is a point, so the layout's page points are the image's pixels.
+        // Where should the curves be? Read the axes from the rendering itself, not from the
+        // writer's layout: the x ticks' labels are centred on their grid lines, and each y label
+        // sits beside a horizontal grid line found in the image. At 72 dpi a pixel is a point.
         let image = try Poppler.renderPPM(data)
-        let layout = GrowthChartLayout(chart, in: frame)
+        let axes = try RenderedAxes(words: try Poppler.words(of: data), image: image, plotLeft: frame.x + 44)
         for day in [61.0, 183, 365, 548, 700] {
             let median = try GrowthStandard.parameters(.weightForAge, sex: .boy, at: day).m
             let p97 = try GrowthStandard.value(atPercentile: 97, indicator: .weightForAge, sex: .boy, at: day)
-            #expect(image.has(near: layout.point(day, median), Pixel.isGreen), "median at day \(day)")
-            #expect(image.has(near: layout.point(day, p97), Pixel.isRed), "P97 at day \(day)")
-            #expect(!image.has(near: layout.point(day, p97), Pixel.isGreen), "no median line at P97, day \(day)")
+            let p3 = try GrowthStandard.value(atPercentile: 3, indicator: .weightForAge, sex: .boy, at: day)
+            #expect(image.has(near: axes.point(month: day / 30.4375, value: median), Pixel.isGreen), "median at day \(day)")
+            #expect(image.has(near: axes.point(month: day / 30.4375, value: p97), Pixel.isRed), "P97 at day \(day)")
+            #expect(image.has(near: axes.point(month: day / 30.4375, value: p3), Pixel.isRed), "P3 at day \(day)")
+            #expect(!image.has(near: axes.point(month: day / 30.4375, value: p97), Pixel.isGreen), "no median line at P97, day \(day)")
         }
         for measurement in measurements {
-            #expect(image.has(near: layout.point(measurement.x, measurement.value), Pixel.isBlue), "point at day \(measurement.x)")
+            #expect(image.has(near: axes.point(month: measurement.x / 30.4375, value: measurement.value), Pixel.isBlue), "point at day \(measurement.x)")
         }
     }
 
@@ -108,6 +113,14 @@ import Testing
         let data = PDFDocument().data()
         #expect(try Poppler.renderPNG(data).count > 100)
         #expect(String(decoding: data, as: UTF8.self).contains("/Count 1"))
+    }
+
+    @Test func theSameContentGivesTheSameBytesAndADateOnlyWhenAsked() {
+        let draw: (inout PDFPage) -> Void = { $0.text("Očkování", x: 56, y: 72); $0.rectangle(PDFRect(x: 56, y: 80, width: 100, height: 20)) }
+        #expect(PDFDocument(title: "Deník").page(draw).data() == PDFDocument(title: "Deník").page(draw).data())
+        #expect(!String(decoding: PDFDocument().page(draw).data(), as: UTF8.self).contains("/CreationDate"))
+        let dated = PDFDocument(creationDate: Date(timeIntervalSince1970: 1_767_225_600)).page(draw).data()
+        #expect(String(decoding: dated, as: UTF8.self).contains("/CreationDate (D:20260101000000Z)"))
     }
 
     @Test func textIsEncodedInWinAnsiWhereItCanBeAndInTheSupplementOtherwise() {
@@ -134,6 +147,16 @@ enum Poppler {
     static func text(of pdf: Data, page: Int? = nil) throws -> String {
         let pages = page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []
         return String(decoding: try run("pdftotext", pages + ["-enc", "UTF-8"], pdf: pdf, output: "-"), as: UTF8.self)
+    }
+
+    /// The first page's words with their boxes (points from the top-left corner), from `pdftotext -bbox`.
+    static func words(of pdf: Data) throws -> [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+        let html = String(decoding: try run("pdftotext", ["-bbox", "-f", "1", "-l", "1"], pdf: pdf, output: "-"), as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: #"<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)</word>"#)
+        return pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
+            let field = { (i: Int) in String(html[Range(match.range(at: i), in: html)!]) }
+            return (field(5), Double(field(1))!, Double(field(2))!, Double(field(3))!, Double(field(4))!)
+        }
     }
 
     static func renderPNG(_ pdf: Data) throws -> Data {
@@ -175,6 +198,38 @@ enum Poppler {
     }
 }
 
+/// A chart's axes as a reader sees them on the rendered page: numeric labels left of the plot are
+/// the value axis (each matched to the horizontal line beside it), the other numeric labels the
+/// month axis (each centred on its tick).
+struct RenderedAxes {
+    let months: [(value: Double, x: Double)]
+    let values: [(value: Double, y: Double)]
+
+    init(words: [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)], image: PixelImage, plotLeft: Double) throws {
+        let numbers = words.compactMap { word in Double(word.text).map { (value: $0, word: word) } }
+        months = numbers.filter { $0.word.maxX > plotLeft - 2 }.map { ($0.value, ($0.word.minX + $0.word.maxX) / 2) }
+        let lines = image.horizontalLines(from: Int(plotLeft) + 2, to: Int(plotLeft) + 300)
+        values = try numbers.filter { $0.word.maxX <= plotLeft - 2 }.map { label in
+            let centre = (label.word.minY + label.word.maxY) / 2
+            guard let line = lines.min(by: { abs($0 - centre) < abs($1 - centre) }), abs(line - centre) < 6 else {
+                throw Poppler.PopplerError(message: "no grid line beside the label \(label.value)")
+            }
+            return (label.value, line)
+        }
+        guard months.count >= 2, values.count >= 2 else { throw Poppler.PopplerError(message: "too few axis labels: \(months) \(values)") }
+    }
+
+    /// The page point of `value` at `month`, interpolated between the outermost labels.
+    func point(month: Double, value: Double) -> PDFPoint {
+        PDFPoint(x: Self.interpolate(months.map { ($0.value, $0.x) }, month), y: Self.interpolate(values.map { ($0.value, $0.y) }, value))
+    }
+
+    private static func interpolate(_ marks: [(Double, Double)], _ v: Double) -> Double {
+        let a = marks.min { $0.0 < $1.0 }!, b = marks.max { $0.0 < $1.0 }!
+        return a.1 + (v - a.0) / (b.0 - a.0) * (b.1 - a.1)
+    }
+}
+
 /// An RGB pixel of a rendered page.
 struct Pixel {
     let r: Int, g: Int, b: Int
@@ -184,9 +239,12 @@ struct Pixel {
 }
 
 /// A binary PPM (P6) image as pdftoppm writes it.
-struct PixelImage {
+struct PixelImage: CustomStringConvertible {
     let width: Int, height: Int
     let pixels: [UInt8]
+
+    /// Short, so that a failed expectation does not print every pixel.
+    var description: String { "\(width)×\(height) image" }
 
     init(ppm data: Data) throws {
         let bytes = [UInt8](data)
@@ -211,6 +269,25 @@ struct PixelImage {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let i = (y * width + x) * 3
         return Pixel(r: Int(pixels[i]), g: Int(pixels[i + 1]), b: Int(pixels[i + 2]))
+    }
+
+    /// The rows (their centres, for a line spread over two rows) where a grey or black line spans
+    /// more than 40 % of the columns `x0..<x1` (curves cross them): grid lines and the frame.
+    func horizontalLines(from x0: Int, to x1: Int) -> [Double] {
+        let lineRows = (0..<height).filter { y in
+            let neutral = (x0..<x1).filter { x in
+                guard let p = pixel(x, y) else { return false }
+                return p.r < 250 && abs(p.r - p.g) < 16 && abs(p.g - p.b) < 16
+            }
+            return Double(neutral.count) > 0.4 * Double(x1 - x0)
+        }
+        var centres: [Double] = [], run: [Int] = []
+        for y in lineRows {
+            if let last = run.last, y != last + 1 { centres.append(Double(run.reduce(0, +)) / Double(run.count)); run = [] }
+            run.append(y)
+        }
+        if !run.isEmpty { centres.append(Double(run.reduce(0, +)) / Double(run.count)) }
+        return centres.map { $0 + 0.5 }  // a pixel row y covers y..<y+1
     }
 
     /// Whether a pixel within 2 pixels of `point` passes `test`.

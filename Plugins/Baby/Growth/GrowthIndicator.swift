@@ -11,6 +11,12 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
     /// Weight (kg) for standing height, 65–120 cm: the standard for children from 2 to 5 years.
     case weightForHeight = "weight-for-height"
 
+    /// The weight-for-stature standard for a child's age: weight-for-length before 731 days (when
+    /// children are measured lying), weight-for-height from 731 days (standing), as the WHO splits them.
+    public static func weightForStature(ageDays: Int) -> GrowthIndicator {
+        ageDays < 731 ? .weightForLength : .weightForHeight
+    }
+
     /// What the indicator's tables are indexed by.
     public enum Axis: String, Sendable {
         /// Age in completed days.
