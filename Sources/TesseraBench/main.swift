@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|hub-files [photos] [runs]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -161,6 +161,16 @@ if which == "sync" || which == "all" {
                      size.binary, Double(size.binary) / Double(size.cells), Double(size.binary) / Double(size.changes),
                      Double(size.json) / Double(size.changes)))
     }
+}
+
+if which == "hub-files" || which == "all" {
+    let photos = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000
+    let runs = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 3
+    let r = try await hubFilesBenchmark(photos: photos, kilobytes: 200, runs: runs, scratch: scratch + "/hub-files")
+    print("hub-files: \(photos) photos of 200 KiB device A → hub → device B over HTTP on loopback; A's round uploads then pushes, B's round pulls the records, then B fetches every photo (eager) and checks its SHA-256; median of \(runs) runs, a fresh hub each")
+    print(String(format: "  A → hub %.2f s (%.1f MB/s); hub → B %.2f s (%.1f MB/s); both %.2f s (%.1f MB/s), %.1f ms per photo",
+                 r.up, r.megabytesPerSecond(r.up), r.down, r.megabytesPerSecond(r.down), r.total, r.megabytesPerSecond(r.total),
+                 r.total / Double(photos) * 1000))
 }
 
 if which == "hub" || which == "hub-postgresql" || which == "all" {

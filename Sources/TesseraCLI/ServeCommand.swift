@@ -53,7 +53,9 @@ struct Serve: AsyncParsableCommand {
         // PostgreSQL), on the host's clock.
         let hub = host.deployment.role == .hub
             ? try await host.deployment.openHubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() }) : nil
-        let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub)
+        let hubFiles = hub.map { host.deployment.openHubFiles(store: $0, dataDirectory: host.options.dataDirectory) }
+        if let hubFiles { host.addDueWork(HubFileCollector(files: hubFiles, clock: host.clock)) }
+        let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub, hubFiles: hubFiles)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
         // Only once listening: a start that fails leaves no token behind that nobody saw work.

@@ -14,7 +14,8 @@ import TesseraRuntime
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
-                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil) -> Router<APIRequestContext> {
+                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil,
+                     hubFiles: HubFiles? = nil) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middlewares apply to routes added after them, so they come first.
         router.add(middleware: ResponseCountMiddleware(metrics: metrics))
@@ -43,7 +44,10 @@ enum APIRouter {
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
-        if let hub { HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes) }
+        if let hub {
+            HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)
+            if let hubFiles { HubFileRoutes.add(to: &table, files: hubFiles, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)) }
+        }
         table.finish()
         return router
     }

@@ -1,0 +1,141 @@
+import Foundation
+import TesseraFiles
+import TesseraSDK
+import TesseraSync
+
+/// The bytes of one plugin's files between a device and its hub (docs/files.md, "Through the
+/// hub"). A synced record carries a file's address; the bytes move apart from it:
+///
+/// - **up**, just before the push of a record that refers to a file this device has, unless the
+///   hub holds it from this person already; an interrupted upload resumes from what the hub kept;
+/// - **down**, when the plugin first reads a file that a record refers to and that is not here
+///   (or at once after a round, for a plugin whose grant says `"fetch": "eager"`), in pieces
+///   each made durable before the next, so an interrupted download resumes; the bytes are
+///   checked against the address before they are stored;
+/// - **dropped**, with the records of a space this device no longer belongs to.
+public struct DeviceFiles: Sendable {
+    public let hub: HubConnection
+    public let channel: PluginFileChannel
+    /// Bytes per upload or download request: a lost connection costs at most one piece.
+    public var pieceSize = 1 << 20
+
+    public init(hub: HubConnection, channel: PluginFileChannel) {
+        self.hub = hub
+        self.channel = channel
+    }
+
+    var plugin: String { channel.pluginID }
+    var store: FileStore { channel.store }
+
+    /// A file that could not be moved, and why.
+    public struct Failure: Sendable, Hashable, CustomStringConvertible {
+        public var address: String
+        public var reason: String
+        public var description: String { "\(address): \(reason)" }
+    }
+
+    // MARK: Up
+
+    /// Uploads the files that `changes` refer to and that this plugin has here, unless the hub
+    /// holds them from this person. The addresses sent, and those that failed (the push goes on:
+    /// the record matters more than its bytes, which a later round sends).
+    public func upload(referencedBy changes: [SyncChange]) async -> (sent: [String], failed: [Failure]) {
+        await upload(Set(changes.compactMap(\.fileAddress)).sorted())
+    }
+
+    /// Uploads the files an earlier round could not (noted as pending when they failed).
+    public func uploadPending() async -> (sent: [String], failed: [Failure]) {
+        await upload((try? store.pendingUploads(plugin: plugin)) ?? [])
+    }
+
+    /// Uploads each of `addresses`; one that fails is noted as pending, to go with the next round.
+    private func upload(_ addresses: [String]) async -> (sent: [String], failed: [Failure]) {
+        var sent: [String] = [], failed: [Failure] = []
+        for address in addresses {
+            do {
+                if try await upload(address) { sent.append(address) }
+                try store.setPendingUpload(plugin: plugin, address: address, pending: false)
+            } catch {
+                failed.append(Failure(address: address, reason: "\(error)"))
+                try? store.setPendingUpload(plugin: plugin, address: address, pending: true)
+            }
+        }
+        return (sent, failed)
+    }
+
+    /// Uploads one file of this plugin's, resuming what the hub kept of an earlier attempt.
+    /// Whether bytes were sent (false: the plugin has no such file, or the hub holds it).
+    @discardableResult
+    public func upload(_ address: String) async throws -> Bool {
+        guard let file = try? store.open(plugin: plugin, address: address) else { return false }
+        let (held, kept) = try await hub.fileUploadState(address)
+        if held { return false }
+        let size = file.descriptor.size
+        var offset = kept
+        while true {
+            let bytes = try file.read(at: offset, count: pieceSize)
+            let answer = try await hub.uploadFilePiece(address, size: size, offset: offset, bytes: bytes)
+            if answer.complete { return true }
+            guard answer.offset > offset else {
+                throw SyncClientError(status: 0, code: "upload_stalled", message: "the hub kept no more of \(address) than \(offset) bytes")
+            }
+            offset = answer.offset
+        }
+    }
+
+    // MARK: Down
+
+    /// Links the records that `changes` (just applied from the hub) write an address into, so
+    /// that reading the file fetches it and the collector keeps it while they refer to it.
+    public func noteReferences(_ changes: [SyncChange]) throws {
+        for change in changes {
+            guard let address = change.fileAddress else { continue }
+            try store.linkReference(plugin: plugin, address: address, table: change.table, id: change.row)
+        }
+    }
+
+    /// Fetches `address` from the hub into the plugin's files: resumes what arrived before,
+    /// appends piece by piece, then checks the bytes against the address and stores them.
+    @discardableResult
+    public func fetch(_ address: String) async throws -> FileDescriptor {
+        if let here = try store.descriptor(plugin: plugin, address: address) { return here }
+        var offset = try store.receivedSize(plugin: plugin, address: address)
+        while true {
+            let piece: (bytes: [UInt8], size: Int64)
+            do {
+                piece = try await hub.downloadFilePiece(address, plugin: plugin, from: offset, count: pieceSize)
+            } catch let error as SyncClientError where error.status == 416 {
+                // What arrived is longer than the file: not these bytes. Start again.
+                store.discardReceived(plugin: plugin, address: address)
+                throw error
+            }
+            if !piece.bytes.isEmpty { try store.appendReceived(plugin: plugin, address: address, bytes: piece.bytes) }
+            offset += Int64(piece.bytes.count)
+            if offset >= piece.size || piece.bytes.isEmpty { break }
+        }
+        return try await store.adoptReceived(address: address, through: channel)
+    }
+
+    /// Fetches every file the plugin's records refer to that is not here (the eager setting).
+    public func fetchMissing() async -> (fetched: [String], failed: [Failure]) {
+        var fetched: [String] = [], failed: [Failure] = []
+        for address in (try? store.missingLinked(plugin: plugin)) ?? [] {
+            do {
+                try await fetch(address)
+                fetched.append(address)
+            } catch {
+                failed.append(Failure(address: address, reason: "\(error)"))
+            }
+        }
+        return (fetched, failed)
+    }
+
+    // MARK: Dropped
+
+    /// Drops the links of `rows` (the records of a space this device no longer belongs to) and the
+    /// files nothing else links to. The addresses removed.
+    @discardableResult
+    public func dropCopies(of rows: [ChangedRow]) throws -> [String] {
+        try store.dropCopies(plugin: plugin, records: rows.map { (table: $0.table, id: $0.row) })
+    }
+}
