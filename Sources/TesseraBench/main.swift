@@ -168,7 +168,7 @@ if which == "hub-files" || which == "all" {
     let runs = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 3
     let r = try await hubFilesBenchmark(photos: photos, kilobytes: 200, runs: runs, scratch: scratch + "/hub-files")
     print("hub-files: \(photos) photos of 200 KiB device A → hub → device B over HTTP on loopback; A's round uploads then pushes, B's round pulls the records, then B fetches every photo (eager) and checks its SHA-256; median of \(runs) runs, a fresh hub each")
-    print(String(format: "  A → hub %.2f s (%.1f MB/s); hub → B %.2f s (%.1f MB/s); both %.2f s (%.1f MB/s), %.1f ms per photo",
+    print(String(format: "  A → hub %.2f s (%.1f MiB/s); hub → B %.2f s (%.1f MiB/s); both %.2f s (%.1f MiB/s), %.1f ms per photo",
                  r.up, r.megabytesPerSecond(r.up), r.down, r.megabytesPerSecond(r.down), r.total, r.megabytesPerSecond(r.total),
                  r.total / Double(photos) * 1000))
 }

@@ -44,6 +44,10 @@ public struct HubBlobStore: Sendable {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.failure("opening", path) }
         defer { close(fd) }
+        // One request at a time appends to one person's upload of a file (two would interleave).
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            throw HubError(.conflict, "upload_busy", "another request is uploading this file for you: wait for it, then resume from the offset")
+        }
         var held = Int64(lseek(fd, 0, SEEK_END))
         guard held == offset else {
             throw HubError(.conflict, "upload_offset", "the hub holds \(held) bytes of this upload, not \(offset): send from byte \(held)", field: "offset")
