@@ -160,7 +160,7 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
             "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,
         ]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", sdk]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", "TesseraLoader", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
         // Fio banka's REST API on loopback, for the finance module's import tests.
         .target(name: "TesseraFioEmulator", dependencies: [
