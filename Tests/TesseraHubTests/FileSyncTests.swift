@@ -220,9 +220,9 @@ struct FileSyncTests {
         }
     }
 
-    @Test("each person's quota and the largest file are the operator's; refused with named errors")
-    func quotas() async throws {
-        try await HubTestServer.start(filePolicy: HubFilePolicy(quotaBytesPerPerson: 300 * 1024, maxFileBytes: 1 << 20)).use { hub in
+    @Test("each person's quota and the largest file are the operator's; refused with named errors", arguments: HubBackend.allCases)
+    func quotas(backend: HubBackend) async throws {
+        try await HubTestServer.start(backend, filePolicy: HubFilePolicy(quotaBytesPerPerson: 300 * 1024, maxFileBytes: 1 << 20)).use { hub in
             try await hub.addPerson("ada")
             let token = try await hub.login("ada", device: "phone")
             let phone = try Device(hub, name: "phone", token: token, node: 0xA1)
