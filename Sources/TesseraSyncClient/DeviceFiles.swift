@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraFiles
 import TesseraSDK
 import TesseraSync
@@ -134,6 +135,24 @@ public struct DeviceFiles: Sendable {
     @discardableResult
     public func fetch(_ address: String) async throws -> FileDescriptor {
         if let here = try store.descriptor(plugin: plugin, address: address) { return here }
+        // One transfer per file in this process: a read and an eager fetch of the same file (or
+        // two reads) share it rather than append to one `.part` together.
+        let key = "\(store.dataDirectory)\u{0}\(plugin)\u{0}\(address)"
+        let task = Self.transfers.withLock { transfers in
+            if let running = transfers[key] { return running }
+            let task = Task { try await transfer(address) }
+            transfers[key] = task
+            return task
+        }
+        defer { Self.transfers.withLock { if $0[key] == task { $0[key] = nil } } }
+        return try await task.value
+    }
+
+    /// The transfers under way in this process, by store, plugin and address.
+    private static let transfers = Mutex<[String: Task<FileDescriptor, any Error>]>([:])
+
+    /// Downloads `address` (resuming), then verifies and stores it.
+    private func transfer(_ address: String) async throws -> FileDescriptor {
         var offset = try store.receivedSize(plugin: plugin, address: address)
         while true {
             let piece: (bytes: [UInt8], size: Int64)

@@ -91,8 +91,15 @@ struct FileSyncTests {
         try await HubTestServer.start(backend).use { hub in
             let (phone, tablet, address, photo, _, _) = try await Self.photoShared(hub)
             // Lazy: the record came, the bytes did not; the first read fetches and verifies them.
+            // Two reads and an eager fetch at once share one transfer (they would otherwise
+            // append to one partial file together, and the hash check would refuse it).
             #expect(try !tablet.has(address))
-            #expect(try await tablet.channel.read(address) == photo)
+            async let first = tablet.channel.read(address)
+            async let second = tablet.channel.read(address)
+            async let eager = tablet.files.fetchMissing()
+            #expect(try await first == photo)
+            #expect(try await second == photo)
+            #expect(await eager.failed.isEmpty)
             #expect(try tablet.has(address))
             #expect(try await tablet.channel.links(of: address) == [FileLink(table: "notes", id: "p1")])
             // The same photo in Ada's personal space: not uploaded again, and one copy on the hub.
