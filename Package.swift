@@ -75,14 +75,14 @@ let package = Package(
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSQLite"]),  // SQLite for its SerialGate
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraOutbound", dependencies: [sdk]),
-        .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync"]),
+        .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraFiles"]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
         // SHA-256 of file contents comes from TesseraLoader's `SHA256`; collection is due work on the clock.
         .target(name: "TesseraFiles", dependencies: [sdk, "TesseraSQLite", "TesseraLoader", "TesseraClock"]),
         // The system's libcrypt: yescrypt for the hub's passwords.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
-        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "CCrypt"]),
+        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "TesseraClock", "CCrypt"]),
         // The hub's store in PostgreSQL, for hubs that run as several replicas (edge: postgres-nio).
         .target(name: "TesseraHubPostgres", dependencies: [
             "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
@@ -115,6 +115,7 @@ let package = Package(
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", "TesseraHubPostgres", sdk,
+            "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
@@ -166,7 +167,7 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
             "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,
         ]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", sdk]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", "TesseraLoader", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
         // Fio banka's REST API on loopback, for the finance module's import tests.
         .target(name: "TesseraFioEmulator", dependencies: [
@@ -189,7 +190,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
         .testTarget(name: "TesseraUpgradeTests", dependencies: [

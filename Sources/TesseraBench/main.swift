@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -171,6 +171,16 @@ if which == "travel" {
     print("travel: safe-travel alert, deadline → the guardian's inbox through a hub on loopback (\(samples) alert-now + \(deadlines) PIN timeouts)")
     print(String(format: "  p50 %.3f s, p95 %.3f s, p99 %.3f s, max %.3f s (n=%d)  target p50 ≤ 5 s, p95 ≤ 10 s, p99 ≤ 15 s (N4)",
                  quantile(latencies, 0.5), quantile(latencies, 0.95), quantile(latencies, 0.99), latencies.max() ?? .nan, latencies.count))
+}
+
+if which == "hub-files" || which == "all" {
+    let photos = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000
+    let runs = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 3
+    let r = try await hubFilesBenchmark(photos: photos, kilobytes: 200, runs: runs, scratch: scratch + "/hub-files")
+    print("hub-files: \(photos) photos of 200 KiB device A → hub → device B over HTTP on loopback; A's round uploads then pushes, B's round pulls the records, then B fetches every photo (eager) and checks its SHA-256; median of \(runs) runs, a fresh hub each")
+    print(String(format: "  A → hub %.2f s (%.1f MiB/s); hub → B %.2f s (%.1f MiB/s); both %.2f s (%.1f MiB/s), %.1f ms per photo",
+                 r.up, r.megabytesPerSecond(r.up), r.down, r.megabytesPerSecond(r.down), r.total, r.megabytesPerSecond(r.total),
+                 r.total / Double(photos) * 1000))
 }
 
 if which == "hub" || which == "hub-postgresql" || which == "all" {

@@ -3,7 +3,7 @@ import Foundation
 import TesseraHub
 import TesseraManifest
 
-/// `tessera hub person add|password NAME`, `tessera hub person list`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
+/// `tessera hub person add|password NAME`, `tessera hub person quota NAME MB`, `tessera hub person list`: the hub's accounts, on the hub's own store (`<data>/hub.sqlite`;
 /// a running hub sees the new person at once). The same as `POST /v1/hub/people` with the admin
 /// token (docs/hub.md).
 struct Hub: AsyncParsableCommand {
@@ -12,7 +12,7 @@ struct Hub: AsyncParsableCommand {
         subcommands: [Person.self])
 
     struct Person: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self, List.self])
+        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self, List.self, Quota.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -60,6 +60,31 @@ struct Hub: AsyncParsableCommand {
             }
         }
 
+        struct Quota: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Set how many megabytes of files a person may upload to the hub, or 'default' for the deployment's quotaMBPerPerson.",
+                discussion: "tessera hub person quota ada 2000 --deployment manifests/deployments/hub.json")
+            @Argument(help: "The person's name.") var name: String
+            @Argument(help: "Megabytes (a number above 0), or 'default'.") var megabytes: String
+            @OptionGroup var host: HostArguments
+
+            func run() async throws {
+                try await reportingErrors {
+                    let bytes: Int64?
+                    if megabytes == "default" { bytes = nil } else {
+                        guard let value = Double(megabytes), value > 0 else {
+                            throw CLIError(code: .invalidInput, message: "megabytes: expected a number above 0 or 'default', found '\(megabytes)'")
+                        }
+                        bytes = Int64(value * 1_048_576)
+                    }
+                    let (store, deployment, directory) = try await host.hubStoreWithDeployment()
+                    let files = deployment.openHubFiles(store: store, dataDirectory: directory)
+                    try await Hub.refusals { try await files.setQuota(personName: name, bytes: bytes) }
+                    say(bytes == nil ? "\(name)'s file quota is the deployment's again" : "\(name) may keep \(megabytes) MB of files on the hub")
+                }
+            }
+        }
+
         struct Password: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Set a person's password (a forgotten one) and sign out all their devices; the password is read from stdin.",
@@ -100,6 +125,11 @@ extension Hub {
 extension HostArguments {
     /// The hub's store of the deployment, which must be a hub's.
     func hubStore() async throws -> HubStore {
+        try await hubStoreWithDeployment().store
+    }
+
+    /// The hub's store, its deployment and its data directory.
+    func hubStoreWithDeployment() async throws -> (store: HubStore, deployment: Deployment, directory: String) {
         let deployment: Deployment
         do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
@@ -109,6 +139,6 @@ extension HostArguments {
         }
         let directory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
         // The host's wall clock: it only dates the account.
-        return try await deployment.openHubStore(dataDirectory: directory, now: { Date() })
+        return (try await deployment.openHubStore(dataDirectory: directory, now: { Date() }), deployment, directory)
     }
 }

@@ -45,6 +45,14 @@ extension Deployment {
         return HubMailer(store: store, transport: transport, log: { log(.warning, "hub-mail", $0) })
     }
 
+    /// The files that pass through the hub: their bytes under `providers.hubFiles.directory`
+    /// (`<data>/hub-files` by default), their metadata in `store`, with the operator's limits.
+    func openHubFiles(store: HubStore, dataDirectory: String) -> HubFiles {
+        let directory = hubFiles.directory ?? (dataDirectory as NSString).appendingPathComponent("hub-files")
+        return HubFiles(store: store, blobs: HubBlobStore(directory: directory),
+                        policy: HubFilePolicy(quotaBytesPerPerson: hubFiles.quotaBytesPerPerson, maxFileBytes: hubFiles.maxFileBytes))
+    }
+
     /// How long a hub waits for its PostgreSQL store at start before it gives up and says so (the
     /// pool itself retries for about a minute before it reports a refused connection).
     static let postgresStartSeconds = 20

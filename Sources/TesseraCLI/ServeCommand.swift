@@ -54,7 +54,9 @@ struct Serve: AsyncParsableCommand {
         let hub = host.deployment.role == .hub
             ? try await host.deployment.openHubStore(dataDirectory: host.options.dataDirectory, now: { host.clock.now() },
                                                      sleepUntil: { try? await host.clock.sleep(until: $0) }) : nil
-        let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub)
+        let hubFiles = hub.map { host.deployment.openHubFiles(store: $0, dataDirectory: host.options.dataDirectory) }
+        if let hubFiles { host.addDueWork(HubFileCollector(files: hubFiles, clock: host.clock)) }
+        let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub, hubFiles: hubFiles)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
         // Only once listening: a start that fails leaves no token behind that nobody saw work.

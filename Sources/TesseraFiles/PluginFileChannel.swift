@@ -8,6 +8,9 @@ public struct PluginFileChannel: PluginFiles {
     public let store: FileStore
     public let policy: FilePolicy
     let now: @Sendable () -> Date
+    /// Where a file that a synced record refers to is fetched from when it is not here (the hub),
+    /// if this device syncs (docs/files.md, "Through the hub").
+    public var remote: (any RemoteFileSource)?
 
     public init(pluginID: String, store: FileStore, policy: FilePolicy, now: @escaping @Sendable () -> Date) {
         self.pluginID = pluginID
@@ -26,12 +29,19 @@ public struct PluginFileChannel: PluginFiles {
     }
 
     public func stat(_ address: String) async throws -> FileDescriptor {
-        guard let descriptor = try store.descriptor(plugin: pluginID, address: address) else { throw FileStore.notFound(address) }
+        if let descriptor = try store.descriptor(plugin: pluginID, address: address) { return descriptor }
+        guard try await fetchIfReferenced(address), let descriptor = try store.descriptor(plugin: pluginID, address: address) else {
+            throw FileStore.notFound(address)
+        }
         return descriptor
     }
 
     public func read(_ address: String, range: Range<Int64>?) async throws -> [UInt8] {
-        let file = try store.open(plugin: pluginID, address: address)
+        let file: StoredFile
+        do { file = try store.open(plugin: pluginID, address: address) } catch let error as PluginError where error.code == .notFound {
+            guard try await fetchIfReferenced(address) else { throw error }
+            file = try store.open(plugin: pluginID, address: address)
+        }
         let size = file.descriptor.size
         let wanted = range ?? 0..<size
         guard wanted.lowerBound >= 0, wanted.lowerBound <= size else {
@@ -54,8 +64,25 @@ public struct PluginFileChannel: PluginFiles {
         try store.links(plugin: pluginID, address: address)
     }
 
+    /// Fetches a file that is not here from ``remote``, if one of the plugin's records refers to
+    /// it (a plugin cannot make the host fetch an address none of its records names). Whether
+    /// it was fetched.
+    func fetchIfReferenced(_ address: String) async throws -> Bool {
+        guard let remote, try store.isLinked(plugin: pluginID, address: address) else { return false }
+        try await remote.fetch(address, into: self)
+        return true
+    }
+
     static func checkLink(table: String, id: String) throws(PluginError) {
         guard !table.isEmpty, table.utf8.count <= 128 else { throw PluginError(.invalidInput, "files: a link names a table of 1–128 characters", field: "table") }
         guard !id.isEmpty, id.utf8.count <= 512 else { throw PluginError(.invalidInput, "files: a link names a record id of 1–512 characters", field: "id") }
     }
+}
+
+/// Where a device fetches the bytes of a file that a synced record refers to and that it lacks:
+/// the hub (`TesseraSyncClient.DeviceFiles`). Fetching resumes what an earlier attempt received,
+/// checks the bytes against the address, and stores them in the plugin's files.
+public protocol RemoteFileSource: Sendable {
+    /// Fetches `address` into `channel`'s files; throws when the hub cannot give it.
+    func fetch(_ address: String, into channel: PluginFileChannel) async throws
 }

@@ -16,6 +16,12 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflict
         /// 410: the thing existed and is gone for good (a deleted space, an expired invitation).
         case gone
+        /// 413: a file larger than the hub takes in one file (`payload_too_large`).
+        case payloadTooLarge
+        /// 422: well-formed, but its content is wrong (a file whose bytes do not hash to its address).
+        case unprocessable
+        /// 507: the person's files on the hub would pass their quota (`quota_exceeded`).
+        case insufficientStorage
         /// 500: the hub failed (its store); the message is for the log, not the client.
         case `internal`
     }

@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -251,6 +251,53 @@ enum HubMigrations {
             """,
             "ALTER TABLE hub_invitations ADD COLUMN invitee_email TEXT",
             "CREATE INDEX IF NOT EXISTS hub_invitations_invitee_email ON hub_invitations(invitee_email)",
+        ])
+
+    /// Files through the hub (docs/hub.md, "Files"): the files whose bytes are whole on disk
+    /// (`hub_files`), who proved they have each one's bytes (`hub_file_holders`: `uploaded` 1 when
+    /// they sent them, which counts against their quota; 0 when they fetched them), the file
+    /// addresses synced records carry (`hub_file_refs`: the current value of each cell that holds
+    /// one, by its timestamp), uploads under way (`hub_file_uploads`) and each person's quota set
+    /// by the operator (`hub_file_quotas`).
+    static let version8 = HubMigration(
+        version: 8,
+        sqlite: [
+            "CREATE TABLE IF NOT EXISTS hub_files(address TEXT PRIMARY KEY, size INTEGER NOT NULL, created_ms INTEGER NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_holders(
+                address TEXT NOT NULL, person TEXT NOT NULL, uploaded INTEGER NOT NULL, PRIMARY KEY (address, person))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_file_holders_person ON hub_file_holders(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_refs(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL,
+                address TEXT NOT NULL, person TEXT NOT NULL, ts TEXT NOT NULL, PRIMARY KEY (plugin, space, tbl, row_id, col))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_file_refs_address ON hub_file_refs(address)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_uploads(
+                address TEXT NOT NULL, person TEXT NOT NULL, size INTEGER NOT NULL, started_ms INTEGER NOT NULL, PRIMARY KEY (address, person))
+            """,
+            "CREATE TABLE IF NOT EXISTS hub_file_quotas(person TEXT PRIMARY KEY, quota_bytes INTEGER NOT NULL)",
+        ],
+        postgres: [
+            "CREATE TABLE IF NOT EXISTS hub_files(address TEXT PRIMARY KEY, size BIGINT NOT NULL, created_ms BIGINT NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_holders(
+                address TEXT NOT NULL, person TEXT NOT NULL, uploaded INTEGER NOT NULL, PRIMARY KEY (address, person))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_file_holders_person ON hub_file_holders(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_refs(
+                plugin TEXT NOT NULL, space TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL,
+                address TEXT NOT NULL, person TEXT NOT NULL, ts TEXT NOT NULL, PRIMARY KEY (plugin, space, tbl, row_id, col))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_file_refs_address ON hub_file_refs(address)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_file_uploads(
+                address TEXT NOT NULL, person TEXT NOT NULL, size BIGINT NOT NULL, started_ms BIGINT NOT NULL, PRIMARY KEY (address, person))
+            """,
+            "CREATE TABLE IF NOT EXISTS hub_file_quotas(person TEXT PRIMARY KEY, quota_bytes BIGINT NOT NULL)",
         ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

@@ -216,6 +216,8 @@ struct PushSession {
     /// New leaf hashes XORed per space and minute, folded into the stored tries once at the end
     /// (a batch made within a few minutes touches a few dozen nodes, not 18 per change).
     private var leaves: [String: [Int64: UInt32]] = [:]
+    /// The new changes stored, for the file references they carry (``HubFileReferences``).
+    private var storedChanges: [SyncChange] = []
 
     init(plugin: String, person: String, now: Int64, connection: any HubSQL) {
         self.plugin = plugin
@@ -281,6 +283,7 @@ struct PushSession {
             if new.remove(StoredKey(space: change.space, timestamp: change.timestamp.text, column: change.column)) != nil {
                 stored += 1
                 leaves[change.space, default: [:]][change.timestamp.millis / 60_000, default: 0] ^= change.merkleHash
+                storedChanges.append(change)
             } else {
                 duplicates += 1
             }
@@ -301,6 +304,7 @@ struct PushSession {
     /// Stores what is pending and folds the new changes into the stored tries (XOR per node).
     mutating func finish() async throws {
         try await flush()
+        try await HubFileReferences.record(storedChanges, plugin: plugin, person: person, on: connection)
         // SQLite has no XOR operator (PostgreSQL's is #); for non-negative a and b,
         // a ^ b == (a | b) - (a & b), which both understand.
         let upsert = """

@@ -29,6 +29,8 @@ public struct Deployment: Sendable {
     public let sync: SyncProvider?
     /// Where a hub keeps its store (`providers.hubStore`; the embedded SQLite file by default).
     public let hubStore: HubStoreProvider
+    /// The limits on files that pass through a hub (`providers.hubFiles`; docs/hub.md, "Files").
+    public var hubFiles = HubFilesProvider()
     /// Past this many bytes of retired plugin code, a restart is recommended (`hotSwap.retiredBudgetMB`).
     public let retiredBudgetBytes: Int
     /// The HTTP listener.
@@ -96,6 +98,17 @@ public struct Deployment: Sendable {
         case postgresql(PostgreSQLSettings)
     }
 
+    /// Files at a hub: where their bytes are kept (`directory`, default `<data>/hub-files`; replicas
+    /// over one PostgreSQL database name one shared directory) and the operator's limits.
+    public struct HubFilesProvider: Sendable, Hashable {
+        public var directory: String?
+        /// Each person's quota in bytes (`quotaMBPerPerson`), unlimited if `nil`.
+        public var quotaBytesPerPerson: Int64?
+        /// The largest single file in bytes (`maxFileMB`), unlimited if `nil`.
+        public var maxFileBytes: Int64?
+        public init() {}
+    }
+
     /// How a hub reaches its PostgreSQL database. The password is read from the environment
     /// variable `passwordEnv` when the hub starts, never from the deployment file.
     public struct PostgreSQLSettings: Sendable, Hashable {
@@ -131,6 +144,8 @@ public struct Deployment: Sendable {
         public var hub: String
         /// Seconds between periodic rounds.
         public var everySeconds: Int64 = 900
+        /// Plugins whose files are fetched right after each round (`eagerFiles`), not when first read.
+        public var eagerFiles: Set<String> = []
         public init(hub: String) { self.hub = hub.hasSuffix("/") ? String(hub.dropLast()) : hub }
     }
 
@@ -199,7 +214,7 @@ public enum DeploymentReader {
         }
         let manifestDirs = doc["manifestDirectories"] == nil ? [base.appendingPathComponent("..").standardizedFileURL.path]
             : resolve(doc["manifestDirectories"])
-        return Deployment(
+        var deployment = Deployment(
             name: doc["name"]!.stringValue!,
             role: Deployment.Role(rawValue: doc["role"]!.stringValue!)!,
             dataDirectory: doc["dataDirectory"]?.stringValue,
@@ -220,6 +235,8 @@ public enum DeploymentReader {
             mail: mailProvider(doc["providers"]?["mail"]),
             hubRegistrationOpen: doc["hub"]?["registration"]?.stringValue == "open"
         )
+        deployment.hubFiles = hubFilesProvider(doc["providers"]?["hubFiles"], base: base)
+        return deployment
     }
 }
 
@@ -281,11 +298,24 @@ extension DeploymentReader {
         return provider
     }
 
+    /// `providers.hubFiles`, already checked against the schema.
+    static func hubFilesProvider(_ doc: JSONValue?, base: URL) -> Deployment.HubFilesProvider {
+        var provider = Deployment.HubFilesProvider()
+        guard let doc else { return provider }
+        if let directory = doc["directory"]?.stringValue {
+            provider.directory = directory.hasPrefix("/") ? directory : base.appendingPathComponent(directory).standardizedFileURL.path
+        }
+        provider.quotaBytesPerPerson = doc["quotaMBPerPerson"]?.doubleValue.map { Int64($0 * 1_048_576) }
+        provider.maxFileBytes = doc["maxFileMB"]?.doubleValue.map { Int64($0 * 1_048_576) }
+        return provider
+    }
+
     /// `providers.sync`, already checked against the schema.
     static func syncProvider(_ doc: JSONValue?) -> Deployment.SyncProvider? {
         guard let hub = doc?["hub"]?.stringValue else { return nil }
         var provider = Deployment.SyncProvider(hub: hub)
         if let text = doc?["every"]?.stringValue, let seconds = DurationText.seconds(text), seconds > 0 { provider.everySeconds = seconds }
+        provider.eagerFiles = Set(doc?["eagerFiles"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         return provider
     }
 }

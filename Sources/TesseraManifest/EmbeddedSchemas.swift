@@ -381,6 +381,14 @@ public enum EmbeddedSchemas {
               "description": "A sync round this often on the host's clock (default 15m), besides soon after local changes.",
               "type": "string",
               "pattern": "^([0-9]+[dhms])+$"
+            },
+            "eagerFiles": {
+              "description": "Plugins whose files this device fetches from the hub right after each round, rather than when first read (docs/files.md, Through the hub).",
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
             }
           }
         },
@@ -474,6 +482,28 @@ public enum EmbeddedSchemas {
               "description": "The environment variable holding the SMTP password; never written in the deployment file.",
               "type": "string",
               "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+            }
+          }
+        },
+        "hubFiles": {
+          "description": "Files that pass through a hub (docs/hub.md, Files): where their bytes are kept and the operator's limits.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "directory": {
+              "description": "Where the bytes are kept (default <data>/hub-files; relative to the deployment file). Hub replicas over one PostgreSQL database name one shared directory.",
+              "type": "string",
+              "minLength": 1
+            },
+            "quotaMBPerPerson": {
+              "description": "The most megabytes of files each person may have uploaded to the hub (unlimited if absent); `tessera hub person quota` sets one person's otherwise.",
+              "type": "number",
+              "exclusiveMinimum": 0
+            },
+            "maxFileMB": {
+              "description": "The largest single file the hub takes, in megabytes (unlimited if absent).",
+              "type": "number",
+              "exclusiveMinimum": 0
             }
           }
         }

@@ -133,7 +133,7 @@ public final class PluginHost: Sendable {
         providers = Self.providers(dataDirectory: data, clock: clock, timerStore: store, notifications: notifications, events: events,
                                    location: location, secrets: secrets, outbound: outbound, syncStores: stores,
                                    syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log,
-                                   files: FilesProvider(store: files, clock: clock, channels: fileChannels))
+                                   files: FilesProvider(store: files, clock: clock, channels: fileChannels, remote: box.map(HubFileSource.init)))
         pipeline = GenerationPipeline(options: options, deployment: deployment, providers: providers, generations: generations,
                                       clock: clock, timerStore: store, log: log)
         box?.host = self

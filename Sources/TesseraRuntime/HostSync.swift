@@ -45,9 +45,16 @@ extension PluginHost {
         }
         var sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
         sync.tracksRoles = syncStores.roles(of: pluginID) != nil
+        // A plugin that keeps files sends their bytes with its records (docs/files.md, "Through the hub").
+        sync.files = fileChannels[pluginID].map { DeviceFiles(hub: sync.hub, channel: $0) }
         do {
             try await registerOfflineSpaces(pluginID, with: HubAccess(hub: hub.hub, connection: sync.hub, state: sync.state))
-            let report = try await sync.round()
+            var report = try await sync.round()
+            if let files = sync.files, hub.eagerFiles.contains(pluginID) {
+                let fetched = await files.fetchMissing()
+                report.fileFailures += fetched.failed
+            }
+            for failure in report.fileFailures { log(.warning, pluginID, "sync: a file's bytes did not move: \(failure)") }
             syncStatus.withLock { $0[pluginID] = SyncStatus(at: clock.now(), report: report, error: nil) }
             // What other members' plugins addressed to this person's spaces comes with the round.
             do { try await fetchHubNotifications() } catch { log(.warning, "host", "fetching notifications from the hub failed: \(error)") }

@@ -19,6 +19,9 @@ public struct DeviceSync: Sendable {
     /// Whether the plugin declares per-plugin roles: then each round also refreshes this person's
     /// plugin role per space and the rows they created, which the device's record API checks.
     public var tracksRoles = false
+    /// The plugin's files, if it keeps any: their bytes go up before the records that refer to
+    /// them, references that come down are linked, and a dropped space's copies go.
+    public var files: DeviceFiles?
 
     public init(hub: HubConnection, plugin: String, store: SyncStore, state: SyncPeerState) {
         self.hub = hub
@@ -44,6 +47,12 @@ public struct DeviceSync: Sendable {
         public var reverted: [ChangedRow] = []
         /// Spaces whose data this device dropped: deleted, left, or the person was removed.
         public var dropped: [String] = []
+        /// Files whose bytes were uploaded before the push of a record referring to them, and
+        /// files that could not be (the records were pushed anyway; the bytes go in a later round).
+        public var filesUploaded: [String] = []
+        public var fileFailures: [DeviceFiles.Failure] = []
+        /// Files removed with the records of a dropped space.
+        public var filesDropped: [String] = []
         /// How many of ``rejected`` were reverted already.
         var revertedRejections = 0
 
@@ -65,6 +74,12 @@ public struct DeviceSync: Sendable {
             if status == .notAMember, local.contains(space) { report.notMember.append(space) }
         }
         try await dropDeparted(local, into: &report)
+        if let files {
+            // Bytes an earlier round could not send (a quota since raised, the network).
+            let retried = await files.uploadPending()
+            report.filesUploaded += retried.sent
+            report.fileFailures += retried.failed
+        }
         let writable = local.filter { !report.dropped.contains($0) && statuses[$0] != .inSync }
         for space in writable { try await push(space, since: state.lastPushed(hub: hub.baseURL, plugin: plugin, space: space), into: &report) }
         try revertRefused(into: &report)
@@ -93,6 +108,7 @@ public struct DeviceSync: Sendable {
         if !report.notMember.isEmpty { departed.formUnion(try await hub.spaces().departures.filter(report.notMember.contains)) }
         for space in departed.sorted() where space != "personal" {
             let rows = try store.dropSpace(space)
+            if let files { report.filesDropped += try files.dropCopies(of: rows) }
             report.dropped.append(space)
             report.changedRows += rows
             try state.setLastPushed(nil, hub: hub.baseURL, plugin: plugin, space: space)
@@ -134,6 +150,12 @@ public struct DeviceSync: Sendable {
         while true {
             let batch = try store.changes(in: space, since: mark, limit: pushBatch)
             guard !batch.isEmpty else { return }
+            if let files {
+                // The bytes before the record: a member who pulls the record can fetch the file.
+                let moved = await files.upload(referencedBy: batch)
+                report.filesUploaded += moved.sent
+                report.fileFailures += moved.failed
+            }
             let answer = try await hub.push(plugin: plugin, changes: batch)
             report.pushed += batch.count
             report.duplicates += answer.duplicates
@@ -151,6 +173,7 @@ public struct DeviceSync: Sendable {
             let page = try await hub.pull(plugin: plugin, after: cursor, space: space)
             if !page.changes.isEmpty {
                 let applied = try store.applyRemote(page.changes)
+                try files?.noteReferences(page.changes)
                 report.pulled += page.changes.count
                 report.changedRows += applied.rows
             }

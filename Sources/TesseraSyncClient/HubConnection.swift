@@ -95,7 +95,7 @@ public struct HubConnection: Sendable {
     }
 
     func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
-              authorized: Bool = true, timeout: Double? = nil) async throws -> Answer {
+              authorized: Bool = true, timeout: Double? = nil, headers: [String: String] = [:]) async throws -> Answer {
         guard let url = URL(string: baseURL + path) else {
             throw SyncClientError(status: 0, code: "invalid_hub", message: "'\(baseURL)' is not a hub address")
         }
@@ -104,6 +104,7 @@ public struct HubConnection: Sendable {
         request.timeoutInterval = timeout ?? self.timeout
         if authorized { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body { request.httpBody = Data(body) }
         let data: Data, response: URLResponse
         do {

@@ -45,6 +45,8 @@ public final class PluginTestHost: Sendable {
     ///   - start: where the virtual clock starts.
     ///   - syncHub: the hub the device syncs with (the deployment's `providers.sync.hub`); log in
     ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock.
+    ///   - eagerFiles: whether the plugin's files are fetched from the hub right after each round
+    ///     (`providers.sync.eagerFiles`) rather than when first read.
     ///   - httpRedirects: URL prefixes sent elsewhere by the `http` capability, e.g.
     ///     `["https://fioapi.fio.cz": "http://127.0.0.1:\(port)"]`: the plugin's real service URLs
     ///     reach an emulator on loopback (the deployment's `providers.http.redirects`).
@@ -57,7 +59,8 @@ public final class PluginTestHost: Sendable {
         grants: [String: JSONValue]? = nil,
         start: Date = Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01T00:00:00Z
         httpRedirects: [String: String] = [:],
-        syncHub: String? = nil
+        syncHub: String? = nil,
+        eagerFiles: Bool = false
     ) async throws {
         let declared = try ManifestReader.read(file: manifest)
         pluginID = declared.id
@@ -73,7 +76,9 @@ public final class PluginTestHost: Sendable {
                 "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": .string(start.formatted(.iso8601))],
                 "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
             ]
-            if let syncHub { providers["sync"] = ["hub": .string(syncHub)] }
+            if let syncHub {
+                providers["sync"] = ["hub": .string(syncHub), "eagerFiles": eagerFiles ? [.string(declared.id)] : []]
+            }
             let deployment: JSONValue = [
                 "name": "plugin-test", "role": "device",
                 "manifestDirectories": [.string(manifests)],

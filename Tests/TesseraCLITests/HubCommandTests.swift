@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TesseraLoader
 import TesseraSDK
 import TesseraTestFixtures
 
@@ -45,6 +46,51 @@ import TesseraTestFixtures
         _ = out.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Files through a served hub: the operator's quota from the deployment refuses an upload with
+    /// its named error; `tessera hub person quota` raises it for one person while the hub runs.
+    @Test(.hangWatchdog) func fileQuotaOfAServedHub() async throws {
+        let ws = FixtureWorkspace("hub-cli-files")
+        ws.writeDeployment(plugins: [], extra: [
+            "role": "hub",
+            "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                          "hubFiles": ["quotaMBPerPerson": 0.1, "maxFileMB": 5]],
+        ])
+        func tessera(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
+        }
+        #expect(try tessera(["hub", "person", "add", "ada"], input: "correct horse battery\n").status == 0)
+        let (process, out, text) = try ServeTests.serve(ws)
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+        func send(_ method: String, _ path: String, token: String? = nil, body: [UInt8], type: String) async throws -> (Int, JSONValue?) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.setValue(type, forHTTPHeaderField: "Content-Type")
+            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            request.httpBody = Data(body)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(data)))
+        }
+        let login = try await send("POST", "/v1/hub/login", body: Array(#"{"name":"ada","password":"correct horse battery","device":"cli"}"#.utf8),
+                                   type: "application/json")
+        let token = try #require(login.1?["token"]?.stringValue)
+        var photo = [UInt8](repeating: 0x5A, count: 200 * 1024)
+        photo[0] = 0xFF; photo[1] = 0xD8; photo[2] = 0xFF
+        let address = SHA256.hex(of: photo)
+        let refused = try await send("PUT", "/v1/hub/files/\(address)?size=\(photo.count)", token: token, body: photo, type: "application/octet-stream")
+        #expect(refused.0 == 507 && refused.1?["error"]?["code"]?.stringValue == "quota_exceeded")
+        let raised = try tessera(["hub", "person", "quota", "ada", "1"])
+        #expect(raised.status == 0 && raised.stdout.contains("ada may keep 1 MB"), "\(raised.stderr)")
+        #expect(try tessera(["hub", "person", "quota", "nobody", "1"]).stderr.contains("no person named 'nobody'"))
+        #expect(try tessera(["hub", "person", "quota", "ada", "lots"]).status == 2)
+        let taken = try await send("PUT", "/v1/hub/files/\(address)?size=\(photo.count)", token: token, body: photo, type: "application/octet-stream")
+        #expect(taken.0 == 201 && taken.1?["complete"]?.boolValue == true)
+        #expect(FileManager.default.fileExists(atPath: ws.dataDirectory + "/hub-files/objects/\(address.prefix(2))/\(address)"))
+        process.terminate()
+        _ = out.readDataToEndOfFile()
+        process.waitUntilExit()
     }
 
     @Test func hubCommandsRefuseADeviceDeployment() throws {

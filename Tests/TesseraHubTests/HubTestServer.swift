@@ -84,19 +84,22 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     let host: PluginHost
     let server: HTTPServer
     let hub: HubStore
+    /// The files through the hub: bytes under `<data>/hub-files`, with the policy the test gave.
+    let files: HubFiles
     let clock: TestClock
     let port: Int
     let adminToken: String
     /// The PostgreSQL database, for `.postgresql`.
     let postgres: (database: PostgresHubDatabase, name: String)?
 
-    static func start(_ backend: HubBackend = .sqlite) async throws -> HubTestServer {
+    static func start(_ backend: HubBackend = .sqlite, filePolicy: HubFilePolicy = HubFilePolicy()) async throws -> HubTestServer {
         let ws = FixtureWorkspace("hub")
         switch backend {
         case .sqlite:
-            return try await start(in: ws, clock: TestClock(), postgresDatabase: nil)
+            return try await start(in: ws, clock: TestClock(), postgresDatabase: nil, filePolicy: filePolicy)
         case .postgresql:
-            return try await start(in: ws, clock: TestClock(), postgresDatabase: try await PostgresTestServer.shared().createDatabase())
+            return try await start(in: ws, clock: TestClock(), postgresDatabase: try await PostgresTestServer.shared().createDatabase(),
+                                   filePolicy: filePolicy)
         }
     }
 
@@ -108,7 +111,8 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
         return replica
     }
 
-    private static func start(in ws: FixtureWorkspace, clock: TestClock, postgresDatabase: String?) async throws -> HubTestServer {
+    private static func start(in ws: FixtureWorkspace, clock: TestClock, postgresDatabase: String?,
+                              filePolicy: HubFilePolicy = HubFilePolicy()) async throws -> HubTestServer {
         ws.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": "open"]])
         let deployment = try DeploymentReader.read(file: ws.deploymentFile)
         precondition(deployment.role == .hub)
@@ -126,21 +130,24 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
         } else {
             hub = try await HubStore(dataDirectory: ws.dataDirectory, now: clock.now, sleepUntil: { await clock.sleep(until: $0) })
         }
-        let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil), hub: hub)
+        let files = HubFiles(store: hub, blobs: HubBlobStore(directory: ws.dataDirectory + "/hub-files"), policy: filePolicy)
+        let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, rateLimit: nil),
+                                hub: hub, hubFiles: files)
         let port = try await server.start()
         await host.start()
         server.markReady()
-        return HubTestServer(root: ws.root, dataDirectory: ws.dataDirectory, host: host, server: server, hub: hub, clock: clock,
+        return HubTestServer(root: ws.root, dataDirectory: ws.dataDirectory, host: host, server: server, hub: hub, files: files, clock: clock,
                              port: port, adminToken: admin, postgres: postgres)
     }
 
-    private init(root: String, dataDirectory: String, host: PluginHost, server: HTTPServer, hub: HubStore, clock: TestClock,
+    private init(root: String, dataDirectory: String, host: PluginHost, server: HTTPServer, hub: HubStore, files: HubFiles, clock: TestClock,
                  port: Int, adminToken: String, postgres: (database: PostgresHubDatabase, name: String)?) {
         self.root = root
         self.dataDirectory = dataDirectory
         self.host = host
         self.server = server
         self.hub = hub
+        self.files = files
         self.clock = clock
         self.port = port
         self.adminToken = adminToken

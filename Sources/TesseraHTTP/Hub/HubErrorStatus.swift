@@ -12,6 +12,9 @@ extension APIError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .gone: .gone
+        case .payloadTooLarge: .contentTooLarge
+        case .unprocessable: .unprocessableContent
+        case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case .internal: .internalServerError
         }
         if error.kind == .internal {

@@ -82,6 +82,10 @@ extension OpenAPIComponents {
                         queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": 500], "At most this many (default 200)."),
                     ]),
             ],
+            "/v1/hub/files/{address}/upload": ["get": hubOperation(
+                "hubFileUploadState", "Whether the hub needs this file's bytes from me (`held`), and how many bytes of my unfinished upload it kept.",
+                output: ref("HubFileUploadState"), errors: ["400"]).adding("parameters", [fileAddressParameter])],
+            "/v1/hub/files/{address}": ["put": fileUploadOperation, "get": fileDownloadOperation],
             "/v1/hub/sync/{plugin}/push": ["post": pushOperation],
             "/v1/hub/sync/{plugin}/pull": ["get": pullOperation],
             "/v1/hub/sync/{plugin}/wait": ["get": hubOperation(
@@ -140,6 +144,41 @@ extension OpenAPIComponents {
     }
 
     static let syncMediaType = "application/x-tessera-sync"
+
+    static var fileAddressParameter: JSONValue { pathParameter("address", "The file's SHA-256: 64 lowercase hex digits.") }
+
+    /// `PUT /v1/hub/files/{address}`: bytes from `offset` in, the upload's progress out.
+    static var fileUploadOperation: JSONValue {
+        var responses = errorResponses(["400", "401", "409", "413", "422", "429", "500", "507"])
+        responses["200"] = ["description": "Bytes kept; more are missing.", "content": jsonContent(ref("HubFileUpload"))]
+        responses["201"] = ["description": "The file is whole, verified against its address, and stored.", "content": jsonContent(ref("HubFileUpload"))]
+        return ["operationId": "hubUploadFile", "summary": "Upload a file's bytes from `offset` (resumable); verified against the address once whole.",
+                "tags": ["hub"], "security": [["deviceToken": []]],
+                "parameters": [
+                    fileAddressParameter,
+                    queryParameter("size", ["type": "integer", "minimum": 1], "The whole file's size in bytes.").adding("required", true),
+                    queryParameter("offset", ["type": "integer", "minimum": 0], "Where these bytes start (default 0): what the hub kept."),
+                ],
+                "requestBody": ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "contentMediaType": "application/octet-stream"]]]],
+                "responses": .object(responses)]
+    }
+
+    /// `GET /v1/hub/files/{address}?plugin=`: the bytes, whole or one range.
+    static var fileDownloadOperation: JSONValue {
+        var responses = errorResponses(["400", "401", "404", "416", "429", "500"])
+        let bytes: JSONValue = ["application/octet-stream": ["schema": ["type": "string", "contentMediaType": "application/octet-stream"]]]
+        responses["200"] = ["description": "The whole file.", "content": bytes]
+        responses["206"] = ["description": "The range asked for (`Content-Range`).", "content": bytes]
+        responses["304"] = ["description": "`If-None-Match` names this file."]
+        return ["operationId": "hubDownloadFile",
+                "summary": "A file that a record of the plugin in one of my spaces refers to; `Range` for a piece.",
+                "tags": ["hub"], "security": [["deviceToken": []]],
+                "parameters": [
+                    fileAddressParameter,
+                    queryParameter("plugin", ["type": "string"], "The plugin whose record refers to the file.").adding("required", true),
+                ],
+                "responses": .object(responses)]
+    }
 
     static var pluginParameter: JSONValue { pathParameter("plugin", "The plugin whose changes these are.") }
 
@@ -220,6 +259,8 @@ extension OpenAPIComponents {
                     "id": string, "space": string, "spaceName": string, "role": role, "inviter": ref("HubPerson"),
                     "invitee": ref("HubPerson"), "expiresAt": dateTime, "expiresAtMillis": integer, "pluginRole": string, "email": string]]]]),
             "HubCode": object(["code": string]),
+            "HubFileUploadState": object(["held": boolean, "offset": integer]),
+            "HubFileUpload": object(["address": string, "offset": integer, "complete": boolean]),
             "HubRole": ["type": "object", "required": ["role"], "properties": ["role": role, "pluginRole": string]],
             "HubMembership": object(["space": string, "person": string, "role": role]),
             "HubPushResult": object([

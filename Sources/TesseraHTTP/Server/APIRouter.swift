@@ -14,7 +14,8 @@ import TesseraRuntime
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
-                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil) -> Router<APIRequestContext> {
+                     metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil,
+                     hubFiles: HubFiles? = nil) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middlewares apply to routes added after them, so they come first.
         router.add(middleware: ResponseCountMiddleware(metrics: metrics))
@@ -46,6 +47,7 @@ enum APIRouter {
         if let hub {
             HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes,
                           registrationOpen: host.deployment.hubRegistrationOpen)
+            if let hubFiles { HubFileRoutes.add(to: &table, files: hubFiles, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)) }
         }
         table.finish()
         return router

@@ -22,15 +22,18 @@ public final class HTTPServer: Sendable {
     let tokens: TokenStore
     /// The hub's store when the deployment's role is `hub`: the `/v1/hub/…` routes serve it (docs/hub.md).
     let hub: HubStore?
+    /// The files that pass through the hub (`/v1/hub/files/…`), when the deployment's role is `hub`.
+    let hubFiles: HubFiles?
     let metrics = HTTPMetrics()
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
 
-    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil) {
+    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
         self.host = host
         self.tokens = tokens
         self.hub = hub
+        self.hubFiles = hubFiles
         self.configuration = configuration
         // New notifications and events wake the open SSE streams, which then read them.
         let streams = self.streams
@@ -48,7 +51,7 @@ public final class HTTPServer: Sendable {
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
-                                   streams: streams, hub: hub),
+                                   streams: streams, hub: hub, hubFiles: hubFiles),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),

@@ -17,6 +17,8 @@ struct FilesProvider: CapabilityProvider {
     let store: FileStore
     let clock: any ClockSource
     let channels: FileChannels
+    /// The hub, for files synced records refer to (a device that syncs); `nil` otherwise.
+    var remote: (any RemoteFileSource)?
 
     /// A manifest must declare at least one media type, each one the host can recognise by content.
     func check(grant: JSONValue, manifest: PluginManifest) throws {
@@ -32,8 +34,9 @@ struct FilesProvider: CapabilityProvider {
 
     func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
         let clock = self.clock
-        let channel = PluginFileChannel(pluginID: request.manifest.id, store: store, policy: FilePolicy(grant: request.grant),
+        var channel = PluginFileChannel(pluginID: request.manifest.id, store: store, policy: FilePolicy(grant: request.grant),
                                         now: { clock.now() })
+        channel.remote = remote
         return FilesBinding(channel: channel, channels: channels, storage: request.resources.storage, recovers: !request.replacing)
     }
 }
