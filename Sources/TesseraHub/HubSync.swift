@@ -359,11 +359,11 @@ struct PushSession {
     private mutating func noteCreator(of change: SyncChange, in space: String) async throws {
         let key = RowKey(space: space, table: change.table, row: change.row)
         guard try await creator(of: key).isEmpty else { return }
-        try await connection.execute("""
+        let inserted = try await connection.execute("""
             INSERT INTO hub_row_creators(plugin, space, tbl, row_id, person) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """, [.text(plugin), .text(space), .text(change.table), .text(change.row), .text(person)])
-        creators[key] = nil
-        _ = try await creator(of: key)  // another replica's push may have been first
+        creators[key] = inserted == 1 ? person : nil
+        if inserted != 1 { _ = try await creator(of: key) }  // another replica's push was first
     }
 
     private func isHeld(_ change: SyncChange, in space: String) async throws -> Bool {

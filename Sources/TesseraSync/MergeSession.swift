@@ -60,6 +60,8 @@ final class MergeSession {
     private var lastTimestamp: (timestamp: HLCTimestamp, text: String)?
     private(set) var stored = 0
     private(set) var duplicates = 0
+    /// The clock reading up to which own changes may come back (``SyncStore/dropSpace(_:)``); read once, when needed.
+    private var forgottenUntil: String??
 
     init(connection: SQLiteConnection, shapes: [String: SyncTableShape], clock: HybridLogicalClock) throws {
         self.connection = connection
@@ -72,6 +74,15 @@ final class MergeSession {
     /// The synced table named `name` (as declared, or in another case, as the record API allows).
     func shape(named name: String) -> SyncTableShape? {
         shapes[name] ?? shapes.values.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// Whether an own-node change stamped `text` was made before this replica dropped a space.
+    private func isForgottenOwn(_ text: String) throws -> Bool {
+        if forgottenUntil == nil {
+            forgottenUntil = .some(try connection.fetchOne("SELECT forgotten_until FROM _tessera_sync_clock WHERE id = 1")?.first?.text)
+        }
+        guard let until = forgottenUntil ?? nil else { return false }
+        return text <= until
     }
 
     // MARK: Absorbing changes
@@ -94,8 +105,9 @@ final class MergeSession {
             return false
         }
         // Every change this replica made is in its log (which is never compacted yet), so one of
-        // its own node that is new here was made by a replica sharing the node.
-        if remote, change.timestamp.node == clock.node {
+        // its own node that is new here was made by a replica sharing the node — unless it was
+        // made in a space this replica dropped since (a departure, a logout) and comes back.
+        if remote, change.timestamp.node == clock.node, try !isForgottenOwn(text) {
             throw SyncError.sharedNode(node: clock.node.description, timestamp: text)
         }
         stored += 1

@@ -64,5 +64,11 @@ enum SyncSchema {
                 hash INTEGER NOT NULL,
                 PRIMARY KEY (space, prefix)) WITHOUT ROWID;
             """),
+        // Changes this replica made in spaces it dropped (a departure, a logout) may come back
+        // from the hub when the person joins again or logs in again: own-node changes up to this
+        // reading are then not taken for a copied database's (``SyncError/sharedNode``).
+        StoreMigration(version: 2, sql: """
+            ALTER TABLE _tessera_sync_clock ADD COLUMN forgotten_until TEXT;
+            """),
     ])
 }

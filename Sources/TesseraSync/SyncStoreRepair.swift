@@ -71,6 +71,8 @@ extension SyncStore {
             }
             try connection.execute("DELETE FROM _tessera_sync_messages WHERE space = ?", [.text(space)])
             try connection.execute("DELETE FROM _tessera_sync_merkle WHERE space = ?", [.text(space)])
+            // Its changes may come back (the person joins again, or logs in again here).
+            try connection.execute("UPDATE _tessera_sync_clock SET forgotten_until = COALESCE(last, forgotten_until) WHERE id = 1", [])
             return changed.sorted()
         }
     }

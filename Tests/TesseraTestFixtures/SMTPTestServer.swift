@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 
 /// A real SMTP server on loopback: Debian's `python3-aiosmtpd` (`/usr/bin/python3`, not pyenv's
@@ -20,6 +21,8 @@ public final class SMTPTestServer: Sendable {
     public let port: Int
     public let directory: String
     private let process: ChildProcess
+    /// What the server printed and was not read yet (it prints `MESSAGE n` for each one).
+    private let printed = Mutex("")
 
     /// Starts the server on `port` (a free one by default) and returns once it listens.
     public init(port: Int? = nil, user: String? = nil, password: String? = nil) throws {
@@ -31,12 +34,24 @@ public final class SMTPTestServer: Sendable {
         var arguments = [root + "/server.py", "--port", String(self.port), "--dir", directory]
         if let user, let password { arguments += ["--user", user, "--password", password] }
         process = try ChildProcess("/usr/bin/python3", arguments, stdout: .pipe, stderr: .inherit)
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("READY") {
+        var seen = ""
+        while !seen.contains("READY") {
             let chunk = process.standardOutput?.availableData ?? Data()
             guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server (python3-aiosmtpd) exited before it listened") }
-            seen += chunk
+            seen += String(decoding: chunk, as: UTF8.self)
         }
+        printed.withLock { $0 = String(seen[seen.range(of: "READY")!.upperBound...]) }
+    }
+
+    /// Blocks until the server has accepted `count` messages in all (it says so on its stdout:
+    /// no polling), then returns them.
+    public func waitForMessages(_ count: Int) throws -> [Message] {
+        while printed.withLock({ $0.components(separatedBy: "MESSAGE").count - 1 }) < count {
+            let chunk = process.standardOutput?.availableData ?? Data()
+            guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server exited") }
+            printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        return try messages()
     }
 
     /// The messages accepted so far, in order.
@@ -83,6 +98,7 @@ public final class SMTPTestServer: Sendable {
             with open(temporary, "w") as f:
                 json.dump(record, f)
             os.rename(temporary, os.path.join(a.dir, "%04d.json" % n))
+            print("MESSAGE", n, flush=True)
             return "250 2.0.0 accepted"
 
     def authenticate(server, session, envelope, mechanism, data):

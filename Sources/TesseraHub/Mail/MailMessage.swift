@@ -6,7 +6,9 @@ struct MailMessage {
     let text: String
 
     init(from: String, mail: OutgoingMail, messageID: String, date: Date) {
-        let ascii = mail.body.unicodeScalars.allSatisfy { $0.isASCII }
+        // The body's last line ends like the others, however it is encoded.
+        let body = mail.body.hasSuffix("\n") ? mail.body : mail.body + "\n"
+        let ascii = body.unicodeScalars.allSatisfy { $0.isASCII }
         var lines = [
             "From: " + from,
             "To: " + mail.to,
@@ -19,9 +21,9 @@ struct MailMessage {
             "",
         ]
         if ascii {
-            lines += mail.body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+            lines += body.dropLast().split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         } else {
-            let encoded = Data(mail.body.utf8).base64EncodedString()
+            let encoded = Data(body.utf8).base64EncodedString()
             lines += stride(from: 0, to: encoded.count, by: 76).map { start in
                 let from = encoded.index(encoded.startIndex, offsetBy: start)
                 return String(encoded[from..<(encoded.index(from, offsetBy: 76, limitedBy: encoded.endIndex) ?? encoded.endIndex)])

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// `tessera serve` on a hub deployment with open registration and `providers.mail`, as its own
+/// process, with a real SMTP server (python3-aiosmtpd) on loopback: a person registers over HTTP,
+/// asks for a password reset, gets the 7-digit code by mail, and sets a new password with it.
+/// The hub runs on the system clock here, so each reset answer really takes 5 s.
+@Suite(.serialized, .hangWatchdog) struct HubMailProcessTests {
+    static func post(_ port: String, _ path: String, _ json: String) async throws -> (Int, JSONValue?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(json.utf8)
+        let (body, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(body)))
+    }
+
+    @Test func registerThenResetThePasswordByAMailedCode() async throws {
+        let smtp = try SMTPTestServer()
+        defer { smtp.stop() }
+        let ws = FixtureWorkspace("hub-mail")
+        ws.writeDeployment(plugins: [], clock: "system", extra: [
+            "role": "hub", "hub": ["registration": "open"],
+            "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "system"],
+                          "mail": ["kind": "smtp", "host": "127.0.0.1", "port": smtp.port, "from": "hub@tessera.test"]],
+        ])
+        let (process, out, text) = try ServeTests.serve(ws)
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+
+        let (registered, login) = try await Self.post(port, "/v1/hub/register", """
+            {"firstName":"Ada","surname":"Lovelace","email":"ada@example.org","password":"correct horse battery","acceptTerms":true,"device":"cli"}
+            """)
+        #expect(registered == 201 && login?["person"]?["name"] == "ada@example.org")
+        let (asked, answer) = try await Self.post(port, "/v1/hub/password-reset", #"{"email":"ada@example.org"}"#)
+        #expect(asked == 202 && answer == ["sent": true, "validMinutes": 10])
+        let mail = try #require(try smtp.waitForMessages(1).first)  // the serving hub's mailer sends it
+        #expect(mail.to == ["ada@example.org"] && mail.from == "hub@tessera.test")
+        let code = String(try #require(mail.body.split(whereSeparator: { !$0.isNumber }).first { $0.count == 7 }))
+        let (confirmed, refusal) = try await Self.post(port, "/v1/hub/password-reset/confirm",
+                                                       #"{"email":"ada@example.org","code":"\#(code)","password":"a brand new secret"}"#)
+        #expect(confirmed == 204, "code \(code) from \(mail.body): \(String(describing: refusal))")
+        let (loggedIn, _) = try await Self.post(port, "/v1/hub/login", #"{"email":"ada@example.org","password":"a brand new secret","device":"cli"}"#)
+        #expect(loggedIn == 201)
+        process.terminate()
+        _ = out.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
