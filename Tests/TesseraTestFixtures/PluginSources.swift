@@ -61,7 +61,7 @@ enum PluginSources {
             func start(context: PluginContext) async throws {
                 context.onOperation("count") { [self] _ in
                     let value = count.withLock { c -> Int64 in c += 1; return c }
-                    return .object(["count": .integer(value), "build": "\(build)"])
+                    return .object(["count": .integer(value), "build": "\(build)", "pid": .integer(Int64(getpid()))])
                 }
             }
             func exportState() async throws -> PluginState? {
