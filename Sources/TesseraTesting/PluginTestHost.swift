@@ -64,7 +64,7 @@ public final class PluginTestHost: Sendable {
         syncHub: String? = nil,
         isolation: String? = nil
     ) async throws {
-        let tier = isolation ?? ProcessInfo.processInfo.environment["TESSERA_TEST_ISOLATION"] ?? "inProcess"
+        let tier = isolation ?? ProcessInfo.processInfo.environment["TESSERA_TEST_ISOLATION"]
         let declared = try ManifestReader.read(file: manifest)
         pluginID = declared.id
         directory = FileManager.default.temporaryDirectory
@@ -80,11 +80,13 @@ public final class PluginTestHost: Sendable {
                 "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
             ]
             if let syncHub { providers["sync"] = ["hub": .string(syncHub)] }
+            var pluginEntry: [String: JSONValue] = ["id": .string(declared.id), "config": config, "grants": .object(granted)]
+            if tier == "process" { pluginEntry["isolation"] = "process" }
             let deployment: JSONValue = [
                 "name": "plugin-test", "role": "device",
                 "manifestDirectories": [.string(manifests)],
                 "providers": .object(providers),
-                "plugins": [["id": .string(declared.id), "config": config, "grants": .object(granted), "isolation": .string(tier)]],
+                "plugins": [.object(pluginEntry)],
             ]
             let file = directory + "/deployment.json"
             try deployment.serialized().write(toFile: file, atomically: true, encoding: .utf8)

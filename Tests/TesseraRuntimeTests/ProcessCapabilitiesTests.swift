@@ -10,13 +10,14 @@ import TesseraTestFixtures
 /// in the host by the object the provider built, with the grant's checks there.
 @Suite(.hangWatchdog) struct ProcessCapabilitiesTests {
     /// `fixture.isolated` in the process tier, granted storage, files, http (loopback only),
-    /// location and sync (no synced tables, no hub: the spaces calls answer the host's own refusal).
+    /// location and sync (the table `shared`, no hub: the spaces calls answer the host's own refusal).
     func host(_ name: String) async throws -> PluginHost {
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
             m["requires"] = ["storage", "files", "http", "location", "sync"].map { ["capability": $0, "version": "^1.0"] }
             m["permissions"] = ["http": ["hosts": ["127.0.0.1"]], "files": ["mediaTypes": ["image/png", "application/octet-stream"], "quotaMB": 50, "maxFileMB": 4]]
+            m["sync"] = ["tables": ["shared": [:] as [String: Any]]]
             m["operations"] = ["pid", "notes", "put-file", "get-file", "fetch", "latest-fix", "sync-calls"].map { ["name": $0, "input": anyOp, "output": [:] as [String: Any]] }
         }
         let grants: [String: Any] = ["storage": [:] as [String: Any], "files": [:] as [String: Any],

@@ -26,7 +26,9 @@ enum IsolatedPluginSource {
 
         final class IsolatedPlugin: Plugin {
             var migrations: [StorageMigration] {
-                [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)")]
+                [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)"),
+                 // A table fit for sync (every column has a default), for a manifest that syncs it.
+                 StorageMigration(version: 2, sql: "CREATE TABLE shared (id TEXT PRIMARY KEY, text TEXT NOT NULL DEFAULT '')")]
             }
 
             func start(context: PluginContext) async throws {
@@ -173,6 +175,12 @@ enum IsolatedPluginSource {
                         } catch let error as PluginError {
                             return .object(["conflicts": .integer(Int64(conflicts.count)), "spacesError": .string(error.code.rawValue)])
                         }
+                    }
+                    context.onOperation("share") { call in
+                        try await context.capability(.storage).write {
+                            $0.put("shared", id: call.input["id"]?.stringValue ?? "s", ["text": .text(call.input["text"]?.stringValue ?? "")])
+                        }
+                        return .null
                     }
                     context.onRemoteChanges { changes in
                         try await context.capability(.storage).write {
