@@ -47,8 +47,8 @@ public final class PluginTestHost: Sendable {
     ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock.
     ///   - isolation: `"process"` runs the plugin's built library (`lib<library.name>.so`, found
     ///     beside the test executable, as `swift build` leaves it) in the process tier
-    ///   (docs/isolation.md) instead of the factory in this process; `nil` reads
-    ///   `$TESSERA_TEST_ISOLATION`, so a module's whole suite runs in either tier unchanged.
+    ///     (docs/isolation.md) instead of the factory in this process; `nil` reads
+    ///     `$TESSERA_TEST_ISOLATION`, so a module's whole suite runs in either tier unchanged.
     ///   - httpRedirects: URL prefixes sent elsewhere by the `http` capability, e.g.
     ///     `["https://fioapi.fio.cz": "http://127.0.0.1:\(port)"]`: the plugin's real service URLs
     ///     reach an emulator on loopback (the deployment's `providers.http.redirects`).
