@@ -102,6 +102,7 @@ final class ProcessPlugin: Plugin, Sendable {
         child.shutDown()
         // Returns once the child is gone: a swapped-out generation leaves no process behind.
         await child.reaped()
+        cancelOpenWriters()
     }
 
     /// The plugin's in-memory state, from its child (a hot swap moves it to the new build's child).
