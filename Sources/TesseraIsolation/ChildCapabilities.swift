@@ -9,7 +9,8 @@ import TesseraSDK
 /// sees it as not granted (docs/isolation.md lists them).
 enum ChildCapabilities {
     /// The proxies for the granted capability names the host sent.
-    static func granted(_ names: [String], peer: PeerConnection) -> [GrantedCapability] {
+    /// `httpHosts` is the HTTP grant's host list (the SDK reads it synchronously).
+    static func granted(_ names: [String], peer: PeerConnection, httpHosts: [String] = []) -> [GrantedCapability] {
         names.compactMap { name in
             switch name {
             case "storage": return GrantedCapability(.storage, StorageProxy(peer: peer) as any PluginStorage)
@@ -17,6 +18,10 @@ enum ChildCapabilities {
             case "notifications": return GrantedCapability(.notifications, NotificationsProxy(peer: peer) as any PluginNotifications)
             case "events": return GrantedCapability(.events, EventsProxy(peer: peer) as any PluginEvents)
             case "secrets": return GrantedCapability(.secrets, SecretsProxy(peer: peer) as any PluginSecrets)
+            case "files": return GrantedCapability(.files, FilesProxy(peer: peer) as any PluginFiles)
+            case "http": return GrantedCapability(.http, HTTPClientProxy(peer: peer, grantedHosts: httpHosts) as any PluginHTTPClient)
+            case "location": return GrantedCapability(.location, LocationFeedProxy(peer: peer) as any PluginLocationFeed)
+            case "sync": return GrantedCapability(.sync, SyncProxy(peer: peer) as any PluginSync)
             default: return nil
             }
         }
@@ -33,6 +38,15 @@ public enum CapabilityMethod {
     public static let eventsPublish = "events.publish"
     public static let secretsGet = "secrets.get", secretsStore = "secrets.store", secretsRemove = "secrets.remove"
     public static let secretsNames = "secrets.names"
+    public static let filesWriterOpen = "files.writer.open", filesWriterWrite = "files.writer.write"
+    public static let filesWriterFinish = "files.writer.finish", filesWriterCancel = "files.writer.cancel"
+    public static let filesStat = "files.stat", filesRead = "files.read", filesLink = "files.link"
+    public static let filesUnlink = "files.unlink", filesLinks = "files.links"
+    public static let httpSend = "http.send"
+    public static let locationLatest = "location.latest"
+    public static let syncConflicts = "sync.conflicts", syncResolve = "sync.resolveConflict"
+    /// The prefix of the spaces calls: `spaces.create`, `spaces.invite`, … (``SpacesProxy``).
+    public static let spaces = "spaces."
     public static let log = "log"
 }
 

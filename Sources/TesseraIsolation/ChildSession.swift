@@ -13,10 +13,19 @@ public enum ChildMethod {
     public static let start = "start"
     /// An ``OperationCall`` → the handler's result.
     public static let operation = "operation"
+    /// A ``LocationFix`` → `null` once the plugin's location handler returned.
+    public static let location = "location"
+    /// A ``RemoteChanges`` → `null` once the plugin's `onRemoteChanges` handler returned.
+    public static let remoteChanges = "remoteChanges"
     /// A ``TimerFiring`` → `null` once the handler returned.
     public static let timer = "timer"
     /// `{"qualifiedName", "event": PublishedEvent}` → `null` once the handler returned.
     public static let event = "event"
+    /// `exportState()` on the instance (a hot swap moves it to the new build's child):
+    /// `{"schema", "bytes": base64}`, or `null` for none.
+    public static let exportState = "exportState"
+    /// `{"schema", "bytes": base64}` → `importState(_:)` on the instance: `null`.
+    public static let importState = "importState"
     /// `stop()` on the instance; the child exits when the host then closes the socket.
     public static let stop = "stop"
 }
@@ -57,6 +66,21 @@ final class ChildSession: Sendable {
             }
             try await handler(try PublishedEvent(wire: params["event"] ?? .null))
             return .null
+        case ChildMethod.location:
+            guard let handler = handlers()?.location else { throw PluginError(.unavailable, "the plugin registered no location handler") }
+            try await handler(try LocationFix(wire: params))
+            return .null
+        case ChildMethod.remoteChanges:
+            guard let handler = handlers()?.remoteChanges else { throw PluginError(.unavailable, "the plugin registered no remote-changes handler") }
+            try await handler(try RemoteChanges(wire: params))
+            return .null
+        case ChildMethod.exportState:
+            guard let state = try await loaded.withLock({ $0?.instance })?.exportState() else { return .null }
+            return ["schema": .integer(Int64(state.schema)), "bytes": BytesWire.encode(state.bytes)]
+        case ChildMethod.importState:
+            guard let schema = params["schema"]?.integerValue else { throw WireFormatError("a state schema", params["schema"]) }
+            try await loaded.withLock({ $0?.instance })?.importState(PluginState(schema: Int(schema), bytes: try BytesWire.decode(params["bytes"])))
+            return .null
         case ChildMethod.stop:
             await loaded.withLock { $0?.instance }?.stop()
             return .null
@@ -88,11 +112,12 @@ final class ChildSession: Sendable {
             throw PluginError(.unavailable, "start before load")
         }
         let names = (params["capabilities"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let httpHosts = (params["httpHosts"]?.arrayValue ?? []).compactMap(\.stringValue)
         let log = PluginLog { level, message in
             peer.notify(CapabilityMethod.log, ["level": .string(level.rawValue), "message": .string(message)])
         }
         let context = PluginContext(pluginID: try params.wireString("pluginID"), config: params["config"] ?? .object([:]),
-                                    capabilities: ChildCapabilities.granted(names, peer: peer), log: log)
+                                    capabilities: ChildCapabilities.granted(names, peer: peer, httpHosts: httpHosts), log: log)
         loaded.withLock { $0?.context = context }
         try await instance.start(context: context)
         return registrations(context, params: params)
@@ -106,7 +131,7 @@ final class ChildSession: Sendable {
         let events = (params["eventNames"]?.arrayValue ?? []).compactMap(\.stringValue).filter { handlers.event($0) != nil }
         return ["operations": .array(context.registeredOperations.map(JSONValue.string)),
                 "timers": .array(timers.map(JSONValue.string)), "events": .array(events.map(JSONValue.string)),
-                "location": .bool(handlers.location != nil)]
+                "location": .bool(handlers.location != nil), "remoteChanges": .bool(handlers.remoteChanges != nil)]
     }
 }
 

@@ -52,7 +52,12 @@ extension PluginHost {
         let (current, entry) = try swappable(slot)
         let manifest = try rereadManifest(current)
         let grants = try checkSwapDeployment(manifest, current: current)
-        let (factory, generation) = try newGeneration(source, manifest: manifest)
+        let factory: PluginFactory, generation: LoadedGeneration?
+        if isolationTier(of: manifest) == .process {
+            (factory, generation) = (try await processTierGeneration(source, manifest: manifest, slot: slot), nil)
+        } else {
+            (factory, generation) = try newGeneration(source, manifest: manifest)
+        }
         let candidate = GenerationCandidate(manifest: manifest, entry: entry, grants: grants, factory: factory, loaded: generation,
                                             generation: slot.withState { $0.generationNumber } + 1)
         try await standby(candidate, slot: slot)
@@ -130,9 +135,6 @@ extension PluginHost {
             throw PluginError(.forbidden, "plugin '\(slot.id)' does not allow hot swap (its manifest says \"hotSwap\": false); restart the host to load a new build")
         }
         guard let entry = deployment.entry(for: slot.id) else { throw PluginError(.notFound, "plugin '\(slot.id)' is not in the deployment") }
-        if isolationTier(of: manifest) == .process {
-            throw PluginError(.conflict, "plugin '\(slot.id)' runs in the process tier, where hot swap is not available yet; restart the host to load a new build")
-        }
         return (manifest, entry)
     }
 

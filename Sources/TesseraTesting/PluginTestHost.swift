@@ -47,6 +47,10 @@ public final class PluginTestHost: Sendable {
     ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock.
     ///   - eagerFiles: whether the plugin's files are fetched from the hub right after each round
     ///     (`providers.sync.eagerFiles`) rather than when first read.
+    ///   - isolation: `"process"` runs the plugin's built library (`lib<library.name>.so`, found
+    ///     beside the test executable, as `swift build` leaves it) in the process tier
+    ///     (docs/isolation.md) instead of the factory in this process; `nil` reads
+    ///     `$TESSERA_TEST_ISOLATION`, so a module's whole suite runs in either tier unchanged.
     ///   - httpRedirects: URL prefixes sent elsewhere by the `http` capability, e.g.
     ///     `["https://fioapi.fio.cz": "http://127.0.0.1:\(port)"]`: the plugin's real service URLs
     ///     reach an emulator on loopback (the deployment's `providers.http.redirects`).
@@ -60,8 +64,10 @@ public final class PluginTestHost: Sendable {
         start: Date = Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01T00:00:00Z
         httpRedirects: [String: String] = [:],
         syncHub: String? = nil,
-        eagerFiles: Bool = false
+        eagerFiles: Bool = false,
+        isolation: String? = nil
     ) async throws {
+        let tier = isolation ?? ProcessInfo.processInfo.environment["TESSERA_TEST_ISOLATION"]
         let declared = try ManifestReader.read(file: manifest)
         pluginID = declared.id
         directory = FileManager.default.temporaryDirectory
@@ -79,17 +85,19 @@ public final class PluginTestHost: Sendable {
             if let syncHub {
                 providers["sync"] = ["hub": .string(syncHub), "eagerFiles": eagerFiles ? [.string(declared.id)] : []]
             }
+            var pluginEntry: [String: JSONValue] = ["id": .string(declared.id), "config": config, "grants": .object(granted)]
+            if tier == "process" { pluginEntry["isolation"] = "process" }
             let deployment: JSONValue = [
                 "name": "plugin-test", "role": "device",
                 "manifestDirectories": [.string(manifests)],
                 "providers": .object(providers),
-                "plugins": [["id": .string(declared.id), "config": config, "grants": .object(granted)]],
+                "plugins": [.object(pluginEntry)],
             ]
             let file = directory + "/deployment.json"
             try deployment.serialized().write(toFile: file, atomically: true, encoding: .utf8)
             host = try PluginHost(deployment: DeploymentReader.read(file: file), options: HostOptions(
                 dataDirectory: directory + "/data", onlyPlugins: [declared.id],
-                inProcessPlugins: [declared.id: PluginFactory(plugin)]))
+                inProcessPlugins: tier == "process" ? [:] : [declared.id: PluginFactory(plugin)]))
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error

@@ -25,7 +25,10 @@ import TesseraTestFixtures
                 grants["sync"] = [:] as [String: Any]
                 providers["sync"] = ["hub": "http://127.0.0.1:\(hubPort)"]
             }
-            workspace.writeDeployment(plugins: [["id": "cz.tessera.baby", "grants": grants]], extra: ["providers": providers])
+            var entry: [String: Any] = ["id": "cz.tessera.baby", "grants": grants]
+            // `TESSERA_TEST_ISOLATION=process` runs this suite's devices with the module in the process tier.
+            if let tier = ProcessInfo.processInfo.environment["TESSERA_TEST_ISOLATION"] { entry["isolation"] = tier }
+            workspace.writeDeployment(plugins: [entry], extra: ["providers": providers])
         }
 
         /// `tessera ARGUMENTS` on this device; an exit status other than `expecting` is a failure.

@@ -26,7 +26,9 @@ enum IsolatedPluginSource {
 
         final class IsolatedPlugin: Plugin {
             var migrations: [StorageMigration] {
-                [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)")]
+                [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)"),
+                 // A table fit for sync (every column has a default), for a manifest that syncs it.
+                 StorageMigration(version: 2, sql: "CREATE TABLE shared (id TEXT PRIMARY KEY, text TEXT NOT NULL DEFAULT '')")]
             }
 
             func start(context: PluginContext) async throws {
@@ -118,6 +120,72 @@ enum IsolatedPluginSource {
                 context.onEvent("fixture.isolated/note-added") { event in
                     try await context.capability(.storage).write {
                         $0.put("notes", id: "seen:\(event.payload["id"]?.stringValue ?? "")", ["text": .text("event \(event.sequence)")])
+                    }
+                }
+                // Files, HTTP, location and sync through the boundary (ProcessCapabilitiesTests).
+                context.onOperation("put-file") { call in
+                    let files = try context.capability(.files)
+                    let bytes = Array(Data(base64Encoded: call.input["base64"]?.stringValue ?? "") ?? Data())
+                    let repeatCount = Int(call.input["repeat"]?.integerValue ?? 1)
+                    let writer = try await files.writer(mediaType: call.input["mediaType"]?.stringValue)
+                    for _ in 0..<repeatCount { try await writer.write(bytes) }
+                    let stored = try await writer.finish()
+                    if let id = call.input["linkTo"]?.stringValue {
+                        try await context.capability(.storage).write { $0.put("notes", id: id, ["text": .text(stored.address)]) }
+                        try await files.link(stored.address, table: "notes", id: id)
+                    }
+                    return stored.json
+                }
+                context.onOperation("get-file") { call in
+                    let files = try context.capability(.files)
+                    let address = call.input["address"]?.stringValue ?? ""
+                    let range = call.input["from"]?.integerValue.map { $0..<(call.input["to"]?.integerValue ?? $0) }
+                    let bytes = try await files.read(address, range: range)
+                    let links = try await files.links(of: address)
+                    return .object(["base64": .string(Data(bytes).base64EncodedString()), "count": .integer(Int64(bytes.count)),
+                                    "links": .array(links.map { .string("\($0.table)/\($0.id)") })])
+                }
+                context.onOperation("fetch") { call in
+                    let http = try context.capability(.http)
+                    let response = try await http.send(OutboundRequest(method: "POST", url: call.input["url"]?.stringValue ?? "",
+                                                                       headers: ["X-Fixture": "isolated"], body: Array("ping".utf8)))
+                    return .object(["status": .integer(Int64(response.status)), "body": .string(response.text),
+                                    "hosts": .array(http.grantedHosts.map(JSONValue.string))])
+                }
+                if context.isGranted(.location) {
+                    let feed = try context.capability(.location)
+                    context.onLocationFix { fix in
+                        try await context.capability(.storage).write {
+                            $0.put("notes", id: "fix:\(fix.deviceID):\(fix.timestamp.timeIntervalSince1970)",
+                                   ["text": .text("\(fix.latitude),\(fix.longitude)"), "at": .text(fix.timestamp.ISO8601Format())])
+                        }
+                    }
+                    context.onOperation("latest-fix") { call in
+                        guard let fix = await feed.latestFix(deviceID: call.input["device"]?.stringValue ?? "") else { return .null }
+                        return .object(["latitude": .number(fix.latitude), "longitude": .number(fix.longitude), "battery": fix.battery.map { .integer(Int64($0)) } ?? .null])
+                    }
+                }
+                if context.isGranted(.sync) {
+                    let sync = try context.capability(.sync)
+                    context.onOperation("sync-calls") { _ in
+                        let conflicts = try await sync.conflicts()
+                        do {
+                            let spaces = try await sync.spaces.list()
+                            return .object(["conflicts": .integer(Int64(conflicts.count)), "spaces": .array(spaces.map { .string($0.name) })])
+                        } catch let error as PluginError {
+                            return .object(["conflicts": .integer(Int64(conflicts.count)), "spacesError": .string(error.code.rawValue)])
+                        }
+                    }
+                    context.onOperation("share") { call in
+                        try await context.capability(.storage).write {
+                            $0.put("shared", id: call.input["id"]?.stringValue ?? "s", ["text": .text(call.input["text"]?.stringValue ?? "")])
+                        }
+                        return .null
+                    }
+                    context.onRemoteChanges { changes in
+                        try await context.capability(.storage).write {
+                            $0.put("notes", id: "remote:\(changes.rows.count)", ["text": .text(changes.rows.map { "\($0.table)/\($0.id)" }.joined(separator: ","))])
+                        }
                     }
                 }
                 context.log.info("the isolated fixture started in process \(getpid())")

@@ -63,6 +63,8 @@ enum PluginSources {
                     let value = count.withLock { c -> Int64 in c += 1; return c }
                     return .object(["count": .integer(value), "build": "\(build)"])
                 }
+                // The process answering (the process tier's swap tests).
+                context.onOperation("pid") { _ in .object(["pid": .integer(Int64(getpid()))]) }
             }
             func exportState() async throws -> PluginState? {
                 PluginState(schema: 1, bytes: Array(String(count.withLock { $0 }).utf8))

@@ -58,6 +58,9 @@ extension ProcessPlugin {
             context.log.log(level, params["message"]?.stringValue ?? "")
             return .null
         default:
+            if let answer = try await answerFiles(method, params, on: context) { return answer }
+            if let answer = try await answerHTTPAndLocation(method, params, on: context) { return answer }
+            if let answer = try await answerSync(method, params, on: context) { return answer }
             throw PluginError(.forbidden, "the plugin's process asked for '\(method)', which the host does not answer")
         }
     }

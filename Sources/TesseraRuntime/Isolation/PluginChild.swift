@@ -11,6 +11,8 @@ import TesseraSDK
 final class PluginChild: Sendable {
     let pid: pid_t
     let peer: PeerConnection
+    /// Set once the child is reaped; those waiting in ``reaped()`` are resumed then.
+    private let reaping = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     private init(pid: pid_t, peer: PeerConnection) {
         self.pid = pid
@@ -51,6 +53,7 @@ final class PluginChild: Sendable {
             var usage = rusage()
             while wait4(child.pid, &raw, 0, &usage) == -1 && errno == EINTR {}
             close(hostEnd)
+            child.markReaped()
             let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
         }
@@ -64,6 +67,26 @@ final class PluginChild: Sendable {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, fd)
+    }
+
+    /// Waits until the child has exited and been reaped.
+    func reaped() async {
+        await withCheckedContinuation { continuation in
+            let done = reaping.withLock { r -> Bool in
+                if !r.done { r.waiters.append(continuation) }
+                return r.done
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func markReaped() {
+        let waiters = reaping.withLock { r -> [CheckedContinuation<Void, Never>] in
+            r.done = true
+            defer { r.waiters = [] }
+            return r.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Kills the child at once (a call past its deadline): its socket closes and it is reaped.

@@ -44,6 +44,9 @@ final class ProcessPlugin: Plugin, Sendable {
         var launches = 0
         /// What the latest child's sandbox enforces, as it reported.
         var sandboxReport: SandboxReport = .none
+        /// The file writers the child holds open, by handle (``answerFiles``).
+        var writers: [Int64: any PluginFileWriter] = [:]
+        var lastWriter: Int64 = 0
     }
 
     private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
@@ -97,6 +100,21 @@ final class ProcessPlugin: Plugin, Sendable {
         guard let child else { return }
         _ = try? await child.peer.call(ChildMethod.stop)
         child.shutDown()
+        // Returns once the child is gone: a swapped-out generation leaves no process behind.
+        await child.reaped()
+        cancelOpenWriters()
+    }
+
+    /// The plugin's in-memory state, from its child (a hot swap moves it to the new build's child).
+    func exportState() async throws -> PluginState? {
+        let answer = try await serving().peer.call(ChildMethod.exportState)
+        guard answer != .null else { return nil }
+        guard let schema = answer["schema"]?.integerValue else { throw PluginError(.internal, "the plugin's process exported a state with no schema") }
+        return PluginState(schema: Int(schema), bytes: try BytesWire.decode(answer["bytes"]))
+    }
+
+    func importState(_ state: PluginState) async throws {
+        _ = try await serving().peer.call(ChildMethod.importState, ["schema": .integer(Int64(state.schema)), "bytes": BytesWire.encode(state.bytes)])
     }
 
     // MARK: The child
@@ -121,6 +139,7 @@ final class ProcessPlugin: Plugin, Sendable {
                 "capabilities": .array(context.grantedCapabilities.map(JSONValue.string)),
                 "timerNames": .array(timerNames.sorted().map(JSONValue.string)),
                 "eventNames": .array(manifest.consumes.map(JSONValue.string)),
+                "httpHosts": .array(((try? context.capability(.http))?.grantedHosts ?? []).map(JSONValue.string)),
             ])
             route(registered, on: context)
             hostLog(.info, manifest.id, "process tier: child \(child.pid) serving (launch \(launches))")
@@ -142,6 +161,16 @@ final class ProcessPlugin: Plugin, Sendable {
             }
         }
         for name in (registered["timers"]?.arrayValue ?? []).compactMap(\.stringValue) { routeTimer(name, on: context) }
+        if registered["location"]?.boolValue == true {
+            context.onLocationFix { [unowned self] fix in
+                _ = try await self.forward(ChildMethod.location, fix.wire, timeout: policy.callTimeout, what: "the location handler")
+            }
+        }
+        if registered["remoteChanges"]?.boolValue == true {
+            context.onRemoteChanges { [unowned self] changes in
+                _ = try await self.forward(ChildMethod.remoteChanges, changes.wire, timeout: policy.callTimeout, what: "the remote-changes handler")
+            }
+        }
         for name in (registered["events"]?.arrayValue ?? []).compactMap(\.stringValue) {
             context.onEvent(name) { [unowned self] event in
                 _ = try await self.forward(ChildMethod.event, ["qualifiedName": .string(name), "event": event.wire],
