@@ -28,12 +28,14 @@
  * WriteBatch.inSpace for synced tables; 1.3 adds RemoteChanges.refused and droppedSpaces, and the
  * sync capability (PluginSync, CellConflict); 1.4 adds the files capability (PluginFiles, PluginFileWriter,
  * FileDescriptor, FileLink), spaces a plugin manages (PluginSpaces through PluginSync.spaces) and
- * notifications to a space's members (NotificationRecipient.spaceOthers). */
+ * notifications to a space's members (NotificationRecipient.spaceOthers); 1.5 adds per-plugin roles
+ * (PluginSpaces.invite(to:role:pluginRole:person:expiresIn:) and setRole(_:pluginRole:of:in:), pluginRole
+ * on SyncSpace, SpaceMember and SpaceInvitation, PluginError.Code.tableReadOnly and notRowCreator). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 4u
+#define TESSERA_SDK_ABI_MINOR 5u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
