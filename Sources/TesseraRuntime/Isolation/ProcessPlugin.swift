@@ -91,6 +91,9 @@ final class ProcessPlugin: Plugin, Sendable {
         _ = try await respawn()
     }
 
+    /// How long a child has to stop before it is killed.
+    static let stopGrace: Duration = .seconds(10)
+
     func stop() async {
         let child = state.withLock { s -> PluginChild? in
             s.stopping = true
@@ -98,10 +101,18 @@ final class ProcessPlugin: Plugin, Sendable {
             return s.child
         }
         guard let child else { return }
+        // Stopping never hangs on a plugin: a child that has not answered `stop`, closed its end
+        // and exited within the grace is killed (its socket closes, pending calls fail, and it is
+        // reaped). The grace is the system clock's, as a supervisor's kill timeout is.
+        let grace = Task {
+            try await Task.sleep(for: Self.stopGrace)
+            child.kill()
+        }
         _ = try? await child.peer.call(ChildMethod.stop)
         child.shutDown()
         // Returns once the child is gone: a swapped-out generation leaves no process behind.
         await child.reaped()
+        grace.cancel()
         cancelOpenWriters()
     }
 
