@@ -45,15 +45,40 @@ async function showChart() {
   const times = points.map((p) => Date.parse(p.date.slice(0, 10)));
   const values = points.map((p) => p.value);
   const [t0, t1] = [Math.min(...times), Math.max(...times)];
-  const [v0, v1] = [Math.min(...values), Math.max(...values)];
+  // The WHO percentile lines over the same days, when the child's sex is recorded: a point's age in
+  // days gives the birth date, and each line's values between the first and last measurement.
+  const bands = percentileBands(series, points, times, t0, t1);
+  const shown = values.concat(...bands.map((b) => b.points.map((p) => p.value)));
+  const [v0, v1] = [Math.min(...shown), Math.max(...shown)];
   const x = (t) => 50 + (t1 === t0 ? 250 : ((t - t0) / (t1 - t0)) * 520);
   const y = (v) => 210 - (v1 === v0 ? 90 : ((v - v0) / (v1 - v0)) * 180);
+  for (const band of bands) {
+    const path = band.points.map((p) => `${x(p.time)},${y(p.value)}`).join(" ");
+    chart.append(svg("polyline", { points: path, fill: "none", stroke: "#9e9e9e", "stroke-width": band.percentile === 50 ? 1.5 : 1,
+                                   "stroke-dasharray": band.percentile === 50 ? "" : "4 3", class: "percentile" }));
+    const last = band.points[band.points.length - 1];
+    if (last) chart.append(svg("text", { x: x(last.time) + 4, y: y(last.value) + 4, "font-size": 10, fill: "#757575" }, `P${band.percentile}`));
+  }
   const line = points.map((p, i) => `${x(times[i])},${y(values[i])}`).join(" ");
   chart.append(svg("polyline", { points: line, fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
   points.forEach((p, i) => chart.append(svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 3, fill: "#1565c0" })));
   const label = (lx, ly, text) => svg("text", { x: lx, y: ly, "font-size": 12, fill: "currentColor" }, text);
   chart.append(label(4, 34, `${v1} ${series.unit}`), label(4, 214, `${v0} ${series.unit}`),
                label(50, 234, points[0].date.slice(0, 10)), label(500, 234, points[points.length - 1].date.slice(0, 10)));
+}
+
+/** The WHO percentile lines of a `measurements` answer as times and values between t0 and t1. */
+function percentileBands(series, points, times, t0, t1) {
+  const scored = series.percentiles && series.percentiles.points && series.percentiles.points[0];
+  if (!scored) return [];
+  const index = points.findIndex((p) => p.id === scored.id);
+  if (index < 0) return [];
+  const birth = times[index] - scored.ageDays * 86400000;
+  return series.percentiles.lines.map((line) => ({
+    percentile: line.percentile,
+    points: line.points.map((p) => ({ time: birth + p.ageDays * 86400000, value: p.value }))
+      .filter((p) => p.time >= t0 && p.time <= t1),
+  })).filter((band) => band.points.length > 1);
 }
 
 async function showTimeline(more) {
