@@ -17,12 +17,11 @@ extension Diary {
         let format = try Validate.oneOf(input.format ?? "json", ["json", "csv", "pdf"], field: "format")
         let sections = input.sections ?? Self.exportSections
         for (index, section) in sections.enumerated() { _ = try Validate.oneOf(section, Self.exportSections, field: "sections[\(index)]") }
-        let document = try await exportDocument(childID: input.childId, sections: sections)
         var answer: [String: JSONValue] = ["childId": .string(input.childId), "generatedAt": .string(stamp()), "format": .string(format)]
         switch format {
         case "csv": answer["csv"] = .string(try await exportCSV(childID: input.childId, sections: sections))
-        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, document: document, sections: sections)
-        default: answer["sections"] = .object(document)
+        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, sections: sections)
+        default: answer["sections"] = .object(try await exportDocument(childID: input.childId, sections: sections))
         }
         return .object(answer)
     }
@@ -73,7 +72,7 @@ extension Diary {
 
     /// A PDF of the profile, the health card, each chosen section as a table, and the growth
     /// charts against the WHO percentiles; stored as the module's file.
-    private func exportPDF(childID: String, document: [String: JSONValue], sections: [String]) async throws -> JSONValue {
+    private func exportPDF(childID: String, sections: [String]) async throws -> JSONValue {
         guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
