@@ -21,6 +21,13 @@ function showSignIn(message) {
   $("token-input").focus();
 }
 
+/** Reads GET /v1/plugins again into the table (after an operator's restart). */
+async function refreshPlugins() {
+  const { plugins } = await request("GET", "/v1/plugins");
+  $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
+  renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
+}
+
 async function showConsole() {
   const { plugins } = await request("GET", "/v1/plugins");
   $("sign-in").hidden = true;
@@ -28,7 +35,7 @@ async function showConsole() {
   $("views").hidden = false;
   $("forget-token").hidden = false;
   $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
-  renderPlugins($("plugins-table").querySelector("tbody"), plugins);
+  renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
   renderModules($("module-list"), $("modules-empty"), plugins);
   await startCaller({ form: $("call-form"), pluginSelect: $("call-plugin"), operationSelect: $("call-operation"),
     summary: $("call-summary"), fieldset: $("call-fields"), result: $("call-result") });

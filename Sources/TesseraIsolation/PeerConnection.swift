@@ -17,6 +17,8 @@ public final class PeerConnection: Sendable {
 
     public let frames: FrameConnection
     private let handler: Handler
+    /// The most calls from the other side answered at once (`nil`: no limit).
+    private let maxCallsInFlight: Int?
     private let state = Mutex(State())
 
     private struct State {
@@ -24,10 +26,16 @@ public final class PeerConnection: Sendable {
         var pending: [Int: @Sendable (Result<JSONValue, any Error>) -> Void] = [:]
         /// Set once the socket ended: every later call fails with it at once.
         var closedError: (any Error)?
+        /// Calls from the other side being answered now.
+        var answering = 0
     }
 
-    public init(fd: Int32, handler: @escaping Handler) {
+    /// `maxCallsInFlight` bounds the calls from the other side answered at once: one more is
+    /// refused `unavailable` on the reader thread, without a task. (The reader is not made to
+    /// wait instead: an answer the other side sends may be what a call in flight waits for.)
+    public init(fd: Int32, maxCallsInFlight: Int? = nil, handler: @escaping Handler) {
         frames = FrameConnection(fd: fd)
+        self.maxCallsInFlight = maxCallsInFlight
         self.handler = handler
     }
 
@@ -62,8 +70,22 @@ public final class PeerConnection: Sendable {
                 }
             } else if let id = message["call"]?.integerValue, let method = message["method"]?.stringValue {
                 let params = message["params"] ?? .null
+                guard admit() else {
+                    let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
+                    if id != 0 { try? frames.send(["reply": .integer(id), "error": WireError.encode(refusal)]) }
+                    continue
+                }
                 Task { await self.answer(id: id, method: method, params: params) }
             }
+        }
+    }
+
+    /// Counts a call from the other side in, if the limit allows one more.
+    private func admit() -> Bool {
+        state.withLock { s in
+            if let limit = maxCallsInFlight, s.answering >= limit { return false }
+            s.answering += 1
+            return true
         }
     }
 
@@ -75,6 +97,8 @@ public final class PeerConnection: Sendable {
         } catch {
             reply = ["reply": .integer(id), "error": WireError.encode(error)]
         }
+        // Counted out before the answer goes: the other side may call again as soon as it reads it.
+        state.withLock { $0.answering -= 1 }
         if id != 0 { try? frames.send(reply) }
     }
 

@@ -153,7 +153,9 @@ final class PluginSlot: Sendable {
     func endSwap() { state.withLock { $0.swapping = false } }
 
     var status: PluginStatus {
-        state.withLock { s in
+        // The process tier's figures are read outside the slot's lock: the plugin takes its own.
+        let processPlugin = state.withLock { $0.instance } as? ProcessPlugin
+        var status = state.withLock { s in
             PluginStatus(
                 id: id, name: s.manifest?.name, version: s.manifest?.version.description, state: s.lifecycle,
                 reason: s.reason, manifestFile: s.manifest?.file ?? s.manifestFile, libraryPath: s.library?.path,
@@ -163,6 +165,8 @@ final class PluginSlot: Sendable {
                 retiredBytes: s.retiredBytes,
                 grants: s.grants, operations: s.manifest?.operations.map(\.name) ?? [], history: s.history)
         }
+        status.isolation = processPlugin?.isolationStatus ?? .inProcess
+        return status
     }
 }
 

@@ -33,6 +33,8 @@ public struct PluginStatus: Sendable {
     public var operations: [String]
     /// Each step taken, in order, with what it found: the answer to `tessera plugins why`.
     public var history: [String]
+    /// Where its code runs, and in the process tier how its child fares.
+    public var isolation: IsolationStatus = .inProcess
 
     /// The status as JSON, for `--json` and the HTTP API.
     public var json: JSONValue {
@@ -41,6 +43,7 @@ public struct PluginStatus: Sendable {
             "retiredGenerations": .integer(Int64(retiredGenerations)), "retiredBytes": .integer(Int64(retiredBytes)),
             "grants": .object(grants),
             "operations": .array(operations.map(JSONValue.string)), "history": .array(history.map(JSONValue.string)),
+            "isolation": isolation.json,
         ]
         let optional: [(String, String?)] = [
             ("name", name), ("version", version), ("reason", reason), ("manifest", manifestFile), ("library", libraryPath),
@@ -73,5 +76,6 @@ extension PluginStatus {
         grants = json["grants"]?.objectValue ?? [:]
         operations = json["operations"]?.arrayValue?.compactMap(\.stringValue) ?? []
         history = json["history"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        isolation = IsolationStatus(json: json["isolation"]) ?? .inProcess
     }
 }

@@ -136,6 +136,21 @@ enum IsolatedPluginSource {
                     }
                     return stored.json
                 }
+                // Opens writers and leaves them open (the host holds each until it ends): the cap on them.
+                context.onOperation("open-writers") { call in
+                    let files = try context.capability(.files)
+                    var opened = 0
+                    for _ in 0..<Int(call.input["count"]?.integerValue ?? 1) {
+                        do {
+                            let writer = try await files.writer(mediaType: "application/octet-stream")
+                            try await writer.write(Array("partial".utf8))
+                            opened += 1
+                        } catch let error as PluginError {
+                            return .object(["opened": .integer(Int64(opened)), "refused": .string(error.code.rawValue), "message": .string(error.message)])
+                        }
+                    }
+                    return .object(["opened": .integer(Int64(opened))])
+                }
                 context.onOperation("get-file") { call in
                     let files = try context.capability(.files)
                     let address = call.input["address"]?.stringValue ?? ""

@@ -97,6 +97,13 @@ function showSignIn(message) {
   $("token-input").focus();
 }
 
+/** Reads GET /v1/plugins again into the table (after an operator's restart). */
+async function refreshPlugins() {
+  const { plugins } = await request("GET", "/v1/plugins");
+  $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
+  renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
+}
+
 async function showConsole() {
   const { plugins } = await request("GET", "/v1/plugins");
   $("sign-in").hidden = true;
@@ -104,7 +111,7 @@ async function showConsole() {
   $("views").hidden = false;
   $("forget-token").hidden = false;
   $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
-  renderPlugins($("plugins-table").querySelector("tbody"), plugins);
+  renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
   renderModules($("module-list"), $("modules-empty"), plugins);
   await startCaller({ form: $("call-form"), pluginSelect: $("call-plugin"), operationSelect: $("call-operation"),
     summary: $("call-summary"), fieldset: $("call-fields"), result: $("call-result") });
@@ -288,7 +295,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 .state { font-weight: 600; }
 .state-active { color: var(--ok); }
-.state-failed, .state-rejected { color: var(--error); }
+.state-failed, .state-rejected, .state-quarantined { color: var(--error); }
 .inbox { list-style: none; padding: 0; }
 .inbox li { border-bottom: 1px solid var(--line); padding: .5rem 0; display: flex; gap: 1rem; justify-content: space-between; }
 .inbox li.unread .title { font-weight: 700; }
@@ -667,17 +674,21 @@ export function renderModules(list, empty, plugins) {
 }
 """##,
         "plugins.js": ##"""
-// The operator's table of plugins: state and reason, version, generations, grants.
+// The operator's table of plugins: state and reason, where the code runs (and, in the process
+// tier, how its child fares, with a restart for a quarantined one), version, generations, grants.
 
 import { el, clear } from "./dom.js";
+import { request } from "./api.js";
 
-/** Fills the table body with the plugins of GET /v1/plugins. */
-export function renderPlugins(tbody, plugins) {
+/** Fills the table body with the plugins of GET /v1/plugins; `refresh` reloads the table. */
+export function renderPlugins(tbody, plugins, refresh) {
   clear(tbody);
   for (const plugin of plugins) {
     const state = el("span", { class: `state state-${plugin.state}` }, plugin.state);
     const stateCell = el("td", {}, state, plugin.reason ? el("div", { class: "help" }, plugin.reason) : null,
-      plugin.sync ? el("div", { class: "help" }, syncText(plugin.sync)) : null);
+      processTierNote(plugin.isolation, plugin.reason),
+      plugin.sync ? el("div", { class: "help" }, syncText(plugin.sync)) : null,
+      restartButton(plugin, refresh));
     tbody.append(el("tr", { "data-plugin": plugin.id },
       el("th", { scope: "row" }, plugin.name || plugin.id, el("div", { class: "help" }, el("code", {}, plugin.id))),
       el("td", {}, plugin.version || "—"),
@@ -686,6 +697,38 @@ export function renderPlugins(tbody, plugins) {
       el("td", {}, String(plugin.retiredGenerations ?? 0)),
       el("td", {}, grantsText(plugin.grants))));
   }
+}
+
+/** "process tier, pid 4242, 2 crashes in the window (last: …), restarts at …"; nothing in-process. */
+function processTierNote(isolation, reason) {
+  if (!isolation || isolation.tier !== "process") return null;
+  const parts = ["process tier"];
+  if (isolation.pid) parts.push(`pid ${isolation.pid}`);
+  if (isolation.recentCrashes) parts.push(`${isolation.recentCrashes} recent crash${isolation.recentCrashes === 1 ? "" : "es"}`);
+  if (isolation.restartAt) parts.push(`restarts at ${isolation.restartAt}`);
+  const note = el("div", { class: "help", "data-isolation": "process" }, parts.join(", "));
+  // A quarantine's reason already ends with the last crash.
+  if (isolation.lastCrash && !(reason || "").includes(isolation.lastCrash)) note.append(el("div", {}, `last crash: ${isolation.lastCrash}`));
+  return note;
+}
+
+/** A quarantined process-tier plugin stays down until an operator restarts it (admin token). */
+function restartButton(plugin, refresh) {
+  if (plugin.state !== "quarantined" || !plugin.isolation || plugin.isolation.tier !== "process") return null;
+  const status = el("span", { role: "status", class: "help" });
+  const button = el("button", { type: "button", class: "secondary", "data-restart": plugin.id }, `Restart ${plugin.name || plugin.id}`);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "restarting…";
+    try {
+      await request("POST", `/v1/plugins/${encodeURIComponent(plugin.id)}/restart`, {});
+      if (refresh) await refresh();
+    } catch (error) {
+      status.textContent = `not restarted: ${error.message || error}`;
+      button.disabled = false;
+    }
+  });
+  return el("div", {}, button, status);
 }
 
 /** "synced 2026-03-02T08:00:00Z: ↑3 ↓5" or the last round's error. */

@@ -48,6 +48,19 @@ enum OpenAPIComponents {
         properties["grants"] = ["type": "object", "description": "Capability name → the permissions granted."]
         properties["operations"] = ["type": "array", "items": ["type": "string"]]
         properties["history"] = ["type": "array", "items": ["type": "string"], "description": "Admin tokens only."]
+        properties["isolation"] = [
+            "type": "object", "required": ["tier"],
+            "description": "Where the plugin's code runs; in the process tier, how its child fares (docs/isolation.md).",
+            "properties": [
+                "tier": ["type": "string", "enum": ["inProcess", "process"]],
+                "pid": ["type": "integer", "description": "The serving child's process id; absent while none serves."],
+                "recentCrashes": ["type": "integer", "minimum": 0, "description": "Crashes within the quarantine window."],
+                "lastCrash": ["type": "string"],
+                "restartAt": ["type": "string", "format": "date-time", "description": "When the next restart is due, while waiting out a backoff."],
+                "quarantined": ["type": "string", "description": "Why the plugin is quarantined; an operator lifts it with POST /v1/plugins/{id}/restart."],
+                "openFileWriters": ["type": "integer", "minimum": 0],
+            ],
+        ]
         properties["ui"] = ["type": "object", "required": ["title", "url"], "description": "The plugin's pages in the console.",
                             "properties": ["title": ["type": "string"], "url": ["type": "string"]]]
         return ["type": "object", "required": ["id", "state", "generation", "retiredGenerations", "grants", "operations"],

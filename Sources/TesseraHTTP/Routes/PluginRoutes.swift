@@ -10,8 +10,8 @@ struct PluginRoutes: Sendable {
     let metrics: HTTPMetrics
     let maxBodyBytes: Int
 
-    /// Every plugin with its state. An admin sees each plugin's history and files too; a user sees
-    /// what the plugins are and whether they serve, not where they live on disk. A plugin with pages
+    /// Every plugin with its state. An admin sees each plugin's history, files and process-tier
+    /// figures too; a user sees what the plugins are and whether they serve, not where they live on disk. A plugin with pages
     /// for the console has `ui`: their title and address.
     func list(_ request: Request, context: APIRequestContext) -> Response {
         let detailed = context.principal?.role == .admin
@@ -45,6 +45,8 @@ struct PluginRoutes: Sendable {
     static func summary(_ status: PluginStatus) -> JSONValue {
         guard case .object(var members) = status.json else { return status.json }
         for key in ["history", "manifest", "library", "sha256", "stampedABI", "buildID"] { members[key] = nil }
+        // Where the code runs, yes; its process ids and crash reports are the operator's.
+        members["isolation"] = ["tier": .string(status.isolation.tier)]
         return .object(members)
     }
 

@@ -4,14 +4,30 @@ import TesseraIsolation
 
 /// The host's side of the child's file calls, answered by the files capability the provider built
 /// for this plugin (its quota, media types and links checked there). A writer the child opens is
-/// held here under a handle until it finishes or cancels; a child that dies leaves none open
-/// (``cancelOpenWriters()``).
+/// held here under a handle until it finishes or cancels, at most ``IsolationPolicy/maxOpenFileWriters``
+/// at once; a child that dies leaves none open (``cancelOpenWriters()``).
 extension ProcessPlugin {
     func answerFiles(_ method: String, _ params: JSONValue, on context: PluginContext) async throws -> JSONValue? {
         switch method {
         case CapabilityMethod.filesWriterOpen:
-            let writer = try await context.capability(.files).writer(mediaType: params["mediaType"]?.stringValue)
+            let limit = policy.maxOpenFileWriters
+            let reserved = state.withLock { s -> Bool in
+                guard s.writers.count + s.openingWriters < limit else { return false }
+                s.openingWriters += 1
+                return true
+            }
+            guard reserved else {
+                throw PluginError(.unavailable, "plugin '\(manifest.id)' holds \(limit) open file writers, the most the host keeps for a process-tier plugin; finish or cancel one first")
+            }
+            let writer: any PluginFileWriter
+            do {
+                writer = try await context.capability(.files).writer(mediaType: params["mediaType"]?.stringValue)
+            } catch {
+                state.withLock { $0.openingWriters -= 1 }
+                throw error
+            }
             let handle = state.withLock { s -> Int64 in
+                s.openingWriters -= 1
                 s.lastWriter += 1
                 s.writers[s.lastWriter] = writer
                 return s.lastWriter

@@ -15,14 +15,25 @@ public struct IsolationPolicy: Sendable {
     /// A call into the plugin that has not returned after this long is answered with
     /// `plugin_timeout` and the process is killed (an operation's `timeoutSeconds` overrides it).
     public var callTimeout: TimeInterval
+    /// The most file writers a child may hold open in the host at once; one more is refused
+    /// `unavailable` until it finishes or cancels one. Each open writer is a temporary file and a
+    /// descriptor in the host, so a plugin that only opens would otherwise exhaust them.
+    public var maxOpenFileWriters: Int
+    /// The most capability calls from one child the host answers at once; one more is refused
+    /// `unavailable` at once (no task is started for it), so a flood from a child costs the host
+    /// a bounded number of tasks and memory.
+    public var maxCapabilityCallsInFlight: Int
 
     public init(firstBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 60, quarantineAfter: Int = 5,
-                crashWindow: TimeInterval = 600, callTimeout: TimeInterval = 30) {
+                crashWindow: TimeInterval = 600, callTimeout: TimeInterval = 30,
+                maxOpenFileWriters: Int = 16, maxCapabilityCallsInFlight: Int = 256) {
         self.firstBackoff = firstBackoff
         self.maximumBackoff = maximumBackoff
         self.quarantineAfter = quarantineAfter
         self.crashWindow = crashWindow
         self.callTimeout = callTimeout
+        self.maxOpenFileWriters = maxOpenFileWriters
+        self.maxCapabilityCallsInFlight = maxCapabilityCallsInFlight
     }
 
     /// The wait before restarting after the `n`th crash in the window (1, 2, 4, … seconds, capped).

@@ -22,7 +22,7 @@ final class PluginChild: Sendable {
     /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
     /// thread, how the child ended once its socket closed (it is reaped there), and names the
     /// error that calls still waiting for it fail with.
-    static func spawn(runner: String, sandbox: ChildSandbox, handler: @escaping PeerConnection.Handler,
+    static func spawn(runner: String, sandbox: ChildSandbox, maxCallsInFlight: Int? = nil, handler: @escaping PeerConnection.Handler,
                       exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -47,7 +47,7 @@ final class PluginChild: Sendable {
             close(hostEnd)
             throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
         }
-        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, handler: handler))
+        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, maxCallsInFlight: maxCallsInFlight, handler: handler))
         child.peer.start { [child] in
             var raw: Int32 = 0
             var usage = rusage()

@@ -47,6 +47,8 @@ final class ProcessPlugin: Plugin, Sendable {
         /// The file writers the child holds open, by handle (``answerFiles``).
         var writers: [Int64: any PluginFileWriter] = [:]
         var lastWriter: Int64 = 0
+        /// Writers being opened (counted against the cap before the provider answers).
+        var openingWriters = 0
     }
 
     private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
@@ -133,7 +135,7 @@ final class ProcessPlugin: Plugin, Sendable {
     /// A new child: load, then start with the serving context, then route the plugin's handlers.
     func respawn() async throws -> PluginChild {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
-        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { [weak self] method, params in
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)
         }, exited: { [weak self] child, exit in
