@@ -137,8 +137,14 @@ public final class PeerConnection: Sendable {
         switch registered {
         case .failure(let error): answer(.failure(error))
         case .success(let id):
-            do { try frames.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch {
-                // The reader fails the call when it sees the end; if it already has, fail it here.
+            do { try frames.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch FrameError.closed {
+                // The other side is gone (or the stream broke mid-frame, which leaves it unusable):
+                // the call stays pending and the reader fails it, once it sees the end, with how the
+                // other side ended (a child's crash: `plugin_crashed` and its signal), not with this
+                // write's errno. Shutting down makes sure the reader sees that end.
+                frames.shutDown()
+            } catch {
+                // Nothing was written (a frame too large): the stream is intact, only this call fails.
                 let stillWaiting = state.withLock { $0.pending.removeValue(forKey: id) }
                 stillWaiting?(.failure(error))
             }

@@ -97,3 +97,29 @@ private actor Gate {
         waiting = []
     }
 }
+
+/// A call sent to a child that has just died fails with how the child ended (what the host's
+/// reader names: `plugin_crashed` and the signal), never with the write's errno. Seen as `internal`
+/// errors in `tessera-bench isolation`, whose crash rounds call a child the moment it is killed.
+@Suite(.hangWatchdog) struct PeerConnectionEndTests {
+    @Test func aCallToAPeerThatIsGoneFailsWithTheReadersReasonNotTheWritesErrno() async throws {
+        for _ in 0..<20 {
+            var fds: [Int32] = [-1, -1]
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+            close(fds[1])  // the child is gone before the call
+            let host = PeerConnection(fd: fds[0]) { _, _ in .null }
+            // The call goes first, the reader starts after (or around) it: either way the answer is the reader's.
+            let call = Task { try await host.call("echo", 1) }
+            host.start { PluginError(.pluginCrashed, "its process was killed by SIGKILL (signal 9)") }
+            do {
+                _ = try await call.value
+                Issue.record("a call to a closed peer was answered")
+            } catch let error as PluginError {
+                #expect(error.code == .pluginCrashed, "\(error)")
+            } catch {
+                Issue.record("failed with \(error), not the reader's plugin_crashed")
+            }
+            close(fds[0])
+        }
+    }
+}
