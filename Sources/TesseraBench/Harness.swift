@@ -32,3 +32,9 @@ func report(_ name: String, _ s: Summary, unit: (Double) -> String, target: Stri
     print("\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) median \(unit(s.median))  (p10 \(unit(s.p10)), p90 \(unit(s.p90)), n=\(s.count))  target \(target)")
 }
 
+
+/// One line on standard error saying what a long benchmark is doing now (its figures go to
+/// standard output), so a run that takes long shows where it is.
+func progress(_ what: String) {
+    FileHandle.standardError.write(Data("… \(what)\n".utf8))
+}

@@ -18,13 +18,16 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
             """.utf8).write(to: URL(fileURLWithPath: deployment))
         let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment),
                                   options: HostOptions(dataDirectory: scratch + "/isolation-\(tier)-data", onlyPlugins: ["dev.tessera.example"]))
+        progress("isolation, \(tier): starting the host")
         await host.start()
         guard host.status(of: "dev.tessera.example")?.state == .active else {
             throw PluginError(.unavailable, "example plugin not active (\(tier)): \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
         }
         let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
         let principal = Principal(id: "bench", role: .user)
+        progress("isolation, \(tier): \(calls) echo calls")
         let echoSummary = try await measure(calls) { _ in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
+        progress("isolation, \(tier): \(calls / 10) add-note calls")
         let writeSummary = try await measure(calls / 10) { i in
             _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: principal)
         }
@@ -33,6 +36,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
         } else {
             inProcess["echo"] = echoSummary; inProcess["write"] = writeSummary
         }
+        progress("isolation, \(tier): stopping the host")
         await host.stop()
     }
     return [("echo", inProcess["echo"]!, process["echo"]!), ("write (add-note)", inProcess["write"]!, process["write"]!)]

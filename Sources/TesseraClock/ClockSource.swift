@@ -34,6 +34,8 @@ public final class VirtualClockSource: ClockSource {
         var now: Date
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
+        /// Sleeps cancelled before they were registered as sleepers (see ``sleep(until:)``).
+        var cancelledEarly: Set<UInt64> = []
     }
 
     private let state: Mutex<State>
@@ -49,18 +51,31 @@ public final class VirtualClockSource: ClockSource {
 
     public func sleep(until deadline: Date) async throws {
         let id = state.withLock { s -> UInt64 in s.nextID += 1; return s.nextID }
+        // The cancellation handler can run before the continuation below is registered (a task
+        // cancelled before it got here runs it at once): it then leaves a mark, under the same lock,
+        // which the registration finds. Without it such a sleep never woke — a process-tier call's
+        // deadline task, cancelled as soon as a fast answer came, hung the call's task group.
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.now >= deadline { return true }
+                enum Next { case sleep, wake, cancel }
+                let next = state.withLock { s -> Next in
+                    if s.cancelledEarly.remove(id) != nil { return .cancel }
+                    if s.now >= deadline { return .wake }
                     s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: c))
-                    return false
+                    return .sleep
                 }
-                if resumeNow { c.resume() }
+                switch next {
+                case .sleep: break
+                case .wake: c.resume()
+                case .cancel: c.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             let sleeper = state.withLock { s -> Sleeper? in
-                guard let i = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let i = s.sleepers.firstIndex(where: { $0.id == id }) else {
+                    s.cancelledEarly.insert(id)
+                    return nil
+                }
                 return s.sleepers.remove(at: i)
             }
             sleeper?.continuation.resume(throwing: CancellationError())
