@@ -6,7 +6,8 @@ import TesseraTestFixtures
 /// The baby diary's page in a real headless Chromium against the real `tessera serve`: the child
 /// with its age, the growth chart of its weights, a measurement added through the form (the chart
 /// and the timeline follow), the health card, a post whose photo file is uploaded through the form
-/// and then rendered from `photo-get`, the calendar's month switched, and every control labelled.
+/// and then rendered from `photo-get` (as is the child's photo), the calendar's month switched, and
+/// every control labelled.
 /// The screenshot is artifacts/baby.png.
 @Suite struct BabyConsoleBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
@@ -33,6 +34,9 @@ import TesseraTestFixtures
         _ = try await call("measurement-add", #"{"childId": "\#(child)", "kind": "weight", "value": 7.9, "date": "2026-02-01"}"#)
         _ = try await call("health-card-set", #"{"childId": "\#(child)", "bloodGroup": "A+", "insurer": "111"}"#)
         _ = try await call("allergy-add", #"{"childId": "\#(child)", "allergen": "pyl", "severity": "moderate"}"#)
+        // The child's photo (2×2), shown beside the name.
+        let portrait = try #require(try await call("photo-put", #"{"data": "\#(Self.portraitPNG)"}"#)["address"]?.stringValue)
+        _ = try await call("child-update", #"{"id": "\#(child)", "photo": "\#(portrait)"}"#)
         // A real PNG (48×32) for the post's file input.
         let photoFile = ws.root + "/zahrada.png"
         try Data(base64Encoded: Self.photoPNG)!.write(to: URL(fileURLWithPath: photoFile))
@@ -47,6 +51,7 @@ import TesseraTestFixtures
             try page.waitFor("document.body.dataset.ready === 'true'", "the page to load")
             try page.waitFor("document.getElementById('children').innerText.includes('Ema (2025-06-15) — 0 y 8 m 15 d — owner')", "the child and its age")
             try page.waitFor("document.querySelectorAll('#chart circle').length === 2", "the two weights on the chart")
+            try page.waitFor("[...document.querySelectorAll('#children img')].some((i) => i.complete && i.naturalWidth === 2)", "the child's photo rendered")
             try page.type("8.35", into: "value")
             try page.evaluate("document.getElementById('date').value = '2026-03-01'")
             try page.click("#measurement-form button[type=submit]")
@@ -91,6 +96,8 @@ import TesseraTestFixtures
         _ = try await serve.terminate()
     }
 
+    /// A 2×2 PNG of one colour.
+    static let portraitPNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IRcFRAwQCgAkxgUBBHQ3qwAAAABJRU5ErkJggg=="
     /// A 48×32 PNG of one colour.
     static let photoPNG = "iVBORw0KGgoAAAANSUhEUgAAADAAAAAgCAIAAADbtmxLAAAAN0lEQVR4nO3OQQ0AMAgEMOQgEYmTNRccjyYV0Op5p1R8ICQkJJQeCAkJCaUHQkJCQumBkJDQsg/NGXB56ZUnBQAAAABJRU5ErkJggg=="
 }
