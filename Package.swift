@@ -175,7 +175,7 @@ let package = Package(
         ], path: "Tests/TesseraFioEmulator"),
         .testTarget(name: "TesseraFinanceTests", dependencies: ["TesseraFinance", "TesseraTesting", "TesseraTestFixtures", "TesseraFioEmulator"]),
         .testTarget(name: "TesseraStressTests", dependencies: ["TesseraStress", "TesseraTesting", "TesseraTestFixtures"]),
-        .testTarget(name: "TesseraBabyTests", dependencies: ["TesseraBaby", "TesseraTesting", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraBabyTests", dependencies: ["TesseraBaby", "TesseraTesting", "TesseraTestFixtures", "TesseraStorage"]),
         .testTarget(name: "TesseraSafeTravelTests", dependencies: ["TesseraSafeTravel", "TesseraTesting", "TesseraTestFixtures", "TesseraLocation"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TesseraRecurrenceTests", dependencies: ["TesseraRecurrence", "TesseraTestFixtures"], exclude: ["Fixtures"]),

@@ -130,7 +130,7 @@ extension Diary {
         if let sync { try await sync.spaces.delete(id) }
         try await cancelReminders(childID: id)
         var doomed: [(String, String)] = [("children", id), ("health_cards", id)]
-        for table in ["health_items", "records", "contacts", "access"] {
+        for table in ["health_items", "records", "record_photos", "contacts", "access"] {
             for row in try await query("SELECT id FROM \(table) WHERE child_id = ?", [.text(id)]) { doomed.append((table, row["id"].text ?? "")) }
         }
         try await write(in: id) { batch in for (table, row) in doomed { batch.delete(table, id: row) } }

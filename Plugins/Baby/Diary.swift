@@ -10,6 +10,8 @@ struct Diary: Sendable {
     let files: (any PluginFiles)?
     let sync: (any PluginSync)?
     let config: BabyConfig
+    /// Whether the old schema's photo lists were moved into rows (`RecordPhotos.swift`).
+    let legacyPhotoLists = LegacyPhotoLists()
 
     /// Rows of a child go to the child's space when the module syncs; without sync there is one
     /// person on one device and everything is that person's own.

@@ -35,7 +35,7 @@ extension Diary {
             case "healthCard": document["healthCard"] = profile["health"] ?? .null
             case "contacts": document["contacts"] = try await contacts(childID: childID, kind: nil)["contacts"] ?? []
             default:
-                document[section] = .array(try await exportRecords(childID: childID, section: section).map(Self.recordJSON))
+                document[section] = .array(try await recordsJSON(exportRecords(childID: childID, section: section)))
             }
         }
         return document

@@ -153,13 +153,15 @@ extension Diary {
         }
         let rows = try await query("SELECT * FROM records WHERE problem_id = ? ORDER BY occurred_at, id", [.text(id)])
         let notified = Set(try await query("SELECT record_id FROM reminders WHERE kind = 'medication'").compactMap { $0["record_id"].text })
-        func list(_ type: RecordType) -> [JSONValue] { rows.filter { $0["type"].text == type.rawValue }.map(Self.recordJSON) }
+        let photos = try await photoRows(of: ([problem] + rows).compactMap { $0["id"].text })
+        func json(_ row: Row) -> JSONValue { Self.recordJSON(row, photos: photos[row["id"].text ?? ""]) }
+        func list(_ type: RecordType) -> [JSONValue] { rows.filter { $0["type"].text == type.rawValue }.map(json) }
         let medications = rows.filter { $0["type"].text == RecordType.medication.rawValue }.map { row -> JSONValue in
-            guard case .object(var members) = Self.recordJSON(row) else { return .null }
+            guard case .object(var members) = json(row) else { return .null }
             members["notify"] = .bool(notified.contains(row["id"].text ?? ""))
             return .object(members)
         }
-        return ["problem": Self.recordJSON(problem), "medications": .array(medications), "temperatures": .array(list(.temperature)),
+        return ["problem": json(problem), "medications": .array(medications), "temperatures": .array(list(.temperature)),
                 "symptoms": .array(list(.symptom)), "doctorVisits": .array(list(.doctorVisit))]
     }
 

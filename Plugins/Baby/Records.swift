@@ -25,26 +25,32 @@ extension Diary {
         row["type"] = .text(type.rawValue)
         row["occurred_at"] = .text(occurred)
         row["note"] = .text(note)
-        row["photos"] = .text(Self.jsonText(photos))
         row["created_by"] = .text(person)
         row["author_name"] = .text(author)
         row["created_at"] = .text(stamp())
-        try await write(in: childID) { $0.put("records", id: id, row) }
-        for photo in photos { try await files?.link(photo, table: "records", id: id) }
+        // The record and its photo rows in one transaction: a crash leaves both or neither.
+        try await write(in: childID) { batch in
+            batch.put("records", id: id, row)
+            Self.putPhotoRows(&batch, recordID: id, childID: childID, photos: photos)
+        }
+        try await linkPhotoRows(recordID: id, photos: photos)
         return try await record(id)
     }
 
     /// One record as callers see it.
     func record(_ id: String) async throws -> JSONValue {
         guard let row = try await query("SELECT * FROM records WHERE id = ?", [.text(id)]).first else { throw BabyError.notFound("record", id) }
-        return Self.recordJSON(row)
+        return try await recordsJSON([row])[0]
     }
 
-    static func recordJSON(_ row: Row) -> JSONValue {
+    /// A record as callers see it: `photos` are its rows of `record_photos`, or, for a record not
+    /// moved yet (another person's, written by the old schema), the list in its `photos` column.
+    static func recordJSON(_ row: Row, photos: [String]?) -> JSONValue {
+        let photos = photos ?? legacyPhotoList(row["photos"].text)
         var item: [String: JSONValue] = [
             "id": row["id"].jsonValue, "childId": row["child_id"].jsonValue, "type": row["type"].jsonValue,
             "date": row["occurred_at"].jsonValue, "note": row["note"].jsonValue,
-            "photos": (try? JSONValue(parsing: row["photos"].text ?? "[]")) ?? [],
+            "photos": .array(photos.map { .string($0) }),
             "createdBy": row["created_by"].jsonValue, "authorName": row["author_name"].jsonValue,
         ]
         for (column, key) in [("kind", "kind"), ("name", "name"), ("problem_id", "problemId"), ("contact_id", "contactId"), ("ended_at", "endDate")] {
@@ -82,14 +88,21 @@ extension Diary {
         if let note = input.note { values["note"] = .text(try Validate.note(note)) }
         if let name = input.name { values["name"] = .text(try Validate.name(name, field: "name")) }
         if let value = input.value { values["value"] = .real(try checkedValue(value, of: row)) }
-        var photos: [String] = []
+        var photos: [String]?
+        let previous = try await photoRows(of: [input.id])[input.id] ?? Self.legacyPhotoList(row["photos"].text)
         if let wanted = input.photos {
             photos = try await checkPhotos(wanted)
-            if row["type"].text == RecordType.post.rawValue, photos.isEmpty { throw BabyError.invalid("photos", "a post keeps at least one photo") }
-            values["photos"] = .text(Self.jsonText(photos))
+            if row["type"].text == RecordType.post.rawValue, photos?.isEmpty == true { throw BabyError.invalid("photos", "a post keeps at least one photo") }
+            // The old schema's list, if any, gives way to the rows.
+            if row["photos"].text != "[]" { values["photos"] = "[]" }
         }
-        if !values.isEmpty { try await write(in: childID) { $0.patch("records", id: input.id, values) } }
-        for photo in photos { try await files?.link(photo, table: "records", id: input.id) }
+        if !values.isEmpty || photos != nil {
+            try await write(in: childID) { batch in
+                if !values.isEmpty { batch.patch("records", id: input.id, values) }
+                if let photos { Self.putPhotoRows(&batch, recordID: input.id, childID: childID, photos: photos, previousCount: previous.count) }
+            }
+        }
+        if let photos { try await linkPhotoRows(recordID: input.id, photos: photos, previous: previous) }
         return try await record(input.id)
     }
 
@@ -115,8 +128,12 @@ extension Diary {
             for medication in doomed.dropFirst() { try await cancelReminders(recordID: medication) }
         }
         let assigned = try await query("SELECT id FROM records WHERE problem_id = ? AND type <> 'medication'", [.text(id)]).compactMap { $0["id"].text }
+        let photoRows = try await photoRows(of: doomed)
         try await write(in: row["child_id"].text) { batch in
-            for record in doomed { batch.delete("records", id: record) }
+            for record in doomed {
+                batch.delete("records", id: record)
+                for position in (photoRows[record] ?? []).indices { batch.delete("record_photos", id: Self.photoRowID(record, position)) }
+            }
             for record in assigned { batch.patch("records", id: record, ["problem_id": ""]) }
         }
     }
@@ -161,9 +178,5 @@ extension Diary {
     func addPost(_ input: NewPost) async throws -> JSONValue {
         guard !input.photos.isEmpty else { throw BabyError.invalid("photos", "a post needs at least one photo") }
         return try await addRecord(childID: input.childId, type: .post, date: input.date, note: input.text, photos: input.photos, values: [:])
-    }
-
-    static func jsonText(_ strings: [String]) -> String {
-        JSONValue.array(strings.map { .string($0) }).serialized()
     }
 }

@@ -6,6 +6,7 @@ import TesseraSDK
 /// per-table role rule can state it: `children` and the health card (`health_cards`,
 /// `health_items`) only owners and parents write; `records` and `contacts` everyone, a guardian
 /// only its own rows; `access` only the owner. A child's rows live in the child's space.
+/// `record_photos` holds a record's photos, one address a row, so each is a file reference.
 enum BabySchema {
     static let migrations: [StorageMigration] = [StorageMigration(version: 1, sql: """
         CREATE TABLE children (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', birth_date TEXT NOT NULL DEFAULT '', sex TEXT NOT NULL DEFAULT '',
@@ -40,5 +41,12 @@ enum BabySchema {
             kind TEXT NOT NULL DEFAULT '', fire_at TEXT NOT NULL DEFAULT '', rule TEXT NOT NULL DEFAULT '');
         CREATE INDEX reminders_by_record ON reminders (record_id);
         CREATE TABLE profile (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
+        """),
+        // A record's photos, one address per row (`RecordPhotos.swift`): the lists in
+        // `records.photos` move here through the record API once the module runs, so they sync.
+        StorageMigration(version: 2, sql: """
+        CREATE TABLE record_photos (id TEXT PRIMARY KEY, record_id TEXT NOT NULL DEFAULT '', child_id TEXT NOT NULL DEFAULT '',
+            address TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL DEFAULT 0);
+        CREATE INDEX record_photos_by_record ON record_photos (record_id, position);
         """)]
 }

@@ -2,13 +2,14 @@ import Foundation
 import TesseraSDK
 
 /// Sharing a child (UC29–UC31) through the sync capability's spaces: each child is a space of the
-/// hub's, its creator the owner. The owner invites a person (by their hub login; by e-mail once
-/// the hub has accounts with addresses) as `parent` or `guardian`. Both stand on the hub's
+/// hub's, its creator the owner. The owner invites a person by their hub login or by e-mail
+/// address (the hub mails the invitation; whoever registers with the address finds it, and a
+/// registered person's login is their address) as `parent` or `guardian`. Both stand on the hub's
 /// `editor` role; the level itself is an `access` row the owner writes in the child's space, so
 /// every member's device applies the same permission matrix (Permissions.swift) before a write.
 /// Membership is the hub's to decide, so these need a connection (`hub_unreachable` offline).
 extension Diary {
-    struct Invite: Decodable, Sendable { var childId: String; var person: String; var level: String }
+    struct Invite: Decodable, Sendable { var childId: String; var person: String?; var email: String?; var level: String }
     struct InvitationRef: Decodable, Sendable { var invitationId: String }
     struct Revoke: Decodable, Sendable { var childId: String; var person: String }
     struct ChildRef: Decodable, Sendable { var childId: String }
@@ -16,14 +17,31 @@ extension Diary {
     func invite(_ input: Invite) async throws -> JSONValue {
         let spaces = try requireSpaces()
         let level = try Validate.oneOf(input.level, [AccessLevel.parent.rawValue, AccessLevel.guardian.rawValue], field: "level")
-        let person = try Validate.name(input.person, field: "person")
+        let person = try Self.invitee(input)
         try await require(.share, on: input.childId)
         // The level is also the member's plugin role at the hub (the manifest's sync.roles), so the
         // hub refuses what the level may not write, whatever device it comes from.
         let invitation = try await spaces.invite(to: input.childId, role: .editor, pluginRole: level, person: person, expiresIn: nil)
         try await grant(level, to: person, on: input.childId)
-        return ["invitationId": .string(invitation.id), "childId": .string(input.childId), "person": .string(person), "level": .string(level),
-                "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
+        var answer: [String: JSONValue] = ["invitationId": .string(invitation.id), "childId": .string(input.childId), "person": .string(person),
+                                           "level": .string(level), "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
+        if input.email != nil { answer["email"] = .string(person) }
+        return .object(answer)
+    }
+
+    /// Who is invited: a hub login, or an e-mail address, which the hub compares in lowercase and
+    /// which is a registered person's login, so the level is kept under it in lowercase.
+    private static func invitee(_ input: Invite) throws -> String {
+        switch (input.person, input.email) {
+        case (let person?, nil): return try Validate.name(person, field: "person")
+        case (nil, let email?):
+            let address = email.trimmingCharacters(in: .whitespaces).lowercased()
+            guard address.count <= 254, address.wholeMatch(of: /[^@\s]+@[^@\s]+\.[^@\s]+/) != nil else {
+                throw BabyError.invalid("email", "'\(email)' is not an e-mail address (name@domain)")
+            }
+            return address
+        default: throw BabyError.invalid("person", "give either person (a hub login) or email, not both")
+        }
     }
 
     /// The owner's record of `person`'s level; synced to every member in the child's space.

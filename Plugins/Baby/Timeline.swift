@@ -88,7 +88,10 @@ extension Diary {
         if !recordTypes.isEmpty {
             let (sql, parameters) = Self.recordsPage(childIDs: childIDs, types: types == nil ? nil : recordTypes, below: below, from: from,
                                                      limit: limit, descending: descending)
-            merged += try await query(sql, parameters).map { Item(date: $0["occurred_at"].text ?? "", id: $0["id"].text ?? "", type: $0["type"].text ?? "", json: Self.recordJSON($0)) }
+            let rows = try await query(sql, parameters)
+            merged += zip(rows, try await recordsJSON(rows)).map { row, json in
+                Item(date: row["occurred_at"].text ?? "", id: row["id"].text ?? "", type: row["type"].text ?? "", json: json)
+            }
         }
         if types?.contains("vaccination") ?? true {
             let (sql, parameters) = Self.vaccinationsPage(childIDs: childIDs, below: below, from: from, limit: limit, descending: descending)
@@ -128,7 +131,7 @@ extension Diary {
         return (sql + " ORDER BY occurred_at \(order), id \(order) LIMIT \(limit)", parameters)
     }
 
-    private static func marks(_ count: Int) -> String { Array(repeating: "?", count: max(count, 1)).joined(separator: ", ") }
+    static func marks(_ count: Int) -> String { Array(repeating: "?", count: max(count, 1)).joined(separator: ", ") }
 }
 
 /// A position in the timeline: items strictly before (date, id) come next. Its cursor is opaque

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -104,5 +107,102 @@ import TesseraTestFixtures
         #expect(try await phone.call("timeline", #"{"types": ["temperature"]}"#)["items"]?.arrayValue?.count == 1)
         hub.terminate()
         hub.waitUntilExit()
+    }
+
+    /// Issue 20: a post's photos are rows of `record_photos`, one address each, so their bytes
+    /// travel through the hub like a child's photo: a post with two photos made on Ada's phone is
+    /// read on her laptop, and the laptop's `photo-get` serves the same bytes (SHA-256 equal).
+    @Test func aPostsTwoPhotosTravelToTheOtherDevice() async throws {
+        let (hub, port) = try await Self.startHub()
+        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        let phone = BabyProcessTests.Device("photo-phone", hubPort: port), laptop = BabyProcessTests.Device("photo-laptop", hubPort: port)
+        for device in [phone, laptop] { try await device.tessera(["sync", "login", "ada", "--device", device.name], input: Self.password) }
+        let child = try #require(try await phone.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15"}"#)["id"]?.stringValue)
+        var photos: [(address: String, bytes: Data)] = []
+        for png in [BabyFixture.pngBase64, BabyFixture.secondPNGBase64] {
+            let stored = try await phone.call("photo-put", #"{"data": "\#(png)"}"#)
+            photos.append((try #require(stored["address"]?.stringValue), try #require(Data(base64Encoded: png))))
+        }
+        let addresses = photos.map(\.address)
+        let post = try await phone.call("post-add", #"{"childId": "\#(child)", "text": "U babičky", "date": "2026-02-28", "photos": ["\#(addresses[0])", "\#(addresses[1])"]}"#)
+        let postID = try #require(post["id"]?.stringValue)
+        try await phone.sync()
+        try await laptop.sync()
+
+        let onLaptop = try await laptop.call("record-get", #"{"id": "\#(postID)"}"#)
+        #expect(onLaptop["photos"] == .array(addresses.map { .string($0) }), "the same photos, in order")
+        let token = try await laptop.tessera(["token", "create", "--role", "user", "ada"]).stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let (server, httpPort) = try await BabyProcessTests.serve(laptop.workspace)
+        defer { server.terminate(); server.waitUntilExit() }
+        for photo in photos {
+            let (status, bytes, _) = try await BabyProcessTests.http("GET", httpPort, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(photo.address)", token: token)
+            #expect(status == 200)
+            #expect(bytes == photo.bytes)
+            #expect(try await Self.sha256(bytes, in: laptop.workspace.root) == photo.address)
+        }
+        hub.terminate()
+        hub.waitUntilExit()
+    }
+
+    /// Issue 20 (UC29): Ada invites a parent by e-mail address; the hub mails the invitation
+    /// through its mail (a real SMTP server on loopback); the invitee registers with that address,
+    /// logs her device in with it, accepts, and has the child as a parent. The hub runs on the
+    /// system clock, as its mailer sends on it.
+    @Test func aParentInvitedByEMailRegistersAcceptsAndHasTheChild() async throws {
+        let smtp = try SMTPTestServer()
+        defer { smtp.stop() }
+        let workspace = FixtureWorkspace("baby-mail-hub")
+        workspace.writeDeployment(plugins: [], clock: "system", extra: [
+            "role": "hub", "hub": ["registration": "open"],
+            "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "system"],
+                          "mail": ["kind": "smtp", "host": "127.0.0.1", "port": smtp.port, "from": "hub@tessera.test"]],
+        ])
+        let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", workspace.deploymentFile,
+                                                                     "--data", workspace.dataDirectory], input: Self.password)
+        #expect(added.status == 0, "\(added.stderr)")
+        let (hub, port) = try await BabyProcessTests.serve(workspace)
+        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        let phone = BabyProcessTests.Device("mail-phone", hubPort: String(port)), eva = BabyProcessTests.Device("mail-eva", hubPort: String(port))
+        try await phone.tessera(["sync", "login", "ada", "--device", phone.name], input: Self.password)
+        let child = try #require(try await phone.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15"}"#)["id"]?.stringValue)
+        try await phone.sync()
+
+        // A malformed address is refused naming the field, before the hub is asked.
+        let bad = try await phone.tessera(["call", "cz.tessera.baby", "share-invite", #"{"childId": "\#(child)", "email": "eva at example", "level": "parent"}"#],
+                                          expecting: 2)
+        #expect(bad.stderr.contains("email"))
+        let invited = try await phone.call("share-invite", #"{"childId": "\#(child)", "email": "Eva@Example.org", "level": "parent"}"#)
+        #expect(invited["email"] == "eva@example.org" && invited["level"] == "parent")
+        try await phone.sync()  // the owner's access row, with the level, goes to the child's space
+        let mail = try #require(try smtp.waitForMessages(1).first)
+        #expect(mail.to == ["eva@example.org"])
+        #expect(mail.subject.contains("Ema"), "\(mail.subject)")
+
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/hub/register")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"firstName": "Eva", "surname": "Nováková", "email": "eva@example.org", "password": "correct horse battery", "acceptTerms": true, "device": "web"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        try await eva.tessera(["sync", "login", "eva@example.org", "--device", eva.name], input: Self.password)
+        let waiting = try await eva.call("invitations-list")["invitations"]?.arrayValue ?? []
+        #expect(waiting.map { $0["childName"] } == ["Ema"])
+        _ = try await eva.call("invitation-accept", #"{"invitationId": "\#(try #require(waiting.first?["invitationId"]?.stringValue))"}"#)
+        try await eva.sync()
+        #expect(try await eva.call("child-get", #"{"id": "\#(child)"}"#)["level"] == "parent")
+        // A parent may change the health card, which a guardian may not.
+        _ = try await eva.call("health-card-set", #"{"childId": "\#(child)", "bloodGroup": "0+"}"#)
+        let members = try await phone.call("share-members", #"{"childId": "\#(child)"}"#)["members"]?.arrayValue ?? []
+        #expect(members.first { $0["person"] == "eva@example.org" }?["level"] == "parent")
+        hub.terminate()
+        hub.waitUntilExit()
+    }
+
+    /// The SHA-256 of `bytes`, by `sha256sum` over a file in `directory`.
+    static func sha256(_ bytes: Data, in directory: String) async throws -> String {
+        let file = directory + "/photo-\(UUID().uuidString)"
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let result = try await runDetached("/usr/bin/sha256sum", [file])
+        return String(result.stdout.prefix(64))
     }
 }

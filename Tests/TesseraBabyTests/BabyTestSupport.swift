@@ -39,6 +39,8 @@ enum BabyFixture {
 
     /// A tiny real PNG (1×1), as base64.
     static let pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    /// Another real PNG (2×2, one colour), so a record can hold two different photos.
+    static let secondPNGBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IRcFRAwQCgAkxgUBBHQ3qwAAAABJRU5ErkJggg=="
 }
 
 /// The error a call throws: its code, field and message.

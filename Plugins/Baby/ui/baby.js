@@ -1,15 +1,22 @@
-// The baby diary's page: the children with their ages, one child's growth chart (a measurement kind
-// over 1 month, 1 year or all, as an SVG line; WHO percentile bands come with the Growth/ component)
-// with a form to add a measurement, and the timeline newest first, a page at a time. The chart is
-// drawn with presentation attributes, not a style sheet: the host's content policy allows no inline style.
+// The baby diary's page: the children with their ages and photos, one child's growth chart (a
+// measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines) with
+// a form to add a measurement, the health card (health.js), the calendar (calendar.js), forms for
+// milestones, posts with photos and temperatures (forms.js), and the timeline newest first, a page
+// at a time, with its photos (photos.js). The chart is drawn with presentation attributes, not a
+// style sheet: the host's content policy allows no inline style.
 
 import { callOperation, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { photoImage } from "./photos.js";
+import { showHealthCard, bindHealthForms } from "./health.js";
+import { showCalendar, bindCalendar } from "./calendar.js";
+import { bindRecordForms } from "./forms.js";
 
 const PLUGIN = "cz.tessera.baby";
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 let cursor = null;
+let latestMonth = null;  // the newest record's month: where the calendar opens (the host's clock may not be the browser's)
 
 function age(a) { return a ? `${a.years} y ${a.months} m ${a.days} d` : ""; }
 
@@ -27,7 +34,8 @@ async function showChildren() {
   clear($("child"));
   for (const child of children) {
     const profile = await callOperation(PLUGIN, "child-get", { id: child.id });
-    $("children").append(el("li", {}, `${child.name} (${child.birthDate}) — ${age(profile.age)} — ${child.level}`));
+    const photo = child.photo ? photoImage(child.photo, `Photo of ${child.name}`) : null;
+    $("children").append(el("li", {}, photo, `${child.name} (${child.birthDate}) — ${age(profile.age)} — ${child.level}`));
     $("child").append(el("option", { value: child.id, selected: child.id === chosen }, child.name));
   }
 }
@@ -86,32 +94,54 @@ async function showTimeline(more) {
   if (!more) clear($("timeline"));
   for (const item of page.items) {
     const what = item.name || item.kind || item.note || "";
-    $("timeline").append(el("li", {}, `${item.date} · ${item.type} · ${what}${item.value !== undefined ? " · " + item.value : ""}`));
+    const photos = (item.photos || []).map((address, i) => photoImage(address, `Photo ${i + 1} of the ${item.type} of ${item.date}`));
+    $("timeline").append(el("li", {}, `${item.date} · ${item.type} · ${what}${item.value !== undefined ? " · " + item.value : ""}`, ...photos));
   }
+  if (!more && page.items.length) latestMonth = page.items[0].date.slice(0, 7);
   cursor = page.nextCursor;
   $("more").hidden = !cursor;
 }
 
-async function addMeasurement(event) {
-  event.preventDefault();
+const chosenChildren = () => ($("child").value ? [$("child").value] : []);
+
+/** Waits for a change, says how it went, and shows the page again. */
+async function done(change, message) {
   try {
-    await callOperation(PLUGIN, "measurement-add", {
-      childId: $("child").value, kind: $("kind").value, value: Number($("value").value), date: $("date").value,
-    });
-    $("status").textContent = "Measurement added.";
-    await Promise.all([showChart(), showTimeline(false), showChildren()]);
+    await change;
+    $("status").textContent = message;
+    await refresh();
   } catch (error) {
     $("status").textContent = error instanceof APIError ? error.message : String(error);
   }
 }
 
+let calendarOpened = false;
+
+async function refresh() {
+  await showChildren();
+  await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value)]);
+  await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
+  calendarOpened = true;
+}
+
+async function addMeasurement(event) {
+  event.preventDefault();
+  await done(callOperation(PLUGIN, "measurement-add", {
+    childId: $("child").value, kind: $("kind").value, value: Number($("value").value), date: $("date").value,
+  }), "Measurement added.");
+}
+
 async function main() {
   $("more").addEventListener("click", () => showTimeline(true));
-  for (const id of ["child", "kind", "range"]) $(id).addEventListener("change", () => showChart());
+  for (const id of ["kind", "range"]) $(id).addEventListener("change", () => showChart());
+  $("child").addEventListener("change", () => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren())]));
   $("measurement-form").addEventListener("submit", addMeasurement);
+  const childId = () => $("child").value;
+  bindHealthForms(childId, done);
+  bindRecordForms(childId, done);
+  bindCalendar(chosenChildren);
   try {
-    await showChildren();
-    await Promise.all([showChart(), showTimeline(false)]);
+    await refresh();
   } catch (error) {
     $("status").textContent = error instanceof APIError ? error.message : String(error);
   }

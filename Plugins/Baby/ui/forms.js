@@ -1,0 +1,35 @@
+// The record forms on the baby diary's page: a milestone (a preset or a name of one's own), a
+// post with photos (each file uploaded through `photo-upload` first, then the post names their
+// addresses), and a temperature. Each reports through `done(promise, message)`.
+
+import { callOperation } from "/console/api.js";
+import { uploadPhoto } from "./photos.js";
+
+const PLUGIN = "cz.tessera.baby";
+const $ = (id) => document.getElementById(id);
+
+/** Binds the record forms to the chosen child (`childId()`). */
+export function bindRecordForms(childId, done) {
+  $("milestone-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const preset = $("milestone-preset").value;
+    const input = { childId: childId(), date: $("milestone-date").value, note: $("milestone-note").value };
+    if (preset) input.preset = preset; else input.custom = $("milestone-custom").value;
+    await done(callOperation(PLUGIN, "milestone-add", input), "Milestone added.");
+  });
+  $("post-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const files = [...$("post-photos").files];
+    await done((async () => {
+      const photos = [];
+      for (const file of files) photos.push(await uploadPhoto(file));
+      return callOperation(PLUGIN, "post-add", { childId: childId(), text: $("post-text").value, date: $("post-date").value, photos });
+    })(), "Post added.");
+  });
+  $("temperature-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await done(callOperation(PLUGIN, "temperature-add", {
+      childId: childId(), celsius: Number($("temperature-value").value), at: $("temperature-at").value.slice(0, 16),
+    }), "Temperature added.");
+  });
+}
