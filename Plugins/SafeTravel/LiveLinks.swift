@@ -139,9 +139,9 @@ extension Travel {
         }
         let id = trip.string("id")
         var view = try await tripSummary(trip)
-        view["track"] = .array(try await rows("""
+        view["track"] = .array(Self.withoutRepeats(try await rows("""
             SELECT lat, lon, created_at FROM trip_activities WHERE trip_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY created_at, id
-            """, [.text(id)]).map { ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue] })
+            """, [.text(id)])).map { ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue] })
         view["photos"] = .array(try await rows("""
             SELECT lat, lon, created_at FROM trip_activities WHERE trip_id = ? AND type = 'PHOTO' ORDER BY created_at, id
             """, [.text(id)]).map { ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue] })
@@ -152,6 +152,16 @@ extension Travel {
         view["linkExpiresAt"] = .string(Instant.text(expires))
         view["now"] = .string(Instant.text(at))
         return .object(view)
+    }
+
+    /// The positions of a trip's activities, each kept once while the traveller stays put (a
+    /// photo and a message at one fix are one point of the track).
+    static func withoutRepeats(_ positions: [Row]) -> [Row] {
+        var kept: [Row] = []
+        for position in positions where kept.last.map({ $0["lat"] != position["lat"] || $0["lon"] != position["lon"] }) ?? true {
+            kept.append(position)
+        }
+        return kept
     }
 
     /// The trip's own fields the live view shows, by name (never the whole row).

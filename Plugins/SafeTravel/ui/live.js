@@ -30,7 +30,9 @@ function drawTrack(view) {
   for (const node of [...box.children]) if (node.tagName !== "title") node.remove();
   drawGrid(box);
   const track = view.track.map((p) => [p.lat, p.lon]);
-  if (view.last) track.push([view.last.lat, view.last.lon]);
+  // The newest fix, when it is newer than the last position recorded on the trip (at most one a minute).
+  const end = track.at(-1);
+  if (view.last && !(end && end[0] === view.last.lat && end[1] === view.last.lon)) track.push([view.last.lat, view.last.lon]);
   const points = [...view.route, ...track, ...view.photos.filter((p) => p.lat != null).map((p) => [p.lat, p.lon])];
   if (view.destination) points.push([view.destination.lat, view.destination.lon]);
   if (points.length === 0) return;
