@@ -48,8 +48,9 @@ extension Travel {
             also(&batch)
         }
         log.info("alert \(alert.kind) \(alert.id) due \(Instant.text(alert.dueAt))")
-        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: alert.body,
-                          payload: alert.payload, at: alert.dueAt)
+        let link = try await linkForAlert(traveller: alert.traveller, kind: alert.kind, subjectID: alert.subjectID)
+        let (body, payload) = Self.adding(link, body: alert.body, payload: alert.payload)
+        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: body, payload: payload, at: alert.dueAt)
         if alert.repeats, config.maxRepeats > 0 {
             try await clock.schedule(TimerRequest(key: "\(Self.repeatTimer):\(alert.id)", name: Self.repeatTimer,
                                                   fireAt: alert.dueAt.addingTimeInterval(config.repeatEvery),
@@ -64,10 +65,11 @@ extension Travel {
               let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(id)]) else { return }
         if try await isAcknowledged(id) { return }
         guard let space = try await spaceOf(traveller: alert.string("traveller")) else { return }
+        let link = try await linkForAlert(traveller: alert.string("traveller"), kind: alert.string("kind"), subjectID: alert.string("subject_id"))
+        let (body, payload) = Self.adding(link, body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
+                                          payload: ["alert": .string(id), "kind": .string(alert.string("kind")), "repeat": .integer(n)])
         await notifySpace(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))",
-                              body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
-                              payload: ["alert": .string(id), "kind": .string(alert.string("kind")), "repeat": .integer(n)],
-                              at: firing.dueAt)
+                          body: body, payload: payload, at: firing.dueAt)
         if n < Int64(config.maxRepeats) {
             try await clock.schedule(TimerRequest(key: firing.key, name: Self.repeatTimer,
                                                   fireAt: firing.dueAt.addingTimeInterval(config.repeatEvery),

@@ -40,6 +40,11 @@ struct TravelConfig: Sendable {
     var watcherName: String?
     /// How often the watcher looks for new invitations.
     var watchEvery: TimeInterval = 30
+    // The guardians' live view (LiveLinks.swift): a link works until the trip's end plus the
+    // grace (time to look after an alert that came just before the end), and never longer than
+    // the cap from when it was minted (a trip left running does not leave a link open for ever).
+    var liveLinkGrace: TimeInterval = 3_600
+    var liveLinkMaxAge: TimeInterval = 86_400
 
     init(_ json: JSONValue) {
         func seconds(_ key: String, _ value: inout TimeInterval) {
@@ -75,6 +80,8 @@ struct TravelConfig: Sendable {
         watcher = json["watcher"]?.stringValue
         watcherName = json["watcherName"]?.stringValue
         seconds("watchEvery", &watchEvery)
+        seconds("liveLinkGrace", &liveLinkGrace)
+        seconds("liveLinkMaxAge", &liveLinkMaxAge)
     }
 
     /// The SOS deadline after a release: the PIN window plus the server's grace (§7.7: release + 15 s).

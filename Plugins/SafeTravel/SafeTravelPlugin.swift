@@ -14,6 +14,7 @@ package final class SafeTravelPlugin: Plugin {
         let travel = Travel(storage: try context.capability(.storage), clock: try context.capability(.clock),
                             notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil,
                             spaces: context.isGranted(.sync) ? try context.capability(.sync).spaces : nil,
+                            files: context.isGranted(.files) ? try context.capability(.files) : nil,
                             config: TravelConfig(context.config), log: context.log)
         let serial = Serial()
         let ops = Operations(context: context, serial: serial)
@@ -64,7 +65,9 @@ package final class SafeTravelPlugin: Plugin {
     private func registerTrips(_ ops: Operations, _ t: Travel) {
         ops.change("trip-start", Travel.TripInput.self) { try await t.startTrip($0) }
         ops.change("trip-message", Travel.ActivityInput.self) { try await t.addMessage($0) }
-        ops.change("trip-photo", Travel.ActivityInput.self) { try await t.addPhoto($0) }
+        ops.change("trip-photo", Travel.UploadedPhoto.self) { try await t.addUploadedPhoto($0) }
+        ops.change("trip-photo-put", Travel.InlinePhoto.self) { try await t.addInlinePhoto($0) }
+        ops.read("trip-photo-get", Travel.PhotoAddress.self) { try await t.photoForDownload($0) }
         ops.change("trip-quick-action", Travel.ActivityInput.self) { try await t.addQuickAction($0) }
         ops.change("trip-next-planned", Travel.ActivityInput.self) { try await t.takeNextPlanned($0) }
         ops.change("trip-update-eta", Travel.ETAInput.self) { try await t.updateETA($0) }
@@ -75,6 +78,9 @@ package final class SafeTravelPlugin: Plugin {
         ops.read("trip-activities", Travel.TripIDInput.self) { try await t.activities($0) }
         ops.read("destinations", Empty.self) { _ in try await t.destinations() }
         ops.change("destination-favourite", Travel.DestinationIDInput.self) { try await t.toggleFavourite($0) }
+        ops.change("live-link", Travel.TripQuery.self) { try await t.newLiveLink($0) }
+        ops.change("live-link-revoke", Travel.TripQuery.self) { try await t.revokeLiveLinks($0) }
+        ops.read("live-view", Travel.TokenInput.self) { try await t.liveView($0) }
     }
 
     private func registerTimers(_ context: PluginContext, _ serial: Serial, _ t: Travel) {

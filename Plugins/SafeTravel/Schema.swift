@@ -68,5 +68,13 @@ enum Schema {
         """),
         // Prompts to the traveller that went out, so that re-arming a trip never repeats one.
         StorageMigration(version: 2, sql: "CREATE TABLE handled (id TEXT PRIMARY KEY, at TEXT NOT NULL DEFAULT '');"),
+        // The guardians' live view (LiveLinks.swift): a trip's links, synced in the traveller's space.
+        StorageMigration(version: 3, sql: """
+        CREATE TABLE live_links (id TEXT PRIMARY KEY, trip_id TEXT NOT NULL DEFAULT '', traveller TEXT NOT NULL DEFAULT '',
+            token TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '', expires_at TEXT NOT NULL DEFAULT '',
+            revoked_at TEXT NOT NULL DEFAULT '');
+        CREATE INDEX live_links_by_token ON live_links (token);
+        CREATE INDEX live_links_by_trip ON live_links (trip_id, created_at);
+        """),
     ]
 }

@@ -10,15 +10,18 @@ final class Travel: Sendable {
     let clock: any HostClock
     let notifications: (any PluginNotifications)?
     let spaces: (any PluginSpaces)?
+    /// Trip photos (TripPhotos.swift); `nil` when the operator grants no files.
+    let files: (any PluginFiles)?
     let config: TravelConfig
     let log: PluginLog
 
     init(storage: any PluginStorage, clock: any HostClock, notifications: (any PluginNotifications)?,
-         spaces: (any PluginSpaces)?, config: TravelConfig, log: PluginLog) {
+         spaces: (any PluginSpaces)?, files: (any PluginFiles)? = nil, config: TravelConfig, log: PluginLog) {
         self.storage = storage
         self.clock = clock
         self.notifications = notifications
         self.spaces = spaces
+        self.files = files
         self.config = config
         self.log = log
     }

@@ -31,8 +31,10 @@ extension Travel {
         }
         let routeText = input.route.map { route in JSONValue.array(route.map { [.number($0.lat), .number($0.lon)] }).serialized() } ?? ""
         let id = newID()
+        let link = mintLink(trip: id, at: at)
         try await storage.write { batch in
             batch.inSpace(me.space)
+            Self.put(link, traveller: me.username, at: at, into: &batch)
             if let destination {
                 batch.put("destinations", id: destination.id, ["traveller": .text(me.username), "name": .text(destination.name),
                                                                 "lat": .real(destination.lat), "lon": .real(destination.lon),
@@ -50,9 +52,10 @@ extension Travel {
         }
         try await armTrip(id)
         let towards = destination.map { " to \($0.name)" } ?? ""
+        let (body, payload) = Self.adding(link, body: eta.map { "Expected at \(Instant.text($0))." } ?? "No arrival time given.",
+                                          payload: ["trip": .string(id), "traveller": .string(me.username)])
         await notifyGuardians(key: "trip-started-\(id)", space: me.space, title: "\(me.username) set off\(towards)",
-                              body: eta.map { "Expected at \(Instant.text($0))." } ?? "No arrival time given.",
-                              payload: ["trip": .string(id), "traveller": .string(me.username)], at: at)
+                              body: body, payload: payload, at: at)
         return try await tripStatus(TripQuery(tripId: id))
     }
 
@@ -122,11 +125,6 @@ extension Travel {
         return try await addActivity(input.tripId, type: "MESSAGE", values: ["message": .text(text), "file_ref": .text(input.fileRef ?? "")])
     }
 
-    func addPhoto(_ input: ActivityInput) async throws -> JSONValue {
-        guard let file = input.fileRef, !file.isEmpty else { throw PluginError.invalid("a photo needs its file reference", field: "$.fileRef") }
-        return try await addActivity(input.tripId, type: "PHOTO", values: ["message": .text(input.text ?? ""), "file_ref": .text(file)])
-    }
-
     func addQuickAction(_ input: ActivityInput) async throws -> JSONValue {
         guard let action = input.action else { throw PluginError.invalid("which quick action", field: "$.action") }
         return try await addActivity(input.tripId, type: "QUICK_ACTION", values: ["quick_action": .text(action)])
@@ -144,7 +142,7 @@ extension Travel {
 
     /// An activity stamped with the newest fix and battery; it is also a sign of life. A quick
     /// action that is the next planned one moves the plan on.
-    private func addActivity(_ tripID: String?, type: String, values: [String: SQLValue]) async throws -> JSONValue {
+    func addActivity(_ tripID: String?, type: String, values: [String: SQLValue]) async throws -> JSONValue {
         let (me, trip) = try await ownActiveTrip(tripID)
         let id = newID(), at = now, tripID = trip.string("id")
         let fix = try await lastFix()
@@ -207,9 +205,11 @@ extension Travel {
         let (me, trip) = try await ownActiveTrip(input.tripId)
         try await verifyPIN(input.pin, field: "$.pin")
         let id = trip.string("id"), at = now
+        let shortened = try await linksToShorten(trip: id, endedAt: at)
         try await storage.write { batch in
             batch.inSpace(me.space)
             batch.patch("trips", id: id, ["state": "ENDED", "ended_at": SQLValue(at)])
+            for link in shortened { batch.patch("live_links", id: link.id, ["expires_at": SQLValue(link.expiresAt)]) }
             batch.put("trip_activities", id: newID(), ["trip_id": .text(id), "type": "SYSTEM", "created_at": SQLValue(at), "message": "ended"])
         }
         try await armTrip(id)
@@ -240,6 +240,7 @@ extension Travel {
         if let lat = trip["last_lat"].real, let lon = trip["last_lon"].real, let dlat = trip["dest_lat"].real, let dlon = trip["dest_lon"].real {
             out["distanceToDestination"] = .number((Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon)) * 10).rounded() / 10)
         }
+        out["liveLink"] = try await currentLink(trip: id)?.json ?? .null
         return .object(out)
     }
 

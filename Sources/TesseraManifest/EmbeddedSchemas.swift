@@ -89,7 +89,7 @@ public enum EmbeddedSchemas {
           "summary": { "type": "string" },
           "input": { "type": "object" },
           "output": { "type": "object" },
-          "roles": { "type": "array", "items": { "enum": ["user", "admin", "system"] }, "minItems": 1, "uniqueItems": true },
+          "roles": { "description": "Who may call it (default user and admin). 'link': anyone holding a capability link, without a bearer token, through GET /v1/links/{id}/{op}/{token}; such an operation takes only {\"token\"} (docs/http.md).", "type": "array", "items": { "enum": ["user", "admin", "system", "link"] }, "minItems": 1, "uniqueItems": true },
           "file": {
             "description": "Over HTTP, 'upload': the request body is a file, stored (files capability) and passed as input.file; 'download': the operation answers with a file's address and GET serves its bytes (docs/files.md).",
             "enum": ["upload", "download"]

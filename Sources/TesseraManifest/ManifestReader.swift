@@ -106,6 +106,9 @@ public enum ManifestReader {
                 throw fail("$.operations[\(i)].output", "a JSON Schema in the supported subset", error.description)
             }
             let roles = item["roles"]?.arrayValue?.compactMap(\.stringValue).map(Principal.Role.init(rawValue:))
+            if roles?.contains(.link) == true, !LinkOperationRule.holds(input: item["input"]!, file: item["file"]) {
+                throw fail("$.operations[\(i)]", LinkOperationRule.expected, "'\(name)' with input \(item["input"]!.brief)")
+            }
             out.append(OperationDeclaration(
                 name: name, summary: item["summary"]?.stringValue,
                 inputSchemaDocument: item["input"]!, inputSchema: input,

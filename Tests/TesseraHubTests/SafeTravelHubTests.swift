@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TesseraFiles
+import TesseraRuntime
 import TesseraSafeTravel
 import TesseraTestFixtures
 import TesseraTesting
@@ -18,7 +20,7 @@ struct SafeTravelHubTests {
 
     static func device(_ person: String, hub: HubTestServer, config: JSONValue = ["pinIterations": 1000], setUp: Bool = true) async throws -> PluginTestHost {
         let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: config,
-                                            grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:]],
+                                            grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:], "files": [:]],
                                             start: Date(timeIntervalSince1970: 1_772_438_400),  // 2026-03-02T08:00:00Z
                                             syncHub: "http://127.0.0.1:\(hub.port)")
         try await host.host.syncLogin(name: person, password: "correct horse battery", device: "\(person)'s phone")
@@ -162,6 +164,81 @@ struct SafeTravelHubTests {
                 #expect(try await ada.call("sos-status", ["sosId": .string(sos)])["state"] == (expectAlert ? "ALERTED" : "SAFE"))
                 try await ada.advanceClock(by: 60); try await bob.advanceClock(by: 60)
             }
+            await ada.stop(); await bob.stop()
+        }
+    }
+
+    // MARK: The live view and trip photos (issue 21)
+
+    /// Whoever holds a capability link (`Principal.Role.link`, as the manifest spells it).
+    static let link = Principal.Role(rawValue: "link")
+
+    @Test func theGuardianGetsTheLiveLinkWithTheAlertAndItOpensOnTheirOwnHost() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            let started = try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])
+            let trip = try #require(started["id"]?.stringValue)
+            let token = try #require(started["liveLink"]?["token"]?.stringValue)
+            _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 30])
+            try await ada.advanceClock(by: 1)
+            try await Self.sync(ada, bob)
+            // ada's phone dies: bob's host raises the silence alert at 08:05:00 with the link it holds by sync.
+            try await bob.advanceClock(by: 305)
+            _ = try await bob.host.syncNow(Self.plugin)
+            let told = try bob.deliveredNotifications()
+            let alert = try #require(told.first { $0.key.hasPrefix("alert-trip-\(trip)-silent-") && !$0.key.contains("-r") })
+            #expect(alert.payload["liveView"]?["token"]?.stringValue == token)
+            #expect(alert.body.contains("/ui/cz.tessera.safetravel/live.html#\(token)"))
+            #expect(told.contains { $0.key == "trip-started-\(trip)" && $0.payload["liveView"]?["token"]?.stringValue == token },
+                    "the trip's start, relayed from ada's device, carried it first")
+            // bob opens it on his own host, which holds the trip by sync.
+            let view = try await bob.call("live-view", ["token": .string(token)], as: Self.link)
+            #expect(view["traveller"] == "ada" && view["last"]?["battery"] == 30 && view["state"] == "ACTIVE")
+            #expect(view["alerts"]?.arrayValue?.map { $0["kind"] } == ["trip-silent"])
+            // ada, back (her clock within the hub's 5 minutes of skew), revokes it: bob's host refuses it after one round.
+            try await ada.advanceClock(by: 10)
+            #expect(try await ada.call("live-link-revoke")["revoked"] == 1)
+            try await Self.sync(ada, bob)
+            await #expect(throws: PluginError.self) { try await bob.call("live-view", ["token": .string(token)], as: Self.link) }
+            await ada.stop(); await bob.stop()
+        }
+    }
+
+    /// A real 1×1 PNG.
+    static let png = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+
+    /// The SHA-256 of `bytes` in hex, by the system's `sha256sum` (not by the code under test).
+    static func sha256sum(_ bytes: [UInt8]) throws -> String {
+        let process = Process(), input = Pipe(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.prefix(64))
+    }
+
+    @Test func aTripPhotoPutByTheTravellerIsFetchedByTheGuardiansDeviceThroughTheHub() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            _ = try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])
+            _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 44])
+            let added = try await ada.call("trip-photo-put", ["data": .string(Data(Self.png).base64EncodedString())])
+            let address = try #require(added["file"]?["address"]?.stringValue)
+            try await Self.sync(ada, bob)                                  // the file goes up before its record
+            // bob's device has the record, not yet the bytes: the download reads the file, which the host fetches from the hub.
+            let file = try await bob.host.download(Self.plugin, "trip-photo-get", input: ["address": .string(address)],
+                                                   as: Principal(id: "bob", role: .user))
+            let bytes = try file.read(at: 0, count: Int(file.descriptor.size))
+            #expect(bytes == Self.png && file.descriptor.mediaType == "image/png")
+            #expect(try Self.sha256sum(bytes) == address && address == (try Self.sha256sum(Self.png)))
+            let row = try await bob.query("SELECT type, lat, battery FROM trip_activities WHERE file_ref = ?", [.text(address)])
+            #expect(row.first?["type"].text == "PHOTO" && row.first?["battery"].integer == 44)
             await ada.stop(); await bob.stop()
         }
     }

@@ -89,6 +89,28 @@ import TesseraTestFixtures
         #expect(job.path == "$.jobs[0].every")
     }
 
+    /// An operation open to capability links takes only the link's token (docs/http.md, "Capability links").
+    @Test func aLinkOperationTakesOnlyTheToken() throws {
+        guard case .object(let base) = try Self.valid() else { return }
+        let token: JSONValue = ["type": "object", "additionalProperties": false, "required": ["token"],
+                                "properties": ["token": ["type": "string", "pattern": "^[A-Za-z0-9_-]{32}$"]]]
+        func decode(_ input: JSONValue, file: JSONValue? = nil) throws -> PluginManifest {
+            var doc = base
+            var op: [String: JSONValue] = ["name": "view", "roles": ["link"], "input": input, "output": ["type": "object"]]
+            if let file { op["file"] = file }
+            doc["operations"] = [.object(op)]
+            return try ManifestReader.decode(.object(doc), file: "m.json")
+        }
+        #expect(try decode(token).operation(named: "view")?.roles == [.link])
+        var more = token
+        if case .object(var members) = token { members["properties"] = ["token": ["type": "string"], "page": ["type": "integer"]]; more = .object(members) }
+        let refused: [(input: JSONValue, file: JSONValue?)] = [(more, nil), (["type": "object"], nil), (token, "download")]
+        for (input, file) in refused {
+            let error = try #require(throws: ManifestError.self) { try decode(input, file: file) }
+            #expect(error.path == "$.operations[0]" && error.expected.contains("only a required string 'token'"), "\(error.path): \(error.expected)")
+        }
+    }
+
     @Test func notJSONNamesTheFile() throws {
         let ws = FixtureWorkspace("notjson")
         Fixtures.write("{ not json", to: ws.root + "/broken.json")

@@ -19,7 +19,7 @@ enum TravelFixture {
 
     static func host(config: JSONValue = config) async throws -> PluginTestHost {
         try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: config,
-                                 grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:]],
+                                 grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:], "files": [:]],
                                  start: start)
     }
 

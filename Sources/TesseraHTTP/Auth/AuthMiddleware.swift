@@ -1,11 +1,17 @@
 import Foundation
 import Hummingbird
+import TesseraManifest
+import TesseraSDK
 
 /// Lets a request through only with a bearer token the host knows (`Authorization: Bearer <token>`),
 /// and puts the principal it stands for into the context. Every path needs one except `openPaths`
 /// (`/healthz`, for probes that hold no secret) and those under `openPrefixes` (the console's and
 /// modules' static files, which a browser fetches without one). A path that matches no route needs
 /// one too, so a caller without a token learns nothing about which routes exist.
+///
+/// Under `linkPrefixes` (`/v1/links/`) no token is asked for: the request stands for the `link`
+/// principal (one for every link holder), and the route lets it call only operations whose
+/// manifest opens them to that role, with the token in the path (``LinkRoutes``).
 ///
 /// On `basicPaths` (`/v1/location`) the token may also come as the password of HTTP Basic
 /// authentication, the only kind an OwnTracks app can send (the user name is not checked), and a
@@ -16,10 +22,19 @@ struct AuthMiddleware: RouterMiddleware {
     let openPaths: Set<String>
     var openPrefixes: [String] = []
     var basicPaths: Set<String> = []
+    var linkPrefixes: [String] = []
+
+    /// The principal of every request under `linkPrefixes`: its rate-limit bucket is shared by all of them.
+    static let linkHolder = Principal(id: "link", role: .link)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) { return try await next(request, context) }
+        if linkPrefixes.contains(where: { path.hasPrefix($0) }) {
+            var context = context
+            context.principal = Self.linkHolder
+            return try await next(request, context)
+        }
         let basic = basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
         guard let header = request.headers[.authorization] else {

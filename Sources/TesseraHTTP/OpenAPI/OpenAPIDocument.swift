@@ -36,6 +36,10 @@ enum OpenAPIDocument {
                 case .download: item["get"] = OpenAPIFileOperations.download(manifest, operation, name: name)
                 case nil: break
                 }
+                if operation.roles.contains(.link) {  // reached by a capability link (OpenAPILinkOperations)
+                    paths[OpenAPILinkOperations.path(manifest, operation)] = ["get": OpenAPILinkOperations.get(manifest, operation, name: name)]
+                    if operation.roles.allSatisfy({ $0 == .link }) { continue }  // no bearer-token path to list
+                }
                 paths["/v1/plugins/\(manifest.id)/ops/\(operation.name)"] = .object(item)
             }
         }
@@ -44,7 +48,7 @@ enum OpenAPIDocument {
             "info": [
                 "title": .string("Tessera host — deployment '\(deploymentName)'"),
                 "version": .string(apiVersion),
-                "description": "Operations of the plugins this host enables, generated from their manifests. Every route but /healthz needs a bearer token.",
+                "description": "Operations of the plugins this host enables, generated from their manifests. Every route but /healthz and the capability links (/v1/links/…) needs a bearer token.",
             ],
             "tags": .array(tags),
             "security": [["bearer": []]],

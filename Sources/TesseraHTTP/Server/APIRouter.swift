@@ -8,9 +8,10 @@ import TesseraRuntime
 /// 1. ``ResponseCountMiddleware`` — counts the response's status for `/metrics`;
 /// 2. ``ErrorMiddleware`` — anything thrown below becomes a JSON error response;
 /// 3. ``AuthMiddleware`` — a known bearer token, except on `/healthz` and the static files of the
-///    console (`/`, `/console/…`) and of the modules (`/ui/…`);
+///    console (`/`, `/console/…`) and of the modules (`/ui/…`), and on capability links
+///    (`/v1/links/…`, the `link` principal: ``LinkRoutes``);
 /// 4. ``RateLimitMiddleware`` — the token's budget (its calls', or its admin routes');
-/// 5. the route (``PluginRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
+/// 5. the route (``PluginRoutes``, ``LinkRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
@@ -23,7 +24,7 @@ enum APIRouter {
         // The hub's routes check their own device tokens (HubRoutes).
         router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
                                               openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
-                                              basicPaths: ["/v1/location"]))
+                                              basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"]))
         let limits = configuration.rateLimits
         if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limits)))
@@ -40,6 +41,7 @@ enum APIRouter {
         table.add(.get, "/v1/plugins/:id/ops/:op", onlyWhere: { context in  // download operations only (FileRoutes)
             host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
         }, FileRoutes(host: host).download)
+        table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
