@@ -122,9 +122,9 @@ struct SafeTravelHubTests {
             #expect(added.status == 201, "\(added.text)")
             await bob.stop()  // bob's phone is off from now on; his laptop never fetches anything
 
-            _ = try await ada.call("sos-touch-down")
-            try await ada.advanceClock(by: 3)  // held: the SOS exists
             _ = try await ada.call("position-report", ["lat": 50.08804, "lon": 14.42076, "accuracy": 8, "battery": 41])
+            _ = try await ada.call("sos-touch-down")
+            try await ada.advanceClock(by: 3)  // held: the SOS exists, with the last fix sampled
             #expect(try await ada.call("sos-alert-now")["state"] == "ALERTED")
             try await ada.advanceClock(by: 5)  // the alert falls due and is relayed to the hub
             #expect(await HubChannelSender(store: hub.hub).deliverDue().sent == 1)
@@ -133,7 +133,7 @@ struct SafeTravelHubTests {
             #expect(receiver.requests.count == 1 && request.path == "/bob")
             let alert = try JSONValue(parsing: request.body)
             #expect(alert["plugin"]?.stringValue == Self.plugin && alert["title"]?.stringValue == "SOS from ada")
-            #expect(alert["payload"]?["battery"]?.integerValue == 41)
+            #expect(alert["payload"]?["battery"]?.integerValue == 41, "\(request.body)")
             let position = alert["payload"]?["lastPositions"]?.arrayValue?.first
             #expect(position?["lat"]?.doubleValue == 50.08804 && position?["lon"]?.doubleValue == 14.42076)
             #expect(request.headers["tessera-signature"]?.hasPrefix("t=") == true)
