@@ -147,8 +147,22 @@ public final class HubChannelSender: Sendable {
             if (200..<300).contains(status) { return nil }
             return ("HTTP \(status)", status == 408 || status == 429 || status >= 500)
         } catch {
-            // The error's text may quote the URL: only its kind is kept.
-            return ((error as? URLError).map { "network error \($0.code.rawValue)" } ?? "network error", true)
+            return (Self.reason(error), true)
+        }
+    }
+
+    /// Why a POST got no answer, in words. The error's own text may quote the URL (its path or
+    /// query may hold a secret), so only its kind is kept.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return "network error" }
+        switch error.code {
+        case .cannotConnectToHost: return "nothing accepts connections there"
+        case .timedOut: return "no answer within 10 s"
+        case .cannotFindHost, .dnsLookupFailed: return "the host name does not resolve"
+        case .networkConnectionLost: return "the connection dropped"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot: return "its TLS certificate or connection is not accepted"
+        default: return "network error \(error.code.rawValue)"
         }
     }
 
