@@ -11,7 +11,7 @@ extension Sync {
         static let configuration = CommandConfiguration(
             abstract: "List, add or remove your delivery channels at the hub (webhook, e-mail).",
             discussion: "The hub sends the notifications other members address to your spaces (a safe-travel alert) to each channel, whether or not any of your devices is online.",
-            subcommands: [List.self, Add.self, Remove.self])
+            subcommands: [List.self, Add.self, Confirm.self, Remove.self])
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Your channels, oldest first (never their secrets).")
@@ -34,6 +34,7 @@ extension Sync {
                 discussion: "A webhook's signing secret is printed this once: keep it where the receiver checks each POST's Tessera-Signature.")
             @Argument(help: "webhook or email.") var kind: String
             @Argument(help: "The webhook's URL.") var url: String?
+            @Option(name: .long, help: "An e-mail channel's address, if not your account's: a code is mailed there (tessera sync channels confirm).") var address: String?
             @Option(name: .long, help: "Only this plugin's notifications (default: every plugin's).") var plugin: String?
             @OptionGroup var host: HostArguments
             @Flag(name: .long, help: "Print JSON.") var json = false
@@ -41,17 +42,35 @@ extension Sync {
             func validate() throws {
                 guard ["webhook", "email"].contains(kind) else { throw ValidationError("the kind is webhook or email, not '\(kind)'") }
                 if kind == "webhook", url == nil { throw ValidationError("a webhook channel needs its URL: add webhook https://…") }
-                if kind == "email", url != nil { throw ValidationError("an e-mail channel takes no URL: it goes to your account's address") }
+                if kind == "email", url != nil { throw ValidationError("an e-mail channel takes no URL: give --address, or none for your account's") }
+                if kind == "webhook", address != nil { throw ValidationError("--address is for an e-mail channel") }
             }
 
             func run() async throws {
                 try await reportingErrors {
-                    let added = try await Channels.withHub(host) { try await $0.addChannel(kind: kind, url: url, plugin: plugin) }
+                    let added = try await Channels.withHub(host) { try await $0.addChannel(kind: kind, url: url, address: address, plugin: plugin) }
                     if json { return say(added.serialized()) }
                     say("added " + Channels.line(added))
                     if let secret = added["secret"]?.stringValue {
                         say("signing secret (shown this once; the hub signs each POST with it):\n  \(secret)")
                     }
+                    if added["confirmed"] == false {
+                        say("a code was mailed to \(added["address"]?.stringValue ?? "the address"): tessera sync channels confirm \(added["id"]?.stringValue ?? "ID") CODE")
+                    }
+                }
+            }
+        }
+
+        struct Confirm: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Confirm an e-mail channel with the code mailed to its address.")
+            @Argument(help: "The channel's id.") var id: String
+            @Argument(help: "The 7-digit code.") var code: String
+            @OptionGroup var host: HostArguments
+
+            func run() async throws {
+                try await reportingErrors {
+                    let channel = try await Channels.withHub(host) { try await $0.confirmChannel(id, code: code) }
+                    say("confirmed " + Channels.line(channel))
                 }
             }
         }
@@ -80,7 +99,7 @@ extension Sync {
                 let code: CLIError.Code = switch error.status {
                 case 0: .unavailable
                 case 400: .invalidInput
-                case 404: .notFound
+                case 404, 410: .notFound
                 case 401, 403: .forbidden
                 default: .failure
                 }
@@ -92,7 +111,8 @@ extension Sync {
         static func line(_ channel: JSONValue) -> String {
             let target = channel["url"]?.stringValue ?? channel["address"]?.stringValue ?? ""
             let plugin = channel["plugin"]?.stringValue.map { " (only \($0))" } ?? ""
-            return "\(channel["id"]?.stringValue ?? "?")  \(channel["kind"]?.stringValue ?? "?")  \(target)\(plugin)"
+            let unconfirmed = channel["confirmed"] == false ? " [not confirmed yet]" : ""
+            return "\(channel["id"]?.stringValue ?? "?")  \(channel["kind"]?.stringValue ?? "?")  \(target)\(plugin)\(unconfirmed)"
         }
     }
 }

@@ -303,7 +303,9 @@ enum HubMigrations {
     /// A person's delivery channels (docs/hub.md, "Delivery channels"): where the hub itself
     /// sends the space notifications filed for them, besides their devices — a webhook (its URL
     /// and the secret each POST is signed with; the hub needs the secret itself to sign, so it is
-    /// kept as it is) or their e-mail address; optionally only one plugin's. Each delivery is one
+    /// kept as it is) or an e-mail address (their account's, or another one once the code mailed
+    /// there is entered back: `confirmed`, the code's SHA-256, expiry and wrong tries); optionally
+    /// only one plugin's. Each delivery is one
     /// row per (notification key, channel), queued in the relay's transaction, so a repeated relay
     /// sends nothing twice; a sent or dropped row keeps its outcome, not its document.
     static let version9 = HubMigration(
@@ -313,7 +315,8 @@ enum HubMigrations {
             CREATE TABLE IF NOT EXISTS hub_channels(
                 id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id),
                 kind TEXT NOT NULL CHECK (kind IN ('webhook', 'email')), target TEXT NOT NULL, secret TEXT, plugin TEXT,
-                created_ms INTEGER NOT NULL)
+                created_ms INTEGER NOT NULL, confirmed INTEGER NOT NULL DEFAULT 1, code_sha256 BLOB, code_expires_ms INTEGER,
+                code_attempts INTEGER NOT NULL DEFAULT 0)
             """,
             "CREATE INDEX IF NOT EXISTS hub_channels_person ON hub_channels(person)",
             """
@@ -330,7 +333,8 @@ enum HubMigrations {
             CREATE TABLE IF NOT EXISTS hub_channels(
                 id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id),
                 kind TEXT NOT NULL CHECK (kind IN ('webhook', 'email')), target TEXT NOT NULL, secret TEXT, plugin TEXT,
-                created_ms BIGINT NOT NULL)
+                created_ms BIGINT NOT NULL, confirmed INTEGER NOT NULL DEFAULT 1, code_sha256 BYTEA, code_expires_ms BIGINT,
+                code_attempts INTEGER NOT NULL DEFAULT 0)
             """,
             "CREATE INDEX IF NOT EXISTS hub_channels_person ON hub_channels(person)",
             """

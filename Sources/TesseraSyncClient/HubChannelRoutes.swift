@@ -13,19 +13,31 @@ extension HubConnection {
 
     /// Adds a channel: `kind` `webhook` (with `url`) or `email`, optionally only `plugin`'s
     /// notifications. A webhook's signing secret is in the answer, and only there.
-    public func addChannel(kind: String, url: String? = nil, plugin: String? = nil) async throws -> JSONValue {
+    public func addChannel(kind: String, url: String? = nil, address: String? = nil, plugin: String? = nil) async throws -> JSONValue {
         var json: [String: JSONValue] = ["kind": .string(kind)]
         if let url { json["url"] = .string(url) }
+        if let address { json["address"] = .string(address) }
         if let plugin { json["plugin"] = .string(plugin) }
         let answer = try await send("POST", "/v1/hub/channels", body: Array(JSONValue.object(json).serialized().utf8), contentType: "application/json")
         guard answer.status == 201, let added = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
         return added
     }
 
+    /// Confirms an e-mail channel with the code mailed to its address.
+    public func confirmChannel(_ id: String, code: String) async throws -> JSONValue {
+        let body = JSONValue.object(["code": .string(code)]).serialized()
+        let answer = try await send("POST", "/v1/hub/channels/\(Self.pathSegment(id))/confirm", body: Array(body.utf8), contentType: "application/json")
+        guard answer.status == 200, let channel = try? JSONValue(parsing: answer.body) else { throw SyncClientError(answer) }
+        return channel
+    }
+
     /// Removes one of my channels.
     public func removeChannel(_ id: String) async throws {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
-        let answer = try await send("DELETE", "/v1/hub/channels/\(escaped)")
+        let answer = try await send("DELETE", "/v1/hub/channels/\(Self.pathSegment(id))")
         guard answer.status == 204 else { throw SyncClientError(answer) }
+    }
+
+    static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
     }
 }

@@ -170,7 +170,11 @@ struct HubChannelTests {
         }
     }
 
-    @Test("an e-mail channel: the account's address gets the title, body and the payload's link and positions through a real SMTP server",
+    static func code(in body: String) -> String? {
+        body.components(separatedBy: .whitespacesAndNewlines).first { $0.count == 7 && $0.allSatisfy { $0.isNumber } }
+    }
+
+    @Test("e-mail channels: the account's address at once, another address once the code mailed there comes back; title, body and the payload's link and positions through a real SMTP server",
           arguments: HubBackend.allCases)
     func email(backend: HubBackend) async throws {
         let smtp = try SMTPTestServer()
@@ -184,26 +188,56 @@ struct HubChannelTests {
             let bob = try #require(registered.json?["token"]?.stringValue)
             #expect(try await hub.request("PUT", "/v1/hub/spaces/\(Self.space)?plugin=test.spaces", token: ada, json: #"{"name":"Trip"}"#).status == 201)
             try await hub.share(Self.space, owner: ada, with: bob, role: "viewer")
-            let other = try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "eve@example.org"}"#)
-            #expect(other.status == 400 && other.errorCode == "unconfirmed_address")
             let added = try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email"}"#)
-            #expect(added.status == 201 && added.json?["address"] == "bob@example.org" && added.json?["secret"] == nil)
+            #expect(added.status == 201 && added.json?["address"] == "bob@example.org" && added.json?["confirmed"] == true && added.json?["secret"] == nil)
+            let other = try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": " Eve@Example.org"}"#)
+            #expect(other.status == 201 && other.json?["address"] == "eve@example.org" && other.json?["confirmed"] == false)
+            let eve = try #require(other.json?["id"]?.stringValue)
+            let bad = try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "eve at example"}"#)
+            #expect(bad.status == 400 && bad.errorCode == "invalid_email" && bad.json?["error"]?["field"] == "$.address")
 
-            let relayed = try await hub.request("POST", "/v1/hub/notifications", token: ada, json: """
-                {"key": "sos-1", "notificationKey": "sos", "plugin": "test.spaces", "space": "\(Self.space)", "excludingSender": true,
-                 "title": "SOS from ada", "body": "ada pressed SOS at 14:05.", "dueAtMillis": 1772438400000, "late": false,
-                 "payload": {"link": "https://hub.example.org/live/abc", "positions": "50.08804,14.42076 at 14:04", "battery": 0.41}}
-                """)
-            #expect(relayed.status == 201)
-            #expect(await HubChannelSender(store: hub.hub).deliverDue().mailed == 1)
+            func relay(_ key: String) async throws -> Int {
+                try await hub.request("POST", "/v1/hub/notifications", token: ada, json: """
+                    {"key": "\(key)", "notificationKey": "sos", "plugin": "test.spaces", "space": "\(Self.space)", "excludingSender": true,
+                     "title": "SOS from ada (\(key))", "body": "ada pressed SOS at 14:05.", "dueAtMillis": 1772438400000, "late": false,
+                     "payload": {"link": "https://hub.example.org/live/abc", "positions": "50.08804,14.42076 at 14:04", "battery": 0.41}}
+                    """).status
+            }
             let mailer = HubMailer(store: hub.hub, transport: SMTPTransport(host: "127.0.0.1", port: smtp.port, from: "hub@tessera.test"))
-            #expect(await mailer.deliverDue() == (1, 0))
-            let message = try #require(try smtp.waitForMessages(1).first)
-            #expect(message.to == ["bob@example.org"] && message.subject == "SOS from ada")
-            #expect(message.body.hasPrefix("ada pressed SOS at 14:05.\n\n"))
-            #expect(message.body.contains("link: https://hub.example.org/live/abc\n"))
-            #expect(message.body.contains("positions: 50.08804,14.42076 at 14:04\n") && message.body.contains("battery: 0.41\n"))
-            #expect(try await hub.hub.channelDeliveries().map(\.state) == ["sent"])
+            let sender = HubChannelSender(store: hub.hub)
+            #expect(try await relay("sos-1") == 201)
+            #expect(await sender.deliverDue().mailed == 1)  // eve's address is not confirmed: only bob's account
+            #expect(await mailer.deliverDue() == (2, 0))   // eve's code, bob's alert
+            var messages = try smtp.waitForMessages(2)
+            let codeMail = try #require(messages.first { $0.to == ["eve@example.org"] })
+            #expect(!codeMail.subject.contains { $0.isNumber })  // the outbox keeps subjects: the code is in the body only
+            let code = try #require(Self.code(in: codeMail.body))
+            let alert = try #require(messages.first { $0.to == ["bob@example.org"] })
+            #expect(alert.subject == "SOS from ada (sos-1)")
+            #expect(alert.body.hasPrefix("ada pressed SOS at 14:05.\n\n"))
+            #expect(alert.body.contains("link: https://hub.example.org/live/abc\n"))
+            #expect(alert.body.contains("positions: 50.08804,14.42076 at 14:04\n") && alert.body.contains("battery: 0.41\n"))
+
+            let wrong = try await hub.request("POST", "/v1/hub/channels/\(eve)/confirm", token: bob, json: #"{"code": "\#(code == "0000000" ? "0000001" : "0000000")"}"#)
+            #expect(wrong.status == 400 && wrong.errorCode == "invalid_code")
+            #expect(try await hub.request("POST", "/v1/hub/channels/\(eve)/confirm", token: ada, json: #"{"code": "\#(code)"}"#).status == 404)
+            let confirmed = try await hub.request("POST", "/v1/hub/channels/\(eve)/confirm", token: bob, json: #"{"code": "\#(code)"}"#)
+            #expect(confirmed.status == 200 && confirmed.json?["confirmed"] == true)
+            #expect(try await relay("sos-2") == 201)
+            #expect(await sender.deliverDue().mailed == 2)
+            #expect(await mailer.deliverDue() == (2, 0))
+            messages = try smtp.waitForMessages(4)
+            #expect(messages.filter { $0.subject == "SOS from ada (sos-2)" }.map(\.to).sorted { $0[0] < $1[0] } == [["bob@example.org"], ["eve@example.org"]])
+            #expect(messages.filter { $0.subject == "SOS from ada (sos-1)" }.count == 1)
+
+            // A code tried five times wrong is void.
+            let zed = try #require(try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "zed@example.org"}"#)
+                .json?["id"]?.stringValue)
+            for _ in 0..<HubStore.maxChannelCodeAttempts {
+                #expect(try await hub.request("POST", "/v1/hub/channels/\(zed)/confirm", token: bob, json: #"{"code": "x"}"#).errorCode == "invalid_code")
+            }
+            let void = try await hub.request("POST", "/v1/hub/channels/\(zed)/confirm", token: bob, json: #"{"code": "x"}"#)
+            #expect(void.status == 410 && void.errorCode == "code_expired")
         }
     }
 }

@@ -15,12 +15,13 @@ struct HubChannelRoutes {
         table.add(.get, "/v1/hub/channels", channels.list)
         table.add(.post, "/v1/hub/channels", channels.create)
         table.add(.delete, "/v1/hub/channels/:channel", channels.remove)
+        table.add(.post, "/v1/hub/channels/:channel/confirm", channels.confirm)
     }
 
     struct NewChannelInput: Decodable { let kind: String; let url: String?; let address: String?; let plugin: String? }
     struct ChannelOutput: Encodable {
         let id: String; let kind: String; let url: String?; let address: String?; let plugin: String?
-        let createdAt: String; let createdAtMillis: Int64
+        let createdAt: String; let createdAtMillis: Int64; let confirmed: Bool
         /// A webhook's signing secret: in the answer that adds it, and only there.
         let secret: String?
 
@@ -32,6 +33,7 @@ struct HubChannelRoutes {
             plugin = channel.plugin
             createdAt = HubRoutes.iso(channel.createdAtMillis)
             createdAtMillis = channel.createdAtMillis
+            confirmed = channel.confirmed
             self.secret = secret
         }
     }
@@ -51,6 +53,18 @@ struct HubChannelRoutes {
                                             for: device.person, mailSink: mailSink)
         }
         return try HubJSON.response(ChannelOutput(added.channel, secret: added.secret), status: .created)
+    }
+
+    struct ConfirmInput: Decodable { let code: String }
+
+    /// An e-mail channel to another address than the account's: the code mailed there.
+    func confirm(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let device = try await routes.authenticate(request)
+        let input = try await HubJSON.decode(ConfirmInput.self, from: request, limit: routes.maxBodyBytes)
+        let channel = try await routes.run {
+            try await routes.hub.confirmChannel(context.parameters.get("channel") ?? "", code: input.code, of: device.person)
+        }
+        return try HubJSON.response(ChannelOutput(channel))
     }
 
     func remove(_ request: Request, context: APIRequestContext) async throws -> Response {

@@ -92,6 +92,10 @@ extension OpenAPIComponents {
             "/v1/hub/channels/{channel}": ["delete": hubOperation(
                 "hubRemoveChannel", "Remove one of my channels; what was still to be sent to it is not sent.", success: "204", errors: ["404"])
                 .adding("parameters", [pathParameter("channel", "The channel's id.")])],
+            "/v1/hub/channels/{channel}/confirm": ["post": hubOperation(
+                "hubConfirmChannel", "Confirm an e-mail channel to an address other than my account's with the code mailed there; from then on it receives.",
+                input: ref("HubChannelCode"), output: ref("HubChannel"), errors: ["400", "404", "410"])
+                .adding("parameters", [pathParameter("channel", "The channel's id.")])],
             "/v1/hub/files/{address}/upload": ["get": hubOperation(
                 "hubFileUploadState", "Whether the hub needs this file's bytes from me (`held`), and how many bytes of my unfinished upload it kept.",
                 output: ref("HubFileUploadState"), errors: ["400"]).adding("parameters", [fileAddressParameter])],
@@ -262,13 +266,17 @@ extension OpenAPIComponents {
                     "plugin": pluginID]],
                 ["type": "object", "required": ["kind"], "additionalProperties": false, "properties": [
                     "kind": ["type": "string", "const": "email"],
-                    "address": ["type": "string", "description": "If given, it must be my account's address (the only one an e-mail channel goes to)."],
+                    "address": ["type": "string", "maxLength": 254,
+                                "description": "Where it goes: my account's address when absent; another address (name@domain.tld) is confirmed by a code mailed there."],
                     "plugin": pluginID]],
             ]],
-            "HubChannel": ["type": "object", "required": ["id", "kind", "createdAt", "createdAtMillis"], "properties": [
+            "HubChannel": ["type": "object", "required": ["id", "kind", "createdAt", "createdAtMillis", "confirmed"], "properties": [
                 "id": string, "kind": ["type": "string", "enum": ["webhook", "email"]], "url": string, "address": string, "plugin": string,
                 "createdAt": dateTime, "createdAtMillis": integer,
+                "confirmed": ["type": "boolean", "description": "false until the code mailed to another address than the account's is entered."],
                 "secret": ["type": "string", "description": "A webhook's signing secret (whsec_…): in the answer that adds it, and only there."]]],
+            "HubChannelCode": ["type": "object", "required": ["code"], "additionalProperties": false, "properties": [
+                "code": ["type": "string", "description": "The 7 digits mailed to the address (blanks ignored)."]]],
             "HubChannels": object(["channels": ["type": "array", "items": ref("HubChannel")]]),
             "HubName": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "minLength": 1, "maxLength": 200],
                                                                                  "roles": roleRules]],

@@ -44,7 +44,7 @@ extension HubStore {
         var queued = 0
         for person in people {
             let channels = try await connection.fetchAll("""
-                SELECT id FROM hub_channels WHERE person = ? AND (plugin IS NULL OR plugin = ?) ORDER BY id
+                SELECT id FROM hub_channels WHERE person = ? AND confirmed = 1 AND (plugin IS NULL OR plugin = ?) ORDER BY id
                 """, [.text(person), .text(notification.plugin)]).compactMap { $0[0].text }
             for channel in channels {
                 let document = channelDocument(notification, space: space, sender: (sender, senderName), channel: channel)
