@@ -73,6 +73,12 @@ struct Serve: AsyncParsableCommand {
         if host.virtualClock == nil { background.append(Task { await host.runTimers() }) }
         // A hub with providers.mail sends its queued mail (reset codes, invitations) by SMTP.
         if let hub, let mailer = host.deployment.hubMailer(for: hub, log: host.options.log) { background.append(Task { await mailer.run() }) }
+        // A hub sends the space notifications filed for people to their own channels (webhook, e-mail).
+        if let hub {
+            let log = host.options.log
+            let sender = HubChannelSender(store: hub, log: { log(.warning, "hub-channels", $0) })
+            background.append(Task { await sender.run() })
+        }
         return (server, background)
     }
 

@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -298,6 +298,53 @@ enum HubMigrations {
                 address TEXT NOT NULL, person TEXT NOT NULL, size BIGINT NOT NULL, started_ms BIGINT NOT NULL, PRIMARY KEY (address, person))
             """,
             "CREATE TABLE IF NOT EXISTS hub_file_quotas(person TEXT PRIMARY KEY, quota_bytes BIGINT NOT NULL)",
+        ])
+
+    /// A person's delivery channels (docs/hub.md, "Delivery channels"): where the hub itself
+    /// sends the space notifications filed for them, besides their devices — a webhook (its URL
+    /// and the secret each POST is signed with; the hub needs the secret itself to sign, so it is
+    /// kept as it is) or an e-mail address (their account's, or another one once the code mailed
+    /// there is entered back: `confirmed`, the code's SHA-256, expiry and wrong tries); optionally
+    /// only one plugin's. Each delivery is one
+    /// row per (notification key, channel), queued in the relay's transaction, so a repeated relay
+    /// sends nothing twice; a sent or dropped row keeps its outcome, not its document.
+    static let version9 = HubMigration(
+        version: 9,
+        sqlite: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_channels(
+                id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id),
+                kind TEXT NOT NULL CHECK (kind IN ('webhook', 'email')), target TEXT NOT NULL, secret TEXT, plugin TEXT,
+                created_ms INTEGER NOT NULL, confirmed INTEGER NOT NULL DEFAULT 1, code_sha256 BLOB, code_expires_ms INTEGER,
+                code_attempts INTEGER NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_channels_person ON hub_channels(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_channel_deliveries(
+                notification TEXT NOT NULL, channel TEXT NOT NULL, person TEXT NOT NULL, document TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'dropped')), attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_ms INTEGER NOT NULL, created_ms INTEGER NOT NULL, settled_ms INTEGER, last_error TEXT,
+                PRIMARY KEY (notification, channel))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_channel_deliveries_due ON hub_channel_deliveries(next_attempt_ms) WHERE state = 'pending'",
+        ],
+        postgres: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_channels(
+                id TEXT PRIMARY KEY, person TEXT NOT NULL REFERENCES hub_people(id),
+                kind TEXT NOT NULL CHECK (kind IN ('webhook', 'email')), target TEXT NOT NULL, secret TEXT, plugin TEXT,
+                created_ms BIGINT NOT NULL, confirmed INTEGER NOT NULL DEFAULT 1, code_sha256 BYTEA, code_expires_ms BIGINT,
+                code_attempts INTEGER NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_channels_person ON hub_channels(person)",
+            """
+            CREATE TABLE IF NOT EXISTS hub_channel_deliveries(
+                notification TEXT NOT NULL, channel TEXT NOT NULL, person TEXT NOT NULL, document TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'dropped')), attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_ms BIGINT NOT NULL, created_ms BIGINT NOT NULL, settled_ms BIGINT, last_error TEXT,
+                PRIMARY KEY (notification, channel))
+            """,
+            "CREATE INDEX IF NOT EXISTS hub_channel_deliveries_due ON hub_channel_deliveries(next_attempt_ms) WHERE state = 'pending'",
         ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

@@ -45,9 +45,15 @@ extension HubStore {
                           .text(notification.title), .text(notification.body), .text(notification.payload),
                           .integer(notification.dueAtMillis), .integer(notification.late ? 1 : 0), .integer(now)])
             }
+            // The members' own channels (webhook, e-mail) get it from the hub itself, whether or
+            // not any device of theirs is online: queued here, so it commits with the copies.
+            try await Self.queueChannelDeliveries(notification, space: space, sender: device.person, people: people, now: now, on: connection)
             return (true, people.count)
         }
-        if result.stored { changeSignal.fire() }
+        if result.stored {
+            changeSignal.fire()
+            channelSignal.fire()
+        }
         return result
     }
 

@@ -8,6 +8,10 @@ enum HubSecrets {
     /// A device token: `tsd_` and 64 hex digits.
     static func deviceToken() -> String { "tsd_" + hex(randomBytes(32)) }
 
+    /// A webhook channel's signing secret: `whsec_` and 64 hex digits. The hub keeps it as it is
+    /// (it signs with it) and shows it once, when the channel is added.
+    static func webhookSecret() -> String { "whsec_" + hex(randomBytes(32)) }
+
     /// An invitation code a person can read out or type: 20 characters of an unambiguous alphabet,
     /// in groups of four (`K7QM-3XPA-…`).
     static func invitationCode() -> String {

@@ -25,6 +25,8 @@ public final class HubStore: Sendable {
     let changeSignal = HubChangeSignal()
     /// Wakes the mailer when mail was queued (``HubMailer``).
     let mailSignal = HubChangeSignal()
+    /// Wakes the channel sender when deliveries to people's channels were queued (``HubChannelSender``).
+    let channelSignal = HubChangeSignal()
     /// The hub's clock (the host's clock capability; a settable one in tests).
     let now: @Sendable () -> Date
     /// Waits until a moment on that clock: the least time a password-reset answer takes is

@@ -163,3 +163,15 @@ extension PluginHost {
         return try? state.cursor(hub: hub.hub, plugin: pluginID)
     }
 }
+
+extension PluginHost {
+    /// This device's connection to the deployment's hub, with its device token: for what the
+    /// person manages at the hub themselves (their delivery channels, `tessera sync channels`).
+    public func loggedInHubConnection() throws -> HubConnection {
+        let hub = try configuredHub()
+        guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
+            throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
+        }
+        return HubConnection(baseURL: hub.hub, token: token)
+    }
+}

@@ -199,6 +199,8 @@ struct HubOpenAPITests {
                 ("get", "/v1/hub/invitations"), ("post", "/v1/hub/invitations/{invitation}/accept"),
                 ("post", "/v1/hub/invitations/{invitation}/decline"), ("post", "/v1/hub/notifications"), ("get", "/v1/hub/notifications"),
                 ("get", "/v1/hub/files/{address}/upload"), ("put", "/v1/hub/files/{address}"), ("get", "/v1/hub/files/{address}"),
+                ("get", "/v1/hub/channels"), ("post", "/v1/hub/channels"), ("delete", "/v1/hub/channels/{channel}"),
+                ("post", "/v1/hub/channels/{channel}/confirm"),
             ]
             for (method, path) in routes { #expect(paths[path]?[method] != nil, "\(method) \(path)") }
             #expect(paths["/v1/hub/login"]?["post"]?["security"] == [])

@@ -92,14 +92,16 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// The PostgreSQL database, for `.postgresql`.
     let postgres: (database: PostgresHubDatabase, name: String)?
 
-    static func start(_ backend: HubBackend = .sqlite, filePolicy: HubFilePolicy = HubFilePolicy()) async throws -> HubTestServer {
+    /// `mailSink`: whether the deployment names an SMTP server (`providers.mail`; nothing sends
+    /// its mail unless a test runs a ``HubMailer``): e-mail channels need one.
+    static func start(_ backend: HubBackend = .sqlite, filePolicy: HubFilePolicy = HubFilePolicy(), mailSink: Bool = true) async throws -> HubTestServer {
         let ws = FixtureWorkspace("hub")
         switch backend {
         case .sqlite:
-            return try await start(in: ws, clock: TestClock(), postgresDatabase: nil, filePolicy: filePolicy)
+            return try await start(in: ws, clock: TestClock(), postgresDatabase: nil, filePolicy: filePolicy, mailSink: mailSink)
         case .postgresql:
             return try await start(in: ws, clock: TestClock(), postgresDatabase: try await PostgresTestServer.shared().createDatabase(),
-                                   filePolicy: filePolicy)
+                                   filePolicy: filePolicy, mailSink: mailSink)
         }
     }
 
@@ -112,8 +114,10 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     }
 
     private static func start(in ws: FixtureWorkspace, clock: TestClock, postgresDatabase: String?,
-                              filePolicy: HubFilePolicy = HubFilePolicy()) async throws -> HubTestServer {
-        ws.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": "open"]])
+                              filePolicy: HubFilePolicy = HubFilePolicy(), mailSink: Bool = true) async throws -> HubTestServer {
+        var providers: [String: Any] = ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]
+        if mailSink { providers["mail"] = ["kind": "smtp", "host": "127.0.0.1", "port": 25, "from": "hub@tessera.test"] }
+        ws.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": "open"], "providers": providers])
         let deployment = try DeploymentReader.read(file: ws.deploymentFile)
         precondition(deployment.role == .hub)
         let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: ws.dataDirectory))

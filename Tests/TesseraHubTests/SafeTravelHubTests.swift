@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraFiles
 import TesseraRuntime
+import TesseraHub
 import TesseraSafeTravel
 import TesseraTestFixtures
 import TesseraTesting
@@ -106,6 +107,39 @@ struct SafeTravelHubTests {
             _ = try await bob.host.syncNow(Self.plugin)
             #expect(try bob.deliveredNotifications().filter { $0.key.hasPrefix("alert-trip-\(trip)-silent-") && !$0.key.contains("-r") }.count == 1)
             await ada.stop(); await bob.stop()
+        }
+    }
+
+    /// Issue 21: a guardian whose devices are all off still gets the SOS, on the webhook channel
+    /// they keep at the hub (docs/hub.md, "Delivery channels"), with the last positions and battery.
+    @Test func aGuardianWithNoDeviceOnlineGetsTheSOSOnTheirWebhook() async throws {
+        let receiver = try LoopbackHTTPServer(.status(200))
+        defer { receiver.close() }
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            let bobsLaptop = try await hub.login("bob", device: "laptop")
+            let added = try await hub.request("POST", "/v1/hub/channels", token: bobsLaptop,
+                                              json: #"{"kind": "webhook", "url": "\#(receiver.url("/bob"))", "plugin": "\#(Self.plugin)"}"#)
+            #expect(added.status == 201, "\(added.text)")
+            await bob.stop()  // bob's phone is off from now on; his laptop never fetches anything
+
+            _ = try await ada.call("position-report", ["lat": 50.08804, "lon": 14.42076, "accuracy": 8, "battery": 41])
+            _ = try await ada.call("sos-touch-down")
+            try await ada.advanceClock(by: 3)  // held: the SOS exists, with the last fix sampled
+            #expect(try await ada.call("sos-alert-now")["state"] == "ALERTED")
+            try await ada.advanceClock(by: 5)  // the alert falls due and is relayed to the hub
+            #expect(await HubChannelSender(store: hub.hub).deliverDue().sent == 1)
+
+            let request = try #require(receiver.requests.first)
+            #expect(receiver.requests.count == 1 && request.path == "/bob")
+            let alert = try JSONValue(parsing: request.body)
+            #expect(alert["plugin"]?.stringValue == Self.plugin && alert["title"]?.stringValue == "SOS from ada")
+            #expect(alert["payload"]?["battery"]?.integerValue == 41, "\(request.body)")
+            let position = alert["payload"]?["lastPositions"]?.arrayValue?.first
+            #expect(position?["lat"]?.doubleValue == 50.08804 && position?["lon"]?.doubleValue == 14.42076)
+            #expect(request.headers["tessera-signature"]?.hasPrefix("t=") == true)
+            await ada.stop()
         }
     }
 

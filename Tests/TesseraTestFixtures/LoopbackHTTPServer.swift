@@ -28,6 +28,7 @@ public final class LoopbackHTTPServer: Sendable {
     public let port: Int
     private let listener: Int32
     private let state: Mutex<(requests: [Request], behaviour: Behaviour, answered: Int)>
+    private let arrivals = DispatchSemaphore(value: 0)
 
     public init(_ behaviour: Behaviour = .status(200)) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -55,6 +56,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// Everything received so far, in arrival order.
     public var requests: [Request] { state.withLock { $0.requests } }
 
+    /// Blocks until `count` requests in all have arrived (each arrival signals: no polling), then
+    /// returns them. For a sender in another process, whose sends a test cannot await.
+    public func waitForRequests(_ count: Int) -> [Request] {
+        while requests.count < count { arrivals.wait() }
+        return requests
+    }
+
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String = "/hook") -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -74,7 +82,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard let request = read(connection) else { return }
         let status = state.withLock { s -> Int? in
             s.requests.append(request)
-            defer { s.answered += 1 }
+            defer { s.answered += 1; arrivals.signal() }
             switch s.behaviour {
             case .status(let code): return code
             case .sequence(let codes): return s.answered < codes.count ? codes[s.answered] : 200

@@ -82,6 +82,20 @@ extension OpenAPIComponents {
                         queryParameter("limit", ["type": "integer", "minimum": 1, "maximum": 500], "At most this many (default 200)."),
                     ]),
             ],
+            "/v1/hub/channels": [
+                "get": hubOperation("hubChannels", "My delivery channels (webhook, e-mail), oldest first; never their secrets.",
+                                    output: ref("HubChannels"), errors: []),
+                "post": hubOperation("hubAddChannel",
+                                     "Add a delivery channel: the hub itself sends me the space notifications filed for me there, devices online or not. A webhook's signing secret is in this answer only.",
+                                     input: ref("HubNewChannel"), output: ref("HubChannel"), success: "201", errors: ["400", "409"]),
+            ],
+            "/v1/hub/channels/{channel}": ["delete": hubOperation(
+                "hubRemoveChannel", "Remove one of my channels; what was still to be sent to it is not sent.", success: "204", errors: ["404"])
+                .adding("parameters", [pathParameter("channel", "The channel's id.")])],
+            "/v1/hub/channels/{channel}/confirm": ["post": hubOperation(
+                "hubConfirmChannel", "Confirm an e-mail channel to an address other than my account's with the code mailed there; from then on it receives.",
+                input: ref("HubChannelCode"), output: ref("HubChannel"), errors: ["400", "404", "410"])
+                .adding("parameters", [pathParameter("channel", "The channel's id.")])],
             "/v1/hub/files/{address}/upload": ["get": hubOperation(
                 "hubFileUploadState", "Whether the hub needs this file's bytes from me (`held`), and how many bytes of my unfinished upload it kept.",
                 output: ref("HubFileUploadState"), errors: ["400"]).adding("parameters", [fileAddressParameter])],
@@ -243,6 +257,27 @@ extension OpenAPIComponents {
                     "id": integer, "key": string, "notificationKey": string, "plugin": string, "space": string, "sender": ref("HubPerson"),
                     "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean])],
                 "cursor": integer, "more": boolean]),
+            "HubNewChannel": ["oneOf": [
+                ["type": "object", "required": ["kind", "url"], "additionalProperties": false, "properties": [
+                    "kind": ["type": "string", "const": "webhook"],
+                    "url": ["type": "string", "maxLength": 2048,
+                            "pattern": #"^(https://[^\s/?#@]+|http://(127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}|localhost|\[::1\])(:[0-9]{1,5})?)([/?][^\s#]*)?$"#,
+                            "description": "https:// to any host, or http:// only to this machine (127.0.0.0/8, [::1], localhost); no user or password, no fragment."],
+                    "plugin": pluginID]],
+                ["type": "object", "required": ["kind"], "additionalProperties": false, "properties": [
+                    "kind": ["type": "string", "const": "email"],
+                    "address": ["type": "string", "maxLength": 254,
+                                "description": "Where it goes: my account's address when absent; another address (name@domain.tld) is confirmed by a code mailed there."],
+                    "plugin": pluginID]],
+            ]],
+            "HubChannel": ["type": "object", "required": ["id", "kind", "createdAt", "createdAtMillis", "confirmed"], "properties": [
+                "id": string, "kind": ["type": "string", "enum": ["webhook", "email"]], "url": string, "address": string, "plugin": string,
+                "createdAt": dateTime, "createdAtMillis": integer,
+                "confirmed": ["type": "boolean", "description": "false until the code mailed to another address than the account's is entered."],
+                "secret": ["type": "string", "description": "A webhook's signing secret (whsec_…): in the answer that adds it, and only there."]]],
+            "HubChannelCode": ["type": "object", "required": ["code"], "additionalProperties": false, "properties": [
+                "code": ["type": "string", "description": "The 7 digits mailed to the address (blanks ignored)."]]],
+            "HubChannels": object(["channels": ["type": "array", "items": ref("HubChannel")]]),
             "HubName": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "minLength": 1, "maxLength": 200],
                                                                                  "roles": roleRules]],
             "HubSpaceRegistered": object(["space": string, "created": boolean]),
@@ -279,6 +314,9 @@ extension OpenAPIComponents {
     }
 
     private static let string: JSONValue = ["type": "string"]
+    private static let pluginID: JSONValue = [
+        "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[a-z0-9._-]+$",
+        "description": "Only this plugin's notifications (its id: lowercase letters, digits, '.', '-', '_'); all plugins' when absent."]
     private static let integer: JSONValue = ["type": "integer"]
     private static let boolean: JSONValue = ["type": "boolean"]
     private static let dateTime: JSONValue = ["type": "string", "format": "date-time"]

@@ -50,6 +50,8 @@ enum APIRouter {
             HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes,
                           registrationOpen: host.deployment.hubRegistrationOpen)
             if let hubFiles { HubFileRoutes.add(to: &table, files: hubFiles, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)) }
+            HubChannelRoutes.add(to: &table, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes),
+                                 mailSink: host.deployment.mail != nil)
         }
         table.finish()
         return router

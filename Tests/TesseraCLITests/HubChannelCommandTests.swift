@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Delivery channels through real processes (docs/hub.md, "Delivery channels"): `tessera serve`
+/// on a hub deployment, and `tessera sync channels` on bob's device deployment. A notification
+/// relayed to a space bob is in reaches his webhook (a real HTTP server on loopback) from the
+/// served hub itself, with no device of his fetching anything.
+@Suite struct HubChannelCommandTests {
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.hangWatchdog) func channelsAddedByTheCLIReceiveFromTheServedHub() async throws {
+        let receiver = try LoopbackHTTPServer(.status(200))
+        defer { receiver.close() }
+        let hubSpace = FixtureWorkspace("hub-channels")
+        hubSpace.writeDeployment(plugins: [], extra: ["role": "hub"])
+        func hubCommand(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", hubSpace.deploymentFile, "--data", hubSpace.dataDirectory], input: input)
+        }
+        for name in ["ada", "bob"] { #expect(try hubCommand(["hub", "person", "add", name], input: "correct horse battery\n").status == 0) }
+        let (process, out, text) = try ServeTests.serve(hubSpace)
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+
+        let device = FixtureWorkspace("bob-device")
+        device.writeDeployment(plugins: [], extra: ["providers": [
+            "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+            "sync": ["hub": "http://127.0.0.1:\(port)"],
+        ]])
+        func bob(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try run(Fixtures.tesseraExecutable, ["sync"] + arguments + ["--deployment", device.deploymentFile, "--data", device.dataDirectory], input: input)
+        }
+        #expect(try bob(["channels", "list"]).status == 4)  // not logged in yet
+        #expect(try bob(["login", "bob"], input: "correct horse battery\n").status == 0)
+        let added = try bob(["channels", "add", "webhook", receiver.url("/bob"), "--plugin", "test.spaces"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let secret = try #require(added.stdout.firstMatch(of: /whsec_[0-9a-f]{64}/).map { String($0.0) })
+        let refused = try bob(["channels", "add", "webhook", "http://example.org/hook"])
+        #expect(refused.status == 2 && refused.stderr.contains("invalid_url"))
+        let listed = try JSONValue(parsing: try bob(["channels", "list", "--json"]).stdout)
+        #expect(listed.arrayValue?.map { $0["url"] } == [.string(receiver.url("/bob"))])
+        let id = try #require(listed.arrayValue?.first?["id"]?.stringValue)
+        #expect(try bob(["channels", "remove", "no-such-channel"]).status == 3)
+
+        // ada shares a space with bob and a notification to its members is relayed.
+        let hub = HubHTTP(port: port)
+        let ada = try await hub.login("ada"), bobsLaptop = try await hub.login("bob")
+        let space = "0b8f3c2e-5a6d-4e7f-8a9b-1c2d3e4f5a6b"
+        #expect(try await hub.send("PUT", "/v1/hub/spaces/\(space)?plugin=test.spaces", token: ada, json: #"{"name":"Trip"}"#).0 == 201)
+        let code = try #require(try await hub.send("POST", "/v1/hub/spaces/\(space)/invitations?plugin=test.spaces", token: ada,
+                                                   json: #"{"role":"viewer"}"#).1?["code"]?.stringValue)
+        #expect(try await hub.send("POST", "/v1/hub/invitations/accept", token: bobsLaptop, json: #"{"code":"\#(code)"}"#).0 == 200)
+        let relayed = try await hub.send("POST", "/v1/hub/notifications", token: ada, json: """
+            {"key": "tn1-cli", "notificationKey": "sos", "plugin": "test.spaces", "space": "\(space)", "excludingSender": true,
+             "title": "SOS from ada", "body": "ada pressed SOS.", "payload": {"battery": 41}, "dueAtMillis": 1772438400000}
+            """)
+        #expect(relayed.0 == 201)
+
+        let request = try #require(try await onOwnThread { receiver.waitForRequests(1) }.first)
+        #expect(request.headers["idempotency-key"] == "tn1-cli.\(id)")
+        let body = try JSONValue(parsing: request.body)
+        #expect(body["title"]?.stringValue == "SOS from ada" && body["payload"]?["battery"]?.integerValue == 41)
+        let signature = try #require(request.headers["tessera-signature"])
+        let seconds = try #require(signature.firstMatch(of: /^t=(\d+),v1=/).map { String($0.1) })
+        let expected = try await runDetached("/usr/bin/python3", [
+            "-c", "import hmac, hashlib, sys; print(hmac.new(sys.argv[1].encode(), sys.stdin.buffer.read(), hashlib.sha256).hexdigest())", secret,
+        ], input: "\(seconds).\(request.body)").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(signature == "t=\(seconds),v1=\(expected)")
+
+        let removed = try bob(["channels", "remove", id])
+        #expect(removed.status == 0 && removed.stdout.contains("removed channel \(id)"))
+        #expect(try bob(["channels", "list"]).stdout.contains("no channels"))
+        process.terminate()
+        _ = out.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// JSON requests to a served hub.
+private struct HubHTTP {
+    let port: String
+
+    func send(_ method: String, _ path: String, token: String? = nil, json: String) async throws -> (Int, JSONValue?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = Data(json.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(data)))
+    }
+
+    func login(_ name: String) async throws -> String {
+        let answer = try await send("POST", "/v1/hub/login", json: #"{"name":"\#(name)","password":"correct horse battery","device":"\#(name) laptop"}"#)
+        guard let token = answer.1?["token"]?.stringValue else { throw SpawnFailure("login of \(name): \(answer.0)") }
+        return token
+    }
+}
