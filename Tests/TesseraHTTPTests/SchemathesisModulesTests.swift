@@ -91,6 +91,7 @@ import TesseraTestFixtures
         let selected = positive.stdout.firstMatch(of: /Selected: (\d+)\/(\d+)/), tested = positive.stdout.firstMatch(of: /Tested: (\d+)/)
         #expect(selected != nil && selected?.1 == selected?.2 && tested?.1 == selected?.1, "\(positive.stdout.suffix(1500))")
         #expect(positive.status == 0, "schemathesis found problems:\n\(positive.stdout.suffix(8000))\(positive.stderr.suffix(2000))")
+        #expect(!fio.requests.isEmpty, "fio-import reached the bank (its emulator)")
         // Warnings (operations that answered 404 for want of data) are not failures.
         #expect(!positive.stdout.contains("FAILURES") && positive.stdout.contains("Coverage"), "\(positive.stdout.suffix(3000))")
 
