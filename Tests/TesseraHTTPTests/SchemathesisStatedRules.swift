@@ -27,7 +27,8 @@ enum SchemathesisStatedRules {
         finance + "recurring-add": ["$.until"],
         finance + "overview": ["$.to"],
         finance + "chart-svg": ["$.to"],
-        // A whole content pack, checked whole (the pack's own rules, named member by member).
+        // A content pack's rules across its members: unique ids, a question for every level,
+        // one goal question, a library that is a tree, a scale's lowest below its highest.
         stress + "content-publish": ["$.pack"],
         // On the host's clock: a birth date not after today, a reminder still ahead.
         baby + "child-create": ["$.birthDate"],
