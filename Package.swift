@@ -199,7 +199,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
-            "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", sdk,
+            "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", "TesseraFioEmulator", sdk,
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -38,7 +38,9 @@ extension Diary {
         do {
             _ = try await requireFiles().stat(address)
         } catch let error as PluginError where error.code == .notFound {
-            throw BabyError.invalid(field, "no photo \(address) here: store it first (photo-put or photo-upload)")
+            // A photo this device does not hold is a thing that does not exist (404), as an unknown
+            // child is: the address itself is well formed.
+            throw PluginError(.notFound, "\(field): no photo \(address) here: store it first (photo-put or photo-upload) (code unknown_photo)", field: "$.\(field)")
         }
     }
 

@@ -152,8 +152,9 @@ extension Ledger {
     }
 
     /// Turns Fio's refusals into errors a person can act on; nothing is written after one.
-    /// A refusal is `conflict` (Fio's own 409, a second request too soon) or `unprocessable` (the
-    /// token or the range refused); only a bank that does not answer properly is `unavailable`.
+    /// A refusal is `conflict` (Fio's own 409, a second request too soon), `forbidden` (the saved
+    /// token refused: a credential, as STAG's refused login is) or `unprocessable` (the range
+    /// refused); only a bank that does not answer properly is `unavailable`.
     static func checkFio(_ response: OutboundResponse, now: Date) throws {
         switch response.status {
         case 200: return
@@ -161,7 +162,7 @@ extension Ledger {
             let retry = now.addingTimeInterval(30).formatted(.iso8601)
             throw PluginError(.conflict, "Fio allows one request per 30 seconds for a token and says another request used it just now (another device or program?): try again in 30 s, after \(retry) (code rate_limited)")
         case 422: throw PluginError(.unprocessable, "Fio gives data older than 90 days only after strong authorisation in internet banking (code strong_authorization)")
-        case 400...499: throw PluginError(.unprocessable, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API, or set a new one with fio-token-set (code token_refused)")
+        case 400...499: throw PluginError(.forbidden, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API, or set a new one with fio-token-set (code token_refused)")
         default: throw PluginError(.unavailable, "Fio is not available (HTTP \(response.status)); nothing was imported (code bank_unavailable)")
         }
     }

@@ -149,6 +149,10 @@ import TesseraTestFixtures
             let document = try #require(response.json)
             let path = document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-get"]
             #expect(path?["get"]?["responses"]?["206"] != nil)
+            // The query parameter states the member's own rule, so a client knows what is accepted.
+            let parameter = path?["get"]?["parameters"]?.arrayValue?.first { $0["name"] == "name" }
+            #expect(parameter?["schema"] == ["type": "string", "pattern": "^[a-z0-9-]{1,40}$"])
+            #expect(parameter?["required"] == true)
             #expect(document["paths"]?["/v1/plugins/\(PhotosPlugin.id)/ops/photo-add"]?["post"]?["requestBody"]?["content"]?["image/jpeg"] != nil)
             let file = server.root + "/openapi.json"
             try Data(response.body).write(to: URL(fileURLWithPath: file))

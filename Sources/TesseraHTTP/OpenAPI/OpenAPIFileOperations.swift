@@ -20,8 +20,17 @@ enum OpenAPIFileOperations {
         let properties = operation.inputSchemaDocument["properties"]?.objectValue ?? [:]
         let required = Set(operation.inputSchemaDocument["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         return .array(properties.keys.sorted().filter { $0 != "file" }.map { name in
-            ["name": .string(name), "in": "query", "required": .bool(required.contains(name)), "schema": ["type": "string"]]
+            ["name": .string(name), "in": "query", "required": .bool(required.contains(name)), "schema": parameterSchema(properties[name])]
         })
+    }
+
+    /// A string member's own rules (pattern, length, enum, format, and the description that words
+    /// them), so the document states what the host's check of the input will accept (issue 24);
+    /// any other member arrives as a string the input schema judges.
+    static func parameterSchema(_ member: JSONValue?) -> JSONValue {
+        guard let member = member?.objectValue, member["type"]?.stringValue == "string" else { return ["type": "string"] }
+        let kept: Set<String> = ["type", "pattern", "enum", "const", "minLength", "maxLength", "format", "description"]
+        return .object(member.filter { kept.contains($0.key) })
     }
 
     /// The `post` of an upload: the body is the file; the answer is the operation's JSON.
