@@ -139,12 +139,15 @@ private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkRe
     let before = ResidentMemory.now()
     ResidentMemory.resetPeak()
     let cpuBefore = processCPUSeconds()
+    var jsonCPU = 0.0
     var cursor = since
     while true {
         let read = try time { try a.changes(in: space, since: cursor, limit: pageSize) }
         guard let last = read.value.last?.timestamp else { break }
         let encoded = try time { SyncWire.encode(read.value) }
+        let jsonCPUBefore = processCPUSeconds()
         let json = try time { jsonLines(read.value) }
+        jsonCPU += processCPUSeconds() - jsonCPUBefore
         let decoded = try time { try SyncWire.decode(encoded.value) }
         precondition(decoded.value == read.value, "the wire encoding should round-trip")
         let applied = try time { try b.applyRemote(decoded.value) }
@@ -160,7 +163,7 @@ private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkRe
         cursor = last
     }
     let p = phase.rawValue
-    result.cpuSeconds[p, default: []].append(processCPUSeconds() - cpuBefore - seconds.json)
+    result.cpuSeconds[p, default: []].append(processCPUSeconds() - cpuBefore - jsonCPU)
     result.add(.init(rawValue: p + "Read")!, seconds.read)
     result.add(.init(rawValue: p + "Encode")!, seconds.encode)
     result.add(.init(rawValue: p + "JSON")!, seconds.json)
