@@ -35,7 +35,7 @@ if which == "load" || which == "all" {
     // The small plugin (Plugins/Hello: one operation, storage, no Foundation) and the example
     // (notes, reminders, notifications, Foundation), as built and without debug info.
     let anchor = try cDlopenAnchor(processes: 10, loadsPerProcess: 10, scratch: scratch + "/load-c")
-    report("anchor: C library dlopen+dlsym+call", anchor, unit: micros, target: "")
+    report("anchor: C dlopen+dlsym+call", anchor, unit: micros, target: "")
     let subjects = [("hello", "dev.tessera.hello", false), ("example", "dev.tessera.example", false), ("example", "dev.tessera.example", true)]
     for (name, id, stripped) in subjects {
         let library = buildDirectory + "/libTessera\(name.prefix(1).uppercased() + name.dropFirst()).so"
