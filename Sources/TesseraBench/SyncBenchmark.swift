@@ -95,6 +95,12 @@ private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
     let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
     try database.withConnection {
         try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")
+        // An experiment, not the host's setting: TESSERA_BENCH_SYNC_CACHE_KIB sets SQLite's page
+        // cache of both replicas (default 2,000 KiB), to see how much of the per-change cost at
+        // large N is page-cache misses.
+        if let kib = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_CACHE_KIB"].flatMap({ Int($0) }) {
+            try $0.execute("PRAGMA cache_size=-\(kib)")
+        }
     }
     return try SyncStore(database: database, tables: [table], node: HLCNode(node), now: { Date() })
 }
