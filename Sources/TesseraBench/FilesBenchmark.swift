@@ -49,8 +49,8 @@ func filesBenchmark(scratch: String, megabytes: Int, runs: Int) async throws -> 
     // Warm both up once, then measure.
     _ = try curlSeconds(auth + upload + ["\(ops)/photo-put?name=warm"])
     _ = try curlSeconds(["\(plain.url)/photo.jpg"])
-    let residentBefore = resident().current
-    resetPeakResident()
+    let residentBefore = ResidentMemory.now().current
+    ResidentMemory.resetPeak()
     var ours: (up: [Double], down: [Double]) = ([], []), theirs: (up: [Double], down: [Double]) = ([], [])
     for run in 0..<runs {
         ours.up.append(try curlSeconds(auth + upload + ["\(ops)/photo-put?name=run\(run)"]))
@@ -61,7 +61,7 @@ func filesBenchmark(scratch: String, megabytes: Int, runs: Int) async throws -> 
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     return FilesBenchmarkResult(bytes: megabytes << 20, upload: median(ours.up), plainUpload: median(theirs.up),
                                 download: median(ours.down), staticDownload: median(theirs.down),
-                                residentBefore: residentBefore, residentPeak: resident().peak)
+                                residentBefore: residentBefore, residentPeak: ResidentMemory.now().peak)
 }
 
 /// A JPEG's magic, then a pattern: what the album's manifest accepts.
@@ -129,21 +129,6 @@ private func curlSeconds(_ arguments: [String]) throws -> Double {
         throw PluginError(.internal, "curl \(arguments.last ?? ""): \(text)")
     }
     return seconds
-}
-
-/// This process's resident memory now and its peak (VmRSS, VmHWM), in bytes.
-private func resident() -> (current: Int, peak: Int) {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    func field(_ name: String) -> Int {
-        let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-    return (field("VmRSS"), field("VmHWM"))
-}
-
-/// Sets the peak resident figure back to the current one (Linux: `5` to /proc/self/clear_refs).
-private func resetPeakResident() {
-    try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
 }
 
 /// Hummingbird alone: its static file middleware over a folder, and `POST /sink`, which reads the

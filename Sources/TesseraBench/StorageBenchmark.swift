@@ -12,8 +12,13 @@ import TesseraStorage
 /// (b) `sqlite3_prepare_v2` once, then `sqlite3_bind_*`/`sqlite3_step`/`sqlite3_reset` per row between
 /// `BEGIN IMMEDIATE` and `COMMIT`. The order alternates by round (a then b, b then a) so neither
 /// always runs on a warmer cache. Returns the median rows per second of each.
+///
+/// To show where the gap goes, a third variant (c) is raw SQLite that also writes what the record
+/// API's change log holds for each row (`_tessera_changes`, the same table and the same cells text,
+/// one prepared INSERT per row): (b) → (c) is the cost of the log itself, (c) → (a) the cost of
+/// the record API's own layer (validation, Swift values, statement look-up, the log's encoding).
 func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws
-    -> (recordAPIRowsPerSecondMedian: Double, rawRowsPerSecondMedian: Double)
+    -> (recordAPIRowsPerSecondMedian: Double, rawRowsPerSecondMedian: Double, rawWithLogRowsPerSecondMedian: Double)
 {
     precondition(rows > 0 && batchSize > 0 && rounds > 0)
     let root = NSTemporaryDirectory() + "tessera-storage-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -23,22 +28,34 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws
 
     var recordRates: [Double] = []
     var rawRates: [Double] = []
+    var rawWithLogRates: [Double] = []
+    enum Variant: String { case record, raw, rawWithLog }
     for round in 0..<rounds {
-        let recordFirst = round % 2 == 0
-        for recordAPI in recordFirst ? [true, false] : [false, true] {
-            let path = "\(root)/round\(round)-\(recordAPI ? "record" : "raw").sqlite"
-            let nanoseconds = recordAPI
+        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog] : [.rawWithLog, .raw, .record]
+        for variant in order {
+            let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
+            let nanoseconds = variant == .record
                 ? try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
-                : try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                : try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload, withLog: variant == .rawWithLog)
             let rate = Double(rows) / (Double(nanoseconds) / 1e9)
-            if recordAPI { recordRates.append(rate) } else { rawRates.append(rate) }
+            switch variant {
+            case .record: recordRates.append(rate)
+            case .raw: rawRates.append(rate)
+            case .rawWithLog: rawWithLogRates.append(rate)
+            }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
     }
-    return (median(recordRates), median(rawRates))
+    return (median(recordRates), median(rawRates), median(rawWithLogRates))
 }
 
 private let itemsTable = "CREATE TABLE items(id TEXT PRIMARY KEY, batch INTEGER, n INTEGER, payload TEXT)"
+/// The record API's change log, as its schema creates it (also created, unused, for variant (b), so
+/// that every database starts with the same tables).
+private let changeLogTable = """
+    CREATE TABLE _tessera_changes(seq INTEGER PRIMARY KEY AUTOINCREMENT, batch INTEGER NOT NULL, tbl TEXT NOT NULL,
+        row_id TEXT NOT NULL, op TEXT NOT NULL CHECK (op IN ('put', 'patch', 'delete')), cells TEXT NOT NULL, at TEXT NOT NULL)
+    """
 
 private func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -66,8 +83,9 @@ private func timeRecordAPI(path: String, rows: Int, batchSize: Int, payload: Str
     return monotonicNanoseconds() - start
 }
 
-/// (b) Raw SQLite through the C API, with the same settings.
-private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String) throws -> UInt64 {
+/// (b) Raw SQLite through the C API, with the same settings; with `withLog` (c), each row also gets
+/// the change-log row the record API writes.
+private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool) throws -> UInt64 {
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
           let db
@@ -80,15 +98,19 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
     }
     try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
     try exec(itemsTable)
+    try exec(changeLogTable)
 
     let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    var insert: OpaquePointer?, begin: OpaquePointer?, commit: OpaquePointer?
+    var insert: OpaquePointer?, log: OpaquePointer?, begin: OpaquePointer?, commit: OpaquePointer?
     guard sqlite3_prepare_v2(db, "INSERT INTO items(id, batch, n, payload) VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK,
+          sqlite3_prepare_v2(db, "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES (?, 'items', ?, 'put', ?, ?)",
+                             -1, &log, nil) == SQLITE_OK,
           sqlite3_prepare_v2(db, "BEGIN IMMEDIATE", -1, &begin, nil) == SQLITE_OK,
           sqlite3_prepare_v2(db, "COMMIT", -1, &commit, nil) == SQLITE_OK
     else { throw BenchError("prepare: \(String(cString: sqlite3_errmsg(db)))") }
     defer {
         sqlite3_finalize(insert)
+        sqlite3_finalize(log)
         sqlite3_finalize(begin)
         sqlite3_finalize(commit)
     }
@@ -110,6 +132,13 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
             sqlite3_bind_int64(insert, 3, Int64(written))
             sqlite3_bind_text(insert, 4, payload, -1, transient)
             try run(insert)
+            if withLog {
+                sqlite3_bind_int64(log, 1, batchNumber)
+                sqlite3_bind_text(log, 2, id, -1, transient)
+                sqlite3_bind_text(log, 3, #"{"batch":\#(batchNumber),"n":\#(written),"payload":"\#(payload)"}"#, -1, transient)
+                sqlite3_bind_text(log, 4, "2026-11-26T04:00:00.000Z", -1, transient)
+                try run(log)
+            }
             written += 1
         }
         try run(commit)

@@ -1,0 +1,83 @@
+import CSQLite
+import Foundation
+import TesseraSDK
+import TesseraSync
+
+/// The floor under the sync transfer's apply: the statements a remote batch of inserts costs SQLite
+/// itself, through the C API with nothing around them, on the same kind of file (WAL,
+/// `synchronous=FULL`) and with the same table shapes and key orders as ``SyncStore``'s.
+///
+/// Per new row of 5 columns (6 changes): 6 message-log inserts and a row look-up in a first pass,
+/// then the row's causal length, 5 cell winners and the plugin's row; rows sorted by id in a
+/// transaction of 1,000 rows (5,000 cells), as ``MergeSession`` writes them. Ids are random UUIDs,
+/// so the three keyed-by-row tables take random inserts: as they outgrow SQLite's page cache and the
+/// CPU's caches, each insert reads and dirties more pages. Whatever growth this shows from 10³ to
+/// 10⁶ is SQLite's B-trees', not the sync layer's. Returns seconds per change: CPU (user + system)
+/// and wall-clock (which adds the waits for the disk: the commits' and checkpoints' fsyncs).
+func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
+    else { throw FloorError("cannot open \(path)") }
+    defer { sqlite3_close_v2(db) }
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+    }
+    try exec("""
+        PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+        CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
+        CREATE TABLE cells(tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL, cl INTEGER NOT NULL, ts TEXT NOT NULL,
+            PRIMARY KEY (tbl, row_id, col)) WITHOUT ROWID;
+        CREATE TABLE messages(space TEXT NOT NULL, ts TEXT NOT NULL, col TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL,
+            cl INTEGER NOT NULL, value, supersedes TEXT, PRIMARY KEY (space, ts, col)) WITHOUT ROWID;
+        CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT);
+        """)
+    let sql = [
+        "INSERT INTO messages VALUES ('child-1', ?, ?, 'entries', ?, 1, 'x', NULL) ON CONFLICT DO NOTHING",
+        "SELECT space, cl FROM rows WHERE tbl = 'entries' AND row_id = ?",
+        "INSERT INTO rows VALUES ('entries', ?, 'child-1', 1) ON CONFLICT (tbl, row_id) DO UPDATE SET cl = excluded.cl",
+        "INSERT INTO cells VALUES ('entries', ?, ?, 1, ?) ON CONFLICT (tbl, row_id, col) DO UPDATE SET cl = excluded.cl, ts = excluded.ts",
+        "INSERT INTO entries VALUES (?, 'nap', '2026-03-02T10:00:00Z', 80.0, 'took it slowly', 'mum')",
+    ]
+    var statements: [OpaquePointer?] = Array(repeating: nil, count: sql.count)
+    for (i, text) in sql.enumerated() where sqlite3_prepare_v2(db, text, -1, &statements[i], nil) != SQLITE_OK {
+        throw FloorError("\(text): \(String(cString: sqlite3_errmsg(db)))")
+    }
+    defer { statements.forEach { sqlite3_finalize($0) } }
+    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    func step(_ index: Int, _ texts: [String]) {
+        let statement = statements[index]
+        for (i, text) in texts.enumerated() { sqlite3_bind_text(statement, Int32(i + 1), text, -1, transient) }
+        _ = sqlite3_step(statement)
+        sqlite3_reset(statement)
+    }
+    let columns = ["amount", "at", "author", "kind", "note"]
+    var random = SplitMix64(seed: 7)
+    var stamp = 0
+    let start = processCPUSeconds()
+    let wallStart = monotonicNanoseconds()
+    for _ in stride(from: 0, to: cells / 5, by: 1000) {
+        try exec("BEGIN IMMEDIATE")
+        let ids = (0..<min(1000, cells / 5)).map { _ in random.uuid() }.sorted()
+        let stamps = ids.indices.map { String(format: "2026-11-26T04:00:00.000Z-%016lx-000000000000000b", stamp + $0) }
+        stamp += ids.count
+        for (id, ts) in zip(ids, stamps) {
+            for column in [""] + columns { step(0, [ts, column, id]) }
+            step(1, [id])
+        }
+        for (id, ts) in zip(ids, stamps) {
+            step(2, [id])
+            for column in columns { step(3, [id, column, ts]) }
+            step(4, [id])
+        }
+        try exec("COMMIT")
+    }
+    let changes = Double(cells / 5 * 6)
+    return ((processCPUSeconds() - start) / changes, Double(monotonicNanoseconds() - wallStart) / 1e9 / changes)
+}
+
+private struct FloorError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
