@@ -54,7 +54,7 @@ extension Travel {
     }
 
     private func requireFiles() throws -> any PluginFiles {
-        guard let files else { throw PluginError(.unavailable, "the operator has not granted files to this module: no trip photos") }
+        guard let files else { throw PluginError(.notGranted, "the operator has not granted files to this module: no trip photos") }
         return files
     }
 }

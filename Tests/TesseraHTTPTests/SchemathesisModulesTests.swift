@@ -131,6 +131,7 @@ import TesseraTestFixtures
         baby["files"] = [:] as [String: Any]
         travel["notifications"] = ["spaces": true]
         travel["location"] = [:] as [String: Any]
+        travel["files"] = [:] as [String: Any]
         ws.writeDeployment(plugins: [
             ["id": "dev.tessera.example", "grants": basic], ["id": "cz.tessera.finance", "grants": finance],
             ["id": "cz.tessera.stress", "grants": basic], ["id": "cz.tessera.stag", "grants": stagGrants],
