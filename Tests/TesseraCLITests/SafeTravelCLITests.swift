@@ -36,6 +36,11 @@ import TesseraTestFixtures
              "route": [{"lat": 50.07, "lon": 14.42}, {"lat": 50.088, "lon": 14.42}], "plan": ["WALKING", "TRAM"]}
             """)
         let id = try #require(trip["id"]?.stringValue)
+        // F7.4 and F7.1: the double tap takes the plan's next action; the destination becomes a favourite.
+        #expect(try call("trip-next-planned")["nextPlanIndex"] == 1)
+        let destination = try #require(trip["destination_id"]?.stringValue)
+        _ = try call("destination-favourite", #"{"destinationId": "\#(destination)"}"#)
+        #expect(try call("destinations")["destinations"]?.arrayValue?.first?["is_favourite"] == 1)
         let gpx = Fixtures.repositoryRoot + "/Tests/TesseraSafeTravelTests/Fixtures/walk-off-route.gpx"
         let replayed = try tessera("location", "replay", gpx, "--device", "ada/phone")
         #expect(replayed.status == 0 && replayed.stdout.contains("accepted 91 fixes"), "\(replayed.stdout)\(replayed.stderr)")
@@ -112,5 +117,11 @@ import TesseraTestFixtures
         #expect(try tessera("clock", "advance", "1s").status == 0)                     // 08:40: the 08:30 slot missed
         #expect(try call("alerts")["alerts"]?.arrayValue?.map { $0["id"] } == [.string("checkin-\(id):1-missed")])
         #expect(try call("checkin-confirm", #"{"checkinId": "\#(id):1"}"#)["state"] == "CONFIRMED_LATE")
+
+        // F5.1: a one-time check-in is sent at once and confirmed in the next process.
+        let once = try call("checkin-request", #"{"target": "ada"}"#)
+        #expect(once["type"] == "ONE_TIME")
+        let slot = try #require(once["checkins"]?.arrayValue?.first?["id"]?.stringValue)
+        #expect(try call("checkin-confirm", #"{"checkinId": "\#(slot)"}"#)["state"] == "CONFIRMED")
     }
 }
