@@ -7,7 +7,8 @@ import TesseraTestFixtures
 /// `tessera serve` (the module's `.so`) on a virtual clock: an SOS pressed outside a trip alerts
 /// with a link of its own that shows the SOS's positions; a trip photo uploaded over HTTP is shown
 /// on the trip's live view, fetched through a capability link of its own (never the bearer API).
-/// And the traveller's console: the live link to copy, the hold-to-SOS button and its PIN dialog.
+/// And the traveller's console: the live link to copy, a photo through the form's file input, the
+/// hold-to-SOS button and its PIN dialog.
 @Suite struct SafeTravelSOSAndPhotoBrowserTests {
     static let ops = "/v1/plugins/cz.tessera.safetravel/ops/"
     static let links = "/v1/links/cz.tessera.safetravel/"
@@ -116,7 +117,7 @@ import TesseraTestFixtures
         _ = try await serve.terminate()
     }
 
-    @Test(.hangWatchdog) func theTravellerCopiesTheLinkAndAnswersTheSOSDialogWithThePIN() async throws {
+    @Test(.hangWatchdog) func theTravellerCopiesTheLinkUploadsAPhotoAndAnswersTheSOSDialog() async throws {
         guard let executable = HeadlessChromium.executable else {
             Issue.record(Comment(rawValue: HeadlessChromium.installHint))
             return
@@ -138,6 +139,21 @@ import TesseraTestFixtures
         }
         let shown = try await onThread { try page.evaluate("document.getElementById('live-link').value") }.stringValue
         #expect(shown == base + "/ui/cz.tessera.safetravel/live.html#" + link)
+
+        // A photo chosen in the form's file input goes up as the raw body; the trip then names it.
+        let file = NSTemporaryDirectory() + "safetravel-dot-\(UUID().uuidString).png"
+        try Data(Self.png).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try await onThread {
+            let document = try page.send("DOM.getDocument")
+            let input = try page.send("DOM.querySelector", ["nodeId": document["root"]?["nodeId"] ?? .null, "selector": "#photo"])
+            _ = try page.send("DOM.setFileInputFiles", ["files": [.string(file)], "nodeId": input["nodeId"] ?? .null])
+            try page.type("the tram stop", into: "photo-text")
+            try page.click("#photo-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent.startsWith('Photo added')", "the uploaded photo")
+        }
+        let view = try await RawHTTPClient.request(port: serve.port, "GET", Self.links + "live-view/" + link)
+        #expect(view.json?["photos"]?.arrayValue?.count == 1, "\(view.text)")
 
         // Held for the 3 s of the virtual clock, released: the PIN dialog; a wrong PIN shown, the right one SAFE.
         try await onThread { _ = try page.evaluate("document.getElementById('sos').dispatchEvent(new PointerEvent('pointerdown')), true") }
