@@ -126,7 +126,15 @@ extension Travel {
         let list = try await rows("""
             SELECT a.*, (SELECT COUNT(*) FROM alert_acks k WHERE k.alert_id = a.id) AS acks FROM alerts a ORDER BY due_at, id
             """)
-        return ["alerts": .array(list.map(\.jsonObject))]
+        // Each with the page of its live view when a link still works (the guardians' console opens it).
+        var alerts: [JSONValue] = []
+        for row in list {
+            guard case .object(var members) = row.jsonObject else { continue }
+            let link = try await linkForAlert(traveller: row.string("traveller"), kind: row.string("kind"), subjectID: row.string("subject_id"))
+            members["livePath"] = link.map { JSONValue.string($0.path) } ?? JSONValue.null
+            alerts.append(.object(members))
+        }
+        return ["alerts": .array(alerts)]
     }
 
     /// The space a traveller's records live in: this device's own, or one it guards.

@@ -21,13 +21,20 @@ extension Travel {
 
     struct LiveLink: Sendable {
         var token: String
+        /// The trip the link shows; empty for the link of an SOS pressed outside a trip.
         var tripID: String
         var expiresAt: Date
+        /// The SOS the link shows when there is no trip (``mintSOSLink(sos:at:)``); empty otherwise.
+        var sosID: String = ""
 
         /// The page with the token in the fragment: a browser never sends the fragment to the
         /// server, so the token stays out of access logs and `Referer` headers.
         var path: String { "\(Travel.liveViewPage)#\(token)" }
-        var json: JSONValue { ["path": .string(path), "token": .string(token), "tripId": .string(tripID), "expiresAt": .string(Instant.text(expiresAt))] }
+        var json: JSONValue {
+            var members: [String: JSONValue] = ["path": .string(path), "token": .string(token), "expiresAt": .string(Instant.text(expiresAt))]
+            if sosID.isEmpty { members["tripId"] = .string(tripID) } else { members["sosId"] = .string(sosID) }
+            return .object(members)
+        }
     }
 
     /// 24 bytes (192 bits) from the system's generator (`getrandom` on Linux), as base64url
@@ -44,10 +51,41 @@ extension Travel {
         LiveLink(token: Self.newLinkToken(), tripID: tripID, expiresAt: at.addingTimeInterval(config.liveLinkMaxAge))
     }
 
+    /// A new link of the SOS `sosID`, pressed outside a trip: minted by the traveller's device when
+    /// the SOS comes to exist, so that whichever host later raises its alert (the phone, a
+    /// guardian's host, the watcher — none of which may write `live_links` but the traveller's)
+    /// finds the same link in the records.
+    func mintSOSLink(sos sosID: String, at: Date) -> LiveLink {
+        LiveLink(token: Self.newLinkToken(), tripID: "", expiresAt: at.addingTimeInterval(config.liveLinkMaxAge), sosID: sosID)
+    }
+
     /// Adds `link` to `batch` (the caller's write, in the traveller's space).
     static func put(_ link: LiveLink, traveller: String, at: Date, into batch: inout WriteBatch) {
-        batch.put("live_links", id: newID(), ["trip_id": .text(link.tripID), "traveller": .text(traveller), "token": .text(link.token),
-                                              "created_at": SQLValue(at), "expires_at": SQLValue(link.expiresAt), "revoked_at": ""])
+        batch.put("live_links", id: newID(), ["trip_id": .text(link.tripID), "sos_id": .text(link.sosID), "traveller": .text(traveller),
+                                              "token": .text(link.token), "created_at": SQLValue(at), "expires_at": SQLValue(link.expiresAt),
+                                              "revoked_at": ""])
+    }
+
+    /// The SOS's newest link that still works now.
+    func currentLink(sos sosID: String) async throws -> LiveLink? {
+        guard let row = try await row("""
+            SELECT token, expires_at FROM live_links WHERE sos_id = ? AND revoked_at = '' AND expires_at > ?
+            ORDER BY created_at DESC, id DESC LIMIT 1
+            """, [.text(sosID), SQLValue(now)]), let expires = row.date("expires_at") else { return nil }
+        return LiveLink(token: row.string("token"), tripID: "", expiresAt: expires, sosID: sosID)
+    }
+
+    /// The SOS ended well at `at` (the PIN in time, or reported safe after the alert): its links
+    /// stop `liveLinkGrace` later, as a trip's do at its end — the links to patch, and until when
+    /// (read before the write; ``shorten(_:into:)`` adds the patches to it).
+    func sosLinksToShorten(sos sosID: String, at: Date) async throws -> [(id: String, expiresAt: Date)] {
+        let end = at.addingTimeInterval(config.liveLinkGrace)
+        return try await rows("SELECT id, expires_at FROM live_links WHERE sos_id = ?", [.text(sosID)])
+            .filter { ($0.date("expires_at") ?? end) > end }.map { ($0.string("id"), end) }
+    }
+
+    static func shorten(_ links: [(id: String, expiresAt: Date)], into batch: inout WriteBatch) {
+        for link in links { batch.patch("live_links", id: link.id, ["expires_at": SQLValue(link.expiresAt)]) }
     }
 
     /// The trip's newest link that still works now.
@@ -68,11 +106,13 @@ extension Travel {
     }
 
     /// The link an alert about `traveller` carries: that of the trip it is about, or else of the
-    /// traveller's active trip (an SOS on the way). `nil` with no trip, or no working link.
+    /// traveller's active trip (an SOS on the way), or else that of the SOS itself (pressed outside
+    /// a trip). `nil` with no working link.
     func linkForAlert(traveller: String, kind: String, subjectID: String) async throws -> LiveLink? {
         if kind.hasPrefix("trip"), let link = try await currentLink(trip: subjectID) { return link }
-        guard let trip = try await activeTrip(of: traveller) else { return nil }
-        return try await currentLink(trip: trip.string("id"))
+        if let trip = try await activeTrip(of: traveller), let link = try await currentLink(trip: trip.string("id")) { return link }
+        guard kind == "sos" else { return nil }
+        return try await currentLink(sos: subjectID)
     }
 
     /// `body` and `payload` with the link added (`liveView` in the payload, the page in the body).
@@ -102,7 +142,7 @@ extension Travel {
     func revokeLiveLinks(_ input: TripQuery) async throws -> JSONValue {
         let (me, trip) = try await ownTrip(input.tripId)
         let at = now
-        let links = try await rows("SELECT id FROM live_links WHERE trip_id = ? AND revoked_at = ''", [.text(trip.string("id"))])
+        let links = try await rows("SELECT id FROM live_links WHERE trip_id = ? AND trip_id != '' AND revoked_at = ''", [.text(trip.string("id"))])
         try await storage.write { batch in
             batch.inSpace(me.space)
             for link in links { batch.patch("live_links", id: link.string("id"), ["revoked_at": SQLValue(at)]) }
@@ -132,19 +172,26 @@ extension Travel {
     /// names — and nothing else of the space.
     func liveView(_ input: TokenInput) async throws -> JSONValue {
         let at = now
-        guard let link = try await row("SELECT trip_id, expires_at, revoked_at FROM live_links WHERE token = ?", [.text(input.token)]),
-              link.string("revoked_at").isEmpty, let expires = link.date("expires_at"), expires > at,
-              let trip = try await row("SELECT * FROM trips WHERE id = ?", [.text(link.string("trip_id"))]) else {
+        guard let link = try await row("SELECT trip_id, sos_id, expires_at, revoked_at FROM live_links WHERE token = ?", [.text(input.token)]),
+              link.string("revoked_at").isEmpty, let expires = link.date("expires_at"), expires > at else {
+            throw Self.noLiveView
+        }
+        if !link.string("sos_id").isEmpty {
+            return try await sosView(link.string("sos_id"), token: input.token, expires: expires, at: at)
+        }
+        guard !link.string("trip_id").isEmpty, let trip = try await row("SELECT * FROM trips WHERE id = ?", [.text(link.string("trip_id"))]) else {
             throw Self.noLiveView
         }
         let id = trip.string("id")
         var view = try await tripSummary(trip)
+        view["kind"] = "trip"
         view["track"] = .array(Self.withoutRepeats(try await rows("""
             SELECT lat, lon, created_at FROM trip_activities WHERE trip_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY created_at, id
             """, [.text(id)])).map { ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue] })
-        view["photos"] = .array(try await rows("""
-            SELECT lat, lon, created_at FROM trip_activities WHERE trip_id = ? AND type = 'PHOTO' ORDER BY created_at, id
-            """, [.text(id)]).map { ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue] })
+        view["photos"] = .array(try await photoRows(trip: id).map {
+            ["lat": $0["lat"].jsonValue, "lon": $0["lon"].jsonValue, "at": $0["created_at"].jsonValue,
+             "photo": .string(Self.photoToken(link: input.token, address: $0.string("file_ref")))]
+        })
         view["alerts"] = .array(try await rows("""
             SELECT a.kind, a.due_at, (SELECT COUNT(*) FROM alert_acks k WHERE k.alert_id = a.id) AS acks
             FROM alerts a WHERE a.subject_id = ? ORDER BY a.due_at, a.id

@@ -55,9 +55,12 @@ extension Travel {
               let me = try await meIfSetUp() else { return }
         let at = firing.dueAt
         let trip = try await activeTrip(of: me.username)?.string("id") ?? ""
+        // Outside a trip the SOS gets a live-view link of its own (LiveSOS.swift), in the same write.
+        let link = trip.isEmpty ? mintSOSLink(sos: id, at: at) : nil
         try await storage.write { batch in
             batch.delete("sos_arming", id: id)
             batch.inSpace(me.space)
+            if let link { Self.put(link, traveller: me.username, at: at, into: &batch) }
             batch.put("sos", id: id, ["traveller": .text(me.username), "trip_id": .text(trip), "state": "HOLDING",
                                       "pressed_at": SQLValue(at), "last_seen_at": SQLValue(at)])
         }
@@ -151,9 +154,11 @@ extension Travel {
         try await notifications?.cancel(key: "sos-pin-\(id)")
         if sos.string("state") == "RELEASED", let deadline = sos.date("deadline_at") {
             if at <= deadline, try await row("SELECT id FROM alerts WHERE id = ?", [.text("sos-\(id)")]) == nil {
+                let links = try await sosLinksToShorten(sos: id, at: at)
                 try await storage.write { batch in
                     batch.inSpace(me.space)
                     batch.patch("sos", id: id, ["state": "SAFE", "pin_entered_at": SQLValue(at)])
+                    Self.shorten(links, into: &batch)
                 }
                 try await armSOS(id)
                 return ["state": "SAFE", "sosId": .string(id)]
@@ -162,9 +167,11 @@ extension Travel {
             // goes out first, at its deadline, so that no alert is lost; then the report of safety.
             try await alertSOS(sos, reason: "PIN_TIMEOUT", at: deadline)
         }
+        let links = try await sosLinksToShorten(sos: id, at: at)
         try await storage.write { batch in
             batch.inSpace(me.space)
             batch.patch("sos", id: id, ["state": "ALERTED", "reported_safe_at": SQLValue(at), "pin_entered_at": SQLValue(at)])
+            Self.shorten(links, into: &batch)
         }
         try await writeAck(alertID: "sos-\(id)", by: me.username, space: me.space)
         await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",

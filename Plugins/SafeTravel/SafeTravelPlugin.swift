@@ -81,6 +81,7 @@ package final class SafeTravelPlugin: Plugin {
         ops.change("live-link", Travel.TripQuery.self) { try await t.newLiveLink($0) }
         ops.change("live-link-revoke", Travel.TripQuery.self) { try await t.revokeLiveLinks($0) }
         ops.read("live-view", Travel.TokenInput.self) { try await t.liveView($0) }
+        ops.read("live-photo", Travel.TokenInput.self) { try await t.livePhoto($0) }
     }
 
     private func registerTimers(_ context: PluginContext, _ serial: Serial, _ t: Travel) {

@@ -76,5 +76,10 @@ enum Schema {
         CREATE INDEX live_links_by_token ON live_links (token);
         CREATE INDEX live_links_by_trip ON live_links (trip_id, created_at);
         """),
+        // The live view of an SOS pressed outside a trip (LiveSOS.swift): its link names the SOS.
+        StorageMigration(version: 4, sql: """
+        ALTER TABLE live_links ADD COLUMN sos_id TEXT NOT NULL DEFAULT '';
+        CREATE INDEX live_links_by_sos ON live_links (sos_id, created_at);
+        """),
     ]
 }

@@ -138,7 +138,7 @@ struct LiveViewTests {
         #expect(!text.contains(second), "nor the trip's id")
         #expect(view["track"]?.arrayValue?.map { $0["lat"]?.doubleValue ?? 0 } == [50.07])
         // Only the fields the page needs: no PIN, no space, no account, no messages.
-        #expect(Set(view.objectValue?.keys.map { $0 } ?? []) == ["traveller", "state", "startedAt", "endedAt", "arrivedAt", "expectedArrivalAt",
+        #expect(Set(view.objectValue?.keys.map { $0 } ?? []) == ["kind", "traveller", "state", "startedAt", "endedAt", "arrivedAt", "expectedArrivalAt",
                                                                  "destination", "route", "last", "battery", "track", "photos", "alerts",
                                                                  "linkExpiresAt", "now"])
         await host.stop()

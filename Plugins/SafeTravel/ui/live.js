@@ -1,4 +1,4 @@
-// Safe travel's live view for a guardian: one trip, read-only, opened from the link an alert
+// Safe travel's live view for a guardian: one trip (or one SOS outside a trip), read-only, opened from the link an alert
 // carries (live.html#<token>). The token is the only credential: it stays in the fragment (never
 // sent as a URL to a server, never in a Referer) and is sent only in the path of the capability
 // link GET /v1/links/cz.tessera.safetravel/live-view/<token> (docs/http.md). No bearer token, no
@@ -64,13 +64,47 @@ function drawTrack(view) {
   }
 }
 
-function show(view) {
-  $("view").hidden = false;
-  $("traveller").textContent = view.traveller;
+/** A trip's summary line, or an SOS's (a link of an SOS pressed outside a trip). */
+function summary(view) {
+  if (view.kind === "sos") {
+    const safe = view.state === "SAFE" || view.reportedSafeAt ? `, reported safe${view.reportedSafeAt ? ` at ${view.reportedSafeAt}` : ""}` : "";
+    return `SOS pressed at ${view.pressedAt}${view.releasedAt ? `, released at ${view.releasedAt}` : ", button held"}: ${view.state.toLowerCase()}${safe}.`;
+  }
   const to = view.destination ? ` to ${view.destination.name}` : "";
   const eta = view.expectedArrivalAt ? `, expected by ${view.expectedArrivalAt}` : "";
   const state = view.state === "ACTIVE" ? (view.arrivedAt ? "arrived" : "on the way") : "ended";
-  $("summary").textContent = `Trip${to}${eta}: ${state}.`;
+  return `Trip${to}${eta}: ${state}.`;
+}
+
+// Photos already fetched, by their token: a refresh every 15 s asks only for new ones.
+const photoSources = new Map();
+
+/** The trip's photos as images, each fetched once through its own capability link
+ *  (GET /v1/links/cz.tessera.safetravel/live-photo/<photo token>) and sized by CSS. */
+async function showPhotos(photos) {
+  const list = $("photos");
+  $("photos-section").hidden = photos.length === 0;
+  for (const photo of photos) {
+    if (!photo.photo || photoSources.has(photo.photo)) continue;
+    const response = await fetch(`/v1/links/cz.tessera.safetravel/live-photo/${encodeURIComponent(photo.photo)}`, { cache: "no-store", referrerPolicy: "no-referrer" });
+    if (!response.ok) continue;
+    const body = await response.json();
+    photoSources.set(photo.photo, `data:${body.mediaType};base64,${body.data}`);
+  }
+  clear(list);
+  for (const photo of photos) {
+    const source = photoSources.get(photo.photo);
+    if (!source) continue;
+    list.append(el("li", {}, el("figure", {}, el("img", { class: "thumbnail", src: source, alt: `Photo taken at ${photo.at}` }),
+      el("figcaption", {}, photo.at))));
+  }
+}
+
+function show(view) {
+  $("view").hidden = false;
+  $("view-kind").textContent = view.kind === "sos" ? "SOS" : "Trip";
+  $("traveller").textContent = view.traveller;
+  $("summary").textContent = summary(view);
   $("last").textContent = view.last
     ? `Last position at ${view.last.at}${view.battery != null ? `, battery ${view.battery} %` : ""}.`
     : "No position yet.";
@@ -84,6 +118,7 @@ function show(view) {
   for (const p of view.track) rows.append(el("tr", {}, el("td", {}, p.at), el("td", {}, String(p.lat)), el("td", {}, String(p.lon))));
   $("expiry").textContent = `This link works until ${view.linkExpiresAt}.`;
   $("status").textContent = `Updated ${view.now}.`;
+  return showPhotos(view.photos);
 }
 
 async function refresh() {
@@ -92,7 +127,7 @@ async function refresh() {
     const response = await fetch(`/v1/links/cz.tessera.safetravel/live-view/${encodeURIComponent(token)}`, { cache: "no-store", referrerPolicy: "no-referrer" });
     if (response.status === 404) return gone();
     if (!response.ok) throw new Error(`the host answered ${response.status}`);
-    show(await response.json());
+    await show(await response.json());
   } catch (error) {
     $("status").textContent = `Could not refresh: ${error.message}. Trying again.`;
   }
@@ -102,6 +137,7 @@ async function refresh() {
 /** Expired, revoked or unknown: the host does not say which, and the page shows nothing of the trip. */
 function gone() {
   $("view").hidden = true;
+  photoSources.clear();
   $("status").textContent = "This live view is not available: the link has expired or was revoked.";
 }
 

@@ -1,9 +1,9 @@
 // Safe travel's page for the traveller: set up (username, PIN), start a trip, see it on its route as
 // an SVG (no map tiles: the route, the positions walked and the destination's arrival circle, in a
-// local equirectangular projection), send a message, end it with the PIN, hold the SOS button, and
-// the alerts raised. It calls the module through the console's API client and the tab's token.
+// local equirectangular projection), copy its live-view link, upload a photo, send a message, end it
+// with the PIN, hold the SOS button (then the PIN in a dialog, or "alert now"), and the alerts raised. It calls the module through the console's API client and the tab's token.
 
-import { token, callOperation, APIError } from "/console/api.js";
+import { token, callOperation, authHeaders, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 
 const PLUGIN = "cz.tessera.safetravel";
@@ -58,6 +58,8 @@ async function refreshTrip(trip) {
   const distance = trip.distanceToDestination != null ? ` ${Math.round(trip.distanceToDestination)} m to go.` : "";
   const flags = [trip.arrived_at && "arrived", trip.eta_passed_at && "arrival time passed", trip.off_route_since && "off route"].filter(Boolean);
   $("trip-summary").textContent = `To ${trip.destination_name || "no destination"}${eta}.${distance}${flags.length ? ` (${flags.join(", ")})` : ""}`;
+  $("live-link-box").hidden = !trip.liveLink;
+  $("live-link").value = trip.liveLink ? new URL(trip.liveLink.path, location.origin).href : "";
   const { activities } = await callOperation(PLUGIN, "trip-activities", { tripId: trip.id });
   const positions = activities.filter((a) => a.lat != null && a.lon != null);
   drawTrack(trip, positions);
@@ -95,17 +97,60 @@ function submit(form, errorBox, action) {
   });
 }
 
-/** The SOS button: pressed sends touch-down, released touch-up (the module times the 3 s hold). */
+/** The SOS button: pressed sends touch-down, released touch-up (the module times the 3 s hold).
+ *  Released after the hold, the PIN dialog opens: the PIN says "safe", or "alert now". */
 function wireSOS() {
   const button = $("sos");
+  const dialog = $("sos-dialog");
   const send = async (operation) => {
     try {
       const answer = await callOperation(PLUGIN, operation, {});
-      $("status").textContent = answer.state === "RELEASED" ? `Enter your PIN before ${answer.pinWindowEndsAt}, or your guardians are alerted.` : `SOS: ${answer.state}`;
+      $("status").textContent = `SOS: ${answer.state}`;
+      if (answer.state === "RELEASED") {
+        $("sos-dialog-text").textContent = `Enter your PIN before ${answer.pinWindowEndsAt}, or your guardians are alerted.`;
+        $("sos-error").textContent = "";
+        if (!dialog.open) dialog.showModal();
+      }
     } catch (error) { $("status").textContent = error.message; }
   };
   button.addEventListener("pointerdown", () => send("sos-touch-down"));
   button.addEventListener("pointerup", () => send("sos-touch-up"));
+  const close = async (answer) => {
+    dialog.close();
+    $("status").textContent = answer.state === "SAFE" ? "SOS: SAFE. Nobody was alerted." : `SOS: ${answer.state}`;
+    document.body.dataset.ready = "false";
+    await refresh();
+  };
+  $("sos-pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await close(await callOperation(PLUGIN, "sos-enter-pin", { pin: $("sos-pin").value })); } catch (error) {
+      $("sos-error").textContent = error instanceof APIError ? error.message : String(error);
+    }
+    $("sos-pin").value = "";
+  });
+  $("sos-alert-now").addEventListener("click", async () => {
+    try { await close(await callOperation(PLUGIN, "sos-alert-now", {})); } catch (error) { $("sos-error").textContent = error.message; }
+  });
+}
+
+/** A photo goes as the raw request body (the host sniffs its type), its caption as a query parameter. */
+async function uploadPhoto(form) {
+  const file = form.get("photo");
+  const query = form.get("text") ? `?text=${encodeURIComponent(form.get("text"))}` : "";
+  const response = await fetch(`/v1/plugins/${PLUGIN}/ops/trip-photo${query}`, {
+    method: "POST", headers: authHeaders({ "Content-Type": file.type || "application/octet-stream" }), body: file, cache: "no-store",
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new APIError(response.status, answer.error?.code ?? `http_${response.status}`, answer.error?.message ?? response.statusText, answer.error?.field);
+  $("status").textContent = `Photo added at ${answer.lat ?? "no position"}, ${answer.lon ?? ""}.`;
+}
+
+/** Copies the live view's address (selected in its field as well, for a browser without clipboard access). */
+async function copyLiveLink() {
+  $("live-link").select();
+  try { await navigator.clipboard.writeText($("live-link").value); $("status").textContent = "Link copied."; } catch {
+    $("status").textContent = "Select the link and copy it.";
+  }
 }
 
 async function start() {
@@ -119,6 +164,8 @@ async function start() {
     if (form.get("eta")) input.expectedArrivalAt = form.get("eta");
     return callOperation(PLUGIN, "trip-start", input);
   });
+  submit($("photo-form"), "status", uploadPhoto);
+  $("copy-link").addEventListener("click", copyLiveLink);
   submit($("message-form"), "status", (form) => callOperation(PLUGIN, "trip-message", { text: form.get("text") }));
   submit($("end-form"), "end-error", (form) => callOperation(PLUGIN, "trip-end", { pin: form.get("pin") }));
   wireSOS();
