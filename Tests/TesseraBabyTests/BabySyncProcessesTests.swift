@@ -105,6 +105,16 @@ import TesseraTestFixtures
         #expect(try await nanny.call("timeline")["items"] == [])
         try await phone.sync()
         #expect(try await phone.call("timeline", #"{"types": ["temperature"]}"#)["items"]?.arrayValue?.count == 1)
+
+        // UC30: Ada invites Bob again and he declines: the invitation is deleted, the child stays away.
+        _ = try await phone.call("share-invite", #"{"childId": "\#(id)", "person": "bob", "level": "parent"}"#)
+        let again = try await nanny.call("invitations-list")["invitations"]?.arrayValue ?? []
+        #expect(again.map { $0["childName"] } == ["Ema"])
+        #expect(try await nanny.call("invitation-decline", #"{"invitationId": "\#(try #require(again.first?["invitationId"]?.stringValue))"}"#)["ok"] == true)
+        #expect(try await nanny.call("invitations-list")["invitations"] == [])
+        #expect(try await phone.call("share-members", #"{"childId": "\#(id)"}"#)["invitations"] == [])
+        try await nanny.sync()
+        #expect(try await nanny.call("children-list")["children"] == [])
         hub.terminate()
         hub.waitUntilExit()
     }

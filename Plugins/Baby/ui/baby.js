@@ -1,8 +1,10 @@
 // The baby diary's page: the children with their ages and photos, one child's growth chart (a
 // measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines) with
 // a form to add a measurement, the health card (health.js), the calendar (calendar.js), forms for
-// milestones, posts with photos and temperatures (forms.js), and the timeline newest first, a page
-// at a time, with its photos (photos.js). The chart is drawn with presentation attributes, not a
+// milestones, posts with photos and temperatures (forms.js), illnesses and injuries with their
+// visits and medications (illnesses.js), contacts (contacts.js), sharing (sharing.js), and the
+// timeline newest first, a page at a time, with its photos (photos.js) and each record's Edit and
+// Delete (records.js). The chart is drawn with presentation attributes, not a
 // style sheet: the host's content policy allows no inline style.
 
 import { callOperation, APIError } from "/console/api.js";
@@ -11,6 +13,10 @@ import { photoImage } from "./photos.js";
 import { showHealthCard, bindHealthForms } from "./health.js";
 import { showCalendar, bindCalendar } from "./calendar.js";
 import { bindRecordForms } from "./forms.js";
+import { showContacts, bindContactForm } from "./contacts.js";
+import { showProblems, bindProblemForms } from "./illnesses.js";
+import { showMembers, bindSharingForm } from "./sharing.js";
+import { recordButtons, bindEditing } from "./records.js";
 
 const PLUGIN = "cz.tessera.baby";
 const SVG = "http://www.w3.org/2000/svg";
@@ -27,8 +33,11 @@ function svg(tag, attributes, text) {
   return node;
 }
 
+let levels = {};  // the person's level for each child: sharing is the owner's
+
 async function showChildren() {
   const { children } = await callOperation(PLUGIN, "children-list", {});
+  levels = Object.fromEntries(children.map((child) => [child.id, child.level]));
   clear($("children"));
   const chosen = $("child").value;
   clear($("child"));
@@ -95,7 +104,8 @@ async function showTimeline(more) {
   for (const item of page.items) {
     const what = item.name || item.kind || item.note || "";
     const photos = (item.photos || []).map((address, i) => photoImage(address, `Photo ${i + 1} of the ${item.type} of ${item.date}`));
-    $("timeline").append(el("li", {}, `${item.date} · ${item.type} · ${what}${item.value !== undefined ? " · " + item.value : ""}`, ...photos));
+    $("timeline").append(el("li", {}, `${item.date} · ${item.type} · ${what}${item.value !== undefined ? " · " + item.value : ""}`, ...photos,
+                            ...recordButtons(item, done)));
   }
   if (!more && page.items.length) latestMonth = page.items[0].date.slice(0, 7);
   cursor = page.nextCursor;
@@ -103,6 +113,12 @@ async function showTimeline(more) {
 }
 
 const chosenChildren = () => ($("child").value ? [$("child").value] : []);
+
+/** The chosen child's contacts, illnesses and members. */
+async function showChildDetails() {
+  const child = $("child").value;
+  await Promise.all([showContacts(child, done), showProblems(child), showMembers(child, levels[child], done)]);
+}
 
 /** Waits for a change, says how it went, and shows the page again. */
 async function done(change, message) {
@@ -119,7 +135,7 @@ let calendarOpened = false;
 
 async function refresh() {
   await showChildren();
-  await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value)]);
+  await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value), showChildDetails()]);
   await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
   calendarOpened = true;
 }
@@ -134,12 +150,17 @@ async function addMeasurement(event) {
 async function main() {
   $("more").addEventListener("click", () => showTimeline(true));
   for (const id of ["kind", "range"]) $(id).addEventListener("change", () => showChart());
-  $("child").addEventListener("change", () => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren())]));
+  $("child").addEventListener("change", () => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren()),
+                                                           showChildDetails()]));
   $("measurement-form").addEventListener("submit", addMeasurement);
   const childId = () => $("child").value;
   bindHealthForms(childId, done);
   bindRecordForms(childId, done);
   bindCalendar(chosenChildren);
+  bindContactForm(childId, done);
+  bindProblemForms(childId, done);
+  bindSharingForm(childId, done);
+  bindEditing(childId, done);
   try {
     await refresh();
   } catch (error) {

@@ -1,6 +1,6 @@
 // The record forms on the baby diary's page: a milestone (a preset or a name of one's own), a
 // post with photos (each file uploaded through `photo-upload` first, then the post names their
-// addresses), and a temperature. Each reports through `done(promise, message)`.
+// addresses), and a temperature (in an illness or injury, or alone). Each reports through `done(promise, message)`.
 
 import { callOperation } from "/console/api.js";
 import { uploadPhoto } from "./photos.js";
@@ -28,8 +28,8 @@ export function bindRecordForms(childId, done) {
   });
   $("temperature-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    await done(callOperation(PLUGIN, "temperature-add", {
-      childId: childId(), celsius: Number($("temperature-value").value), at: $("temperature-at").value.slice(0, 16),
-    }), "Temperature added.");
+    const input = { childId: childId(), celsius: Number($("temperature-value").value), at: $("temperature-at").value.slice(0, 16) };
+    if ($("temperature-problem").value) input.problemId = $("temperature-problem").value;
+    await done(callOperation(PLUGIN, "temperature-add", input), "Temperature added.");
   });
 }

@@ -6,8 +6,9 @@ import TesseraTestFixtures
 /// The baby diary's page in a real headless Chromium against the real `tessera serve`: the child
 /// with its age, the growth chart of its weights, a measurement added through the form (the chart
 /// and the timeline follow), the health card, a post whose photo file is uploaded through the form
-/// and then rendered from `photo-get` (as is the child's photo), the calendar's month switched, and
-/// every control labelled.
+/// and then rendered from `photo-get` (as is the child's photo), the calendar's month switched, a
+/// doctor added through the contact form and shared as a vCard, an illness with a temperature in it,
+/// an invitation by e-mail refused clearly without a hub, and every control labelled.
 /// The screenshot is artifacts/baby.png.
 @Suite struct BabyConsoleBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
@@ -81,6 +82,38 @@ import TesseraTestFixtures
             try page.waitFor("document.querySelector('#calendar-grid td[data-date=\"2026-02-28\"]').innerText.includes('post 1')", "the post on February 28th")
             try page.click("#calendar-grid button[data-date=\"2026-02-28\"]")
             try page.waitFor("document.getElementById('calendar-day').innerText.includes('U babičky na zahradě')", "the day's post")
+
+            // A doctor through the contact form: listed with its tel: link, and shared as a vCard download.
+            try page.evaluate("document.getElementById('contact-kind').value = 'doctor'")
+            try page.type("MUDr. Nováková", into: "contact-name")
+            try page.type("+420 123 456 789", into: "contact-phone")
+            try page.type("pediatrie", into: "contact-specialization")
+            try page.click("#contact-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent === 'Contact added.'", "the contact added")
+            try page.waitFor("document.getElementById('contacts').innerText.includes('MUDr. Nováková (doctor) — pediatrie')", "the doctor listed")
+            try page.waitFor("document.querySelector('#contacts a[href^=\"tel:\"]').getAttribute('href') === 'tel:+420123456789'", "the tel: link")
+            try page.waitFor("[...document.querySelectorAll('#visit-doctor option')].some((o) => o.textContent === 'MUDr. Nováková')", "the doctor offered for a visit")
+            try page.click("#contacts button[aria-label^=\"Share\"]")
+            try page.waitFor("(() => { const a = document.querySelector('#contacts a.vcard'); return a && a.download.endsWith('.vcf') && decodeURIComponent(a.href).includes('FN:MUDr. Nováková') })()", "the vCard download")
+
+            // An illness, then a temperature entered into it: the illness's course shows it with its fever class.
+            try page.type("Angína", into: "problem-name")
+            try page.evaluate("document.getElementById('problem-start').value = '2026-03-01'")
+            try page.click("#problem-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent === 'Illness or injury added.'", "the illness added")
+            try page.waitFor("document.getElementById('temperature-problem').options.length === 2", "the illness offered for a temperature")
+            try page.type("38.6", into: "temperature-value")
+            try page.evaluate("document.getElementById('temperature-at').value = '2026-03-01T19:30'")
+            try page.evaluate("document.getElementById('temperature-problem').selectedIndex = 1")
+            try page.click("#temperature-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent === 'Temperature added.'", "the temperature added")
+            try page.waitFor("document.getElementById('problems').innerText.includes('Illness: Angína, from 2026-03-01')", "the illness listed")
+            try page.waitFor("document.getElementById('problems').innerText.includes('2026-03-01T19:30 38.6 °C (fever)')", "the temperature in the illness")
+
+            // An invitation by e-mail: the request is made, and without a hub the module's refusal is shown.
+            try page.type("eva@example.org", into: "invite-email")
+            try page.click("#invite-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent.includes('sharing needs the sync capability')", "the module's refusal")
             try page.screenshot(to: ConsoleBrowserTests.artifacts + "/baby.png")
         }
         let posts = try await call("timeline", #"{"types": ["post"]}"#)["items"]?.arrayValue ?? []
@@ -88,6 +121,10 @@ import TesseraTestFixtures
         #expect(posts.first?["photos"]?.arrayValue?.count == 1)
         let series = try await call("measurements", #"{"childId": "\#(child)", "kind": "weight"}"#)
         #expect(series["points"]?.arrayValue?.compactMap { $0["value"]?.doubleValue } == [7.9, 8.35, 8.2])
+        let contacts = try await call("contacts-list", #"{"childId": "\#(child)"}"#)["contacts"]?.arrayValue ?? []
+        #expect(contacts.map { $0["specialization"] } == ["pediatrie"])
+        let temperatures = try await call("timeline", #"{"types": ["temperature"]}"#)["items"]?.arrayValue ?? []
+        #expect(temperatures.map { $0["value"] } == [38.6] && temperatures.first?["problemId"] != nil)
         let unlabelled = try await onThread { try page.evaluate("""
             [...document.querySelectorAll('input, select, textarea')]
               .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id || c.name).join(',')
