@@ -113,7 +113,7 @@ import TesseraTestFixtures
             // An invitation by e-mail: the request is made, and without a hub the module's refusal is shown.
             try page.type("eva@example.org", into: "invite-email")
             try page.click("#invite-form button[type=submit]")
-            try page.waitFor("document.getElementById('status').textContent.includes('sharing needs the sync capability')", "the module's refusal")
+            try page.waitFor("document.getElementById('status').textContent.includes('sharing needs the sync grant')", "the module's refusal")
             try page.screenshot(to: ConsoleBrowserTests.artifacts + "/baby.png")
         }
         let posts = try await call("timeline", #"{"types": ["post"]}"#)["items"]?.arrayValue ?? []
