@@ -115,8 +115,7 @@ import TesseraTestFixtures
         #expect(try await phone.call("share-members", #"{"childId": "\#(id)"}"#)["invitations"] == [])
         try await nanny.sync()
         #expect(try await nanny.call("children-list")["children"] == [])
-        hub.terminate()
-        hub.waitUntilExit()
+        await hub.terminateAndWait()
     }
 
     /// Issue 20: a post's photos are rows of `record_photos`, one address each, so their bytes
@@ -143,15 +142,15 @@ import TesseraTestFixtures
         #expect(onLaptop["photos"] == .array(addresses.map { .string($0) }), "the same photos, in order")
         let token = try await laptop.tessera(["token", "create", "--role", "user", "ada"]).stdout.split(separator: "\n").last.map(String.init) ?? ""
         let (server, httpPort) = try await BabyProcessTests.serve(laptop.workspace)
-        defer { server.terminate(); server.waitUntilExit() }
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }  // only when an expectation threw
         for photo in photos {
             let (status, bytes, _) = try await BabyProcessTests.http("GET", httpPort, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(photo.address)", token: token)
             #expect(status == 200)
             #expect(bytes == photo.bytes)
             #expect(try await Self.sha256(bytes, in: laptop.workspace.root) == photo.address)
         }
-        hub.terminate()
-        hub.waitUntilExit()
+        await server.terminateAndWait()
+        await hub.terminateAndWait()
     }
 
     /// Issue 20 (UC29): Ada invites a parent by e-mail address; the hub mails the invitation
@@ -204,8 +203,7 @@ import TesseraTestFixtures
         _ = try await eva.call("health-card-set", #"{"childId": "\#(child)", "bloodGroup": "0+"}"#)
         let members = try await phone.call("share-members", #"{"childId": "\#(child)"}"#)["members"]?.arrayValue ?? []
         #expect(members.first { $0["person"] == "eva@example.org" }?["level"] == "parent")
-        hub.terminate()
-        hub.waitUntilExit()
+        await hub.terminateAndWait()
     }
 
     /// The SHA-256 of `bytes`, by `sha256sum` over a file in `directory`.

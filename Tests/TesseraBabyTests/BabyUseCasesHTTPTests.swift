@@ -51,8 +51,11 @@ import TesseraTestFixtures
         }
         let token = try await newToken(["create", "--role", "user", "ada"]), admin = try await newToken(["create", "--role", "admin", "operator"])
         let (server, port) = try await BabyProcessTests.serve(device.workspace)
-        defer { server.terminate(); server.waitUntilExit() }
-        try await body(Served(port: port, token: token, admin: admin))
+        do { try await body(Served(port: port, token: token, admin: admin)) } catch {
+            await server.terminateAndWait()
+            throw error
+        }
+        await server.terminateAndWait()
     }
 
     /// UC7, UC8, UC9–UC13, UC14–UC16, UC18–UC20: a child, its health card, growth and records.

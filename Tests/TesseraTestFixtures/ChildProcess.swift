@@ -96,6 +96,14 @@ public final class ChildProcess: Sendable {
     /// Waits for the child to exit.
     public func waitUntilExit() { _ = reap(blocking: true) }
 
+    /// Sends SIGTERM and waits for the exit on a thread of its own: a `tessera serve` takes a
+    /// moment to stop its plugins, and a blocking wait on one of the two cooperative threads
+    /// stalls every in-process server the other tests run meanwhile.
+    public func terminateAndWait() async {
+        terminate()
+        _ = try? await onOwnThread { [self] in reap(blocking: true) }
+    }
+
     /// The exit code, or the number of the signal that ended it (as Foundation's `Process`).
     /// Waits for the exit first.
     public var terminationStatus: Int32 { reap(blocking: true) ?? -1 }
