@@ -17,10 +17,12 @@ import TesseraTestFixtures
         defer { receiver.close() }
         let hubSpace = FixtureWorkspace("hub-channels")
         hubSpace.writeDeployment(plugins: [], extra: ["role": "hub"])
-        func hubCommand(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", hubSpace.deploymentFile, "--data", hubSpace.dataDirectory], input: input)
+        // Each command waited for on a thread of its own, never on a cooperative one.
+        func hubCommand(_ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+            let arguments = arguments + ["--deployment", hubSpace.deploymentFile, "--data", hubSpace.dataDirectory]
+            return try await onOwnThread { try run(Fixtures.tesseraExecutable, arguments, input: input) }
         }
-        for name in ["ada", "bob"] { #expect(try hubCommand(["hub", "person", "add", name], input: "correct horse battery\n").status == 0) }
+        for name in ["ada", "bob"] { #expect(try await hubCommand(["hub", "person", "add", name], input: "correct horse battery\n").status == 0) }
         let (process, out, text) = try ServeTests.serve(hubSpace)
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
@@ -30,20 +32,21 @@ import TesseraTestFixtures
             "storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
             "sync": ["hub": "http://127.0.0.1:\(port)"],
         ]])
-        func bob(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, ["sync"] + arguments + ["--deployment", device.deploymentFile, "--data", device.dataDirectory], input: input)
+        func bob(_ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+            let arguments = ["sync"] + arguments + ["--deployment", device.deploymentFile, "--data", device.dataDirectory]
+            return try await onOwnThread { try run(Fixtures.tesseraExecutable, arguments, input: input) }
         }
-        #expect(try bob(["channels", "list"]).status == 4)  // not logged in yet
-        #expect(try bob(["login", "bob"], input: "correct horse battery\n").status == 0)
-        let added = try bob(["channels", "add", "webhook", receiver.url("/bob"), "--plugin", "test.spaces"])
+        #expect(try await bob(["channels", "list"]).status == 4)  // not logged in yet
+        #expect(try await bob(["login", "bob"], input: "correct horse battery\n").status == 0)
+        let added = try await bob(["channels", "add", "webhook", receiver.url("/bob"), "--plugin", "test.spaces"])
         #expect(added.status == 0, "\(added.stderr)")
         let secret = try #require(added.stdout.firstMatch(of: /whsec_[0-9a-f]{64}/).map { String($0.0) })
-        let refused = try bob(["channels", "add", "webhook", "http://example.org/hook"])
+        let refused = try await bob(["channels", "add", "webhook", "http://example.org/hook"])
         #expect(refused.status == 2 && refused.stderr.contains("invalid_url"))
-        let listed = try JSONValue(parsing: try bob(["channels", "list", "--json"]).stdout)
+        let listed = try JSONValue(parsing: try await bob(["channels", "list", "--json"]).stdout)
         #expect(listed.arrayValue?.map { $0["url"] } == [.string(receiver.url("/bob"))])
         let id = try #require(listed.arrayValue?.first?["id"]?.stringValue)
-        #expect(try bob(["channels", "remove", "no-such-channel"]).status == 3)
+        #expect(try await bob(["channels", "remove", "no-such-channel"]).status == 3)
 
         // ada shares a space with bob and a notification to its members is relayed.
         let hub = HubHTTP(port: port)
@@ -70,9 +73,9 @@ import TesseraTestFixtures
         ], input: "\(seconds).\(request.body)").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(signature == "t=\(seconds),v1=\(expected)")
 
-        let removed = try bob(["channels", "remove", id])
+        let removed = try await bob(["channels", "remove", id])
         #expect(removed.status == 0 && removed.stdout.contains("removed channel \(id)"))
-        #expect(try bob(["channels", "list"]).stdout.contains("no channels"))
+        #expect(try await bob(["channels", "list"]).stdout.contains("no channels"))
         process.terminate()
         _ = out.readDataToEndOfFile()
         process.waitUntilExit()
