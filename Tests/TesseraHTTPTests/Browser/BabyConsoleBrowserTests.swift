@@ -43,7 +43,7 @@ import TesseraTestFixtures
         try Data(base64Encoded: Self.photoPNG)!.write(to: URL(fileURLWithPath: photoFile))
 
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {

@@ -26,7 +26,7 @@ import TesseraTestFixtures
         defer { serve.process.terminate() }  // also when an expectation throws
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
 
@@ -119,7 +119,7 @@ import TesseraTestFixtures
                                                   headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
                                                   body: Array(#"{"amount": "500"}"#.utf8))
         #expect(budget.status == 200, "\(budget.text)")
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
@@ -161,7 +161,7 @@ import TesseraTestFixtures
         defer { serve.process.terminate() }
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
@@ -217,7 +217,7 @@ import TesseraTestFixtures
         let back = try await RawHTTPClient.request(port: emulator.port, "GET",
                                                    "/ws/login?originalURL=\(base)/ui/cz.tessera.stag/callback.html&longTicket=true")
         let location = try #require(back.headers["location"])
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {

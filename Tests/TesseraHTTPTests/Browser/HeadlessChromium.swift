@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 import TesseraSDK
 
@@ -91,8 +92,27 @@ final class HeadlessChromium: @unchecked Sendable {
         }
     }
 
+    /// Whether this browser holds one of ``BrowserSlots``' places (given back by ``quit()``).
+    private var holdsSlot = false
+
+    /// Starts a browser once one of the test process's browser places is free: a dozen suites
+    /// drive Chromium, and all of them at once on two cores starved the other suites' servers
+    /// (their 10 s timeouts ran out).
+    static func launch(executable: String) async throws -> HeadlessChromium {
+        await BrowserSlots.shared.acquire()
+        do {
+            let browser = try HeadlessChromium(executable: executable)
+            browser.holdsSlot = true
+            return browser
+        } catch {
+            BrowserSlots.shared.release()
+            throw error
+        }
+    }
+
     /// Ends the browser and removes its profile.
     func quit() {
+        defer { if holdsSlot { holdsSlot = false; BrowserSlots.shared.release() } }
         _ = try? send("Browser.close")
         close(commands)
         close(answers)
@@ -103,5 +123,36 @@ final class HeadlessChromium: @unchecked Sendable {
             waitpid(pid, &status, 0)
         }
         try? FileManager.default.removeItem(atPath: profile)
+    }
+}
+
+/// At most two browsers at once in the test process; the others wait their turn (in order).
+final class BrowserSlots: Sendable {
+    static let shared = BrowserSlots(places: 2)
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Mutex<State>
+
+    init(places: Int) { state = Mutex(State(free: places)) }
+
+    func acquire() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.free > 0 { s.free -= 1; return true }
+                s.waiting.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    func release() {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            if s.waiting.isEmpty { s.free += 1; return nil }
+            return s.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

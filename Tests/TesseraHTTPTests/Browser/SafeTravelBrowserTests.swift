@@ -32,7 +32,7 @@ import TesseraTestFixtures
         defer { serve.process.terminate() }
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {

@@ -61,7 +61,7 @@ import TesseraTestFixtures
 
         // The page, in a browser that holds no token of this host.
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {

@@ -60,7 +60,7 @@ import TesseraTestFixtures
         #expect(view.json?["track"]?.arrayValue?.first?["lat"] == 50.08)
 
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
@@ -100,7 +100,7 @@ import TesseraTestFixtures
         #expect(try await RawHTTPClient.request(port: serve.port, "GET", Self.links + "live-photo/" + link).status == 404)
 
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
@@ -129,7 +129,7 @@ import TesseraTestFixtures
         let started = try await Self.post(serve, Self.ops + "trip-start", #"{"expectedArrivalAt": "2026-03-02T08:30:00Z"}"#, token: admin)
         let link = try #require(started.json?["liveLink"]?["token"]?.stringValue)
         let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try HeadlessChromium(executable: executable)
+        let browser = try await HeadlessChromium.launch(executable: executable)
         defer { browser.quit() }
         let page = try await onThread { try BrowserPage(browser) }
         try await onThread {
