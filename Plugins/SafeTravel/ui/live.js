@@ -5,17 +5,12 @@
 // external tiles or scripts: the track is drawn as SVG on a plain grid, refreshed every 15 s.
 
 import { el, clear } from "/console/dom.js";
+import { svg, projection } from "./track-map.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const REFRESH_MS = 15000;
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
 
-function svg(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
 
 /** A plain grid every 40 units, under everything else. */
 function drawGrid(box) {
@@ -36,17 +31,7 @@ function drawTrack(view) {
   const points = [...view.route, ...track, ...view.photos.filter((p) => p.lat != null).map((p) => [p.lat, p.lon])];
   if (view.destination) points.push([view.destination.lat, view.destination.lon]);
   if (points.length === 0) return;
-  const midLat = points.reduce((sum, p) => sum + p[0], 0) / points.length;
-  const k = Math.cos((midLat * Math.PI) / 180);
-  const xs = points.map((p) => p[1] * k), ys = points.map((p) => p[0]);
-  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const scale = Math.min(360 / Math.max(maxX - minX, 1e-5), 260 / Math.max(maxY - minY, 1e-5));
-  const [midX, midY] = [(minX + maxX) / 2, (minY + maxY) / 2];
-  const at = ([lat, lon]) => [200 + (lon * k - midX) * scale, 150 - (lat - midY) * scale];
-  const line = (list, cls, stroke, width, dash) => svg("polyline", {
-    class: cls, fill: "none", stroke, "stroke-width": width, "stroke-dasharray": dash,
-    points: list.map((p) => at(p).map((v) => v.toFixed(1)).join(",")).join(" "),
-  });
+  const { at, line, scale } = projection(points);
   if (view.route.length >= 2) box.append(line(view.route, "route", "#6a7fb0", 4, "8 6"));
   if (track.length >= 1) box.append(line(track, "walked", "#c0392b", 3, "none"));
   if (view.destination) {

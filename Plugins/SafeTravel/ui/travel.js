@@ -5,16 +5,11 @@
 
 import { token, callOperation, authHeaders, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { svg, projection } from "./track-map.js";
 
 const PLUGIN = "cz.tessera.safetravel";
-const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
-function svg(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
 
 /** Draws the route, the positions and the destination, scaled to fit with a margin. */
 function drawTrack(trip, positions) {
@@ -24,19 +19,7 @@ function drawTrack(trip, positions) {
   const points = [...route, ...positions.map((p) => [p.lat, p.lon])];
   if (trip.dest_lat != null) points.push([trip.dest_lat, trip.dest_lon]);
   if (points.length === 0) return;
-  const midLat = points.reduce((sum, p) => sum + p[0], 0) / points.length;
-  const k = Math.cos((midLat * Math.PI) / 180);  // metres per degree of longitude shrink with latitude
-  const xs = points.map((p) => p[1] * k), ys = points.map((p) => p[0]);
-  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  // Fit into 360 × 260 inside the 400 × 300 box, centred, the same scale on both axes.
-  const scale = Math.min(360 / Math.max(maxX - minX, 1e-5), 260 / Math.max(maxY - minY, 1e-5));
-  const [midX, midY] = [(minX + maxX) / 2, (minY + maxY) / 2];
-  const at = ([lat, lon]) => [200 + (lon * k - midX) * scale, 150 - (lat - midY) * scale];
-  // Presentation attributes as well as classes, so the drawing reads the same without the style sheet.
-  const line = (list, cls, stroke, width, dash) => svg("polyline", {
-    class: cls, fill: "none", stroke, "stroke-width": width, "stroke-dasharray": dash,
-    points: list.map((p) => at(p).map((v) => v.toFixed(1)).join(",")).join(" "),
-  });
+  const { at, line, scale } = projection(points);
   if (route.length >= 2) box.append(line(route, "route", "#6a7fb0", 4, "8 6"));
   if (positions.length >= 1) box.append(line(positions.map((p) => [p.lat, p.lon]), "walked", "#c0392b", 3, "none"));
   if (trip.dest_lat != null) {
