@@ -8,15 +8,16 @@ import TesseraTestFixtures
 /// every check it has (no 5xx, status codes, content types, headers and bodies as documented, bad
 /// input refused, good input accepted, 405 for undeclared methods, 401 without the token).
 ///
-/// Bounded so it fits in CI: at most `maxExamples` inputs per operation and `maxSeconds` in all,
-/// with a fixed seed, so a failure is reproducible with the command it prints. `/v1/stream` is
+/// Bounded so it fits in CI: at most `maxExamples` inputs per operation, with a fixed seed, so a
+/// run is the same run on any machine and a failure is reproducible with the command it prints.
+/// (No `--max-time`: that budget makes the fuzzing phase repeat until it is spent, so a loaded
+/// machine ran other cases than a quiet one.) `/v1/stream` is
 /// left out: it never ends, and a fuzzer waits for a response's end (StreamTests cover it). So is
 /// `/v1/plugins/{id}/swap`: fuzzing it asks the host to load arbitrary files of its machine as
 /// plugin code (SwapRouteTests, HotSwapTests and ServeTests cover it).
 @Suite struct SchemathesisTests {
     static let installHint = "schemathesis is not installed: pip install schemathesis (.ci/run installs it)"
     static let maxExamples = 10
-    static let maxSeconds = 60
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theAPIHoldsToItsOpenAPIDocumentUnderFuzzing() async throws {
@@ -36,14 +37,14 @@ import TesseraTestFixtures
         let arguments = [
             "python3", "-m", "schemathesis.cli", "run", "http://127.0.0.1:\(serve.port)/openapi.json",
             "--header", "Authorization: Bearer \(token)", "--checks", "all",
-            "--max-examples", String(Self.maxExamples), "--max-time", String(Self.maxSeconds),
+            "--max-examples", String(Self.maxExamples),
             "--seed", "1", "--request-timeout", "20", "--exclude-path", "/v1/stream", "--exclude-path", "/v1/plugins/{id}/swap", "--no-color",
         ]
         // In the workspace: schemathesis keeps a cache (.schemathesis/) in its working directory.
         let root = ws.root
         let result = try await onThread { try run("/usr/bin/env", arguments, directory: root) }
-        #expect(result.status == 0, "schemathesis found problems:\n\(result.stdout.suffix(6000))\(result.stderr.suffix(2000))")
-        #expect(result.stdout.contains("No issues found"), "\(result.stdout.suffix(3000))")
+        #expect(result.status == 0, "schemathesis found problems:\n\(SchemathesisModulesTests.failures(result.stdout))\(result.stderr.suffix(2000))")
+        #expect(!result.stdout.contains("FAILURES") && result.stdout.contains("Fuzzing"), "\(result.stdout.suffix(3000))")
         _ = try await serve.terminate()
     }
 }

@@ -30,19 +30,23 @@ final class PluginChild: Sendable {
         }
         let (hostEnd, childEnd) = (fds[0], fds[1])
         defer { close(childEnd) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 onto fd 3 clears close-on-exec there; every other descriptor of the host closes on exec
-        // or is closed here, so the child inherits nothing else of the host's.
-        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginRunner.socketDescriptor)
-        closeFrom(PluginRunner.socketDescriptor + 1, in: &actions)
         let arguments = [runner, "serve", "--parent", String(getpid())] + sandbox.arguments
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
         _ = ChildSandbox.hostMadeNonDumpable
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, runner, &actions, nil, &argv, environ)
+        // From the spawn thread: the child dies with the thread that spawned it (SpawnThread).
+        let (status, pid) = SpawnThread.shared.perform { () -> (Int32, pid_t) in
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            // dup2 onto fd 3 clears close-on-exec there; every other descriptor of the host closes on exec
+            // or is closed here, so the child inherits nothing else of the host's.
+            posix_spawn_file_actions_adddup2(&actions, childEnd, PluginRunner.socketDescriptor)
+            closeFrom(PluginRunner.socketDescriptor + 1, in: &actions)
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { for p in argv { free(p) } }
+            var pid: pid_t = 0
+            let status = posix_spawn(&pid, runner, &actions, nil, &argv, environ)
+            return (status, pid)
+        }
         guard status == 0 else {
             close(hostEnd)
             throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
@@ -90,7 +94,11 @@ final class PluginChild: Sendable {
     }
 
     /// Kills the child at once (a call past its deadline): its socket closes and it is reaped.
-    func kill() { _ = Glibc.kill(pid, SIGKILL) }
+    /// Once reaped, the pid may be another process's: then nothing is sent.
+    func kill() {
+        guard !reaping.withLock({ $0.done }) else { return }
+        _ = Glibc.kill(pid, SIGKILL)
+    }
 
     /// Closes the socket: the child sees the end and exits; it is reaped on the reader thread.
     func shutDown() { peer.shutDown() }
