@@ -62,11 +62,11 @@ import TesseraTesting
         #expect(answer["pdf"]?["mediaType"] == "application/pdf")
         let pdf = try Self.storedFile(host, address)
         #expect(pdf.starts(with: Array("%PDF-1.4".utf8)))
-        let text = try Poppler.text(of: pdf)
+        let text = try await Poppler.text(of: pdf)
         for expected in ["Ema Nováková", "Born: 2025-06-15", "Sex: girl", "WHO percentiles", "first", "at grandma's", "measurements (4)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
-        let png = try Poppler.renderPNG(pdf)
+        let png = try await Poppler.renderPNG(pdf)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         await host.stop()
     }

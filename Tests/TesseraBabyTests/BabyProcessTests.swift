@@ -92,7 +92,7 @@ import TesseraTestFixtures
         }
         let token = try await newToken(["create", "--role", "user", "ada"]), admin = try await newToken(["create", "--role", "admin", "operator"])
         let (server, port) = try await Self.serve(device.workspace)
-        defer { server.terminate(); server.waitUntilExit() }
+        defer { Task { await server.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
         let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
 
         let (created, childBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/child-create", token: token,

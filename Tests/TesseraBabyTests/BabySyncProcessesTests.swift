@@ -28,7 +28,7 @@ import TesseraTestFixtures
 
     @Test func twoDevicesConvergeWithTheConflictKeptAndAGuardianIsHeldToHerRights() async throws {
         let (hub, port) = try await Self.startHub()
-        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
         let phone = BabyProcessTests.Device("phone", hubPort: port), laptop = BabyProcessTests.Device("laptop", hubPort: port)
         let nanny = BabyProcessTests.Device("nanny", hubPort: port)
         for (device, person) in [(phone, "ada"), (laptop, "ada"), (nanny, "bob")] {
@@ -123,7 +123,7 @@ import TesseraTestFixtures
     /// read on her laptop, and the laptop's `photo-get` serves the same bytes (SHA-256 equal).
     @Test func aPostsTwoPhotosTravelToTheOtherDevice() async throws {
         let (hub, port) = try await Self.startHub()
-        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
         let phone = BabyProcessTests.Device("photo-phone", hubPort: port), laptop = BabyProcessTests.Device("photo-laptop", hubPort: port)
         for device in [phone, laptop] { try await device.tessera(["sync", "login", "ada", "--device", device.name], input: Self.password) }
         let child = try #require(try await phone.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15"}"#)["id"]?.stringValue)
@@ -142,7 +142,7 @@ import TesseraTestFixtures
         #expect(onLaptop["photos"] == .array(addresses.map { .string($0) }), "the same photos, in order")
         let token = try await laptop.tessera(["token", "create", "--role", "user", "ada"]).stdout.split(separator: "\n").last.map(String.init) ?? ""
         let (server, httpPort) = try await BabyProcessTests.serve(laptop.workspace)
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }  // only when an expectation threw
+        defer { if server.isRunning { Task { await server.terminateAndWait() } } }  // only when an expectation threw
         for photo in photos {
             let (status, bytes, _) = try await BabyProcessTests.http("GET", httpPort, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(photo.address)", token: token)
             #expect(status == 200)
@@ -158,7 +158,7 @@ import TesseraTestFixtures
     /// logs her device in with it, accepts, and has the child as a parent. The hub runs on the
     /// system clock, as its mailer sends on it.
     @Test func aParentInvitedByEMailRegistersAcceptsAndHasTheChild() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         let workspace = FixtureWorkspace("baby-mail-hub")
         workspace.writeDeployment(plugins: [], clock: "system", extra: [
@@ -170,7 +170,7 @@ import TesseraTestFixtures
                                                                      "--data", workspace.dataDirectory], input: Self.password)
         #expect(added.status == 0, "\(added.stderr)")
         let (hub, port) = try await BabyProcessTests.serve(workspace)
-        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
         let phone = BabyProcessTests.Device("mail-phone", hubPort: String(port)), eva = BabyProcessTests.Device("mail-eva", hubPort: String(port))
         try await phone.tessera(["sync", "login", "ada", "--device", phone.name], input: Self.password)
         let child = try #require(try await phone.call("child-create", #"{"name": "Ema", "birthDate": "2025-06-15"}"#)["id"]?.stringValue)
@@ -183,7 +183,7 @@ import TesseraTestFixtures
         let invited = try await phone.call("share-invite", #"{"childId": "\#(child)", "email": "Eva@Example.org", "level": "parent"}"#)
         #expect(invited["email"] == "eva@example.org" && invited["level"] == "parent")
         try await phone.sync()  // the owner's access row, with the level, goes to the child's space
-        let mail = try #require(try smtp.waitForMessages(1).first)
+        let mail = try #require(try await smtp.waitForMessages(1).first)
         #expect(mail.to == ["eva@example.org"])
         #expect(mail.subject.contains("Ema"), "\(mail.subject)")
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraBaby
+import TesseraTestFixtures
 
 /// CSV (RFC 4180) and JSON export of lists of records. The CSV is read back by Python's csv module,
 /// a reader that applications use, not by this code.
@@ -23,10 +24,10 @@ import Testing
         #expect(text.contains("2026-01-07, mezery ,,\"only\nLF\"\r\n"))  // spaces are part of a field (§2.4)
     }
 
-    @Test func pythonsCSVReaderReadsBackTheSameFields() throws {
+    @Test func pythonsCSVReaderReadsBackTheSameFields() async throws {
         let header = ["date", "kind", "value", "note"]
         let text = try CSVTable(header: header, rows: Self.awkward).text
-        let parsed = try PythonCSV.read(text)
+        let parsed = try await PythonCSV.read(text)
         #expect(parsed == [header] + Self.awkward)
     }
 
@@ -84,20 +85,12 @@ import Testing
     }
 }
 
-/// Python's csv module reading a CSV text (python3 is on every machine the tests run on).
+/// Python's csv module reading a CSV text (python3 is on every machine the tests run on), through
+/// ``runDetached``: a wait for it on one of Swift concurrency's two threads stalls the other tests.
 enum PythonCSV {
-    static func read(_ text: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import csv, io, json, sys; print(json.dumps(list(csv.reader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))))"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode([[String]].self, from: data)
+    static func read(_ text: String) async throws -> [[String]] {
+        let script = "import csv, io, json, sys; print(json.dumps(list(csv.reader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))))"
+        let result = try await runDetached("/usr/bin/python3", ["-c", script], input: text)
+        return try JSONDecoder().decode([[String]].self, from: Data(result.stdout.utf8))
     }
 }

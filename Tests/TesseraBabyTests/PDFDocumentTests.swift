@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraBaby
+import TesseraTestFixtures
 
 /// The PDF writer's file structure, text encoding and drawing, checked with poppler: `pdftotext`
 /// must get the text back and `pdftoppm` must render the pages (the chart is checked pixel by pixel).
@@ -40,7 +41,7 @@ import Testing
         }
     }
 
-    @Test func czechAndSlovakTextComesBackFromPdftotext() throws {
+    @Test func czechAndSlovakTextComesBackFromPdftotext() async throws {
         let data = PDFDocument()
             .page { page in
                 page.text(Self.czech, x: 56, y: 80, font: .helveticaBold, size: 14)
@@ -49,14 +50,14 @@ import Testing
                 page.text("Fallback: ǎ Ж", x: 56, y: 170, font: .helveticaBoldOblique)
             }
             .data()
-        let text = try Poppler.text(of: data)
+        let text = try await Poppler.text(of: data)
         #expect(text.contains(Self.czech))
         #expect(text.contains(Self.slovak))
         #expect(text.contains("Cena 120 € – „uvozovky“ (závorky) \\ zpětné lomítko"))
         #expect(text.contains("Fallback: a ?"))
     }
 
-    @Test func wrappedTextAndTablesSpanPagesWithTheirHeader() throws {
+    @Test func wrappedTextAndTablesSpanPagesWithTheirHeader() async throws {
         var document = PDFDocument()
         let rows = (1...80).map { ["\($0)", "2026-01-\(String(format: "%02d", $0 % 28 + 1))", "Poznámka č. \($0): teplota, léky a návštěva lékaře"] }
         document.addTable(PDFTable(columns: [.init("Č.", width: 30, alignment: .right), .init("Datum", width: 80), .init("Poznámka", width: 160)], rows: rows),
@@ -64,9 +65,9 @@ import Testing
         #expect(document.pages.count > 1)
         let data = document.data()
         for page in 1...document.pages.count {
-            #expect(try Poppler.text(of: data, page: page).contains("Poznámka"), "page \(page) repeats the header")
+            #expect(try await Poppler.text(of: data, page: page).contains("Poznámka"), "page \(page) repeats the header")
         }
-        let text = try Poppler.text(of: data)
+        let text = try await Poppler.text(of: data)
         #expect(text.contains("Teploty a léky"))
         for row in [1, 40, 80] { #expect(text.contains("Poznámka č. \(row):"), "row \(row)") }
 
@@ -74,27 +75,27 @@ import Testing
             let next = page.textBlock(String(repeating: "slovo ", count: 60) + "\nkonec", x: 56, y: 80, width: 200)
             #expect(next > 80 + 5 * 11)  // more than five lines at 11 points
         }
-        #expect(try Poppler.text(of: block.data()).contains("konec"))
+        #expect(try await Poppler.text(of: block.data()).contains("konec"))
     }
 
-    @Test func theGrowthChartDrawsCurvesAndMeasurementsWherePdftoppmShowsThem() throws {
+    @Test func theGrowthChartDrawsCurvesAndMeasurementsWherePdftoppmShowsThem() async throws {
         let measurements: [PDFGrowthChart.Measurement] = [.init(x: 0, value: 3.4), .init(x: 92, value: 6.5), .init(x: 183, value: 7.8), .init(x: 365, value: 9.9)]
         let chart = try PDFGrowthChart(indicator: .weightForAge, sex: .boy, range: 0...730, measurements: measurements,
                                        title: "Hmotnost podle věku, chlapci", xLabel: "Věk (měsíce)", yLabel: "Hmotnost (kg)")
         let frame = PDFRect(x: 56, y: 100, width: 480, height: 320)
         let data = PDFDocument().page { $0.growthChart(chart, in: frame) }.data()
 
-        let text = try Poppler.text(of: data)
+        let text = try await Poppler.text(of: data)
         for label in ["Hmotnost podle věku, chlapci", "Věk (měsíce)", "Hmotnost (kg)", "P3", "P50", "P97", "12"] {
             #expect(text.contains(label), "\(label)")
         }
-        #expect(try Poppler.renderPNG(data).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try await Poppler.renderPNG(data).starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
         // Where should the curves be? Read the axes from the rendering itself, not from the
         // writer's layout: the x ticks' labels are centred on their grid lines, and each y label
         // sits beside a horizontal grid line found in the image. At 72 dpi a pixel is a point.
-        let image = try Poppler.renderPPM(data)
-        let axes = try RenderedAxes(words: try Poppler.words(of: data), image: image, plotLeft: frame.x + 44)
+        let image = try await Poppler.renderPPM(data)
+        let axes = try RenderedAxes(words: try await Poppler.words(of: data), image: image, plotLeft: frame.x + 44)
         for day in [61.0, 183, 365, 548, 700] {
             let median = try GrowthStandard.parameters(.weightForAge, sex: .boy, at: day).m
             let p97 = try GrowthStandard.value(atPercentile: 97, indicator: .weightForAge, sex: .boy, at: day)
@@ -109,9 +110,9 @@ import Testing
         }
     }
 
-    @Test func anEmptyDocumentIsOneBlankPage() throws {
+    @Test func anEmptyDocumentIsOneBlankPage() async throws {
         let data = PDFDocument().data()
-        #expect(try Poppler.renderPNG(data).count > 100)
+        #expect(try await Poppler.renderPNG(data).count > 100)
         #expect(String(decoding: data, as: UTF8.self).contains("/Count 1"))
     }
 
@@ -144,14 +145,14 @@ import Testing
 
 /// poppler-utils, run as processes (`.ci/run` installs them).
 enum Poppler {
-    static func text(of pdf: Data, page: Int? = nil) throws -> String {
+    static func text(of pdf: Data, page: Int? = nil) async throws -> String {
         let pages = page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []
-        return String(decoding: try run("pdftotext", pages + ["-enc", "UTF-8"], pdf: pdf, output: "-"), as: UTF8.self)
+        return String(decoding: try await run("pdftotext", pages + ["-enc", "UTF-8"], pdf: pdf, output: "-"), as: UTF8.self)
     }
 
     /// The first page's words with their boxes (points from the top-left corner), from `pdftotext -bbox`.
-    static func words(of pdf: Data) throws -> [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)] {
-        let html = String(decoding: try run("pdftotext", ["-bbox", "-f", "1", "-l", "1"], pdf: pdf, output: "-"), as: UTF8.self)
+    static func words(of pdf: Data) async throws -> [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+        let html = String(decoding: try await run("pdftotext", ["-bbox", "-f", "1", "-l", "1"], pdf: pdf, output: "-"), as: UTF8.self)
         let pattern = try NSRegularExpression(pattern: #"<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)</word>"#)
         return pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
             let field = { (i: Int) in String(html[Range(match.range(at: i), in: html)!]) }
@@ -159,37 +160,29 @@ enum Poppler {
         }
     }
 
-    static func renderPNG(_ pdf: Data) throws -> Data {
-        try run("pdftoppm", ["-png", "-r", "50", "-singlefile"], pdf: pdf, output: nil, outputSuffix: ".png")
+    static func renderPNG(_ pdf: Data) async throws -> Data {
+        try await run("pdftoppm", ["-png", "-r", "50", "-singlefile"], pdf: pdf, output: nil, outputSuffix: ".png")
     }
 
     /// The first page at 72 dpi as RGB pixels.
-    static func renderPPM(_ pdf: Data) throws -> PixelImage {
-        try PixelImage(ppm: try run("pdftoppm", ["-r", "72", "-singlefile"], pdf: pdf, output: nil, outputSuffix: ".ppm"))
+    static func renderPPM(_ pdf: Data) async throws -> PixelImage {
+        try PixelImage(ppm: try await run("pdftoppm", ["-r", "72", "-singlefile"], pdf: pdf, output: nil, outputSuffix: ".ppm"))
     }
 
     /// Runs `tool` on the PDF written to a temporary file; returns its stdout, or the file it wrote
-    /// at `<root><outputSuffix>` when `output` is nil.
-    private static func run(_ tool: String, _ arguments: [String], pdf: Data, output: String?, outputSuffix: String = "") throws -> Data {
+    /// at `<root><outputSuffix>` when `output` is nil. The tool runs through ``runDetached``: a wait
+    /// for it on one of Swift concurrency's two threads would stall the other tests meanwhile.
+    private static func run(_ tool: String, _ arguments: [String], pdf: Data, output: String?, outputSuffix: String = "") async throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("babydocs-pdf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.pdf"), root = directory.appendingPathComponent("out").path
         try pdf.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments + [input.path, output ?? root]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, err.isEmpty else {
-            throw PopplerError(message: "\(tool) exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
+        let result = try await runDetached("/usr/bin/\(tool)", arguments + [input.path, output ?? root])
+        guard result.status == 0, result.stderr.isEmpty else {
+            throw PopplerError(message: "\(tool) exited \(result.status): \(result.stderr)")
         }
-        return output == nil ? try Data(contentsOf: URL(fileURLWithPath: root + outputSuffix)) : out
+        return output == nil ? try Data(contentsOf: URL(fileURLWithPath: root + outputSuffix)) : Data(result.stdout.utf8)
     }
 
     struct PopplerError: Error, CustomStringConvertible {

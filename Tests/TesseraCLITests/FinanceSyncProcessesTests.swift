@@ -72,7 +72,7 @@ import TesseraTestFixtures
     @Test func twoDevicesShareTheLedgerAndABankImportIsNeverDoubled() async throws {
         let fio = try await Self.startFio()
         let (hub, port) = try await SyncProcessesTests.startHub()
-        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
         let phone = Device("phone", hubPort: port, fioPort: fio.port), laptop = Device("laptop", hubPort: port, fioPort: fio.port)
         for device in [phone, laptop] {
             try await device.tessera(["sync", "login", "ada", "--device", device.name], input: "correct horse battery\n")
@@ -109,8 +109,7 @@ import TesseraTestFixtures
         #expect(try await phone.call("budget-status")["overspent"] == true)
         try await phone.tessera(["clock", "advance", "1m"])
         #expect(try await phone.notificationTitles().filter { $0 == "Budget exceeded" }.isEmpty)
-        hub.terminate()
-        hub.waitUntilExit()
+        await hub.terminateAndWait()
         await fio.stop()
     }
 

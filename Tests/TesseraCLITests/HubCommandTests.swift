@@ -14,19 +14,19 @@ import TesseraTestFixtures
     @Test(.hangWatchdog) func addPersonThenLogInOnTheServedHub() async throws {
         let ws = FixtureWorkspace("hub-cli")
         ws.writeDeployment(plugins: [], extra: ["role": "hub"])
-        func tessera(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
+        func tessera(_ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
         }
-        let added = try tessera(["hub", "person", "add", "ada"], input: "correct horse battery\n")
+        let added = try await tessera(["hub", "person", "add", "ada"], input: "correct horse battery\n")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.hasPrefix("created ada ("))
-        let again = try tessera(["hub", "person", "add", "ada"], input: "another password\n")
+        let again = try await tessera(["hub", "person", "add", "ada"], input: "another password\n")
         #expect(again.status == 2 && again.stderr.contains("already exists"))
-        let noPassword = try tessera(["hub", "person", "add", "bob"], input: "")
+        let noPassword = try await tessera(["hub", "person", "add", "bob"], input: "")
         #expect(noPassword.status == 2 && noPassword.stderr.contains("stdin"))
         #expect(FileManager.default.fileExists(atPath: ws.dataDirectory + "/hub.sqlite"))
 
-        let (process, out, text) = try ServeTests.serve(ws)
+        let (process, text) = try await ServeTests.serve(ws)
         defer { if process.isRunning { process.terminate() } }
         #expect(text.contains("serving hub deployment 'test'"))
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
@@ -43,9 +43,8 @@ import TesseraTestFixtures
         #expect((listed as? HTTPURLResponse)?.statusCode == 200)
         #expect(try JSONValue(parsing: Array(listing))["spaces"]?.arrayValue?.first?["id"]?.stringValue == "personal")
         process.terminate()  // SIGTERM
-        _ = out.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        _ = await process.output()  // to its end, so a last line never blocks it on a full pipe
+        #expect(await process.exitStatus() == 0)
     }
 
     /// Files through a served hub: the operator's quota from the deployment refuses an upload with
@@ -57,11 +56,11 @@ import TesseraTestFixtures
             "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
                           "hubFiles": ["quotaMBPerPerson": 0.1, "maxFileMB": 5]],
         ])
-        func tessera(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
+        func tessera(_ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
         }
-        #expect(try tessera(["hub", "person", "add", "ada"], input: "correct horse battery\n").status == 0)
-        let (process, out, text) = try ServeTests.serve(ws)
+        #expect(try await tessera(["hub", "person", "add", "ada"], input: "correct horse battery\n").status == 0)
+        let (process, text) = try await ServeTests.serve(ws)
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
         func send(_ method: String, _ path: String, token: String? = nil, body: [UInt8], type: String) async throws -> (Int, JSONValue?) {
@@ -81,23 +80,23 @@ import TesseraTestFixtures
         let address = SHA256.hex(of: photo)
         let refused = try await send("PUT", "/v1/hub/files/\(address)?size=\(photo.count)", token: token, body: photo, type: "application/octet-stream")
         #expect(refused.0 == 507 && refused.1?["error"]?["code"]?.stringValue == "quota_exceeded")
-        let raised = try tessera(["hub", "person", "quota", "ada", "1"])
+        let raised = try await tessera(["hub", "person", "quota", "ada", "1"])
         #expect(raised.status == 0 && raised.stdout.contains("ada may keep 1 MB"), "\(raised.stderr)")
-        #expect(try tessera(["hub", "person", "quota", "nobody", "1"]).stderr.contains("no person named 'nobody'"))
-        #expect(try tessera(["hub", "person", "quota", "ada", "lots"]).status == 2)
+        #expect(try await tessera(["hub", "person", "quota", "nobody", "1"]).stderr.contains("no person named 'nobody'"))
+        #expect(try await tessera(["hub", "person", "quota", "ada", "lots"]).status == 2)
         let taken = try await send("PUT", "/v1/hub/files/\(address)?size=\(photo.count)", token: token, body: photo, type: "application/octet-stream")
         #expect(taken.0 == 201 && taken.1?["complete"]?.boolValue == true)
         #expect(FileManager.default.fileExists(atPath: ws.dataDirectory + "/hub-files/objects/\(address.prefix(2))/\(address)"))
         process.terminate()
-        _ = out.readDataToEndOfFile()
-        process.waitUntilExit()
+        _ = await process.output()  // to its end, so a last line never blocks it on a full pipe
+        _ = await process.exitStatus()
     }
 
-    @Test func hubCommandsRefuseADeviceDeployment() throws {
+    @Test func hubCommandsRefuseADeviceDeployment() async throws {
         let ws = FixtureWorkspace("hub-cli-device")
         ws.writeDeployment(plugins: [])
-        let result = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
-                             input: "correct horse battery\n")
+        let result = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                                           input: "correct horse battery\n")
         #expect(result.status == 6 && result.stderr.contains("needs a hub deployment"))
     }
 }

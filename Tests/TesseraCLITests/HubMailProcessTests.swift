@@ -21,7 +21,7 @@ import TesseraTestFixtures
     }
 
     @Test func registerThenResetThePasswordByAMailedCode() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         let ws = FixtureWorkspace("hub-mail")
         ws.writeDeployment(plugins: [], clock: "system", extra: [
@@ -29,7 +29,7 @@ import TesseraTestFixtures
             "providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "system"],
                           "mail": ["kind": "smtp", "host": "127.0.0.1", "port": smtp.port, "from": "hub@tessera.test"]],
         ])
-        let (process, out, text) = try ServeTests.serve(ws)
+        let (process, text) = try await ServeTests.serve(ws)
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
 
@@ -39,7 +39,7 @@ import TesseraTestFixtures
         #expect(registered == 201 && login?["person"]?["name"] == "ada@example.org")
         let (asked, answer) = try await Self.post(port, "/v1/hub/password-reset", #"{"email":"ada@example.org"}"#)
         #expect(asked == 202 && answer == ["sent": true, "validMinutes": 10])
-        let mail = try #require(try smtp.waitForMessages(1).first)  // the serving hub's mailer sends it
+        let mail = try #require(try await smtp.waitForMessages(1).first)  // the serving hub's mailer sends it
         #expect(mail.to == ["ada@example.org"] && mail.from == "hub@tessera.test")
         let code = String(try #require(mail.body.split(whereSeparator: { !$0.isNumber }).first { $0.count == 7 }))
         let (confirmed, refusal) = try await Self.post(port, "/v1/hub/password-reset/confirm",
@@ -48,8 +48,7 @@ import TesseraTestFixtures
         let (loggedIn, _) = try await Self.post(port, "/v1/hub/login", #"{"email":"ada@example.org","password":"a brand new secret","device":"cli"}"#)
         #expect(loggedIn == 201)
         process.terminate()
-        _ = out.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        _ = await process.output()  // to its end, so a last line never blocks it on a full pipe
+        #expect(await process.exitStatus() == 0)
     }
 }

@@ -10,11 +10,10 @@ import TesseraTestFixtures
 @Suite(.serialized, .hangWatchdog) struct HubUnreachableWarningTests {
     @Test func anUnreachableHubIsOneWarningLineNamingItAndWhatComesNext() async throws {
         let (hub, port) = try await SyncProcessesTests.startHub()
-        defer { if hub.isRunning { hub.terminate(); hub.waitUntilExit() } }
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
         let device = SyncProcessesTests.Device("far-from-hub", hubPort: port)
         try await device.tessera(["sync", "login", "ada", "--device", "laptop"], input: "correct horse battery\n")
-        hub.terminate()
-        hub.waitUntilExit()
+        await hub.terminateAndWait()
 
         let moved = try await device.tessera(["clock", "set", "2026-03-02T14:00:00Z"])
         #expect(moved.status == 0)

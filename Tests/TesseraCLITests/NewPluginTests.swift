@@ -6,17 +6,17 @@ import TesseraTestFixtures
 /// `tessera new-plugin`: the generated package builds on its own, outside this repository, and the
 /// library it makes passes the gates and serves calls in a host.
 @Suite struct NewPluginTests {
-    func newPlugin(_ arguments: String...) throws -> ProcessResult {
-        try run(Fixtures.tesseraExecutable, ["new-plugin"] + arguments)
+    func newPlugin(_ arguments: String...) async throws -> ProcessResult {
+        try await runDetached(Fixtures.tesseraExecutable, ["new-plugin"] + arguments)
     }
 
     // Builds the SDK package again in the generated package's own .build (about a minute on a cold
     // machine). The time limit is a watchdog against a hang, not a measurement.
-    @Test(.hangWatchdog) func generatedPackageBuildsVerifiesAndServesCalls() throws {
+    @Test(.hangWatchdog) func generatedPackageBuildsVerifiesAndServesCalls() async throws {
         let started = ContinuousClock.now
         let root = Fixtures.temporaryDirectory("new-plugin")
         defer { try? FileManager.default.removeItem(atPath: root) }  // its .build is about 40 MB
-        let created = try newPlugin("Notes", "--dir", root)
+        let created = try await newPlugin("Notes", "--dir", root)
         #expect(created.status == 0, "\(created.stderr)")
         let package = root + "/Notes"
         #expect(created.stdout.contains("created plugin com.example.notes in \(package)"))
@@ -24,12 +24,12 @@ import TesseraTestFixtures
         #expect(created.stdout.contains("swift build"))
 
         // Built as a plugin author would: `swift build` in the package folder, nothing from this repo's .build.
-        let built = try run("/usr/bin/env", ["swift", "build"], directory: package)
+        let built = try await runDetached("/usr/bin/env", ["swift", "build"], directory: package)
         try #require(built.status == 0, "swift build failed:\n\(built.stdout)\n\(built.stderr)")
         let library = package + "/.build/debug/libNotes.so"
         try #require(FileManager.default.fileExists(atPath: library))
 
-        let verified = try run(Fixtures.tesseraExecutable, ["plugins", "verify", library, "--manifest", package + "/manifest.json", "--load"])
+        let verified = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "verify", library, "--manifest", package + "/manifest.json", "--load"])
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(verified.stdout.contains("gate 3 ok (handshake: com.example.notes"))
 
@@ -37,54 +37,48 @@ import TesseraTestFixtures
         let ws = FixtureWorkspace("new-plugin-host")
         ws.writeDeployment(plugins: [["id": "com.example.notes", "version": "^0.1", "grants": ["storage": [:] as [String: Any]]]],
                            extra: ["manifestDirectories": [package], "libraryPaths": [package + "/.build/debug"]])
-        func tessera(_ arguments: String...) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        func tessera(_ arguments: String...) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
         }
-        let added = try tessera("call", "com.example.notes", "add-item", #"{"text": "buy milk"}"#)
+        let added = try await tessera("call", "com.example.notes", "add-item", #"{"text": "buy milk"}"#)
         #expect(added.status == 0, "\(added.stderr)")
         let id = try JSONValue(parsing: added.stdout)["id"]?.stringValue
         #expect(id != nil)
-        let listed = try tessera("call", "com.example.notes", "list-items", "--json")
+        let listed = try await tessera("call", "com.example.notes", "list-items", "--json")
         #expect(listed.status == 0, "\(listed.stderr)")
         let items = try JSONValue(parsing: listed.stdout)["items"]?.arrayValue ?? []
         #expect(items.count == 1)
         #expect(items.first?["text"] == "buy milk")
         #expect(items.first?["id"]?.stringValue == id)
         // The manifest's schema guards the operation.
-        #expect(try tessera("call", "com.example.notes", "add-item", "{}").status == 2)
+        #expect(try await tessera("call", "com.example.notes", "add-item", "{}").status == 2)
         print("new-plugin round trip (generate, swift build, verify, two calls): \(ContinuousClock.now - started)")
 
         // `tessera dev`: a broken edit is refused while generation 1 serves; the fix is swapped in.
         let dev = try ChildProcess(Fixtures.tesseraExecutable, ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
                                                                 "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
-        let out = dev.standardOutput!
-        defer { if dev.isRunning { dev.terminate(); dev.waitUntilExit() } }
+        defer { if dev.isRunning { Task { await dev.terminateAndWait() } } }  // only when an expectation threw
         var seen = ""
-        func readUntil(_ marker: String) -> Bool {
-            while !seen.contains(marker) {
-                let chunk = out.availableData
-                if chunk.isEmpty { return false }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-            return true
+        func readUntil(_ marker: String) async -> Bool {
+            if !seen.contains(marker) { seen += await dev.output(until: marker) }
+            return seen.contains(marker)
         }
-        let watching = readUntil("watching \(package)/Sources/Notes")
+        let watching = await readUntil("watching \(package)/Sources/Notes")
         try #require(watching, "\(seen)")
         let source = package + "/Sources/Notes/NotesPlugin.swift"
         let original = try String(contentsOfFile: source, encoding: .utf8)
         Fixtures.write(original + "\nthis is not Swift\n", to: source)
-        #expect(readUntil("build failed; generation 1 of com.example.notes keeps serving"), "\(seen)")
+        #expect(await readUntil("build failed; generation 1 of com.example.notes keeps serving"), "\(seen)")
         Fixtures.write(original + "\n// edited while the host runs\n", to: source)
-        #expect(readUntil("swapped in generation 2 of com.example.notes"), "\(seen)")
+        #expect(await readUntil("swapped in generation 2 of com.example.notes"), "\(seen)")
         dev.terminate()
-        dev.waitUntilExit()
-        #expect(dev.terminationStatus == 0)
+        #expect(await dev.exitStatus() == 0)
     }
 
-    @Test func generatesTheFilesWithTheDefaultIDAndTheRepositorySDK() throws {
+    @Test func generatesTheFilesWithTheDefaultIDAndTheRepositorySDK() async throws {
         let root = Fixtures.temporaryDirectory("new-plugin")
         try FileManager.default.createDirectory(atPath: root + "/My_Notes", withIntermediateDirectories: true)  // empty: fine
-        let created = try newPlugin("My_Notes", "--dir", root)
+        let created = try await newPlugin("My_Notes", "--dir", root)
         #expect(created.status == 0, "\(created.stderr)")
         let package = root + "/My_Notes"
         for file in ["Package.swift", "Sources/My_Notes/My_NotesPlugin.swift", "manifest.json", "README.md", ".gitignore"] {
@@ -102,15 +96,15 @@ import TesseraTestFixtures
         #expect(plugin.contains(#"PluginExport.descriptor(id: "com.example.my-notes") { My_NotesPlugin() }"#))
         #expect(!plugin.contains("{{"))
 
-        let withID = try newPlugin("Tasks", "--dir", root, "--id", "org.acme.tasks", "--sdk", Fixtures.repositoryRoot + "/sdk/")
+        let withID = try await newPlugin("Tasks", "--dir", root, "--id", "org.acme.tasks", "--sdk", Fixtures.repositoryRoot + "/sdk/")
         #expect(withID.status == 0, "\(withID.stderr)")
         #expect(try String(contentsOfFile: root + "/Tasks/manifest.json", encoding: .utf8).contains(#""id": "org.acme.tasks""#))
     }
 
-    @Test func refusesANonEmptyFolderABadNameABadIDAndABadSDK() throws {
+    @Test func refusesANonEmptyFolderABadNameABadIDAndABadSDK() async throws {
         let root = Fixtures.temporaryDirectory("new-plugin")
         Fixtures.write("mine", to: root + "/Notes/keep.txt")
-        let exists = try newPlugin("Notes", "--dir", root)
+        let exists = try await newPlugin("Notes", "--dir", root)
         #expect(exists.status == 1)
         #expect(exists.stderr.hasPrefix("tessera: \(root)/Notes already exists and is not an empty folder"))
         #expect(exists.stderr.split(separator: "\n").count == 1)
@@ -118,15 +112,15 @@ import TesseraTestFixtures
         #expect(try String(contentsOfFile: root + "/Notes/keep.txt", encoding: .utf8) == "mine")
 
         for bad in ["9lives", "my-plugin", "Notes.swift", "class", "TesseraSDK", ""] {
-            let result = try newPlugin(bad, "--dir", root)
+            let result = try await newPlugin(bad, "--dir", root)
             #expect(result.status == 2, "\(bad): \(result.stderr)")
             #expect(result.stderr.hasPrefix("tessera: NAME: expected"), "\(bad): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
-        let badID = try newPlugin("Tasks", "--dir", root, "--id", "Org.Acme")
+        let badID = try await newPlugin("Tasks", "--dir", root, "--id", "Org.Acme")
         #expect(badID.status == 2)
         #expect(badID.stderr.hasPrefix("tessera: --id: expected"))
-        let badSDK = try newPlugin("Tasks", "--dir", root, "--sdk", root)
+        let badSDK = try await newPlugin("Tasks", "--dir", root, "--sdk", root)
         #expect(badSDK.status == 2)
         #expect(badSDK.stderr.hasPrefix("tessera: --sdk: expected the Tessera SDK package"))
         #expect(!FileManager.default.fileExists(atPath: root + "/Tasks"))

@@ -24,15 +24,15 @@ import TesseraTestFixtures
     @Test func theOperatorRestartsAQuarantinedPluginOfAServingHost() async throws {
         let ws = FixtureWorkspace("serve-restart")
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = [["capability": "storage", "version": "^1.0"]]
             m["operations"] = ["echo", "crash"].map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [["id": "fixture.isolated", "isolation": "process", "grants": ["storage": [:] as [String: Any]]],
                                      ["id": "fixture.good", "grants": [:] as [String: Any]]])
-        let (process, _, text) = try ServeTests.serve(ws)
-        defer { process.terminate(); process.waitUntilExit() }
+        let (process, text) = try await ServeTests.serve(ws)
+        defer { Task { await process.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
         let lines = text.split(separator: "\n").map(String.init)
         let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
         let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
@@ -48,10 +48,10 @@ import TesseraTestFixtures
         #expect(refused == 503)
         #expect(quarantined["error"]?["message"]?.stringValue?.contains("quarantined") == true, "\(quarantined)")
 
-        func restart(_ id: String, token: String) throws -> ProcessResult {
-            try run(Fixtures.tesseraExecutable, ["plugins", "restart", id, "--url", url, "--token", token, "--deployment", ws.deploymentFile])
+        func restart(_ id: String, token: String) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, ["plugins", "restart", id, "--url", url, "--token", token, "--deployment", ws.deploymentFile])
         }
-        let restarted = try restart("fixture.isolated", token: token)
+        let restarted = try await restart("fixture.isolated", token: token)
         #expect(restarted.status == 0, "\(restarted.stderr)")
         #expect(restarted.stdout.contains("fixture.isolated: active, process"), "\(restarted.stdout)")
         let (status, echoed) = try await post(url, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#)
@@ -59,9 +59,9 @@ import TesseraTestFixtures
         #expect(echoed["a"] == 1, "\(echoed)")
 
         // A plugin in the host's process: refused, and why; a wrong token: exit 4.
-        let inProcess = try restart("fixture.good", token: token)
+        let inProcess = try await restart("fixture.good", token: token)
         #expect(inProcess.status == 1)
         #expect(inProcess.stderr.contains("does not run in the process tier"), "\(inProcess.stderr)")
-        #expect(try restart("fixture.isolated", token: "not-a-token").status == 4)
+        #expect(try await restart("fixture.isolated", token: "not-a-token").status == 4)
     }
 }

@@ -33,8 +33,8 @@ import TesseraTestFixtures
         try (original + Data([0])).write(to: URL(fileURLWithPath: build))
         Fixtures.write("not a plugin", to: ws.root + "/broken.so")
 
-        let (process, _, text) = try ServeTests.serve(ws)
-        defer { process.terminate(); process.waitUntilExit() }
+        let (process, text) = try await ServeTests.serve(ws)
+        defer { Task { await process.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
         let lines = text.split(separator: "\n").map(String.init)
         let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
         let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })

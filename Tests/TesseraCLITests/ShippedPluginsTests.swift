@@ -7,8 +7,8 @@ import TesseraTestFixtures
 /// mistakes for an SDK copy) is caught here.
 @Suite struct ShippedPluginsTests {
     @Test(arguments: ["TesseraExample", "TesseraHello", "TesseraFinance", "TesseraSTAG", "TesseraStress", "TesseraBaby", "TesseraSafeTravel"])
-    func theLibraryPassesEveryGate(_ name: String) throws {
-        let result = try run(Fixtures.tesseraExecutable, ["plugins", "verify", Fixtures.buildDirectory + "/lib\(name).so", "--load"])
+    func theLibraryPassesEveryGate(_ name: String) async throws {
+        let result = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "verify", Fixtures.buildDirectory + "/lib\(name).so", "--load"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }

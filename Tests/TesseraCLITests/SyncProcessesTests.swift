@@ -48,7 +48,7 @@ import TesseraTestFixtures
         let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", hub.deploymentFile,
                                                                      "--data", hub.dataDirectory], input: "correct horse battery\n")
         #expect(added.status == 0, "\(added.stderr)")
-        let (process, _, text) = try await onOwnThread { try ServeTests.serve(hub) }
+        let (process, text) = try await ServeTests.serve(hub)
         guard let port = text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map({ String($0.1) }) else { throw SpawnFailure("the hub did not start: \(text)") }
         return (process, port)
     }
@@ -63,7 +63,7 @@ import TesseraTestFixtures
     @Test(arguments: [["a", "b"], ["b", "a"]])
     func offlineEditsOnTwoDevicesConvergeInEitherOrder(order: [String]) async throws {
         let (process, port) = try await Self.startHub()
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        defer { if process.isRunning { Task { await process.terminateAndWait() } } }  // only when an expectation threw
         let devices = ["a", "b", "c"].map { Device($0, hubPort: port) }
         let (a, b, c) = (devices[0], devices[1], devices[2])
         for device in devices { try await device.tessera(["sync", "login", "ada", "--device", "device \(device.name)"], input: "correct horse battery\n") }
@@ -98,13 +98,12 @@ import TesseraTestFixtures
         let values = Set(([diaryConflict?["current"]] + (diaryConflict?["others"]?.arrayValue ?? [])).compactMap { $0?.stringValue })
         #expect(values == ["lectures, then a run", "lectures, tired"])
         #expect(conflicts[0].arrayValue?.contains { $0["table"] == "answers" && $0["column"] == "value_text" } == true)
-        process.terminate()
-        process.waitUntilExit()
+        await process.terminateAndWait()
     }
 
     @Test func aDeviceKilledMidPushOrMidPullLosesNothingAndResumes() async throws {
         let (process, port) = try await Self.startHub()
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        defer { if process.isRunning { Task { await process.terminateAndWait() } } }  // only when an expectation threw
         let proxy = try FaultProxy(upstreamPort: Int(port)!, seed: 1)
         proxy.heal()
         defer { proxy.stop() }
@@ -119,7 +118,7 @@ import TesseraTestFixtures
             let held = try await onOwnThread { proxy.waitUntilHeld(timeout: 60) }
             #expect(held, "no \(marker) request came")
             syncing.killNow()
-            #expect(try await onOwnThread { syncing.terminationStatus } == SIGKILL)
+            #expect(await syncing.exitStatus() == SIGKILL)
             proxy.release()
         }
 

@@ -24,25 +24,30 @@ import TesseraTestFixtures
         var leftHalfWritten = 0
         for run in 0..<Self.kills {
             let child = try PipedProcess(tool, ["files", dir, String(run * 1000)], stderrPath: dir + "/stderr-\(run).txt")
-            var reader = LineReader(fd: child.stdout)
             let killAfter = 1 + Int(random.next() % 6)
             // Half the runs are killed just after an acknowledgement, half once the next file's
             // first chunk is written: then the kill lands somewhere in its writes, fsync or rename.
             let midWrite = run % 2 == 0
-            var seen = 0
-            while let line = reader.nextLine() {
-                let parts = line.split(separator: " ")
-                if parts.count == 3, parts[0] == "ack", let number = Int(parts[1]) {
-                    acknowledged[number] = String(parts[2])
-                    seen += 1
-                    if seen >= killAfter && !midWrite { break }
-                } else if parts.first == "writing", seen >= killAfter {
-                    break
+            // The reads and the wait block while the tool writes: on a thread of their own, not on
+            // one of Swift concurrency's two, which the other tests' servers need.
+            let (acks, status) = try await onOwnThread {
+                var reader = LineReader(fd: child.stdout)
+                var acks: [Int: String] = [:]
+                while let line = reader.nextLine() {
+                    let parts = line.split(separator: " ")
+                    if parts.count == 3, parts[0] == "ack", let number = Int(parts[1]) {
+                        acks[number] = String(parts[2])
+                        if acks.count >= killAfter && !midWrite { break }
+                    } else if parts.first == "writing", acks.count >= killAfter {
+                        break
+                    }
                 }
+                child.kill()
+                let status = child.wait()
+                child.closeOutput()
+                return (acks, status)
             }
-            child.kill()
-            let status = child.wait()
-            child.closeOutput()
+            acknowledged.merge(acks) { $1 }
             let stderr = (try? String(contentsOfFile: dir + "/stderr-\(run).txt", encoding: .utf8)) ?? ""
             #expect(status.signal == SIGKILL, "\(status): \(stderr)")
             if !((try? FileManager.default.contentsOfDirectory(atPath: store.directory(of: "torture") + "/tmp")) ?? []).isEmpty {

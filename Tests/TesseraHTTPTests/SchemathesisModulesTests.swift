@@ -80,7 +80,7 @@ import TesseraTestFixtures
         let serve = try await ServeProcess.start(ws)
         defer { serve.process.terminate() }
         let admin = try #require(serve.adminToken)
-        let user = try Self.userToken(ws)
+        let user = try await Self.userToken(ws)
         let token = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.finance/ops/fio-token-set",
                                                     headers: [("Authorization", "Bearer \(admin)"), ("Content-Type", "application/json")],
                                                     body: Array(#"{"token": "\#(Self.fioToken)"}"#.utf8))
@@ -161,9 +161,9 @@ import TesseraTestFixtures
 
     /// A user token for the workspace, made as an operator would (`tessera token create`); the
     /// running server reads the token file again when it changes.
-    static func userToken(_ ws: FixtureWorkspace) throws -> String {
-        let created = try run(Fixtures.tesseraExecutable, ["token", "create", "--role", "user", "fuzzer",
-                                                            "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+    static func userToken(_ ws: FixtureWorkspace) async throws -> String {
+        let created = try await runDetached(Fixtures.tesseraExecutable, ["token", "create", "--role", "user", "fuzzer",
+                                                                          "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
         guard created.status == 0 else { throw RawHTTPClient.Failure(description: "token create: \(created.stderr)") }
         return created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -177,7 +177,7 @@ struct HubChannelTests {
     @Test("e-mail channels: the account's address at once, another address once the code mailed there comes back; title, body and the payload's link and positions through a real SMTP server",
           arguments: HubBackend.allCases)
     func email(backend: HubBackend) async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -208,7 +208,7 @@ struct HubChannelTests {
             #expect(try await relay("sos-1") == 201)
             #expect(await sender.deliverDue().mailed == 1)  // eve's address is not confirmed: only bob's account
             #expect(await mailer.deliverDue() == (2, 0))   // eve's code, bob's alert
-            var messages = try smtp.waitForMessages(2)
+            var messages = try await smtp.waitForMessages(2)
             let codeMail = try #require(messages.first { $0.to == ["eve@example.org"] })
             #expect(!codeMail.subject.contains { $0.isNumber })  // the outbox keeps subjects: the code is in the body only
             let code = try #require(Self.code(in: codeMail.body))
@@ -226,7 +226,7 @@ struct HubChannelTests {
             #expect(try await relay("sos-2") == 201)
             #expect(await sender.deliverDue().mailed == 2)
             #expect(await mailer.deliverDue() == (2, 0))
-            messages = try smtp.waitForMessages(4)
+            messages = try await smtp.waitForMessages(4)
             #expect(messages.filter { $0.subject == "SOS from ada (sos-2)" }.map(\.to).sorted { $0[0] < $1[0] } == [["bob@example.org"], ["eve@example.org"]])
             #expect(messages.filter { $0.subject == "SOS from ada (sos-1)" }.count == 1)
 

@@ -11,16 +11,10 @@ import TesseraTestFixtures
 @Suite("Hub crash safety", .hangWatchdog)
 struct HubCrashTests {
     /// `tessera serve` on the hub deployment of `ws`, as its own process; returns it and its port.
-    static func serve(_ ws: FixtureWorkspace, environment: [String: String]? = nil) throws -> (ChildProcess, Int) {
+    static func serve(_ ws: FixtureWorkspace, environment: [String: String]? = nil) async throws -> (ChildProcess, Int) {
         let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"],
                                        environment: environment)
-        let out = process.standardOutput!
-        var text = ""
-        while !text.contains("Ctrl-C to stop") {
-            let chunk = out.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let text = await process.output(until: "Ctrl-C to stop")
         guard let port = text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap({ Int($0.1) }) else {
             throw Failure("the hub did not start: \(text)")
         }
@@ -32,19 +26,19 @@ struct HubCrashTests {
         let ws = FixtureWorkspace("hub-crash")
         ws.writeDeployment(plugins: [], extra: ["role": "hub"])  // a virtual clock at 2026-03-02T08:00:00Z
         // The operator adds Ada with one password, then sets another (as for a forgotten one).
-        let added = try run(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
-                            input: "first password\n")
+        let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                                          input: "first password\n")
         #expect(added.status == 0, "\(added.stderr)")
-        let reset = try run(Fixtures.tesseraExecutable, ["hub", "person", "password", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
-                            input: "correct horse battery\n")
+        let reset = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "password", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                                          input: "correct horse battery\n")
         #expect(reset.status == 0 && reset.stdout.contains("set ada's password; 0 devices signed out"), "\(reset.stdout)\(reset.stderr)")
-        var (process, port) = try Self.serve(ws)
+        var (process, port) = try await Self.serve(ws)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let login = try await HubClient(port: port).request("POST", "/v1/hub/login",
                                                             json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
         let token = try #require(login.json?["token"]?.stringValue)
         // The operator lists people while the hub serves.
-        let listed = try run(Fixtures.tesseraExecutable, ["hub", "person", "list", "--json", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        let listed = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "list", "--json", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
         #expect(listed.stdout.contains(#""devices":1"#) && listed.stdout.contains(#""name":"ada""#), "\(listed.stdout)\(listed.stderr)")
         let (log, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD1)
         // Two batches acknowledged; the third is in flight when the hub is killed.
@@ -57,10 +51,10 @@ struct HubCrashTests {
         let third = batches[2], firstPort = port
         let inFlight = Task { [third, firstPort, token] in _ = try? await Self.push(third, port: firstPort, token: token) }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exitStatus()
         _ = await inFlight.value
         // Restarted on the same files: what was acknowledged is there.
-        (process, port) = try Self.serve(ws)
+        (process, port) = try await Self.serve(ws)
         let held = try await Self.pullAll(port: port, token: token)
         #expect(acknowledged.isSubset(of: Set(held.map(\.id))))
         // The device resumes: pushing everything again stores only what was missing.
@@ -73,8 +67,7 @@ struct HubCrashTests {
         #expect(stored == Int64(log.count - held.count))
         let all = try await Self.pullAll(port: port, token: token)
         #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
-        process.terminate()
-        process.waitUntilExit()
+        await process.terminateAndWait()
     }
 
     @Test("two hub processes on one PostgreSQL database: one is killed -9 mid-push, the other has every acknowledged change and the device resumes through it")
@@ -95,8 +88,8 @@ struct HubCrashTests {
                                           input: "correct horse battery\n", environment: environment)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!FileManager.default.fileExists(atPath: first.dataDirectory + "/hub.sqlite"))
-        let (replicaA, portA) = try await onOwnThread { try Self.serve(first, environment: environment) }
-        let (replicaB, portB) = try await onOwnThread { try Self.serve(second, environment: environment) }
+        let (replicaA, portA) = try await Self.serve(first, environment: environment)
+        let (replicaB, portB) = try await Self.serve(second, environment: environment)
         defer { for process in [replicaA, replicaB] where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // Ada, added through the first's deployment, logs in on the second.
         let login = try await HubClient(port: portB).request("POST", "/v1/hub/login",
@@ -113,7 +106,7 @@ struct HubCrashTests {
         let third = batches[2]
         let inFlight = Task { [third, token] in _ = try? await Self.push(third, port: portA, token: token) }
         kill(replicaA.processIdentifier, SIGKILL)
-        try await onOwnThread { replicaA.waitUntilExit() }
+        _ = await replicaA.exitStatus()
         _ = await inFlight.value
         // Replica B holds everything A acknowledged, and the device resumes through B.
         let held = try await Self.pullAll(port: portB, token: token)
@@ -127,8 +120,7 @@ struct HubCrashTests {
         #expect(stored == Int64(log.count - held.count))
         let all = try await Self.pullAll(port: portB, token: token)
         #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
-        replicaB.terminate()
-        try await onOwnThread { replicaB.waitUntilExit() }
+        await replicaB.terminateAndWait()
     }
 
     @Test("a hub that cannot use its PostgreSQL store says why at once: a wrong password, a server that is not there")

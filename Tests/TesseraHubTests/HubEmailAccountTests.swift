@@ -76,7 +76,7 @@ struct HubEmailAccountTests {
     @Test("password reset: a 7-digit code by mail, the same answer for an unknown address, each answer after 5 s on the hub's clock; wrong, exhausted and expired codes refused; the new password works and old devices are signed out",
           arguments: HubBackend.allCases)
     func passwordReset(backend: HubBackend) async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         try await HubTestServer.start(backend).use { hub in
             let mailer = Self.mailer(hub, smtp)
@@ -130,7 +130,7 @@ struct HubEmailAccountTests {
 
     @Test("an invitation to an address without an account is mailed with its code; who registers with that address finds it and accepts it", arguments: HubBackend.allCases)
     func invitationByEmail(backend: HubBackend) async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         try await HubTestServer.start(backend).use { hub in
             let ada = try #require(try await Self.register(hub, "ada@example.org").json?["token"]?.stringValue)

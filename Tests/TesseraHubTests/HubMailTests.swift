@@ -15,7 +15,7 @@ struct HubMailTests {
     @Test("a queued message reaches the server: recipient, subject and body (non-ASCII, a line starting with a dot) intact; its body leaves the store",
           arguments: HubBackend.allCases)
     func delivered(backend: HubBackend) async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         try await HubTestServer.start(backend).use { hub in
             try await hub.hub.queueMail(OutgoingMail(to: "ada@example.org", subject: "Váš kód", body: "Kód: 1234567\n.tečka na začátku\nkonec"))
@@ -54,7 +54,7 @@ struct HubMailTests {
             queued = try #require(try await hub.hub.mailOutbox().first)
             #expect(queued.attempts == 2 && queued.nextAttemptMillis == hub.clock.millis + 60_000)
 
-            let smtp = try SMTPTestServer(port: port)
+            let smtp = try await SMTPTestServer(port: port)
             defer { smtp.stop() }
             hub.clock.advance(60)
             #expect(await mailer.deliverDue() == (1, 0))
@@ -65,7 +65,7 @@ struct HubMailTests {
 
     @Test("a recipient the server refuses for good (550) is marked failed and not retried; AUTH PLAIN with the configured user and password")
     func refusedAndAuthenticated() async throws {
-        let smtp = try SMTPTestServer(user: "hub", password: "s3cret")
+        let smtp = try await SMTPTestServer(user: "hub", password: "s3cret")
         defer { smtp.stop() }
         try await HubTestServer.start().use { hub in
             try await hub.hub.queueMail(OutgoingMail(to: "nobody@refused.invalid", subject: "x", body: "x"))

@@ -12,7 +12,7 @@ import TesseraTestFixtures
     func device(_ name: String, hub: Int) async throws -> PluginHost {
         let ws = FixtureWorkspace("process-sync-\(name)")
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = ["storage", "sync"].map { ["capability": $0, "version": "^1.0"] }
             m["sync"] = ["tables": ["shared": [:] as [String: Any]]]
             m["operations"] = ["notes", "share", "sync-calls"].map { ["name": $0, "input": anyOp, "output": [:] as [String: Any]] }

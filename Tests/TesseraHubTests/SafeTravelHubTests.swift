@@ -242,18 +242,12 @@ struct SafeTravelHubTests {
     /// A real 1×1 PNG.
     static let png = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
 
-    /// The SHA-256 of `bytes` in hex, by the system's `sha256sum` (not by the code under test).
-    static func sha256sum(_ bytes: [UInt8]) throws -> String {
-        let process = Process(), input = Pipe(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
+    /// The SHA-256 of `bytes` in hex, by the system's `sha256sum` (not by the code under test) over
+    /// a file, through ``runDetached``: never a wait for a program on a cooperative thread.
+    static func sha256sum(_ bytes: [UInt8]) async throws -> String {
+        let file = Fixtures.temporaryDirectory("sha256") + "/bytes"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return String(try await runDetached("/usr/bin/sha256sum", [file]).stdout.prefix(64))
     }
 
     @Test func aTripPhotoPutByTheTravellerIsFetchedByTheGuardiansDeviceThroughTheHub() async throws {
@@ -270,7 +264,8 @@ struct SafeTravelHubTests {
                                                    as: Principal(id: "bob", role: .user))
             let bytes = try file.read(at: 0, count: Int(file.descriptor.size))
             #expect(bytes == Self.png && file.descriptor.mediaType == "image/png")
-            #expect(try Self.sha256sum(bytes) == address && address == (try Self.sha256sum(Self.png)))
+            let (fetched, sent) = (try await Self.sha256sum(bytes), try await Self.sha256sum(Self.png))
+            #expect(fetched == address && address == sent)
             let row = try await bob.query("SELECT type, lat, battery FROM trip_activities WHERE file_ref = ?", [.text(address)])
             #expect(row.first?["type"].text == "PHOTO" && row.first?["battery"].integer == 44)
             await ada.stop(); await bob.stop()

@@ -59,7 +59,9 @@ enum CLibrary {
         }
     }()
 
-    static func path() throws -> String { try built.get() }
+    /// The built library. The first call compiles it (and later ones wait for that) on a thread of
+    /// their own: a C build held on one of Swift concurrency's two threads stalls the other tests.
+    static func path() async throws -> String { try await onOwnThread { try built.get() } }
 }
 
 /// The package's own debug build, when present.
@@ -71,15 +73,15 @@ enum PackageBuild {
 }
 
 /// `readelf -n`'s build id of `path`.
-func readelfBuildID(_ path: String) throws -> String? {
-    let result = try run(try #require(toolPath("readelf")), ["-n", path])
+func readelfBuildID(_ path: String) async throws -> String? {
+    let result = try await runDetached(try #require(toolPath("readelf")), ["-n", path])
     guard let line = result.stdout.split(separator: "\n").first(where: { $0.contains("Build ID:") }) else { return nil }
     return line.split(separator: " ").last.map(String.init)
 }
 
 /// `nm -D --defined-only`'s symbol names of `path`, without symbol versions.
-func nmDefinedSymbols(_ path: String) throws -> [String] {
-    let result = try run(try #require(toolPath("nm")), ["-D", "--defined-only", path])
+func nmDefinedSymbols(_ path: String) async throws -> [String] {
+    let result = try await runDetached(try #require(toolPath("nm")), ["-D", "--defined-only", path])
     try #require(result.status == 0, "nm: \(result.stderr)")
     return result.stdout.split(separator: "\n").compactMap { line in
         line.split(separator: " ").last.map { String($0.split(separator: "@").first ?? $0) }
@@ -102,8 +104,8 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
 // MARK: - ELFFile
 
 @Suite struct ELFFileTests {
-    @Test func readsTheStampOfARealLibrary() throws {
-        let elf = try ELFFile(path: try CLibrary.path())
+    @Test func readsTheStampOfARealLibrary() async throws {
+        let elf = try ELFFile(path: try await CLibrary.path())
         let bytes = try #require(try elf.section(named: "tessera_stamp"))
         #expect(bytes.count == 152)
         let stamp = try PluginStamp(bytes: bytes)
@@ -117,14 +119,14 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(elf.machine == 62)  // EM_X86_64
     }
 
-    @Test func dynamicSection() throws {
-        let path = try CLibrary.path()
+    @Test func dynamicSection() async throws {
+        let path = try await CLibrary.path()
         let elf = try ELFFile(path: path)
         #expect(elf.neededLibraries.contains("libm.so.6"))
         #expect(elf.neededLibraries.contains("libc.so.6"))
         #expect(elf.soname == "libelftest.so.1")
         // Exactly what readelf -d lists, in order.
-        let readelf = try run(try #require(toolPath("readelf")), ["-d", path]).stdout
+        let readelf = try await runDetached(try #require(toolPath("readelf")), ["-d", path]).stdout
         let listed = readelf.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
@@ -132,15 +134,15 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(elf.neededLibraries == listed)
     }
 
-    @Test func buildIDMatchesReadelf() throws {
-        let path = try CLibrary.path()
+    @Test func buildIDMatchesReadelf() async throws {
+        let path = try await CLibrary.path()
         let id = try #require(try ELFFile(path: path).gnuBuildID)
         #expect(id.count == 40)  // SHA-1, ld's default
-        #expect(id == (try readelfBuildID(path)))
+        #expect(id == (try await readelfBuildID(path)))
     }
 
-    @Test func definedDynamicSymbols() throws {
-        let path = try CLibrary.path()
+    @Test func definedDynamicSymbols() async throws {
+        let path = try await CLibrary.path()
         let elf = try ELFFile(path: path)
         let names = try elf.definedDynamicSymbols()
         #expect(names.contains("elf_test_exported"))
@@ -150,11 +152,11 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(!names.contains("tessera_stamp_record"))
         #expect(try elf.countDefinedSymbols(withPrefix: "elf_test_") == 2)
         #expect(try elf.countDefinedSymbols(withPrefix: "$s10TesseraSDK") == 0)
-        #expect(Set(names) == Set(try nmDefinedSymbols(path)))
+        #expect(Set(names) == Set(try await nmDefinedSymbols(path)))
     }
 
-    @Test func sections() throws {
-        let elf = try ELFFile(path: try CLibrary.path())
+    @Test func sections() async throws {
+        let elf = try ELFFile(path: try await CLibrary.path())
         #expect(try elf.section(named: "no.such.section") == nil)
         #expect(elf.sectionHeader(named: ".dynsym")?.type == 11)
         #expect(elf.sectionHeader(named: ".dynamic")?.type == 6)
@@ -185,8 +187,8 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(elfError { _ = try ELFFile(path: NSTemporaryDirectory()) }?.kind == .io)
     }
 
-    @Test func refusesOtherClassesAndByteOrders() throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try CLibrary.path())))
+    @Test func refusesOtherClassesAndByteOrders() async throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await CLibrary.path())))
         let path = temporaryPath("class.so")
         defer { try? FileManager.default.removeItem(atPath: path) }
         bytes[4] = 1  // ELFCLASS32
@@ -200,8 +202,8 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
 
     /// The library cut at every 97th byte: always an error (the section headers are at the end of
     /// the file, so every cut loses some), never a crash.
-    @Test func truncatedLibraries() throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try CLibrary.path())))
+    @Test func truncatedLibraries() async throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await CLibrary.path())))
         let path = temporaryPath("truncated.so")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var refused = 0
@@ -225,9 +227,9 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
 
     /// Random damage to the ELF header and section header table: each variant either reads or
     /// gives an ELFError from every accessor, and never crashes.
-    @Test func corruptedHeadersNeverCrash() throws {
-        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try CLibrary.path())))
-        let elf = try ELFFile(path: try CLibrary.path())
+    @Test func corruptedHeadersNeverCrash() async throws {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await CLibrary.path())))
+        let elf = try ELFFile(path: try await CLibrary.path())
         let tableStart = Int(original.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0x28, as: UInt64.self) })
         let dynamic = try #require(elf.sectionHeader(named: ".dynamic"))
         let notes = try #require(elf.sectionHeader(named: ".note.gnu.build-id"))
@@ -260,8 +262,8 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(errors > 0)
     }
 
-    @Test func fileChangedAfterOpening() throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try CLibrary.path())))
+    @Test func fileChangedAfterOpening() async throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await CLibrary.path())))
         let path = temporaryPath("changing.so")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -272,8 +274,8 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(error.description == "the file changed while it was being checked: it had \(bytes.count) bytes, now \(bytes.count - 100)")
     }
 
-    @Test func stampPatching() throws {
-        let source = try CLibrary.path()
+    @Test func stampPatching() async throws {
+        let source = try await CLibrary.path()
         let output = temporaryPath("patched.so")
         defer { try? FileManager.default.removeItem(atPath: output) }
         try PluginStamp.patched(file: source, to: output, sdkABIMajor: 2, sdkABIMinor: nil, toolchain: "clang 19.1.0")
@@ -299,7 +301,7 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
 
     // MARK: The package's own libraries
 
-    @Test(.enabled(if: PackageBuild.hasExample)) func theExamplePlugin() throws {
+    @Test(.enabled(if: PackageBuild.hasExample)) func theExamplePlugin() async throws {
         let elf = try ELFFile(path: PackageBuild.example)
         let stamp = try #require(try elf.stamp())
         #expect(stamp.magic == PluginStamp.expectedMagic)
@@ -310,20 +312,20 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(elf.neededLibraries.contains("libswiftCore.so"))
         #expect(try elf.countDefinedSymbols(withPrefix: "$s10TesseraSDK") == 0)
         #expect(elf.gnuBuildID != nil)
-        #expect(elf.gnuBuildID == (try readelfBuildID(PackageBuild.example)))
+        #expect(elf.gnuBuildID == (try await readelfBuildID(PackageBuild.example)))
     }
 
-    @Test(.enabled(if: PackageBuild.hasSDK)) func theSDKDefinesItsSymbols() throws {
+    @Test(.enabled(if: PackageBuild.hasSDK)) func theSDKDefinesItsSymbols() async throws {
         let elf = try ELFFile(path: PackageBuild.sdk)
         let count = try elf.countDefinedSymbols(withPrefix: "$s10TesseraSDK")
         #expect(count > 100)
-        #expect(count == (try nmDefinedSymbols(PackageBuild.sdk).filter { $0.hasPrefix("$s10TesseraSDK") }.count))
+        #expect(count == (try await nmDefinedSymbols(PackageBuild.sdk).filter { $0.hasPrefix("$s10TesseraSDK") }.count))
     }
 
     /// Reading a stamp must stay cheap: a loose bound for a debug build (the release figure is in
     /// the tens of microseconds).
-    @Test func stampReadIsCheap() throws {
-        let path = PackageBuild.hasExample ? PackageBuild.example : try CLibrary.path()
+    @Test func stampReadIsCheap() async throws {
+        let path = PackageBuild.hasExample ? PackageBuild.example : try await CLibrary.path()
         var times: [UInt64] = []
         for _ in 0..<300 {
             let start = DispatchTime.now().uptimeNanoseconds

@@ -43,7 +43,7 @@ import TesseraTestFixtures
         // -P: gpsd's port; -c 0.1: a sentence every 0.1 s; -1: play the log once; gpsfake waits for
         // a client to connect before it starts playing.
         let fake = try ChildProcess(gpsfake, ["-P", String(port), "-c", "0.1", "-1", fixtureURL("drive.nmea").path], stdout: .null)
-        defer { Self.stop(fake) }
+        defer { Task { await Self.stop(fake) } }  // a defer cannot await; its port is its own
 
         // Started at once: the client retries until gpsd listens.
         let lines = Mutex<[String]>([])
@@ -99,7 +99,12 @@ import TesseraTestFixtures
 
     /// Stops gpsfake and the gpsd it started. gpsfake 3.22 does not always exit after its one pass,
     /// nor on SIGTERM once its gpsd has gone, so: SIGTERM, a grace period, then SIGKILL to both.
-    static func stop(_ fake: ChildProcess) {
+    /// The grace period is waited out on a thread of its own, not on one of Swift concurrency's two.
+    static func stop(_ fake: ChildProcess) async {
+        _ = try? await onOwnThread { stopNow(fake) }
+    }
+
+    private static func stopNow(_ fake: ChildProcess) {
         let pid = fake.processIdentifier
         let children = childProcesses(of: pid)
         if fake.isRunning { fake.terminate() }

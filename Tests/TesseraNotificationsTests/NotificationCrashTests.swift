@@ -24,28 +24,36 @@ import TesseraTestFixtures
         for run in 0..<Self.kills {
             let child = try PipedProcess(tool, ["notifications", dir, String(Self.count), receiver.url()],
                                          stderrPath: dir + "/stderr-\(run).txt")
-            var reader = LineReader(fd: child.stdout)
             let killAfter = 1 + Int(random.next() % 40)
-            var seen = 0
-            var finished = false
-            while seen < killAfter, let line = reader.nextLine() {
-                if line == "done" { finished = true; break }
-                seen += 1
+            // The reads and the wait block while the tool delivers: on a thread of their own, not on
+            // one of Swift concurrency's two, which the other tests' servers need.
+            let (finished, status) = try await onOwnThread {
+                var reader = LineReader(fd: child.stdout)
+                var seen = 0
+                var finished = false
+                while seen < killAfter, let line = reader.nextLine() {
+                    if line == "done" { finished = true; break }
+                    seen += 1
+                }
+                child.kill()
+                let status = child.wait()
+                child.closeOutput()
+                return (finished, status)
             }
-            child.kill()
-            let status = child.wait()
-            child.closeOutput()
             if status.signal == SIGKILL { killed += 1 }
             if finished { break }
         }
         // A last run to completion.
         let final = try PipedProcess(tool, ["notifications", dir, String(Self.count), receiver.url()],
                                      stderrPath: dir + "/stderr-final.txt")
-        var reader = LineReader(fd: final.stdout)
-        var lastLine = ""
-        while let line = reader.nextLine() { lastLine = line }
-        let status = final.wait()
-        final.closeOutput()
+        let (lastLine, status) = try await onOwnThread {
+            var reader = LineReader(fd: final.stdout)
+            var lastLine = ""
+            while let line = reader.nextLine() { lastLine = line }
+            let status = final.wait()
+            final.closeOutput()
+            return (lastLine, status)
+        }
         let stderr = (try? String(contentsOfFile: dir + "/stderr-final.txt", encoding: .utf8)) ?? ""
         #expect(status.exitCode == 0, "\(status): \(stderr)")
         #expect(lastLine == "done")

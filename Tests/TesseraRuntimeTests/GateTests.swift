@@ -10,8 +10,8 @@ import TesseraTestFixtures
 /// beside it.
 @Suite struct GateTests {
     /// A copy of the good fixture whose stamp claims other values.
-    static func patched(to output: String, major: UInt32? = nil, minor: UInt32? = nil, toolchain: String? = nil) throws -> String {
-        try PluginStamp.patched(file: try PluginBuilder.library(.good), to: output, sdkABIMajor: major, sdkABIMinor: minor, toolchain: toolchain)
+    static func patched(to output: String, major: UInt32? = nil, minor: UInt32? = nil, toolchain: String? = nil) async throws -> String {
+        try PluginStamp.patched(file: try await PluginBuilder.library(.good), to: output, sdkABIMajor: major, sdkABIMinor: minor, toolchain: toolchain)
         return output
     }
 
@@ -19,7 +19,7 @@ import TesseraTestFixtures
         let name: String
         let expectedState: LifecycleState
         let reasonContains: [String]
-        let make: @Sendable (FixtureWorkspace) throws -> String  // returns the library path to declare
+        let make: @Sendable (FixtureWorkspace) async throws -> String  // returns the library path to declare
         var sha256Pin: String? = nil
         var manifestID = "fixture.bad"
         var testDescription: String { name }
@@ -27,30 +27,30 @@ import TesseraTestFixtures
 
     static let cases: [Case] = [
         Case(name: "static SDK copy", expectedState: .rejected, reasonContains: ["gate 1", "link", "embeds its own copy of the SDK"]) { _ in
-            try PluginBuilder.library(.staticSDK)
+            try await PluginBuilder.library(.staticSDK)
         },
         Case(name: "SDK major mismatch", expectedState: .rejected, reasonContains: ["sdk.abi.major", "expected 1 (host)", "found 2 (plugin)"]) { ws in
-            try patched(to: ws.root + "/major2.so", major: 2)
+            try await patched(to: ws.root + "/major2.so", major: 2)
         },
         // One minor past the host's, whatever the host's is.
         Case(name: "newer SDK minor than the host", expectedState: .rejected,
              reasonContains: ["sdk.abi.minor", "at most \(SDKVersion.loadedMinor) (host)", "found \(SDKVersion.loadedMinor + 1) (plugin)"]) { ws in
-            try patched(to: ws.root + "/minor-next.so", minor: UInt32(SDKVersion.loadedMinor + 1))
+            try await patched(to: ws.root + "/minor-next.so", minor: UInt32(SDKVersion.loadedMinor + 1))
         },
         Case(name: "toolchain mismatch", expectedState: .rejected, reasonContains: ["toolchain", "clang 19.1.0 (plugin)", "Swift 6.3.1"]) { ws in
-            try patched(to: ws.root + "/otherclang.so", toolchain: "clang 19.1.0")
+            try await patched(to: ws.root + "/otherclang.so", toolchain: "clang 19.1.0")
         },
         Case(name: "missing entry symbol", expectedState: .rejected, reasonContains: ["gate 2", "entry", "tessera_plugin_entry", "no such symbol"]) { _ in
-            try PluginBuilder.library(.noEntry)
+            try await PluginBuilder.library(.noEntry)
         },
         Case(name: "handshake reports a newer minor", expectedState: .rejected, reasonContains: ["gate 3", "sdk.abi.minor", "found 9 (plugin)"]) { _ in
-            try PluginBuilder.library(.handshakeNewerMinor)
+            try await PluginBuilder.library(.handshakeNewerMinor)
         },
         Case(name: "handshake reports another id", expectedState: .rejected, reasonContains: ["gate 3", "id", "fixture.somebody-else (plugin)"]) { _ in
-            try PluginBuilder.library(.wrongID)
+            try await PluginBuilder.library(.wrongID)
         },
         Case(name: "truncated library", expectedState: .rejected, reasonContains: ["gate 1", "library", "truncated"]) { ws in
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: try PluginBuilder.library(.good)))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: try await PluginBuilder.library(.good)))
             try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: ws.root + "/truncated.so"))
             return ws.root + "/truncated.so"
         },
@@ -59,21 +59,21 @@ import TesseraTestFixtures
             return ws.root + "/script.so"
         },
         Case(name: "sha256 mismatch", expectedState: .rejected, reasonContains: ["library.sha256", String(repeating: "ab", count: 32)], make: { _ in
-            try PluginBuilder.library(.good)
+            try await PluginBuilder.library(.good)
         }, sha256Pin: String(repeating: "ab", count: 32)),
         Case(name: "start throws", expectedState: .failed, reasonContains: ["start threw", "the fixture refuses to start"], make: { _ in
-            try PluginBuilder.library(.startThrows)
+            try await PluginBuilder.library(.startThrows)
         }, manifestID: PluginBuilder.pluginID(.startThrows)),
     ]
 
     @Test(arguments: cases)
     func refusedWithReasonWhileOthersServe(_ c: Case) async throws {
         let ws = FixtureWorkspace("gate")
-        let library = try c.make(ws)
+        let library = try await c.make(ws)
         ws.addManifest(id: c.manifestID, library: library) { m in
             if let pin = c.sha256Pin { m["library"] = ["path": library, "sha256": pin] }
         }
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [entry(c.manifestID), entry("fixture.good")])
         let host = try await startHost(ws)
 
@@ -94,10 +94,10 @@ import TesseraTestFixtures
         await host.stop()
     }
 
-    @Test func hostAndPluginShareOneSDKImage() throws {
+    @Test func hostAndPluginShareOneSDKImage() async throws {
         // The cast of the plugin's factory to the host's PluginFactory type succeeds only if both
         // use the one libTesseraSDK.so.
-        let generation = try LibraryLoader.load(path: try PluginBuilder.library(.good), manifest: nil,
+        let generation = try LibraryLoader.load(path: try await PluginBuilder.library(.good), manifest: nil,
                                                 generations: GenerationStore(root: Fixtures.temporaryDirectory("gen")))
         #expect(generation.pluginID == PluginBuilder.pluginID(.good))
         // A dynamic protocol cast across the boundary: the plugin's class, seen as a bare object,
@@ -105,20 +105,20 @@ import TesseraTestFixtures
         let object: AnyObject = generation.factory.makePlugin()
         #expect((object as? any Plugin) != nil)
         // Both the host executable and the shipped plugin resolve the same shared SDK file.
-        func sdkLine(_ file: String) throws -> String? {
-            try run("/usr/bin/ldd", [file]).stdout.split(separator: "\n").first { $0.contains("libTesseraSDK.so") }
+        func sdkLine(_ file: String) async throws -> String? {
+            try await runDetached("/usr/bin/ldd", [file]).stdout.split(separator: "\n").first { $0.contains("libTesseraSDK.so") }
                 .map { line in String(line.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
         }
-        let hostSDK = try #require(try sdkLine(Fixtures.tesseraExecutable))
-        let pluginSDK = try #require(try sdkLine(Fixtures.exampleLibrary))
+        let hostSDK = try #require(try await sdkLine(Fixtures.tesseraExecutable))
+        let pluginSDK = try #require(try await sdkLine(Fixtures.exampleLibrary))
         #expect(hostSDK == pluginSDK)
         #expect(hostSDK.contains("=> /"))
     }
 
-    @Test func staticCopyFailsTheCastItself() throws {
+    @Test func staticCopyFailsTheCastItself() async throws {
         // Behind the lint: what happens if such a library is loaded anyway. The handshake's cast
         // fails, and the refusal says why.
-        let (_, entry) = try LibraryLoader.open(stagedPath: try PluginBuilder.library(.staticSDK))
+        let (_, entry) = try LibraryLoader.open(stagedPath: try await PluginBuilder.library(.staticSDK))
         let error = try #require(throws: GateRefusal.self) {
             try LibraryLoader.handshake(entry: entry, expectedID: nil, host: .current)
         }

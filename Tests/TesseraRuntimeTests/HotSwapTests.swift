@@ -14,9 +14,9 @@ import TesseraTestFixtures
     /// default, and the swap would then rightly roll back.
     static let patientDrain: Duration = .seconds(120)
 
-    func counterWorkspace(_ name: String) throws -> FixtureWorkspace {
+    func counterWorkspace(_ name: String) async throws -> FixtureWorkspace {
         let ws = FixtureWorkspace(name)
-        let library = try PluginBuilder.library(.counterA)
+        let library = try await PluginBuilder.library(.counterA)
         ws.addManifest(id: "fixture.counter", library: library) { m in
             m["operations"] = [["name": "count", "input": ["type": "object"] as [String: Any], "output": ["type": "object"] as [String: Any]]]
             m["hotSwap"] = true
@@ -27,8 +27,8 @@ import TesseraTestFixtures
     }
 
     @Test(.hangWatchdog) func twentySwapsUnderEightCallersLoseNoCallAndKeepTheCount() async throws {
-        let ws = try counterWorkspace("swap-concurrent")
-        let builds = [try PluginBuilder.library(.counterB), try PluginBuilder.library(.counterA)]
+        let ws = try await counterWorkspace("swap-concurrent")
+        let builds = [try await PluginBuilder.library(.counterB), try await PluginBuilder.library(.counterA)]
         let host = try await startHost(ws)
         #expect(host.status(of: "fixture.counter")?.state == .active)
         let callsPerCaller = 120
@@ -80,11 +80,11 @@ import TesseraTestFixtures
         (PluginBuilder.Kind.good, "gate 3"),  // another plugin's id at the handshake
     ])
     func aBuildThatFailsAGateIsRefusedAndTheRunningOneServes(kind: PluginBuilder.Kind, expected: String) async throws {
-        let ws = try counterWorkspace("swap-gate-\(kind.rawValue)")
+        let ws = try await counterWorkspace("swap-gate-\(kind.rawValue)")
         let host = try await startHost(ws)
         _ = try await host.call("fixture.counter", "count", input: [:], as: user)
         do {
-            _ = try await host.swap("fixture.counter", to: .library(try PluginBuilder.library(kind)))
+            _ = try await host.swap("fixture.counter", to: .library(try await PluginBuilder.library(kind)))
             Issue.record("the swap to \(kind) was accepted")
         } catch let error as PluginError {
             #expect(error.message.contains(expected), "\(error)")

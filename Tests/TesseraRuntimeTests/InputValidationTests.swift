@@ -55,7 +55,7 @@ import TesseraTestFixtures
 
     static func host() async throws -> PluginHost {
         let ws = FixtureWorkspace("input")
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good)) { m in
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good)) { m in
             m["operations"] = [["name": "hello", "input": schema, "output": ["type": "object"]]]
         }
         ws.writeDeployment(plugins: [entry("fixture.good")])

@@ -8,7 +8,7 @@ import TesseraTestFixtures
 @Suite struct LifecycleTests {
     @Test func activePluginWalksTheHappyPathInOrder() async throws {
         let ws = FixtureWorkspace("life")
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [entry("fixture.good")])
         let host = try await startHost(ws)
         let status = try #require(host.status(of: "fixture.good"))
@@ -23,7 +23,7 @@ import TesseraTestFixtures
 
     @Test func validationDepthRunsNoPluginCode() async throws {
         let ws = FixtureWorkspace("validate")
-        ws.addManifest(id: PluginBuilder.pluginID(.startThrows), library: try PluginBuilder.library(.startThrows))
+        ws.addManifest(id: PluginBuilder.pluginID(.startThrows), library: try await PluginBuilder.library(.startThrows))
         ws.writeDeployment(plugins: [entry(PluginBuilder.pluginID(.startThrows))])
         let host = try await startHost(ws, depth: .validated)
         // Its start would throw; at validation depth it is never loaded, so it is merely validated.
@@ -32,7 +32,7 @@ import TesseraTestFixtures
 
     @Test func disabledAndUnlistedPluginsSayWhy() async throws {
         let ws = FixtureWorkspace("disabled")
-        let good = try PluginBuilder.library(.good)
+        let good = try await PluginBuilder.library(.good)
         ws.addManifest(id: "fixture.off", library: good)
         ws.addManifest(id: "fixture.unlisted", library: good)
         ws.writeDeployment(plugins: [entry("fixture.off", extra: ["enabled": false])])
@@ -47,7 +47,7 @@ import TesseraTestFixtures
 
     @Test func deploymentProblemsRejectOnlyThatPlugin() async throws {
         let ws = FixtureWorkspace("deploy")
-        let good = try PluginBuilder.library(.good)
+        let good = try await PluginBuilder.library(.good)
         ws.addManifest(id: "fixture.version", library: good)
         ws.addManifest(id: "fixture.overgrant", library: good) { m in
             m["requires"] = [["capability": "clock", "version": "^1.0"]]
@@ -92,7 +92,7 @@ import TesseraTestFixtures
 
     @Test func grantForACapabilityTheManifestDoesNotAskForIsRefused() async throws {
         let ws = FixtureWorkspace("grant")
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [entry("fixture.good", grants: ["storage": [:] as [String: Any], "clock": [:] as [String: Any]])])
         let host = try await startHost(ws)
         let status = try #require(host.status(of: "fixture.good"))
@@ -102,8 +102,8 @@ import TesseraTestFixtures
 
     @Test func brokenManifestIsAttributedToItsPluginAndOthersStart() async throws {
         let ws = FixtureWorkspace("badmanifest")
-        ws.addManifest(id: "fixture.broken", library: try PluginBuilder.library(.good)) { m in m["version"] = "one" }
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.broken", library: try await PluginBuilder.library(.good)) { m in m["version"] = "one" }
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [entry("fixture.broken"), entry("fixture.good")])
         let host = try await startHost(ws)
         let broken = try #require(host.status(of: "fixture.broken"))
@@ -114,7 +114,7 @@ import TesseraTestFixtures
 
     @Test func unknownPluginAndOperationAndRoleAreRefusedBeforeDispatch() async throws {
         let ws = FixtureWorkspace("dispatch")
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good)) { m in
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good)) { m in
             var ops = m["operations"] as! [[String: Any]]
             ops[0]["roles"] = ["admin"]
             m["operations"] = ops

@@ -14,7 +14,7 @@ import TesseraTestFixtures
     func host(_ name: String) async throws -> PluginHost {
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = ["storage", "files", "http", "location", "sync"].map { ["capability": $0, "version": "^1.0"] }
             m["permissions"] = ["http": ["hosts": ["127.0.0.1"]], "files": ["mediaTypes": ["image/png", "application/octet-stream"], "quotaMB": 50, "maxFileMB": 4]]
             m["sync"] = ["tables": ["shared": [:] as [String: Any]]]

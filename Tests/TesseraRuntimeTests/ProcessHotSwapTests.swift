@@ -9,9 +9,9 @@ import TesseraTestFixtures
 /// of its own, the slot moves over through the generation pipeline with the state exported by the
 /// old child and imported by the new one, and the old child exits.
 @Suite(.hangWatchdog) struct ProcessHotSwapTests {
-    func workspace(_ name: String) throws -> FixtureWorkspace {
+    func workspace(_ name: String) async throws -> FixtureWorkspace {
         let ws = FixtureWorkspace(name)
-        ws.addManifest(id: "fixture.counter", library: try PluginBuilder.library(.counterA)) { m in
+        ws.addManifest(id: "fixture.counter", library: try await PluginBuilder.library(.counterA)) { m in
             m["operations"] = ["count", "pid"].map { ["name": $0, "input": ["type": "object"] as [String: Any], "output": ["type": "object"] as [String: Any]] }
             m["hotSwap"] = true
             m["state"] = ["schema": 1]
@@ -21,8 +21,8 @@ import TesseraTestFixtures
     }
 
     @Test func swapsUnderCallsLoseNoCallKeepTheCountAndEachOldChildExits() async throws {
-        let builds = [try PluginBuilder.library(.counterB), try PluginBuilder.library(.counterA)]
-        let host = try await startHost(try workspace("process-swap"))
+        let builds = [try await PluginBuilder.library(.counterB), try await PluginBuilder.library(.counterA)]
+        let host = try await startHost(try await workspace("process-swap"))
         #expect(host.status(of: "fixture.counter")?.state == .active, "\(host.status(of: "fixture.counter")?.history ?? [])")
         let first = try #require(host.isolatedProcessID("fixture.counter"))
         #expect(first != getpid())
@@ -67,11 +67,11 @@ import TesseraTestFixtures
     }
 
     @Test func aBuildRefusedAtTheGatesLeavesTheServingChildAsItWas() async throws {
-        let host = try await startHost(try workspace("process-swap-refused"))
+        let host = try await startHost(try await workspace("process-swap-refused"))
         _ = try await host.call("fixture.counter", "count", input: [:], as: user)
         let serving = try #require(host.isolatedProcessID("fixture.counter"))
         do {
-            _ = try await host.swap("fixture.counter", to: .library(try PluginBuilder.library(.good)))
+            _ = try await host.swap("fixture.counter", to: .library(try await PluginBuilder.library(.good)))
             Issue.record("a build with another plugin's id was swapped in")
         } catch let error as PluginError {
             #expect(error.code == .unprocessable, "\(error)")

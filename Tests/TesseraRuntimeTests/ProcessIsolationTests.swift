@@ -24,18 +24,18 @@ import TesseraTestFixtures
 
     /// A workspace with `fixture.isolated` in the process tier (storage, clock, notifications,
     /// events) and `fixture.good` in the host's process.
-    func workspace(_ name: String) throws -> FixtureWorkspace {
+    func workspace(_ name: String) async throws -> FixtureWorkspace {
         _ = Self.constructorLog
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = ["storage", "clock", "notifications", "events"].map { ["capability": $0, "version": "^1.0"] }
             var ops: [[String: Any]] = ["echo", "pid", "crash", "read-file", "add-note", "notes", "remind"].map { ["name": $0, "input": anyOp, "output": anyOp] }
             ops.append(["name": "spin", "input": anyOp, "output": anyOp, "timeoutSeconds": 5])
             m["operations"] = ops
             m["events"] = ["emits": [["name": "note-added"]], "consumes": ["fixture.isolated/note-added"]]
         }
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any],
                                      "notifications": [:] as [String: Any], "events": [:] as [String: Any]]
         ws.writeDeployment(plugins: [entry("fixture.isolated", grants: grants, extra: ["isolation": "process"]),
@@ -56,7 +56,7 @@ import TesseraTestFixtures
     }
 
     @Test func aProcessTierPluginRunsInAChildWithTheSameCapabilities() async throws {
-        let ws = try workspace("isolation-capabilities")
+        let ws = try await workspace("isolation-capabilities")
         let host = try await host(ws)
         defer { Task { await host.stop() } }
         #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
@@ -100,7 +100,7 @@ import TesseraTestFixtures
 
     @Test(arguments: [("segfault", "SIGSEGV"), ("abort", "SIGABRT"), ("fatal", "SIG")])
     func eachCrashKindAnswersTheCallInFlightAndThePluginRestarts(kind: String, signal: String) async throws {
-        let ws = try workspace("isolation-crash-\(kind)")
+        let ws = try await workspace("isolation-crash-\(kind)")
         let host = try await host(ws)
         let first = try await childPID(host)
         let crash = await callError(host, "fixture.isolated", "crash", ["kind": .string(kind)])
@@ -118,7 +118,7 @@ import TesseraTestFixtures
     }
 
     @Test func aCrashLoopQuarantinesThePluginUntilTheOperatorRestartsIt() async throws {
-        let ws = try workspace("isolation-quarantine")
+        let ws = try await workspace("isolation-quarantine")
         let host = try await host(ws, policy: IsolationPolicy(quarantineAfter: 3, crashWindow: 600))
         for i in 1...3 {
             let crash = await callError(host, "fixture.isolated", "crash", ["kind": "abort"])
@@ -142,7 +142,7 @@ import TesseraTestFixtures
     }
 
     @Test func aRunawayCallHitsItsDeadlineAndTheChildIsKilled() async throws {
-        let ws = try workspace("isolation-deadline")
+        let ws = try await workspace("isolation-deadline")
         let host = try await host(ws)
         let first = try await childPID(host)
         let outcome = Mutex<PluginError??>(nil)
@@ -169,7 +169,7 @@ import TesseraTestFixtures
     }
 
     @Test func otherPluginsKeepServingWhileOneCrashesRepeatedly() async throws {
-        let ws = try workspace("isolation-neighbours")
+        let ws = try await workspace("isolation-neighbours")
         let host = try await host(ws, policy: IsolationPolicy(quarantineAfter: 100))
         let crashing = Task {
             var crashes = 0

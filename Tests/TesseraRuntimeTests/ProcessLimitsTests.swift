@@ -43,9 +43,9 @@ import TesseraTestFixtures
         #expect(try await host.call("fixture.isolated", "echo", input: ["b": 2], as: user) == ["b": 2])
     }
 
-    @Test func theDeploymentRefusesALimitOutOfRangeNamingTheField() throws {
+    @Test func theDeploymentRefusesALimitOutOfRangeNamingTheField() async throws {
         let ws = FixtureWorkspace("limits-invalid")
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         ws.writeDeployment(plugins: [entry("fixture.good", extra: ["isolation": "process", "limits": ["memoryMiB": 1]])])
         #expect {
             _ = try DeploymentReader.read(file: ws.deploymentFile)

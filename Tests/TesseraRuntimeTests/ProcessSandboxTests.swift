@@ -17,11 +17,11 @@ import TesseraTestFixtures
     func host(_ name: String, isolation: String, limits: [String: Any]? = nil) async throws -> (PluginHost, FixtureWorkspace) {
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = [["capability": "storage", "version": "^1.0"]]
             m["operations"] = ["echo", "pid", "open-file", "connect", "allocate", "spin"].map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
-        ws.addManifest(id: "fixture.good", library: try PluginBuilder.library(.good))
+        ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         var isolated = entry("fixture.isolated", extra: ["isolation": isolation])
         if let limits { isolated["limits"] = limits }
         ws.writeDeployment(plugins: [isolated, entry("fixture.good")])

@@ -13,7 +13,7 @@ import TesseraTestFixtures
     @Test func aChildHoldsNoMoreOpenFileWritersThanThePolicyAllowsAndACrashReleasesThem() async throws {
         let ws = FixtureWorkspace("isolation-writer-cap")
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = ["storage", "files"].map { ["capability": $0, "version": "^1.0"] }
             m["permissions"] = ["files": ["mediaTypes": ["application/octet-stream"], "quotaMB": 10, "maxFileMB": 1]]
             m["operations"] = ["open-writers", "crash", "echo"].map { ["name": $0, "input": anyOp, "output": [:] as [String: Any]] }

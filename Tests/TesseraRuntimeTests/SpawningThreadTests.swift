@@ -12,7 +12,7 @@ import TesseraTestFixtures
 /// at random (the host saw a crash, and answered 503 while it waited to restart).
 @Suite(.hangWatchdog) struct SpawningThreadTests {
     @Test func aChildStartedFromAThreadThatThenEndsKeepsServing() async throws {
-        let ws = try ProcessIsolationTests().workspace("isolation-spawning-thread")
+        let ws = try await ProcessIsolationTests().workspace("isolation-spawning-thread")
         var options = HostOptions(dataDirectory: ws.dataDirectory)
         options.isolation = IsolationPolicy()
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: options)

@@ -33,33 +33,15 @@ import TesseraStorage
             // then wait a random fraction of a batch so the kill lands inside a write.
             let killAfter = Int(random.next() % 12)
             let midBatch = run % 2 == 1
+            let fraction = midBatch ? Double(random.next() % 1000) / 1000 : nil
             let start = nextStart
             let child = try PipedProcess(tool, [database, String(start)], stderrPath: dir.file("stderr-\(run).txt"))
-            var acks: [Int64] = []
-            let clock = ContinuousClock()
-            var lastAckAt = clock.now
-            var intervals: [Duration] = []
-            var reader = LineReader(fd: child.stdout)
-            while acks.count < killAfter, let line = reader.nextLine() {
-                acks.append(try Self.parseAck(line))
-                let now = clock.now
-                if acks.count > 1 { intervals.append(now - lastAckAt) }
-                lastAckAt = now
+            // The reads, the pause and the wait block for as long as the tool writes: on a thread of
+            // their own, not on one of Swift concurrency's two, which the other tests' servers need.
+            let (acks, status, measured) = try await onOwnThread { [batchSeconds] in
+                try Self.ackThenKill(child, after: killAfter, pausing: fraction, batchSeconds: batchSeconds)
             }
-            if !intervals.isEmpty {
-                batchSeconds = intervals.map(\.timeInterval).reduce(0, +) / Double(intervals.count)
-            }
-            if midBatch {
-                let fraction = Double(random.next() % 1000) / 1000
-                usleep(useconds_t(max(0, min(0.5, batchSeconds * fraction)) * 1_000_000))
-            }
-            child.kill()
-            let status = child.wait()
-            // Acks already in the pipe were printed after their write returned: they count too. The
-            // tool is dead, so what it wrote is all in the pipe: read without blocking.
-            reader.stopBlocking()
-            while let line = reader.nextLine() { acks.append(try Self.parseAck(line)) }
-            child.closeOutput()
+            batchSeconds = measured
             let stderr = (try? String(contentsOfFile: dir.file("stderr-\(run).txt"), encoding: .utf8)) ?? ""
             #expect(status.signal == SIGKILL, "run \(run): the tool was not killed (\(status)); stderr: \(stderr)")
             #expect(acks == Array(start..<(start + Int64(acks.count))), "run \(run): acks out of order: \(acks)")
@@ -105,6 +87,35 @@ import TesseraStorage
         let summary = "\(Self.kills) kills, \(acknowledged.count) batches acknowledged, \(present.count) present"
             + " (\(present.subtracting(acknowledged).count) committed but unacknowledged)"
         print("crash test: " + summary + "\n  " + log.joined(separator: "\n  "))
+    }
+
+    /// Reads `killAfter` acks from the tool, waits `fraction` of a batch if given (a batch's time
+    /// measured from the acks' intervals), kills it, and reads the acks left in the pipe. Blocking.
+    static func ackThenKill(_ child: PipedProcess, after killAfter: Int, pausing fraction: Double?, batchSeconds: Double) throws
+        -> (acks: [Int64], status: PipedProcess.Status, batchSeconds: Double) {
+        var acks: [Int64] = []
+        let clock = ContinuousClock()
+        var lastAckAt = clock.now
+        var intervals: [Duration] = []
+        var reader = LineReader(fd: child.stdout)
+        while acks.count < killAfter, let line = reader.nextLine() {
+            acks.append(try parseAck(line))
+            let now = clock.now
+            if acks.count > 1 { intervals.append(now - lastAckAt) }
+            lastAckAt = now
+        }
+        let batchSeconds = intervals.isEmpty ? batchSeconds : intervals.map(\.timeInterval).reduce(0, +) / Double(intervals.count)
+        if let fraction {
+            usleep(useconds_t(max(0, min(0.5, batchSeconds * fraction)) * 1_000_000))
+        }
+        child.kill()
+        let status = child.wait()
+        // Acks already in the pipe were printed after their write returned: they count too. The
+        // tool is dead, so what it wrote is all in the pipe: read without blocking.
+        reader.stopBlocking()
+        while let line = reader.nextLine() { acks.append(try parseAck(line)) }
+        child.closeOutput()
+        return (acks, status, batchSeconds)
     }
 
     static func parseAck(_ line: String) throws -> Int64 {

@@ -105,8 +105,31 @@ public final class ChildProcess: Sendable {
     }
 
     /// The exit code, or the number of the signal that ended it (as Foundation's `Process`).
-    /// Waits for the exit first.
+    /// Waits for the exit first: in an async test, await ``exitStatus()`` instead.
     public var terminationStatus: Int32 { reap(blocking: true) ?? -1 }
+
+    /// Waits for the exit on a thread of its own and returns ``terminationStatus``: a child that
+    /// runs for seconds must not hold one of Swift concurrency's two threads meanwhile.
+    public func exitStatus() async -> Int32 {
+        (try? await onOwnThread { [self] in reap(blocking: true) ?? -1 }) ?? -1
+    }
+
+    /// Reads the child's stdout (`.pipe`) on a thread of its own until it has printed `marker`, or
+    /// to its end when `marker` is `nil` (or the child closes it first), and returns what it read:
+    /// a `tessera serve` says it listens only after seconds under load, and a blocking read on a
+    /// cooperative thread stalls every in-process server of the other tests until then.
+    public func output(until marker: String? = nil) async -> String {
+        guard let handle = standardOutput else { return "" }
+        return (try? await onOwnThread {
+            var text = ""
+            while marker.map({ !text.contains($0) }) ?? true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }  // end of file: it exited or closed its stdout
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }) ?? ""
+    }
 
     private func reap(blocking: Bool) -> Int32? {
         status.withLock { status in

@@ -64,6 +64,8 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
     }
 }
 
+/// Runs a program to its end and returns its status and output, blocking the calling thread until
+/// then: a test calls ``runDetached(_:_:input:environment:directory:)`` instead (docs/testing.md).
 @discardableResult
 public func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
                 directory: String? = nil) throws -> ProcessResult {

@@ -5,12 +5,13 @@ import Foundation
 import TesseraSDK
 
 /// A child process with its stdout on a pipe (read it with ``LineReader``) and its stderr in a file,
-/// started with posix_spawn: the crash tests read what it acknowledged, then kill it.
-public struct PipedProcess {
+/// started with posix_spawn: the crash tests read what it acknowledged, then kill it. Its reads and
+/// ``wait()`` block: the tests call them through ``onOwnThread(_:)``.
+public struct PipedProcess: Sendable {
     public let pid: pid_t
     public let stdout: Int32
 
-    public struct Status: CustomStringConvertible {
+    public struct Status: Sendable, CustomStringConvertible {
         public let raw: Int32
         public var signal: Int32? { raw & 0x7f == 0 ? nil : raw & 0x7f }
         public var exitCode: Int32? { raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil }

@@ -46,12 +46,19 @@ public enum PluginBuilder {
     private static let root = Fixtures.temporaryDirectory("plugins")
 
     /// The path of the built library (built once per test process).
-    public static func library(_ kind: Kind) throws -> String {
-        try built.withLock { cache in
-            if let path = cache[kind] { return path }
-            let path = try build(kind)
-            cache[kind] = path
-            return path
+    ///
+    /// The build (seconds of `swiftc`) and the wait for another test's build of the same library
+    /// happen on a thread of their own: held on one of Swift concurrency's two threads, they
+    /// stalled every in-process server of the tests running meanwhile.
+    public static func library(_ kind: Kind) async throws -> String {
+        if let path = built.withLock({ $0[kind] }) { return path }
+        return try await onOwnThread {
+            try built.withLock { cache in
+                if let path = cache[kind] { return path }
+                let path = try build(kind)
+                cache[kind] = path
+                return path
+            }
         }
     }
 

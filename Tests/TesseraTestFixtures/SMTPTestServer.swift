@@ -25,7 +25,10 @@ public final class SMTPTestServer: Sendable {
     private let printed = Mutex("")
 
     /// Starts the server on `port` (a free one by default) and returns once it listens.
-    public init(port: Int? = nil, user: String? = nil, password: String? = nil) throws {
+    ///
+    /// Python takes a second or more to start under load: the wait for its `READY` is on a thread
+    /// of its own, not on one of the two threads every test's in-process servers share.
+    public init(port: Int? = nil, user: String? = nil, password: String? = nil) async throws {
         let root = Fixtures.temporaryDirectory("smtp")
         directory = root + "/messages"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -33,25 +36,27 @@ public final class SMTPTestServer: Sendable {
         self.port = try port ?? freeLoopbackPort()
         var arguments = [root + "/server.py", "--port", String(self.port), "--dir", directory]
         if let user, let password { arguments += ["--user", user, "--password", password] }
-        process = try ChildProcess("/usr/bin/python3", arguments, stdout: .pipe, stderr: .inherit)
-        var seen = ""
-        while !seen.contains("READY") {
-            let chunk = process.standardOutput?.availableData ?? Data()
-            guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server (python3-aiosmtpd) exited before it listened") }
-            seen += String(decoding: chunk, as: UTF8.self)
+        let process = try ChildProcess("/usr/bin/python3", arguments, stdout: .pipe, stderr: .inherit)
+        self.process = process
+        let seen = await process.output(until: "READY")
+        guard let ready = seen.range(of: "READY") else {
+            throw SpawnFailure("the SMTP test server (python3-aiosmtpd) exited before it listened")
         }
-        printed.withLock { $0 = String(seen[seen.range(of: "READY")!.upperBound...]) }
+        printed.withLock { $0 = String(seen[ready.upperBound...]) }
     }
 
-    /// Blocks until the server has accepted `count` messages in all (it says so on its stdout:
-    /// no polling), then returns them.
-    public func waitForMessages(_ count: Int) throws -> [Message] {
-        while printed.withLock({ $0.components(separatedBy: "MESSAGE").count - 1 }) < count {
-            let chunk = process.standardOutput?.availableData ?? Data()
-            guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server exited") }
-            printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+    /// Waits until the server has accepted `count` messages in all (it says so on its stdout:
+    /// no polling), then returns them. The wait is on a thread of its own: the sender may be
+    /// another process that takes seconds under load.
+    public func waitForMessages(_ count: Int) async throws -> [Message] {
+        try await onOwnThread { [self] in
+            while printed.withLock({ $0.components(separatedBy: "MESSAGE").count - 1 }) < count {
+                let chunk = process.standardOutput?.availableData ?? Data()
+                guard !chunk.isEmpty else { throw SpawnFailure("the SMTP test server exited") }
+                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+            return try messages()
         }
-        return try messages()
     }
 
     /// The messages accepted so far, in order.
@@ -64,7 +69,8 @@ public final class SMTPTestServer: Sendable {
         }
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server and waits for it to exit (at once: Python dies on SIGTERM, it installs no
+    /// handler for it, so this blocking wait is short enough for a `defer`).
     public func stop() {
         process.terminate()
         process.waitUntilExit()

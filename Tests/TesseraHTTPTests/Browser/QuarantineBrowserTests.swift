@@ -18,7 +18,7 @@ import TesseraTestFixtures
         }
         let ws = FixtureWorkspace("http-browser-quarantine")
         let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try PluginBuilder.library(.isolated)) { m in
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = [["capability": "storage", "version": "^1.0"]]
             m["operations"] = ["echo", "crash"].map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
