@@ -305,6 +305,9 @@ struct SafeTravelHubTests {
             #expect(try await Self.count(bob, "trips WHERE id", old) == 1)
             #expect(try await Self.count(bob, "trip_activities WHERE trip_id", old) == 4)
             #expect(try await Self.count(bob, "trip_activities WHERE file_ref", address) == 1)
+            // Only the traveller deletes: bob's device refuses, and nothing of his copy goes.
+            #expect(await Self.refusalCode { try await bob.call("trip-delete", ["tripId": .string(old), "pin": "4826"]) } == "NOT_TRIP_OWNER")
+            #expect(try await Self.count(bob, "trips WHERE id", old) == 1)
 
             // A day and the purge interval later, on every clock (the hub, then the devices: a
             // replica refuses changes stamped more than 5 min into its future).
@@ -324,6 +327,8 @@ struct SafeTravelHubTests {
             try await Self.sync(ada, bob)
             #expect(try await Self.count(bob, "trips WHERE id", recent) == 1)
             #expect(try await Self.count(bob, "places WHERE traveller", "ada") == 1)
+            let place = try #require(try await bob.query("SELECT id FROM places WHERE traveller = 'ada'").first?["id"].text)
+            #expect(await Self.refusalCode { try await bob.call("place-remove", ["placeId": .string(place)]) } == "NOT_TRIP_OWNER")
             _ = try await ada.call("guardian-remove", ["username": "bob"])
             try await Self.sync(ada, bob)
             for table in ["trips", "trip_activities", "live_links", "places", "alerts"] {
