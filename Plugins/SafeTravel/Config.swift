@@ -45,6 +45,19 @@ struct TravelConfig: Sendable {
     // the cap from when it was minted (a trip left running does not leave a link open for ever).
     var liveLinkGrace: TimeInterval = 3_600
     var liveLinkMaxAge: TimeInterval = 86_400
+    // Retention (Retention.swift): a finished trip or SOS without an alert is deleted after
+    // `retentionDays`, one with an alert after `alertRetentionDays`; the purge runs every
+    // `purgeEvery` and deletes at most `purgeBatch` rows a write.
+    var retentionDays: Int = 30
+    var alertRetentionDays: Int = 365
+    var purgeEvery: TimeInterval = 3_600
+    var purgeBatch: Int = 500
+    // Places (Places.swift): arrival is inside the radius, departure beyond the radius plus the
+    // hysteresis (GPS jitter at the edge does not flap); fixes less accurate than
+    // `placeMaxAccuracy` decide nothing.
+    var placeHysteresis: Double = 50
+    var placeMaxAccuracy: Double = 100
+    var maxPlaces: Int = 50
 
     init(_ json: JSONValue) {
         func seconds(_ key: String, _ value: inout TimeInterval) {
@@ -82,6 +95,13 @@ struct TravelConfig: Sendable {
         seconds("watchEvery", &watchEvery)
         seconds("liveLinkGrace", &liveLinkGrace)
         seconds("liveLinkMaxAge", &liveLinkMaxAge)
+        integer("retentionDays", &retentionDays)
+        integer("alertRetentionDays", &alertRetentionDays)
+        seconds("purgeEvery", &purgeEvery)
+        integer("purgeBatch", &purgeBatch)
+        number("placeHysteresis", &placeHysteresis)
+        number("placeMaxAccuracy", &placeMaxAccuracy)
+        integer("maxPlaces", &maxPlaces)
     }
 
     /// The SOS deadline after a release: the PIN window plus the server's grace (§7.7: release + 15 s).

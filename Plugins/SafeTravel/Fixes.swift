@@ -77,6 +77,7 @@ extension Travel {
         }
         try await sosHeard(fix)
         try await tripHeard(fix)
+        try await placesHeard(fix)
     }
 
     func lastFix() async throws -> Fix? {

@@ -28,6 +28,7 @@ package final class SafeTravelPlugin: Plugin {
         // Recovery: an unfinished trip, SOS or check-in request gets its deadlines back.
         try await serial.run { try await travel.rearmAll() }
         try await serial.run { try await travel.startWatching() }
+        try await serial.run { try await travel.startPurging() }
     }
 
     private func registerAccount(_ ops: Operations, _ t: Travel) {
@@ -52,6 +53,7 @@ package final class SafeTravelPlugin: Plugin {
         ops.change("sos-alert-now", Empty.self) { _ in try await t.alertNow() }
         ops.read("sos-status", Travel.SOSQuery.self) { try await t.sosDetail($0) }
         ops.read("sos-history", Empty.self) { _ in try await t.sosHistory() }
+        ops.change("sos-delete", Travel.DeleteSOSInput.self) { try await t.deleteSOSNow($0) }
     }
 
     private func registerCheckins(_ ops: Operations, _ t: Travel) {
@@ -82,6 +84,10 @@ package final class SafeTravelPlugin: Plugin {
         ops.change("live-link-revoke", Travel.TripQuery.self) { try await t.revokeLiveLinks($0) }
         ops.read("live-view", Travel.TokenInput.self) { try await t.liveView($0) }
         ops.read("live-photo", Travel.TokenInput.self) { try await t.livePhoto($0) }
+        ops.change("trip-delete", Travel.DeleteTripInput.self) { try await t.deleteTripNow($0) }
+        ops.change("place-add", Travel.PlaceInput.self) { try await t.addPlace($0) }
+        ops.read("places", Empty.self) { _ in try await t.places() }
+        ops.change("place-remove", Travel.PlaceIDInput.self) { try await t.removePlace($0) }
     }
 
     private func registerTimers(_ context: PluginContext, _ serial: Serial, _ t: Travel) {
@@ -90,7 +96,7 @@ package final class SafeTravelPlugin: Plugin {
             (Travel.deadlineTimer, t.deadlineDue), (Travel.slotTimer, t.slotDue), (Travel.missTimer, t.missDue),
             (Travel.etaTimer, t.etaDue), (Travel.overdueTimer, t.overdueDue), (Travel.tripSilenceTimer, t.tripSilenceDue),
             (Travel.offRoutePromptTimer, t.offRoutePromptDue), (Travel.offRouteAlertTimer, t.offRouteAlertDue),
-            (Travel.repeatTimer, t.repeatAlert), (Travel.watchTimer, t.watchInvitations),
+            (Travel.repeatTimer, t.repeatAlert), (Travel.watchTimer, t.watchInvitations), (Travel.purgeTimer, t.purgeDue),
         ]
         for (name, handler) in handlers {
             context.onTimer(name) { firing in try await serial.run { try await handler(firing) } }

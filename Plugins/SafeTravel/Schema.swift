@@ -10,7 +10,7 @@ import TesseraSDK
 /// hash never leaves it.
 enum Schema {
     static let synced = ["trips", "trip_plan", "trip_activities", "destinations", "sos", "sos_positions",
-                         "checkin_requests", "checkins", "checkin_answers", "alerts", "alert_acks"]
+                         "checkin_requests", "checkins", "checkin_answers", "alerts", "alert_acks", "places"]
 
     static let migrations = [StorageMigration(version: 1, sql: """
         CREATE TABLE account (id TEXT PRIMARY KEY, username TEXT NOT NULL DEFAULT '', space_id TEXT NOT NULL DEFAULT '',
@@ -80,6 +80,17 @@ enum Schema {
         StorageMigration(version: 4, sql: """
         ALTER TABLE live_links ADD COLUMN sos_id TEXT NOT NULL DEFAULT '';
         CREATE INDEX live_links_by_sos ON live_links (sos_id, created_at);
+        """),
+        // Places (Places.swift): the traveller's geofences, synced; whether this device is inside
+        // each one is its own (`place_presence`), so a crossing is told once, by the traveller's device.
+        // The purge (Retention.swift) finds finished trips by their end.
+        StorageMigration(version: 5, sql: """
+        CREATE TABLE places (id TEXT PRIMARY KEY, traveller TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
+            lat REAL NOT NULL DEFAULT 0, lon REAL NOT NULL DEFAULT 0, radius REAL NOT NULL DEFAULT 150,
+            notify_arrive INTEGER NOT NULL DEFAULT 1, notify_leave INTEGER NOT NULL DEFAULT 1, created_at TEXT NOT NULL DEFAULT '');
+        CREATE INDEX places_by_traveller ON places (traveller, name);
+        CREATE TABLE place_presence (id TEXT PRIMARY KEY, state TEXT NOT NULL DEFAULT '', since TEXT NOT NULL DEFAULT '');
+        CREATE INDEX trips_by_end ON trips (traveller, state, ended_at);
         """),
     ]
 }

@@ -53,6 +53,8 @@ enum SchemathesisStatedRules {
         travel + "sos-enter-pin": ["$.pin"],
         travel + "trip-acknowledge": ["$.pin"],
         travel + "trip-end": ["$.pin"],
+        travel + "trip-delete": ["$.pin"],
+        travel + "sos-delete": ["$.pin"],
         travel + "alert-acknowledge": ["$.pin"],
         travel + "guardian-add": ["$.username"],
         travel + "position-report": ["$.at"],

@@ -271,4 +271,65 @@ struct SafeTravelHubTests {
             await ada.stop(); await bob.stop()
         }
     }
+
+    // MARK: Retention and deletion (Retention.swift)
+
+    static func count(_ host: PluginTestHost, _ sql: String, _ id: String) async throws -> Int64 {
+        try await host.query("SELECT COUNT(*) AS n FROM \(sql) = ?", [.text(id)]).first?["n"].integer ?? -1
+    }
+
+    /// The purge deletes through the record API in ada's space, so the deletions reach the hub and
+    /// bob's copy goes at his next round; and a guardian removed holds nothing of ada's any more.
+    /// (Retention of 1 day here, not 30: each host runs a sync round every 15 min of its clock.)
+    @Test func aPurgedTripLeavesTheGuardiansDeviceAndARemovedGuardianHoldsNothing() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let config: JSONValue = ["pinIterations": 1000, "retentionDays": 1]
+            let ada = try await Self.device("ada", hub: hub, config: config), bob = try await Self.device("bob", hub: hub, config: config)
+            _ = try await ada.call("guardian-add", ["username": "bob"])
+            let request = try #require(try await bob.call("guardian-requests")["requests"]?.arrayValue?.first?["requestId"])
+            _ = try await bob.call("guardian-accept", ["requestId": request])
+            _ = try await ada.call("guardian-requests")
+
+            let old = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])["id"]?.stringValue)
+            _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 44])
+            let photo = try await ada.call("trip-photo-put", ["data": .string(Data(Self.png).base64EncodedString())])
+            let address = try #require(photo["file"]?["address"]?.stringValue)
+            _ = try await ada.call("trip-end", ["pin": "4826"])
+            try await Self.sync(ada, bob)
+            #expect(try await Self.count(bob, "trips WHERE id", old) == 1)
+            #expect(try await Self.count(bob, "trip_activities WHERE trip_id", old) == 4)
+            #expect(try await Self.count(bob, "trip_activities WHERE file_ref", address) == 1)
+            // Only the traveller deletes: bob's device refuses, and nothing of his copy goes.
+            #expect(await Self.refusalCode { try await bob.call("trip-delete", ["tripId": .string(old), "pin": "4826"]) } == "NOT_TRIP_OWNER")
+            #expect(try await Self.count(bob, "trips WHERE id", old) == 1)
+
+            // A day and the purge interval later, on every clock (the hub, then the devices: a
+            // replica refuses changes stamped more than 5 min into its future).
+            hub.clock.advance(86_400 + 3_601)
+            try await ada.advanceClock(by: 86_400 + 3_601)
+            try await bob.advanceClock(by: 86_400 + 3_601)
+            #expect(try await Self.count(ada, "trips WHERE id", old) == 0)
+            try await Self.sync(ada, bob)
+            #expect(try await Self.count(bob, "trips WHERE id", old) == 0, "the guardian's copy goes with the traveller's")
+            #expect(try await Self.count(bob, "trip_activities WHERE trip_id", old) == 0)
+            #expect(try await Self.count(bob, "live_links WHERE trip_id", old) == 0)
+            #expect(await Self.refusalCode { try await bob.call("trip-photo-get", ["address": .string(address)]) } == "NOT_FOUND")
+
+            // A recent trip and a place reach bob; then ada removes him as her guardian.
+            let recent = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-03T12:00:00Z"])["id"]?.stringValue)
+            _ = try await ada.call("place-add", ["name": "Home", "lat": 50.088, "lon": 14.42])
+            try await Self.sync(ada, bob)
+            #expect(try await Self.count(bob, "trips WHERE id", recent) == 1)
+            #expect(try await Self.count(bob, "places WHERE traveller", "ada") == 1)
+            let place = try #require(try await bob.query("SELECT id FROM places WHERE traveller = 'ada'").first?["id"].text)
+            #expect(await Self.refusalCode { try await bob.call("place-remove", ["placeId": .string(place)]) } == "NOT_TRIP_OWNER")
+            _ = try await ada.call("guardian-remove", ["username": "bob"])
+            try await Self.sync(ada, bob)
+            for table in ["trips", "trip_activities", "live_links", "places", "alerts"] {
+                #expect(try await bob.query("SELECT COUNT(*) AS n FROM \(table)").first?["n"].integer == 0, "bob still holds ada's \(table)")
+            }
+            await ada.stop(); await bob.stop()
+        }
+    }
 }

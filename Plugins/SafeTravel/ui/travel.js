@@ -1,7 +1,7 @@
 // Safe travel's page for the traveller: set up (username, PIN), start a trip, see it on its route as
 // an SVG (no map tiles: the route, the positions walked and the destination's arrival circle, in a
 // local equirectangular projection), copy its live-view link, upload a photo, send a message, end it
-// with the PIN, hold the SOS button (then the PIN in a dialog, or "alert now"), and the alerts raised. It calls the module through the console's API client and the tab's token.
+// with the PIN, hold the SOS button (then the PIN in a dialog, or "alert now"), list and add places (geofences), and the alerts raised. It calls the module through the console's API client and the tab's token.
 
 import { token, callOperation, authHeaders, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
@@ -53,14 +53,33 @@ async function refreshTrip(trip) {
 async function refresh() {
   const account = await callOperation(PLUGIN, "account-state", {});
   $("setup-section").hidden = account.setUp;
-  for (const id of ["trip-section", "alerts-section"]) $(id).hidden = !account.setUp;
+  for (const id of ["trip-section", "places-section", "alerts-section"]) $(id).hidden = !account.setUp;
   if (account.setUp) {
     await refreshTrip(await callOperation(PLUGIN, "trip-status", {}));
+    await refreshPlaces(account.username);
     const { alerts } = await callOperation(PLUGIN, "alerts", {});
     clear($("alerts"));
     for (const alert of alerts) $("alerts").append(el("li", { class: "alert" }, `${alert.due_at}: ${alert.summary}`));
   }
   document.body.dataset.ready = "true";
+}
+
+/** The traveller's own places (a guardian's device also holds those of whom they guard: not listed here). */
+async function refreshPlaces(username) {
+  const { places } = await callOperation(PLUGIN, "places", {});
+  clear($("places"));
+  for (const place of places.filter((p) => p.traveller === username)) {
+    const remove = el("button", { type: "button", "aria-label": `Remove ${place.name}` }, "Remove");
+    remove.addEventListener("click", async () => {
+      try {
+        await callOperation(PLUGIN, "place-remove", { placeId: place.id });
+        document.body.dataset.ready = "false";
+        await refresh();
+      } catch (error) { $("place-error").textContent = error.message; }
+    });
+    $("places").append(el("tr", {}, el("td", {}, place.name), el("td", {}, String(place.radius)), el("td", {}, place.notifyOn.join(", ")),
+      el("td", {}, place.presence), el("td", {}, remove)));
+  }
 }
 
 function submit(form, errorBox, action) {
@@ -148,6 +167,9 @@ async function start() {
     return callOperation(PLUGIN, "trip-start", input);
   });
   submit($("photo-form"), "status", uploadPhoto);
+  submit($("place-form"), "place-error", (form) => callOperation(PLUGIN, "place-add", {
+    name: form.get("name"), lat: Number(form.get("lat")), lon: Number(form.get("lon")), radius: Number(form.get("radius")),
+  }));
   $("copy-link").addEventListener("click", copyLiveLink);
   submit($("message-form"), "status", (form) => callOperation(PLUGIN, "trip-message", { text: form.get("text") }));
   submit($("end-form"), "end-error", (form) => callOperation(PLUGIN, "trip-end", { pin: form.get("pin") }));
