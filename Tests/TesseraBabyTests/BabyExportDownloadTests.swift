@@ -3,6 +3,7 @@ import Testing
 @testable import TesseraBaby
 import TesseraSDK
 import TesseraTesting
+import TesseraTestFixtures
 
 /// UC24's temperature chart in the PDF export, and UC32's download: the PDF goes to the one who
 /// asked for it (`export-download`), to nobody else, and never through `photo-get`; an export's
@@ -23,14 +24,15 @@ import TesseraTesting
         let (host, child, _) = try await Self.emaWithAngina()
         let answer = try await host.call("export", ["childId": .string(child), "sections": ["healthProblems"], "format": "pdf"])
         let pdf = try BabyExportTests.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue))
-        let text = try Poppler.text(of: pdf)
+        let text = try await onOwnThread { try Poppler.text(of: pdf) }  // poppler's wait on a thread of its own
         for expected in ["Angína: temperatures (2026-03-01)", "37.5 °C raised", "38 °C fever", "39 °C high fever", "40 °C very high", "03-01 19:30", "healthProblems (1)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
-        #expect(try Poppler.renderPNG(pdf).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try await onOwnThread { try Poppler.renderPNG(pdf) }.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         // Without the section, no chart.
         let without = try await host.call("export", ["childId": .string(child), "sections": ["measurements"], "format": "pdf"])
-        let other = try Poppler.text(of: try BabyExportTests.storedFile(host, try #require(without["pdf"]?["address"]?.stringValue)))
+        let otherPDF = try BabyExportTests.storedFile(host, try #require(without["pdf"]?["address"]?.stringValue))
+        let other = try await onOwnThread { try Poppler.text(of: otherPDF) }
         #expect(!other.contains("temperatures"))
         await host.stop()
     }

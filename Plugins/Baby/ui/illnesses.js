@@ -2,8 +2,9 @@
 // with its whole course from `problem-get` (a chart of its temperatures against the fever
 // thresholds (fever-chart.js), the temperatures with their fever class, symptoms, doctor visits,
 // medications with a button that turns their dosing reminders on or off on this device), and forms
-// to open one, end (or reopen) it, and add a symptom, a visit (to a saved doctor, with an optional
-// reminder on this device) or a medication (a dose at a time of day, reminders optional).
+// to open one, end (or reopen) it, add a symptom, a visit (to a saved doctor, with an optional
+// reminder on this device) or a medication (a dose at a time of day, reminders optional), and
+// assign a symptom, temperature or visit to a problem (or none) afterwards (`record-assign`).
 // The temperature form (forms.js) may name a problem too: the selects are filled from here.
 
 import { callOperation } from "/console/api.js";
@@ -12,7 +13,8 @@ import { temperatureChart } from "./fever-chart.js";
 
 const PLUGIN = "cz.tessera.baby";
 const $ = (id) => document.getElementById(id);
-const PROBLEM_SELECTS = ["temperature-problem", "symptom-problem", "visit-problem", "medication-problem", "problem-end-which"];
+const PROBLEM_SELECTS = ["temperature-problem", "symptom-problem", "visit-problem", "medication-problem", "problem-end-which", "assign-problem"];
+const ASSIGNABLE = ["symptom", "temperature", "doctor_visit"];
 const REQUIRED = ["medication-problem", "problem-end-which"];  // selects with no "none" choice
 
 /** Lists `childId`'s illnesses and injuries, newest first, with their course. */
@@ -22,12 +24,21 @@ export async function showProblems(childId, done) {
     clear($(id));
     if (!REQUIRED.includes(id)) $(id).append(el("option", { value: "" }, "—"));
   }
+  const chosen = $("assign-record").value;
+  clear($("assign-record"));
   if (!childId) return;
   const { items } = await callOperation(PLUGIN, "timeline", { childIds: [childId], types: ["health_problem"], includeFuture: true, limit: 200 });
+  const names = new Map(items.map((item) => [item.id, item.name]));
   for (const item of items) {
     const course = await callOperation(PLUGIN, "problem-get", { id: item.id });
     $("problems").append(problemItem(course, done));
     for (const id of PROBLEM_SELECTS) $(id).append(el("option", { value: item.id }, `${item.name} (${item.date})`));
+  }
+  const records = await callOperation(PLUGIN, "timeline", { childIds: [childId], types: ASSIGNABLE, includeFuture: true, limit: 200 });
+  for (const record of records.items) {
+    const what = record.type === "temperature" ? `${record.value} °C` : record.type === "symptom" ? record.name : "doctor visit";
+    const where = record.problemId ? ` — in ${names.get(record.problemId) || "an illness"}` : "";
+    $("assign-record").append(el("option", { value: record.id, selected: record.id === chosen }, `${record.date} ${what}${where}`));
   }
 }
 
@@ -57,7 +68,7 @@ function medicationItem(m, done) {
 
 const optional = (input, field, value) => { if (value) input[field] = value; return input; };
 
-/** Binds the forms that open a problem and add a symptom, a visit or a medication. */
+/** Binds the forms that open a problem, add a symptom, a visit or a medication, and assign a record. */
 export function bindProblemForms(childId, done) {
   $("problem-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -77,6 +88,12 @@ export function bindProblemForms(childId, done) {
     optional(input, "problemId", $("symptom-problem").value);
     optional(input, "note", $("symptom-note").value);
     await done(callOperation(PLUGIN, "symptom-add", input), "Symptom added.");
+  });
+  // A record to a problem afterwards (UC25, UC26: "also retroactively"), or to none.
+  $("assign-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await done(callOperation(PLUGIN, "record-assign", optional({ id: $("assign-record").value }, "problemId", $("assign-problem").value)),
+               $("assign-problem").value ? "Assigned." : "Unassigned.");
   });
   $("visit-form").addEventListener("submit", async (event) => {
     event.preventDefault();

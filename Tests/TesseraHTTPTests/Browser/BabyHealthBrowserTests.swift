@@ -5,7 +5,8 @@ import TesseraTestFixtures
 
 /// The baby diary's health forms in a real headless Chromium against the real `tessera serve`
 /// (UC24–UC28, UC10–UC12, UC21, UC32): an illness's temperature chart (one point per reading,
-/// placed between the fever threshold lines it lies between), a symptom added to the illness, a
+/// placed between the fever threshold lines it lies between), a lone reading assigned to the
+/// illness afterwards (its point joins the chart), a symptom added to the illness, a
 /// reminder set on an existing vaccination and cleared again, a medication's dosing reminders
 /// turned on, a doctor's phone edited, an allergy's severity edited, and a PDF export downloaded
 /// from `export-download` whose bytes `pdftotext` reads. Every change is checked through the API.
@@ -37,6 +38,8 @@ import TesseraTestFixtures
         for (at, celsius) in [("2026-03-01T08:00", "37.2"), ("2026-03-01T19:30", "38.6"), ("2026-03-02T07:30", "39.4")] {
             _ = try await call("temperature-add", #"{"childId": "\#(child)", "celsius": \#(celsius), "at": "\#(at)", "problemId": "\#(problem)"}"#)
         }
+        // A reading taken alone, assigned to the illness afterwards through the page.
+        let alone = try #require(try await call("temperature-add", #"{"childId": "\#(child)", "celsius": 37.9, "at": "2026-03-02T08:45"}"#)["id"]?.stringValue)
         let medication = try #require(try await call("medication-add", #"{"problemId": "\#(problem)", "name": "Ospen", "doses": [{"time": "20:00", "dose": "5 ml"}], "until": "2026-03-08"}"#)["id"]?.stringValue)
         let vaccination = try #require(try await call("vaccination-add", #"{"childId": "\#(child)", "name": "MMR", "date": "2026-03-10"}"#)["id"]?.stringValue)
         _ = try await call("allergy-add", #"{"childId": "\#(child)", "allergen": "pyl", "severity": "mild"}"#)
@@ -75,6 +78,13 @@ import TesseraTestFixtures
         }
 
         try await onThread {
+            // The lone reading assigned to the illness afterwards: the chart gains its point.
+            try page.choose(alone, in: "assign-record")
+            try page.choose(problem, in: "assign-problem")
+            try page.click("#assign-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent === 'Assigned.'", "the reading assigned")
+            try page.waitFor("document.querySelectorAll('#problems svg.temperature-chart circle.temperature').length === 4", "its point on the chart")
+
             // A symptom of the illness.
             try page.type("kašel", into: "symptom-name")
             try page.evaluate("document.getElementById('symptom-at').value = '2026-03-01T20:00'")
@@ -108,6 +118,7 @@ import TesseraTestFixtures
         #expect(reminders.first?["next"] == "2026-03-02T20:00")
         let course = try await call("problem-get", #"{"id": "\#(problem)"}"#)
         #expect(course["symptoms"]?.arrayValue?.map { $0["name"] } == ["kašel"])
+        #expect(course["temperatures"]?.arrayValue?.compactMap { $0["value"]?.doubleValue } == [37.2, 38.6, 39.4, 37.9])
         #expect(course["medications"]?.arrayValue?.first?["notify"] == true)
 
         try await onThread {
