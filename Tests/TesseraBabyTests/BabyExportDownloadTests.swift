@@ -6,8 +6,8 @@ import TesseraTesting
 import TesseraTestFixtures
 
 /// UC24's temperature chart in the PDF export, and UC32's download: the PDF goes to the one who
-/// asked for it (`export-download`), to nobody else, and never through `photo-get`; an export's
-/// row is forgotten after its lifetime.
+/// asked for it (`export-download`), to nobody else, not once its person may no longer export, and
+/// never through `photo-get`; an export's row is forgotten after its lifetime.
 @Suite struct BabyExportDownloadTests {
     /// Ema with an illness and three temperatures in it; returns the host, the child and the illness.
     static func emaWithAngina() async throws -> (PluginTestHost, String, String) {
@@ -34,6 +34,20 @@ import TesseraTestFixtures
         let otherPDF = try BabyExportTests.storedFile(host, try #require(without["pdf"]?["address"]?.stringValue))
         let other = try await onOwnThread { try Poppler.text(of: otherPDF) }
         #expect(!other.contains("temperatures"))
+        await host.stop()
+    }
+
+    /// Ada exports; then "nana", who has no grant from Ada, uses the device (a guardian): the same
+    /// principal's download is refused, as her export would be.
+    @Test func aDownloadIsRefusedOnceThePersonMayNoLongerExport() async throws {
+        let host = try await BabyFixture.host()
+        _ = try await host.call("profile-set", ["person": "ada"])
+        let child = try #require(try await host.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])["id"])
+        let address = try #require(try await host.call("export", ["childId": child, "format": "pdf"])["pdf"]?["address"])
+        #expect(try await host.call("export-download", ["address": address])["address"] == address)
+        _ = try await host.call("profile-set", ["person": "nana"])
+        let refused = await refusal { try await host.call("export-download", ["address": address]) }
+        #expect(refused?.code == .forbidden && refused?.reason == "export_forbidden")
         await host.stop()
     }
 
