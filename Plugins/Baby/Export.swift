@@ -140,6 +140,9 @@ extension Diary {
         }
     }
 
+    /// The chart's lines: where `Fever`'s classes above normal start ("38 °C fever").
+    private static let feverLines = Fever.thresholds.map { PDFTemperatureChart.Threshold(celsius: $0.celsius, label: "\(PDFLiteral.number($0.celsius)) °C \($0.name)") }
+
     /// UC24: one page per illness or injury with temperatures, the readings against the fever
     /// thresholds (`Fever`: 37.5 raised, 38 fever, 39 high, 40 very high).
     private func addTemperatureCharts(_ pdf: inout PDFDocument, childID: String) async throws {
@@ -152,13 +155,13 @@ extension Diary {
                 guard let celsius = row["value"].real, let at = row["occurred_at"].text else { return nil }
                 let moment = at.count == 10 ? at + "T00:00" : at
                 guard let instant = try? dates.instant(moment, field: "at") else { return nil }
-                return .init(minutes: instant.timeIntervalSince1970 / 60, celsius: celsius,
-                             label: at.count == 10 ? String(at.dropFirst(5)) : String(at.dropFirst(5)).replacingOccurrences(of: "T", with: " "))
+                return .init(minutes: instant.timeIntervalSince1970 / 60, celsius: celsius, label: String(at.dropFirst(5)).replacingOccurrences(of: "T", with: " "))
             }
             guard !readings.isEmpty else { continue }
             let ended = problem["ended_at"].text.flatMap { $0.isEmpty ? nil : $0 }
             let title = "\(problem["name"].text ?? ""): temperatures (\(problem["occurred_at"].text ?? "")\(ended.map { " to " + $0 } ?? ""))"
-            pdf.addPage { page in page.temperatureChart(PDFTemperatureChart(title: title, readings: readings), in: PDFRect(x: 56, y: 72, width: 483, height: 320)) }
+            let chart = PDFTemperatureChart(title: title, readings: readings, thresholds: Self.feverLines)
+            pdf.addPage { page in page.temperatureChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 320)) }
         }
     }
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let chart = PDFTemperatureChart(title: "Angína: temperatures", readings: [
-///     .init(minutes: 0, celsius: 38.6, label: "03-01 19:30"), .init(minutes: 720, celsius: 37.8, label: "03-02 07:30")])
+///     .init(minutes: 0, celsius: 38.6, label: "03-01 19:30"), .init(minutes: 720, celsius: 37.8, label: "03-02 07:30")],
+///     thresholds: [.init(celsius: 38, label: "38 °C fever")])
 /// page.temperatureChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 300))
 /// ```
 public struct PDFTemperatureChart: Sendable {
@@ -41,11 +42,6 @@ public struct PDFTemperatureChart: Sendable {
         }
     }
 
-    /// The paediatric thresholds the module classes readings by (`Fever`): 37.5 raised, 38 fever,
-    /// 39 high fever, 40 very high.
-    public static let feverThresholds = [Threshold(celsius: 37.5, label: "37.5 °C raised"), Threshold(celsius: 38, label: "38 °C fever"),
-                                         Threshold(celsius: 39, label: "39 °C high fever"), Threshold(celsius: 40, label: "40 °C very high")]
-
     /// The title above the chart.
     public var title: String
     /// The readings, in any order (drawn in time order).
@@ -53,8 +49,8 @@ public struct PDFTemperatureChart: Sendable {
     /// The threshold lines.
     public var thresholds: [Threshold]
 
-    /// A chart of `readings` with `thresholds` (the fever thresholds unless given).
-    public init(title: String, readings: [Reading], thresholds: [Threshold] = PDFTemperatureChart.feverThresholds) {
+    /// A chart of `readings` with `thresholds`.
+    public init(title: String, readings: [Reading], thresholds: [Threshold]) {
         self.title = title
         self.readings = readings
         self.thresholds = thresholds
