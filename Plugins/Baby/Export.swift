@@ -3,8 +3,8 @@ import TesseraSDK
 
 /// Export (UC32): the chosen sections of a child's data as JSON (the default), as CSV (one table
 /// of every record, which the thesis lacked), or as a PDF with the growth charts (stored with the
-/// files capability: the answer names the file, which `photo-get` downloads like any of the
-/// module's files). The rendering is `Documents/` (PDF, CSV) and `Growth/` (the WHO curves).
+/// files capability: the answer names the file, which `export-download` hands to the one who asked,
+/// `ExportDownload.swift`). The rendering is `Documents/` (PDF, CSV) and `Growth/` (the WHO curves).
 extension Diary {
     static let exportSections = ["profile", "healthCard", "measurements", "milestones", "posts", "healthProblems", "contacts"]
 
@@ -12,7 +12,7 @@ extension Diary {
 
     /// The chosen sections of a child's data (owners and parents; §9.8 question 2 keeps guardians
     /// out, as the thesis's server read only the parent DB).
-    func export(_ input: ExportInput) async throws -> JSONValue {
+    func export(_ input: ExportInput, by principal: String) async throws -> JSONValue {
         try await require(.export, on: input.childId)
         let format = try Validate.oneOf(input.format ?? "json", ["json", "csv", "pdf"], field: "format")
         let sections = input.sections ?? Self.exportSections
@@ -20,7 +20,7 @@ extension Diary {
         var answer: [String: JSONValue] = ["childId": .string(input.childId), "generatedAt": .string(stamp()), "format": .string(format)]
         switch format {
         case "csv": answer["csv"] = .string(try await exportCSV(childID: input.childId, sections: sections))
-        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, sections: sections)
+        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, sections: sections, principal: principal)
         default: answer["sections"] = .object(try await exportDocument(childID: input.childId, sections: sections))
         }
         return .object(answer)
@@ -72,13 +72,14 @@ extension Diary {
 
     /// A PDF of the profile, the health card, each chosen section as a table, and the growth
     /// charts against the WHO percentiles; stored as the module's file.
-    private func exportPDF(childID: String, sections: [String]) async throws -> JSONValue {
+    private func exportPDF(childID: String, sections: [String], principal: String) async throws -> JSONValue {
         guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
         var pdf = PDFDocument(title: "\(name): baby diary", author: "Tessera baby diary")
         try await addProfilePage(&pdf, profile: profile)
         if sections.contains("measurements") { try await addGrowthCharts(&pdf, childID: childID, name: name) }
+        if sections.contains("healthProblems") { try await addTemperatureCharts(&pdf, childID: childID) }
         for section in sections where Self.recordType(ofSection: section) != nil {
             let rows = try await exportRecords(childID: childID, section: section)
             let table = PDFTable(columns: [.init("Date", width: 90), .init("Kind", width: 110), .init("Value / name", width: 140), .init("Note", width: 143)],
@@ -89,7 +90,11 @@ extension Diary {
             pdf.addTable(table, heading: "\(name): \(section) (\(rows.count))")
         }
         let stored = try await files.put(Array(pdf.data()), mediaType: "application/pdf")
-        return ["address": .string(stored.address), "size": .integer(stored.size), "mediaType": .string(stored.mediaType)]
+        try await rememberExport(address: stored.address, childID: childID, principal: principal)
+        let fileName = name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "-")
+        return ["address": .string(stored.address), "size": .integer(stored.size), "mediaType": .string(stored.mediaType),
+                "fileName": .string((fileName.isEmpty ? "baby-diary" : fileName + "-diary") + ".pdf"),
+                "download": .string("/v1/plugins/cz.tessera.baby/ops/export-download?address=\(stored.address)")]
     }
 
     private func addProfilePage(_ pdf: inout PDFDocument, profile: JSONValue) async throws {
@@ -132,6 +137,31 @@ extension Diary {
             let chart = try PDFGrowthChart(indicator: Self.indicator(of: kind), sex: sex, range: 0...last, measurements: points,
                                            title: "\(name): \(kind.rawValue) against the WHO percentiles (3, 15, 50, 85, 97)")
             pdf.addPage { page in page.growthChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 360)) }
+        }
+    }
+
+    /// The chart's lines: where `Fever`'s classes above normal start ("38 °C fever").
+    private static let feverLines = Fever.thresholds.map { PDFTemperatureChart.Threshold(celsius: $0.celsius, label: "\(PDFLiteral.number($0.celsius)) °C \($0.name)") }
+
+    /// UC24: one page per illness or injury with temperatures, the readings against the fever
+    /// thresholds (`Fever`: 37.5 raised, 38 fever, 39 high, 40 very high).
+    private func addTemperatureCharts(_ pdf: inout PDFDocument, childID: String) async throws {
+        let problems = try await query("SELECT id, kind, name, occurred_at, ended_at FROM records WHERE child_id = ? AND type = 'health_problem' ORDER BY occurred_at, id",
+                                       [.text(childID)])
+        for problem in problems {
+            let rows = try await query("SELECT occurred_at, value FROM records WHERE problem_id = ? AND type = 'temperature' ORDER BY occurred_at, id",
+                                       [.text(problem["id"].text ?? "")])
+            let readings = rows.compactMap { row -> PDFTemperatureChart.Reading? in
+                guard let celsius = row["value"].real, let at = row["occurred_at"].text else { return nil }
+                let moment = at.count == 10 ? at + "T00:00" : at
+                guard let instant = try? dates.instant(moment, field: "at") else { return nil }
+                return .init(minutes: instant.timeIntervalSince1970 / 60, celsius: celsius, label: String(at.dropFirst(5)).replacingOccurrences(of: "T", with: " "))
+            }
+            guard !readings.isEmpty else { continue }
+            let ended = problem["ended_at"].text.flatMap { $0.isEmpty ? nil : $0 }
+            let title = "\(problem["name"].text ?? ""): temperatures (\(problem["occurred_at"].text ?? "")\(ended.map { " to " + $0 } ?? ""))"
+            let chart = PDFTemperatureChart(title: title, readings: readings, thresholds: Self.feverLines)
+            pdf.addPage { page in page.temperatureChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 320)) }
         }
     }
 

@@ -7,6 +7,10 @@ enum Fever: String, Sendable {
 
     static let range = 30.0...45.0
 
+    /// Where each class above normal starts, as the temperature charts draw it (the PDF's; the
+    /// console's `fever-chart.js` has the same four).
+    static let thresholds: [(celsius: Double, name: String)] = [(37.5, "raised"), (38.0, "fever"), (39.0, "high fever"), (40.0, "very high")]
+
     static func classify(_ celsius: Double) -> Fever {
         switch celsius {
         case ..<35.0: .hypothermia

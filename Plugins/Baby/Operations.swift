@@ -73,7 +73,10 @@ enum BabyOperations {
         }
         context.onDiary(diary, "contacts-list", input: ContactsFilter.self) { input, _ in try await diary.contacts(childID: input.childId, kind: input.kind) }
         context.onDiary(diary, "contact-vcard", input: IDInput.self) { input, _ in try await diary.contactVCard(input.id) }
-        context.onDiary(diary, "export", input: Diary.ExportInput.self) { input, _ in try await diary.export(input) }
+        context.onDiary(diary, "export", input: Diary.ExportInput.self) { input, call in try await diary.export(input, by: call.principal.id) }
+        context.onDiary(diary, "export-download", input: Diary.ExportDownload.self) { input, call in
+            try await diary.exportForDownload(input.address, by: call.principal.id)
+        }
     }
 
     static func registerSharing(_ context: PluginContext, _ diary: Diary) {

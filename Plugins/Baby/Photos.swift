@@ -20,9 +20,13 @@ extension Diary {
     /// An upload: the host stored the body already (checked against the manifest's media types).
     func uploadedPhoto(_ file: FileDescriptor) -> JSONValue { file.json }
 
-    /// A photo's address for a download, refused unless it is one of this module's files.
+    /// A photo's address for a download, refused unless it is one of this module's images: an
+    /// exported PDF goes only to the one who asked for it (`export-download`).
     func photoForDownload(_ address: String) async throws -> JSONValue {
         try await checkPhoto(address, field: "address")
+        guard try await requireFiles().stat(address).mediaType.hasPrefix("image/") else {
+            throw PluginError(.notFound, "address: no photo \(address) here (code unknown_photo)", field: "$.address")
+        }
         return ["address": .string(address)]
     }
 

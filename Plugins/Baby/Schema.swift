@@ -1,6 +1,6 @@
 import TesseraSDK
 
-/// The module's tables. Every table but `reminders` and `profile` syncs (the manifest's `sync`):
+/// The module's tables. Every table but `reminders`, `profile` and `exports` syncs (the manifest's `sync`):
 /// each NOT NULL column has a default, and there are no UNIQUE or foreign keys, so rows can merge
 /// in any order. The split follows the permission matrix (specs/baby-diary.md §5), so that a
 /// per-table role rule can state it: `children` and the health card (`health_cards`,
@@ -48,5 +48,12 @@ enum BabySchema {
         CREATE TABLE record_photos (id TEXT PRIMARY KEY, record_id TEXT NOT NULL DEFAULT '', child_id TEXT NOT NULL DEFAULT '',
             address TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL DEFAULT 0);
         CREATE INDEX record_photos_by_record ON record_photos (record_id, position);
+        """),
+        // This device's PDF exports (`ExportDownload.swift`): who asked for which file. Local, like
+        // `reminders`: not in the manifest's sync tables.
+        StorageMigration(version: 3, sql: """
+        CREATE TABLE exports (id TEXT PRIMARY KEY, address TEXT NOT NULL DEFAULT '', child_id TEXT NOT NULL DEFAULT '',
+            principal TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '');
+        CREATE INDEX exports_by_address ON exports (address, principal);
         """)]
 }

@@ -26,6 +26,17 @@ import TesseraTesting
         #expect(classes == ["normal", "raised", "fever", "high", "veryHigh"])
     }
 
+    /// The charts' threshold lines are exactly where a reading's class changes, upwards from normal.
+    @Test func theChartsThresholdsAreWhereTheFeverClassesChange() {
+        #expect(Fever.thresholds.map(\.celsius) == [37.5, 38.0, 39.0, 40.0])
+        var previous = Fever.normal
+        for threshold in Fever.thresholds {
+            #expect(Fever.classify(threshold.celsius - 0.1) == previous, "\(threshold.celsius - 0.1)")
+            #expect(Fever.classify(threshold.celsius) != previous, "\(threshold.celsius)")
+            previous = Fever.classify(threshold.celsius)
+        }
+    }
+
     @Test func aProblemHoldsItsRecordsAlsoAssignedLater() async throws {
         let (host, id) = try await BabyFixture.withChild()
         let problem = try await host.call("problem-open", ["childId": .string(id), "kind": "illness", "name": "Angína", "startDate": "2026-02-27"])

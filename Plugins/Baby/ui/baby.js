@@ -2,7 +2,9 @@
 // measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines) with
 // a form to add a measurement, the health card (health.js), the calendar (calendar.js), forms for
 // milestones, posts with photos and temperatures (forms.js), illnesses and injuries with their
-// visits and medications (illnesses.js), contacts (contacts.js), sharing (sharing.js), and the
+// visits and medications and a chart of its temperatures (illnesses.js, fever-chart.js), this
+// device's reminders (reminders.js), contacts (contacts.js), sharing (sharing.js) and the
+// invitations inbox (invitations.js), the PDF export with its download (export.js), and the
 // timeline newest first, a page at a time, with its photos (photos.js) and each record's Edit and
 // Delete (records.js). The chart is drawn with presentation attributes, not a
 // style sheet: the host's content policy allows no inline style.
@@ -17,6 +19,9 @@ import { showContacts, bindContactForm } from "./contacts.js";
 import { showProblems, bindProblemForms } from "./illnesses.js";
 import { showMembers, bindSharingForm } from "./sharing.js";
 import { recordButtons, bindEditing } from "./records.js";
+import { showReminders, bindReminderForm } from "./reminders.js";
+import { showInvitations } from "./invitations.js";
+import { bindExportForm } from "./export.js";
 
 const PLUGIN = "cz.tessera.baby";
 const SVG = "http://www.w3.org/2000/svg";
@@ -114,18 +119,20 @@ async function showTimeline(more) {
 
 const chosenChildren = () => ($("child").value ? [$("child").value] : []);
 
-/** The chosen child's contacts, illnesses and members. */
+/** The chosen child's contacts, illnesses, reminders and members, and the invitations inbox. */
 async function showChildDetails() {
   const child = $("child").value;
-  await Promise.all([showContacts(child, done), showProblems(child), showMembers(child, levels[child], done)]);
+  await Promise.all([showContacts(child, done), showProblems(child, done), showReminders(child), showMembers(child, levels[child], done),
+                     showInvitations(done)]);
 }
 
-/** Waits for a change, says how it went, and shows the page again. */
+/** Waits for a change, shows the page again, then says how it went (so what the message tells
+ * of is on the page when it appears). */
 async function done(change, message) {
   try {
     await change;
-    $("status").textContent = message;
     await refresh();
+    $("status").textContent = message;
   } catch (error) {
     $("status").textContent = error instanceof APIError ? error.message : String(error);
   }
@@ -161,6 +168,8 @@ async function main() {
   bindProblemForms(childId, done);
   bindSharingForm(childId, done);
   bindEditing(childId, done);
+  bindReminderForm(done);
+  bindExportForm(childId);
   try {
     await refresh();
   } catch (error) {

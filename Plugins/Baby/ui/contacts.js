@@ -1,7 +1,8 @@
 // Contacts on the baby diary's page (UC21–UC23): the chosen child's general contacts and doctors,
 // each with its tel: and mailto: links, a form to add one (a doctor also has a specialisation and
-// office hours), a delete, and "share as vCard", which asks the module for the card and offers it
-// as a download (a data: link; the host's content policy governs images and scripts, not links).
+// office hours), Edit (the same form, saved with `contact-update`), a delete, and "share as vCard",
+// which asks the module for the card and offers it as a download (a data: link; the host's content
+// policy governs images and scripts, not links).
 
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
@@ -21,9 +22,11 @@ export async function showContacts(childId, done) {
     const doctor = contact.kind === "doctor" ? ` — ${contact.specialization || "doctor"}${contact.officeHours ? ", " + contact.officeHours : ""}` : "";
     const share = el("button", { type: "button", "aria-label": `Share ${contact.name} as a vCard` }, "Share as vCard");
     share.addEventListener("click", () => offerVCard(contact, share));
+    const edit = el("button", { type: "button", "aria-label": `Edit the contact ${contact.name}` }, "Edit");
+    edit.addEventListener("click", () => editContact(contact));
     const remove = el("button", { type: "button", "aria-label": `Delete the contact ${contact.name}` }, "Delete");
     remove.addEventListener("click", () => done(callOperation(PLUGIN, "contact-delete", { id: contact.id }), "Contact deleted."));
-    $("contacts").append(el("li", { "data-id": contact.id }, `${contact.name} (${contact.kind})${doctor} `, ...links.flatMap((a) => [a, " "]), share, " ", remove));
+    $("contacts").append(el("li", { "data-id": contact.id }, `${contact.name} (${contact.kind})${doctor} `, ...links.flatMap((a) => [a, " "]), share, " ", edit, " ", remove));
     if (contact.kind === "doctor") $("visit-doctor").append(el("option", { value: contact.id }, contact.name));
   }
   return contacts;
@@ -37,18 +40,41 @@ async function offerVCard(contact, button) {
   button.replaceWith(link);
 }
 
-/** Binds the contact form; the doctor's fields are sent only for a doctor. */
+const FIELDS = [["phone", "contact-phone"], ["email", "contact-email"], ["address", "contact-address"]];
+const DOCTOR_FIELDS = [["specialization", "contact-specialization"], ["officeHours", "contact-hours"]];
+
+/** Loads `contact` into the contact form, which then saves it instead of adding one. */
+function editContact(contact) {
+  const form = $("contact-form");
+  form.dataset.id = contact.id;
+  $("contact-kind").value = contact.kind;
+  $("contact-kind").disabled = true;  // a contact keeps its kind
+  $("contact-name").value = contact.name;
+  for (const [field, id] of FIELDS.concat(DOCTOR_FIELDS)) $(id).value = contact[field] || "";
+  $("contact-submit").textContent = "Save contact";
+  $("contact-name").focus();
+}
+
+function resetContactForm() {
+  const form = $("contact-form");
+  delete form.dataset.id;
+  form.reset();
+  $("contact-kind").disabled = false;
+  $("contact-submit").textContent = "Add contact";
+}
+
+/** Binds the contact form: it adds a contact, or saves the one being edited (an emptied field is
+ * cleared); the doctor's fields are sent only for a doctor. */
 export function bindContactForm(childId, done) {
   $("contact-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const input = { childId: childId(), kind: $("contact-kind").value, name: $("contact-name").value };
-    for (const [field, id] of [["phone", "contact-phone"], ["email", "contact-email"], ["address", "contact-address"]]) {
-      if ($(id).value) input[field] = $(id).value;
+    const editing = $("contact-form").dataset.id;
+    const kind = $("contact-kind").value;
+    const input = editing ? { id: editing, name: $("contact-name").value } : { childId: childId(), kind, name: $("contact-name").value };
+    for (const [field, id] of FIELDS.concat(kind === "doctor" ? DOCTOR_FIELDS : [])) {
+      if ($(id).value || editing) input[field] = $(id).value;
     }
-    if (input.kind === "doctor") {
-      if ($("contact-specialization").value) input.specialization = $("contact-specialization").value;
-      if ($("contact-hours").value) input.officeHours = $("contact-hours").value;
-    }
-    await done(callOperation(PLUGIN, "contact-add", input), "Contact added.");
+    const change = callOperation(PLUGIN, editing ? "contact-update" : "contact-add", input);
+    await done(change.then((saved) => { resetContactForm(); return saved; }), editing ? "Contact saved." : "Contact added.");
   });
 }
