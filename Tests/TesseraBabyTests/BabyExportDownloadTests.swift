@@ -24,15 +24,15 @@ import TesseraTestFixtures
         let (host, child, _) = try await Self.emaWithAngina()
         let answer = try await host.call("export", ["childId": .string(child), "sections": ["healthProblems"], "format": "pdf"])
         let pdf = try BabyExportTests.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue))
-        let text = try await onOwnThread { try Poppler.text(of: pdf) }  // poppler's wait on a thread of its own
+        let text = try await Poppler.text(of: pdf)
         for expected in ["Angína: temperatures (2026-03-01)", "37.5 °C raised", "38 °C fever", "39 °C high fever", "40 °C very high", "03-01 19:30", "healthProblems (1)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
-        #expect(try await onOwnThread { try Poppler.renderPNG(pdf) }.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try await Poppler.renderPNG(pdf).starts(with: [0x89, 0x50, 0x4E, 0x47]))
         // Without the section, no chart.
         let without = try await host.call("export", ["childId": .string(child), "sections": ["measurements"], "format": "pdf"])
         let otherPDF = try BabyExportTests.storedFile(host, try #require(without["pdf"]?["address"]?.stringValue))
-        let other = try await onOwnThread { try Poppler.text(of: otherPDF) }
+        let other = try await Poppler.text(of: otherPDF)
         #expect(!other.contains("temperatures"))
         await host.stop()
     }
