@@ -8,8 +8,15 @@ public enum ManifestReader {
     public static let schema = JSONDocument.compile(EmbeddedSchemas.pluginManifest)
 
     /// Reads and checks the manifest in `file`.
+    ///
+    /// A file read before with exactly the same bytes is not parsed, checked and compiled again:
+    /// the manifest read then is handed out (``ManifestCache``; a change of any byte reads anew).
     public static func read(file: String) throws(ManifestError) -> PluginManifest {
-        try decode(JSONDocument.read(file: file), file: file)
+        let content = try JSONDocument.contents(of: file)
+        if let kept = ManifestCache.manifest(file: file, content: content) { return kept }
+        let manifest = try decode(JSONDocument.parse(content, file: file), file: file)
+        ManifestCache.keep(manifest, file: file, content: content)
+        return manifest
     }
 
     /// Checks and decodes a manifest document. `file` names it in errors.
