@@ -9,7 +9,7 @@ import Synchronization
 /// swap, so ``ManifestReader/read(file:)`` keeps the result here and hands it out again when the
 /// file's bytes are the same.
 ///
-/// The key is the file's path and its whole content, compared byte for byte (the dictionary's
+/// The key is the file's absolute path and its whole content, compared byte for byte (the dictionary's
 /// hash only picks the bucket): a manifest that changed in any byte is never served from here,
 /// whatever its size or modification time say. Errors are not kept: a file that failed is read
 /// again next time. At most ``capacity`` manifests are kept; past that the cache starts over.

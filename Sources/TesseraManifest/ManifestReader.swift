@@ -13,9 +13,12 @@ public enum ManifestReader {
     /// the manifest read then is handed out (``ManifestCache``; a change of any byte reads anew).
     public static func read(file: String) throws(ManifestError) -> PluginManifest {
         let content = try JSONDocument.contents(of: file)
-        if let kept = ManifestCache.manifest(file: file, content: content) { return kept }
+        // Kept under the absolute path: a relative one is resolved against the current folder
+        // (the `ui` folder is made absolute from it), which may change between two reads.
+        let key = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        if let kept = ManifestCache.manifest(file: key, content: content) { return kept }
         let manifest = try decode(JSONDocument.parse(content, file: file), file: file)
-        ManifestCache.keep(manifest, file: file, content: content)
+        ManifestCache.keep(manifest, file: key, content: content)
         return manifest
     }
 
