@@ -145,6 +145,23 @@ func hostRestartBenchmark(library: String, manifest: String, processes: Int, scr
     return Summary(samples)
 }
 
+/// A plugin started again in the same process, its build and manifest unchanged (the host
+/// stopped and a new one started, as after a restart of the plugin or a swap back): `starts`
+/// starts, alternately with the manifest cache emptied first (the manifest read, checked and its
+/// schemas compiled anew, as before the cache) and with it kept. Returns both series.
+func hostRestartInProcessBenchmark(library: String, manifest: String, starts: Int, scratch: String) throws
+    -> (read: Summary, cached: Summary)
+{
+    let output = try runTool(CommandLine.arguments[0], ["host-child", library, manifest, scratch, String(-starts)])
+    var read: [Double] = [], cached: [Double] = []
+    for line in output.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let value = Double(parts[1]) else { continue }
+        if parts[0] == "read" { read.append(value) } else { cached.append(value) }
+    }
+    return (Summary(read), Summary(cached))
+}
+
 /// The child side of ``hostStartBenchmark``: prints the nanoseconds of each `start()`; with
 /// `count` 0, of one start of `library` itself after an uncounted one (``hostRestartBenchmark``).
 func hostChild(library: String, manifest: String, scratch: String, count: Int) async throws {
@@ -163,8 +180,11 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
     // A restart series starts a distinct build first, uncounted, as the rebuilt series does: the
     // first start in a process pays one-time costs (runtime metadata, SQLite, Foundation).
     let restart = count == 0
-    for i in 0...(restart ? 1 : count) {
-        let measuresUnchanged = restart && i == 1
+    // With a negative count: -count starts of the same build and manifest in this one process
+    // (``hostRestartInProcessBenchmark``), every other one with the manifest cache emptied first.
+    let inProcess = count < 0
+    for i in 0...(restart ? 1 : abs(count)) {
+        let measuresUnchanged = (restart && i == 1) || (inProcess && i > 0)
         var copy = library
         if !measuresUnchanged {
             var bytes = original
@@ -172,8 +192,12 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
             copy = scratch + "/\(fileName)-\(i).so"
             try bytes.write(to: URL(fileURLWithPath: copy))
         }
-        manifestObject["library"] = ["path": .string(copy)]
-        try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/plugin.json"))
+        if !(inProcess && i > 0) {
+            manifestObject["library"] = ["path": .string(inProcess ? library : copy)]
+            try Data(JSONValue.object(manifestObject).serialized().utf8).write(to: URL(fileURLWithPath: scratch + "/manifests/plugin.json"))
+        }
+        let cold = inProcess && i % 2 == 1
+        if cold { ManifestCache.removeAll() }
         let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment),
                                   options: HostOptions(dataDirectory: scratch + "/data"))
         let t = monotonicNanoseconds()
@@ -183,6 +207,7 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
             throw PluginError(.unavailable, "not active: \(host.status(of: id)?.reason ?? "?")")
         }
         await host.stop()
-        if i > 0 { print(elapsed) }  // load 0 creates and migrates the database, or warms the process up
+        // Load 0 creates and migrates the database, or warms the process up.
+        if i > 0 { print(inProcess ? "\(cold ? "read" : "cached") \(elapsed)" : "\(elapsed)") }
     }
 }

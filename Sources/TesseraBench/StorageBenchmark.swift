@@ -17,9 +17,12 @@ import TesseraStorage
 /// API's change log holds for each row (`_tessera_changes`, the same table and the same cells text,
 /// one prepared INSERT per row): (b) → (c) is the cost of the log itself, (c) → (a) the cost of
 /// the record API's own layer (validation, Swift values, statement look-up, the log's encoding).
-func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws
-    -> (recordAPIRowsPerSecondMedian: Double, rawRowsPerSecondMedian: Double, rawWithLogRowsPerSecondMedian: Double)
-{
+///
+/// A fourth variant (d) is the record API called on the benchmark's thread
+/// (`writeBlocking(_:phases:)`), which also adds up where its time went: validation, the plugin's
+/// rows, the log's rows, and the rest of the transaction (`BEGIN`, `COMMIT` and its fsync); (d) → (a)
+/// is the hop to the storage's write queue and back.
+func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> StorageBenchmarkResult {
     precondition(rows > 0 && batchSize > 0 && rounds > 0)
     let root = NSTemporaryDirectory() + "tessera-storage-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -29,24 +32,52 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws
     var recordRates: [Double] = []
     var rawRates: [Double] = []
     var rawWithLogRates: [Double] = []
-    enum Variant: String { case record, raw, rawWithLog }
+    var blockingRates: [Double] = []
+    var phases: [WritePhases] = []
+    enum Variant: String { case record, raw, rawWithLog, blocking }
     for round in 0..<rounds {
-        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog] : [.rawWithLog, .raw, .record]
+        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog, .blocking] : [.blocking, .rawWithLog, .raw, .record]
         for variant in order {
             let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
-            let nanoseconds = variant == .record
-                ? try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
-                : try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload, withLog: variant == .rawWithLog)
+            let nanoseconds: UInt64
+            switch variant {
+            case .record: nanoseconds = try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
+            case .blocking:
+                let timed = try timeRecordAPIBlocking(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                nanoseconds = timed.nanoseconds
+                phases.append(timed.phases)
+            case .raw, .rawWithLog:
+                nanoseconds = try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload, withLog: variant == .rawWithLog)
+            }
             let rate = Double(rows) / (Double(nanoseconds) / 1e9)
             switch variant {
             case .record: recordRates.append(rate)
             case .raw: rawRates.append(rate)
             case .rawWithLog: rawWithLogRates.append(rate)
+            case .blocking: blockingRates.append(rate)
             }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
     }
-    return (median(recordRates), median(rawRates), median(rawWithLogRates))
+    // Each phase's median over the rounds, per row.
+    func perRow(_ phase: (WritePhases) -> UInt64) -> Double { median(phases.map { Double(phase($0)) / 1000 / Double(rows) }) }
+    return StorageBenchmarkResult(
+        recordAPIRowsPerSecondMedian: median(recordRates), rawRowsPerSecondMedian: median(rawRates),
+        rawWithLogRowsPerSecondMedian: median(rawWithLogRates), blockingRowsPerSecondMedian: median(blockingRates),
+        validateMicrosPerRow: perRow(\.validate), rowsMicrosPerRow: perRow(\.rows), logMicrosPerRow: perRow(\.log),
+        commitMicrosPerRow: perRow(\.commit))
+}
+
+/// The medians of a storage run: rows per second of each variant, and (d)'s phases in µs per row.
+struct StorageBenchmarkResult {
+    let recordAPIRowsPerSecondMedian: Double
+    let rawRowsPerSecondMedian: Double
+    let rawWithLogRowsPerSecondMedian: Double
+    let blockingRowsPerSecondMedian: Double
+    let validateMicrosPerRow: Double
+    let rowsMicrosPerRow: Double
+    let logMicrosPerRow: Double
+    let commitMicrosPerRow: Double
 }
 
 private let itemsTable = "CREATE TABLE items(id TEXT PRIMARY KEY, batch INTEGER, n INTEGER, payload TEXT)"
@@ -81,6 +112,29 @@ private func timeRecordAPI(path: String, rows: Int, batchSize: Int, payload: Str
         batchNumber += 1
     }
     return monotonicNanoseconds() - start
+}
+
+/// (d) The record API on this thread, adding up its phases.
+private func timeRecordAPIBlocking(path: String, rows: Int, batchSize: Int, payload: String) throws
+    -> (nanoseconds: UInt64, phases: WritePhases)
+{
+    let storage = try SQLitePluginStorage(pluginID: "bench", path: path, now: { Date() })
+    try storage.migrate([StorageMigration(version: 1, sql: itemsTable)])
+    var phases = WritePhases()
+    let start = monotonicNanoseconds()
+    var written = 0
+    var batchNumber: Int64 = 0
+    while written < rows {
+        var batch = WriteBatch()
+        for _ in 0..<min(batchSize, rows - written) {
+            batch.put("items", id: "b\(batchNumber)-\(written)",
+                      ["batch": .integer(batchNumber), "n": .integer(Int64(written)), "payload": .text(payload)])
+            written += 1
+        }
+        try storage.writeBlocking(batch, phases: &phases)
+        batchNumber += 1
+    }
+    return (monotonicNanoseconds() - start, phases)
 }
 
 /// (b) Raw SQLite through the C API, with the same settings; with `withLog` (c), each row also gets

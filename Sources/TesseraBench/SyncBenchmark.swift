@@ -29,7 +29,7 @@ func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBench
         let ids = (0..<cells / 5).map { _ in random.uuid() }
         let inserts = try time { try writeInserts(a, ids: ids, random: &random) }
         result.add(.insertsWrite, inserts.seconds)
-        try transfer(from: a, to: b, phase: .inserts, since: nil, into: &result)
+        try ProfilerWindow.around("inserts") { try transfer(from: a, to: b, phase: .inserts, since: nil, into: &result) }
         let mark = a.lastTimestamp
         // Above 10⁵ cells only the inserts run (writing a million patches on A first is minutes of
         // work that measures A's write path, not the transfer).
@@ -42,7 +42,7 @@ func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBench
         }
         let patches = try time { try writePatches(a, ids: ids, count: cells, random: &random) }
         result.add(.patchesWrite, patches.seconds)
-        try transfer(from: a, to: b, phase: .patches, since: mark, into: &result)
+        try ProfilerWindow.around("patches") { try transfer(from: a, to: b, phase: .patches, since: mark, into: &result) }
         try checkInSync(a, b)
         for name in ["a", "b"] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: "\(scratch)/\(name)\(round).sqlite\(suffix)") }
@@ -70,6 +70,10 @@ struct SyncBenchmarkResult {
     /// JSON-lines encoding (a comparison, not part of it). On a shared machine it moves less than the
     /// wall-clock time, which also holds waits for the cores and the disk.
     var cpuSeconds: [String: [Double]] = [:]
+    /// Per workload, from the last round: the rows the pages touched, each row counted once per
+    /// page it appears in. Changes of one row in one page are merged into one write of its
+    /// metadata and of the plugin's row, so rows per change says how much of that work a size has.
+    var rowsTouched: [String: Int] = [:]
 
     init(cells: Int, rounds: Int) {
         self.cells = cells
@@ -146,6 +150,7 @@ private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkRe
     ResidentMemory.resetPeak()
     let cpuBefore = processCPUSeconds()
     var jsonCPU = 0.0
+    var rowsTouched = 0
     var cursor = since
     while true {
         let read = try time { try a.changes(in: space, since: cursor, limit: pageSize) }
@@ -166,6 +171,7 @@ private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkRe
         sizes.cells += read.value.filter { $0.value != nil }.count
         sizes.binary += encoded.value.count
         sizes.json += json.value.count
+        rowsTouched += Set(read.value.map { $0.table + "\u{0}" + $0.row }).count
         cursor = last
     }
     let p = phase.rawValue
@@ -176,6 +182,7 @@ private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkRe
     result.add(.init(rawValue: p + "Decode")!, seconds.decode)
     result.add(.init(rawValue: p + "Apply")!, seconds.apply)
     result.sizes[p] = sizes
+    result.rowsTouched[p] = rowsTouched
     result.peakGrowth[p, default: []].append(Double(max(0, ResidentMemory.now().peak - before.current)))
 }
 
@@ -250,6 +257,10 @@ func printSyncResult(_ r: SyncBenchmarkResult) {
         print("  read A's log \(seconds(p("Read"))), encode \(seconds(p("Encode"))) (JSON lines \(seconds(p("JSON")))), decode \(seconds(p("Decode"))), apply on B \(seconds(p("Apply"))) (pages of 5000, streamed)")
         print(String(format: "  A → B (read + encode + decode + apply)        %.3f s = %.1f µs per change  target ≤ 5 s device→hub→device",
                      r.transfer(workload), r.transfer(workload) / Double(size.changes) * 1e6))
+        if let touched = r.rowsTouched[workload] {
+            print(String(format: "  rows touched per page, summed over the pages: %d = %.2f per change (each a metadata write and a write of the plugin's row)",
+                         touched, Double(touched) / Double(size.changes)))
+        }
         let cpu = Summary(r.cpuSeconds[workload] ?? []).median
         print(String(format: "  CPU time of A → B (user + system) %.3f s = %.1f µs per change", cpu, cpu / Double(size.changes) * 1e6))
         let peak = Summary(r.peakGrowth[workload] ?? []).median

@@ -77,6 +77,96 @@ func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Dou
     return ((processCPUSeconds() - start) / changes, Double(monotonicNanoseconds() - wallStart) / 1e9 / changes)
 }
 
+/// The same floor for the patches workload: `cells / 5` rows of 5 cells (inserted untimed, in
+/// transactions of 10,000 rows), then `cells` single-cell patches of random rows, applied as
+/// ``MergeSession`` applies a remote page of 5,000: per change a message-log insert, per row new to
+/// the page its causal length and the cell's winner looked up; at the end of the page, per row in
+/// id order, the cell's winner written and the plugin's row updated; one transaction per page.
+/// The rows a page touches, and so the pages of each B-tree it dirties, depend on `cells` exactly
+/// as the benchmark's do. Returns seconds per change (CPU, wall-clock).
+func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
+    else { throw FloorError("cannot open \(path)") }
+    defer { sqlite3_close_v2(db) }
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+    }
+    try exec("""
+        PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+        CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
+        CREATE TABLE cells(tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL, cl INTEGER NOT NULL, ts TEXT NOT NULL,
+            PRIMARY KEY (tbl, row_id, col)) WITHOUT ROWID;
+        CREATE TABLE messages(space TEXT NOT NULL, ts TEXT NOT NULL, col TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL,
+            cl INTEGER NOT NULL, value, supersedes TEXT, PRIMARY KEY (space, ts, col)) WITHOUT ROWID;
+        CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT);
+        """)
+    let sql = [
+        "INSERT INTO messages VALUES ('child-1', ?, ?, 'entries', ?, 1, 80.0, NULL) ON CONFLICT DO NOTHING",
+        "SELECT space, cl FROM rows WHERE tbl = 'entries' AND row_id = ?",
+        "SELECT cl, ts FROM cells WHERE tbl = 'entries' AND row_id = ? AND col = ?",
+        "INSERT INTO cells VALUES ('entries', ?, ?, 1, ?) ON CONFLICT (tbl, row_id, col) DO UPDATE SET cl = excluded.cl, ts = excluded.ts",
+        "UPDATE entries SET amount = 90.0 WHERE id = ?",
+        "INSERT INTO rows VALUES ('entries', ?, 'child-1', 1)",
+        "INSERT INTO entries VALUES (?, 'nap', '2026-03-02T10:00:00Z', 80.0, 'took it slowly', 'mum')",
+    ]
+    var statements: [OpaquePointer?] = Array(repeating: nil, count: sql.count)
+    for (i, text) in sql.enumerated() where sqlite3_prepare_v2(db, text, -1, &statements[i], nil) != SQLITE_OK {
+        throw FloorError("\(text): \(String(cString: sqlite3_errmsg(db)))")
+    }
+    defer { statements.forEach { sqlite3_finalize($0) } }
+    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    func step(_ index: Int, _ texts: [String]) {
+        let statement = statements[index]
+        for (i, text) in texts.enumerated() { sqlite3_bind_text(statement, Int32(i + 1), text, -1, transient) }
+        _ = sqlite3_step(statement)
+        sqlite3_reset(statement)
+    }
+    let columns = ["amount", "at", "author", "kind", "note"]
+    var random = SplitMix64(seed: 7)
+    let ids = (0..<cells / 5).map { _ in random.uuid() }
+    var stamp = 0
+    func nextStamp() -> String {
+        stamp += 1
+        return String(format: "2026-11-26T04:00:00.000Z-%016lx-000000000000000b", stamp)
+    }
+    // The rows, untimed.
+    for start in stride(from: 0, to: ids.count, by: 10_000) {
+        try exec("BEGIN IMMEDIATE")
+        for id in ids[start..<min(start + 10_000, ids.count)] {
+            let ts = nextStamp()
+            step(5, [id])
+            for column in columns { step(3, [id, column, ts]) }
+            step(6, [id])
+        }
+        try exec("COMMIT")
+    }
+    let start = processCPUSeconds()
+    let wallStart = monotonicNanoseconds()
+    for first in stride(from: 0, to: cells, by: 5000) {
+        try exec("BEGIN IMMEDIATE")
+        var touched: [String: String] = [:]
+        for _ in first..<min(first + 5000, cells) {
+            let id = ids[random.below(ids.count)]
+            let ts = nextStamp()
+            step(0, [ts, "amount", id])
+            if touched[id] == nil {
+                step(1, [id])
+                step(2, [id, "amount"])
+            }
+            touched[id] = ts
+        }
+        for id in touched.keys.sorted() {
+            step(3, [id, "amount", touched[id]!])
+            step(4, [id])
+        }
+        try exec("COMMIT")
+    }
+    return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
+}
+
 private struct FloorError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

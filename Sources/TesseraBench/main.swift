@@ -56,6 +56,28 @@ if which == "load" || which == "all" {
         let restart = try hostRestartBenchmark(library: library, manifest: manifest, processes: 10, scratch: scratch + "/restart-\(name)")
         report("  the \(name) plugin, unchanged, restarted", restart, unit: micros, target: "")
         print(String(format: "    ÷ the C anchor's median: %.1f×", restart.median / anchor.median))
+        let again = try hostRestartInProcessBenchmark(library: library, manifest: manifest, starts: 40, scratch: scratch + "/again-\(name)")
+        // Started again in the same process, build and manifest unchanged: the manifest read,
+        // checked and compiled anew (as before the manifest cache), then taken from the cache.
+        report("  \(name), again, manifest read", again.read, unit: micros, target: "")
+        report("  \(name), again, manifest cached", again.cached, unit: micros, target: "")
+        print(String(format: "    the cache saves %.1f µs of %.1f (%.0f %%)", (again.read.median - again.cached.median) / 1000,
+                     again.read.median / 1000, (1 - again.cached.median / again.read.median) * 100))
+    }
+}
+
+// Only the host starts (`tessera-bench host-start`): the load benchmark's last part.
+if which == "host-start" {
+    let root = FileManager.default.currentDirectoryPath
+    for (name, manifest) in [("hello", root + "/Plugins/Hello/manifest.json"), ("example", root + "/manifests/example.json")] {
+        let library = buildDirectory + "/libTessera\(name.prefix(1).uppercased() + name.dropFirst()).so"
+        let again = try hostRestartInProcessBenchmark(library: library, manifest: manifest, starts: 40, scratch: scratch + "/again-\(name)")
+        // Started again in the same process, build and manifest unchanged: the manifest read,
+        // checked and compiled anew (as before the manifest cache), then taken from the cache.
+        report("  \(name), again, manifest read", again.read, unit: micros, target: "")
+        report("  \(name), again, manifest cached", again.cached, unit: micros, target: "")
+        print(String(format: "    the cache saves %.1f µs of %.1f (%.0f %%)", (again.read.median - again.cached.median) / 1000,
+                     again.read.median / 1000, (1 - again.cached.median / again.read.median) * 100))
     }
 }
 
@@ -97,6 +119,11 @@ if which == "storage" || which == "all" {
                      perRow(result.rawWithLogRowsPerSecondMedian) - perRow(result.rawRowsPerSecondMedian),
                      result.rawWithLogRowsPerSecondMedian,
                      perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.rawWithLogRowsPerSecondMedian)))
+        print(String(format: "  record API per row %.2f µs (on this thread: %.2f; the write queue's hop %.2f): validation %.2f, the rows %.2f, the log's rows %.2f, BEGIN/COMMIT/fsync %.2f; raw sqlite3_step %.2f",
+                     perRow(result.recordAPIRowsPerSecondMedian), perRow(result.blockingRowsPerSecondMedian),
+                     perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.blockingRowsPerSecondMedian),
+                     result.validateMicrosPerRow, result.rowsMicrosPerRow, result.logMicrosPerRow, result.commitMicrosPerRow,
+                     perRow(result.rawRowsPerSecondMedian)))
     }
 }
 
@@ -163,36 +190,46 @@ if which == "sync" || which == "all" {
     // One size or several (`sync 1000 10000 100000 1000000`): several also print how flat the
     // per-change cost stays as the log grows.
     let sizes = CommandLine.arguments.dropFirst(2).compactMap { Int($0) }
-    var perChange: [(cells: Int, inserts: Double, patches: Double, cpu: Double)] = []
-    var floor: [(cpu: Double, wall: Double)] = []
+    /// Per size, µs per change: each workload's wall-clock and CPU time, and its SQLite anchor's.
+    var perChange: [(cells: Int, figures: [String: Double])] = []
     for cells in sizes.isEmpty ? [100_000] : sizes {
-        let r = try syncBenchmark(cells: cells, rounds: cells > 100_000 ? 1 : 3, scratch: scratch + "/sync")
+        // TESSERA_BENCH_SYNC_ROUNDS overrides the rounds (1 for a profile of one transfer).
+        let rounds = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_ROUNDS"].flatMap { Int($0) }
+        let r = try syncBenchmark(cells: cells, rounds: rounds ?? (cells > 100_000 ? 1 : 3), scratch: scratch + "/sync")
         printSyncResult(r)
-        // The anchor, same run: SQLite alone running the apply's statements for the same inserts.
-        floor.append(try syncSQLiteFloor(cells: cells, path: scratch + "/sync/floor.sqlite"))
+        var figures: [String: Double] = [:]
+        for workload in ["inserts", "patches"] {
+            guard let changes = r.sizes[workload]?.changes else { continue }
+            figures[workload] = r.transfer(workload) / Double(changes) * 1e6
+            figures[workload + ", CPU time"] = Summary(r.cpuSeconds[workload] ?? []).median / Double(changes) * 1e6
+        }
+        // The anchors, same run: SQLite alone running the apply's statements for the same workloads.
+        let floor = try syncSQLiteFloor(cells: cells, path: scratch + "/sync/floor.sqlite")
+        figures["the SQLite anchor, inserts"] = floor.wall * 1e6
+        figures["the SQLite anchor, inserts, CPU time"] = floor.cpu * 1e6
         let inserts = Double(r.sizes["inserts"]?.changes ?? 1)
         print(String(format: "  anchor: SQLite alone, the apply's statements for the same inserts (C API): %.1f µs per change (CPU time %.1f µs); the inserts' A → B ÷ it %.2f (CPU time %.2f)",
-                     floor.last!.wall * 1e6, floor.last!.cpu * 1e6, r.transfer("inserts") / inserts / floor.last!.wall,
-                     Summary(r.cpuSeconds["inserts"] ?? []).median / inserts / floor.last!.cpu))
-        perChange.append((cells, r.transfer("inserts") / Double(r.sizes["inserts"]?.changes ?? 1) * 1e6,
-                          r.transfer("patches") / Double(r.sizes["patches"]?.changes ?? 1) * 1e6,
-                          Summary(r.cpuSeconds["inserts"] ?? []).median / Double(r.sizes["inserts"]?.changes ?? 1) * 1e6))
+                     floor.wall * 1e6, floor.cpu * 1e6, r.transfer("inserts") / inserts / floor.wall,
+                     Summary(r.cpuSeconds["inserts"] ?? []).median / inserts / floor.cpu))
+        if let patches = r.sizes["patches"]?.changes {
+            let patchFloor = try syncSQLitePatchFloor(cells: cells, path: scratch + "/sync/floor.sqlite")
+            figures["the SQLite anchor, patches"] = patchFloor.wall * 1e6
+            figures["the SQLite anchor, patches, CPU time"] = patchFloor.cpu * 1e6
+            print(String(format: "  anchor: SQLite alone, the apply's statements for the same patches (C API): %.1f µs per change (CPU time %.1f µs); the patches' A → B ÷ it %.2f (CPU time %.2f)",
+                         patchFloor.wall * 1e6, patchFloor.cpu * 1e6, r.transfer("patches") / Double(patches) / patchFloor.wall,
+                         Summary(r.cpuSeconds["patches"] ?? []).median / Double(patches) / patchFloor.cpu))
+        }
+        perChange.append((cells, figures))
     }
     if perChange.count > 1 {
-        for workload in ["inserts", "inserts, CPU time", "the SQLite anchor", "the SQLite anchor, CPU time", "patches"] {
-            let figures = perChange.enumerated().compactMap { index, row -> Double? in
-                switch workload {
-                case "inserts": return row.inserts
-                case "patches": return row.patches.isNaN ? nil : row.patches
-                case "inserts, CPU time": return row.cpu
-                case "the SQLite anchor": return floor[index].wall * 1e6
-                default: return floor[index].cpu * 1e6
-                }
-            }
-            guard figures.count > 1 else { continue }
-            let listed = zip(perChange.filter { workload != "patches" || !$0.patches.isNaN }, figures).map { String(format: "%d: %.1f µs", $0.0.cells, $0.1) }.joined(separator: ", ")
+        for workload in ["inserts", "inserts, CPU time", "the SQLite anchor, inserts", "the SQLite anchor, inserts, CPU time",
+                         "patches", "patches, CPU time", "the SQLite anchor, patches", "the SQLite anchor, patches, CPU time"] {
+            let rows = perChange.compactMap { row in row.figures[workload].map { (row.cells, $0) } }
+            guard rows.count > 1 else { continue }
+            let listed = rows.map { String(format: "%d: %.1f µs", $0.0, $0.1) }.joined(separator: ", ")
+            let values = rows.map(\.1)
             print(String(format: "sync, %@, A → B per change by cell changes: %@; largest ÷ smallest %.2f  target ≤ 1.5",
-                         workload, listed, (figures.max() ?? 0) / (figures.min() ?? 1)))
+                         workload, listed, (values.max() ?? 0) / (values.min() ?? 1)))
         }
     }
 }

@@ -5,10 +5,20 @@ import TesseraSchema
 /// Reads a JSON file and checks it against a schema, with errors that name the file and path.
 enum JSONDocument {
     static func read(file: String) throws(ManifestError) -> JSONValue {
+        try parse(contents(of: file), file: file)
+    }
+
+    /// The bytes of `file`.
+    static func contents(of file: String) throws(ManifestError) -> Data {
         guard let data = FileManager.default.contents(atPath: file) else {
             let reason = FileManager.default.fileExists(atPath: file) ? "an unreadable file" : "no such file"
             throw ManifestError(file: file, path: "$", expected: "a readable JSON file", found: reason)
         }
+        return data
+    }
+
+    /// The JSON of `data`, read from `file` (named in errors).
+    static func parse(_ data: Data, file: String) throws(ManifestError) -> JSONValue {
         do {
             return try JSONValue(parsing: data)
         } catch {

@@ -8,8 +8,18 @@ public enum ManifestReader {
     public static let schema = JSONDocument.compile(EmbeddedSchemas.pluginManifest)
 
     /// Reads and checks the manifest in `file`.
+    ///
+    /// A file read before with exactly the same bytes is not parsed, checked and compiled again:
+    /// the manifest read then is handed out (``ManifestCache``; a change of any byte reads anew).
     public static func read(file: String) throws(ManifestError) -> PluginManifest {
-        try decode(JSONDocument.read(file: file), file: file)
+        let content = try JSONDocument.contents(of: file)
+        // Kept under the absolute path: a relative one is resolved against the current folder
+        // (the `ui` folder is made absolute from it), which may change between two reads.
+        let key = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        if let kept = ManifestCache.manifest(file: key, content: content) { return kept }
+        let manifest = try decode(JSONDocument.parse(content, file: file), file: file)
+        ManifestCache.keep(manifest, file: key, content: content)
+        return manifest
     }
 
     /// Checks and decodes a manifest document. `file` names it in errors.

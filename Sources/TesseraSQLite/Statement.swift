@@ -136,7 +136,12 @@ public final class Statement {
                               message: "the statement has \(parameterCount) parameter(s), \(values.count) value(s) given",
                               sql: sql)
         }
-        for (i, value) in values.enumerated() { try bind(value, at: i + 1) }
+        // An index loop: `enumerated()` looks up generic metadata per element in unoptimised builds.
+        var index = 0
+        while index < values.count {
+            try bind(values[index], at: index + 1)
+            index += 1
+        }
     }
 
     /// Sets every parameter back to `NULL` (`sqlite3_clear_bindings`).

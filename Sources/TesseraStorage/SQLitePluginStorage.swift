@@ -195,20 +195,48 @@ public final class SQLitePluginStorage: PluginStorage {
     ///   one; `forbidden` if one of the plugin's triggers touches the host's tables;
     ///   `unavailable` if the database is busy or the disk full; `internal` otherwise.
     public func writeBlocking(_ batch: WriteBatch) throws {
+        var unused = WritePhases()
+        try write(batch, phases: &unused, timed: false)
+    }
+
+    /// ``writeBlocking(_:)``, adding where its time went to `phases` (for the benchmark's breakdown
+    /// of the record API's cost against raw SQLite).
+    public func writeBlocking(_ batch: WriteBatch, phases: inout WritePhases) throws {
+        try write(batch, phases: &phases, timed: true)
+    }
+
+    private func write(_ batch: WriteBatch, phases: inout WritePhases, timed: Bool) throws {
         if batch.changes.isEmpty && batch.events.isEmpty { return }
+        var clock = PhaseClock(running: timed)
         let committed = try checkEvents(batch.events)
         try writer.withConnection { connection throws in
             let plan = try self.plan(batch, connection: connection)
             // Read under the lock, so that times in the log never go backwards as seq goes forwards.
             let at = ChangeLogCoding.timestamp.format(now())
+            clock.lap(into: &phases.validate)
             _ = sqlGuard.takeRefusal()
             do {
                 let stamp = state.withLock { $0.stamp }
+                var counted: UInt64 = 0  // rows, log and stamp of this batch
                 try connection.transaction(.immediate) {
-                    if !plan.isEmpty { try self.apply(plan, at: at, connection: connection) }
-                    if !plan.isEmpty, let stamp { try stamp(batch, connection) }
+                    var body = PhaseClock(running: timed)
+                    if !plan.isEmpty {
+                        try self.applyRows(plan, connection: connection)
+                        counted += body.lap(into: &phases.rows)
+                        try self.appendToLog(plan, at: at, connection: connection)
+                        counted += body.lap(into: &phases.log)
+                    }
+                    if !plan.isEmpty, let stamp {
+                        try stamp(batch, connection)
+                        counted += body.lap(into: &phases.stamp)
+                    }
                     try self.storeEvents(batch.events, at: at, connection: connection)
                 }
+                // The rest of the transaction: BEGIN, the events, COMMIT with its fsync.
+                var transaction: UInt64 = 0
+                clock.lap(into: &transaction)
+                phases.commit += transaction &- min(transaction, counted)
+                phases.batches += 1
             } catch let error as SQLiteError {
                 if error.code == SQLITE_FULL, let quota = state.withLock({ $0.quotaMegabytes }) {
                     throw PluginError(.forbidden, "plugin \(pluginID) has used its storage quota of \(quota) MB; nothing of this batch was written")
@@ -332,8 +360,8 @@ public final class SQLitePluginStorage: PluginStorage {
         return shape
     }
 
-    /// Applies a validated plan inside the open transaction, then appends it to the change log.
-    private func apply(_ plan: [PlannedChange], at: String, connection: SQLiteConnection) throws {
+    /// Applies a validated plan to the plugin's tables inside the open transaction.
+    private func applyRows(_ plan: [PlannedChange], connection: SQLiteConnection) throws {
         var statement: Statement?
         var previous: PlannedChange?
         try sqlGuard.asPlugin {
@@ -362,6 +390,10 @@ public final class SQLitePluginStorage: PluginStorage {
                 }
             }
         }
+    }
+
+    /// Appends an applied plan to the change log, inside the open transaction.
+    private func appendToLog(_ plan: [PlannedChange], at: String, connection: SQLiteConnection) throws {
         // The batch number is the sequence number its first entry will get.
         let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = '_tessera_changes'")?
             .first?.integer ?? 0
@@ -414,6 +446,12 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// The statement of a change; parameters: for a put, id then values; otherwise values then id.
     static func sql(for change: PlannedChange) -> String {
+        let key = TableShape.StatementKey(operation: change.operation, columns: change.cells.map(\.column.name))
+        return change.table.sql(for: key) { makeSQL(for: change) }
+    }
+
+    /// The statement of a change, built (see ``sql(for:)``).
+    private static func makeSQL(for change: PlannedChange) -> String {
         let table = change.table.quoted
         let id = change.table.id.quoted
         switch change.operation {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 import TesseraSQLite
 
@@ -38,6 +39,24 @@ final class TableShape: Sendable {
     let declaredColumns: [String: Column]
     /// The writable columns other than `id`, in name order: a put sets each one.
     let writableColumns: [Column]
+    /// The SQL of each write statement made so far, by operation and columns set: made once per
+    /// shape of change rather than once per batch (the connection's statement cache then finds the
+    /// prepared statement by this text).
+    private let statementSQL = Mutex<[StatementKey: String]>([:])
+
+    /// What a write statement's SQL depends on.
+    struct StatementKey: Hashable {
+        let operation: SQLitePluginStorage.Operation
+        let columns: [String]
+    }
+
+    /// The SQL for `key`, made by `make` the first time.
+    func sql(for key: StatementKey, make: () -> String) -> String {
+        if let sql = statementSQL.withLock({ $0[key] }) { return sql }
+        let sql = make()
+        statementSQL.withLock { $0[key] = sql }
+        return sql
+    }
 
     init(name: String, quoted: String, id: Column, columns: [String: Column], writableColumns: [Column]) {
         self.name = name

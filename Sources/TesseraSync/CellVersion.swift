@@ -8,10 +8,18 @@
 struct CellVersion: Sendable, Hashable, Comparable {
     /// The causal length of the row when the cell was written (odd).
     let causalLength: Int64
-    /// The write's timestamp.
-    let timestamp: HLCTimestamp
+    /// The write's timestamp as its collatable text (``HLCTimestamp/text``). Kept as text because
+    /// the byte order of these texts is the timestamps' order: a winner loaded from
+    /// `_tessera_sync_cells` is compared as stored, without parsing it (a parse per patched row was
+    /// a sixth of a remote patch's cost).
+    let timestampText: String
+
+    /// The write's timestamp, parsed from its text.
+    var timestamp: HLCTimestamp {
+        get throws { try HLCTimestamp(parsing: timestampText) }
+    }
 
     static func < (a: CellVersion, b: CellVersion) -> Bool {
-        a.causalLength != b.causalLength ? a.causalLength < b.causalLength : a.timestamp < b.timestamp
+        a.causalLength != b.causalLength ? a.causalLength < b.causalLength : a.timestampText < b.timestampText
     }
 }

@@ -15,7 +15,7 @@ enum ConflictResolution {
         let key = MergeSession.RowKey(table: conflict.table, row: conflict.row)
         guard let meta = try session.existingRow(key) else { throw SyncError.rowNotFound(table: conflict.table, row: conflict.row) }
         let space = meta.space
-        try TableWriter.patch(shape, id: conflict.row, cells: [(column, value)], on: session.connection)
+        try TableWriter.patch(shape, id: conflict.row, cells: [TableWriter.Cell(column: column, value: value)], on: session.connection)
         let superseded = [conflict.current.timestamp] + conflict.others.map(\.timestamp)
         let change = SyncChange(space: space, table: conflict.table, row: conflict.row, causalLength: meta.causalLength,
                                 timestamp: try session.clock.send(),

@@ -30,7 +30,7 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     /// - Throws: ``HLCError/outOfRange(millis:)`` if `millis` is outside
     ///   ``minimumMillis``...``maximumMillis``.
     public init(millis: Int64, counter: UInt16, node: HLCNode) throws {
-        guard (Self.minimumMillis...Self.maximumMillis).contains(millis) else {
+        guard millis >= Self.minimumMillis, millis <= Self.maximumMillis else {
             throw HLCError.outOfRange(millis: millis)
         }
         self.millis = millis

@@ -113,7 +113,7 @@ struct LocalStamper {
             var supersedes: [HLCTimestamp] = []
             if shape.keepConflicts.contains(column), let current = try session.winner(of: column, in: meta, key: key),
                current.causalLength == meta.causalLength {
-                supersedes = [current.timestamp]
+                supersedes = [try current.timestamp]
             }
             try absorb(.cell(column: column, value: value, supersedes: supersedes), causalLength: meta.causalLength)
         }

@@ -22,9 +22,11 @@ enum Materializer {
             return .deleted
         }
         // Winners of an older life (a cell the new life has not written yet) are not shown.
-        let cells = meta.changed.compactMap { column, change -> (column: SyncTableShape.Column, value: SQLValue)? in
-            guard meta.cells[column]?.causalLength == meta.causalLength, let shaped = shape.byName[column] else { return nil }
-            return (shaped, change.value)
+        var cells: [TableWriter.Cell] = []
+        cells.reserveCapacity(meta.changed.count)
+        for (column, change) in meta.changed {
+            guard meta.cells[column]?.causalLength == meta.causalLength, let shaped = shape.byName[column] else { continue }
+            cells.append(TableWriter.Cell(column: shaped, value: change.value))
         }
         if meta.causalLength != meta.causalLengthBefore {
             try TableWriter.put(shape, id: key.row, cells: cells, on: connection)

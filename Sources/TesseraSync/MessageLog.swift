@@ -20,8 +20,17 @@ enum MessageLog {
         default:
             supersedes = .null
         }
-        try insert.execute([.text(change.space), .text(timestampText), .text(change.column), .text(change.table),
-                            .text(change.row), .integer(change.causalLength), change.value ?? .null, supersedes])
+        // Bound one by one rather than from an array of values: this runs once per change merged.
+        defer { insert.reset() }
+        try insert.bind(change.space, at: 1)
+        try insert.bind(timestampText, at: 2)
+        try insert.bind(change.column, at: 3)
+        try insert.bind(change.table, at: 4)
+        try insert.bind(change.row, at: 5)
+        try insert.bind(change.causalLength, at: 6)
+        try insert.bind(change.value ?? .null, at: 7)
+        try insert.bind(supersedes, at: 8)
+        _ = try insert.step()
         return connection.changes > 0
     }
 

@@ -42,7 +42,7 @@ enum RecordApplier {
 
     /// The values as columns of the shape; an `id` value must be the row's own.
     private static func cells(_ values: [String: SQLValue], id: String, _ shape: SyncTableShape) throws
-        -> [(column: SyncTableShape.Column, value: SQLValue)]
+        -> [TableWriter.Cell]
     {
         try values.compactMap { name, value in
             if name.lowercased() == "id" {
@@ -52,7 +52,7 @@ enum RecordApplier {
                 return nil
             }
             guard let column = shape.column(named: name) else { throw SyncError.unknownColumn(table: shape.name, column: name) }
-            return (column, value)
+            return TableWriter.Cell(column: column, value: value)
         }
     }
 }

@@ -8,24 +8,38 @@ import TesseraSQLite
 /// no storage capability at hand (tests, benchmarks, conflict resolution). The host's own record
 /// writes go through `SQLitePluginStorage`, whose statements these mirror.
 enum TableWriter {
+    /// A column of the table and the value written to it. A struct rather than a tuple: arrays of
+    /// tuples look up their generic metadata at run time, once per row written.
+    struct Cell {
+        let column: SyncTableShape.Column
+        let value: SQLValue
+    }
+
     /// Inserts the row, or replaces it whole: the given cells are set, every other column takes its
     /// declared default (or NULL), as a record-API put does.
-    static func put(_ shape: SyncTableShape, id: String, cells: [(column: SyncTableShape.Column, value: SQLValue)],
+    static func put(_ shape: SyncTableShape, id: String, cells: [Cell],
                     on connection: SQLiteConnection) throws {
         let sorted = cells.count > 1 ? cells.sorted { $0.column.name < $1.column.name } : cells
         let statement = try connection.cachedStatement(shape.putSQL(columns: sorted.map(\.column)))
-        try statement.execute([.text(id)] + sorted.map(\.value))
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        for index in sorted.indices { try statement.bind(sorted[index].value, at: index + 2) }
+        _ = try statement.step()
     }
 
     /// Sets some cells of an existing row; returns whether the row exists. One UPDATE per cell:
     /// their statements are made once per column, and most patches set one or two cells.
     @discardableResult
-    static func patch(_ shape: SyncTableShape, id: String, cells: [(column: SyncTableShape.Column, value: SQLValue)],
+    static func patch(_ shape: SyncTableShape, id: String, cells: [Cell],
                       on connection: SQLiteConnection) throws -> Bool {
         guard !cells.isEmpty else { return try exists(shape, id: id, on: connection) }
         for cell in cells {
             guard let sql = shape.updateSQL[cell.column.name] else { continue }
-            try connection.execute(sql, [cell.value, .text(id)])
+            let update = try connection.cachedStatement(sql)
+            defer { update.reset() }
+            try update.bind(cell.value, at: 1)
+            try update.bind(id, at: 2)
+            _ = try update.step()
             if connection.changes == 0 { return false }
         }
         return true

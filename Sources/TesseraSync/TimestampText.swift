@@ -19,9 +19,12 @@ enum TimestampText {
 
         /// `value` as exactly `digits` uppercase hex digits (the low bits).
         mutating func hex(_ value: UInt64, digits: Int) {
-            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+            // A plain loop: `stride` is generic, and unoptimised builds pay for that per digit.
+            var shift = (digits - 1) * 4
+            while shift >= 0 {
                 let digit = UInt8((value >> UInt64(shift)) & 0xF)
                 byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+                shift -= 4
             }
         }
 
@@ -72,7 +75,8 @@ enum TimestampText {
     static func parseHex(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
         var value: UInt64 = 0
-        for byte in bytes {
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -102,9 +106,12 @@ enum TimestampText {
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
         var value: Int64 = 0
-        for byte in bytes[start..<(start + count)] {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        var index = start
+        while index < start + count {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            index += 1
         }
         return value
     }

@@ -135,11 +135,16 @@ struct ChangeDecoder {
         return input[position..<(position + count)]
     }
 
-    private mutating func byte() throws -> UInt8 { try take(1).first! }
+    private mutating func byte() throws -> UInt8 {
+        guard position < input.count else { throw failure("it ends in the middle of a value") }
+        defer { position += 1 }
+        return input[position]
+    }
 
     private mutating func fixed64() throws -> UInt64 {
         var value: UInt64 = 0
-        for (i, b) in try take(8).enumerated() { value |= UInt64(b) << UInt64(8 * i) }
+        let bytes = try take(8)
+        for i in 0..<8 { value |= UInt64(bytes[bytes.startIndex + i]) << UInt64(8 * i) }
         return value
     }
 

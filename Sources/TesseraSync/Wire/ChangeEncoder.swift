@@ -103,7 +103,11 @@ struct ChangeEncoder {
     }
 
     private mutating func fixed64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        var shift: UInt64 = 0
+        while shift < 64 {
+            out.append(UInt8(truncatingIfNeeded: value >> shift))
+            shift += 8
+        }
     }
 
     private mutating func varint(_ value: UInt64) {

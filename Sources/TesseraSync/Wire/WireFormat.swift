@@ -64,46 +64,74 @@ enum ZigZag {
 }
 
 /// Canonical UUID text (8-4-4-4-12 hex digits, one case) as 16 bytes and back.
+///
+/// Both run once per distinct row of every batch sent or received, so they index plain buffers
+/// rather than iterate generic sequences (which unoptimised builds pay for per character).
 enum UUIDText {
-    private static let dashes: Set<Int> = [8, 13, 18, 23]
-
     /// The 16 bytes of `text` and whether its letters are uppercase, if it is a canonical UUID
     /// that ``text(_:uppercase:)`` gives back exactly.
     static func pack(_ text: String) -> (bytes: [UInt8], uppercase: Bool)? {
-        let utf8 = text.utf8
-        guard utf8.count == 36 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        var sawLower = false, sawUpper = false
-        for (i, c) in utf8.enumerated() {
-            if dashes.contains(i) {
-                guard c == UInt8(ascii: "-") else { return nil }
-                continue
+        guard text.utf8.count == 36 else { return nil }
+        var text = text
+        return text.withUTF8 { utf8 -> (bytes: [UInt8], uppercase: Bool)? in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var packed = 0
+            var high: UInt8 = 0
+            var haveHigh = false
+            var sawLower = false, sawUpper = false
+            for i in 0..<36 {
+                let c = utf8[i]
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard c == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let nibble: UInt8
+                if c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                    nibble = c - UInt8(ascii: "0")
+                } else if c >= UInt8(ascii: "a"), c <= UInt8(ascii: "f") {
+                    nibble = c - UInt8(ascii: "a") + 10
+                    sawLower = true
+                } else if c >= UInt8(ascii: "A"), c <= UInt8(ascii: "F") {
+                    nibble = c - UInt8(ascii: "A") + 10
+                    sawUpper = true
+                } else {
+                    return nil
+                }
+                if haveHigh {
+                    bytes[packed] = high << 4 | nibble
+                    packed += 1
+                    haveHigh = false
+                } else {
+                    high = nibble
+                    haveHigh = true
+                }
             }
-            let nibble: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10; sawLower = true
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10; sawUpper = true
-            default: return nil
-            }
-            if let h = high { bytes.append(h << 4 | nibble); high = nil } else { high = nibble }
+            guard !(sawLower && sawUpper) else { return nil }
+            return (bytes, sawUpper)
         }
-        guard !(sawLower && sawUpper) else { return nil }
-        return (bytes, sawUpper)
     }
+
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
 
     /// The canonical text of 16 bytes.
     static func text(_ bytes: ArraySlice<UInt8>, uppercase: Bool) -> String {
-        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, byte) in bytes.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
+        let digits = uppercase ? upperDigits : lowerDigits
+        let start = bytes.startIndex
+        let count = bytes.count
+        return String(unsafeUninitializedCapacity: count * 2 + 4) { out in
+            var written = 0
+            for i in 0..<count {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    out[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                let byte = bytes[start + i]
+                out[written] = digits[Int(byte >> 4)]
+                out[written + 1] = digits[Int(byte & 0xF)]
+                written += 2
+            }
+            return written
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
