@@ -14,11 +14,14 @@ public final class STAGEmulator: Sendable {
     public var origin: String { "http://127.0.0.1:\(port)" }
     let task: Task<Void, any Error>
     let shared: SharedState
+    /// The thread the server's tasks run on.
+    let thread: EmulatorThread
 
-    private init(port: Int, task: Task<Void, any Error>, shared: SharedState) {
+    private init(port: Int, task: Task<Void, any Error>, shared: SharedState, thread: EmulatorThread) {
         self.port = port
         self.task = task
         self.shared = shared
+        self.thread = thread
     }
 
     /// Starts the emulator on `port` (0 = any free port), its time at `now`.
@@ -31,8 +34,11 @@ public final class STAGEmulator: Sendable {
         logger.logLevel = .critical
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
                               onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() }, logger: logger)
-        let task = Task { try await app.runService() }
-        for await bound in ports { return STAGEmulator(port: bound, task: task, shared: shared) }
+        let thread = EmulatorThread(name: "stag-emulator")
+        let task = Task(executorPreference: thread) { try await app.runService() }
+        for await bound in ports { return STAGEmulator(port: bound, task: task, shared: shared, thread: thread) }
+        task.cancel()
+        thread.end()
         throw CancellationError()
     }
 
@@ -43,6 +49,7 @@ public final class STAGEmulator: Sendable {
     public func stop() async {
         task.cancel()
         _ = try? await task.value
+        thread.end()
     }
 
     // MARK: In-process control (the same as the `/_emulator/` endpoints)
