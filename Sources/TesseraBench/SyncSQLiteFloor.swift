@@ -15,24 +15,6 @@ import TesseraSync
 /// 10⁶ is SQLite's B-trees', not the sync layer's. Returns seconds per change: CPU (user + system)
 /// and wall-clock (which adds the waits for the disk: the commits' and checkpoints' fsyncs).
 func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
-    else { throw FloorError("cannot open \(path)") }
-    defer { sqlite3_close_v2(db) }
-    func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
-    }
-    try exec("""
-        PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
-        CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
-        CREATE TABLE cells(tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL, cl INTEGER NOT NULL, ts TEXT NOT NULL,
-            PRIMARY KEY (tbl, row_id, col)) WITHOUT ROWID;
-        CREATE TABLE messages(space TEXT NOT NULL, ts TEXT NOT NULL, col TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL,
-            cl INTEGER NOT NULL, value, supersedes TEXT, PRIMARY KEY (space, ts, col)) WITHOUT ROWID;
-        CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT);
-        """)
     let sql = [
         "INSERT INTO messages VALUES ('child-1', ?, ?, 'entries', ?, 1, 'x', NULL) ON CONFLICT DO NOTHING",
         "SELECT space, cl FROM rows WHERE tbl = 'entries' AND row_id = ?",
@@ -40,38 +22,27 @@ func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Dou
         "INSERT INTO cells VALUES ('entries', ?, ?, 1, ?) ON CONFLICT (tbl, row_id, col) DO UPDATE SET cl = excluded.cl, ts = excluded.ts",
         "INSERT INTO entries VALUES (?, 'nap', '2026-03-02T10:00:00Z', 80.0, 'took it slowly', 'mum')",
     ]
-    var statements: [OpaquePointer?] = Array(repeating: nil, count: sql.count)
-    for (i, text) in sql.enumerated() where sqlite3_prepare_v2(db, text, -1, &statements[i], nil) != SQLITE_OK {
-        throw FloorError("\(text): \(String(cString: sqlite3_errmsg(db)))")
-    }
-    defer { statements.forEach { sqlite3_finalize($0) } }
-    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    func step(_ index: Int, _ texts: [String]) {
-        let statement = statements[index]
-        for (i, text) in texts.enumerated() { sqlite3_bind_text(statement, Int32(i + 1), text, -1, transient) }
-        _ = sqlite3_step(statement)
-        sqlite3_reset(statement)
-    }
+    let floor = try FloorDatabase(path: path, statements: sql)
     let columns = ["amount", "at", "author", "kind", "note"]
     var random = SplitMix64(seed: 7)
     var stamp = 0
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
     for _ in stride(from: 0, to: cells / 5, by: 1000) {
-        try exec("BEGIN IMMEDIATE")
+        try floor.exec("BEGIN IMMEDIATE")
         let ids = (0..<min(1000, cells / 5)).map { _ in random.uuid() }.sorted()
         let stamps = ids.indices.map { String(format: "2026-11-26T04:00:00.000Z-%016lx-000000000000000b", stamp + $0) }
         stamp += ids.count
         for (id, ts) in zip(ids, stamps) {
-            for column in [""] + columns { step(0, [ts, column, id]) }
-            step(1, [id])
+            for column in [""] + columns { floor.step(0, [ts, column, id]) }
+            floor.step(1, [id])
         }
         for (id, ts) in zip(ids, stamps) {
-            step(2, [id])
-            for column in columns { step(3, [id, column, ts]) }
-            step(4, [id])
+            floor.step(2, [id])
+            for column in columns { floor.step(3, [id, column, ts]) }
+            floor.step(4, [id])
         }
-        try exec("COMMIT")
+        try floor.exec("COMMIT")
     }
     let changes = Double(cells / 5 * 6)
     return ((processCPUSeconds() - start) / changes, Double(monotonicNanoseconds() - wallStart) / 1e9 / changes)
@@ -85,24 +56,6 @@ func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Dou
 /// The rows a page touches, and so the pages of each B-tree it dirties, depend on `cells` exactly
 /// as the benchmark's do. Returns seconds per change (CPU, wall-clock).
 func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
-    else { throw FloorError("cannot open \(path)") }
-    defer { sqlite3_close_v2(db) }
-    func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
-    }
-    try exec("""
-        PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
-        CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
-        CREATE TABLE cells(tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL, cl INTEGER NOT NULL, ts TEXT NOT NULL,
-            PRIMARY KEY (tbl, row_id, col)) WITHOUT ROWID;
-        CREATE TABLE messages(space TEXT NOT NULL, ts TEXT NOT NULL, col TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL,
-            cl INTEGER NOT NULL, value, supersedes TEXT, PRIMARY KEY (space, ts, col)) WITHOUT ROWID;
-        CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT);
-        """)
     let sql = [
         "INSERT INTO messages VALUES ('child-1', ?, ?, 'entries', ?, 1, 80.0, NULL) ON CONFLICT DO NOTHING",
         "SELECT space, cl FROM rows WHERE tbl = 'entries' AND row_id = ?",
@@ -112,18 +65,7 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
         "INSERT INTO rows VALUES ('entries', ?, 'child-1', 1)",
         "INSERT INTO entries VALUES (?, 'nap', '2026-03-02T10:00:00Z', 80.0, 'took it slowly', 'mum')",
     ]
-    var statements: [OpaquePointer?] = Array(repeating: nil, count: sql.count)
-    for (i, text) in sql.enumerated() where sqlite3_prepare_v2(db, text, -1, &statements[i], nil) != SQLITE_OK {
-        throw FloorError("\(text): \(String(cString: sqlite3_errmsg(db)))")
-    }
-    defer { statements.forEach { sqlite3_finalize($0) } }
-    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    func step(_ index: Int, _ texts: [String]) {
-        let statement = statements[index]
-        for (i, text) in texts.enumerated() { sqlite3_bind_text(statement, Int32(i + 1), text, -1, transient) }
-        _ = sqlite3_step(statement)
-        sqlite3_reset(statement)
-    }
+    let floor = try FloorDatabase(path: path, statements: sql)
     let columns = ["amount", "at", "author", "kind", "note"]
     var random = SplitMix64(seed: 7)
     let ids = (0..<cells / 5).map { _ in random.uuid() }
@@ -134,37 +76,88 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     }
     // The rows, untimed.
     for start in stride(from: 0, to: ids.count, by: 10_000) {
-        try exec("BEGIN IMMEDIATE")
+        try floor.exec("BEGIN IMMEDIATE")
         for id in ids[start..<min(start + 10_000, ids.count)] {
             let ts = nextStamp()
-            step(5, [id])
-            for column in columns { step(3, [id, column, ts]) }
-            step(6, [id])
+            floor.step(5, [id])
+            for column in columns { floor.step(3, [id, column, ts]) }
+            floor.step(6, [id])
         }
-        try exec("COMMIT")
+        try floor.exec("COMMIT")
     }
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
     for first in stride(from: 0, to: cells, by: 5000) {
-        try exec("BEGIN IMMEDIATE")
+        try floor.exec("BEGIN IMMEDIATE")
         var touched: [String: String] = [:]
         for _ in first..<min(first + 5000, cells) {
             let id = ids[random.below(ids.count)]
             let ts = nextStamp()
-            step(0, [ts, "amount", id])
+            floor.step(0, [ts, "amount", id])
             if touched[id] == nil {
-                step(1, [id])
-                step(2, [id, "amount"])
+                floor.step(1, [id])
+                floor.step(2, [id, "amount"])
             }
             touched[id] = ts
         }
         for id in touched.keys.sorted() {
-            step(3, [id, "amount", touched[id]!])
-            step(4, [id])
+            floor.step(3, [id, "amount", touched[id]!])
+            floor.step(4, [id])
         }
-        try exec("COMMIT")
+        try floor.exec("COMMIT")
     }
     return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
+}
+
+/// The floors' database: a fresh file with ``SyncStore``'s table shapes and key orders (WAL,
+/// `synchronous=FULL`), the floor's statements prepared; closed and deleted with the value.
+private final class FloorDatabase {
+    let path: String
+    let db: OpaquePointer
+    private var statements: [OpaquePointer?]
+    private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    init(path: String, statements sql: [String]) throws {
+        Self.remove(path)
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
+        else { throw FloorError("cannot open \(path)") }
+        (self.path, self.db, statements) = (path, db, Array(repeating: nil, count: sql.count))
+        try exec("""
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+            CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
+            CREATE TABLE cells(tbl TEXT NOT NULL, row_id TEXT NOT NULL, col TEXT NOT NULL, cl INTEGER NOT NULL, ts TEXT NOT NULL,
+                PRIMARY KEY (tbl, row_id, col)) WITHOUT ROWID;
+            CREATE TABLE messages(space TEXT NOT NULL, ts TEXT NOT NULL, col TEXT NOT NULL, tbl TEXT NOT NULL, row_id TEXT NOT NULL,
+                cl INTEGER NOT NULL, value, supersedes TEXT, PRIMARY KEY (space, ts, col)) WITHOUT ROWID;
+            CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT);
+            """)
+        for (i, text) in sql.enumerated() where sqlite3_prepare_v2(db, text, -1, &statements[i], nil) != SQLITE_OK {
+            throw FloorError("\(text): \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    deinit {
+        statements.forEach { sqlite3_finalize($0) }
+        sqlite3_close_v2(db)
+        Self.remove(path)
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Binds `texts` to statement `index`, runs it once and resets it.
+    func step(_ index: Int, _ texts: [String]) {
+        let statement = statements[index]
+        for (i, text) in texts.enumerated() { sqlite3_bind_text(statement, Int32(i + 1), text, -1, transient) }
+        _ = sqlite3_step(statement)
+        sqlite3_reset(statement)
+    }
 }
 
 private struct FloorError: Error, CustomStringConvertible {
