@@ -159,10 +159,12 @@ let package = Package(
         .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting", "TesseraTestFixtures"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
-        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader"], path: "Tests/TesseraTestFixtures"),
+        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader", "CTestScratch"], path: "Tests/TesseraTestFixtures"),
+        // One scratch folder per test process (TMPDIR), removed when it ends: Tests/CTestScratch/scratch.c.
+        .target(name: "CTestScratch", path: "Tests/CTestScratch"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
-        .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
             "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,

@@ -1,3 +1,4 @@
+import CTestScratch
 import Foundation
 import Synchronization
 
@@ -26,6 +27,11 @@ public enum Fixtures {
     public static var exampleManifest: String { repositoryRoot + "/manifests/example.json" }
     /// The `tessera` executable.
     public static var tesseraExecutable: String { buildDirectory + "/tessera" }
+
+    /// The test process's scratch folder, which is also its `TMPDIR`: every temporary file of a
+    /// test run, and of the programs it starts, is in it, and it is removed when the run ends
+    /// (Tests/CTestScratch/scratch.c). `nil` if it could not be made.
+    public static let scratchRoot: String? = tessera_test_scratch_root().map { String(cString: $0) }
 
     /// A new empty temporary folder.
     public static func temporaryDirectory(_ label: String = "test") -> String {

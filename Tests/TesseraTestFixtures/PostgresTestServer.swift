@@ -49,6 +49,8 @@ public final class PostgresTestServer: Sendable {
         for _ in 0..<5 {
             let port = try freeLoopbackPort()
             let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=200"
+                // A small WAL: the default keeps up to 1 GB of it, a third of a whole test run's files.
+                + " -c max_wal_size=64MB -c min_wal_size=32MB"
             let start = try Self.runAsServerUser([binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log",
                                                      "-o", options, "-w", "-t", "60", "start"])
             if start.status == 0 {
