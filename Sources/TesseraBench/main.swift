@@ -96,10 +96,16 @@ if which == "isolation" || which == "all" {
     // The process tier against in-process, same plugin, same run (docs/isolation.md).
     print("isolation: the example plugin in the host's process and in the process tier (tessera-plugin-runner), same run")
     let calls = which == "isolation" ? Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000 : 20_000
+    let sockets = try socketRoundTripAnchors(scratch: scratch + "/socket-anchor", roundTrips: calls)
+    report("  anchor: C socket round trip, direct", sockets.direct, unit: micros, target: "")
+    report("  anchor: C, thread hand-off each side", sockets.handOff, unit: micros, target: "")
     for row in try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls) {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
         report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
         print(String(format: "  \(row.name): process tier / in-process median ratio %.1f", row.process.median / row.inProcess.median))
+        if row.name == "echo" {
+            print(String(format: "  echo: process tier / C hand-off anchor median ratio %.1f", row.process.median / sockets.handOff.median))
+        }
     }
     let restart = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
     // SIGKILL to the child, until a new child answers; the backoff is skipped on the virtual clock.

@@ -18,9 +18,9 @@ extension PluginHost {
                 while !Task.isCancelled, let self {
                     switch await self.waitAtHub(hub.hub, plugin: plugin) {
                     case .nothing: backoff = 1
-                    case .changes:
+                    case .changes(let cursor):
                         backoff = 1
-                        await self.roundFollows(plugin)
+                        await self.roundFollows(plugin, pastCursor: cursor)
                     case .failed:
                         try? await Task.sleep(for: .seconds(backoff))
                         backoff = min(backoff * 2, Self.hubWaitMaxBackoffSeconds)
@@ -30,28 +30,36 @@ extension PluginHost {
         }
     }
 
-    private enum WaitOutcome { case nothing, changes, failed }
+    /// `changes` carries the pull cursor the wait was asked with.
+    private enum WaitOutcome { case nothing, changes(Int64), failed }
 
     private func waitAtHub(_ hub: String, plugin: String) async -> WaitOutcome {
         guard let token = try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else { return .failed }
+        let cursor = pullCursor(of: plugin) ?? 0
         do {
             let answer = try await HubConnection(baseURL: hub, token: token).waitForChangesOrNotifications(
-                plugin: plugin, after: pullCursor(of: plugin) ?? 0, notificationsAfter: hubNotificationCursor(), seconds: Self.hubWaitSeconds)
+                plugin: plugin, after: cursor, notificationsAfter: hubNotificationCursor(), seconds: Self.hubWaitSeconds)
             if answer.notifications { _ = try? await fetchHubNotifications() }
-            return answer.changes ? .changes : .nothing
+            return answer.changes ? .changes(cursor) : .nothing
         } catch {
             return .failed
         }
     }
 
-    /// Brings `plugin`'s round forward and waits (up to a wait's length) for it to move the pull
-    /// cursor, so the next wait does not answer at once for the same changes.
-    private func roundFollows(_ plugin: String) async {
-        let before = pullCursor(of: plugin)
-        syncSchedule?.changed(plugin, now: clock.now())
+    /// Brings `plugin`'s round forward to now and waits (up to a wait's length) for the pull cursor
+    /// to move past the one the wait was asked with, so the next wait does not answer at once for
+    /// the same changes.
+    ///
+    /// The cursor compared is the wait's, not one read here: a round that ran between the hub's
+    /// answer and this line already pulled the changes, and waiting for the cursor to move again
+    /// kept this device from waiting at the hub — and from its relayed notifications — for a whole
+    /// wait's length (an alert reached a guardian 25 s late in `tessera-bench travel`).
+    private func roundFollows(_ plugin: String, pastCursor cursor: Int64) async {
+        syncSchedule?.changedAtHub(plugin, now: clock.now())
         timers.wakeup.kick()
-        for _ in 0..<Self.hubWaitSeconds where pullCursor(of: plugin) == before && !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+        let deadline = ContinuousClock.now + .seconds(Self.hubWaitSeconds)
+        while (pullCursor(of: plugin) ?? 0) <= cursor, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 }

@@ -35,6 +35,15 @@ final class SyncSchedule: DueWork, Sendable {
         }
     }
 
+    /// Another device's change is at the hub: `plugin`'s round is due now. (No pause: the change
+    /// is committed there already, and a relayed notification waits behind this round.)
+    func changedAtHub(_ plugin: String, now: Date) {
+        due.withLock { due in
+            guard let current = due[plugin] else { return }
+            due[plugin] = min(current, now)
+        }
+    }
+
     func nextDue() throws -> Date? { due.withLock { $0.values.min() } }
 
     /// When `plugin`'s next round is due, if it is scheduled.
