@@ -76,8 +76,12 @@ func travelBenchmark(samples: Int, deadlines: Int, scratch: String, buildDirecto
         // Safe again before the next press: the PIN after the alert.
         _ = try await call(ada, "sos-enter-pin", ["pin": "4826"])
     }
+    // The devices' waits at the hub and timer loops end first: a long poll still open at the
+    // server's graceful stop kept a run from ending.
+    for task in background { task.cancel() }
+    await ada.stop(); await bob.stop()
     await server.stop()
-    await ada.stop(); await bob.stop(); await hubHost.stop()
+    await hubHost.stop()
     return latencies
 }
 
