@@ -141,7 +141,7 @@ struct Sync: AsyncParsableCommand {
                                           "plugins": .array(plugins)]).serialized())
                     return
                 }
-                say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME")")
+                say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME (or tessera sync register EMAIL)")")
                 for p in plugins {
                     say("\(p["plugin"]?.stringValue ?? "?"): spaces \(p["spaces"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""), pulled up to #\(p["pullCursor"]?.integerValue ?? 0)")
                 }
