@@ -58,8 +58,9 @@ extension Diary {
     private func newChildID(name: String) async throws -> String {
         guard let sync else { return newID() }
         let space = try await sync.spaces.create(name: name)
-        // Online, the hub names the new space's one member, its owner: this device's person.
-        if space.registered, let owner = try? await sync.spaces.members(of: space.id).members.first(where: { $0.role == .owner }) {
+        // Online, the hub names the new space's one member, its owner: this device's person — asked
+        // only of a host that does not say who is logged in.
+        if space.registered, try await loggedInPerson() == nil, let owner = try? await sync.spaces.members(of: space.id).members.first(where: { $0.role == .owner }) {
             try await learnPerson(owner.name)
         }
         return space.id

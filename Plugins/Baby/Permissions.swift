@@ -47,18 +47,27 @@ enum Permissions {
 }
 
 extension Diary {
-    /// The person using this device: their hub login (set by `profile-set`), and the name shown as
-    /// a record's author. A device without a profile is "me", which is right for a device alone.
+    /// The person using this device: the hub login the host says this device is logged in as
+    /// (SDK 1.6 `currentPerson()`), else the one `profile-set` named or the hub told before; and the
+    /// name shown as a record's author. A device with neither is "me", which is right for a device alone.
     func me() async throws -> (person: String, name: String) {
         let rows = try await query("SELECT id, value FROM profile WHERE id IN ('person', 'name')")
         let values = Dictionary(rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") }, uniquingKeysWith: { a, _ in a })
-        let person = values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
+        let person = try await loggedInPerson() ?? values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
         return (person, values["name"].flatMap { $0.isEmpty ? nil : $0 } ?? person)
     }
 
+    /// The hub login this device is logged in as, or `nil` without sync, a login, or a host that
+    /// knows it (one older than SDK 1.6).
+    func loggedInPerson() async throws -> String? {
+        guard let sync else { return nil }
+        return try await sync.spaces.currentPerson()?.name
+    }
+
     /// Remembers this device's person when the hub has just said who it is (the creator of a new
-    /// space, the invitee of an accepted invitation) and no `profile-set` named them: the SDK does
-    /// not tell a plugin who is logged in, and a level is only as good as the person it is for.
+    /// space, the invitee of an accepted invitation) and no `profile-set` named them: only for a
+    /// host that does not say who is logged in (before SDK 1.6), where a level is only as good as
+    /// the person it is for.
     func learnPerson(_ person: String) async throws {
         guard try await query("SELECT 1 FROM profile WHERE id = 'person' AND value <> ''").isEmpty else { return }
         try await storage.write { $0.put("profile", id: "person", ["value": .text(person)]) }

@@ -64,7 +64,11 @@ extension Diary {
     /// UC30: accepting brings the child's records to this device on the next round (seconds).
     func accept(_ input: InvitationRef) async throws -> JSONValue {
         let spaces = try requireSpaces()
-        let invitee = try await spaces.invitationsForMe().first { $0.id == input.invitationId }?.invitee
+        // Whom it was addressed to tells who this is, on a host that does not say so itself.
+        var invitee: String?
+        if try await loggedInPerson() == nil {
+            invitee = try await spaces.invitationsForMe().first { $0.id == input.invitationId }?.invitee
+        }
         let space = try await spaces.accept(invitationID: input.invitationId)
         if let invitee { try await learnPerson(invitee) }
         return ["childId": .string(space.id), "childName": .string(space.name)]

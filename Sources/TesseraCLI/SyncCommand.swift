@@ -4,12 +4,12 @@ import TesseraRuntime
 import TesseraSDK
 import TesseraSyncClient
 
-/// `tessera sync login|now|status`: this device and its hub (the deployment's `providers.sync`).
+/// `tessera sync login|register|logout|now|status`: this device and its hub (the deployment's `providers.sync`).
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sync plugins' tables with the deployment's hub.",
         discussion: "A serving host syncs by itself: soon after local changes and every providers.sync.every (15m by default). These commands log this device in, run a round now, and show where each plugin stands.",
-        subcommands: [Login.self, Logout.self, Now.self, Status.self, Conflicts.self, Channels.self])
+        subcommands: [Login.self, Register.self, Logout.self, Now.self, Status.self, Conflicts.self, Channels.self])
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -141,7 +141,7 @@ struct Sync: AsyncParsableCommand {
                                           "plugins": .array(plugins)]).serialized())
                     return
                 }
-                say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME")")
+                say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME (or tessera sync register EMAIL)")")
                 for p in plugins {
                     say("\(p["plugin"]?.stringValue ?? "?"): spaces \(p["spaces"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""), pulled up to #\(p["pullCursor"]?.integerValue ?? 0)")
                 }

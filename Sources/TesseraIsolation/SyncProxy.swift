@@ -57,4 +57,5 @@ struct SpacesProxy: PluginSpaces {
     func revoke(_ person: String, from space: String) async throws { _ = try await call("revoke", ["person": .string(person), "space": .string(space)]) }
     func leave(_ space: String) async throws { _ = try await call("leave", ["space": .string(space)]) }
     func delete(_ space: String) async throws { _ = try await call("delete", ["space": .string(space)]) }
+    func currentPerson() async throws -> LoggedInPerson? { try LoggedInPerson(wire: try await call("currentPerson")) }
 }

@@ -57,6 +57,7 @@ extension PluginHost {
         _ = try? await connection.revokeThisDevice()
         try peerState().forget(hub: hub.hub)
         _ = try secrets.remove(plugin: Self.hubTokenOwner, name: Self.hubTokenName)
+        _ = try secrets.remove(plugin: Self.hubTokenOwner, name: Self.hubPersonName)
         return report
     }
 

@@ -8,6 +8,8 @@ struct HubAccess: Sendable {
     let hub: String
     let connection: HubConnection
     let state: SyncPeerState
+    /// Who the token belongs to, if the login kept it (``PluginHost/hubPerson``).
+    var person: LoggedInPerson? = nil
 }
 
 extension PluginHost {
@@ -20,7 +22,8 @@ extension PluginHost {
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.notLoggedIn, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token, timeout: timeout), state: try peerState())
+        return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token, timeout: timeout), state: try peerState(),
+                         person: hubPerson)
     }
 
     /// The hub's name and the device's sync state, which keep this person's per-plugin roles;

@@ -19,11 +19,12 @@ extension PluginHost {
     static let hubTokenOwner = "tessera.host"
     static let hubTokenName = "hub-device-token"
 
-    /// Logs this device in to the deployment's hub and keeps the device token as the host's secret.
-    public func syncLogin(name: String, password: String, device: String) async throws {
+    /// Logs this device in to the deployment's hub and keeps the device token as the host's secret,
+    /// and the person it is logged in as (``hubPerson``).
+    @discardableResult
+    public func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson {
         let hub = try configuredHub()
-        let token = try await HubConnection.login(baseURL: hub.hub, name: name, password: password, device: device)
-        try secrets.set(plugin: Self.hubTokenOwner, name: Self.hubTokenName, value: token, at: clock.now())
+        return try keepLogin(try await HubConnection.logIn(baseURL: hub.hub, name: name, password: password, device: device))
     }
 
     /// Whether a device token for the hub is kept.

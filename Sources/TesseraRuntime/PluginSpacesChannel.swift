@@ -36,6 +36,11 @@ struct PluginSpacesChannel: PluginSpaces {
         }
     }
 
+    /// From the device's own login, without the hub: `nil` with no hub or no login.
+    func currentPerson() async throws -> LoggedInPerson? {
+        do { return try access().person } catch let error as PluginError where error.code == .notLoggedIn { return nil }
+    }
+
     func list() async throws -> [SyncSpace] {
         let access = try access()
         return try await hub {

@@ -20,7 +20,8 @@ import TesseraTestFixtures
 ///
 /// The server keeps its default rate limits: a fuzzer's pace must fit in them.
 ///
-/// Then a user token fuzzes the admin-only routes (swap, clock): no answer is a success, and the
+/// Then a user token fuzzes the admin-only routes (swap, clock, the device's login at its hub):
+/// no answer is a success, and the
 /// clock and every plugin's generation are as the admin run left them.
 ///
 /// Bounded for 2 cores: `maxExamples` per operation, fixed seed, no stateful phase.
@@ -106,7 +107,9 @@ import TesseraTestFixtures
         let before = try await Self.operatorState(port: serve.port, token: admin)
         let har = ws.root + "/user.har"
         let asUser = try await Self.schemathesis(ws, port: serve.port, token: user, [
-            "--include-path", "/v1/plugins/{id}/swap", "--include-path", "/v1/clock/advance", "--mode", "all",
+            "--include-path", "/v1/plugins/{id}/swap", "--include-path", "/v1/clock/advance",
+            "--include-path", "/v1/sync/register", "--include-path", "/v1/sync/login", "--include-path", "/v1/sync/logout",
+            "--include-path", "/v1/sync/me", "--mode", "all",
             "--checks", "not_a_server_error", "--report", "har", "--report-har-path", har,
         ])
         #expect(asUser.status == 0, "\(asUser.stdout.suffix(4000))\(asUser.stderr.suffix(1000))")

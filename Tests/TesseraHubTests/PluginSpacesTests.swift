@@ -214,6 +214,7 @@ final class SpacesPlugin: Plugin {
             switch a.action {
             case "create": return Self.json(try await spaces.create(name: a.name ?? ""))
             case "list": return .array(try await spaces.list().map(Self.json))
+            case "me": return try await spaces.currentPerson().map { ["id": .string($0.id), "name": .string($0.name)] } ?? .null
             case "invite":
                 if let pluginRole = a.pluginRole {
                     return Self.json(try await spaces.invite(to: space, role: role, pluginRole: pluginRole, person: a.person, expiresIn: nil))

@@ -4,7 +4,8 @@
 // milestones, posts with photos and temperatures (forms.js), illnesses and injuries with their
 // visits and medications and a chart of its temperatures (illnesses.js, fever-chart.js), this
 // device's reminders (reminders.js), contacts (contacts.js), sharing (sharing.js) and the
-// invitations inbox (invitations.js), the PDF export with its download (export.js), and the
+// invitations inbox (invitations.js), this device's account: sign up with a first child, log in
+// and out (account.js), the PDF export with its download (export.js), and the
 // timeline newest first, a page at a time, with its photos (photos.js) and each record's Edit and
 // Delete (records.js). The chart is drawn with presentation attributes, not a
 // style sheet: the host's content policy allows no inline style.
@@ -22,6 +23,7 @@ import { recordButtons, bindEditing } from "./records.js";
 import { showReminders, bindReminderForm } from "./reminders.js";
 import { showInvitations } from "./invitations.js";
 import { bindExportForm } from "./export.js";
+import { showAccount, bindAccountForms } from "./account.js";
 
 const PLUGIN = "cz.tessera.baby";
 const SVG = "http://www.w3.org/2000/svg";
@@ -141,6 +143,7 @@ async function done(change, message) {
 let calendarOpened = false;
 
 async function refresh() {
+  await showAccount();
   await showChildren();
   await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value), showChildDetails()]);
   await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
@@ -170,6 +173,7 @@ async function main() {
   bindEditing(childId, done);
   bindReminderForm(done);
   bindExportForm(childId);
+  bindAccountForms(refresh);
   try {
     await refresh();
   } catch (error) {

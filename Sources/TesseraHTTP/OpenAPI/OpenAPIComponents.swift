@@ -14,6 +14,7 @@ enum OpenAPIComponents {
     static var schemas: [String: JSONValue] {
         ["Error": errorSchema, "PluginList": pluginListSchema, "PluginStatus": pluginStatusSchema, "Status": statusSchema]
             .merging(edgeSchemas) { a, _ in a }
+            .merging(syncAccountSchemas) { a, _ in a }
     }
 
     /// `{"error": {"code", "message", "field"?}}`.
@@ -82,6 +83,7 @@ enum OpenAPIComponents {
         ("422", "Unprocessable", "Well-formed, but the plugin's rules refuse it."),
         ("429", "RateLimited", "The token's rate limit is spent (calls and admin routes have a bucket each); `Retry-After` says when to retry."),
         ("500", "Internal", "The plugin failed; the message is generic, the host's log has details."),
+        ("502", "BadGateway", "The hub answered with a failure of its own (`hub_error`)."),
         ("503", "Unavailable", "The plugin is not active (the message names its state), or the host is starting."),
     ]
 
@@ -121,7 +123,7 @@ enum OpenAPIComponents {
     // MARK: The host's routes
 
     static var hostPaths: [String: JSONValue] {
-        serverPaths.merging(edgePaths) { a, _ in a }
+        serverPaths.merging(edgePaths) { a, _ in a }.merging(syncAccountPaths) { a, _ in a }
     }
 
     static var serverPaths: [String: JSONValue] {

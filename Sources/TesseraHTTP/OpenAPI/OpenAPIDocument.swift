@@ -12,7 +12,8 @@ enum OpenAPIDocument {
     static func make(manifests: [PluginManifest], deploymentName: String, hub: Bool = false) -> JSONValue {
         var paths = OpenAPIComponents.hostPaths
         var schemas = OpenAPIComponents.schemas
-        var tags: [JSONValue] = [["name": "host", "description": "The host itself."]]
+        var tags: [JSONValue] = [["name": "host", "description": "The host itself."],
+                                 ["name": "sync", "description": "This device's person at its hub: register, log in, log out (docs/sync.md)."]]
         var securitySchemes = OpenAPIComponents.securitySchemes
         if hub {
             paths.merge(OpenAPIComponents.hubPaths) { a, _ in a }

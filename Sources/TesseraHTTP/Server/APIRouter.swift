@@ -44,6 +44,11 @@ enum APIRouter {
         table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
+        let account = SyncAccountRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.post, "/v1/sync/register", account.register)
+        table.add(.post, "/v1/sync/login", account.login)
+        table.add(.post, "/v1/sync/logout", account.logout)
+        table.add(.get, "/v1/sync/me", account.me)
         addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
         addConsole(to: &table, host: host)
         if let hub {

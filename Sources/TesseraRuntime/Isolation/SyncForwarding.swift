@@ -42,6 +42,7 @@ extension ProcessPlugin {
         case "revoke": try await spaces.revoke(try p.wireField("person"), from: try p.wireField("space"))
         case "leave": try await spaces.leave(try p.wireField("space"))
         case "delete": try await spaces.delete(try p.wireField("space"))
+        case "currentPerson": return try await spaces.currentPerson()?.wire ?? .null
         default: throw PluginError(.forbidden, "the plugin's process asked for spaces '\(what)', which the host does not answer")
         }
         return .null

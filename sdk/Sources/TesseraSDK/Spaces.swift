@@ -111,6 +111,12 @@ public protocol PluginSpaces: Sendable {
     /// Deletes `space` for good; owners only. Every member's devices drop its records, and the hub
     /// refuses any further change in it.
     func delete(_ space: String) async throws
+
+    /// The person this device is logged in as at the hub, or `nil` when it is not logged in (or
+    /// the deployment names no hub) (SDK 1.6). Answered from the device's own login, without
+    /// asking the hub, so it works offline; ``LoggedInPerson/name`` is the name the hub gives
+    /// the person in ``SpaceMember/name`` and ``SpaceInvitation/invitee``.
+    func currentPerson() async throws -> LoggedInPerson?
 }
 
 extension PluginSpaces {

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// UC1–UC4 from the device, with real processes only: a hub (`tessera serve`, role hub, open or
+/// operator-only registration) and devices — `tessera sync register` from the CLI, and the device
+/// edge's `POST /v1/sync/register`, `/login`, `/logout` and `GET /v1/sync/me` on `tessera serve`.
+/// Each refusal is checked by its code: registration closed, an address taken, a weak password, a
+/// wrong password, already logged in, a user token, and a hub out of reach; and the password never
+/// appears in an answer or in the device's output.
+@Suite(.serialized) struct SyncAccountProcessesTests {
+    static let password = "correct horse battery"
+
+    static func startHub(registration: String) async throws -> ServeProcess {
+        let ws = FixtureWorkspace("sync-account-hub")
+        ws.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": registration]])
+        return try await ServeProcess.start(ws)
+    }
+
+    static func device(_ name: String, hubPort: Int) -> FixtureWorkspace {
+        let ws = FixtureWorkspace("sync-account-\(name)")
+        ws.writeDeployment(plugins: [], extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                                              "sync": ["hub": "http://127.0.0.1:\(hubPort)"]]])
+        return ws
+    }
+
+    static func tessera(_ ws: FixtureWorkspace, _ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+        try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory], input: input)
+    }
+
+    static func register(_ ws: FixtureWorkspace, _ email: String, password: String = password, terms: Bool = true) async throws -> ProcessResult {
+        try await tessera(ws, ["sync", "register", email, "--first-name", "Ada", "--surname", "Lovelace", "--device", "cli"]
+                          + (terms ? ["--accept-terms"] : []), input: password + "\n")
+    }
+
+    @Test(.hangWatchdog) func theCLIRegistersAndLogsInAtOnceAndNamesEachRefusal() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let phone = Self.device("cli-phone", hubPort: hub.port), laptop = Self.device("cli-laptop", hubPort: hub.port)
+
+        let made = try await Self.register(phone, "Ada@Example.org")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("as ada@example.org"), "\(made.stdout)")
+        let status = try JSONValue(parsing: try await Self.tessera(phone, ["sync", "status", "--json"]).stdout)
+        #expect(status["loggedIn"] == true)
+        // The account is the hub's: the other device logs in with the address.
+        let login = try await Self.tessera(laptop, ["sync", "login", "ada@example.org", "--device", "laptop"], input: Self.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+
+        // A device holds one person's data at a time: registering while logged in is refused.
+        let twice = try await Self.register(laptop, "bob@example.org")
+        #expect(twice.status != 0 && twice.stderr.contains("log out first"), "\(twice.stderr)")
+
+        let spare = Self.device("cli-spare", hubPort: hub.port)
+        let taken = try await Self.register(spare, "ADA@example.org")
+        #expect(taken.status == 4 && taken.stderr.contains("email_taken") && taken.stderr.contains("$.email"), "\(taken.stderr)")
+        let weak = try await Self.register(spare, "bob@example.org", password: "short")
+        #expect(weak.status == 2 && weak.stderr.contains("weak_password"), "\(weak.stderr)")
+        #expect(!weak.stderr.contains("short"))
+        let terms = try await Self.register(spare, "bob@example.org", terms: false)
+        #expect(terms.status == 2 && terms.stderr.contains("terms_not_accepted"), "\(terms.stderr)")
+        let spareStatus = try JSONValue(parsing: try await Self.tessera(spare, ["sync", "status", "--json"]).stdout)
+        #expect(spareStatus["loggedIn"] == false, "nothing half-done: no refused registration logged the device in")
+        _ = try await hub.terminate()
+
+        let closed = try await Self.startHub(registration: "operator")
+        defer { closed.process.terminate() }
+        let shut = Self.device("cli-closed", hubPort: closed.port)
+        let refused = try await Self.register(shut, "cy@example.org")
+        #expect(refused.status == 4 && refused.stderr.contains("registration_closed"), "\(refused.stderr)")
+        _ = try await closed.terminate()
+        // Its port is free now: nothing answers there.
+        let away = try await Self.register(shut, "cy@example.org")
+        #expect(away.status == 5 && away.stderr.contains("unavailable"), "\(away.stderr)")
+    }
+
+    @Test(.hangWatchdog) func theDeviceEdgeRegistersLogsInAndOutForAnAdminOnly() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let ws = Self.device("http", hubPort: hub.port)
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let admin = try #require(serve.adminToken)
+        let user = try await SchemathesisModulesTests.userToken(ws)
+        func send(_ method: String, _ path: String, _ body: String? = nil, token: String? = nil) async throws -> RawResponse {
+            var headers = [("Authorization", "Bearer \(token ?? admin)")]
+            if body != nil { headers.append(("Content-Type", "application/json")) }
+            return try await RawHTTPClient.request(port: serve.port, method, path, headers: headers, body: body.map { Array($0.utf8) })
+        }
+        let ada = #"{"firstName": "Ada", "surname": "Lovelace", "email": "Ada@Example.org", "password": "\#(Self.password)", "acceptTerms": true, "device": "phone"}"#
+
+        let nobody = try await send("GET", "/v1/sync/me")
+        #expect(nobody.status == 200 && nobody.json?["loggedIn"] == false && nobody.json?["person"] == .null, "\(nobody.text)")
+        #expect(nobody.json?["hub"] == .string("http://127.0.0.1:\(hub.port)"))
+        // A user token may not choose whose data this device holds.
+        #expect(try await send("GET", "/v1/sync/me", token: user).status == 403)
+        #expect(try await send("POST", "/v1/sync/register", ada, token: user).status == 403)
+        #expect(try await send("GET", "/v1/sync/me").json?["loggedIn"] == false)
+
+        let weak = try await send("POST", "/v1/sync/register", ada.replacingOccurrences(of: Self.password, with: "short12"))
+        #expect(weak.status == 400 && weak.json?["error"]?["field"] == "$.password" && !weak.text.contains("short12"), "\(weak.text)")
+        let extra = try await send("POST", "/v1/sync/register", ada.replacingOccurrences(of: "\"device\"", with: "\"devices\""))
+        #expect(extra.status == 400 && extra.json?["error"]?["field"] == "$.devices", "\(extra.text)")
+
+        let made = try await send("POST", "/v1/sync/register", ada)
+        #expect(made.status == 201 && made.json?["person"]?["name"] == "ada@example.org" && made.json?["loggedIn"] == true, "\(made.text)")
+        let id = try #require(made.json?["person"]?["id"]?.stringValue)
+        #expect(try await send("GET", "/v1/sync/me").json?["person"] == ["id": .string(id), "name": "ada@example.org"])
+        let again = try await send("POST", "/v1/sync/login", #"{"name": "ada@example.org", "password": "\#(Self.password)"}"#)
+        #expect(again.status == 409 && again.json?["error"]?["code"] == "already_logged_in", "\(again.text)")
+
+        let out = try await send("POST", "/v1/sync/logout", "{}")
+        #expect(out.status == 200 && out.json?["rows"] == 0, "\(out.text)")
+        #expect(try await send("GET", "/v1/sync/me").json?["loggedIn"] == false)
+        let wrong = try await send("POST", "/v1/sync/login", #"{"name": "ada@example.org", "password": "not her password"}"#)
+        #expect(wrong.status == 403 && wrong.json?["error"]?["code"] == "invalid_credentials", "\(wrong.text)")
+        let taken = try await send("POST", "/v1/sync/register", ada)
+        #expect(taken.status == 409 && taken.json?["error"]?["code"] == "email_taken" && taken.json?["error"]?["field"] == "$.email", "\(taken.text)")
+        let back = try await send("POST", "/v1/sync/login", #"{"name": "ADA@example.org", "password": "\#(Self.password)", "device": "phone"}"#)
+        #expect(back.status == 200 && back.json?["person"]?["id"] == .string(id), "\(back.text)")
+        #expect(try await send("POST", "/v1/sync/logout", "{}").status == 200)
+
+        _ = try await hub.terminate()
+        let away = try await send("POST", "/v1/sync/register", ada.replacingOccurrences(of: "Ada@", with: "bob@"))
+        #expect(away.status == 503 && away.json?["error"]?["code"] == "hub_unreachable", "\(away.text)")
+        let rest = try await serve.terminate().rest
+        #expect(!(serve.output + rest).contains(Self.password) && !rest.contains("short12"))
+    }
+}
