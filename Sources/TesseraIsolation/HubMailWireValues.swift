@@ -16,9 +16,7 @@ extension HubMailMessage {
     public init(wire: JSONValue) throws {
         var attachment: HubMailAttachment?
         if let file = wire["attachment"], file != .null {
-            guard let bytes = Data(base64Encoded: try file.wireString("content")) else {
-                throw PluginError(.invalidInput, "the attachment's content is not base64", field: "$.attachment.content")
-            }
+            guard let bytes = Data(base64Encoded: try file.wireString("content")) else { throw WireFormatError("base64 at content", file["content"]) }
             attachment = HubMailAttachment(fileName: try file.wireString("fileName"), mediaType: try file.wireString("mediaType"), bytes: Array(bytes))
         }
         self.init(to: try wire.wireString("to"), subject: try wire.wireString("subject"), text: try wire.wireString("text"), attachment: attachment)
