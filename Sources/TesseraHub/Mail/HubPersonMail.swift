@@ -7,9 +7,13 @@ import Foundation
 extension HubStore {
     /// What a person asks the hub to send.
     public struct PersonMail: Sendable {
+        /// One address (`invalid_recipient` otherwise).
         public var to: String
+        /// 1 to ``PersonMailLimits/subjectCharacters`` characters on one line.
         public var subject: String
+        /// At most ``PersonMailLimits/textCharacters`` characters; the hub adds who sent it.
         public var text: String
+        /// At most one file, of an allowed type and size.
         public var attachment: MailAttachment?
 
         public init(to: String, subject: String, text: String, attachment: MailAttachment?) {
