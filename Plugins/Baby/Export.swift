@@ -8,20 +8,37 @@ import TesseraSDK
 extension Diary {
     static let exportSections = ["profile", "healthCard", "measurements", "milestones", "posts", "healthProblems", "contacts"]
 
-    struct ExportInput: Decodable, Sendable { var childId: String; var sections: [String]?; var format: String? }
+    struct ExportInput: Decodable, Sendable { var childId: String; var sections: [String]?; var format: String?; var email: String? }
 
     /// The chosen sections of a child's data (owners and parents; §9.8 question 2 keeps guardians
-    /// out, as the thesis's server read only the parent DB).
+    /// out, as the thesis's server read only the parent DB). With `email` the export is also
+    /// mailed there through the hub, as an attachment (`ExportMail.swift`); its format is then
+    /// `pdf` unless another is asked for.
     func export(_ input: ExportInput, by principal: String) async throws -> JSONValue {
         try await require(.export, on: input.childId)
-        let format = try Validate.oneOf(input.format ?? "json", ["json", "csv", "pdf"], field: "format")
+        let recipient = try Self.exportRecipient(input.email)
+        let format = try Validate.oneOf(input.format ?? (recipient == nil ? "json" : "pdf"), ["json", "csv", "pdf"], field: "format")
         let sections = input.sections ?? Self.exportSections
         for (index, section) in sections.enumerated() { _ = try Validate.oneOf(section, Self.exportSections, field: "sections[\(index)]") }
+        if recipient != nil { try requireMail() }
         var answer: [String: JSONValue] = ["childId": .string(input.childId), "generatedAt": .string(stamp()), "format": .string(format)]
+        let file: ExportFile
         switch format {
-        case "csv": answer["csv"] = .string(try await exportCSV(childID: input.childId, sections: sections))
-        case "pdf": answer["pdf"] = try await exportPDF(childID: input.childId, sections: sections, principal: principal)
-        default: answer["sections"] = .object(try await exportDocument(childID: input.childId, sections: sections))
+        case "csv":
+            let csv = try await exportCSV(childID: input.childId, sections: sections)
+            answer["csv"] = .string(csv)
+            file = ExportFile(bytes: Array(csv.utf8), mediaType: "text/csv", fileExtension: "csv")
+        case "pdf":
+            let (pdf, bytes) = try await exportPDF(childID: input.childId, sections: sections, principal: principal)
+            answer["pdf"] = pdf
+            file = ExportFile(bytes: bytes, mediaType: "application/pdf", fileExtension: "pdf")
+        default:
+            let document = JSONValue.object(try await exportDocument(childID: input.childId, sections: sections))
+            answer["sections"] = document
+            file = ExportFile(bytes: Array(JSONValue.object(answer).serialized().utf8), mediaType: "application/json", fileExtension: "json")
+        }
+        if let recipient {
+            answer["mail"] = try await mailExport(file, to: recipient, childID: input.childId, sections: sections)
         }
         return .object(answer)
     }
@@ -72,7 +89,7 @@ extension Diary {
 
     /// A PDF of the profile, the health card, each chosen section as a table, and the growth
     /// charts against the WHO percentiles; stored as the module's file.
-    private func exportPDF(childID: String, sections: [String], principal: String) async throws -> JSONValue {
+    private func exportPDF(childID: String, sections: [String], principal: String) async throws -> (JSONValue, [UInt8]) {
         guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
@@ -89,12 +106,13 @@ extension Diary {
                                  })
             pdf.addTable(table, heading: "\(name): \(section) (\(rows.count))")
         }
-        let stored = try await files.put(Array(pdf.data()), mediaType: "application/pdf")
+        let bytes = Array(pdf.data())
+        let stored = try await files.put(bytes, mediaType: "application/pdf")
         try await rememberExport(address: stored.address, childID: childID, principal: principal)
         let fileName = name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "-")
-        return ["address": .string(stored.address), "size": .integer(stored.size), "mediaType": .string(stored.mediaType),
-                "fileName": .string((fileName.isEmpty ? "baby-diary" : fileName + "-diary") + ".pdf"),
-                "download": .string("/v1/plugins/cz.tessera.baby/ops/export-download?address=\(stored.address)")]
+        return (["address": .string(stored.address), "size": .integer(stored.size), "mediaType": .string(stored.mediaType),
+                 "fileName": .string((fileName.isEmpty ? "baby-diary" : fileName + "-diary") + ".pdf"),
+                 "download": .string("/v1/plugins/cz.tessera.baby/ops/export-download?address=\(stored.address)")], bytes)
     }
 
     private func addProfilePage(_ pdf: inout PDFDocument, profile: JSONValue) async throws {

@@ -22,6 +22,10 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         case unprocessable
         /// 507: the person's files on the hub would pass their quota (`quota_exceeded`).
         case insufficientStorage
+        /// 429: the person sent as much as the hub takes in a while (`mail_rate_exceeded`).
+        case tooManyRequests
+        /// 503: the hub lacks what the request needs (`unavailable`: no mail server configured).
+        case unavailable
         /// 500: the hub failed (its store); the message is for the log, not the client.
         case `internal`
     }

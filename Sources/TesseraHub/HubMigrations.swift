@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -345,6 +345,28 @@ enum HubMigrations {
                 PRIMARY KEY (notification, channel))
             """,
             "CREATE INDEX IF NOT EXISTS hub_channel_deliveries_due ON hub_channel_deliveries(next_attempt_ms) WHERE state = 'pending'",
+        ])
+
+    /// Mail a person sends through the hub (docs/hub.md, "Mail to one address"): the sender (for
+    /// the per-person daily limit), the `Reply-To` address, and one attachment as base64 text
+    /// (TEXT in both databases), which goes with the body once the message is sent.
+    static let version10 = HubMigration(
+        version: 10,
+        sqlite: [
+            "ALTER TABLE hub_mail_outbox ADD COLUMN sender TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN reply_to TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_name TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
+        ],
+        postgres: [
+            "ALTER TABLE hub_mail_outbox ADD COLUMN sender TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN reply_to TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_name TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
+            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
+            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
         ])
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

@@ -45,6 +45,8 @@ public enum CapabilityMethod {
     public static let httpSend = "http.send"
     public static let locationLatest = "location.latest"
     public static let syncConflicts = "sync.conflicts", syncResolve = "sync.resolveConflict"
+    /// ``PluginSync/sendMail(_:)``: the message's fields, the attachment's bytes in base64.
+    public static let syncMail = "sync.mail"
     /// The prefix of the spaces calls: `spaces.create`, `spaces.invite`, … (``SpacesProxy``).
     public static let spaces = "spaces."
     public static let log = "log"

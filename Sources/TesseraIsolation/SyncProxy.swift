@@ -16,6 +16,10 @@ struct SyncProxy: PluginSync {
     }
 
     var spaces: any PluginSpaces { SpacesProxy(peer: peer) }
+
+    func sendMail(_ message: HubMailMessage) async throws -> HubMailReceipt {
+        try HubMailReceipt(wire: try await peer.call(CapabilityMethod.syncMail, message.wire))
+    }
 }
 
 /// The spaces of ``SyncProxy``: one call `spaces.<what>` each, with the SDK's arguments by name.

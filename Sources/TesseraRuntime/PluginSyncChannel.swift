@@ -9,6 +9,8 @@ struct PluginSyncChannel: PluginSync {
     let changed: @Sendable () -> Void
     /// The plugin's shared spaces at the hub.
     let spaces: any PluginSpaces
+    /// Mail through the hub for the device's person (SDK 1.6).
+    let mail: PluginHubMail
 
     private func registered() throws -> SyncStore {
         guard let store = store() else { throw PluginError(.unavailable, "sync is not enabled for this plugin yet") }
@@ -28,5 +30,9 @@ struct PluginSyncChannel: PluginSync {
             throw PluginError(.notFound, "\(table)/\(id).\(column) has no conflict (resolved already?)", field: "$.id")
         }
         changed()
+    }
+
+    func sendMail(_ message: HubMailMessage) async throws -> HubMailReceipt {
+        try await mail.send(message)
     }
 }

@@ -33,6 +33,21 @@ import TesseraSDK
         #expect(try RemoteChanges(wire: changes.wire) == changes)
     }
 
+    /// SDK 1.6's mail: every byte value of the attachment, and a message without one.
+    @Test func hubMailValuesRoundTrip() throws {
+        let message = HubMailMessage(to: "doctor@example.org", subject: "Ema: baby diary", text: "Příloha.\n",
+                                     attachment: HubMailAttachment(fileName: "Ema-diary.pdf", mediaType: "application/pdf", bytes: (0...255).map(UInt8.init)))
+        #expect(try HubMailMessage(wire: message.wire) == message)
+        let plain = HubMailMessage(to: "a@example.org", subject: "s", text: "")
+        #expect(try HubMailMessage(wire: plain.wire) == plain)
+        let receipt = HubMailReceipt(id: "m1", to: "doctor@example.org", queuedAt: Date(timeIntervalSinceReferenceDate: 800_000_000.5), remainingToday: 19)
+        #expect(try HubMailReceipt(wire: receipt.wire) == receipt)
+        #expect(throws: WireFormatError.self) {
+            try HubMailMessage(wire: ["to": "a@b.c", "subject": "s", "text": "", "attachment": ["fileName": "x.pdf", "mediaType": "application/pdf", "content": "not base64!"]])
+        }
+        #expect(throws: WireFormatError.self) { try HubMailMessage(wire: ["subject": "s", "text": ""]) }
+    }
+
     @Test func malformedValuesAreRefusedByName() {
         #expect(throws: WireFormatError.self) { try FileDescriptor(wire: ["address": "x"]) }
         #expect(throws: WireFormatError.self) { try OutboundResponse(wire: ["status": 200, "body": "not base64!"]) }

@@ -16,6 +16,25 @@ public final class SMTPTestServer: Sendable {
         public let body: String
         public let messageID: String
         public let authenticated: Bool
+        /// The `Reply-To:` header, empty without one.
+        public let replyTo: String
+        /// The message's media type (`text/plain`, `multipart/mixed`).
+        public let contentType: String
+        /// Its attachments, decoded by Python's `email` package as a mail program would.
+        public let attachments: [Attachment]
+    }
+
+    /// A part of a message sent as an attachment: its name, type, disposition and decoded bytes
+    /// (in a file of the server's directory).
+    public struct Attachment: Sendable, Hashable {
+        public let fileName: String
+        public let mediaType: String
+        /// `attachment` when the part says so (RFC 2183).
+        public let disposition: String
+        /// Where the server wrote the decoded bytes.
+        public let path: String
+
+        public var bytes: Data { FileManager.default.contents(atPath: path) ?? Data() }
     }
 
     public let port: Int
@@ -65,7 +84,12 @@ public final class SMTPTestServer: Sendable {
             let json = try JSONValue(parsing: try String(contentsOfFile: directory + "/" + name, encoding: .utf8))
             return Message(from: json["from"]?.stringValue ?? "", to: json["to"]?.arrayValue?.compactMap(\.stringValue) ?? [],
                            subject: json["subject"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
-                           messageID: json["messageID"]?.stringValue ?? "", authenticated: json["authenticated"]?.boolValue ?? false)
+                           messageID: json["messageID"]?.stringValue ?? "", authenticated: json["authenticated"]?.boolValue ?? false,
+                           replyTo: json["replyTo"]?.stringValue ?? "", contentType: json["contentType"]?.stringValue ?? "",
+                           attachments: (json["attachments"]?.arrayValue ?? []).map {
+                               Attachment(fileName: $0["fileName"]?.stringValue ?? "", mediaType: $0["mediaType"]?.stringValue ?? "",
+                                          disposition: $0["disposition"]?.stringValue ?? "", path: $0["path"]?.stringValue ?? "")
+                           })
         }
     }
 
@@ -96,10 +120,20 @@ public final class SMTPTestServer: Sendable {
 
         async def handle_DATA(self, server, session, envelope):
             message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
-            body = message.get_content().replace("\r\n", "\n")
+            # A multipart message's body is its text part; each attachment is decoded to a file.
+            text = message.get_body(preferencelist=("plain",)) if message.is_multipart() else message
+            body = text.get_content().replace("\r\n", "\n") if text is not None else ""
             n = len([f for f in os.listdir(a.dir) if f.endswith(".json")])
+            attachments = []
+            for i, part in enumerate(message.iter_attachments() if message.is_multipart() else []):
+                path = os.path.join(a.dir, "%04d-attachment-%d.bin" % (n, i))
+                with open(path, "wb") as f:
+                    f.write(part.get_payload(decode=True) or b"")
+                attachments.append({"fileName": part.get_filename() or "", "mediaType": part.get_content_type(),
+                                    "disposition": part.get_content_disposition() or "", "path": path})
             record = {"from": envelope.mail_from, "to": envelope.rcpt_tos, "subject": str(message["subject"]), "body": body,
-                      "messageID": str(message["message-id"]), "authenticated": bool(session.authenticated)}
+                      "messageID": str(message["message-id"]), "authenticated": bool(session.authenticated),
+                      "replyTo": str(message["reply-to"] or ""), "contentType": message.get_content_type(), "attachments": attachments}
             temporary = os.path.join(a.dir, ".%04d.tmp" % n)
             with open(temporary, "w") as f:
                 json.dump(record, f)

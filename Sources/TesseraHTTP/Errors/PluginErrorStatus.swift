@@ -18,6 +18,7 @@ extension APIError {
     /// | `unavailable` | 503 |
     /// | `plugin_crashed` (the plugin's process died during the call) | 502 |
     /// | `plugin_timeout` (the call ran past its deadline) | 504 |
+    /// | the hub's space codes (`last_owner`, …: `spaceStatus(for:)`) and mail codes (`mail_rate_exceeded` 429, …: `mailStatus(for:)`) | as the hub answered |
     /// | `internal`, and any code not above | 500, with a generic message |
     ///
     /// A 500 never carries the plugin's message: it may hold internals (a path, a query, a token).
@@ -44,7 +45,7 @@ extension APIError {
         case .unavailable: .serviceUnavailable
         case .pluginCrashed: .badGateway
         case .pluginTimeout: .gatewayTimeout
-        default: spaceStatus(for: code)
+        default: spaceStatus(for: code) ?? mailStatus(for: code)
         }
     }
 }

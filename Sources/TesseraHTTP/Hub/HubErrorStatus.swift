@@ -15,6 +15,8 @@ extension APIError {
         case .payloadTooLarge: .contentTooLarge
         case .unprocessable: .unprocessableContent
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .tooManyRequests: .tooManyRequests
+        case .unavailable: .serviceUnavailable
         case .internal: .internalServerError
         }
         if error.kind == .internal {

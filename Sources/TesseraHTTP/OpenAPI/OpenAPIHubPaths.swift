@@ -96,6 +96,10 @@ extension OpenAPIComponents {
                 "hubConfirmChannel", "Confirm an e-mail channel to an address other than my account's with the code mailed there; from then on it receives.",
                 input: ref("HubChannelCode"), output: ref("HubChannel"), errors: ["400", "404", "410"])
                 .adding("parameters", [pathParameter("channel", "The channel's id.")])],
+            "/v1/hub/mail": ["post": hubOperation(
+                "hubSendMail", "Send one message to one address with at most one file (PDF, CSV, JSON; 10 MiB), from the hub's sender with Reply-To my address: queued in the hub's outbox and answered at once; 20 a day.",
+                input: ref("HubMail"), output: ref("HubMailQueued"), success: "202", errors: ["400", "503"])
+                .adding("parameters", [queryParameter("plugin", ["type": "string"], "The plugin that sends it for me, named in the mail.")])],
             "/v1/hub/files/{address}/upload": ["get": hubOperation(
                 "hubFileUploadState", "Whether the hub needs this file's bytes from me (`held`), and how many bytes of my unfinished upload it kept.",
                 output: ref("HubFileUploadState"), errors: ["400"]).adding("parameters", [fileAddressParameter])],
@@ -278,6 +282,16 @@ extension OpenAPIComponents {
             "HubChannelCode": ["type": "object", "required": ["code"], "additionalProperties": false, "properties": [
                 "code": ["type": "string", "description": "The 7 digits mailed to the address (blanks ignored)."]]],
             "HubChannels": object(["channels": ["type": "array", "items": ref("HubChannel")]]),
+            "HubMail": ["type": "object", "required": ["to", "subject"], "additionalProperties": false, "properties": [
+                "to": ["type": "string", "maxLength": 254, "description": "One address name@domain.tld (invalid_recipient)."],
+                "subject": ["type": "string", "minLength": 1, "maxLength": 200, "description": "One line (invalid_subject)."],
+                "text": ["type": "string", "maxLength": 10_000, "description": "Plain text (text_too_long); the hub adds who sent it."],
+                "attachment": ["type": "object", "required": ["fileName", "mediaType", "content"], "additionalProperties": false, "properties": [
+                    "fileName": ["type": "string", "pattern": "^[A-Za-z0-9_ -][A-Za-z0-9._ -]{0,99}$", "description": "invalid_attachment_name"],
+                    "mediaType": ["type": "string", "enum": ["application/pdf", "text/csv", "application/json"]],
+                    "content": ["type": "string", "description": "The bytes in base64, 1 byte to 10 MiB (attachment_too_large)."]]]]],
+            "HubMailQueued": object(["id": string, "to": string, "status": ["type": "string", "const": "queued"], "queuedAt": dateTime,
+                                     "queuedAtMillis": integer, "remainingToday": integer]),
             "HubName": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "minLength": 1, "maxLength": 200],
                                                                                  "roles": roleRules]],
             "HubSpaceRegistered": object(["space": string, "created": boolean]),

@@ -57,6 +57,8 @@ enum APIRouter {
             if let hubFiles { HubFileRoutes.add(to: &table, files: hubFiles, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)) }
             HubChannelRoutes.add(to: &table, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes),
                                  mailSink: host.deployment.mail != nil)
+            HubMailRoutes.add(to: &table, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes),
+                              mailSink: host.deployment.mail != nil)
         }
         table.finish()
         return router

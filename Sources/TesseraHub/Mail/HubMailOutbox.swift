@@ -25,11 +25,20 @@ extension HubStore {
         mailSignal.fire()
     }
 
-    /// Queues one message inside the caller's transaction (call ``mailQueued()`` after it commits).
-    static func queueMail(_ mail: OutgoingMail, now: Int64, on connection: any HubSQL) async throws {
+    /// Queues one message inside the caller's transaction (call ``mailQueued()`` after it commits);
+    /// `sender` is the person who sent it, for mail a person sends (``queuePersonMail(_:from:plugin:mailSink:)``).
+    /// Its id.
+    @discardableResult
+    static func queueMail(_ mail: OutgoingMail, now: Int64, sender: String? = nil, on connection: any HubSQL) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        func optional(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
         try await connection.execute("""
-            INSERT INTO hub_mail_outbox(id, recipient, subject, body, created_ms, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?)
-            """, [.text(UUID().uuidString.lowercased()), .text(mail.to), .text(mail.subject), .text(mail.body), .integer(now), .integer(now)])
+            INSERT INTO hub_mail_outbox(id, recipient, subject, body, created_ms, next_attempt_ms, sender, reply_to,
+                                        attachment_name, attachment_type, attachment_base64) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(id), .text(mail.to), .text(mail.subject), .text(mail.body), .integer(now), .integer(now), optional(sender),
+                  optional(mail.replyTo), optional(mail.attachment?.fileName), optional(mail.attachment?.mediaType),
+                  optional(mail.attachment?.bytes.base64EncodedString())])
+        return id
     }
 
     /// Wakes the mailer: a transaction that queued mail has committed.
@@ -54,7 +63,8 @@ extension HubStore {
         let now = nowMillis
         return try await transaction { connection in
             let due = try await connection.fetchAll("""
-                SELECT id, recipient, subject, body, attempts, next_attempt_ms FROM hub_mail_outbox
+                SELECT id, recipient, subject, body, attempts, next_attempt_ms, reply_to, attachment_name, attachment_type, attachment_base64
+                FROM hub_mail_outbox
                 WHERE sent_ms IS NULL AND failed = 0 AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?
                 """, [.integer(now), .integer(Int64(limit))])
             var claimed: [(id: String, mail: OutgoingMail, attempts: Int)] = []
@@ -63,17 +73,22 @@ extension HubStore {
                 let taken = try await connection.execute("UPDATE hub_mail_outbox SET next_attempt_ms = ? WHERE id = ? AND next_attempt_ms = ?",
                                                          [.integer(now + Self.mailLeaseMillis), .text(id), row[5]])
                 guard taken == 1 else { continue }
-                claimed.append((id, OutgoingMail(to: row[1].text ?? "", subject: row[2].text ?? "", body: row[3].text ?? ""), Int(row[4].integer ?? 0)))
+                let attachment = row[9].text.flatMap { Data(base64Encoded: $0) }.map {
+                    MailAttachment(fileName: row[7].text ?? "attachment", mediaType: row[8].text ?? "application/octet-stream", bytes: $0)
+                }
+                claimed.append((id, OutgoingMail(to: row[1].text ?? "", subject: row[2].text ?? "", body: row[3].text ?? "",
+                                                 replyTo: row[6].text, attachment: attachment), Int(row[4].integer ?? 0)))
             }
             return claimed
         }
     }
 
-    /// A sent message keeps its envelope for the operator; its body (which may hold a code) goes.
+    /// A sent message keeps its envelope for the operator; its body (which may hold a code or a
+    /// person's text) and its attachment go.
     func markMailSent(_ id: String) async throws(HubError) {
         let now = nowMillis
         try await transaction { connection in
-            try await connection.execute("UPDATE hub_mail_outbox SET sent_ms = ?, body = '', attempts = attempts + 1, last_error = NULL WHERE id = ?",
+            try await connection.execute("UPDATE hub_mail_outbox SET sent_ms = ?, body = '', attachment_base64 = NULL, attempts = attempts + 1, last_error = NULL WHERE id = ?",
                                          [.integer(now), .text(id)])
         }
     }

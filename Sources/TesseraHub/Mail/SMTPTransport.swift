@@ -3,18 +3,39 @@ import Foundation
 import Glibc
 #endif
 
-/// A message the hub sends: one plain-text mail to one address.
+/// A message the hub sends: one plain-text mail to one address, with at most one attachment.
 public struct OutgoingMail: Sendable, Hashable {
     /// The recipient's address.
     public var to: String
     public var subject: String
     /// Plain text; lines end as they like (sent as CRLF).
     public var body: String
+    /// Where replies go (`Reply-To:`): the address of the person who sent it, if any.
+    public var replyTo: String?
+    /// A file sent with the text (the message is then multipart/mixed).
+    public var attachment: MailAttachment?
 
-    public init(to: String, subject: String, body: String) {
+    public init(to: String, subject: String, body: String, replyTo: String? = nil, attachment: MailAttachment? = nil) {
         self.to = to
         self.subject = subject
         self.body = body
+        self.replyTo = replyTo
+        self.attachment = attachment
+    }
+}
+
+/// A file attached to an ``OutgoingMail``: its name as the recipient sees it, its media type and
+/// its bytes (sent as base64, RFC 2045, in a part of its own with `Content-Disposition:
+/// attachment`, RFC 2183).
+public struct MailAttachment: Sendable, Hashable {
+    public var fileName: String
+    public var mediaType: String
+    public var bytes: Data
+
+    public init(fileName: String, mediaType: String, bytes: Data) {
+        self.fileName = fileName
+        self.mediaType = mediaType
+        self.bytes = bytes
     }
 }
 

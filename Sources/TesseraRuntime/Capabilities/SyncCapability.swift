@@ -36,7 +36,8 @@ struct SyncProvider: CapabilityProvider {
         let roundSoon: @Sendable () -> Void = { schedule?.changed(id, now: clock.now()); wake() }
         let roles = manifest.syncRoles.isEmpty ? nil : SyncRoleDeclaration.json(manifest.syncRoles)
         let spaces = PluginSpacesChannel(pluginID: id, roles: roles, access: hubAccess, roundSoon: roundSoon)
-        let channel = PluginSyncChannel(store: { stores[id] }, changed: { schedule?.changed(id, now: clock.now()) }, spaces: spaces)
+        let channel = PluginSyncChannel(store: { stores[id] }, changed: { schedule?.changed(id, now: clock.now()) }, spaces: spaces,
+                                        mail: PluginHubMail(pluginID: id, access: hubAccess))
         return SyncBinding(provider: self, pluginID: id, storage: storage, tables: tables, channel: channel, roles: roles)
     }
 }

@@ -14,6 +14,8 @@ extension ProcessPlugin {
                 table: try params.wireField("table"), id: try params.wireField("id"), column: try params.wireField("column"),
                 value: try SQLValue(wire: params["value"] ?? .null))
             return .null
+        case CapabilityMethod.syncMail:
+            return try await context.capability(.sync).sendMail(try HubMailMessage(wire: params)).wire
         default:
             guard method.hasPrefix(CapabilityMethod.spaces) else { return nil }
             return try await answerSpaces(String(method.dropFirst(CapabilityMethod.spaces.count)), params,

@@ -31,6 +31,16 @@ public protocol PluginSync: Sendable {
     /// The plugin's shared spaces at the hub: create one, invite people, manage its members
     /// (``PluginSpaces``; SDK 1.4).
     var spaces: any PluginSpaces { get }
+
+    /// Sends `message` through the hub for the person logged in on this device (SDK 1.6; see
+    /// ``HubMailMessage``). The hub queues it in its durable outbox and answers at once.
+    ///
+    /// - Throws: ``PluginError`` with the hub's code for each limit — `invalid_recipient`,
+    ///   `invalid_subject`, `text_too_long`, `invalid_attachment_name`, `attachment_type_not_allowed`,
+    ///   `attachment_too_large`, `mail_rate_exceeded` — naming the field; `unavailable` when the
+    ///   hub sends no mail; ``PluginError/Code-swift.struct/hubUnreachable`` offline;
+    ///   ``PluginError/Code-swift.struct/notLoggedIn`` without a hub login.
+    func sendMail(_ message: HubMailMessage) async throws -> HubMailReceipt
 }
 
 extension CapabilityKey where Value == any PluginSync {
