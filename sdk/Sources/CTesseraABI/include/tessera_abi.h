@@ -30,12 +30,16 @@
  * FileDescriptor, FileLink), spaces a plugin manages (PluginSpaces through PluginSync.spaces) and
  * notifications to a space's members (NotificationRecipient.spaceOthers); 1.5 adds per-plugin roles
  * (PluginSpaces.invite(to:role:pluginRole:person:expiresIn:) and setRole(_:pluginRole:of:in:), pluginRole
- * on SyncSpace, SpaceMember and SpaceInvitation, PluginError.Code.tableReadOnly and notRowCreator). */
+ * on SyncSpace, SpaceMember and SpaceInvitation, PluginError.Code.tableReadOnly and notRowCreator); 1.6
+ * adds who is logged in on the device (PluginSpaces.currentPerson(), LoggedInPerson) and mail through the
+ * hub (PluginSync.sendMail, HubMailMessage, HubMailAttachment, HubMailReceipt, and the PluginError codes
+ * invalidRecipient, invalidSubject, textTooLong, invalidAttachmentName, invalidAttachment,
+ * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 5u
+#define TESSERA_SDK_ABI_MINOR 6u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
