@@ -5,6 +5,9 @@ extension PluginHost {
     /// How long one wait at the hub lasts (a long poll), and the most a failed one is retried after.
     static let hubWaitSeconds = 25
     static let hubWaitMaxBackoffSeconds = 60
+    /// The most the watch waits for a round to pull what the hub announced before it waits at the
+    /// hub again: meanwhile it fetches no relayed notification, so this bounds how late one can be.
+    static let hubFollowSeconds = 5
 
     /// While the host serves, waits at the hub for each syncing plugin (a long poll): when another
     /// device's change reaches the person's spaces, that plugin's round comes up as after a local
@@ -46,9 +49,11 @@ extension PluginHost {
         }
     }
 
-    /// Brings `plugin`'s round forward to now and waits (up to a wait's length) for the pull cursor
-    /// to move past the one the wait was asked with, so the next wait does not answer at once for
-    /// the same changes.
+    /// Brings `plugin`'s round forward to now and waits (up to ``hubFollowSeconds``) for the pull
+    /// cursor to move past the one the wait was asked with, so the next wait does not answer at once
+    /// for the same changes. A round that takes longer (the timer loop busy with other due work, a
+    /// slow hub) only costs one more wait at the hub, which answers at once — with the relayed
+    /// notifications fetched on the way, which a longer wait here would hold back.
     ///
     /// The cursor compared is the wait's, not one read here: a round that ran between the hub's
     /// answer and this line already pulled the changes, and waiting for the cursor to move again
@@ -57,7 +62,7 @@ extension PluginHost {
     private func roundFollows(_ plugin: String, pastCursor cursor: Int64) async {
         syncSchedule?.changedAtHub(plugin, now: clock.now())
         timers.wakeup.kick()
-        let deadline = ContinuousClock.now + .seconds(Self.hubWaitSeconds)
+        let deadline = ContinuousClock.now + .seconds(Self.hubFollowSeconds)
         while (pullCursor(of: plugin) ?? 0) <= cursor, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(50))
         }
