@@ -96,7 +96,9 @@ int main(int argc, char **argv) {
         samples[i] = nanoseconds() - start;
     }
     for (int i = 0; i < count; i++) printf("%lld\n", samples[i]);
-    close(fd);
+    /* shutdown, not close: a reader thread blocked in read(2) keeps a closed descriptor's socket
+       open, and the child would wait for its end forever. */
+    shutdown(fd, SHUT_RDWR);
     waitpid(child, NULL, 0);
     return 0;
 }
