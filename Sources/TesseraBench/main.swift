@@ -97,8 +97,8 @@ if which == "isolation" || which == "all" {
     print("isolation: the example plugin in the host's process and in the process tier (tessera-plugin-runner), same run")
     let calls = which == "isolation" ? Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000 : 20_000
     let sockets = try socketRoundTripAnchors(scratch: scratch + "/socket-anchor", roundTrips: calls)
-    report("  anchor: C socket round trip, direct", sockets.direct, unit: micros, target: "")
-    report("  anchor: C, thread hand-off each side", sockets.handOff, unit: micros, target: "")
+    report("  anchor: C socket, direct", sockets.direct, unit: micros, target: "")
+    report("  anchor: C socket, hand-offs", sockets.handOff, unit: micros, target: "")
     for row in try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls) {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
         report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
