@@ -98,7 +98,7 @@ struct HubPersonMailTests {
                 (Self.mail(content: big), 413, "attachment_too_large", "$.attachment.content"),
             ]
             for (json, status, code, field) in cases {
-                let refused = try await hub.request("POST", "/v1/hub/mail", token: token, json: json)
+                let refused = try await hub.request("POST", "/v1/hub/mail", token: token, json: json, timeout: 300)
                 #expect(refused.status == status && refused.errorCode == code, "\(code): \(refused.status) \(refused.text.prefix(300))")
                 #expect(refused.json?["error"]?["field"]?.stringValue == field, "\(code)")
             }
@@ -106,7 +106,8 @@ struct HubPersonMailTests {
             // At the limits themselves, it is taken: 10 MiB, 200 characters, 10,000 characters.
             let exact = Data(count: HubStore.PersonMailLimits.attachmentBytes).base64EncodedString()
             let taken = try await hub.request("POST", "/v1/hub/mail", token: token, json: Self.mail(
-                subject: String(repeating: "s", count: 200), text: String(repeating: "t", count: 10_000), mediaType: "text/csv", content: exact))
+                subject: String(repeating: "s", count: 200), text: String(repeating: "t", count: 10_000), mediaType: "text/csv", content: exact),
+                timeout: 300)
             #expect(taken.status == 202, "\(taken.text.prefix(300))")
             #expect(try await hub.request("POST", "/v1/hub/mail", json: Self.mail()).status == 401)
         }

@@ -165,9 +165,11 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     }
 
     /// Sends one request; `json` goes with `Content-Type: application/json`.
+    /// `timeout`: seconds without data before the request fails (a 14 MB body parsed by a debug
+    /// build while the whole suite runs needs more than the default).
     func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
-                 body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
-        try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType)
+                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 30) async throws -> HubResponse {
+        try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType, timeout: timeout)
     }
 
     /// Creates a person with the admin token; returns their id.
@@ -224,10 +226,10 @@ struct HubClient {
 
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
-                 body: [UInt8]? = nil, contentType: String? = nil) async throws -> HubResponse {
+                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 30) async throws -> HubResponse {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
-        request.timeoutInterval = 30
+        request.timeoutInterval = timeout
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -164,12 +164,24 @@ struct PluginSpacesTests {
 extension HubTestServer {
     /// Serves the same hub again on the same port after `server.stop()` (the hub came back); stop
     /// what it returns.
+    ///
+    /// While the hub was down, its port (from the ephemeral range, as port 0 gave it) may have
+    /// become the local port of some other test's outgoing connection; binding is tried again until
+    /// that connection ends (up to 30 s), as a restarted server would wait for its port.
     func restartServer() async throws -> HTTPServer {
-        let again = HTTPServer(host: host, tokens: TokenStore(dataDirectory: dataDirectory),
-                               configuration: HTTPConfiguration(host: "127.0.0.1", port: port, rateLimit: nil), hub: hub)
-        _ = try await again.start()
-        again.markReady()
-        return again
+        var attempt = 0
+        while true {
+            let again = HTTPServer(host: host, tokens: TokenStore(dataDirectory: dataDirectory),
+                                   configuration: HTTPConfiguration(host: "127.0.0.1", port: port, rateLimit: nil), hub: hub)
+            do {
+                _ = try await again.start()
+                again.markReady()
+                return again
+            } catch let error as HTTPServerError where "\(error)".contains("Address already in use") && attempt < 150 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 }
 
