@@ -55,8 +55,9 @@ enum RawHTTPClient {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         // A watchdog, not a measurement: a test must fail rather than hang if the server never answers.
-        // A minute: the whole suite starts at once on two cores, and a busy host answers late.
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        // Three minutes: the whole suite starts at once on two cores, and a busy host answers late
+        // (one of 200 concurrent calls waited more than a minute in a fresh-clone CI run).
+        var timeout = timeval(tv_sec: 180, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -78,6 +79,7 @@ enum RawHTTPClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             offset += n
         }
@@ -120,8 +122,10 @@ enum RawHTTPClient {
                 }
             }
             let n = recv(fd, &chunk, chunk.count, 0)
+            if n < 0 && errno == EINTR { continue }  // a signal (a child process of another test ended)
             guard n > 0 else {
-                throw Failure(description: "the connection ended after \(buffer.count) bytes: \(String(decoding: buffer, as: UTF8.self))")
+                let why = n == 0 ? "the server closed it" : String(cString: strerror(errno))
+                throw Failure(description: "the connection ended after \(buffer.count) bytes (\(why)): \(String(decoding: buffer, as: UTF8.self))")
             }
             buffer += chunk[..<n]
         }
