@@ -21,9 +21,7 @@ struct Sync: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-                    throw CLIError(code: .invalidInput, message: "give the password on the first line of stdin")
-                }
+                let password = try Sync.passwordFromStandardInput()
                 let host = try self.host.makeHost(onlyPlugins: [])
                 do {
                     try await host.syncLogin(name: name, password: password, device: device ?? ProcessInfo.processInfo.hostName)

@@ -19,9 +19,7 @@ extension Sync {
 
         func run() async throws {
             try await reportingErrors {
-                guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-                    throw CLIError(code: .invalidInput, message: "give the password on the first line of stdin")
-                }
+                let password = try Sync.passwordFromStandardInput()
                 let host = try self.host.makeHost(onlyPlugins: [])
                 let registration = HubRegistration(firstName: firstName, surname: surname, email: email, password: password,
                                                    acceptTerms: acceptTerms, device: device ?? ProcessInfo.processInfo.hostName)
@@ -29,6 +27,14 @@ extension Sync {
                 say("registered at \(host.deployment.sync?.hub ?? "?") as \(person.name) (person \(person.id)); this device is logged in")
             }
         }
+    }
+
+    /// The password on the first line of standard input (never an argument, which `ps` shows).
+    static func passwordFromStandardInput() throws -> String {
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw CLIError(code: .invalidInput, message: "give the password on the first line of stdin")
+        }
+        return password
     }
 
     /// Runs a call to the hub's account routes, turning its refusal into the CLI's exit code: a

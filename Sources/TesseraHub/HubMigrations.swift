@@ -350,24 +350,16 @@ enum HubMigrations {
     /// Mail a person sends through the hub (docs/hub.md, "Mail to one address"): the sender (for
     /// the per-person daily limit), the `Reply-To` address, and one attachment as base64 text
     /// (TEXT in both databases), which goes with the body once the message is sent.
-    static let version10 = HubMigration(
-        version: 10,
-        sqlite: [
-            "ALTER TABLE hub_mail_outbox ADD COLUMN sender TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN reply_to TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_name TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
-            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
-        ],
-        postgres: [
-            "ALTER TABLE hub_mail_outbox ADD COLUMN sender TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN reply_to TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_name TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
-            "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
-            "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
-        ])
+    static let version10 = HubMigration(version: 10, sqlite: version10Statements, postgres: version10Statements)
+    /// The same statements in both databases.
+    private static let version10Statements = [
+        "ALTER TABLE hub_mail_outbox ADD COLUMN sender TEXT",
+        "ALTER TABLE hub_mail_outbox ADD COLUMN reply_to TEXT",
+        "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_name TEXT",
+        "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
+        "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
+        "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
+    ]
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in
     /// `user_version` (0 for the first hub, whose tables lacked nothing else), PostgreSQL in
