@@ -176,7 +176,9 @@ import TesseraTestFixtures
         let arguments = [
             "python3", "-m", "schemathesis.cli", "run", "http://127.0.0.1:\(port)/openapi.json",
             "--header", "Authorization: Bearer \(token)", "--max-examples", String(maxExamples), "--seed", seed,
-            "--request-timeout", "20", "--no-color", "--workers", "1",
+            // A watchdog, not a measurement: an admin's clock advance by 99 days fires thousands of
+            // timers, each a durable write, and a CI machine's shared disk can make that slow.
+            "--request-timeout", "120", "--no-color", "--workers", "1",
         ] + extra
         // In the workspace: schemathesis reads schemathesis.toml and keeps its cache there.
         let root = ws.root
