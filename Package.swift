@@ -31,6 +31,7 @@ let package = Package(
     products: [
         .executable(name: "tessera", targets: ["TesseraCLI"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+        .executable(name: "tessera-plain-server", targets: ["TesseraPlainServer"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .executable(name: "tessera-plugin-runner", targets: ["TesseraPluginRunner"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
@@ -117,9 +118,16 @@ let package = Package(
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", "TesseraHubPostgres", sdk,
             "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
-            "TesseraHTTP", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            "TesseraHTTP", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
+        // The bare Hummingbird route the benchmarks compare the edge with, and the process of its
+        // own `tessera-bench memory` measures beside `tessera serve`: Hummingbird and nothing else.
+        .target(name: "TesseraBenchAnchor", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "TesseraPlainServer", dependencies: ["TesseraBenchAnchor"]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
         .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock", "TesseraFiles"]),

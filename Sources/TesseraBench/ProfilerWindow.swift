@@ -23,6 +23,14 @@ enum ProfilerWindow {
         return try body()
     }
 
+    /// The same around an asynchronous body (the HTTP benchmark's `wrk` runs).
+    static func around<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
+        guard let control, name == phase else { return try await body() }
+        send("enable", to: control)
+        defer { send("disable", to: control) }
+        return try await body()
+    }
+
     private static func send(_ command: String, to fifo: String) {
         guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
         handle.write(Data((command + "\n").utf8))
