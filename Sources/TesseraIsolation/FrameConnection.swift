@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// One end of the host–child socket, carrying frames: a 4-byte big-endian length, then that many
 /// bytes of UTF-8 JSON (docs/isolation.md, "The frame format").
@@ -16,13 +16,16 @@ public final class FrameConnection: Sendable {
 
     public init(fd: Int32) { self.fd = fd }
 
-    /// Writes one frame whole.
+    /// Writes one frame whole: the body is serialised straight into the frame's bytes, after room
+    /// for the length, and header and body go out in one `send(2)`.
     public func send(_ body: JSONValue) throws {
-        let bytes = Array(body.serialized().utf8)
-        guard bytes.count <= Self.maximumBodyBytes else { throw FrameError.tooLarge(bytes.count) }
-        let n = UInt32(bytes.count)
-        var frame: [UInt8] = [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)]
-        frame.append(contentsOf: bytes)
+        var frame: [UInt8] = [0, 0, 0, 0]
+        frame.reserveCapacity(512)
+        body.appendSerialized(to: &frame)
+        let count = frame.count - 4
+        guard count <= Self.maximumBodyBytes else { throw FrameError.tooLarge(count) }
+        let n = UInt32(count)
+        frame[0] = UInt8(n >> 24); frame[1] = UInt8((n >> 16) & 0xff); frame[2] = UInt8((n >> 8) & 0xff); frame[3] = UInt8(n & 0xff)
         try writing.withLock { _ in try Self.writeAll(fd, frame) }
     }
 
