@@ -24,6 +24,9 @@ enum IsolatedPluginSource {
         import Foundation
         import TesseraSDK
 
+        /// The name of the thread running the caller (sync: `Thread.current` is not for async code).
+        func currentThreadName() -> String { Thread.current.name ?? "" }
+
         final class IsolatedPlugin: Plugin {
             var migrations: [StorageMigration] {
                 [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)"),
@@ -95,6 +98,15 @@ enum IsolatedPluginSource {
                         if context.isGranted(.events) { $0.emit("note-added", .object(["id": .string(id)])) }
                     }
                     return .object(["id": .string(id)])
+                }
+                // Which thread answers, and the host's clock read (a blocking round trip) from the
+                // handler's own thread and from a task off it (ProcessEventLoopTests).
+                context.onOperation("clock-reads") { _ in
+                    let clock = try context.capability(.clock)
+                    let onHandler = clock.now()
+                    let offHandler = await Task.detached { clock.now() }.value
+                    return .object(["thread": .string(currentThreadName()), "onHandler": .number(onHandler.timeIntervalSince1970),
+                                    "offHandler": .number(offHandler.timeIntervalSince1970)])
                 }
                 context.onOperation("notes") { _ in
                     let rows = try await context.capability(.storage).query("SELECT id, text, at FROM notes ORDER BY id")
