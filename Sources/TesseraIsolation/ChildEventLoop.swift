@@ -58,6 +58,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     /// frame; the loop returns when the socket ends or breaks.
     func run(_ frames: FrameConnection, frame: (JSONValue) -> Void) {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        Self.nameThread(Self.threadName)
         let executor = asUnownedTaskExecutor()
         while true {
             for job in queue.withLock({ q in defer { q.jobs = [] }; return q.jobs }) {
@@ -76,6 +77,18 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
                 do { guard try frames.readAvailable() else { return } } catch { return }
             }
         }
+    }
+
+    /// The loop thread's name in the kernel (`/proc/<pid>/task/<tid>/comm`, `top -H`).
+    public static let threadName = "tessera-loop"
+
+    /// `prctl(PR_SET_NAME)`, looked up by name as in ``PluginRunner`` (Swift's Glibc module leaves
+    /// out <sys/prctl.h>): Foundation's `Thread.name` does not reach the kernel on Linux.
+    private static func nameThread(_ name: String) {
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        let PR_SET_NAME: Int32 = 15
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
+        name.withCString { _ = unsafeBitCast(symbol, to: Prctl.self)(PR_SET_NAME, UInt(bitPattern: $0), 0, 0, 0) }
     }
 
     /// Marks the loop asleep if no job waits; false (stay awake) if one does.

@@ -31,8 +31,11 @@ import TesseraTestFixtures
         defer { Task { await host.stop() } }
         #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
         let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
-        // The reader thread is named after the socket's descriptor, fd 3 in the child.
-        #expect(answer["thread"] == "tessera-peer-3", "\(answer)")
+        // The handler starts on the child's reader thread (the event loop), and is resumed there
+        // by the host's answer and by a task's value.
+        #expect(answer["atStart"] == "tessera-loop", "\(answer)")
+        #expect(answer["afterHost"] == "tessera-loop", "\(answer)")
+        #expect(answer["afterDetached"] == "tessera-loop", "\(answer)")
         // The host's virtual time, read from the loop's thread (it pumps the socket for its answer)
         // and from a detached task (it blocks its own thread while the loop reads the answer).
         #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970, "\(answer)")
@@ -49,7 +52,7 @@ import TesseraTestFixtures
             for i in 0..<40 {
                 group.addTask {
                     if i % 2 == 0 {
-                        _ = try await host.call("fixture.isolated", "add-note", input: ["id": .string("n\(i)"), "text": "note \(i)"], as: user)
+                        _ = try await host.call("fixture.isolated", "add-note", input: ["id": .string("n\(i)"), "text": .string("note \(i)")], as: user)
                     } else {
                         let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
                         #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970)
