@@ -1,40 +1,69 @@
 import Foundation
 import Synchronization
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// One end of the host–child socket, carrying frames: a 4-byte big-endian length, then that many
 /// bytes of UTF-8 JSON (docs/isolation.md, "The frame format").
 ///
-/// Sends may come from any thread (one lock keeps frames whole); receiving is done by one reader
-/// thread (``PeerConnection``), blocking in `read(2)`.
+/// Sends may come from any thread (one lock keeps frames whole); each frame is serialised straight
+/// into the bytes that go out, header and body in one `send(2)`. Receiving is done by one reader
+/// thread (``PeerConnection``): it reads as much as the socket holds into a buffer kept between
+/// calls and cuts frames from it, so a frame usually costs one `read(2)`, and several frames that
+/// arrived together cost one between them.
 public final class FrameConnection: Sendable {
     /// The largest body accepted, either way: a bigger length means a broken or hostile peer.
     public static let maximumBodyBytes = 64 << 20
 
     public let fd: Int32
     private let writing = Mutex(())
+    /// Bytes read and not yet cut into frames; only the reader thread touches it.
+    private let reading = Mutex(ReadBuffer())
 
     public init(fd: Int32) { self.fd = fd }
 
     /// Writes one frame whole.
     public func send(_ body: JSONValue) throws {
-        let bytes = Array(body.serialized().utf8)
-        guard bytes.count <= Self.maximumBodyBytes else { throw FrameError.tooLarge(bytes.count) }
-        let n = UInt32(bytes.count)
-        var frame: [UInt8] = [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)]
-        frame.append(contentsOf: bytes)
+        var frame: [UInt8] = [0, 0, 0, 0]
+        frame.reserveCapacity(512)
+        body.appendSerialized(to: &frame)
+        let count = frame.count - 4
+        guard count <= Self.maximumBodyBytes else { throw FrameError.tooLarge(count) }
+        let n = UInt32(count)
+        frame[0] = UInt8(n >> 24); frame[1] = UInt8((n >> 16) & 0xff); frame[2] = UInt8((n >> 8) & 0xff); frame[3] = UInt8(n & 0xff)
         try writing.withLock { _ in try Self.writeAll(fd, frame) }
     }
 
     /// Reads one frame; `nil` when the peer closed the socket between frames.
     public func receive() throws -> JSONValue? {
-        var header = [UInt8](repeating: 0, count: 4)
-        guard try Self.readAll(fd, &header, allowEOF: true) else { return nil }
-        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        guard length <= Self.maximumBodyBytes else { throw FrameError.tooLarge(length) }
-        var body = [UInt8](repeating: 0, count: length)
-        guard try Self.readAll(fd, &body, allowEOF: false) else { throw FrameError.truncated }
-        do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
+        try reading.withLock { buffer in
+            while true {
+                if let body = try buffer.nextFrame() {
+                    do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
+                }
+                guard try buffer.fill(from: fd) else {
+                    if buffer.isEmpty { return nil }
+                    throw FrameError.truncated
+                }
+            }
+        }
+    }
+
+    /// The next frame already read, without reading: `nil` when no whole frame is buffered.
+    public func bufferedFrame() throws -> JSONValue? {
+        try reading.withLock { buffer in
+            guard let body = try buffer.nextFrame() else { return nil }
+            do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
+        }
+    }
+
+    /// One `read(2)` of what the socket holds into the buffer (blocking if it holds nothing);
+    /// `false` at the end of the stream. A stream that ends inside a frame throws.
+    public func readAvailable() throws -> Bool {
+        try reading.withLock { buffer in
+            if try buffer.fill(from: fd) { return true }
+            if buffer.isEmpty { return false }
+            throw FrameError.truncated
+        }
     }
 
     /// Stops both directions: a reader blocked in `read(2)` sees the end, and so does the peer.
@@ -51,24 +80,59 @@ public final class FrameConnection: Sendable {
             offset += n
         }
     }
+}
 
-    /// Fills `buffer`; `false` at a clean end before its first byte (when `allowEOF`).
-    private static func readAll(_ fd: Int32, _ buffer: inout [UInt8], allowEOF: Bool) throws -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let count = buffer.count
-            let n = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + offset, count - offset) }
+/// The reader's buffer: `bytes[start..<end]` is what was read and not yet handed out as frames.
+struct ReadBuffer {
+    /// What one read asks for at least: a few frames of the usual size arrive in one read.
+    static let readSize = 64 << 10
+
+    private var bytes = [UInt8](repeating: 0, count: ReadBuffer.readSize)
+    private var start = 0
+    private var end = 0
+
+    var isEmpty: Bool { start == end }
+
+    /// The next whole frame's body, if the buffer holds one; a length past the limit throws.
+    mutating func nextFrame() throws -> ArraySlice<UInt8>? {
+        guard end - start >= 4 else { return nil }
+        let length = Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
+        guard length <= FrameConnection.maximumBodyBytes else { throw FrameError.tooLarge(length) }
+        guard end - start >= 4 + length else {
+            makeRoom(for: 4 + length)
+            return nil
+        }
+        let body = bytes[(start + 4)..<(start + 4 + length)]
+        start += 4 + length
+        if start == end { start = 0; end = 0 }
+        return body
+    }
+
+    /// One `read(2)` into the free space; `false` at the end of the stream.
+    mutating func fill(from fd: Int32) throws -> Bool {
+        if bytes.count - end < Self.readSize / 4 { makeRoom(for: end - start + Self.readSize) }
+        while true {
+            let n = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + end, raw.count - end) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FrameError.closed(String(cString: strerror(errno)))
             }
-            if n == 0 {
-                if offset == 0 && allowEOF { return false }
-                throw FrameError.truncated
-            }
-            offset += n
+            end += n
+            return n > 0
         }
-        return true
+    }
+
+    /// Moves the unread bytes to the front and grows the buffer so `count` bytes fit from there.
+    private mutating func makeRoom(for count: Int) {
+        if start > 0 {
+            let unread = end - start
+            bytes.withUnsafeMutableBytes { raw in
+                _ = memmove(raw.baseAddress!, raw.baseAddress! + start, unread)
+            }
+            start = 0
+            end = unread
+        }
+        if bytes.count < count { bytes.append(contentsOf: repeatElement(0, count: count - bytes.count)) }
     }
 }
 

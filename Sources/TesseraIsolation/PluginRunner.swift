@@ -61,7 +61,11 @@ public enum PluginRunner {
         if let parent, getppid() != parent { exit(70) }
         signal(SIGPIPE, SIG_IGN)
         let session = ChildSession(sandbox: sandbox)
-        let peer = PeerConnection(fd: socketDescriptor) { method, params in try await session.handle(method, params) }
+        // The reader thread runs the handlers (ChildEventLoop): an echo is read, answered and
+        // written on one thread, with no hand-off to the concurrency pool and back.
+        let peer = PeerConnection(fd: socketDescriptor, eventLoop: ChildEventLoop()) { method, params in
+            try await session.handle(method, params)
+        }
         session.attach(peer)
         // `_exit`, not `exit`: the socket ends on the reader thread while the runtime's other threads
         // run on, and `exit`'s static destructors under them trapped now and then (SIGILL). The

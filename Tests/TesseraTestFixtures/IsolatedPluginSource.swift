@@ -24,6 +24,11 @@ enum IsolatedPluginSource {
         import Foundation
         import TesseraSDK
 
+        /// The kernel's name of the thread running the caller.
+        func currentThreadName() -> String {
+            ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
         final class IsolatedPlugin: Plugin {
             var migrations: [StorageMigration] {
                 [StorageMigration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT)"),
@@ -95,6 +100,19 @@ enum IsolatedPluginSource {
                         if context.isGranted(.events) { $0.emit("note-added", .object(["id": .string(id)])) }
                     }
                     return .object(["id": .string(id)])
+                }
+                // Which thread runs the handler (its name in the kernel), before and after it
+                // awaits the host, and the host's clock read (a blocking round trip) from the
+                // handler's own thread and from a task off it (ProcessEventLoopTests).
+                context.onOperation("clock-reads") { _ in
+                    let clock = try context.capability(.clock)
+                    let atStart = currentThreadName()
+                    let onHandler = clock.now()
+                    _ = try await context.capability(.storage).query("SELECT count(*) FROM notes")
+                    let afterHost = currentThreadName()
+                    let offHandler = await Task.detached { clock.now() }.value
+                    return .object(["atStart": .string(atStart), "afterHost": .string(afterHost), "afterDetached": .string(currentThreadName()),
+                                    "onHandler": .number(onHandler.timeIntervalSince1970), "offHandler": .number(offHandler.timeIntervalSince1970)])
                 }
                 context.onOperation("notes") { _ in
                     let rows = try await context.capability(.storage).query("SELECT id, text, at FROM notes ORDER BY id")

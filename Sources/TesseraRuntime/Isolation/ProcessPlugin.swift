@@ -29,6 +29,8 @@ final class ProcessPlugin: Plugin, Sendable {
     let onQuarantine: @Sendable (String) -> Void
     let migrations: [StorageMigration]
     let state = Mutex(State())
+    /// The deadlines of the calls in flight into the child (``forward(_:_:timeout:what:)``).
+    let deadlines: CallDeadlines
 
     struct State {
         var child: PluginChild?
@@ -57,6 +59,7 @@ final class ProcessPlugin: Plugin, Sendable {
         self.sandbox = sandbox
         self.runner = runner
         self.clock = clock
+        self.deadlines = CallDeadlines(clock: clock)
         self.policy = policy
         self.hostLog = log
         self.migrations = migrations
@@ -115,6 +118,7 @@ final class ProcessPlugin: Plugin, Sendable {
         // Returns once the child is gone: a swapped-out generation leaves no process behind.
         await child.reaped()
         grace.cancel()
+        deadlines.cancelAll()
         cancelOpenWriters()
     }
 
@@ -200,31 +204,40 @@ final class ProcessPlugin: Plugin, Sendable {
         }
     }
 
-    /// One call into the child, answered within `timeout` seconds on the host's clock.
+    /// One call into the child, answered within `timeout` seconds on the host's clock. The caller
+    /// waits for the answer itself, resumed by the reader thread; the deadline is one entry in
+    /// ``deadlines`` (no task of its own per call).
     func forward(_ method: String, _ params: JSONValue, timeout: TimeInterval, what: String) async throws -> JSONValue {
         let child = try await serving()
         let deadline = clock.now().addingTimeInterval(timeout)
-        return try await withThrowingTaskGroup(of: JSONValue?.self) { group in
-            group.addTask { try await child.peer.call(method, params) }
-            group.addTask { [clock] in
-                try await clock.sleep(until: deadline)
-                return nil
+        // Whether the answer came, and the deadline's key once recorded: the answer may arrive
+        // before the deadline is recorded, and then it must not be.
+        let watched = Mutex<(answered: Bool, key: UInt64?)>((false, nil))
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
+            let id = child.peer.startCall(method, params) { [deadlines] result in
+                if let key = watched.withLock({ w -> UInt64? in w.answered = true; return w.key }) { deadlines.forget(key) }
+                continuation.resume(with: result)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else {
-                // The deadline came first: the child stops serving now (so no call reaches it and its
-                // reaping counts no second crash), the restart is scheduled, and the child is killed.
-                let current = state.withLock { s -> Bool in
-                    guard s.child === child else { return false }
-                    s.child = nil
-                    return true
-                }
-                if current { _ = recordCrash("\(what) ran past its deadline of \(Self.seconds(timeout)), so its process \(child.pid) was killed") }
-                child.kill()
-                throw PluginError(.pluginTimeout, "\(what) of '\(manifest.id)' did not return within \(Self.seconds(timeout)); its process was killed and restarts")
+            guard let id else { return }
+            watched.withLock { w in
+                guard !w.answered else { return }
+                w.key = deadlines.watch(until: deadline) { [self] in timedOut(child, call: id, what: what, timeout: timeout) }
             }
-            return answer
         }
+    }
+
+    /// A call's deadline came first: the child stops serving now (so no call reaches it and its
+    /// reaping counts no second crash), the restart is scheduled, the call is answered
+    /// `plugin_timeout`, and the child is killed.
+    private func timedOut(_ child: PluginChild, call id: Int, what: String, timeout: TimeInterval) {
+        let current = state.withLock { s -> Bool in
+            guard s.child === child else { return false }
+            s.child = nil
+            return true
+        }
+        if current { _ = recordCrash("\(what) ran past its deadline of \(Self.seconds(timeout)), so its process \(child.pid) was killed") }
+        child.peer.fail(call: id, with: PluginError(.pluginTimeout, "\(what) of '\(manifest.id)' did not return within \(Self.seconds(timeout)); its process was killed and restarts"))
+        child.kill()
     }
 
     static func seconds(_ t: TimeInterval) -> String { t == t.rounded() ? "\(Int(t)) s" : "\(t) s" }

@@ -3,77 +3,125 @@ import Foundation
 extension JSONValue {
     /// The compact JSON text of this value, with object keys sorted so equal values give equal bytes.
     public func serialized() -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The JSON text of this value, indented by two spaces per level, keys sorted.
     public func prettySerialized() -> String {
-        var out = ""
-        write(to: &out, indent: "  ", level: 0)
-        return out
+        var out: [UInt8] = []
+        write(to: &out, indent: Array("  ".utf8), level: 0)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: String?, level: Int) {
+    /// Appends the UTF-8 bytes of ``serialized()`` to `out`: the same text, with no `String` in
+    /// between. Host-only (the process tier writes its frames with it), hence SPI, not SDK API.
+    @_spi(TesseraHost)
+    public func appendSerialized(to out: inout [UInt8]) {
+        write(to: &out, indent: nil, level: 0)
+    }
+
+    // One writer, into bytes: the frames of the process tier are written per call, and appending
+    // scalar by scalar into a `String` cost a tenth of a round trip's CPU (docs/benchmarks.md).
+    private func write(to out: inout [UInt8], indent: [UInt8]?, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
-        case .number(let d): out += Self.format(d)
+        case .null: Self.append("null", to: &out)
+        case .bool(let b): Self.append(b ? "true" : "false", to: &out)
+        case .integer(let i): Self.appendDigits(of: i, to: &out)
+        case .number(let d): Self.writeNumber(d, to: &out)
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
-            out += "["
+            if elements.isEmpty { Self.append("[]", to: &out); return }
+            out.append(UInt8(ascii: "["))
             for (i, e) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 e.write(to: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { Self.append("{}", to: &out); return }
+            out.append(UInt8(ascii: "{"))
             for (i, key) in members.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 Self.writeString(key, to: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 members[key]!.write(to: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+    private func newline(_ out: inout [UInt8], _ indent: [UInt8]?, _ level: Int) {
         guard let indent else { return }
-        out += "\n"
-        for _ in 0..<level { out += indent }
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<level { out.append(contentsOf: indent) }
     }
 
-    private static func format(_ d: Double) -> String {
-        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) + ".0" }
-        return "\(d)"
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+    /// A whole number within ±1e15 as its integer digits and ".0"; any other as Swift prints it
+    /// (shortest round-trip form, e.g. `1e+300`, `0.1`, `nan`).
+    private static func writeNumber(_ d: Double, to out: inout [UInt8]) {
+        if d.rounded() == d, abs(d) < 1e15 {
+            appendDigits(of: Int64(d), to: &out)
+            append(".0", to: &out)
+        } else {
+            out.append(contentsOf: "\(d)".utf8)
         }
-        out += "\""
+    }
+
+    /// The decimal digits of `value`, with a minus sign when negative (`Int64.min` included).
+    private static func appendDigits(of value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 { out.append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, written backwards
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var first = raw.count
+            while magnitude > 0 {
+                first -= 1
+                raw[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: raw[first...])
+        }
+    }
+
+    /// A JSON string: runs of bytes that need no escape are copied at once; `"`, `\\` and the
+    /// control characters are escaped (`\u00XX` in lower-case hex but for `\n`, `\r`, `\t`);
+    /// everything else, non-ASCII included, is copied as its UTF-8 bytes.
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var runStart = 0
+            for i in 0..<bytes.count {
+                let byte = bytes[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                runStart = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
+                }
+            }
+            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }
 

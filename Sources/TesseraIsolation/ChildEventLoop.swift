@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import TesseraSDK
+
+/// The child's reader thread as a Swift task executor: one thread that waits in `poll(2)` on the
+/// host's socket and a wake-up pipe, cuts frames from what it reads, and runs the jobs enqueued to
+/// it between reads (docs/isolation.md, "Threads").
+///
+/// A call from the host starts its handler as a task preferring this executor, so an answer that
+/// needs no other thread (an echo) is computed and sent without waking one: the frame is read, the
+/// handler runs and the reply is written on this thread. A handler that awaits the host (a storage
+/// write) suspends; the host's reply, read here, resumes it here.
+///
+/// Nothing may block this thread waiting for the host: only this thread reads the socket. The one
+/// synchronous call of the SDK that waits for the host (`HostClock.now()`) pumps the socket itself
+/// when made here (``PeerConnection/callBlocking(_:_:)``).
+public final class ChildEventLoop: TaskExecutor, Sendable {
+    private struct Queue {
+        var jobs: [UnownedJob] = []
+        /// The loop is in (or about to enter) `poll`: an enqueue must wake it through the pipe.
+        var sleeping = false
+    }
+
+    private let queue = Mutex(Queue())
+    /// The wake-up pipe: [read end, write end], both non-blocking.
+    private let wake: (read: Int32, write: Int32)
+    /// The loop's thread, once it runs (`pthread_t` as an integer: 0 before).
+    private let loopThread = Atomic<UInt>(0)
+
+    public init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { fatalError("pipe for the child's event loop: \(String(cString: strerror(errno)))") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wake = (fds[0], fds[1])
+    }
+
+    /// True on the loop's own thread.
+    public var isCurrentThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let mustWake = queue.withLock { q -> Bool in
+            q.jobs.append(job)
+            defer { q.sleeping = false }
+            return q.sleeping
+        }
+        if mustWake {
+            var one: UInt8 = 1
+            _ = write(wake.write, &one, 1)
+        }
+    }
+
+    /// Runs on the calling thread until the socket ends: jobs first, then one frame, then again;
+    /// with neither at hand it sleeps in `poll` on the socket and the pipe. `frame` is handed each
+    /// frame; the loop returns when the socket ends or breaks.
+    func run(_ frames: FrameConnection, frame: (JSONValue) -> Void) {
+        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        Self.nameThread(Self.threadName)
+        let executor = asUnownedTaskExecutor()
+        while true {
+            for job in queue.withLock({ q in defer { q.jobs = [] }; return q.jobs }) {
+                job.runSynchronously(on: executor)
+            }
+            do {
+                if let next = try frames.bufferedFrame() { frame(next); continue }
+            } catch { return }
+            guard startSleeping() else { continue }
+            var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, -1)
+            queue.withLock { $0.sleeping = false }
+            if ready < 0 { if errno == EINTR { continue } else { return } }
+            if fds[1].revents != 0 { drainWakeUps() }
+            if fds[0].revents != 0 {
+                do { guard try frames.readAvailable() else { return } } catch { return }
+            }
+        }
+    }
+
+    /// The loop thread's name in the kernel (`/proc/<pid>/task/<tid>/comm`, `top -H`).
+    public static let threadName = "tessera-loop"
+
+    /// `prctl(PR_SET_NAME)`, looked up by name as in ``PluginRunner`` (Swift's Glibc module leaves
+    /// out <sys/prctl.h>): Foundation's `Thread.name` does not reach the kernel on Linux.
+    private static func nameThread(_ name: String) {
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        let PR_SET_NAME: Int32 = 15
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
+        name.withCString { _ = unsafeBitCast(symbol, to: Prctl.self)(PR_SET_NAME, UInt(bitPattern: $0), 0, 0, 0) }
+    }
+
+    /// Marks the loop asleep if no job waits; false (stay awake) if one does.
+    private func startSleeping() -> Bool {
+        queue.withLock { q in
+            guard q.jobs.isEmpty else { return false }
+            q.sleeping = true
+            return true
+        }
+    }
+
+    private func drainWakeUps() {
+        var sink = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &sink, sink.count) > 0 {}
+    }
+}
