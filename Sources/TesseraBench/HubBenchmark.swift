@@ -41,7 +41,7 @@ func hubBenchmark(cells: Int, scratch: String, database: (any HubDatabase)? = ni
     let a = try benchDevice(scratch + "/device-a.sqlite", node: 0xA)
     let b = try benchDevice(scratch + "/device-b.sqlite", node: 0xB)
     try writeRows(a, rows: cells / 5)
-    let client = HubBenchClient(port: port)
+    let client = BenchHTTPClient(port: port)
     let plugin = "dev.tessera.bench"
     var result = HubBenchmarkResult(cells: cells)
 
@@ -141,26 +141,6 @@ private func writeRows(_ store: SyncStore, rows: Int) throws {
             batch.append(.put(table: "entries", id: random.uuid(), values: values))
         }
         try store.write(batch, in: "personal")
-    }
-}
-
-/// A minimal client over URLSession for the benchmark.
-private struct HubBenchClient {
-    let port: Int
-
-    func send(_ method: String, _ path: String, token: String, body: [UInt8]? = nil,
-              contentType: String? = nil) async throws -> (Int, [String: String], [UInt8]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = 120
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let body { request.httpBody = Data(body) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
-        return (http.statusCode, headers, Array(data))
     }
 }
 

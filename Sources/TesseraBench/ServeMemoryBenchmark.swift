@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TesseraSDK
 
 /// What the kernel counts for one process (`/proc/PID/smaps_rollup` and `/proc/PID/smaps`), in bytes.
 struct ProcessMemory {
@@ -70,26 +68,27 @@ struct ServeMemoryResult {
     let modules: [String]
 }
 
-/// The shipped modules, as the default deployment enables them (with a virtual clock, so no job
-/// runs during the measurement).
-let shippedModuleGrants: [(id: String, grants: String)] = [
-    ("dev.tessera.example", #"{"storage": {}, "clock": {}, "notifications": {}}"#),
-    ("cz.tessera.finance", #"{"storage": {}, "clock": {}, "notifications": {}, "http": {}, "secrets": {}, "events": {}}"#),
-    ("cz.tessera.stress", #"{"storage": {}, "clock": {}, "notifications": {}}"#),
-    ("cz.tessera.baby", #"{"storage": {}, "clock": {}, "notifications": {}, "files": {}}"#),
-    ("cz.tessera.safetravel", #"{"storage": {}, "clock": {}, "notifications": {"spaces": true}, "location": {}, "sync": {}, "files": {}}"#),
-    ("cz.tessera.stag", #"{"storage": {}, "clock": {}, "http": {"hosts": ["stag-demo.zcu.cz"]}, "secrets": {}, "notifications": {}, "events": {}}"#),
-]
+/// The default deployment (`manifests/deployments/default.json`: the shipped modules and their
+/// grants) with a virtual clock, so no job runs during the measurement, and this build's libraries.
+func memoryDeployment(root: String, buildDirectory: String) throws -> (text: String, modules: [String]) {
+    let data = try Data(contentsOf: URL(fileURLWithPath: root + "/manifests/deployments/default.json"))
+    guard case .object(var deployment) = try JSONValue(parsing: Array(data)) else {
+        throw PluginError(.invalidInput, "manifests/deployments/default.json is not a JSON object")
+    }
+    deployment["name"] = "memory"
+    deployment["dataDirectory"] = nil
+    deployment["http"] = nil
+    deployment["manifestDirectories"] = [.string(root + "/manifests")]
+    deployment["libraryPaths"] = [.string(buildDirectory)]
+    deployment["providers"] = ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]
+    let modules = deployment["plugins"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+    return (JSONValue.object(deployment).serialized(), modules)
+}
 
 func serveMemoryBenchmark(buildDirectory: String, scratch: String) async throws -> ServeMemoryResult {
-    let root = FileManager.default.currentDirectoryPath
+    let (text, modules) = try memoryDeployment(root: FileManager.default.currentDirectoryPath, buildDirectory: buildDirectory)
     let deployment = scratch + "/memory-deployment.json"
-    let plugins = shippedModuleGrants.map { #"{"id": "\#($0.id)", "grants": \#($0.grants)}"# }.joined(separator: ",\n  ")
-    try Data("""
-        {"name": "memory", "role": "device", "manifestDirectories": ["\(root)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual", "start": "2026-03-02T08:00:00Z"}},
-         "plugins": [\(plugins)]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    try Data(text.utf8).write(to: URL(fileURLWithPath: deployment))
 
     let serve = try StartedServer.launch(buildDirectory + "/tessera",
                                          ["serve", "--deployment", deployment, "--data", scratch + "/memory-data", "--port", "0", "--rate-limit", "0"],
@@ -98,27 +97,15 @@ func serveMemoryBenchmark(buildDirectory: String, scratch: String) async throws 
     let plain = try StartedServer.launch(buildDirectory + "/tessera-plain-server", [], until: "plain server at")
     defer { plain.stop() }
 
-    let echo = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries","amount":12550,"date":"2026-03-02","tags":["food"],"note":"cash"}"#
+    let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries","amount":12550,"date":"2026-03-02","tags":["food"],"note":"cash"}"#.utf8)
     let token = serve.output.firstMatch(of: /tsr_[A-Za-z0-9_-]+/).map { String($0.output) } ?? ""
+    let edge = BenchHTTPClient(port: serve.port), bare = BenchHTTPClient(port: plain.port)
     for _ in 0..<200 {
-        try await post("http://127.0.0.1:\(serve.port)/v1/plugins/dev.tessera.example/ops/echo", body: echo, token: token)
-        try await post("http://127.0.0.1:\(plain.port)/noop", body: echo, token: nil)
+        let (a, _, _) = try await edge.send("POST", "/v1/plugins/dev.tessera.example/ops/echo", token: token, body: echo, contentType: "application/json")
+        let (b, _, _) = try await bare.send("POST", "/noop", body: echo, contentType: "application/json")
+        guard a == 200, b == 200 else { throw PluginError(.internal, "the warm-up requests answered \(a) (tessera serve) and \(b) (plain)") }
     }
-    return ServeMemoryResult(serve: .of(serve.process.processIdentifier), plain: .of(plain.process.processIdentifier),
-                             modules: shippedModuleGrants.map(\.id))
-}
-
-/// One POST; throws unless the answer is 200.
-private func post(_ url: String, body: String, token: String?) async throws {
-    var request = URLRequest(url: URL(string: url)!)
-    request.httpMethod = "POST"
-    request.httpBody = Data(body.utf8)
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    let (_, response) = try await URLSession.shared.data(for: request)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)"])
-    }
+    return ServeMemoryResult(serve: .of(serve.process.processIdentifier), plain: .of(plain.process.processIdentifier), modules: modules)
 }
 
 /// A server started as a child process, its output read until it says it listens.
@@ -145,7 +132,7 @@ struct StartedServer {
         guard let line = text.split(separator: "\n").first(where: { $0.contains(marker) }),
               let match = line.firstMatch(of: /127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
             process.terminate()
-            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(executable) did not start: \(text.suffix(2000))"])
+            throw PluginError(.unavailable, "\(executable) did not start: \(text.suffix(2000))")
         }
         return StartedServer(process: process, port: port, output: text)
     }
