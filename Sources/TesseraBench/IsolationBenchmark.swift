@@ -26,7 +26,9 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
         let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
         let principal = Principal(id: "bench", role: .user)
         progress("isolation, \(tier): \(calls) echo calls")
-        let echoSummary = try await measure(calls) { _ in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
+        let echoSummary = try await ProfilerWindow.around("echo-\(tier)") {
+            try await measure(calls) { _ in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
+        }
         progress("isolation, \(tier): \(calls / 10) add-note calls")
         let writeSummary = try await measure(calls / 10) { i in
             _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: principal)

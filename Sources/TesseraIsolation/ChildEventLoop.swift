@@ -53,30 +53,53 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
         }
     }
 
-    /// Runs on the calling thread until the socket ends: jobs first, then one frame, then again;
-    /// with neither at hand it sleeps in `poll` on the socket and the pipe. `frame` is handed each
-    /// frame; the loop returns when the socket ends or breaks.
-    func run(_ frames: FrameConnection, frame: (JSONValue) -> Void) {
+    /// Runs on the calling thread until the host's socket ends: jobs first, then one frame, then
+    /// again; with neither at hand it sleeps in `poll` on the sockets and the pipe. `connections`
+    /// are the main socket first, then the lanes (``CallLanes``); `frame` is handed each frame with
+    /// the socket it came on. The loop returns when the main socket ends or breaks; a lane that
+    /// ends is only no longer read.
+    func run(_ connections: [FrameConnection], frame: (JSONValue, FrameConnection) -> Void) {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         Self.nameThread(Self.threadName)
         let executor = asUnownedTaskExecutor()
+        var open = connections
         while true {
             for job in queue.withLock({ q in defer { q.jobs = [] }; return q.jobs }) {
                 job.runSynchronously(on: executor)
             }
             do {
-                if let next = try frames.bufferedFrame() { frame(next); continue }
+                if let (next, connection) = try bufferedFrame(in: open) { frame(next, connection); continue }
             } catch { return }
             guard startSleeping() else { continue }
-            var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), -1)
             queue.withLock { $0.sleeping = false }
             if ready < 0 { if errno == EINTR { continue } else { return } }
-            if fds[1].revents != 0 { drainWakeUps() }
-            if fds[0].revents != 0 {
-                do { guard try frames.readAvailable() else { return } } catch { return }
+            if fds[0].revents != 0 { drainWakeUps() }
+            var ended: [Int] = []
+            for (i, connection) in open.enumerated() where fds[1 + i].revents != 0 {
+                let more: Bool
+                do { more = try connection.readAvailable() } catch { more = false }
+                if !more {
+                    if i == 0 { return }
+                    ended.append(i)
+                }
+            }
+            for i in ended.reversed() { open.remove(at: i) }
+        }
+    }
+
+    /// The first whole frame already read on any of `connections`, main socket first.
+    private func bufferedFrame(in connections: [FrameConnection]) throws -> (JSONValue, FrameConnection)? {
+        for (i, connection) in connections.enumerated() {
+            do {
+                if let next = try connection.bufferedFrame() { return (next, connection) }
+            } catch {
+                if i == 0 { throw error }
             }
         }
+        return nil
     }
 
     /// The loop thread's name in the kernel (`/proc/<pid>/task/<tid>/comm`, `top -H`).

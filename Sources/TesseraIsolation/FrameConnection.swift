@@ -40,12 +40,23 @@ public final class FrameConnection: Sendable {
                 if let body = try buffer.nextFrame() {
                     do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
                 }
+                Self.waitUntilReadable(fd)
                 guard try buffer.fill(from: fd) else {
                     if buffer.isEmpty { return nil }
                     throw FrameError.truncated
                 }
             }
         }
+    }
+
+    /// Sleeps in `poll(2)` until the socket has bytes (or has ended) before reading it. A thread
+    /// asleep in `read(2)` on a Unix stream socket is woken each time the peer *reads* from it
+    /// (the kernel signals write space on the same wait queue), so a reader blocked in `read`
+    /// wakes once for nothing on every call the other side takes in; `poll` wakes it only for
+    /// what it asked for.
+    private static func waitUntilReadable(_ fd: Int32) {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, -1) < 0 && errno == EINTR {}
     }
 
     /// The next frame already read, without reading: `nil` when no whole frame is buffered.
@@ -63,6 +74,18 @@ public final class FrameConnection: Sendable {
             if try buffer.fill(from: fd) { return true }
             if buffer.isEmpty { return false }
             throw FrameError.truncated
+        }
+    }
+
+    /// Waits up to `nanoseconds` for the socket to have bytes or to end, in `ppoll(2)` (`poll`'s
+    /// timeout is whole milliseconds, far longer than a call): `false` when the time ran out.
+    public func waitUntilReadable(nanoseconds: Int64) -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        while true {
+            let n = PPoll.call(&ready, 1, &timeout, nil)
+            if n < 0 && errno == EINTR { continue }
+            return n != 0
         }
     }
 
@@ -134,6 +157,12 @@ struct ReadBuffer {
         }
         if bytes.count < count { bytes.append(contentsOf: repeatElement(0, count: count - bytes.count)) }
     }
+}
+
+/// `ppoll(2)`, looked up by name: Swift's Glibc module declares it only under _GNU_SOURCE.
+enum PPoll {
+    typealias Function = @convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> Int32
+    static let call: Function = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "ppoll")!, to: Function.self)
 }
 
 /// A frame that could not be sent or read.

@@ -13,11 +13,18 @@ import TesseraSDK
 /// One thread reads (``start(closed:)``). On the host it only reads: each call from the child is
 /// answered in a task of its own on the global pool. In the child it is a ``ChildEventLoop``: the
 /// host's calls are answered in tasks that prefer that thread, so most run and reply there.
+///
+/// The host's calls into the child may also go on a lane (``CallLanes``), a socket of their own
+/// whose answer the calling thread reads itself; a call is answered on the socket it came on.
 public final class PeerConnection: Sendable {
     /// Answers one call from the other side.
     public typealias Handler = @Sendable (_ method: String, _ params: JSONValue) async throws -> JSONValue
 
     public let frames: FrameConnection
+    /// The host's lanes to the child (``CallLanes``); `nil` in the child and without lanes.
+    private let callLanes: CallLanes?
+    /// The child's ends of the lanes, read by its event loop beside ``frames``.
+    private let laneConnections: [FrameConnection]
     private let handler: Handler
     /// The most calls from the other side answered at once (`nil`: no limit).
     private let maxCallsInFlight: Int?
@@ -37,9 +44,14 @@ public final class PeerConnection: Sendable {
     /// `maxCallsInFlight` bounds the calls from the other side answered at once: one more is
     /// refused `unavailable` on the reader thread, without a task. (The reader is not made to
     /// wait instead: an answer the other side sends may be what a call in flight waits for.)
-    /// With `eventLoop`, the reader thread runs the handlers (the child's side).
-    public init(fd: Int32, maxCallsInFlight: Int? = nil, eventLoop: ChildEventLoop? = nil, handler: @escaping Handler) {
+    /// With `eventLoop`, the reader thread runs the handlers (the child's side). `lanes` are the
+    /// descriptors of this side's ends of the lanes, if any; on the host, `briefWaiters` counts the
+    /// callers waiting on lanes.
+    public init(fd: Int32, lanes: [Int32] = [], briefWaiters: BriefWaiters = .shared, maxCallsInFlight: Int? = nil,
+                eventLoop: ChildEventLoop? = nil, handler: @escaping Handler) {
         frames = FrameConnection(fd: fd)
+        callLanes = eventLoop == nil && !lanes.isEmpty ? CallLanes(fds: lanes, briefWaiters: briefWaiters) : nil
+        laneConnections = eventLoop == nil ? [] : lanes.map(FrameConnection.init(fd:))
         self.maxCallsInFlight = maxCallsInFlight
         self.loop = eventLoop
         self.handler = handler
@@ -49,7 +61,13 @@ public final class PeerConnection: Sendable {
     /// kernel how the child ended) and every call waiting for an answer fails with that error.
     public func start(closed: @escaping @Sendable () -> any Error) {
         let thread = Thread { [self] in
-            if let loop { loop.run(frames) { dispatch($0) } } else { readLoop() }
+            if let loop {
+                loop.run([frames] + laneConnections) { dispatch($0, replyOn: $1) }
+            } else if let callLanes {
+                readLoop(watching: callLanes)
+            } else {
+                readLoop()
+            }
             let error = closed()
             let waiting = state.withLock { s -> [@Sendable (Result<JSONValue, any Error>) -> Void] in
                 s.closedError = error
@@ -71,9 +89,46 @@ public final class PeerConnection: Sendable {
         }
     }
 
+    /// The host's reader with lanes: it sleeps in `poll` on the main socket, the lanes handed over
+    /// to it by callers whose brief wait ran out, and the pipe that tells it of a new one.
+    private func readLoop(watching lanes: CallLanes) {
+        while true {
+            do {
+                if let next = try frames.bufferedFrame() { dispatch(next); continue }
+            } catch { return }
+            let watched = lanes.watched()
+            var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: lanes.wake.read, events: Int16(POLLIN), revents: 0)]
+            fds += watched.map { pollfd(fd: lanes.connections[$0].fd, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue } else { return }
+            }
+            if fds[1].revents != 0 { lanes.drainWakeUps() }
+            for (i, lane) in watched.enumerated() where fds[2 + i].revents != 0 {
+                readAnswer(on: lane, of: lanes)
+            }
+            if fds[0].revents != 0 {
+                do { guard try frames.readAvailable() else { return } } catch { return }
+            }
+        }
+    }
+
+    /// Reads what a handed-over lane holds; once its answer is whole, hands it on and frees the lane.
+    private func readAnswer(on lane: Int, of lanes: CallLanes) {
+        let connection = lanes.connections[lane]
+        do {
+            guard try connection.readAvailable() else { return lanes.readerDone(lane, ended: true) }
+            guard let answer = try connection.bufferedFrame() else { return }
+            dispatch(answer)
+            lanes.readerDone(lane, ended: false)
+        } catch {
+            lanes.readerDone(lane, ended: true)
+        }
+    }
+
     /// One frame from the other side: an answer goes to the call waiting for it; a call starts its
     /// handler (on the event loop, when there is one) or is refused past the limit.
-    private func dispatch(_ message: JSONValue) {
+    private func dispatch(_ message: JSONValue, replyOn connection: FrameConnection? = nil) {
+        let connection = connection ?? frames
         if let id = message["reply"]?.integerValue {
             let answer = state.withLock { $0.pending.removeValue(forKey: Int(id)) }
             if let error = message["error"] {
@@ -85,13 +140,13 @@ public final class PeerConnection: Sendable {
             let params = message["params"] ?? .null
             guard admit() else {
                 let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
-                if id != 0 { try? frames.send(["reply": .integer(id), "error": WireError.encode(refusal)]) }
+                if id != 0 { try? connection.send(["reply": .integer(id), "error": WireError.encode(refusal)]) }
                 return
             }
             if let loop {
-                Task(executorPreference: loop) { await self.answer(id: id, method: method, params: params) }
+                Task(executorPreference: loop) { await self.answer(id: id, method: method, params: params, on: connection) }
             } else {
-                Task { await self.answer(id: id, method: method, params: params) }
+                Task { await self.answer(id: id, method: method, params: params, on: connection) }
             }
         }
     }
@@ -105,7 +160,7 @@ public final class PeerConnection: Sendable {
         }
     }
 
-    private func answer(id: Int64, method: String, params: JSONValue) async {
+    private func answer(id: Int64, method: String, params: JSONValue, on connection: FrameConnection) async {
         let reply: JSONValue
         do {
             let result = try await handler(method, params)
@@ -115,13 +170,56 @@ public final class PeerConnection: Sendable {
         }
         // Counted out before the answer goes: the other side may call again as soon as it reads it.
         state.withLock { $0.answering -= 1 }
-        if id != 0 { try? frames.send(reply) }
+        if id != 0 { try? connection.send(reply) }
+    }
+
+    /// How many lanes the host gives a child (``CallLanes``).
+    public static var lanesPerChild: Int { CallLanes.perChild }
+
+    /// How many calls on lanes were handed over to the reader thread (their brief wait ran out).
+    public var callsHandedToReader: Int { callLanes?.handedOver ?? 0 }
+
+    /// Asks the other side and waits for its answer: on a lane of its own when one is free, reading
+    /// the answer on this thread for up to `briefly` (``CallLanes``), then suspended until the
+    /// reader thread has it. `started` is told the call's number once it is sent (the host records
+    /// its deadline then); `answered` runs once its answer is in, on whichever thread read it,
+    /// before the caller resumes.
+    public func call(_ method: String, _ params: JSONValue, waitingBriefly briefly: Duration,
+                     started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> JSONValue {
+        let waiter = ReplyWaiter()
+        let lane = callLanes?.take()
+        let connection = lane.map { callLanes!.connections[$0] } ?? frames
+        let id = send(method, params, on: connection) { result in
+            answered()
+            waiter.deliver(result)
+        }
+        if let id { started(id) }
+        if let lane, let callLanes {
+            callLanes.endWait(lane, id == nil ? .answered : waitBriefly(on: connection, for: waiter, upTo: briefly))
+        }
+        return try await waiter.value()
+    }
+
+    /// Reads the lane on this thread until the call's answer has come, the lane ends, or `briefly`
+    /// has passed.
+    private func waitBriefly(on lane: FrameConnection, for waiter: ReplyWaiter, upTo briefly: Duration) -> BriefWaitOutcome {
+        let (seconds, attoseconds) = briefly.components
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        while !waiter.isAnswered {
+            do {
+                if let answer = try lane.bufferedFrame() { dispatch(answer); continue }
+            } catch { return .ended }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < end, lane.waitUntilReadable(nanoseconds: Int64(end - now)) else { return .timedOut }
+            do { guard try lane.readAvailable() else { return .ended } } catch { return .ended }
+        }
+        return .answered
     }
 
     /// Asks the other side and waits for its answer.
     public func call(_ method: String, _ params: JSONValue = .null) async throws -> JSONValue {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONValue, any Error>) in
-            send(method, params) { c.resume(with: $0) }
+            send(method, params, on: frames) { c.resume(with: $0) }
         }
     }
 
@@ -132,7 +230,7 @@ public final class PeerConnection: Sendable {
     public func callBlocking(_ method: String, _ params: JSONValue = .null) throws -> JSONValue {
         let box = Mutex<Result<JSONValue, any Error>?>(nil)
         if let loop, loop.isCurrentThread {
-            send(method, params) { result in box.withLock { $0 = result } }
+            send(method, params, on: frames) { result in box.withLock { $0 = result } }
             while true {
                 if let result = box.withLock({ $0 }) { return try result.get() }
                 guard let message = try frames.receive() else { throw FrameError.truncated }
@@ -140,20 +238,12 @@ public final class PeerConnection: Sendable {
             }
         }
         let done = DispatchSemaphore(value: 0)
-        send(method, params) { result in
+        send(method, params, on: frames) { result in
             box.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         return try box.withLock { $0! }.get()
-    }
-
-    /// Asks the other side and hands its answer to `answer` (on the reader thread), for a caller
-    /// that waits its own way (the host's deadlines, ``fail(call:with:)``). Returns the call's
-    /// number; `nil` when the connection had already ended (then `answer` was told so).
-    @discardableResult
-    public func startCall(_ method: String, _ params: JSONValue, answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) -> Int? {
-        send(method, params, answer: answer)
     }
 
     /// Answers the call numbered `id` with `error` now, if it still waits (its deadline passed);
@@ -168,7 +258,8 @@ public final class PeerConnection: Sendable {
     }
 
     @discardableResult
-    private func send(_ method: String, _ params: JSONValue, answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) -> Int? {
+    private func send(_ method: String, _ params: JSONValue, on connection: FrameConnection,
+                      answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) -> Int? {
         let registered = state.withLock { s -> Result<Int, any Error> in
             if let closed = s.closedError { return .failure(closed) }
             s.nextID += 1
@@ -180,7 +271,7 @@ public final class PeerConnection: Sendable {
             answer(.failure(error))
             return nil
         case .success(let id):
-            do { try frames.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch FrameError.closed {
+            do { try connection.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch FrameError.closed {
                 // The other side is gone (or the stream broke mid-frame, which leaves it unusable):
                 // the call stays pending and the reader fails it, once it sees the end, with how the
                 // other side ended (a child's crash: `plugin_crashed` and its signal), not with this

@@ -8,12 +8,14 @@ import TesseraSDK
 ///   process; prints one JSON line (`{"ok": true, "pluginID", "abi"}` or `{"ok": false, "refused"}`)
 ///   and exits 0 or 1. `tessera plugins verify --load` runs it, so the library's constructors never
 ///   run in the command's own process.
-/// - `tessera-plugin-runner serve --parent PID --library PATH [--data DIR] [--memory-limit BYTES]
+/// - `tessera-plugin-runner serve --parent PID [--lanes N] --library PATH [--data DIR] [--memory-limit BYTES]
 ///   [--cpu-limit SECONDS]`: one plugin for a host, over the socket on fd 3, in the sandbox the
 ///   runner's constructor applied before `main` (CTesseraSandbox; docs/isolation.md).
 public enum PluginRunner {
     /// The socket the host hands the child (dup2'ed there by the spawn).
     public static let socketDescriptor: Int32 = 3
+    /// The child's ends of the lanes (``CallLanes``), `--lanes N` of them, follow the socket.
+    public static func laneDescriptors(_ count: Int) -> [Int32] { (0..<count).map { socketDescriptor + 1 + Int32($0) } }
 
     public static func main(_ arguments: [String], sandbox: SandboxReport = .none) async -> Never {
         let args = Array(arguments.dropFirst())
@@ -23,9 +25,10 @@ public enum PluginRunner {
             exit(verify(path: args[1], expectedID: id))
         case "serve":
             let parent = args.firstIndex(of: "--parent").flatMap { $0 + 1 < args.count ? pid_t(args[$0 + 1]) : nil }
-            await serve(parent: parent, sandbox: sandbox)
+            let lanes = args.firstIndex(of: "--lanes").flatMap { $0 + 1 < args.count ? Int(args[$0 + 1]) : nil } ?? 0
+            await serve(parent: parent, lanes: min(max(lanes, 0), 64), sandbox: sandbox)
         default:
-            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID --library PATH [--data DIR] [--memory-limit BYTES] [--cpu-limit SECONDS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID [--lanes N] --library PATH [--data DIR] [--memory-limit BYTES] [--cpu-limit SECONDS]\n".utf8))
             exit(64)
         }
     }
@@ -54,7 +57,7 @@ public enum PluginRunner {
     }
 
     /// Serves the host until the socket ends (the host stopped the plugin, or died), then exits.
-    static func serve(parent: pid_t?, sandbox: SandboxReport) async -> Never {
+    static func serve(parent: pid_t?, lanes: Int, sandbox: SandboxReport) async -> Never {
         // Die with the host: the kernel kills this process when its parent goes. If the parent
         // went before this line ran, the parent id already differs.
         dieWithParent()
@@ -63,7 +66,7 @@ public enum PluginRunner {
         let session = ChildSession(sandbox: sandbox)
         // The reader thread runs the handlers (ChildEventLoop): an echo is read, answered and
         // written on one thread, with no hand-off to the concurrency pool and back.
-        let peer = PeerConnection(fd: socketDescriptor, eventLoop: ChildEventLoop()) { method, params in
+        let peer = PeerConnection(fd: socketDescriptor, lanes: laneDescriptors(lanes), eventLoop: ChildEventLoop()) { method, params in
             try await session.handle(method, params)
         }
         session.attach(peer)

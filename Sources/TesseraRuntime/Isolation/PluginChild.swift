@@ -21,16 +21,26 @@ final class PluginChild: Sendable {
 
     /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
     /// thread, how the child ended once its socket closed (it is reaped there), and names the
-    /// error that calls still waiting for it fail with.
-    static func spawn(runner: String, sandbox: ChildSandbox, maxCallsInFlight: Int? = nil, handler: @escaping PeerConnection.Handler,
+    /// error that calls still waiting for it fail with. `lanes` more socket pairs carry the host's
+    /// calls whose caller reads the answer itself (``CallLanes``).
+    static func spawn(runner: String, sandbox: ChildSandbox, lanes laneCount: Int = 0, maxCallsInFlight: Int? = nil,
+                      handler: @escaping PeerConnection.Handler,
                       exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw PluginError(.unavailable, "socketpair: \(String(cString: strerror(errno)))")
+        var pairs: [(host: Int32, child: Int32)] = []
+        for _ in 0...laneCount {
+            var fds: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+                let why = String(cString: strerror(errno))
+                for pair in pairs { close(pair.host); close(pair.child) }
+                throw PluginError(.unavailable, "socketpair: \(why)")
+            }
+            pairs.append((fds[0], Self.aboveTargets(fds[1])))
         }
-        let (hostEnd, childEnd) = (fds[0], fds[1])
-        defer { close(childEnd) }
-        let arguments = [runner, "serve", "--parent", String(getpid())] + sandbox.arguments
+        let made = pairs
+        let (hostEnd, childEnd) = made[0]
+        let hostLanes = made.dropFirst().map(\.host)
+        defer { for pair in made { close(pair.child) } }
+        let arguments = [runner, "serve", "--parent", String(getpid()), "--lanes", String(laneCount)] + sandbox.arguments
         _ = ChildSandbox.hostMadeNonDumpable
         // From the spawn thread: the child dies with the thread that spawned it (SpawnThread).
         let (status, pid) = SpawnThread.shared.perform { () -> (Int32, pid_t) in
@@ -40,7 +50,11 @@ final class PluginChild: Sendable {
             // dup2 onto fd 3 clears close-on-exec there; every other descriptor of the host closes on exec
             // or is closed here, so the child inherits nothing else of the host's.
             posix_spawn_file_actions_adddup2(&actions, childEnd, PluginRunner.socketDescriptor)
-            closeFrom(PluginRunner.socketDescriptor + 1, in: &actions)
+            let laneDescriptors = PluginRunner.laneDescriptors(laneCount)
+            for (pair, target) in zip(made.dropFirst(), laneDescriptors) {
+                posix_spawn_file_actions_adddup2(&actions, pair.child, target)
+            }
+            closeFrom(PluginRunner.socketDescriptor + 1 + Int32(laneCount), in: &actions)
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             defer { for p in argv { free(p) } }
             var pid: pid_t = 0
@@ -49,9 +63,10 @@ final class PluginChild: Sendable {
         }
         guard status == 0 else {
             close(hostEnd)
+            for lane in hostLanes { close(lane) }
             throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
         }
-        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, maxCallsInFlight: maxCallsInFlight, handler: handler))
+        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, maxCallsInFlight: maxCallsInFlight, handler: handler))
         child.peer.start { [child] in
             var raw: Int32 = 0
             var usage = rusage()
@@ -62,6 +77,17 @@ final class PluginChild: Sendable {
             return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
         }
         return child
+    }
+
+    /// The child's end of a pair, moved above the descriptors it is dup2'ed onto in the child (3, then
+    /// the lanes), so that no dup2 overwrites an end still to be moved.
+    private static func aboveTargets(_ fd: Int32) -> Int32 {
+        let floor: Int32 = 64
+        guard fd < floor else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, floor)
+        guard moved >= 0 else { return fd }
+        close(fd)
+        return moved
     }
 
     /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up by name: Swift's Glibc

@@ -139,7 +139,8 @@ final class ProcessPlugin: Plugin, Sendable {
     /// A new child: load, then start with the serving context, then route the plugin's handlers.
     func respawn() async throws -> PluginChild {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
-        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, lanes: PeerConnection.lanesPerChild,
+                                          maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)
         }, exited: { [weak self] child, exit in
@@ -204,26 +205,27 @@ final class ProcessPlugin: Plugin, Sendable {
         }
     }
 
+    /// How long a caller reads its answer on its own thread before suspending (``CallLanes``):
+    /// longer than a quick call's round trip, short enough that holding a thread costs little.
+    static let briefWait: Duration = .microseconds(250)
+
     /// One call into the child, answered within `timeout` seconds on the host's clock. The caller
-    /// waits for the answer itself, resumed by the reader thread; the deadline is one entry in
-    /// ``deadlines`` (no task of its own per call).
+    /// reads a quick answer itself, on a lane (``CallLanes``), or is resumed by the reader thread;
+    /// the deadline is one entry in ``deadlines`` (no task of its own per call).
     func forward(_ method: String, _ params: JSONValue, timeout: TimeInterval, what: String) async throws -> JSONValue {
         let child = try await serving()
         let deadline = clock.now().addingTimeInterval(timeout)
         // Whether the answer came, and the deadline's key once recorded: the answer may arrive
         // before the deadline is recorded, and then it must not be.
         let watched = Mutex<(answered: Bool, key: UInt64?)>((false, nil))
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-            let id = child.peer.startCall(method, params) { [deadlines] result in
-                if let key = watched.withLock({ w -> UInt64? in w.answered = true; return w.key }) { deadlines.forget(key) }
-                continuation.resume(with: result)
-            }
-            guard let id else { return }
+        return try await child.peer.call(method, params, waitingBriefly: Self.briefWait, started: { id in
             watched.withLock { w in
                 guard !w.answered else { return }
                 w.key = deadlines.watch(until: deadline) { [self] in timedOut(child, call: id, what: what, timeout: timeout) }
             }
-        }
+        }, answered: { [deadlines] in
+            if let key = watched.withLock({ w -> UInt64? in w.answered = true; return w.key }) { deadlines.forget(key) }
+        })
     }
 
     /// A call's deadline came first: the child stops serving now (so no call reaches it and its

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+import TesseraIsolation
+import TesseraSDK
+import TesseraTestFixtures
+
+/// The lanes of the process tier (docs/isolation.md, "Lanes"): a host's call into the child goes on
+/// a socket of its own, and the thread that asked reads a quick answer itself; one that takes
+/// longer than the brief wait is handed over to the reader thread. Both ends run in this process
+/// here, the child's on a ``ChildEventLoop`` as in `tessera-plugin-runner`.
+@Suite(.hangWatchdog) struct CallLaneTests {
+    /// A host end and a child end joined by a main socket and one lane. `sockets` are the child's
+    /// descriptors, to end them as a dying child would.
+    struct Pair {
+        let host: PeerConnection
+        let child: PeerConnection
+        let sockets: [Int32]
+    }
+
+    func pair(handler: @escaping PeerConnection.Handler) -> Pair {
+        var main: [Int32] = [-1, -1], lane: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &main) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &lane) == 0)
+        // A count of its own: other suites' plugins may be waiting on the shared one meanwhile.
+        let host = PeerConnection(fd: main[0], lanes: [lane[0]], briefWaiters: BriefWaiters(most: 1)) { _, _ in .null }
+        let child = PeerConnection(fd: main[1], lanes: [lane[1]], eventLoop: ChildEventLoop(), handler: handler)
+        host.start { PluginError(.pluginCrashed, "the plugin's process was killed by SIGKILL (signal 9)") }
+        child.start { PluginError(.unavailable, "the host went") }
+        return Pair(host: host, child: child, sockets: [main[1], lane[1]])
+    }
+
+    /// The thread a closure ran on.
+    final class ThreadSeen: Sendable {
+        private let thread = Mutex<UInt?>(nil)
+        func record() { thread.withLock { $0 = UInt(pthread_self()) } }
+        var value: UInt? { thread.withLock { $0 } }
+    }
+
+    @Test func aQuickAnswerIsReadOnItsLaneByTheThreadThatAsked() async throws {
+        let peers = pair { _, params in ["echo": params] }
+        defer { peers.host.shutDown() }
+        for n in 0..<20 {
+            let started = ThreadSeen(), answered = ThreadSeen()
+            let answer = try await peers.host.call("echo", ["n": .integer(Int64(n))], waitingBriefly: .seconds(30),
+                                                   started: { _ in started.record() }, answered: { answered.record() })
+            #expect(answer == ["echo": ["n": .integer(Int64(n))]])
+            // The caller read its answer itself: no other thread was woken to hand it over.
+            #expect(started.value != nil && answered.value == started.value)
+        }
+        #expect(peers.host.callsHandedToReader == 0)
+    }
+
+    @Test func anAnswerLaterThanTheBriefWaitIsReadByTheReaderThread() async throws {
+        let peers = pair { _, params in params }
+        defer { peers.host.shutDown() }
+        for n in 0..<5 {
+            let started = ThreadSeen(), answered = ThreadSeen()
+            // No brief wait at all: the lane goes to the reader before the child can answer.
+            let answer = try await peers.host.call("echo", .integer(Int64(n)), waitingBriefly: .zero,
+                                                   started: { _ in started.record() }, answered: { answered.record() })
+            #expect(answer == .integer(Int64(n)))
+            #expect(answered.value != nil && answered.value != started.value)
+        }
+        #expect(peers.host.callsHandedToReader == 5)
+        // The lane was freed each time: a quick call still gets it.
+        let started = ThreadSeen(), answered = ThreadSeen()
+        _ = try await peers.host.call("echo", 1, waitingBriefly: .seconds(30), started: { _ in started.record() }, answered: { answered.record() })
+        #expect(answered.value == started.value)
+    }
+
+    @Test func aChildThatEndsWhileItsCallerWaitsOnALaneFailsTheCallWithTheReadersReason() async throws {
+        let entered = AsyncStream<Void>.makeStream()
+        let peers = pair { _, _ in
+            entered.continuation.yield()
+            try await Task.sleep(for: .seconds(3600))
+            return .null
+        }
+        let call = Task { try await peers.host.call("hang", .null, waitingBriefly: .seconds(3600), started: { _ in }, answered: {}) }
+        var calls = entered.stream.makeAsyncIterator()
+        _ = await calls.next()
+        // The child's process ends: every socket of it at once.
+        for fd in peers.sockets { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        do {
+            _ = try await call.value
+            Issue.record("a call to a child that ended was answered")
+        } catch let error as PluginError {
+            #expect(error.code == .pluginCrashed, "\(error)")
+        }
+    }
+}
