@@ -99,12 +99,16 @@ if which == "isolation" || which == "all" {
     let sockets = try socketRoundTripAnchors(scratch: scratch + "/socket-anchor", roundTrips: calls)
     report("  anchor: C socket, direct", sockets.direct, unit: micros, target: "")
     report("  anchor: C socket, hand-offs", sockets.handOff, unit: micros, target: "")
-    for row in try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls) {
+    let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
+    for row in figures.rows {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
         report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
         print(String(format: "  \(row.name): process tier / in-process median ratio %.1f", row.process.median / row.inProcess.median))
         if row.name == "echo" {
             print(String(format: "  echo: process tier / C hand-off anchor median ratio %.1f", row.process.median / sockets.handOff.median))
+            // The same echo through a child without lanes, taken in turns with the one above.
+            report("  echo, process tier, no lanes", figures.echoWithoutLanes, unit: micros, target: "")
+            print(String(format: "  echo: on lanes / without lanes median ratio %.2f", figures.echoOnLanes.median / figures.echoWithoutLanes.median))
         }
     }
     let restart = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)

@@ -23,10 +23,14 @@ public struct IsolationPolicy: Sendable {
     /// `unavailable` at once (no task is started for it), so a flood from a child costs the host
     /// a bounded number of tasks and memory.
     public var maxCapabilityCallsInFlight: Int
+    /// How many lanes each child gets (docs/isolation.md, "Lanes"): `nil` for the host's choice (one
+    /// per caller that may wait on a lane at once), 0 for none (every call's answer is read by the
+    /// reader thread; the benchmark compares the two in one run).
+    public var callLanes: Int?
 
     public init(firstBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 60, quarantineAfter: Int = 5,
                 crashWindow: TimeInterval = 600, callTimeout: TimeInterval = 30,
-                maxOpenFileWriters: Int = 16, maxCapabilityCallsInFlight: Int = 256) {
+                maxOpenFileWriters: Int = 16, maxCapabilityCallsInFlight: Int = 256, callLanes: Int? = nil) {
         self.firstBackoff = firstBackoff
         self.maximumBackoff = maximumBackoff
         self.quarantineAfter = quarantineAfter
@@ -34,6 +38,7 @@ public struct IsolationPolicy: Sendable {
         self.callTimeout = callTimeout
         self.maxOpenFileWriters = maxOpenFileWriters
         self.maxCapabilityCallsInFlight = maxCapabilityCallsInFlight
+        self.callLanes = callLanes
     }
 
     /// The wait before restarting after the `n`th crash in the window (1, 2, 4, … seconds, capped).

@@ -22,7 +22,9 @@ extension JSONValue {
     ///
     /// Nesting deeper than `maxDepth` is refused rather than risking the stack.
     public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = 128) throws(JSONParseError) {
-        let array = Array(bytes)
+        // Copied at once where the bytes are contiguous (an array, a slice of one: the process
+        // tier's frames), not element by element through the generic collection's iterator.
+        let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
         var parser = JSONParser(bytes: array, maxDepth: maxDepth)
         self = try parser.parseDocument()
     }
@@ -96,9 +98,11 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Members are gathered first and the dictionary made once at its size: inserting one by
+        // one grew it (and hashed every key again) at 1, 2, 4 and 8 members.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([:]) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
@@ -107,11 +111,15 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                // A name given twice keeps its last value, as before.
+                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+            }
             throw fail("expected ',' or '}' in an object")
         }
     }

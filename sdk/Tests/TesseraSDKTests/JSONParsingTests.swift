@@ -40,4 +40,23 @@ import TesseraSDK
         #expect(try JSONValue(parsing: v.serialized()) == v)
         #expect(try JSONValue(parsing: v.prettySerialized()) == v)
     }
+
+    @Test func aMemberNamedTwiceKeepsItsLastValue() throws {
+        #expect(try JSONValue(parsing: #"{"a": 1, "b": 2, "a": 3}"#) == ["a": 3, "b": 2])
+        #expect(try JSONValue(parsing: #"{"a": {"x": 1}, "a": {"y": 2}}"#) == ["a": ["y": 2]])
+    }
+
+    @Test func anObjectOfManyMembersKeepsThemAll() throws {
+        let members = (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let parsed = try JSONValue(parsing: "{" + members + "}")
+        #expect(parsed.objectValue?.count == 100)
+        #expect(parsed["k0"] == 0 && parsed["k99"] == 99)
+    }
+
+    @Test func aSliceOfABufferParsesAsTheSameBytesWould() throws {
+        // The process tier parses frames as slices of its read buffer.
+        let buffer = Array("xx{\"a\": [1, \"é\"]}yy".utf8)
+        #expect(try JSONValue(parsing: buffer[2..<(buffer.count - 2)]) == ["a": [1, "é"]])
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: buffer[0..<(buffer.count - 2)]) }
+    }
 }
