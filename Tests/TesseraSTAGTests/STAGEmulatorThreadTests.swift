@@ -7,23 +7,30 @@ import Testing
 /// The emulator answers while every one of Swift concurrency's threads in the process is held (a
 /// whole test run computes on them for seconds at a time): its server runs on a thread of its own
 /// (`EmulatorThread`). On the shared pool, the request below could not be answered until the
-/// pool was let go, which happens only after the answer: the holders give up after 30 s (a guard
-/// against wedging the whole test process, not a measurement) and the test fails.
+/// pool was let go, which happens only after the answer: the holders give up 30 s after the last of
+/// them took its thread (a guard against wedging the whole test process, not a measurement) and
+/// the test fails. The 30 s count from then, not from each holder's start: under a whole test run
+/// the last holder can wait long for a thread while the first already holds one.
 @Suite(.hangWatchdog) struct STAGEmulatorThreadTests {
     @Test func theEmulatorAnswersWhileEveryPoolThreadIsHeld() async throws {
         let emulator = try await STAGEmulator.start()
         let width = ProcessInfo.processInfo.activeProcessorCount
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let allHeld = AllHeldMoment()
         // One task per pool thread, each holding its thread until the answer has come.
         let holders = (0..<width).map { _ in
             Task.detached { () -> Bool in
                 held.signal()
-                return release.wait(timeout: .now() + 30) == .success
+                while release.wait(timeout: .now() + 1) == .timedOut {
+                    if allHeld.secondsSince() > 30 { return false }
+                }
+                return true
             }
         }
         let port = emulator.port
         let answer = try await onOwnThread { () -> String in
             for _ in 0..<width { held.wait() }
+            allHeld.mark()
             defer { for _ in 0..<width { release.signal() } }
             return try Self.get(port: port, path: "/_emulator/time")
         }
@@ -32,6 +39,17 @@ import Testing
         #expect(releasedByTheAnswer, "the emulator answered only once the pool was let go")
         #expect(answer.hasPrefix("HTTP/1.1 "), "\(answer)")
         await emulator.stop()
+    }
+
+    /// When every holder had its thread (0 before).
+    final class AllHeldMoment: Sendable {
+        private let nanoseconds = Atomic<UInt64>(0)
+        func mark() { nanoseconds.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing) }
+        /// Seconds since ``mark()``; 0 before it.
+        func secondsSince() -> Double {
+            let at = nanoseconds.load(ordering: .acquiring)
+            return at == 0 ? 0 : Double(DispatchTime.now().uptimeNanoseconds - at) / 1e9
+        }
     }
 
     /// A plain HTTP/1.1 GET over a socket, on the calling thread.
