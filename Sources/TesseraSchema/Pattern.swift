@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A compiled `pattern` or `patternProperties` regular expression, searched (not anchored) as
 /// JSON Schema says.
@@ -15,8 +16,26 @@ struct Pattern: Sendable {
     /// - `\d` is `[0-9]` and `\w` is `[A-Za-z0-9_]` (ASCII, as in ECMA-262), not their Unicode forms.
     init(_ source: String) throws {
         self.source = source
-        self.regex = try NSRegularExpression(pattern: Pattern.translate(source), options: [])
+        self.regex = try Pattern.shared(source)
     }
+
+    /// Expressions compiled once per process and shared by every schema that names them: the
+    /// shipped manifests write the same few dozen patterns (dates, ids, currency codes) some 250
+    /// times between their operations, and each compiled ICU expression holds kilobytes. Matching
+    /// one expression from several threads at once is safe (Foundation checks a matcher out per
+    /// match). At most ``mostShared`` are kept; past that, patterns are compiled per schema again.
+    private static func shared(_ source: String) throws -> NSRegularExpression {
+        if let known = compiled.withLock({ $0[source] }) { return known }
+        let regex = try NSRegularExpression(pattern: translate(source), options: [])
+        return compiled.withLock { cache in
+            if let raced = cache[source] { return raced }
+            if cache.count < mostShared { cache[source] = regex }
+            return regex
+        }
+    }
+
+    private static let compiled = Mutex<[String: NSRegularExpression]>([:])
+    static let mostShared = 4096
 
     func matches(_ s: String) -> Bool {
         let range = NSRange(location: 0, length: s.utf16.count)

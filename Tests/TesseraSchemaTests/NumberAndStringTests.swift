@@ -135,6 +135,28 @@ struct StringTests {
         #expect(try compileError(#"{"description": 3}"#).message == "description must be a string, found integer 3")
     }
 
+    /// Schemas compiled apart share one compiled expression per pattern (the shipped manifests
+    /// repeat a few dozen patterns some 250 times), and validating with it from many tasks at once
+    /// gives each the same answers as alone.
+    @Test func aPatternNamedInManySchemasIsCompiledOnceAndMatchesFromManyTasksAtOnce() async throws {
+        let source = "^[0-9]{4}-(0[1-9]|1[0-2])-shared-by-schemas$"
+        let first = try Pattern(source), second = try Pattern(source)
+        #expect(first.regex === second.regex)
+        #expect(try Pattern("^other$").regex !== first.regex)
+        let month = try schema(#"{"type": "string", "pattern": "\#(source)"}"#)
+        let results = await withTaskGroup(of: (Bool, Bool).self) { group in
+            for i in 0..<200 {
+                group.addTask {
+                    let good = month.validate(.string("20\(10 + i % 90)-0\(1 + i % 9)-shared-by-schemas")).isEmpty
+                    let bad = month.validate(.string("20\(10 + i % 90)-13-shared-by-schemas")).isEmpty
+                    return (good, bad)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 200 && results.allSatisfy { $0 == (true, false) })
+    }
+
     @Test func patternDollarIsTheEndOfTheString() throws {
         let v = try single(#"{"pattern": "^[a-z]+$"}"#, #""abc\n""#)
         #expect(v.keyword == "pattern")
