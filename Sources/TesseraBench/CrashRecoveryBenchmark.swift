@@ -10,12 +10,7 @@ import TesseraSDK
 /// backoff is on the host's virtual clock, which is moved past it at once: the figure is the cost
 /// of a restart, not the policy's wait.
 func crashRecoveryBenchmark(buildDirectory: String, scratch: String, rounds: Int) async throws -> Summary {
-    let deployment = scratch + "/isolation-crash.json"
-    try Data("""
-        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
-         "plugins": [{"id": "dev.tessera.example", "isolation": "process", "grants": {"storage": {}, "clock": {}}}]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    let deployment = try writeExampleDeployment(tier: "process", buildDirectory: buildDirectory, to: scratch + "/isolation-crash.json")
     var options = HostOptions(dataDirectory: scratch + "/isolation-crash-data", onlyPlugins: ["dev.tessera.example"])
     options.isolation = IsolationPolicy(quarantineAfter: .max)  // every round restarts; none quarantines
     let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment), options: options)

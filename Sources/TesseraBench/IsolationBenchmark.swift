@@ -55,12 +55,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
 /// A host with the example plugin alone, in `tier`; `lanes` as ``IsolationPolicy/callLanes``.
 private func startHost(tier: String, lanes: Int?, buildDirectory: String, scratch: String) async throws -> PluginHost {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    let deployment = scratch + "/isolation-\(tier).json"
-    try Data("""
-        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
-         "plugins": [{"id": "dev.tessera.example", "isolation": "\(tier)", "grants": {"storage": {}, "clock": {}}}]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    let deployment = try writeExampleDeployment(tier: tier, buildDirectory: buildDirectory, to: scratch + "/isolation-\(tier).json")
     var options = HostOptions(dataDirectory: scratch + "/isolation-\(tier)-data", onlyPlugins: ["dev.tessera.example"])
     options.isolation.callLanes = lanes
     let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment), options: options)
@@ -70,6 +65,17 @@ private func startHost(tier: String, lanes: Int?, buildDirectory: String, scratc
         throw PluginError(.unavailable, "example plugin not active (\(tier)): \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
     }
     return host
+}
+
+/// Writes a deployment of the example plugin alone, in `tier` (`inProcess` or `process`), with
+/// storage and the virtual clock, on the manifests of the working directory; returns its path.
+func writeExampleDeployment(tier: String, buildDirectory: String, to path: String) throws -> String {
+    try Data("""
+        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
+         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
+         "plugins": [{"id": "dev.tessera.example", "isolation": "\(tier)", "grants": {"storage": {}, "clock": {}}}]}
+        """.utf8).write(to: URL(fileURLWithPath: path))
+    return path
 }
 
 /// Warms up with a tenth of `count` calls, then times `count`.

@@ -19,8 +19,8 @@ import TesseraSDK
 final class CallLanes: Sendable {
     let connections: [FrameConnection]
     private let state: Mutex<State>
-    /// Wakes the reader thread when a lane is handed over: [read end, write end], non-blocking.
-    let wake: (read: Int32, write: Int32)
+    /// Wakes the reader thread when a lane is handed over.
+    let wake = WakePipe(for: "the process tier's lanes")
 
     private struct State {
         /// Lanes no call is using.
@@ -42,21 +42,13 @@ final class CallLanes: Sendable {
         connections = fds.map(FrameConnection.init(fd:))
         self.briefWaiters = briefWaiters
         state = Mutex(State(free: Array(fds.indices.reversed())))
-        var pipeFDs: [Int32] = [-1, -1]
-        if pipe(&pipeFDs) != 0 { fatalError("pipe for the process tier's lanes: \(String(cString: strerror(errno)))") }
-        for fd in pipeFDs {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wake = (pipeFDs[0], pipeFDs[1])
     }
 
     deinit {
         // Only here: a caller may still be in `ppoll` on a lane until it lets go of the connection,
         // and a descriptor closed under it could be reused by an unrelated file meanwhile.
         for connection in connections { close(connection.fd) }
-        close(wake.read)
-        close(wake.write)
+        wake.close()
     }
 
     /// A free lane for a caller about to wait briefly, counted among the brief waiters; `nil` when
@@ -83,8 +75,7 @@ final class CallLanes: Sendable {
                 s.watched.append(lane)
                 s.handedOver += 1
             }
-            var one: UInt8 = 1
-            _ = write(wake.write, &one, 1)
+            wake.wake()
         }
     }
 
@@ -100,11 +91,6 @@ final class CallLanes: Sendable {
             s.watched.removeAll { $0 == lane }
             if ended { s.ended.insert(lane) } else { s.free.append(lane) }
         }
-    }
-
-    func drainWakeUps() {
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &sink, sink.count) > 0 {}
     }
 }
 

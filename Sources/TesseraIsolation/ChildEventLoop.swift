@@ -22,20 +22,11 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     }
 
     private let queue = Mutex(Queue())
-    /// The wake-up pipe: [read end, write end], both non-blocking.
-    private let wake: (read: Int32, write: Int32)
+    private let wake = WakePipe(for: "the child's event loop")
     /// The loop's thread, once it runs (`pthread_t` as an integer: 0 before).
     private let loopThread = Atomic<UInt>(0)
 
-    public init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { fatalError("pipe for the child's event loop: \(String(cString: strerror(errno)))") }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wake = (fds[0], fds[1])
-    }
+    public init() {}
 
     /// True on the loop's own thread.
     public var isCurrentThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
@@ -47,10 +38,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             defer { q.sleeping = false }
             return q.sleeping
         }
-        if mustWake {
-            var one: UInt8 = 1
-            _ = write(wake.write, &one, 1)
-        }
+        if mustWake { wake.wake() }
     }
 
     /// Runs on the calling thread until the host's socket ends: jobs first, then one frame, then
@@ -71,12 +59,12 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
                 if let (next, connection) = try bufferedFrame(in: open) { frame(next, connection); continue }
             } catch { return }
             guard startSleeping() else { continue }
-            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             queue.withLock { $0.sleeping = false }
             if ready < 0 { if errno == EINTR { continue } else { return } }
-            if fds[0].revents != 0 { drainWakeUps() }
+            if fds[0].revents != 0 { wake.drain() }
             var ended: [Int] = []
             for (i, connection) in open.enumerated() where fds[1 + i].revents != 0 {
                 let more: Bool
@@ -121,10 +109,5 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             q.sleeping = true
             return true
         }
-    }
-
-    private func drainWakeUps() {
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &sink, sink.count) > 0 {}
     }
 }

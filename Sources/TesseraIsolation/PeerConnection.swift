@@ -97,12 +97,12 @@ public final class PeerConnection: Sendable {
                 if let next = try frames.bufferedFrame() { dispatch(next); continue }
             } catch { return }
             let watched = lanes.watched()
-            var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: lanes.wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: lanes.wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += watched.map { pollfd(fd: lanes.connections[$0].fd, events: Int16(POLLIN), revents: 0) }
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue } else { return }
             }
-            if fds[1].revents != 0 { lanes.drainWakeUps() }
+            if fds[1].revents != 0 { lanes.wake.drain() }
             for (i, lane) in watched.enumerated() where fds[2 + i].revents != 0 {
                 readAnswer(on: lane, of: lanes)
             }
