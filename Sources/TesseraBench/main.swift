@@ -111,9 +111,10 @@ if which == "isolation" || which == "all" {
             print(String(format: "  echo: on lanes / without lanes median ratio %.2f", figures.echoOnLanes.median / figures.echoWithoutLanes.median))
         }
     }
-    let restart = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
+    let crashes = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
     // SIGKILL to the child, until a new child answers; the backoff is skipped on the virtual clock.
-    report("  crash to serving again", restart, unit: micros, target: "")
+    report("  crash to serving again", crashes.restart, unit: micros, target: "")
+    print("  the host's open descriptors: \(crashes.descriptorsAfterFirst) after the first restart, \(crashes.descriptorsAfterLast) after the last")
 }
 
 if which == "storage" || which == "all" {
