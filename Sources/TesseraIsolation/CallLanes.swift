@@ -35,8 +35,9 @@ final class CallLanes: Sendable {
 
     private let briefWaiters: BriefWaiters
 
-    /// How many lanes a child gets: one per caller that may wait on one at once.
-    static var perChild: Int { min(4, BriefWaiters.shared.most) }
+    /// How many lanes a child gets: `asked` (the deployment's policy), or one per caller that may
+    /// wait on one at once; at most 4.
+    static func perChild(asked: Int?) -> Int { min(4, max(0, asked ?? BriefWaiters.shared.most)) }
 
     init(fds: [Int32], briefWaiters: BriefWaiters) {
         connections = fds.map(FrameConnection.init(fd:))

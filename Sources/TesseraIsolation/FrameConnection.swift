@@ -40,23 +40,17 @@ public final class FrameConnection: Sendable {
                 if let body = try buffer.nextFrame() {
                     do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
                 }
-                Self.waitUntilReadable(fd)
+                // Asleep in `ppoll`, not in `read(2)`: a thread asleep in `read` on a Unix stream
+                // socket is woken each time the peer *reads* from it (the kernel signals write
+                // space on the same wait queue), so it woke once for nothing on every call the
+                // other side took in; `ppoll` wakes only for what it asked for.
+                _ = waitUntilReadable()
                 guard try buffer.fill(from: fd) else {
                     if buffer.isEmpty { return nil }
                     throw FrameError.truncated
                 }
             }
         }
-    }
-
-    /// Sleeps in `poll(2)` until the socket has bytes (or has ended) before reading it. A thread
-    /// asleep in `read(2)` on a Unix stream socket is woken each time the peer *reads* from it
-    /// (the kernel signals write space on the same wait queue), so a reader blocked in `read`
-    /// wakes once for nothing on every call the other side takes in; `poll` wakes it only for
-    /// what it asked for.
-    private static func waitUntilReadable(_ fd: Int32) {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&ready, 1, -1) < 0 && errno == EINTR {}
     }
 
     /// The next frame already read, without reading: `nil` when no whole frame is buffered.
@@ -77,13 +71,19 @@ public final class FrameConnection: Sendable {
         }
     }
 
-    /// Waits up to `nanoseconds` for the socket to have bytes or to end, in `ppoll(2)` (`poll`'s
-    /// timeout is whole milliseconds, far longer than a call): `false` when the time ran out.
-    public func waitUntilReadable(nanoseconds: Int64) -> Bool {
+    /// Waits up to `nanoseconds` (`nil`: for as long as it takes) for the socket to have bytes or
+    /// to end, in `ppoll(2)` (`poll`'s timeout is whole milliseconds, far longer than a call):
+    /// `false` when the time ran out.
+    public func waitUntilReadable(nanoseconds: Int64? = nil) -> Bool {
         var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         while true {
-            let n = PPoll.call(&ready, 1, &timeout, nil)
+            let n: Int32
+            if let nanoseconds {
+                var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+                n = PPoll.call(&ready, 1, &timeout, nil)
+            } else {
+                n = PPoll.call(&ready, 1, nil, nil)
+            }
             if n < 0 && errno == EINTR { continue }
             return n != 0
         }

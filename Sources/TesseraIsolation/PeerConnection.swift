@@ -173,8 +173,9 @@ public final class PeerConnection: Sendable {
         if id != 0 { try? connection.send(reply) }
     }
 
-    /// How many lanes the host gives a child (``CallLanes``).
-    public static var lanesPerChild: Int { CallLanes.perChild }
+    /// How many lanes the host gives a child (``CallLanes``): `asked`, or the host's choice when
+    /// `nil`; at most 4.
+    public static func lanesPerChild(asked: Int?) -> Int { CallLanes.perChild(asked: asked) }
 
     /// How many calls on lanes were handed over to the reader thread (their brief wait ran out).
     public var callsHandedToReader: Int { callLanes?.handedOver ?? 0 }
@@ -188,7 +189,7 @@ public final class PeerConnection: Sendable {
                      started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> JSONValue {
         let waiter = ReplyWaiter()
         let lane = callLanes?.take()
-        let connection = lane.map { callLanes!.connections[$0] } ?? frames
+        let connection = lane.flatMap { callLanes?.connections[$0] } ?? frames
         let id = send(method, params, on: connection) { result in
             answered()
             waiter.deliver(result)

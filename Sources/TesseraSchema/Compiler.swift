@@ -21,7 +21,6 @@ final class Compiler {
     private(set) var nodes: [Node] = []
     private var indexByLocation: [String: Int] = [:]
     private var pendingRefs: [(node: Int, reference: String, location: String)] = []
-    private var patternCache: [String: Pattern] = [:]
 
     init(root: JSONValue) {
         self.root = root
@@ -270,11 +269,9 @@ final class Compiler {
         guard case .string(let source) = value else {
             throw SchemaError(location: at, message: "\(key) must be a regular expression in a string, found \(Render.found(value))")
         }
-        if let cached = patternCache[source] { return cached }
+        // Compiled once per process, whichever schema names it first (`Pattern.shared`).
         do {
-            let compiled = try Pattern(source)
-            patternCache[source] = compiled
-            return compiled
+            return try Pattern(source)
         } catch {
             let what = isName ? "the member name pattern" : key
             throw SchemaError(location: at, message: "\(what) \(Render.quoted(source)) is not a valid regular expression")

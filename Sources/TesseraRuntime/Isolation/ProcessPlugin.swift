@@ -139,7 +139,7 @@ final class ProcessPlugin: Plugin, Sendable {
     /// A new child: load, then start with the serving context, then route the plugin's handlers.
     func respawn() async throws -> PluginChild {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
-        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, lanes: policy.callLanes.map { min(max($0, 0), 4) } ?? PeerConnection.lanesPerChild,
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, lanes: PeerConnection.lanesPerChild(asked: policy.callLanes),
                                           maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)
