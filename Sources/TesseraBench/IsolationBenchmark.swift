@@ -4,20 +4,24 @@ import TesseraRuntime
 import TesseraSDK
 
 /// What `tessera-bench isolation` measured: each operation in the host's process and in the process
-/// tier, and the echo through the process tier without lanes, taken in turns with the echo on lanes.
+/// tier (as the host runs it: lanes, polling before sleeping), and the echo through the process
+/// tier with each of those turned off, taken in turns with it.
 struct IsolationFigures {
     var rows: [(name: String, inProcess: Summary, process: Summary)]
-    /// The echo on lanes (the default) and through the reader thread (no lanes), in alternating blocks.
-    var echoOnLanes: Summary
+    /// The echo as the host runs it, and with parts of its path turned off, in alternating blocks.
+    var echoAsRun: Summary
+    /// On lanes, but each end sleeps at once (``IsolationPolicy/busyPollMicroseconds`` 0).
+    var echoOnLanesWithoutPolling: Summary
+    /// Without lanes (and without polling): every answer is read by the host's reader thread.
     var echoWithoutLanes: Summary
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
 /// benchmark's ~190-byte input) and `add-note` (one storage write, which crosses the socket twice
 /// more: the plugin's write to the host and its answer), each in-process and in the process tier,
-/// in the same run. The echo through the process tier is measured on two hosts at once, one whose
-/// child has lanes and one whose child has none, in alternating blocks of calls, so that the
-/// machine's drift (other work, a slower minute) falls on both alike.
+/// in the same run. The echo through the process tier is measured on three hosts at once (as run;
+/// lanes without polling; no lanes), in alternating blocks of calls, so that the machine's drift
+/// (other work, a slower minute) falls on all alike.
 func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) async throws -> IsolationFigures {
     let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
     let principal = Principal(id: "bench", role: .user)
@@ -26,40 +30,45 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
         _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: principal)
     }
 
-    let inProcess = try await startHost(tier: "inProcess", lanes: nil, buildDirectory: buildDirectory, scratch: scratch)
+    let inProcess = try await startHost(tier: "inProcess", variant: "", scratch: scratch, buildDirectory: buildDirectory) { _ in }
     progress("isolation, inProcess: \(calls) echo calls, \(calls / 10) add-note calls")
     let inProcessEcho = try await ProfilerWindow.around("echo-inProcess") { try await measure(calls) { _ in try await callEcho(inProcess) } }
     let inProcessWrite = try await measure(calls / 10) { try await addNote(inProcess, $0) }
     await inProcess.stop()
 
-    let onLanes = try await startHost(tier: "process", lanes: nil, buildDirectory: buildDirectory, scratch: scratch)
-    let withoutLanes = try await startHost(tier: "process", lanes: 0, buildDirectory: buildDirectory, scratch: scratch + "/no-lanes")
-    progress("isolation, process: \(calls) echo calls on lanes and \(calls) without, in turns of \(max(1, calls / 20))")
-    _ = try await measure(calls / 10) { _ in try await callEcho(withoutLanes) }
-    var lanesSamples: [Double] = [], noLanesSamples: [Double] = []
+    let asRun = try await startHost(tier: "process", variant: "", scratch: scratch, buildDirectory: buildDirectory) { _ in }
+    let withoutPolling = try await startHost(tier: "process", variant: "lanes without polling", scratch: scratch + "/no-polling",
+                                             buildDirectory: buildDirectory) { $0.busyPollMicroseconds = 0 }
+    let withoutLanes = try await startHost(tier: "process", variant: "without lanes", scratch: scratch + "/no-lanes",
+                                           buildDirectory: buildDirectory) { $0.callLanes = 0; $0.busyPollMicroseconds = 0 }
+    let hosts = [asRun, withoutPolling, withoutLanes]
+    progress("isolation, process: \(calls) echo calls on each of \(hosts.count) hosts, in turns of \(max(1, calls / 20))")
+    for host in hosts { _ = try await measure(calls / 10) { _ in try await callEcho(host) } }
+    var samples: [[Double]] = hosts.map { _ in [] }
     try await ProfilerWindow.around("echo-process") {
         for _ in 0..<20 {
-            lanesSamples += try await timed(max(1, calls / 20)) { _ in try await callEcho(onLanes) }
-            noLanesSamples += try await timed(max(1, calls / 20)) { _ in try await callEcho(withoutLanes) }
+            for (i, host) in hosts.enumerated() { samples[i] += try await timed(max(1, calls / 20)) { _ in try await callEcho(host) } }
         }
     }
     progress("isolation, process: \(calls / 10) add-note calls")
-    let processWrite = try await measure(calls / 10) { try await addNote(onLanes, $0) }
-    await onLanes.stop()
-    await withoutLanes.stop()
+    let processWrite = try await measure(calls / 10) { try await addNote(asRun, $0) }
+    for host in hosts { await host.stop() }
 
-    return IsolationFigures(rows: [("echo", inProcessEcho, Summary(lanesSamples)), ("write (add-note)", inProcessWrite, processWrite)],
-                            echoOnLanes: Summary(lanesSamples), echoWithoutLanes: Summary(noLanesSamples))
+    return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
+                            echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
+                            echoWithoutLanes: Summary(samples[2]))
 }
 
-/// A host with the example plugin alone, in `tier`; `lanes` as ``IsolationPolicy/callLanes``.
-private func startHost(tier: String, lanes: Int?, buildDirectory: String, scratch: String) async throws -> PluginHost {
+/// A host with the example plugin alone, in `tier`, its isolation policy changed by `adjust`;
+/// `variant` names the change in the progress line.
+private func startHost(tier: String, variant: String, scratch: String, buildDirectory: String,
+                       adjust: (inout IsolationPolicy) -> Void) async throws -> PluginHost {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     let deployment = try writeExampleDeployment(tier: tier, buildDirectory: buildDirectory, to: scratch + "/isolation-\(tier).json")
     var options = HostOptions(dataDirectory: scratch + "/isolation-\(tier)-data", onlyPlugins: ["dev.tessera.example"])
-    options.isolation.callLanes = lanes
+    adjust(&options.isolation)
     let host = try PluginHost(deployment: try DeploymentReader.read(file: deployment), options: options)
-    progress("isolation, \(tier)\(lanes == 0 ? " without lanes" : ""): starting the host")
+    progress("isolation, \(tier)\(variant.isEmpty ? "" : ", " + variant): starting the host")
     await host.start()
     guard host.status(of: "dev.tessera.example")?.state == .active else {
         throw PluginError(.unavailable, "example plugin not active (\(tier)): \(host.status(of: "dev.tessera.example")?.reason ?? "?")")

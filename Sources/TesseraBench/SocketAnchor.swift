@@ -7,9 +7,12 @@ import Foundation
 ///   round trip, the floor of any two-process design on this machine now.
 /// - `hand-off`: each side reads on one thread and hands the message to another (a semaphore), as
 ///   the tier does (a reader thread per connection; the call runs elsewhere) — four wake-ups.
+/// - `polling`: as `direct`, but each side polls its socket without ever sleeping (non-blocking
+///   reads in a loop) — no wake-up at all, the floor for the tier's lanes, which poll before they
+///   sleep (docs/isolation.md, "Polling before sleeping").
 ///
 /// Compiled here with the system's `cc -O2`, like the dlopen anchor.
-func socketRoundTripAnchors(scratch: String, roundTrips: Int) throws -> (direct: Summary, handOff: Summary) {
+func socketRoundTripAnchors(scratch: String, roundTrips: Int) throws -> (direct: Summary, handOff: Summary, polling: Summary) {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     let source = scratch + "/socket-anchor.c", program = scratch + "/socket-anchor"
     try Data(socketAnchorSource.utf8).write(to: URL(fileURLWithPath: source))
@@ -18,11 +21,12 @@ func socketRoundTripAnchors(scratch: String, roundTrips: Int) throws -> (direct:
         let output = try runTool(program, [mode, String(roundTrips)])
         return Summary(output.split(separator: "\n").compactMap { Double($0) })
     }
-    return (try samples("direct"), try samples("hand-off"))
+    return (try samples("direct"), try samples("hand-off"), try samples("polling"))
 }
 
 /// Prints the nanoseconds of each round trip, one per line.
 private let socketAnchorSource = #"""
+#include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -37,6 +41,7 @@ enum { SIZE = 191 };
 static int fd;
 static sem_t received;
 static char message[SIZE];
+static int polling;
 
 static long long nanoseconds(void) {
     struct timespec t;
@@ -46,7 +51,8 @@ static long long nanoseconds(void) {
 
 static void read_all(int from, char *buffer) {
     for (int done = 0; done < SIZE;) {
-        ssize_t n = read(from, buffer + done, SIZE - done);
+        ssize_t n = recv(from, buffer + done, SIZE - done, polling ? MSG_DONTWAIT : 0);
+        if (n < 0 && polling && errno == EAGAIN) continue;
         if (n <= 0) exit(0);
         done += (int)n;
     }
@@ -65,6 +71,7 @@ static void *read_then_hand_off(void *unused) {
 
 int main(int argc, char **argv) {
     int handOff = argc > 1 && strcmp(argv[1], "hand-off") == 0;
+    polling = argc > 1 && strcmp(argv[1], "polling") == 0;
     int count = argc > 2 ? atoi(argv[2]) : 10000;
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return 1;

@@ -99,6 +99,7 @@ if which == "isolation" || which == "all" {
     let sockets = try socketRoundTripAnchors(scratch: scratch + "/socket-anchor", roundTrips: calls)
     report("  anchor: C socket, direct", sockets.direct, unit: micros, target: "")
     report("  anchor: C socket, hand-offs", sockets.handOff, unit: micros, target: "")
+    report("  anchor: C socket, polling", sockets.polling, unit: micros, target: "")
     let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
     for row in figures.rows {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
@@ -106,9 +107,13 @@ if which == "isolation" || which == "all" {
         print(String(format: "  \(row.name): process tier / in-process median ratio %.1f", row.process.median / row.inProcess.median))
         if row.name == "echo" {
             print(String(format: "  echo: process tier / C hand-off anchor median ratio %.1f", row.process.median / sockets.handOff.median))
-            // The same echo through a child without lanes, taken in turns with the one above.
+            print(String(format: "  echo: process tier / C polling anchor median ratio %.1f", row.process.median / sockets.polling.median))
+            // The same echo with parts of its path turned off, taken in turns with the one above.
+            report("  echo, lanes without polling", figures.echoOnLanesWithoutPolling, unit: micros, target: "")
             report("  echo, process tier, no lanes", figures.echoWithoutLanes, unit: micros, target: "")
-            print(String(format: "  echo: on lanes / without lanes median ratio %.2f", figures.echoOnLanes.median / figures.echoWithoutLanes.median))
+            print(String(format: "  echo: as run / lanes without polling / no lanes, median ratios %.2f / %.2f / 1",
+                         figures.echoAsRun.median / figures.echoWithoutLanes.median,
+                         figures.echoOnLanesWithoutPolling.median / figures.echoWithoutLanes.median))
         }
     }
     let crashes = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)

@@ -34,14 +34,19 @@ final class CallLanes: Sendable {
     }
 
     private let briefWaiters: BriefWaiters
+    private let busyPolling: BusyPolling
+    /// Whether the last brief wait ended with the answer (not handed over): the next caller then
+    /// polls before sleeping (``BusyPolling``).
+    private let lastWasQuick = Atomic<Bool>(true)
 
     /// How many lanes a child gets: `asked` (the deployment's policy), or one per caller that may
     /// wait on one at once; at most 4.
     static func perChild(asked: Int?) -> Int { min(4, max(0, asked ?? BriefWaiters.shared.most)) }
 
-    init(fds: [Int32], briefWaiters: BriefWaiters) {
+    init(fds: [Int32], briefWaiters: BriefWaiters, busyPolling: BusyPolling) {
         connections = fds.map(FrameConnection.init(fd:))
         self.briefWaiters = briefWaiters
+        self.busyPolling = busyPolling
         state = Mutex(State(free: Array(fds.indices.reversed())))
     }
 
@@ -63,15 +68,30 @@ final class CallLanes: Sendable {
         return lane
     }
 
+    /// How long a caller about to wait polls its lane without sleeping first, in nanoseconds: the
+    /// window while calls are answered within the brief wait, else none.
+    func pollingWindow() -> UInt64 {
+        lastWasQuick.load(ordering: .relaxed) ? busyPolling.nanoseconds : 0
+    }
+
+    /// How many brief waits polled before sleeping so far.
+    var polledWaits: Int { polled.load(ordering: .relaxed) }
+    private let polled = Atomic<Int>(0)
+
+    /// A caller about to wait polls first (counted for ``polledWaits``).
+    func countPolledWait() { polled.add(1, ordering: .relaxed) }
+
     /// The caller's brief wait is over (it holds no thread any more); then what becomes of its lane.
     func endWait(_ lane: Int, _ outcome: BriefWaitOutcome) {
         briefWaiters.leave()
         switch outcome {
         case .answered:
+            lastWasQuick.store(true, ordering: .relaxed)
             state.withLock { $0.free.append(lane) }
         case .ended:
             state.withLock { _ = $0.ended.insert(lane) }
         case .timedOut:
+            lastWasQuick.store(false, ordering: .relaxed)
             state.withLock { s in
                 s.watched.append(lane)
                 s.handedOver += 1

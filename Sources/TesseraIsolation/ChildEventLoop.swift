@@ -25,8 +25,10 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     private let wake = WakePipe(for: "the child's event loop")
     /// The loop's thread, once it runs (`pthread_t` as an integer: 0 before).
     private let loopThread = Atomic<UInt>(0)
+    /// Whether the loop polls before it sleeps, while calls come close together.
+    private let busyPolling: BusyPolling
 
-    public init() {}
+    public init(busyPolling: BusyPolling = .off) { self.busyPolling = busyPolling }
 
     /// True on the loop's own thread.
     public var isCurrentThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
@@ -51,6 +53,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
         Self.nameThread(Self.threadName)
         let executor = asUnownedTaskExecutor()
         var open = connections
+        var lastIdle = Duration.zero
         while true {
             for job in queue.withLock({ q in defer { q.jobs = [] }; return q.jobs }) {
                 job.runSynchronously(on: executor)
@@ -58,11 +61,14 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             do {
                 if let (next, connection) = try bufferedFrame(in: open) { frame(next, connection); continue }
             } catch { return }
-            guard startSleeping() else { continue }
             var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let idleSince = ContinuousClock.now
+            if busyPolling.childPolls(afterIdleOf: lastIdle) { pollAwake(&fds) }
+            guard startSleeping() else { continue }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             queue.withLock { $0.sleeping = false }
+            lastIdle = ContinuousClock.now - idleSince
             if ready < 0 { if errno == EINTR { continue } else { return } }
             if fds[0].revents != 0 { wake.drain() }
             var ended: [Int] = []
@@ -76,6 +82,17 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             }
             for i in ended.reversed() { open.remove(at: i) }
         }
+    }
+
+    /// Polls `fds` with a zero timeout until one has something, a job is enqueued, or the busy-poll
+    /// window has passed (``BusyPolling``); the `poll` that follows then returns at once or sleeps.
+    private func pollAwake(_ fds: inout [pollfd]) {
+        let end = DispatchTime.now().uptimeNanoseconds + busyPolling.nanoseconds
+        var zero = timespec(tv_sec: 0, tv_nsec: 0)
+        repeat {
+            if queue.withLock({ !$0.jobs.isEmpty }) { return }
+            if PPoll.call(&fds, nfds_t(fds.count), &zero, nil) != 0 { return }
+        } while DispatchTime.now().uptimeNanoseconds < end
     }
 
     /// The first whole frame already read on any of `connections`, main socket first.

@@ -89,6 +89,13 @@ public final class FrameConnection: Sendable {
         }
     }
 
+    /// Whether the socket has bytes or ended, now, without waiting.
+    public func isReadableNow() -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var zero = timespec(tv_sec: 0, tv_nsec: 0)
+        return PPoll.call(&ready, 1, &zero, nil) > 0
+    }
+
     /// Stops both directions: a reader blocked in `read(2)` sees the end, and so does the peer.
     public func shutDown() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 

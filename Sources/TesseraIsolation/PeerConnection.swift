@@ -46,11 +46,13 @@ public final class PeerConnection: Sendable {
     /// wait instead: an answer the other side sends may be what a call in flight waits for.)
     /// With `eventLoop`, the reader thread runs the handlers (the child's side). `lanes` are the
     /// descriptors of this side's ends of the lanes, if any; on the host, `briefWaiters` counts the
-    /// callers waiting on lanes.
-    public init(fd: Int32, lanes: [Int32] = [], briefWaiters: BriefWaiters = .shared, maxCallsInFlight: Int? = nil,
-                eventLoop: ChildEventLoop? = nil, handler: @escaping Handler) {
+    /// callers waiting on lanes, and `busyPolling` is how long a caller polls its lane before
+    /// sleeping (``BusyPolling``).
+    public init(fd: Int32, lanes: [Int32] = [], briefWaiters: BriefWaiters = .shared, busyPolling: BusyPolling = .off,
+                maxCallsInFlight: Int? = nil, eventLoop: ChildEventLoop? = nil, handler: @escaping Handler) {
         frames = FrameConnection(fd: fd)
-        callLanes = eventLoop == nil && !lanes.isEmpty ? CallLanes(fds: lanes, briefWaiters: briefWaiters) : nil
+        callLanes = eventLoop == nil && !lanes.isEmpty
+            ? CallLanes(fds: lanes, briefWaiters: briefWaiters, busyPolling: busyPolling) : nil
         laneConnections = eventLoop == nil ? [] : lanes.map(FrameConnection.init(fd:))
         self.maxCallsInFlight = maxCallsInFlight
         self.loop = eventLoop
@@ -118,8 +120,11 @@ public final class PeerConnection: Sendable {
         do {
             guard try connection.readAvailable() else { return lanes.readerDone(lane, ended: true) }
             guard let answer = try connection.bufferedFrame() else { return }
-            dispatch(answer)
+            // Freed before the answer goes: the caller it resumes may call again at once and
+            // should find its lane free, not fall back to the main socket. Nothing is left to
+            // read on the lane, so the next caller may read it meanwhile.
             lanes.readerDone(lane, ended: false)
+            dispatch(answer)
         } catch {
             lanes.readerDone(lane, ended: true)
         }
@@ -180,6 +185,9 @@ public final class PeerConnection: Sendable {
     /// How many calls on lanes were handed over to the reader thread (their brief wait ran out).
     public var callsHandedToReader: Int { callLanes?.handedOver ?? 0 }
 
+    /// How many calls on lanes polled for their answer before sleeping (``BusyPolling``).
+    public var callsThatPolledFirst: Int { callLanes?.polledWaits ?? 0 }
+
     /// Asks the other side and waits for its answer: on a lane of its own when one is free, reading
     /// the answer on this thread for up to `briefly` (``CallLanes``), then suspended until the
     /// reader thread has it. `started` is told the call's number once it is sent (the host records
@@ -196,22 +204,32 @@ public final class PeerConnection: Sendable {
         }
         if let id { started(id) }
         if let lane, let callLanes {
-            callLanes.endWait(lane, id == nil ? .answered : waitBriefly(on: connection, for: waiter, upTo: briefly))
+            callLanes.endWait(lane, id == nil ? .answered : waitBriefly(on: connection, for: waiter, upTo: briefly, polling: callLanes))
         }
         return try await waiter.value()
     }
 
     /// Reads the lane on this thread until the call's answer has come, the lane ends, or `briefly`
-    /// has passed.
-    private func waitBriefly(on lane: FrameConnection, for waiter: ReplyWaiter, upTo briefly: Duration) -> BriefWaitOutcome {
-        let (seconds, attoseconds) = briefly.components
-        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    /// has passed; for the first part of that it polls without sleeping, while `lanes` says calls
+    /// are quick (``BusyPolling``).
+    private func waitBriefly(on lane: FrameConnection, for waiter: ReplyWaiter, upTo briefly: Duration,
+                             polling lanes: CallLanes) -> BriefWaitOutcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let end = start + UInt64(max(0, briefly.nanoseconds))
+        let window = lanes.pollingWindow()
+        if window > 0 { lanes.countPolledWait() }
+        let pollUntil = min(end, start + window)
         while !waiter.isAnswered {
             do {
                 if let answer = try lane.bufferedFrame() { dispatch(answer); continue }
             } catch { return .ended }
             let now = DispatchTime.now().uptimeNanoseconds
-            guard now < end, lane.waitUntilReadable(nanoseconds: Int64(end - now)) else { return .timedOut }
+            guard now < end else { return .timedOut }
+            if now < pollUntil {
+                guard lane.isReadableNow() else { continue }
+            } else {
+                guard lane.waitUntilReadable(nanoseconds: Int64(end - now)) else { return .timedOut }
+            }
             do { guard try lane.readAvailable() else { return .ended } } catch { return .ended }
         }
         return .answered

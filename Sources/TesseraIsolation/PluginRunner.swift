@@ -8,7 +8,7 @@ import TesseraSDK
 ///   process; prints one JSON line (`{"ok": true, "pluginID", "abi"}` or `{"ok": false, "refused"}`)
 ///   and exits 0 or 1. `tessera plugins verify --load` runs it, so the library's constructors never
 ///   run in the command's own process.
-/// - `tessera-plugin-runner serve --parent PID [--lanes N] --library PATH [--data DIR] [--memory-limit BYTES]
+/// - `tessera-plugin-runner serve --parent PID [--lanes N] [--busy-poll-us N] --library PATH [--data DIR] [--memory-limit BYTES]
 ///   [--cpu-limit SECONDS]`: one plugin for a host, over the socket on fd 3, in the sandbox the
 ///   runner's constructor applied before `main` (CTesseraSandbox; docs/isolation.md).
 public enum PluginRunner {
@@ -26,9 +26,11 @@ public enum PluginRunner {
         case "serve":
             let parent = args.firstIndex(of: "--parent").flatMap { $0 + 1 < args.count ? pid_t(args[$0 + 1]) : nil }
             let lanes = args.firstIndex(of: "--lanes").flatMap { $0 + 1 < args.count ? Int(args[$0 + 1]) : nil } ?? 0
-            await serve(parent: parent, lanes: min(max(lanes, 0), 64), sandbox: sandbox)
+            let busyPoll = args.firstIndex(of: "--busy-poll-us").flatMap { $0 + 1 < args.count ? Int(args[$0 + 1]) : nil } ?? 0
+            await serve(parent: parent, lanes: min(max(lanes, 0), 64), busyPolling: BusyPolling(microseconds: min(max(busyPoll, 0), 1_000)),
+                        sandbox: sandbox)
         default:
-            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID [--lanes N] --library PATH [--data DIR] [--memory-limit BYTES] [--cpu-limit SECONDS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: tessera-plugin-runner verify PATH [--id ID] | serve --parent PID [--lanes N] [--busy-poll-us N] --library PATH [--data DIR] [--memory-limit BYTES] [--cpu-limit SECONDS]\n".utf8))
             exit(64)
         }
     }
@@ -57,7 +59,7 @@ public enum PluginRunner {
     }
 
     /// Serves the host until the socket ends (the host stopped the plugin, or died), then exits.
-    static func serve(parent: pid_t?, lanes: Int, sandbox: SandboxReport) async -> Never {
+    static func serve(parent: pid_t?, lanes: Int, busyPolling: BusyPolling, sandbox: SandboxReport) async -> Never {
         // Die with the host: the kernel kills this process when its parent goes. If the parent
         // went before this line ran, the parent id already differs.
         dieWithParent()
@@ -66,7 +68,7 @@ public enum PluginRunner {
         let session = ChildSession(sandbox: sandbox)
         // The reader thread runs the handlers (ChildEventLoop): an echo is read, answered and
         // written on one thread, with no hand-off to the concurrency pool and back.
-        let peer = PeerConnection(fd: socketDescriptor, lanes: laneDescriptors(lanes), eventLoop: ChildEventLoop()) { method, params in
+        let peer = PeerConnection(fd: socketDescriptor, lanes: laneDescriptors(lanes), eventLoop: ChildEventLoop(busyPolling: busyPolling)) { method, params in
             try await session.handle(method, params)
         }
         session.attach(peer)

@@ -18,13 +18,13 @@ import TesseraTestFixtures
         let sockets: [Int32]
     }
 
-    func pair(handler: @escaping PeerConnection.Handler) -> Pair {
+    func pair(busyPolling: BusyPolling = .off, handler: @escaping PeerConnection.Handler) -> Pair {
         var main: [Int32] = [-1, -1], lane: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &main) == 0)
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &lane) == 0)
         // A count of its own: other suites' plugins may be waiting on the shared one meanwhile.
-        let host = PeerConnection(fd: main[0], lanes: [lane[0]], briefWaiters: BriefWaiters(most: 1)) { _, _ in .null }
-        let child = PeerConnection(fd: main[1], lanes: [lane[1]], eventLoop: ChildEventLoop(), handler: handler)
+        let host = PeerConnection(fd: main[0], lanes: [lane[0]], briefWaiters: BriefWaiters(most: 1), busyPolling: busyPolling) { _, _ in .null }
+        let child = PeerConnection(fd: main[1], lanes: [lane[1]], eventLoop: ChildEventLoop(busyPolling: busyPolling), handler: handler)
         host.start { PluginError(.pluginCrashed, "the plugin's process was killed by SIGKILL (signal 9)") }
         child.start { PluginError(.unavailable, "the host went") }
         return Pair(host: host, child: child, sockets: [main[1], lane[1]])
@@ -94,5 +94,53 @@ import TesseraTestFixtures
         } catch let error as PluginError {
             #expect(error.code == .pluginCrashed, "\(error)")
         }
+    }
+
+    @Test func theCallerPollsWhileCallsAreQuickAndSleepsAtOnceAfterOneThatWasNot() async throws {
+        let peers = pair(busyPolling: .standard) { _, params in params }
+        defer { peers.host.shutDown() }
+        let quick = { (n: Int64) in
+            let answer = try await peers.host.call("echo", .integer(n), waitingBriefly: .seconds(30), started: { _ in }, answered: {})
+            #expect(answer == .integer(n))
+        }
+        // Both ends poll (the child's loop too): the answers are the same as without.
+        for n in 0..<10 { try await quick(Int64(n)) }
+        #expect(peers.host.callsThatPolledFirst == 10)
+        // A call not answered within its brief wait (none here) is handed over to the reader...
+        _ = try await peers.host.call("echo", 10, waitingBriefly: .zero, started: { _ in }, answered: {})
+        #expect(peers.host.callsHandedToReader == 1)
+        #expect(peers.host.callsThatPolledFirst == 11)
+        // ...so the next caller sleeps at once; once it is answered within its wait, polling resumes.
+        try await quick(11)
+        #expect(peers.host.callsThatPolledFirst == 11)
+        try await quick(12)
+        #expect(peers.host.callsThatPolledFirst == 12)
+    }
+
+    @Test func withPollingOffNoCallPolls() async throws {
+        let peers = pair(busyPolling: .off) { _, params in params }
+        defer { peers.host.shutDown() }
+        for n in 0..<5 {
+            _ = try await peers.host.call("echo", .integer(Int64(n)), waitingBriefly: .seconds(30), started: { _ in }, answered: {})
+        }
+        #expect(peers.host.callsThatPolledFirst == 0)
+    }
+
+    @Test func theChildPollsOnlyWhileCallsComeLessThanAMillisecondApart() {
+        let polling = BusyPolling.standard
+        #expect(polling.window == .microseconds(50))
+        #expect(polling.childPolls(afterIdleOf: .zero))
+        #expect(polling.childPolls(afterIdleOf: .microseconds(999)))
+        #expect(!polling.childPolls(afterIdleOf: .milliseconds(1)))
+        #expect(!polling.childPolls(afterIdleOf: .seconds(5)))
+        #expect(!BusyPolling.off.childPolls(afterIdleOf: .zero))
+    }
+
+    @Test func aDeploymentsMicrosecondsBecomeTheWindow() {
+        #expect(BusyPolling(microseconds: nil) == .standard)
+        #expect(BusyPolling(microseconds: 0) == .off)
+        #expect(BusyPolling(microseconds: 120).window == .microseconds(120))
+        #expect(BusyPolling(microseconds: 120).microseconds == 120)
+        #expect(BusyPolling(microseconds: -3) == .off)
     }
 }

@@ -27,10 +27,14 @@ public struct IsolationPolicy: Sendable {
     /// per caller that may wait on a lane at once), 0 for none (every call's answer is read by the
     /// reader thread; the benchmark compares the two in one run).
     public var callLanes: Int?
+    /// How long, in microseconds, both ends of a lane poll without sleeping before they sleep
+    /// (docs/isolation.md, "Polling before sleeping"): `nil` for the host's choice (50), 0 for none.
+    public var busyPollMicroseconds: Int?
 
     public init(firstBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 60, quarantineAfter: Int = 5,
                 crashWindow: TimeInterval = 600, callTimeout: TimeInterval = 30,
-                maxOpenFileWriters: Int = 16, maxCapabilityCallsInFlight: Int = 256, callLanes: Int? = nil) {
+                maxOpenFileWriters: Int = 16, maxCapabilityCallsInFlight: Int = 256, callLanes: Int? = nil,
+                busyPollMicroseconds: Int? = nil) {
         self.firstBackoff = firstBackoff
         self.maximumBackoff = maximumBackoff
         self.quarantineAfter = quarantineAfter
@@ -39,6 +43,7 @@ public struct IsolationPolicy: Sendable {
         self.maxOpenFileWriters = maxOpenFileWriters
         self.maxCapabilityCallsInFlight = maxCapabilityCallsInFlight
         self.callLanes = callLanes
+        self.busyPollMicroseconds = busyPollMicroseconds
     }
 
     /// The wait before restarting after the `n`th crash in the window (1, 2, 4, … seconds, capped).

@@ -22,8 +22,10 @@ final class PluginChild: Sendable {
     /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
     /// thread, how the child ended once its socket closed (it is reaped there), and names the
     /// error that calls still waiting for it fail with. `lanes` more socket pairs carry the host's
-    /// calls whose caller reads the answer itself (``CallLanes``).
-    static func spawn(runner: String, sandbox: ChildSandbox, lanes laneCount: Int = 0, maxCallsInFlight: Int? = nil,
+    /// calls whose caller reads the answer itself (``CallLanes``); `busyPolling` is how long both
+    /// ends of a lane poll before sleeping (``BusyPolling``).
+    static func spawn(runner: String, sandbox: ChildSandbox, lanes laneCount: Int = 0, busyPolling: BusyPolling = .off,
+                      maxCallsInFlight: Int? = nil,
                       handler: @escaping PeerConnection.Handler,
                       exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
         var pairs: [(host: Int32, child: Int32)] = []
@@ -40,7 +42,8 @@ final class PluginChild: Sendable {
         let (hostEnd, childEnd) = made[0]
         let hostLanes = made.dropFirst().map(\.host)
         defer { for pair in made { close(pair.child) } }
-        let arguments = [runner, "serve", "--parent", String(getpid()), "--lanes", String(laneCount)] + sandbox.arguments
+        let arguments = [runner, "serve", "--parent", String(getpid()), "--lanes", String(laneCount),
+                         "--busy-poll-us", String(busyPolling.microseconds)] + sandbox.arguments
         _ = ChildSandbox.hostMadeNonDumpable
         // From the spawn thread: the child dies with the thread that spawned it (SpawnThread).
         let (status, pid) = SpawnThread.shared.perform { () -> (Int32, pid_t) in
@@ -66,7 +69,8 @@ final class PluginChild: Sendable {
             for lane in hostLanes { close(lane) }
             throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
         }
-        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, maxCallsInFlight: maxCallsInFlight, handler: handler))
+        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, busyPolling: busyPolling,
+                                                           maxCallsInFlight: maxCallsInFlight, handler: handler))
         child.peer.start { [child] in
             var raw: Int32 = 0
             var usage = rusage()

@@ -140,6 +140,7 @@ final class ProcessPlugin: Plugin, Sendable {
     func respawn() async throws -> PluginChild {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
         let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, lanes: PeerConnection.lanesPerChild(asked: policy.callLanes),
+                                          busyPolling: BusyPolling(microseconds: policy.busyPollMicroseconds),
                                           maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Polling a socket without sleeping for a short while before sleeping on it (docs/isolation.md,
+/// "Polling before sleeping"), on both ends of a lane: the host's caller waiting for its answer,
+/// and the child's event loop waiting for the next call.
+///
+/// A thread asleep in `poll` costs a wake-up when its frame comes: the kernel's scheduler, and on a
+/// virtual machine an interrupt to a halted virtual CPU, which measured here from about 10 µs to
+/// over 50 µs. A round trip has two of them. A thread that polls with a zero timeout for a few
+/// tens of microseconds first catches a quick frame awake, at the price of the CPU it burns while
+/// it polls. So each side polls only while that is likely to pay, and for at most ``window``:
+///
+/// - the host's caller, while the last call on the plugin's lanes was answered within the brief
+///   wait (``CallLanes``); a call that took longer stops it until one is quick again;
+/// - the child's loop, while calls come close together: the last time it had nothing to do lasted
+///   less than ``recentlyBusy``. So a child polls at most ``window`` per ``recentlyBusy``, 5 % of
+///   a core, however calls are spaced, and not at all while they are sparse.
+public struct BusyPolling: Sendable, Equatable {
+    /// The longest a thread polls without sleeping before it sleeps; zero turns polling off.
+    public let window: Duration
+
+    /// The child polls after a call only if its previous idle spell was shorter than this.
+    public static let recentlyBusy: Duration = .milliseconds(1)
+
+    /// The host's choice: 50 µs, longer than the quick round trips measured with polling on
+    /// both sides (27–40 µs) and a twentieth of ``recentlyBusy``.
+    public static let standard = BusyPolling(window: .microseconds(50))
+
+    /// No polling: every wait sleeps at once.
+    public static let off = BusyPolling(window: .zero)
+
+    public init(window: Duration) { self.window = max(.zero, window) }
+
+    /// A window of `microseconds` (`nil`: ``standard``; 0: ``off``), as the deployment's policy and
+    /// the runner's `--busy-poll-us` give it.
+    public init(microseconds: Int?) {
+        self = microseconds.map { BusyPolling(window: .microseconds($0)) } ?? .standard
+    }
+
+    /// The window in whole microseconds, for the runner's command line.
+    public var microseconds: Int { Int(window.nanoseconds / 1_000) }
+
+    var nanoseconds: UInt64 { UInt64(window.nanoseconds) }
+
+    /// Whether the child's loop polls before sleeping, given how long its last idle spell lasted.
+    public func childPolls(afterIdleOf lastIdle: Duration) -> Bool {
+        window > .zero && lastIdle < Self.recentlyBusy
+    }
+}
+
+extension Duration {
+    /// The whole nanoseconds of a non-negative duration.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
