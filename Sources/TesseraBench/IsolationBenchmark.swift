@@ -14,6 +14,9 @@ struct IsolationFigures {
     var echoOnLanesWithoutPolling: Summary
     /// Without lanes (and without polling): every answer is read by the host's reader thread.
     var echoWithoutLanes: Summary
+    /// CPU per echo in each of those three (as run, lanes without polling, no lanes): the host
+    /// process's and the child's, in nanoseconds.
+    var cpuPerEcho: [(host: Double, child: Double)]
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
@@ -45,9 +48,16 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
     progress("isolation, process: \(calls) echo calls on each of \(hosts.count) hosts, in turns of \(max(1, calls / 20))")
     for host in hosts { _ = try await measure(calls / 10) { _ in try await callEcho(host) } }
     var samples: [[Double]] = hosts.map { _ in [] }
+    var cpu: [(host: Double, child: Double)] = hosts.map { _ in (0, 0) }
+    let children = hosts.map { $0.isolatedProcessID("dev.tessera.example") }
     try await ProfilerWindow.around("echo-process") {
         for _ in 0..<20 {
-            for (i, host) in hosts.enumerated() { samples[i] += try await timed(max(1, calls / 20)) { _ in try await callEcho(host) } }
+            for (i, host) in hosts.enumerated() {
+                let (hostBefore, childBefore) = (processCPUNanoseconds(), children[i].map(childCPUNanoseconds) ?? 0)
+                samples[i] += try await timed(max(1, calls / 20)) { _ in try await callEcho(host) }
+                cpu[i].host += processCPUNanoseconds() - hostBefore
+                cpu[i].child += (children[i].map(childCPUNanoseconds) ?? 0) - childBefore
+            }
         }
     }
     progress("isolation, process: \(calls / 10) add-note calls")
@@ -56,7 +66,25 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
 
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
-                            echoWithoutLanes: Summary(samples[2]))
+                            echoWithoutLanes: Summary(samples[2]),
+                            cpuPerEcho: cpu.map { (host: $0.host / Double(samples[0].count), child: $0.child / Double(samples[0].count)) })
+}
+
+/// This process's CPU time so far (all its threads, user and system).
+private func processCPUNanoseconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) * 1e9 + Double(t.tv_nsec)
+}
+
+/// A child's CPU time so far, from `/proc/PID/stat` (user and system, in clock ticks).
+private func childCPUNanoseconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) * 1e9 / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// A host with the example plugin alone, in `tier`, its isolation policy changed by `adjust`;

@@ -114,6 +114,10 @@ if which == "isolation" || which == "all" {
             print(String(format: "  echo: as run / lanes without polling / no lanes, median ratios %.2f / %.2f / 1",
                          figures.echoAsRun.median / figures.echoWithoutLanes.median,
                          figures.echoOnLanesWithoutPolling.median / figures.echoWithoutLanes.median))
+            // What polling costs: the CPU each echo took, host process and child, in the same turns.
+            for (name, cpu) in zip(["as run", "lanes without polling", "no lanes"], figures.cpuPerEcho) {
+                print(String(format: "  echo CPU per call, %@: host %.1f µs + child %.1f µs", name, cpu.host / 1_000, cpu.child / 1_000))
+            }
         }
     }
     let crashes = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)
