@@ -38,6 +38,8 @@ final class CallLanes: Sendable {
     /// Whether the last brief wait ended with the answer (not handed over): the next caller then
     /// polls before sleeping (``BusyPolling``).
     private let lastWasQuick = Atomic<Bool>(true)
+    /// How many callers polled before sleeping (``polledWaits``, for tests).
+    private let polled = Atomic<Int>(0)
 
     /// How many lanes a child gets: `asked` (the deployment's policy), or one per caller that may
     /// wait on one at once; at most 4.
@@ -69,17 +71,15 @@ final class CallLanes: Sendable {
     }
 
     /// How long a caller about to wait polls its lane without sleeping first, in nanoseconds: the
-    /// window while calls are answered within the brief wait, else none.
+    /// window while calls are answered within the brief wait (counted in ``polledWaits``), else 0.
     func pollingWindow() -> UInt64 {
-        lastWasQuick.load(ordering: .relaxed) ? busyPolling.nanoseconds : 0
+        guard busyPolling.nanoseconds > 0, lastWasQuick.load(ordering: .relaxed) else { return 0 }
+        polled.add(1, ordering: .relaxed)
+        return busyPolling.nanoseconds
     }
 
     /// How many brief waits polled before sleeping so far.
     var polledWaits: Int { polled.load(ordering: .relaxed) }
-    private let polled = Atomic<Int>(0)
-
-    /// A caller about to wait polls first (counted for ``polledWaits``).
-    func countPolledWait() { polled.add(1, ordering: .relaxed) }
 
     /// The caller's brief wait is over (it holds no thread any more); then what becomes of its lane.
     func endWait(_ lane: Int, _ outcome: BriefWaitOutcome) {

@@ -216,9 +216,7 @@ public final class PeerConnection: Sendable {
                              polling lanes: CallLanes) -> BriefWaitOutcome {
         let start = DispatchTime.now().uptimeNanoseconds
         let end = start + UInt64(max(0, briefly.nanoseconds))
-        let window = lanes.pollingWindow()
-        if window > 0 { lanes.countPolledWait() }
-        let pollUntil = min(end, start + window)
+        let pollUntil = min(end, start + lanes.pollingWindow())
         while !waiter.isAnswered {
             do {
                 if let answer = try lane.bufferedFrame() { dispatch(answer); continue }
