@@ -15,6 +15,7 @@
 //   TesseraLocation         the location feed (OwnTracks, GPX replay, gpsd; validation)
 //   TesseraSync             the sync capability's replication core (HLC, cell changes, causal length, merkle)
 //   TesseraSyncClient       a device's side of the hub protocol (check, push, pull; cursors)
+//   TesseraOnDemand         Foundation's networking and XML, dlopen'ed on first use (TesseraFoundationOnDemand)
 //   TesseraOutbound         the HTTP client capability (granted hosts, redirects to emulators; URLSession)
 //   TesseraSecrets          the secrets capability (secrets.sqlite, apart from plugin records)
 //   TesseraFiles            the files capability (content-addressed files per plugin, their index, collection)
@@ -34,6 +35,7 @@ let package = Package(
         .executable(name: "tessera-plain-server", targets: ["TesseraPlainServer"]),
         .executable(name: "tessera-storage-torture", targets: ["TesseraStorageTorture"]),
         .executable(name: "tessera-plugin-runner", targets: ["TesseraPluginRunner"]),
+        .library(name: "TesseraFoundationOnDemand", type: .dynamic, targets: ["TesseraFoundationOnDemand"]),
         .library(name: "TesseraExample", type: .dynamic, targets: ["TesseraExample", "TesseraExampleEntry"]),
         .library(name: "TesseraHello", type: .dynamic, targets: ["TesseraHello", "TesseraHelloEntry"]),
         .library(name: "TesseraFinance", type: .dynamic, targets: ["TesseraFinance", "TesseraFinanceEntry"]),
@@ -71,19 +73,23 @@ let package = Package(
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRecurrence"),
-        .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence"]),
+        .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence", "TesseraOnDemand"]),
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
-        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSQLite"]),  // SQLite for its SerialGate
+        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSQLite", "TesseraOnDemand"]),  // SQLite for its SerialGate
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
-        .target(name: "TesseraOutbound", dependencies: [sdk]),
-        .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraFiles"]),
+        // Foundation's networking and XML in a library of their own, loaded on first use by
+        // TesseraOnDemand: the host's executable links neither (docs/architecture.md).
+        .target(name: "TesseraFoundationOnDemand"),
+        .target(name: "TesseraOnDemand"),
+        .target(name: "TesseraOutbound", dependencies: [sdk, "TesseraOnDemand"]),
+        .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraFiles", "TesseraOnDemand"]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
         // SHA-256 of file contents comes from TesseraLoader's `SHA256`; collection is due work on the clock.
         .target(name: "TesseraFiles", dependencies: [sdk, "TesseraSQLite", "TesseraLoader", "TesseraClock"]),
         // The system's libcrypt: yescrypt for the hub's passwords.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
-        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "TesseraClock", "CCrypt"]),
+        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "TesseraClock", "CCrypt", "TesseraOnDemand"]),
         // The hub's store in PostgreSQL, for hubs that run as several replicas (edge: postgres-nio).
         .target(name: "TesseraHubPostgres", dependencies: [
             "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
@@ -111,7 +117,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TesseraOnDemand
 import TesseraManifest
 import TesseraSDK
 
@@ -35,19 +33,16 @@ struct RunningHost {
     /// Sends a request with the token; the JSON reply, or the API's error as a CLI error.
     func request(_ method: String, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
         guard let url = URL(string: base + path) else { throw CLIError(code: .invalidInput, message: "'\(base)' is not a URL") }
-        var request = URLRequest(url: url, timeoutInterval: 60)
-        request.httpMethod = method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.serialized().utf8)
-        }
-        let data: Data, response: URLResponse
-        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
+        var headers: [(name: String, value: String)] = [(name: "Authorization", value: "Bearer \(token)")]
+        if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
+        let response: HTTPExchange.Response
+        do {
+            response = try await HTTPExchange(method, url, headers: headers, body: body.map { Array($0.serialized().utf8) } ?? [], timeout: 60).send()
+        } catch {
             throw CLIError(code: .unavailable, message: "no host answers at \(base): \(error.localizedDescription) (is `tessera serve` running?)")
         }
-        let reply = (try? JSONValue(parsing: Array(data))) ?? .null
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let reply = (try? JSONValue(parsing: response.body)) ?? .null
+        let status = response.status
         guard (200..<300).contains(status) else {
             throw CLIError(code: Self.code(forStatus: status), message: reply["error"]?["message"]?.stringValue ?? "HTTP \(status)")
         }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import TesseraOnDemand
 
 /// One point of a GPX file.
 public struct GPXPoint: Sendable, Hashable {
@@ -71,8 +69,9 @@ public struct GPXError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "GPX line \(line): \(message)" }
 }
 
-/// Reads GPX 1.0 and 1.1 files with Foundation's `XMLParser`: track, route and waypoint points
-/// with `lat`, `lon`, `<ele>` and `<time>`. Everything else (names, extensions, metadata) is ignored.
+/// Reads GPX 1.0 and 1.1 files with Foundation's `XMLParser` (in the library loaded on first use,
+/// ``OnDemandFoundation``): track, route and waypoint points with `lat`, `lon`, `<ele>` and
+/// `<time>`. Everything else (names, extensions, metadata) is ignored.
 ///
 /// A point without a valid `lat`/`lon`, or with an `<ele>` or `<time>` that cannot be read, is an
 /// error rather than a silently dropped point: a replay with holes would mislead.
@@ -89,16 +88,15 @@ public struct GPXReader: Sendable {
 
     /// Reads GPX text.
     public func read(_ data: Data) throws(GPXError) -> GPXDocument {
-        let parser = XMLParser(data: data)
-        let collector = GPXCollector()
-        parser.delegate = collector
-        parser.shouldProcessNamespaces = true
+        let parsed: XMLEvents
+        do { parsed = try XMLEvents(parsing: data) } catch { throw GPXError(line: 0, message: "cannot read GPX here: \(error)") }
+        var collector = GPXCollector()
+        for event in parsed.events where collector.error == nil { collector.take(event) }
         // On Linux, parse() may return true after libxml2 recovered from an error, so the
-        // delegate's record of errors is what decides.
-        let parsed = parser.parse()
+        // recorded errors are what decides.
         if let error = collector.error { throw error }
-        if !parsed || parser.parserError != nil {
-            throw GPXError(line: parser.lineNumber, message: "not well-formed XML (\(describe(parser.parserError)))")
+        if !parsed.parsed || parsed.errorCode != nil {
+            throw GPXError(line: parsed.line, message: "not well-formed XML (\(describe(parsed.errorCode)))")
         }
         guard collector.sawRoot else { throw GPXError(line: 0, message: "no <gpx> element (the file is empty or not GPX)") }
         return collector.document
@@ -106,9 +104,9 @@ public struct GPXReader: Sendable {
 }
 
 /// Words for the XMLParser errors that malformed files usually hit (the Linux errors carry none).
-private func describe(_ error: (any Error)?) -> String {
-    guard let error else { return "unknown error" }
-    switch (error as NSError).code {
+private func describe(_ code: Int?) -> String {
+    guard let code else { return "unknown error" }
+    switch code {
     case 4: return "the document is empty"
     case 5: return "the document ends inside an element"
     case 76: return "an end tag does not match its start tag"
@@ -117,8 +115,9 @@ private func describe(_ error: (any Error)?) -> String {
     }
 }
 
-/// The parser delegate: follows the element stack and builds points as their elements close.
-private final class GPXCollector: NSObject, XMLParserDelegate {
+/// Follows the element stack through the parser's events and builds points as their elements
+/// close; stops at the first error (the caller feeds no more events).
+private struct GPXCollector {
     var document = GPXDocument()
     var error: GPXError?
     var sawRoot = false
@@ -128,11 +127,20 @@ private final class GPXCollector: NSObject, XMLParserDelegate {
 
     private static let pointElements: [String: GPXPoint.Kind] = ["trkpt": .track, "rtept": .route, "wpt": .waypoint]
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    mutating func take(_ event: XMLEvents.Event) {
+        switch event {
+        case .start(let name, let attributes, let line): start(name, attributes, line: line)
+        case .text(let string): text += string
+        case .end(let name, let line): end(name, line: line)
+        case .error(let code, let line):
+            if error == nil { error = GPXError(line: line, message: "not well-formed XML (\(describe(code)))") }
+        }
+    }
+
+    private mutating func start(_ name: String, _ attributes: [String: String], line: Int) {
         depth += 1
         if depth == 1 {
-            if name == "gpx" { sawRoot = true } else { fail(parser, "the root element is <\(name)>, not <gpx>") }
+            if name == "gpx" { sawRoot = true } else { fail(line, "the root element is <\(name)>, not <gpx>") }
             return
         }
         text = ""
@@ -140,25 +148,21 @@ private final class GPXCollector: NSObject, XMLParserDelegate {
         guard let lat = attributes["lat"].flatMap(Double.init), (-90...90).contains(lat),
               let lon = attributes["lon"].flatMap(Double.init), (-180...180).contains(lon)
         else {
-            return fail(parser, "<\(name)> needs lat (−90…90) and lon (−180…180), got lat=\(attributes["lat"] ?? "none") lon=\(attributes["lon"] ?? "none")")
+            return fail(line, "<\(name)> needs lat (−90…90) and lon (−180…180), got lat=\(attributes["lat"] ?? "none") lon=\(attributes["lon"] ?? "none")")
         }
         current = GPXPoint(latitude: lat, longitude: lon, kind: kind)
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    private mutating func end(_ name: String, line: Int) {
         depth -= 1
         guard current != nil else { return }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch name {
         case "ele":
-            guard let elevation = Double(value), elevation.isFinite else { return fail(parser, "<ele> is not a number: \"\(value)\"") }
+            guard let elevation = Double(value), elevation.isFinite else { return fail(line, "<ele> is not a number: \"\(value)\"") }
             current?.elevation = elevation
         case "time":
-            guard let time = ISO8601Timestamp.parse(value) else { return fail(parser, "<time> is not an ISO 8601 timestamp: \"\(value)\"") }
+            guard let time = ISO8601Timestamp.parse(value) else { return fail(line, "<time> is not an ISO 8601 timestamp: \"\(value)\"") }
             current?.time = time
         case "trkpt", "rtept", "wpt":
             finishPoint()
@@ -167,7 +171,7 @@ private final class GPXCollector: NSObject, XMLParserDelegate {
         }
     }
 
-    private func finishPoint() {
+    private mutating func finishPoint() {
         guard let point = current else { return }
         switch point.kind {
         case .track: document.trackPoints.append(point)
@@ -177,15 +181,8 @@ private final class GPXCollector: NSObject, XMLParserDelegate {
         current = nil
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        if error == nil {
-            error = GPXError(line: parser.lineNumber, message: "not well-formed XML (\(describe(parseError)))")
-        }
-    }
-
-    /// Records the first error with the parser's current line and stops parsing.
-    private func fail(_ parser: XMLParser, _ message: String) {
-        if error == nil { error = GPXError(line: parser.lineNumber, message: message) }
-        parser.abortParsing()
+    /// Records the first error with the line it was found on.
+    private mutating func fail(_ line: Int, _ message: String) {
+        if error == nil { error = GPXError(line: line, message: message) }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TesseraOnDemand
 import Synchronization
 import TesseraClock
 
@@ -23,16 +21,11 @@ public final class WebhookDispatcher: DueWork {
     let log: @Sendable (String) -> Void
     let inFlight = Mutex<Set<Int64>>([])
     let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
-    let session: URLSession
 
     init(store: NotificationStore, clock: any ClockSource, log: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.clock = clock
         self.log = log
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.httpMaximumConnectionsPerHost = 4
-        session = URLSession(configuration: configuration)
     }
 
     /// Starts sending whatever is due.
@@ -109,14 +102,13 @@ public final class WebhookDispatcher: DueWork {
     /// POSTs the delivery; `nil` on a 2xx, else the reason and whether to retry.
     func post(_ delivery: NotificationStore.Outbound) async -> (String, Bool)? {
         guard let url = URL(string: delivery.sink) else { return ("'\(delivery.sink)' is not a URL", false) }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(delivery.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
-        request.httpBody = Data(delivery.body.utf8)
+        // The library's `delivery` session: at most 4 connections per host, 10 s per request.
+        let exchange = HTTPExchange("POST", url, headers: [
+            (name: "Content-Type", value: "application/json"),
+            (name: "Idempotency-Key", value: delivery.idempotencyKey),
+        ], body: Array(delivery.body.utf8), timeout: 10, session: .delivery)
         do {
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let status = try await exchange.send().status
             if (200..<300).contains(status) { return nil }
             return ("HTTP \(status)", status == 408 || status == 429 || status >= 500)
         } catch {

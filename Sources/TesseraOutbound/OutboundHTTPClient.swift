@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TesseraSDK
 
 /// One plugin's HTTP client: checks every request against the plugin's granted hosts, applies the

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TesseraOnDemand
 import TesseraSDK
 import TesseraSync
 
@@ -99,25 +97,18 @@ public struct HubConnection: Sendable {
         guard let url = URL(string: baseURL + path) else {
             throw SyncClientError(status: 0, code: "invalid_hub", message: "'\(baseURL)' is not a hub address")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = timeout ?? self.timeout
-        if authorized { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body { request.httpBody = Data(body) }
-        let data: Data, response: URLResponse
+        var fields: [(name: String, value: String)] = []
+        if authorized { fields.append((name: "Authorization", value: "Bearer \(token)")) }
+        if let contentType { fields.append((name: "Content-Type", value: contentType)) }
+        for (name, value) in headers { fields.append((name: name, value: value)) }
+        let exchange = HTTPExchange(method, url, headers: fields, body: body ?? [], timeout: timeout ?? self.timeout)
+        let response: HTTPExchange.Response
         do {
-            (data, response) = try await HubConnection.session.data(for: request)
+            response = try await exchange.send()
         } catch {
             throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) cannot be reached (\(Self.reason(error)))")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw SyncClientError(status: 0, code: "unavailable", message: "the hub at \(baseURL) did not answer in HTTP")
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
-        return Answer(status: http.statusCode, headers: headers, body: [UInt8](data))
+        return Answer(status: response.status, headers: response.headers, body: response.body)
     }
 
     /// Why a request got no answer, in words: URLSession's codes (-1004…) mean nothing to a person.
@@ -134,12 +125,4 @@ public struct HubConnection: Sendable {
         default: return "network error \(error.code.rawValue)"
         }
     }
-
-    /// No cookies, no cache: every request carries the token and asks afresh.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
-    }()
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TesseraOnDemand
 import Synchronization
 import TesseraSDK
 
@@ -36,18 +34,12 @@ public final class HubChannelSender: Sendable {
 
     let store: HubStore
     let log: @Sendable (String) -> Void
-    let session: URLSession
     /// Everything every pass did since the sender was made (the hub's counters).
     private let totals = Mutex(Outcome())
 
     public init(store: HubStore, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.log = log
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.httpMaximumConnectionsPerHost = 4
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
     }
 
     /// The counters since start: sent, mailed, retried, dropped.
@@ -133,17 +125,15 @@ public final class HubChannelSender: Sendable {
         guard let url = URL(string: delivery.target) else { return ("the URL does not parse", false) }
         let body = Array(delivery.document.utf8)
         let seconds = Int64(store.now().timeIntervalSince1970)
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(HubStore.channelIdempotencyKey(notification: delivery.notification, channel: delivery.channel),
-                         forHTTPHeaderField: "Idempotency-Key")
-        request.setValue(WebhookSignature.header(body: body, secret: delivery.secret ?? "", at: seconds), forHTTPHeaderField: WebhookSignature.headerName)
-        request.setValue("tessera-hub", forHTTPHeaderField: "User-Agent")
-        request.httpBody = Data(body)
+        // The library's `delivery` session: at most 4 connections per host, 10 s per request.
+        let exchange = HTTPExchange("POST", url, headers: [
+            (name: "Content-Type", value: "application/json"),
+            (name: "Idempotency-Key", value: HubStore.channelIdempotencyKey(notification: delivery.notification, channel: delivery.channel)),
+            (name: WebhookSignature.headerName, value: WebhookSignature.header(body: body, secret: delivery.secret ?? "", at: seconds)),
+            (name: "User-Agent", value: "tessera-hub"),
+        ], body: body, timeout: 10, session: .delivery)
         do {
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let status = try await exchange.send().status
             if (200..<300).contains(status) { return nil }
             return ("HTTP \(status)", status == 408 || status == 429 || status >= 500)
         } catch {
