@@ -176,6 +176,37 @@ import TesseraTestFixtures
         #expect(rest.contains("stopped"))
     }
 
+    /// Foundation's networking and XML are in a library loaded on first use (OnDemandFoundation):
+    /// a serving host that has sent no request and read no GPX maps none of them, nor libcurl or
+    /// libxml2 beneath them.
+    @Test(.hangWatchdog) func aServingHostMapsNoNetworkingOrXMLLibraryUntilOneIsNeeded() async throws {
+        let ws = FixtureWorkspace("serve-maps")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let (process, text) = try await Self.serve(ws)
+        defer { Task { await process.terminateAndWait() } }
+        #expect(text.contains("serving deployment 'test'"))
+        let maps = try Self.readProcFile("/proc/\(process.processIdentifier)/maps")
+        #expect(maps.contains("libFoundation.so"), "the maps of the right process were read")
+        for library in ["libFoundationNetworking", "libFoundationXML", "libcurl", "libxml2", "libTesseraFoundationOnDemand"] {
+            #expect(!maps.contains(library), "\(library) is mapped at start")
+        }
+    }
+
+    /// A file under `/proc`, read to its end (its size reads 0, and one read gives one page).
+    static func readProcFile(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `tessera plugins swap` against a running `tessera serve`: a new build of the example plugin
     /// takes over; a file that is not a plugin is refused with its gate and the old one serves on.
     @Test(.hangWatchdog) func swapReplacesTheRunningBuildOfAServingHost() async throws {
