@@ -67,7 +67,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
                             echoWithoutLanes: Summary(samples[2]),
-                            cpuPerEcho: cpu.map { (host: $0.host / Double(samples[0].count), child: $0.child / Double(samples[0].count)) })
+                            cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) })
 }
 
 /// This process's CPU time so far (all its threads, user and system).

@@ -103,7 +103,7 @@ final class RefuseRedirects: NSObject, URLSessionTaskDelegate, Sendable {
 }
 
 /// The frames that cross the boundary: a 4-byte big-endian length, that many bytes of JSON header,
-/// then the body.
+/// then the body. The host has the other half (`OnDemandFrame` in TesseraOnDemand).
 enum OnDemandFrame {
     static func split(_ frame: [UInt8]) -> ([String: Any], ArraySlice<UInt8>)? {
         guard frame.count >= 4 else { return nil }

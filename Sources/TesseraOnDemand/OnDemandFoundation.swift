@@ -27,11 +27,6 @@ public enum OnDemandFoundation {
     /// The library, loaded once; why not, if it could not be.
     static let library: Result<Library, OnDemandUnavailable> = load()
 
-    /// Whether the library is loaded in this process now (it is only once something needed it).
-    public static var isLoaded: Bool {
-        candidates().contains { dlopen($0, RTLD_NOW | RTLD_NOLOAD) != nil }
-    }
-
     private static func candidates() -> [String] {
         var paths: [String] = []
         if let explicit = ProcessInfo.processInfo.environment["TESSERA_ON_DEMAND_LIBRARY"], !explicit.isEmpty { paths.append(explicit) }
@@ -108,6 +103,8 @@ public struct OnDemandUnavailable: Error, CustomStringConvertible {
 }
 
 /// The frames that cross the boundary: a 4-byte big-endian length, the JSON header, the body.
+/// The library has the other half (`OnDemandFrame` in TesseraFoundationOnDemand): the two sides
+/// cannot share a module, since the library must link nothing of Tessera's.
 enum OnDemandFrame {
     static func make(_ header: [String: Any], _ body: [UInt8]) -> [UInt8] {
         let json = [UInt8]((try? JSONSerialization.data(withJSONObject: header)) ?? Data("{}".utf8))
