@@ -210,7 +210,7 @@ let package = Package(
         ]),
         // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
         .testTarget(name: "TesseraUpgradeTests", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraRuntime", "TesseraManifest",
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraSync", "TesseraSQLite", "TesseraStorage", "TesseraRuntime", "TesseraManifest",
             "TesseraTestFixtures", sdk,
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraSQLite", "TesseraTestFixtures", sdk]),

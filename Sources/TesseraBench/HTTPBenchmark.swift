@@ -19,6 +19,10 @@ struct WrkResult {
     /// wrk is another process, so this is the server's own cost, and other load on the machine
     /// barely moves it: the steadier figure when the machine is shared.
     var cpuMicrosPerRequest: Double = 0
+    /// This process's context switches per request during the run (voluntary: a thread went to
+    /// sleep waiting for work; each one is a wake-up later, and wake-ups are what a machine like
+    /// this charges most for).
+    var contextSwitchesPerRequest: Double = 0
 }
 
 /// The HTTP edge against a plain Hummingbird route, in the same process and the same run, under
@@ -67,6 +71,7 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
         func median(_ runs: [WrkResult]) -> WrkResult {
             var chosen = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
             chosen.cpuMicrosPerRequest = runs.map(\.cpuMicrosPerRequest).sorted()[runs.count / 2]
+            chosen.contextSwitchesPerRequest = runs.map(\.contextSwitchesPerRequest).sorted()[runs.count / 2]
             return chosen
         }
         results.append((connections, median(edgeRuns), median(plainRuns)))
@@ -82,11 +87,15 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
 /// concurrency would starve the server being measured (it did: the edge looked 40% slower).
 func runWrk(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) async throws -> WrkResult {
     let cpuBefore = processCPUSeconds()
+    let switchesBefore = processContextSwitches()
     var result = try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try runWrkBlocking(wrk, url: url, script: script, connections: connections, seconds: seconds) }) }.start()
     }
     let requests = result.requestsPerSecond * Double(seconds)
-    if requests > 0 { result.cpuMicrosPerRequest = (processCPUSeconds() - cpuBefore) / requests * 1e6 }
+    if requests > 0 {
+        result.cpuMicrosPerRequest = (processCPUSeconds() - cpuBefore) / requests * 1e6
+        result.contextSwitchesPerRequest = Double(processContextSwitches() - switchesBefore) / requests
+    }
     return result
 }
 
@@ -96,6 +105,13 @@ func processCPUSeconds() -> Double {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Voluntary plus involuntary context switches of this process so far (all threads).
+func processContextSwitches() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_nvcsw + usage.ru_nivcsw
 }
 
 func runWrkBlocking(_ wrk: String, url: String, script: String, connections: Int, seconds: Int) throws -> WrkResult {

@@ -134,12 +134,12 @@ if which == "storage" || which == "all" {
                      batch, result.recordAPIRowsPerSecondMedian, result.rawRowsPerSecondMedian, ratio))
         // Where the gap goes: raw → raw with the log rows is the log's share, the rest the record API's layer.
         let perRow = { (rate: Double) in 1e6 / rate }
-        print(String(format: "  gap per row %.2f µs: the change log's rows %.2f µs (raw + log %.0f rows/s), the record API's own layer %.2f µs",
+        print(String(format: "  gap per row %.2f µs: the change log %.2f µs (raw + log %.0f rows/s), the record API's own layer %.2f µs",
                      perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.rawRowsPerSecondMedian),
                      perRow(result.rawWithLogRowsPerSecondMedian) - perRow(result.rawRowsPerSecondMedian),
                      result.rawWithLogRowsPerSecondMedian,
                      perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.rawWithLogRowsPerSecondMedian)))
-        print(String(format: "  record API per row %.2f µs (on this thread: %.2f; the write queue's hop %.2f): validation %.2f, the rows %.2f, the log's rows %.2f, BEGIN/COMMIT/fsync %.2f; raw sqlite3_step %.2f",
+        print(String(format: "  record API per row %.2f µs (on this thread: %.2f; the write queue's hop %.2f): validation %.2f, the rows %.2f, the log %.2f, BEGIN/COMMIT/fsync %.2f; raw sqlite3_step %.2f",
                      perRow(result.recordAPIRowsPerSecondMedian), perRow(result.blockingRowsPerSecondMedian),
                      perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.blockingRowsPerSecondMedian),
                      result.validateMicrosPerRow, result.rowsMicrosPerRow, result.logMicrosPerRow, result.commitMicrosPerRow,
@@ -191,6 +191,7 @@ if which == "http" || which == "all" {
               + String(format: "ratio %.2f  target ≥ 0.85", ratio))
         print(String(format: "    server CPU per request: edge %.1f µs, plain %.1f µs; plain ÷ edge %.2f (steadier than req/s when the machine is shared)",
                      r.edge.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest / r.edge.cpuMicrosPerRequest))
+        print(String(format: "    context switches per request: edge %.2f, plain %.2f", r.edge.contextSwitchesPerRequest, r.plain.contextSwitchesPerRequest))
         if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import TesseraSDK
 import TesseraSQLite
 
-/// One change applied through the record API, as kept in the plugin's change log
-/// (`_tessera_changes`), in the order it was applied.
+/// One change applied through the record API, as kept in the plugin's change log (one row per
+/// batch in `_tessera_change_batches`; before the storage schema's version 2, one row per change in
+/// `_tessera_changes`), in the order it was applied.
 public struct ChangeLogEntry: Sendable, Hashable {
     /// What was done to the row.
     public enum Operation: String, Sendable, Hashable {
@@ -101,6 +102,51 @@ enum ChangeLogCoding {
     /// once per change.
     static func writeCells(_ cells: [SQLitePluginStorage.Cell], into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
+        appendCells(cells, to: &out)
+    }
+
+    /// Writes a batch's changes as the change log keeps them (one row per batch): a JSON array with
+    /// one `[table, id, operation, cells]` array per change, in order, replacing `out`'s contents.
+    /// `cells` is the object ``writeCells(_:into:)`` writes.
+    static func writeBatch(_ plan: [SQLitePluginStorage.PlannedChange], into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        out.append(UInt8(ascii: "["))
+        for (i, change) in plan.enumerated() {
+            out.append(contentsOf: i == 0 ? "[".utf8 : ",[".utf8)
+            appendString(change.table.name, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendString(change.id, to: &out)
+            switch change.operation {
+            case .put: out.append(contentsOf: #","put","#.utf8)
+            case .patch: out.append(contentsOf: #","patch","#.utf8)
+            case .delete: out.append(contentsOf: #","delete","#.utf8)
+            }
+            appendCells(change.cells, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// The entries of one logged batch (the inverse of ``writeBatch(_:into:)``), those after `after`
+    /// only, at most `limit`. A change that does not read back (a log edited by hand) is skipped, not
+    /// guessed at; its sequence number stays unused.
+    static func entries(ofBatch first: Int64, changes text: String, at: Date, after: Int64, limit: Int) -> [ChangeLogEntry] {
+        guard limit > 0, case .array(let changes)? = try? JSONValue(parsing: text) else { return [] }
+        var entries: [ChangeLogEntry] = []
+        for (offset, change) in changes.enumerated() where first + Int64(offset) > after {
+            guard case .array(let parts) = change, parts.count == 4,
+                  case .string(let table) = parts[0], case .string(let id) = parts[1],
+                  case .string(let op) = parts[2], let operation = ChangeLogEntry.Operation(rawValue: op),
+                  case .object(let cells) = parts[3] else { continue }
+            entries.append(ChangeLogEntry(seq: first + Int64(offset), batch: first, table: table, rowID: id,
+                                          operation: operation, cells: cells.mapValues(value), at: at))
+            if entries.count == limit { break }
+        }
+        return entries
+    }
+
+    /// Appends the JSON object of a row's cells to `out`; see ``writeCells(_:into:)``.
+    private static func appendCells(_ cells: [SQLitePluginStorage.Cell], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (i, cell) in cells.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }

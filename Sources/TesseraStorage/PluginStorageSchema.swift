@@ -24,5 +24,16 @@ enum PluginStorageSchema {
                 payload TEXT NOT NULL,
                 at TEXT NOT NULL);
             """),
+        // One row per batch instead of one per change (issue 25: a second B-tree insert for every
+        // row set the record API's ceiling). What was logged before stays in `_tessera_changes`;
+        // sequence numbers run on from it. (No view joins the two: a view calling the JSON
+        // functions is refused on connections that do not trust the schema, as the host's are.)
+        StoreMigration(version: 2, sql: """
+            CREATE TABLE _tessera_change_batches(
+                seq INTEGER PRIMARY KEY,
+                count INTEGER NOT NULL CHECK (count > 0),
+                at TEXT NOT NULL,
+                changes TEXT NOT NULL);
+            """),
     ])
 }

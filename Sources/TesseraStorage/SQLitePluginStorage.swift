@@ -8,7 +8,7 @@ import TesseraSQLite
 ///
 /// - Writes go through the record API (``write(_:)``): a batch of puts, patches and deletes of rows
 ///   by id, validated first, then applied in one `BEGIN IMMEDIATE` transaction together with its
-///   entries in the change log (`_tessera_changes`), all or nothing.
+///   entry in the change log (one row per batch: `_tessera_change_batches`), all or nothing.
 /// - Reads are one read-only SQL statement at a time (``query(_:_:)``) on a separate connection
 ///   opened with `SQLITE_OPEN_READONLY`, which cannot attach other databases, change settings, or
 ///   write; it sees every write acknowledged before it started.
@@ -392,50 +392,30 @@ public final class SQLitePluginStorage: PluginStorage {
         }
     }
 
-    /// Appends an applied plan to the change log, inside the open transaction.
+    /// Appends an applied plan to the change log, inside the open transaction: one row of
+    /// `_tessera_change_batches` for the whole batch, its changes a JSON array of
+    /// `[table, id, operation, cells]` in order (``ChangeLogCoding/writeBatch(_:into:)``). One
+    /// B-tree insert per batch, where one per change was half of what a batch cost SQLite.
     private func appendToLog(_ plan: [PlannedChange], at: String, connection: SQLiteConnection) throws {
-        // The batch number is the sequence number its first entry will get.
-        let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = '_tessera_changes'")?
-            .first?.integer ?? 0
-        let batchNumber = last + 1
-        // Several rows per INSERT: the AUTOINCREMENT bookkeeping (a read and a write of
-        // sqlite_sequence) then happens once per statement instead of once per row.
-        var next = plan.startIndex
-        var buffer: [UInt8] = []  // reused: SQLite copies bound text
-        while next < plan.endIndex {
-            let rows = Self.logChunkSizes.first { $0 <= plan.endIndex - next } ?? 1
-            let log = try connection.cachedStatement(Self.logInsertSQL[rows]!)
-            defer { log.reset() }
-            var index = 1
-            for change in plan[next..<(next + rows)] {
-                let op: String
-                switch change.operation {
-                case .put: op = "put"
-                case .patch: op = "patch"
-                case .delete: op = "delete"
-                }
-                try log.bind(batchNumber, at: index)
-                try log.bind(change.table.name, at: index + 1)
-                try log.bind(change.id, at: index + 2)
-                try log.bind(op, at: index + 3)
-                ChangeLogCoding.writeCells(change.cells, into: &buffer)
-                try log.bind(utf8Text: buffer, at: index + 4)
-                try log.bind(at, at: index + 5)
-                index += 6
-            }
-            try log.step()
-            next += rows
-        }
+        // The batch's first change takes the sequence number after the last one ever given, in this
+        // table or the one before it (whose high-water mark sqlite_sequence keeps).
+        let next = try connection.cachedStatement("""
+            SELECT max(coalesce((SELECT seq + count FROM _tessera_change_batches ORDER BY seq DESC LIMIT 1), 1),
+                       coalesce((SELECT seq FROM sqlite_sequence WHERE name = '_tessera_changes'), 0) + 1)
+            """)
+        defer { next.reset() }
+        guard try next.step() else { throw PluginError(.internal, "the change log's next sequence number could not be read") }
+        let first = next.int64(at: 0)
+        var buffer: [UInt8] = []
+        ChangeLogCoding.writeBatch(plan, into: &buffer)
+        let log = try connection.cachedStatement("INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)")
+        defer { log.reset() }
+        try log.bind(first, at: 1)
+        try log.bind(Int64(plan.count), at: 2)
+        try log.bind(at, at: 3)
+        try log.bind(utf8Text: buffer, at: 4)
+        try log.step()
     }
-
-    /// Rows per change-log INSERT, largest first; a batch is logged in chunks of these sizes.
-    static let logChunkSizes = [64, 16, 4, 1]
-
-    /// The change-log INSERT for each chunk size.
-    static let logInsertSQL: [Int: String] = Dictionary(uniqueKeysWithValues: logChunkSizes.map { rows in
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-        return (rows, "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES \(values)")
-    })
 
     private static func sameStatement(_ a: PlannedChange?, _ b: PlannedChange) -> Bool {
         guard let a else { return false }
@@ -612,29 +592,52 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// Up to `limit` change-log entries with a sequence number greater than `seq`, oldest first.
     /// Pass 0 to start from the beginning, then the last ``ChangeLogEntry/seq`` seen.
+    ///
+    /// The log keeps one row per batch (`_tessera_change_batches`, since the storage schema's
+    /// version 2); what was logged before, one row per change, is read first from
+    /// `_tessera_changes`. Sequence numbers run on across the two.
     public func changes(after seq: Int64, limit: Int) throws -> [ChangeLogEntry] {
         guard limit > 0 else { return [] }
         return try reader.database().withConnection { connection throws -> [ChangeLogEntry] in
             defer { connection.rollback() }
-            let statement = try connection.cachedStatement(
-                "SELECT seq, batch, tbl, row_id, op, cells, at FROM _tessera_changes WHERE seq > ? ORDER BY seq LIMIT ?")
-            defer { statement.reset() }
-            try statement.bind(seq, at: 1)
-            try statement.bind(Int64(limit), at: 2)
-            var entries: [ChangeLogEntry] = []
-            while try statement.step() {
-                let atText = statement.text(at: 6)
-                entries.append(ChangeLogEntry(
-                    seq: statement.int64(at: 0),
-                    batch: statement.int64(at: 1),
-                    table: statement.text(at: 2),
-                    rowID: statement.text(at: 3),
-                    operation: ChangeLogEntry.Operation(rawValue: statement.text(at: 4)) ?? .put,
-                    cells: ChangeLogCoding.cells(statement.text(at: 5)),
-                    at: (try? ChangeLogCoding.timestamp.parse(atText)) ?? Date(timeIntervalSince1970: 0)))
+            var entries = try Self.changesLoggedPerRow(after: seq, limit: limit, connection: connection)
+            // The batch holding `seq + 1` (its first entry may be at or before `seq`), then those after it.
+            let batches = try connection.cachedStatement("""
+                SELECT seq, at, changes FROM _tessera_change_batches
+                WHERE seq >= coalesce((SELECT max(seq) FROM _tessera_change_batches WHERE seq <= ?1 + 1), 0)
+                ORDER BY seq
+                """)
+            defer { batches.reset() }
+            try batches.bind(seq, at: 1)
+            while entries.count < limit, try batches.step() {
+                let at = (try? ChangeLogCoding.timestamp.parse(batches.text(at: 1))) ?? Date(timeIntervalSince1970: 0)
+                entries += ChangeLogCoding.entries(ofBatch: batches.int64(at: 0), changes: batches.text(at: 2), at: at,
+                                                   after: seq, limit: limit - entries.count)
             }
             return entries
         }
+    }
+
+    /// Entries logged one row per change, before the storage schema's version 2.
+    private static func changesLoggedPerRow(after seq: Int64, limit: Int, connection: SQLiteConnection) throws -> [ChangeLogEntry] {
+        let statement = try connection.cachedStatement(
+            "SELECT seq, batch, tbl, row_id, op, cells, at FROM _tessera_changes WHERE seq > ? ORDER BY seq LIMIT ?")
+        defer { statement.reset() }
+        try statement.bind(seq, at: 1)
+        try statement.bind(Int64(limit), at: 2)
+        var entries: [ChangeLogEntry] = []
+        while try statement.step() {
+            let atText = statement.text(at: 6)
+            entries.append(ChangeLogEntry(
+                seq: statement.int64(at: 0),
+                batch: statement.int64(at: 1),
+                table: statement.text(at: 2),
+                rowID: statement.text(at: 3),
+                operation: ChangeLogEntry.Operation(rawValue: statement.text(at: 4)) ?? .put,
+                cells: ChangeLogCoding.cells(statement.text(at: 5)),
+                at: (try? ChangeLogCoding.timestamp.parse(atText)) ?? Date(timeIntervalSince1970: 0)))
+        }
+        return entries
     }
 }
 

@@ -29,12 +29,17 @@ import TesseraSDK
         #expect(log[0].at == f.clock.now.addingTimeInterval(-90.25))
         #expect(log[2].at == f.clock.now)
 
-        // The stored form: JSON objects keyed by column, integers and reals kept apart, and the
-        // table name as declared (the plugin wrote "notes").
-        let raw = try await f.rows("SELECT tbl, op, cells, at FROM _tessera_changes WHERE seq = 1").first
-        #expect(raw?["cells"] == .text(#"{"body":null,"data":{"$blob":"AQID"},"score":1.0,"stars":2,"title":"a"}"#))
-        #expect(raw?["at"] == .text("2026-03-02T08:00:00.000Z"))
-        #expect(raw?["op"] == .text("put"))
+        // The stored form: one row per batch, its changes `[table, id, operation, cells]` in order,
+        // the cells JSON objects keyed by column, integers and reals kept apart, and the table name
+        // as declared (the plugin wrote "notes").
+        let raw = try await f.rows("SELECT seq, count, changes, at FROM _tessera_change_batches ORDER BY seq")
+        #expect(raw.map { $0["seq"] } == [.integer(1), .integer(3)])
+        #expect(raw.map { $0["count"] } == [.integer(2), .integer(2)])
+        #expect(raw.first?["changes"] == .text(#"[["notes","n1","put",{"body":null,"data":{"$blob":"AQID"},"score":1.0,"stars":2,"title":"a"}],"#
+                                               + #"["notes","n2","put",{"title":"b"}]]"#))
+        #expect(raw.first?["at"] == .text("2026-03-02T08:00:00.000Z"))
+        #expect(raw.last?["changes"] == .text(#"[["notes","n1","patch",{"score":{"$real":"Infinity"}}],["notes","n2","delete",{}]]"#))
+        #expect(try await f.count("_tessera_changes") == 0)
     }
 
     @Test func pagesByAfterAndLimit() async throws {
@@ -48,6 +53,46 @@ import TesseraSDK
         #expect(next.map(\.rowID) == ["n2", "n3", "n4"])
         #expect(try f.storage.changes(after: next.last!.seq, limit: 10).isEmpty)
         #expect(try f.storage.changes(after: 0, limit: 0).isEmpty)
+    }
+
+    @Test func aPositionInsideABatchReadsTheRestOfItThenTheBatchesAfter() async throws {
+        let f = try Fixture()
+        try await f.storage.write { batch in for i in 1...5 { batch.put("notes", id: "a\(i)", [:]) } }
+        try await f.storage.write { batch in for i in 1...3 { batch.put("notes", id: "b\(i)", [:]) } }
+        #expect(try f.storage.changes(after: 2, limit: 2).map(\.rowID) == ["a3", "a4"])
+        #expect(try f.storage.changes(after: 4, limit: 10).map(\.seq) == [5, 6, 7, 8])
+        #expect(try f.storage.changes(after: 4, limit: 10).map(\.batch) == [1, 6, 6, 6])
+        #expect(try f.storage.changes(after: 5, limit: 10).map(\.rowID) == ["b1", "b2", "b3"])
+        #expect(try f.storage.changes(after: 7, limit: 10).map(\.rowID) == ["b3"])
+        #expect(try f.storage.changes(after: 8, limit: 10).isEmpty)
+        #expect(try await f.count("_tessera_change_batches") == 2)
+    }
+
+    @Test func entriesLoggedOneRowPerChangeBeforeComeFirstAndTheirNumbersAreNeverGivenAgain() async throws {
+        let f = try Fixture()
+        // A log written before the storage schema's version 2: a row per change. The newest entry
+        // was removed since (as a pruning would), so only sqlite_sequence still knows seq 3 was given.
+        try f.storage.writer.withConnection { connection in
+            try connection.execute("""
+                INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES
+                    (1, 'notes', 'old1', 'put', '{"title":"x"}', '2026-03-01T10:00:00.000Z'),
+                    (1, 'notes', 'old2', 'patch', '{"stars":3}', '2026-03-01T10:00:00.000Z'),
+                    (3, 'notes', 'old3', 'delete', '{}', '2026-03-01T11:00:00.000Z');
+                DELETE FROM _tessera_changes WHERE seq = 3;
+                """)
+        }
+        try await f.storage.write {
+            $0.put("notes", id: "new1", [:])
+            $0.put("notes", id: "new2", [:])
+        }
+        let log = try f.storage.changes(after: 0, limit: 10)
+        #expect(log.map(\.seq) == [1, 2, 4, 5])
+        #expect(log.map(\.rowID) == ["old1", "old2", "new1", "new2"])
+        #expect(log.map(\.batch) == [1, 1, 4, 4])
+        #expect(log[1].cells == ["stars": .integer(3)])
+        #expect(log[1].operation == .patch)
+        #expect(try f.storage.changes(after: 1, limit: 2).map(\.seq) == [2, 4])
+        #expect(try f.storage.changes(after: 2, limit: 10).map(\.seq) == [4, 5])
     }
 
     @Test func failedBatchesLeaveNoEntriesAndBatchNumbersStayUnique() async throws {

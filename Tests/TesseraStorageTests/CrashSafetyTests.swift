@@ -70,11 +70,13 @@ import TesseraStorage
         #expect(lost.isEmpty, "acknowledged batches lost: \(lost.sorted())")
         #expect(!acknowledged.isEmpty)
 
-        // The change log: exactly 50 entries per present batch, all committed with their batch.
+        // The change log: exactly 50 entries per present batch, all committed with their batch
+        // (one log row per batch: `[table, id, operation, cells]` per change).
         let logged = try await storage.query("""
-            SELECT CAST(substr(row_id, 2, instr(row_id, '-') - 2) AS INTEGER) AS b, COUNT(*) AS n,
-                   COUNT(DISTINCT batch) AS txs
-            FROM _tessera_changes WHERE tbl = 'items' GROUP BY b ORDER BY b
+            SELECT CAST(substr(e.value ->> 1, 2, instr(e.value ->> 1, '-') - 2) AS INTEGER) AS b, COUNT(*) AS n,
+                   COUNT(DISTINCT c.seq) AS txs
+            FROM _tessera_change_batches AS c, json_each(c.changes) AS e WHERE e.value ->> 0 = 'items'
+            GROUP BY b ORDER BY b
             """)
         #expect(Set(logged.compactMap { $0["b"].integer }) == present)
         for row in logged {

@@ -100,6 +100,7 @@ import TesseraSDK
         let other = fixture.directory.file("other.sqlite")
         let attempts = [
             "DROP TABLE _tessera_changes",
+            "DELETE FROM _tessera_change_batches",
             "DELETE FROM _tessera_migrations",
             "INSERT INTO _tessera_changes(batch, tbl, row_id, op, cells, at) VALUES (1, 'a', 'b', 'put', '{}', '')",
             "CREATE TABLE _tessera_mine(id TEXT PRIMARY KEY)",

@@ -169,7 +169,7 @@ import TesseraStorage
 
     @Test func internalTablesCannotBeWritten() async throws {
         let f = try Fixture()
-        for table in ["_tessera_changes", "_tessera_migrations", "_TESSERA_changes", "sqlite_schema", "sqlite_sequence"] {
+        for table in ["_tessera_changes", "_tessera_change_batches", "_tessera_migrations", "_TESSERA_changes", "sqlite_schema", "sqlite_sequence"] {
             let error = await pluginError { try await f.storage.write { $0.delete(table, id: "1") } }
             #expect(error?.code == .invalidInput, "\(table)")
             #expect(error?.field == table)

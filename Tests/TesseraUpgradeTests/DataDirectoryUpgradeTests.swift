@@ -5,6 +5,7 @@ import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
 import TesseraSQLite
+import TesseraStorage
 import TesseraSync
 import TesseraSyncClient
 import TesseraTestFixtures
@@ -68,8 +69,16 @@ import TesseraTestFixtures
         #expect(try Self.versions(data + "/events.sqlite") == ["events": 1])
         #expect(try Self.versions(data + "/secrets.sqlite") == ["secrets": 1])
         for id in ["dev.tessera.example", "cz.tessera.finance", "cz.tessera.stag"] {
-            #expect(try Self.versions(data + "/plugins/\(id)/storage.sqlite") == ["storage": 1], "\(id)")
+            // and 2 keeps the change log one row per batch
+            #expect(try Self.versions(data + "/plugins/\(id)/storage.sqlite") == ["storage": 2], "\(id)")
         }
+        // The change log the release wrote (seq 1–4, a row per change) is still read, and what the
+        // host logged since (a row per batch) runs on from it.
+        let example = try SQLitePluginStorage(pluginID: "dev.tessera.example", path: data + "/plugins/dev.tessera.example/storage.sqlite",
+                                              now: { Date() })
+        let logged = try example.changes(after: 0, limit: 100)
+        #expect(logged.prefix(4).map(\.seq) == [1, 2, 3, 4] && logged.count > 4, "\(logged.map(\.seq))")
+        #expect(logged.map(\.seq) == Array(1...Int64(logged.count)))
     }
 
     @Test func theSyncStateOpensAndKeepsTheReplicaAndItsCursor() throws {
