@@ -13,22 +13,16 @@ import TesseraRuntime
 /// 4. ``RateLimitMiddleware`` — the token's budget (its calls', or its admin routes');
 /// 5. the route (``PluginRoutes``, ``LinkRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
+///
+/// A plugin operation's call reaches its route without the router's look-up (``EdgeResponder``).
 enum APIRouter {
     static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
                      metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil,
-                     hubFiles: HubFiles? = nil) -> Router<APIRequestContext> {
+                     hubFiles: HubFiles? = nil) -> EdgeResponder {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let middlewares = self.middlewares(tokens: tokens, configuration: configuration, metrics: metrics, hub: hub)
         // Middlewares apply to routes added after them, so they come first.
-        router.add(middleware: ResponseCountMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
-        // The hub's routes check their own device tokens (HubRoutes).
-        router.add(middleware: AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
-                                              openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
-                                              basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"]))
-        let limits = configuration.rateLimits
-        if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
-            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limits)))
-        }
+        for middleware in middlewares { router.add(middleware: middleware) }
         let server = ServerRoutes(host: host, metrics: metrics, readiness: readiness)
         let plugins = PluginRoutes(host: host, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
         var table = RouteTable(router: router)
@@ -37,7 +31,7 @@ enum APIRouter {
         table.add(.get, "/metrics", server.metricsPage)
         table.add(.get, "/openapi.json", server.openAPI)
         table.add(.get, "/v1/plugins", plugins.list)
-        table.add(.post, "/v1/plugins/:id/ops/:op", plugins.call)
+        table.add(.post, EdgeResponder.operationRoute, plugins.call)
         table.add(.get, "/v1/plugins/:id/ops/:op", onlyWhere: { context in  // download operations only (FileRoutes)
             host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
         }, FileRoutes(host: host).download)
@@ -61,7 +55,25 @@ enum APIRouter {
                               mailSink: host.deployment.mail != nil)
         }
         table.finish()
-        return router
+        return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call)
+    }
+
+    /// The middlewares of every route, outermost first (the list at the top).
+    static func middlewares(tokens: TokenStore, configuration: HTTPConfiguration, metrics: HTTPMetrics,
+                            hub: HubStore?) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
+        var middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>] = [
+            ResponseCountMiddleware(metrics: metrics),
+            ErrorMiddleware(),
+            // The hub's routes check their own device tokens (HubRoutes).
+            AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
+                           openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
+                           basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"]),
+        ]
+        let limits = configuration.rateLimits
+        if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
+            middlewares.append(RateLimitMiddleware(limiter: RateLimiter(limits)))
+        }
+        return middlewares
     }
 
     /// The inbox, the SSE stream, the location endpoint and the clock.

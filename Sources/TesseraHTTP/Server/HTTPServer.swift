@@ -50,7 +50,7 @@ public final class HTTPServer: Sendable {
         let logger = host.options.log.logger
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
-            router: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
+            responder: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
                                    streams: streams, hub: hub, hubFiles: hubFiles),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
