@@ -179,11 +179,10 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
     var written = 0
     var batchNumber: Int64 = 0
     var logSeq: Int64 = 1
-    var logText = ""
     while written < rows {
         try run(begin)
         let count = min(batchSize, rows - written)
-        logText = "["
+        var logged: [String] = []  // the batch's `[table, id, operation, cells]`, as the record API logs them
         for _ in 0..<count {
             let id = "b\(batchNumber)-\(written)"
             sqlite3_bind_text(insert, 1, id, -1, transient)
@@ -192,8 +191,7 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
             sqlite3_bind_text(insert, 4, payload, -1, transient)
             try run(insert)
             if withLog {
-                if logText.utf8.last != UInt8(ascii: "[") { logText += "," }
-                logText += #"["items","\#(id)","put",{"batch":\#(batchNumber),"n":\#(written),"payload":"\#(payload)"}]"#
+                logged.append(#"["items","\#(id)","put",{"batch":\#(batchNumber),"n":\#(written),"payload":"\#(payload)"}]"#)
             }
             written += 1
         }
@@ -201,7 +199,7 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
             sqlite3_bind_int64(log, 1, logSeq)
             sqlite3_bind_int64(log, 2, Int64(count))
             sqlite3_bind_text(log, 3, "2026-11-26T04:00:00.000Z", -1, transient)
-            sqlite3_bind_text(log, 4, logText + "]", -1, transient)
+            sqlite3_bind_text(log, 4, "[" + logged.joined(separator: ",") + "]", -1, transient)
             try run(log)
             logSeq += Int64(count)
         }

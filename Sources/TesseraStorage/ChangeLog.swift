@@ -89,25 +89,16 @@ enum ChangeLogCoding {
         }
     }
 
-    /// The JSON object text of a row's cells, keys in the order given; see ``writeCells(_:into:)``.
+    /// The JSON object text of a row's cells, keys in the order given; see ``appendCells(_:to:)``.
     static func cellsText(_ columns: [TableShape.Column], _ values: [SQLValue]) -> String {
         var buffer: [UInt8] = []
-        writeCells(zip(columns, values).map { SQLitePluginStorage.Cell(column: $0, value: $1) }, into: &buffer)
+        appendCells(zip(columns, values).map { SQLitePluginStorage.Cell(column: $0, value: $1) }, to: &buffer)
         return String(decoding: buffer, as: UTF8.self)
-    }
-
-    /// Writes the JSON object of a row's cells as UTF-8 into `out` (replacing its contents), keys in
-    /// the order given (the plan sorts columns by name, so equal cells give equal text). The same text
-    /// as `JSONValue.serialized()` of ``json(_:)``'s values, written straight into bytes: this runs
-    /// once per change.
-    static func writeCells(_ cells: [SQLitePluginStorage.Cell], into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
-        appendCells(cells, to: &out)
     }
 
     /// Writes a batch's changes as the change log keeps them (one row per batch): a JSON array with
     /// one `[table, id, operation, cells]` array per change, in order, replacing `out`'s contents.
-    /// `cells` is the object ``writeCells(_:into:)`` writes.
+    /// `cells` is the object ``appendCells(_:to:)`` writes.
     static func writeBatch(_ plan: [SQLitePluginStorage.PlannedChange], into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
@@ -145,7 +136,10 @@ enum ChangeLogCoding {
         return entries
     }
 
-    /// Appends the JSON object of a row's cells to `out`; see ``writeCells(_:into:)``.
+    /// Appends the JSON object of a row's cells to `out` as UTF-8, keys in the order given (the plan
+    /// sorts columns by name, so equal cells give equal text). The same text as
+    /// `JSONValue.serialized()` of ``json(_:)``'s values, written straight into bytes: this runs once
+    /// per change.
     private static func appendCells(_ cells: [SQLitePluginStorage.Cell], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (i, cell) in cells.enumerated() {
