@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import TesseraClock
 import TesseraLoader
@@ -42,19 +43,64 @@ func loadBenchmark(library: String, pluginID: String, processes: Int, loadsPerPr
     return (Summary(totals), phases, bytes)
 }
 
-/// The child side: loads `count` distinct copies of `library` and prints, per load, the nanoseconds
-/// of each phase on one line.
-func loadChild(library: String, scratch: String, count: Int, pluginID: String) async throws {
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: scratch + "/copies", withIntermediateDirectories: true)
+/// Writes `count` distinct builds of `library` into `folder` (copies with different trailing bytes:
+/// each a new content address) and returns their paths.
+@discardableResult
+func writeDistinctBuilds(of library: String, count: Int, into folder: String, salt: UInt64) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let original = try Data(contentsOf: URL(fileURLWithPath: library))
-    var paths: [String] = []
-    for i in 0..<count {
+    return try (0..<count).map { i in
         var bytes = original
-        withUnsafeBytes(of: UInt64(getpid()) << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
-        let path = scratch + "/copies/\(((library as NSString).lastPathComponent as NSString).deletingPathExtension)-\(i).so"
+        withUnsafeBytes(of: salt << 16 | UInt64(i)) { bytes.append(contentsOf: $0) }
+        let path = folder + "/\(((library as NSString).lastPathComponent as NSString).deletingPathExtension)-\(i).so"
         try bytes.write(to: URL(fileURLWithPath: path))
-        paths.append(path)
+        return path
+    }
+}
+
+/// Loads of builds staged before, as on every host start after the first: `writeDistinctBuilds`
+/// wrote them into `builds` (at least the stage's settle time ago, 2 s, or the index does not
+/// trust them yet); one uncounted process stages them, then each of `processes` fresh processes
+/// loads them all from the stage. Throws if a counted process staged a build again (a staged
+/// copy's inode changed), so the figures are of loads that took the stage index's answer.
+func stagedLoadBenchmark(library: String, pluginID: String, builds: String, processes: Int, scratch: String) throws
+    -> (total: Summary, phases: [(String, Summary)])
+{
+    let generations = scratch + "/generations"
+    func stagedCopies() -> [String: UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: generations)) ?? []
+        return Dictionary(uniqueKeysWithValues: names.filter { !$0.hasPrefix(".") }.map { name in
+            var info = stat()
+            _ = stat(generations + "/" + name, &info)
+            return (name, UInt64(info.st_ino))
+        })
+    }
+    var samples: [[Double]] = []
+    var first: [String: UInt64] = [:]
+    for p in 0...processes {
+        let output = try runTool(CommandLine.arguments[0], ["load-child", library, scratch, "0", pluginID, builds])
+        if p == 0 { first = stagedCopies(); continue }
+        for line in output.split(separator: "\n") {
+            samples.append(line.split(separator: " ").compactMap { Double($0) })
+        }
+    }
+    guard !first.isEmpty, stagedCopies() == first else {
+        throw PluginError(.internal, "the builds in \(builds) were staged again by a counted load: the stage index did not vouch for them")
+    }
+    let totals = samples.map { $0.reduce(0, +) }
+    let phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
+    return (Summary(totals), phases)
+}
+
+/// The child side: loads `count` distinct copies of `library` (or, with `builds`, every build in
+/// that folder, as they are) and prints, per load, the nanoseconds of each phase on one line.
+func loadChild(library: String, scratch: String, count: Int, pluginID: String, builds: String? = nil) async throws {
+    let fm = FileManager.default
+    let paths: [String]
+    if let builds {
+        paths = try fm.contentsOfDirectory(atPath: builds).sorted().map { builds + "/" + $0 }
+    } else {
+        paths = try writeDistinctBuilds(of: library, count: count, into: scratch + "/copies", salt: UInt64(getpid()))
     }
     let generations = GenerationStore(root: scratch + "/generations")
     let clockSource = VirtualClockSource(start: Date(timeIntervalSince1970: 1_767_225_600))
@@ -210,4 +256,34 @@ func hostChild(library: String, manifest: String, scratch: String, count: Int) a
         // Load 0 creates and migrates the database, or warms the process up.
         if i > 0 { print(inProcess ? "\(cold ? "read" : "cached") \(elapsed)" : "\(elapsed)") }
     }
+}
+
+/// Opening an existing plugin database, alone, in this process: the host's
+/// `SQLitePluginStorage` (the connection's settings, the host's tables checked, the schema
+/// version read), against its anchor, raw SQLite opening the same file with the same settings and
+/// reading one row (`sqlite3_open_v2`, the first statement reading the schema and the WAL index),
+/// its `-wal` file kept and emptied on close as the host's are.
+/// Each is closed before the next open, as between two host starts. In turns, `rounds` each.
+func storageOpenBenchmark(path: String, pluginID: String, rounds: Int) throws -> (host: Summary, raw: Summary) {
+    var host: [Double] = [], raw: [Double] = []
+    for _ in 0..<rounds {
+        var t = monotonicNanoseconds()
+        do { _ = try SQLitePluginStorage(pluginID: pluginID, path: path, now: { Date() }) }
+        host.append(Double(monotonicNanoseconds() - t))
+        t = monotonicNanoseconds()
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+              sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF",
+                           nil, nil, nil) == SQLITE_OK,
+              sqlite3_exec(db, "SELECT MAX(version) FROM _tessera_migrations", nil, nil, nil) == SQLITE_OK else {
+            throw PluginError(.internal, "raw SQLite could not open \(path): \(String(cString: sqlite3_errmsg(db)))")
+        }
+        // Kept and emptied on close, as the host's connections leave them.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        _ = sqlite3_exec(db, "PRAGMA journal_size_limit=8388608", nil, nil, nil)
+        sqlite3_close(db)
+        raw.append(Double(monotonicNanoseconds() - t))
+    }
+    return (Summary(host), Summary(raw))
 }

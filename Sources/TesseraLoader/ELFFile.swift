@@ -175,7 +175,8 @@ public struct ELFFile: Sendable {
         sections = table
         (neededLibraries, soname) = try ELFFile.readDynamic(sections: table, file: file)
         if let notes = table.first(where: { $0.name == ".note.gnu.build-id" && $0.type == ELFConstant.shtNote }) {
-            gnuBuildID = try ELFFile.buildID(in: file.read(at: notes.offset, count: notes.size, "section \(notes.name)"), section: notes)
+            gnuBuildID = try ELFFile.buildID(in: file.read(at: notes.offset, count: notes.size, "section \(notes.name)"),
+                                             alignment: notes.alignment, where: notes.name)
         } else {
             gnuBuildID = nil
         }
@@ -402,9 +403,10 @@ public struct ELFFile: Sendable {
         return (needed, try sonameOffset.map { (o) throws(ELFError) in try string(o) })
     }
 
-    /// The descriptor of the first `NT_GNU_BUILD_ID` note owned by `GNU`, in hex.
-    private static func buildID(in notes: [UInt8], section: Section) throws(ELFError) -> String? {
-        let align = section.alignment == 8 ? 8 : 4
+    /// The descriptor of the first `NT_GNU_BUILD_ID` note owned by `GNU`, in hex; `notes` is a
+    /// note section or segment, `place` names it in errors.
+    private static func buildID(in notes: [UInt8], alignment: UInt64, where place: String) throws(ELFError) -> String? {
+        let align = alignment == 8 ? 8 : 4
         func aligned(_ n: Int) -> Int { (n + align - 1) & ~(align - 1) }
         var position = 0
         while position + 12 <= notes.count {
@@ -415,12 +417,39 @@ public struct ELFFile: Sendable {
             let descStart = nameStart + aligned(nameSize)
             let end = descStart + aligned(descSize)
             guard descStart + descSize <= notes.count else {
-                throw ELFError(.corrupt, "corrupt: the note at offset \(position) of \(section.name) declares \(nameSize) name and \(descSize) descriptor bytes, beyond the section's \(notes.count) bytes")
+                throw ELFError(.corrupt, "corrupt: the note at offset \(position) of \(place) declares \(nameSize) name and \(descSize) descriptor bytes, beyond the section's \(notes.count) bytes")
             }
             if type == ELFConstant.ntGNUBuildID, nameSize == 4, notes[nameStart..<nameStart + 4].elementsEqual([0x47, 0x4e, 0x55, 0]) {
                 return hexBytes(notes[descStart..<descStart + descSize])
             }
             position = end
+        }
+        return nil
+    }
+
+    /// The GNU build ID of the ELF file at `path`, found through its program headers: the ELF
+    /// header, the program header table and the `PT_NOTE` segments, three small reads where
+    /// ``init(path:)`` reads every section header and the dynamic section.
+    ///
+    /// For the stage's look-up of a build it staged before (``GenerationStore/stage(_:)``), which
+    /// compares it with the ID ``gnuBuildID`` gave when the build was staged: the linker puts
+    /// `.note.gnu.build-id` in a `PT_NOTE` segment, so both read the same note. `nil` if the file
+    /// is not an ELF64 little-endian file or has no such note; a file where the two readings
+    /// differ is only staged in full again.
+    public static func gnuBuildID(path: String) throws(ELFError) -> String? {
+        let file = try BoundedFile(path: path)
+        let header = try file.read(at: 0, count: min(ELFConstant.headerSize, file.size), "ELF header")
+        guard header.count == ELFConstant.headerSize, header.starts(with: [0x7f, 0x45, 0x4c, 0x46, 2, 1]) else { return nil }
+        let tableOffset = header.u64(at: 0x20), entrySize = Int(header.u16(at: 0x36)), count = Int(header.u16(at: 0x38))
+        guard entrySize >= ELFConstant.programHeaderSize, count > 0, tableOffset <= UInt64(file.size) else { return nil }
+        let table = try file.read(at: Int(tableOffset), count: entrySize * count, "program header table")
+        for i in 0..<count {
+            let entry = i * entrySize
+            guard table.u32(at: entry) == ELFConstant.ptNote else { continue }
+            let offset = table.u64(at: entry + 8), size = table.u64(at: entry + 32), alignment = table.u64(at: entry + 48)
+            guard size <= ELFConstant.largestNoteSegment, offset <= UInt64(file.size) else { continue }
+            let notes = try file.read(at: Int(offset), count: Int(size), "note segment \(i)")
+            if let id = try buildID(in: notes, alignment: alignment, where: "note segment \(i)") { return id }
         }
         return nil
     }
@@ -533,6 +562,11 @@ enum ELFConstant {
     static let dtNeeded: UInt64 = 1
     static let dtSoname: UInt64 = 14
     static let ntGNUBuildID: UInt32 = 3
+    static let ptNote: UInt32 = 4
+    /// `sizeof(Elf64_Phdr)`.
+    static let programHeaderSize = 56
+    /// Notes beyond this are not read for a build ID (a build ID note is 36 bytes).
+    static let largestNoteSegment: UInt64 = 64 * 1024
 }
 
 /// An open file whose reads are checked against its size. Closed when it goes out of scope.

@@ -15,12 +15,14 @@ public final class LibraryBytes: @unchecked Sendable {
     private let mappedLength: Int
     private let array: [UInt8]?
 
-    /// Maps `count` bytes of the open file `descriptor` (the file at `path`) read-only, populated at once.
-    init(mapping descriptor: Int32, count: Int, path: String) throws(FileReadError) {
+    /// Maps `count` bytes of the open file `descriptor` (the file at `path`) read-only; with
+    /// `populate`, every page at once (for bytes about to be hashed whole), otherwise each page
+    /// when first read (a copy staged before: gate 1 reads a few of its pages).
+    init(mapping descriptor: Int32, count: Int, path: String, populate: Bool = true) throws(FileReadError) {
         self.count = count
         array = nil
         guard count > 0 else { base = nil; mappedLength = 0; return }
-        let address = mmap(nil, count, PROT_READ, MAP_SHARED | MAP_POPULATE, descriptor, 0)
+        let address = mmap(nil, count, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), descriptor, 0)
         guard let address, address != MAP_FAILED else {
             throw FileReadError(path: path, operation: "cannot map", code: errno)
         }

@@ -46,6 +46,12 @@ func buildID(of elf: () throws -> ELFFile) -> String {
     (try? elf())?.gnuBuildID ?? "-"
 }
 
+/// The build ID of the file at `path` as ``buildID(of:)`` gives it, read through the program
+/// headers (``ELFFile/gnuBuildID(path:)``): the stage's look-up reads no section table.
+func buildID(atPath path: String) -> String {
+    (try? ELFFile.gnuBuildID(path: path)) ?? "-"
+}
+
 /// The stage's memory of what it staged: one small file per build under `<root>/.index/`, named by
 /// the build's device and inode, holding the stamp and build ID it had and the content address
 /// its copy got.
@@ -64,7 +70,7 @@ struct StageIndex {
 
     /// What was staged from the build under `name` when it had this very stamp.
     func entry(for stamp: BuildStamp, name: String) -> Entry? {
-        guard let text = try? String(contentsOfFile: entryPath(stamp), encoding: .utf8) else { return nil }
+        guard let text = Self.smallFile(at: entryPath(stamp)) else { return nil }
         // The name comes last and may hold spaces: split off the five fields before it only.
         let fields = text.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 6, fields[5] == name, fields[0] == String(stamp.size), fields[1] == String(stamp.modified),
@@ -80,6 +86,23 @@ struct StageIndex {
         let line = "\(stamp.size) \(stamp.modified) \(stamp.changed) \(buildID) \(sha256) \(name)"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(line.utf8)) else { return }
         if rename(temporary, target) != 0 { unlink(temporary) }
+    }
+
+    /// The text of the file at `path` if it is at most 4 KiB (an entry is about 200 bytes), read
+    /// with one `read`: this is on every host start's path, where Foundation's file reading costs
+    /// more than the look-up it serves.
+    private static func smallFile(at path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let limit = 4096
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+            var n = 0
+            repeat { n = read(descriptor, buffer.baseAddress, limit + 1) } while n < 0 && errno == EINTR
+            count = max(n, 0)
+        }
+        guard !bytes.isEmpty, bytes.count <= limit else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private func entryPath(_ stamp: BuildStamp) -> String {

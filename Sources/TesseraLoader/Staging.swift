@@ -62,14 +62,14 @@ public struct GenerationStore: Sendable {
     /// matches, so a new build pays one `stat` and one failed open for the look-up.
     private func stagedBefore(_ stamp: BuildStamp, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
         guard stamp.isSettled(for: settleTime), let entry = index.entry(for: stamp, name: name),
-              buildID(of: { try ELFFile(path: sourcePath) }) == entry.buildID else { return nil }
+              buildID(atPath: sourcePath) == entry.buildID else { return nil }
         let path = (root as NSString).appendingPathComponent("\(entry.sha256)-\(name)")
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, Int64(info.st_size) == stamp.size,
-              let contents = try? LibraryBytes(mapping: descriptor, count: Int(info.st_size), path: path) else { return nil }
+              let contents = try? LibraryBytes(mapping: descriptor, count: Int(info.st_size), path: path, populate: false) else { return nil }
         return StagedLibrary(sourcePath: sourcePath, path: path, sha256: entry.sha256, contents: contents)
     }
 

@@ -106,8 +106,17 @@ public final class SQLiteConnection {
             // deleted): creating and sizing them again is most of the cost of the next open.
             var persist: Int32 = 1
             _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            // With a size limit set, the last connection to close empties the kept -wal file
+            // (SQLite truncates it only then); without one it keeps every frame, and the next
+            // open reads them all to rebuild the WAL index: up to the autocheckpoint's 4 MB on
+            // every restart. The limit itself is above what a checkpoint lets the WAL reach.
+            try execute("PRAGMA journal_size_limit=\(Self.walSizeLimit)")
         }
     }
+
+    /// The `journal_size_limit` of writable connections, in bytes: twice what the default
+    /// autocheckpoint (1,000 pages) lets the WAL reach between checkpoints.
+    static let walSizeLimit = 8 * 1024 * 1024
 
     deinit {
         cache.removeAll()  // finalizes the statements nobody else holds
@@ -202,7 +211,9 @@ public final class SQLiteConnection {
                     sqlite3_finalize(stmt)
                     throw error
                 }
-                let text = Self.text(from: current, to: tail)
+                // The statement's text only names it in an error: made when one is thrown (making
+                // it for every statement was a tenth of opening a database).
+                let text = { Self.text(from: current, to: tail) }
                 next = tail
                 guard let stmt else { continue }  // whitespace or a comment
                 do {
@@ -214,7 +225,7 @@ public final class SQLiteConnection {
                 var step = sqlite3_step(stmt)
                 while step == SQLITE_ROW { step = sqlite3_step(stmt) }
                 if step != SQLITE_DONE {
-                    let error = SQLiteError(connection: handle, resultCode: step, sql: text)
+                    let error = SQLiteError(connection: handle, resultCode: step, sql: text())
                     sqlite3_finalize(stmt)
                     throw error
                 }
@@ -224,9 +235,10 @@ public final class SQLiteConnection {
     }
 
     /// Binds the statement's named parameters from `parameters`; `?` parameters stay `NULL`.
-    private static func bindNamed(_ parameters: [String: SQLiteValue], to stmt: OpaquePointer, sql: String) throws {
+    private static func bindNamed(_ parameters: [String: SQLiteValue], to stmt: OpaquePointer, sql text: () -> String) throws {
         let count = sqlite3_bind_parameter_count(stmt)
         guard count > 0 else { return }
+        let sql = text()
         let statement = Statement(unownedHandle: stmt, sql: sql)
         for index in 1...count {
             guard let name = sqlite3_bind_parameter_name(stmt, index).map({ String(String(cString: $0).dropFirst()) }) else { continue }

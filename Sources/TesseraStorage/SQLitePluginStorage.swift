@@ -108,10 +108,12 @@ public final class SQLitePluginStorage: PluginStorage {
         self.path = path
         self.now = now
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        // A database that exists has its folder; only a new one may need it made (one `access`
+        // instead of Foundation's walk of the path on every start).
+        let isNew = access(path, F_OK) != 0
+        if isNew, !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let isNew = !FileManager.default.fileExists(atPath: path)
 
         let writerConnection = try SQLiteConnection(path: path, mode: .readWriteCreate, busyTimeout: .seconds(10),
                                                     statementCacheCapacity: 256)

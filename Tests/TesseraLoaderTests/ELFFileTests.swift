@@ -141,6 +141,25 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(id == (try await readelfBuildID(path)))
     }
 
+    @Test func theBuildIDReadThroughTheProgramHeadersIsTheNoteSectionsOne() async throws {
+        // The stage's look-up reads it this way, and compares it with what the section gave.
+        let c = try await CLibrary.path()
+        for path in [c, PackageBuild.example] {
+            let id = try #require(try ELFFile.gnuBuildID(path: path))
+            #expect(id == (try ELFFile(path: path).gnuBuildID))
+            #expect(id == (try await readelfBuildID(path)))
+        }
+        let folder = Fixtures.temporaryDirectory("elf")
+        let text = folder + "/not-elf.so"
+        FileManager.default.createFile(atPath: text, contents: Data(repeating: 0x41, count: 4096))
+        #expect(try ELFFile.gnuBuildID(path: text) == nil)
+        // Cut inside its program header table: an error, never a read beyond the file.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: c))
+        let cut = folder + "/cut.so"
+        FileManager.default.createFile(atPath: cut, contents: bytes.prefix(80))
+        #expect(throws: ELFError.self) { try ELFFile.gnuBuildID(path: cut) }
+    }
+
     @Test func definedDynamicSymbols() async throws {
         let path = try await CLibrary.path()
         let elf = try ELFFile(path: path)

@@ -98,6 +98,29 @@ import Testing
         #expect(error?.sql == "CREATE TABLE a(y);")
     }
 
+    @Test func aScriptStatementThatFailsWhenRunIsNamedOnOneLine() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let error = #expect(throws: SQLiteError.self) {
+            try connection.execute("CREATE TABLE t(x NOT NULL);\n  INSERT INTO t\n  VALUES (NULL); CREATE TABLE u(y)")
+        }
+        #expect(error?.message == "NOT NULL constraint failed: t.x")
+        #expect(error?.sql == "INSERT INTO t VALUES (NULL);")
+        #expect(try connection.fetchOne("SELECT count(*) FROM sqlite_schema WHERE name = 'u'")?.first == .integer(0))
+    }
+
+    @Test func theLastConnectionToCloseLeavesTheWALFileKeptButEmpty() throws {
+        let dir = TempDirectory("sqlite")
+        let path = dir.file("a.db")
+        var connection: SQLiteConnection? = try SQLiteConnection(path: path)
+        try connection?.execute("CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(100000))")
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0 > 100_000)
+        connection = nil
+        // Kept (creating it again is most of the next open's cost), emptied (the next open would
+        // otherwise read every frame to rebuild the WAL index).
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int == 0)
+        #expect(try SQLiteConnection(path: path).fetchOne("SELECT length(x) FROM t")?.first == .integer(100_000))
+    }
+
     @Test func prepareRefusesEmptyAndMultipleStatements() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         #expect(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
