@@ -69,13 +69,23 @@ struct StageIndex {
     init(root: String) { folder = (root as NSString).appendingPathComponent(".index") }
 
     /// What was staged from the build under `name` when it had this very stamp.
+    ///
+    /// Compared as bytes: this runs on every host start, where splitting the entry as a `String`
+    /// (by grapheme) cost more than reading it.
     func entry(for stamp: BuildStamp, name: String) -> Entry? {
-        guard let text = Self.smallFile(at: entryPath(stamp)) else { return nil }
-        // The name comes last and may hold spaces: split off the five fields before it only.
-        let fields = text.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 6, fields[5] == name, fields[0] == String(stamp.size), fields[1] == String(stamp.modified),
-              fields[2] == String(stamp.changed) else { return nil }
-        return Entry(buildID: fields[3], sha256: fields[4])
+        guard let bytes = Self.smallFile(at: entryPath(stamp)) else { return nil }
+        // The name comes last and may hold spaces: the five fields before it end at the first
+        // five spaces.
+        var fields: [ArraySlice<UInt8>] = []
+        var start = 0
+        for i in bytes.indices where bytes[i] == UInt8(ascii: " ") && fields.count < 5 {
+            fields.append(bytes[start..<i])
+            start = i + 1
+        }
+        guard fields.count == 5, bytes[start...].elementsEqual(name.utf8),
+              fields[0].elementsEqual(String(stamp.size).utf8), fields[1].elementsEqual(String(stamp.modified).utf8),
+              fields[2].elementsEqual(String(stamp.changed).utf8) else { return nil }
+        return Entry(buildID: String(decoding: fields[3], as: UTF8.self), sha256: String(decoding: fields[4], as: UTF8.self))
     }
 
     /// Remembers that the build with `stamp` and `buildID` was staged as `sha256` under `name`.
@@ -88,10 +98,10 @@ struct StageIndex {
         if rename(temporary, target) != 0 { unlink(temporary) }
     }
 
-    /// The text of the file at `path` if it is at most 4 KiB (an entry is about 200 bytes), read
+    /// The bytes of the file at `path` if it is at most 4 KiB (an entry is about 200 bytes), read
     /// with one `read`: this is on every host start's path, where Foundation's file reading costs
     /// more than the look-up it serves.
-    private static func smallFile(at path: String) -> String? {
+    private static func smallFile(at path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -102,10 +112,10 @@ struct StageIndex {
             count = max(n, 0)
         }
         guard !bytes.isEmpty, bytes.count <= limit else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes
     }
 
     private func entryPath(_ stamp: BuildStamp) -> String {
-        (folder as NSString).appendingPathComponent("\(stamp.device)-\(stamp.inode)")
+        folder + "/\(stamp.device)-\(stamp.inode)"
     }
 }

@@ -76,6 +76,34 @@ import TesseraTestFixtures
         #expect(inode(try GenerationStore(root: store.root, settleTime: .zero).stage(source).path) == copied)
     }
 
+    @Test func aBuildWhoseNameHoldsSpacesIsTakenFromTheIndex() throws {
+        let (example, store) = try exampleBuildAndIndexedStore()
+        let source = (example as NSString).deletingLastPathComponent + "/lib Tessera Example.so"
+        try FileManager.default.moveItem(atPath: example, toPath: source)
+        let copied = try #require(inode(try store.stage(source).path))
+        #expect(inode(try store.stage(source).path) == copied)
+    }
+
+    @Test func aTornOrForeignIndexEntryOnlyMeansAFullStaging() throws {
+        let (source, store) = try exampleBuildAndIndexedStore()
+        var previous = try store.stage(source).path
+        let stamp = try #require(BuildStamp(path: source))
+        let entry = store.root + "/.index/\(stamp.device)-\(stamp.inode)"
+        let whole = try #require(FileManager.default.contents(atPath: entry))
+        // Cut short (a power loss while it was written), or naming another file: never trusted.
+        for bytes in [whole.prefix(whole.count / 2), whole.prefix(40), Data((String(decoding: whole, as: UTF8.self) + "x").utf8), Data()] {
+            // Held open, the copy replaced keeps its inode: a new copy cannot be given the same number.
+            let held = open(previous, O_RDONLY)
+            defer { close(held) }
+            let copied = try #require(inode(previous))
+            try bytes.write(to: URL(fileURLWithPath: entry))
+            let again = try store.stage(source)
+            #expect(inode(again.path) != copied, "staged in full again for an entry of \(bytes.count) bytes")
+            #expect(again.contents.withUnsafeBytes { SHA256.hex(of: $0) } == again.sha256)
+            previous = again.path
+        }
+    }
+
     @Test func aBuildRewrittenInPlaceWithItsSizeAndWriteTimeForgedIsStagedAgain() throws {
         let (source, store) = try exampleBuildAndIndexedStore()
         let first = try store.stage(source)
