@@ -38,6 +38,10 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile),
                               options: HostOptions(dataDirectory: scratch + "/http-data", onlyPlugins: ["dev.tessera.example"]))
     await host.start()
+    // Measured against a plugin that is not active, the edge would only answer 503s.
+    guard host.status(of: "dev.tessera.example")?.state == .active else {
+        throw PluginError(.unavailable, "example plugin not active: \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
+    }
     let tokens = TokenStore(dataDirectory: scratch + "/http-data")
     guard let token = try tokens.ensureAdminToken() else { throw PluginError(.internal, "no fresh token") }
     let edge = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(port: 0, rateLimit: nil))
