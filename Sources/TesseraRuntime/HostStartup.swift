@@ -17,6 +17,7 @@ extension PluginHost {
     /// Discovers the manifests, then brings every enabled plugin up, one after another. Never throws
     /// for a plugin: each failure parks that plugin with its reason.
     public func start(until depth: StartDepth = .active) async {
+        let opening = depth == .active ? openExistingDatabases() : [:]
         let catalog = ManifestCatalog(directories: deployment.manifestDirectories)
         for error in catalog.unattributed {
             log(.warning, "host", "ignored a manifest with no readable id: \(error)")
@@ -26,13 +27,29 @@ extension PluginHost {
         for id in ids {
             let slot = registry.slot(for: id)
             if let only = options.onlyPlugins, !only.contains(id) { continue }
-            await bringUp(slot, catalog: catalog, depth: depth)
+            await bringUp(slot, catalog: catalog, depth: depth, storageOpening: opening[id])
         }
         refreshEventRoutes()
     }
 
+    /// Starts opening, one after another on a thread of their own, the databases that exist of
+    /// the plugins the deployment enables with storage, in its order: opening one costs about as
+    /// much as reading, checking and loading a small plugin, so each is opened while the
+    /// manifests are read and the plugins before it start. A plugin that is then refused only has
+    /// its database closed again; no database is created here.
+    func openExistingDatabases() -> [String: Task<SQLitePluginStorage?, Never>] {
+        var opening: [String: Task<SQLitePluginStorage?, Never>] = [:]
+        let queue = DispatchQueue(label: "tessera.host.storage-opening")
+        for entry in deployment.plugins where entry.enabled && entry.grants["storage"] != nil {
+            if let only = options.onlyPlugins, !only.contains(entry.id) { continue }
+            opening[entry.id] = openExistingStorage(entry.id, on: queue)
+        }
+        return opening
+    }
+
     /// Takes one plugin from `discovered` as far as it goes.
-    func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: StartDepth) async {
+    func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: StartDepth,
+                 storageOpening opened: Task<SQLitePluginStorage?, Never>? = nil) async {
         let id = slot.id
         guard let entry = catalog.entries[id] else {
             slot.transition(.rejected, catalog.missingReason(for: id, in: deployment.manifestDirectories))
@@ -54,7 +71,7 @@ extension PluginHost {
             // Opening an existing database takes about as long as verifying and mapping the library,
             // so it runs on another thread meanwhile. A database that does not exist yet is created
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
-            let storageOpening = depth == .active && grants["storage"] != nil ? openExistingStorage(manifest.id) : nil
+            let storageOpening = depth == .active && grants["storage"] != nil ? opened ?? openExistingStorage(manifest.id) : nil
             slot.withState { $0.grants = grants }
             guard let (factory, loaded) = try await factory(for: slot, manifest: manifest, depth: depth) else { return }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
@@ -212,10 +229,18 @@ extension PluginHost {
 
     /// Opens the plugin's database on another thread if it exists already; `nil` otherwise (and if
     /// opening fails, so that the open is retried, and its error reported, in order).
-    func openExistingStorage(_ id: String) -> Task<SQLitePluginStorage?, Never>? {
-        guard FileManager.default.fileExists(atPath: storagePath(id)) else { return nil }
+    ///
+    /// The open blocks (file-system calls), so it runs on `queue`, not on a thread of Swift
+    /// concurrency's pool, which has only as many threads as cores.
+    func openExistingStorage(_ id: String, on queue: DispatchQueue? = nil) -> Task<SQLitePluginStorage?, Never>? {
+        guard access(storagePath(id), F_OK) == 0 else { return nil }
         let data = options.dataDirectory, clock = self.clock
-        return Task.detached { try? Self.openStorage(id, dataDirectory: data, clock: clock) }
+        let queue = queue ?? DispatchQueue(label: "tessera.host.storage-opening.\(id)")
+        return Task {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: try? Self.openStorage(id, dataDirectory: data, clock: clock)) }
+            }
+        }
     }
 
     /// Stops every active plugin (most recently listed first) and leaves them `stopped`.
