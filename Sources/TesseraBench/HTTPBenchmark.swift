@@ -31,7 +31,13 @@ struct WrkResult {
 /// against a route that reads the same body and answers the same small JSON with nothing between.
 /// The ratio of their throughputs is the cost of the edge (issue 25: target ≥ 0.85). Each figure is the
 /// median of three runs taken in turns.
-func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws -> [(connections: Int, edge: WrkResult, plain: WrkResult)] {
+///
+/// The edge runs twice: as served (a plugin operation's call skips the router's look-up,
+/// ``HTTPConfiguration/operationShortcut``) and with every request through the router, so what
+/// the shortcut saves is read from the same run.
+func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws
+    -> [(connections: Int, edge: WrkResult, routed: WrkResult, plain: WrkResult)]
+{
     guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw PluginError(.unavailable, "wrk is not installed: apt-get install wrk")
     }
@@ -47,6 +53,11 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     let edge = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(port: 0, rateLimit: nil))
     let edgePort = try await edge.start()
     edge.markReady()
+    var routedConfiguration = HTTPConfiguration(port: 0, rateLimit: nil)
+    routedConfiguration.operationShortcut = false
+    let routed = HTTPServer(host: host, tokens: tokens, configuration: routedConfiguration)
+    let routedPort = try await routed.start()
+    routed.markReady()
     let plain = try await PlainServer.start()
 
     let body = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
@@ -57,19 +68,22 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
         wrk.headers["Content-Type"] = "application/json"
         wrk.headers["Authorization"] = "Bearer \(token)"
         """.utf8).write(to: URL(fileURLWithPath: script))
-    var results: [(Int, WrkResult, WrkResult)] = []
+    var results: [(Int, WrkResult, WrkResult, WrkResult)] = []
     for connections in [64, 256] {
         let edgeURL = "http://127.0.0.1:\(edgePort)/v1/plugins/dev.tessera.example/ops/echo"
+        let routedURL = "http://127.0.0.1:\(routedPort)/v1/plugins/dev.tessera.example/ops/echo"
         let plainURL = "http://127.0.0.1:\(plain.port)/noop"
         // Warm both up, then take turns, three runs each: on a machine shared with other work, a
         // burst of load then hits both sides alike, and the median run of each is reported.
         _ = try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: 2)
-        var edgeRuns: [WrkResult] = [], plainRuns: [WrkResult] = []
+        _ = try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: 2)
+        var edgeRuns: [WrkResult] = [], routedRuns: [WrkResult] = [], plainRuns: [WrkResult] = []
         for _ in 0..<3 {
             edgeRuns.append(try await ProfilerWindow.around("edge") {
                 try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds)
             })
+            routedRuns.append(try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: seconds))
             plainRuns.append(try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds))
         }
         func median(_ runs: [WrkResult]) -> WrkResult {
@@ -78,8 +92,9 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             chosen.contextSwitchesPerRequest = runs.map(\.contextSwitchesPerRequest).sorted()[runs.count / 2]
             return chosen
         }
-        results.append((connections, median(edgeRuns), median(plainRuns)))
+        results.append((connections, median(edgeRuns), median(routedRuns), median(plainRuns)))
     }
+    await routed.stop()
     await plain.stop()
     await edge.stop()
     await host.stop()

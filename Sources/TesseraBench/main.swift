@@ -221,7 +221,12 @@ if which == "http" || which == "all" {
         print(String(format: "    server CPU per request: edge %.1f µs, plain %.1f µs; plain ÷ edge %.2f (steadier than req/s when the machine is shared)",
                      r.edge.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest, r.plain.cpuMicrosPerRequest / r.edge.cpuMicrosPerRequest))
         print(String(format: "    context switches per request: edge %.2f, plain %.2f", r.edge.contextSwitchesPerRequest, r.plain.contextSwitchesPerRequest))
-        if r.edge.non2xx + r.plain.non2xx > 0 { print("    non-2xx answers: edge \(r.edge.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)") }
+        print("    the edge with every request through the router: \(rate(r.routed.requestsPerSecond)), "
+              + String(format: "server CPU per request %.1f µs; shortcut ÷ router, req/s %.2f, CPU %.2f", r.routed.cpuMicrosPerRequest,
+                       r.edge.requestsPerSecond / r.routed.requestsPerSecond, r.edge.cpuMicrosPerRequest / r.routed.cpuMicrosPerRequest))
+        if r.edge.non2xx + r.routed.non2xx + r.plain.non2xx > 0 {
+            print("    non-2xx answers: edge \(r.edge.non2xx), through the router \(r.routed.non2xx), plain \(r.plain.non2xx) (the figures above are not valid)")
+        }
     }
 }
 

@@ -55,7 +55,8 @@ enum APIRouter {
                               mailSink: host.deployment.mail != nil)
         }
         table.finish()
-        return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call)
+        return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call,
+                             shortcut: configuration.operationShortcut)
     }
 
     /// The middlewares of every route, outermost first (the list at the top).

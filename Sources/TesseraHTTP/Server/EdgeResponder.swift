@@ -18,11 +18,16 @@ struct EdgeResponder: HTTPResponder {
     let operationCall: Handler
     /// What the router would record as the endpoint's path.
     let operationEndpoint: String
+    /// Whether the shortcut is taken (``HTTPConfiguration/operationShortcut``).
+    let shortcut: Bool
 
     /// - Parameters:
     ///   - middlewares: the middlewares the router applies to its routes, outermost first.
     ///   - operationCall: the handler the router has for `POST /v1/plugins/:id/ops/:op`.
-    init(router: Router<APIRequestContext>, middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>], operationCall: @escaping Handler) {
+    ///   - shortcut: `false` sends every request through the router.
+    init(router: Router<APIRequestContext>, middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>],
+         operationCall: @escaping Handler, shortcut: Bool = true) {
+        self.shortcut = shortcut
         self.router = router.buildResponder()
         var chain = operationCall
         for middleware in middlewares.reversed() {
@@ -37,7 +42,7 @@ struct EdgeResponder: HTTPResponder {
     static let operationRoute = "/v1/plugins/:id/ops/:op"
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard request.method == .post, let (plugin, operation) = Self.operationPath(request.uri.path) else {
+        guard shortcut, request.method == .post, let (plugin, operation) = Self.operationPath(request.uri.path) else {
             return try await router.respond(to: request, context: context)
         }
         var context = context

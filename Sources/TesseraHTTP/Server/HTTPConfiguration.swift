@@ -16,6 +16,10 @@ public struct HTTPConfiguration: Sendable {
     /// How often an idle `GET /v1/stream` sends a keep-alive comment (and looks for entries another
     /// process wrote).
     public var streamKeepAlive: Duration
+    /// Whether a plugin operation's call skips the router's look-up (``EdgeResponder``): on, except
+    /// to measure what that saves (`tessera-bench http` runs the edge both ways). The answers are
+    /// the same either way.
+    public var operationShortcut = true
 
     /// A token-bucket limit: `burst` requests at once, refilled at `perSecond`.
     public struct RateLimit: Sendable, Hashable {
