@@ -99,20 +99,16 @@ struct StageIndex {
     }
 
     /// The bytes of the file at `path` if it is at most 4 KiB (an entry is about 200 bytes), read
-    /// with one `read`: this is on every host start's path, where Foundation's file reading costs
-    /// more than the look-up it serves.
+    /// with `BoundedFile`'s `pread`: this is on every host start's path, where Foundation's file
+    /// reading cost more than the look-up it serves.
     private static func smallFile(at path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        let limit = 4096
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
-            var n = 0
-            repeat { n = read(descriptor, buffer.baseAddress, limit + 1) } while n < 0 && errno == EINTR
-            count = max(n, 0)
+        do {
+            let file = try BoundedFile(path: path)
+            guard file.size <= 4096 else { return nil }
+            return try file.read(at: 0, count: file.size, "stage index entry")
+        } catch {
+            return nil
         }
-        guard !bytes.isEmpty, bytes.count <= limit else { return nil }
-        return bytes
     }
 
     private func entryPath(_ stamp: BuildStamp) -> String {
