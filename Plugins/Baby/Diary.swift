@@ -31,8 +31,9 @@ struct Diary: Sendable {
         try await storage.query(sql, parameters)
     }
 
-    /// A new record id: a lowercase UUID, unique on every device without asking anyone.
-    func newID() -> String { UUID().uuidString.lowercased() }
+    /// A new record id, unique on every device without asking anyone: time-ordered, so the diary's
+    /// new entries sit side by side at the end of every index keyed by id (``RecordID``).
+    func newID() -> String { RecordID.timeOrdered(at: clock.now()) }
 
     /// Now, as stored in `created_at`: UTC with milliseconds.
     func stamp() -> String { clock.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }

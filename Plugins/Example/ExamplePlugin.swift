@@ -46,7 +46,7 @@ struct Notes: Sendable {
     let notifications: (any PluginNotifications)?
 
     func add(_ text: String) async throws -> Saved {
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.timeOrdered(at: clock.now())
         let now = iso(clock.now())
         try await storage.write { $0.put("notes", id: id, ["text": .text(text), "created_at": .text(now)]) }
         return Saved(id: id, at: now)
@@ -61,7 +61,7 @@ struct Notes: Sendable {
         guard let seconds = parseDuration(input.in) else {
             throw PluginError(.invalidInput, "'\(input.in)' is not a duration such as 30m or 2h", field: "$.in")
         }
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.timeOrdered(at: clock.now())
         let due = clock.now().addingTimeInterval(seconds)
         try await storage.write { $0.put("reminders", id: id, ["text": .text(input.text), "due_at": .text(iso(due)), "fired_at": .null]) }
         try await clock.schedule(TimerRequest(key: "reminder:\(id)", name: "reminder", fireAt: due, payload: ["id": .string(id)]))

@@ -79,7 +79,7 @@ extension Ledger {
             guard categories.contains(category) else { throw fail("category", "no category '\(category)'") }
             guard accounts.contains(account) else { throw fail("account", "no account '\(account)'") }
             if layout != "full", existing.contains("\(kind)|\(name)|\(date)|\(Money.plain(amount))") { skipped += 1; continue }
-            let id = row["id"].flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+            let id = row["id"].flatMap { $0.isEmpty ? nil : $0 } ?? RecordID.timeOrdered(at: clock.now())
             puts.append((id, ["kind": .text(kind), "name": .text(name), "amount_minor": .integer(amount), "category": .text(category),
                               "occurred_on": .text(date), "account": .text(account), "created_at": .text(now)]))
         }

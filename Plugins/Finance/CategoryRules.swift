@@ -16,7 +16,7 @@ extension Ledger {
         }
         let count = try await storage.query("SELECT COUNT(*) AS n FROM category_rules").first?["n"].integer ?? 0
         try await storage.write {
-            $0.put("category_rules", id: UUID().uuidString.lowercased(), ["match": .text(match), "category": .text(input.category),
+            $0.put("category_rules", id: RecordID.timeOrdered(at: clock.now()), ["match": .text(match), "category": .text(input.category),
                                                                          "position": .integer(count)])
         }
         return try await categoryRules()

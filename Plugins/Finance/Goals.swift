@@ -35,7 +35,7 @@ extension Ledger {
             throw PluginError(.invalidInput, "a goal is monthly or annual", field: "$.duration")
         }
         let target = try Money.parse(input.target, field: "$.target")
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.timeOrdered(at: clock.now())
         try await storage.write {
             $0.put("goals", id: id, ["name": .text(name), "duration": .text(input.duration), "target_minor": .integer(target),
                                      "created_at": .text(iso(clock.now()))])
@@ -47,7 +47,7 @@ extension Ledger {
         let amount = try Money.parse(input.amount, field: "$.amount")  // > 0, as the thesis requires
         guard try await goal(input.id) != nil else { throw PluginError(.notFound, "no goal '\(input.id)'", field: "$.id") }
         try await storage.write {
-            $0.put("contributions", id: UUID().uuidString.lowercased(),
+            $0.put("contributions", id: RecordID.timeOrdered(at: clock.now()),
                    ["goal_id": .text(input.id), "amount_minor": .integer(amount), "created_at": .text(iso(clock.now()))])
         }
         try await markReachedGoals()

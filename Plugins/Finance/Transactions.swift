@@ -34,7 +34,7 @@ extension Ledger {
     }
 
     func addTransaction(_ input: NewTransaction) async throws -> Transaction {
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.timeOrdered(at: clock.now())
         let date: String
         if let given = input.date { date = given } else { date = try await today().day }
         let row = try await validated(kind: input.kind, name: input.name, amount: input.amount, category: input.category,

@@ -63,7 +63,7 @@ struct Notes: Sendable {
         values["created_at"] = .text(now)
         values["user_name"] = .text(user)
         values["base_url"] = .text(base)
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.timeOrdered(at: store.clock.now())
         try await store.storage.write { $0.put("notes", id: id, values) }
         return ["id": .string(id), "saved": true]
     }

@@ -61,7 +61,7 @@ extension Travel {
 
     /// Adds `link` to `batch` (the caller's write, in the traveller's space).
     static func put(_ link: LiveLink, traveller: String, at: Date, into batch: inout WriteBatch) {
-        batch.put("live_links", id: newID(), ["trip_id": .text(link.tripID), "sos_id": .text(link.sosID), "traveller": .text(traveller),
+        batch.put("live_links", id: RecordID.timeOrdered(at: at), ["trip_id": .text(link.tripID), "sos_id": .text(link.sosID), "traveller": .text(traveller),
                                               "token": .text(link.token), "created_at": SQLValue(at), "expires_at": SQLValue(link.expiresAt),
                                               "revoked_at": ""])
     }

@@ -28,6 +28,10 @@ final class Travel: Sendable {
 
     var now: Date { clock.now() }
 
+    /// A new record id: time-ordered, so new trips, check-ins and places sit side by side at the end
+    /// of every index keyed by id (``RecordID``).
+    func newID() -> String { RecordID.timeOrdered(at: clock.now()) }
+
     // MARK: Reading
 
     func rows(_ sql: String, _ parameters: [SQLValue] = []) async throws -> [Row] {
@@ -85,9 +89,6 @@ extension SQLValue {
     init(_ double: Double?) { self = double.map { .real($0) } ?? .null }
     init(_ int: Int?) { self = int.map { .integer(Int64($0)) } ?? .null }
 }
-
-/// A new record id: a lowercase UUID.
-func newID() -> String { UUID().uuidString.lowercased() }
 
 extension Optional {
     /// `map` with an async transform.

@@ -129,6 +129,7 @@ private func benchDevice(_ path: String, node: UInt64) throws -> SyncStore {
 private func writeRows(_ store: SyncStore, rows: Int) throws {
     var random = SplitMix64(seed: 7)
     let kinds = ["bottle", "nap", "diaper", "temperature", "note"]
+    let ids = SyncBenchmarkRowIDs.current.make(rows, random: &random)
     for start in stride(from: 0, to: rows, by: 500) {
         var batch: [RecordChange] = []
         for i in start..<min(start + 500, rows) {
@@ -138,7 +139,7 @@ private func writeRows(_ store: SyncStore, rows: Int) throws {
             values["amount"] = .real(Double(60 + random.below(120)))
             values["note"] = .text(i % 3 == 0 ? "a bit fussy after" : "")
             values["author"] = .text("mum")
-            batch.append(.put(table: "entries", id: random.uuid(), values: values))
+            batch.append(.put(table: "entries", id: ids[i], values: values))
         }
         try store.write(batch, in: "personal")
     }

@@ -22,7 +22,7 @@ let loadPhases = [
 /// after each dlopen, so the hundredth plugin in one process loads slower than the fifth
 /// (research/anchors-plugin-runtimes.md §B4).
 func loadBenchmark(library: String, pluginID: String, processes: Int, loadsPerProcess: Int, scratch: String, stripped: Bool) throws
-    -> (total: Summary, phases: [(String, Summary)], bytes: Int)
+    -> (load: LoadFigures, bytes: Int)
 {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     var source = library
@@ -37,10 +37,26 @@ func loadBenchmark(library: String, pluginID: String, processes: Int, loadsPerPr
             samples.append(line.split(separator: " ").compactMap { Double($0) })
         }
     }
-    let totals = samples.map { $0.reduce(0, +) }
-    let phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
     let bytes = (try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
-    return (Summary(totals), phases, bytes)
+    return (LoadFigures(samples), bytes)
+}
+
+/// One series of loads, from the child's lines (nanoseconds per phase, ``loadPhases`` in order).
+struct LoadFigures {
+    /// Every phase: the load until the plugin has started with its storage ready.
+    let total: Summary
+    /// The library's load alone: staging, gate 1, `dlopen`, the handshake. What the C anchor
+    /// (`dlopen` + `dlsym` + a call) measures for a C library; the database's open, which runs
+    /// alongside, and the plugin's `start` are left out.
+    let library: Summary
+    /// Each phase.
+    let phases: [(String, Summary)]
+
+    init(_ samples: [[Double]]) {
+        total = Summary(samples.map { $0.reduce(0, +) })
+        library = Summary(samples.map { $0.prefix(4).reduce(0, +) })
+        phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
+    }
 }
 
 /// Writes `count` distinct builds of `library` into `folder` (copies with different trailing bytes:
@@ -63,9 +79,7 @@ func writeDistinctBuilds(of library: String, count: Int, into folder: String, sa
 /// trust them yet); one uncounted process stages them, then each of `processes` fresh processes
 /// loads them all from the stage. Throws if a counted process staged a build again (a staged
 /// copy's inode changed), so the figures are of loads that took the stage index's answer.
-func stagedLoadBenchmark(library: String, pluginID: String, builds: String, processes: Int, scratch: String) throws
-    -> (total: Summary, phases: [(String, Summary)])
-{
+func stagedLoadBenchmark(library: String, pluginID: String, builds: String, processes: Int, scratch: String) throws -> LoadFigures {
     let generations = scratch + "/generations"
     func stagedCopies() -> [String: UInt64] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: generations)) ?? []
@@ -87,9 +101,7 @@ func stagedLoadBenchmark(library: String, pluginID: String, builds: String, proc
     guard !first.isEmpty, stagedCopies() == first else {
         throw PluginError(.internal, "the builds in \(builds) were staged again by a counted load: the stage index did not vouch for them")
     }
-    let totals = samples.map { $0.reduce(0, +) }
-    let phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
-    return (Summary(totals), phases)
+    return LoadFigures(samples)
 }
 
 /// The child side: loads `count` distinct copies of `library` (or, with `builds`, every build in
@@ -286,4 +298,15 @@ func storageOpenBenchmark(path: String, pluginID: String, rounds: Int) throws ->
         raw.append(Double(monotonicNanoseconds() - t))
     }
     return (Summary(host), Summary(raw))
+}
+
+/// Prints a series of loads beside the C anchor: the library's load first (what the anchor
+/// measures of a C library), then the load until the plugin has started with its database ready,
+/// then each phase.
+func printLoad(_ load: LoadFigures, anchor: Summary, target: Int) {
+    report("  library: stage, gates, handshake", load.library, unit: micros, target: "")
+    print(String(format: "    ÷ the C anchor's median: %.1f×  target ≤ %d×", load.library.median / anchor.median, target))
+    report("  + database ready, start", load.total, unit: micros, target: "")
+    print(String(format: "    ÷ the C anchor's median: %.1f×", load.total.median / anchor.median))
+    for (name, summary) in load.phases { report("    \(name)", summary, unit: micros, target: "") }
 }

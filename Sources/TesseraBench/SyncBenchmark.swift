@@ -7,8 +7,8 @@ import TesseraSync
 /// device A writes, its log is read, encoded for the wire, decoded, and applied on device B.
 ///
 /// Both replicas are files with the host's settings (WAL, `synchronous=FULL`), holding a
-/// baby-diary-like table `entries(id, kind, at, amount, note, author)`, ids lowercase UUIDs. Two
-/// workloads, each on fresh databases every round:
+/// baby-diary-like table `entries(id, kind, at, amount, note, author)`, its ids made as the shipped
+/// modules make them (``SyncBenchmarkRowIDs``). Two workloads, each on fresh databases every round:
 /// - **inserts**: `cells / 5` new rows of 5 columns (puts in batches of 500 rows), so `cells` cell
 ///   changes plus one existence change per row;
 /// - **patches**: then `cells` single-cell patches of random rows of those (batches of 500), the
@@ -26,20 +26,11 @@ func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBench
         let a = try openReplica(scratch + "/a\(round).sqlite", node: 0xA)
         let b = try openReplica(scratch + "/b\(round).sqlite", node: 0xB)
         var random = SplitMix64(seed: UInt64(round) + 1)
-        let ids = (0..<cells / 5).map { _ in random.uuid() }
+        let ids = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
         let inserts = try time { try writeInserts(a, ids: ids, random: &random) }
         result.add(.insertsWrite, inserts.seconds)
         try ProfilerWindow.around("inserts") { try transfer(from: a, to: b, phase: .inserts, since: nil, into: &result) }
         let mark = a.lastTimestamp
-        // Above 10⁵ cells only the inserts run (writing a million patches on A first is minutes of
-        // work that measures A's write path, not the transfer).
-        guard cells <= 100_000 else {
-            try checkInSync(a, b)
-            for name in ["a", "b"] {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: "\(scratch)/\(name)\(round).sqlite\(suffix)") }
-            }
-            continue
-        }
         let patches = try time { try writePatches(a, ids: ids, count: cells, random: &random) }
         result.add(.patchesWrite, patches.seconds)
         try ProfilerWindow.around("patches") { try transfer(from: a, to: b, phase: .patches, since: mark, into: &result) }
@@ -229,6 +220,29 @@ private func time<T>(_ body: () throws -> T) throws -> (value: T, seconds: Doubl
     return (value, Double(monotonicNanoseconds() - start) / 1e9)
 }
 
+/// The row ids the sync benchmark and its SQLite anchors write: as the shipped modules make them
+/// (``RecordID/timeOrdered(at:)``, one row a millisecond), or, with `TESSERA_BENCH_SYNC_IDS=random`,
+/// random version 4 UUIDs as they made them before (an experiment: what the ids' order is worth).
+enum SyncBenchmarkRowIDs: String {
+    case timeOrdered = "time-ordered"
+    case random
+
+    static var current: SyncBenchmarkRowIDs {
+        ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_IDS"] == "random" ? .random : .timeOrdered
+    }
+
+    /// `count` distinct ids, in the order the rows are written.
+    func make(_ count: Int, random: inout SplitMix64) -> [String] {
+        switch self {
+        case .random:
+            return (0..<count).map { _ in random.uuid() }
+        case .timeOrdered:
+            let first = Date(timeIntervalSince1970: 1_795_752_000)  // 2026-11-26T04:00:00Z
+            return (0..<count).map { RecordID.timeOrdered(at: first.addingTimeInterval(Double($0) / 1000)) }
+        }
+    }
+}
+
 extension SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     /// A random (version 4 shaped) UUID in lowercase text.
@@ -249,7 +263,7 @@ func printSyncResult(_ r: SyncBenchmarkResult) {
     for workload in ["inserts", "patches"] {
         guard let size = r.sizes[workload] else { continue }
         let what = workload == "inserts"
-            ? "\(r.cells / 5) new rows × 5 columns: \(size.cells) cell changes + \(size.changes - size.cells) row inserts"
+            ? "\(r.cells / 5) new rows × 5 columns (\(SyncBenchmarkRowIDs.current.rawValue) ids): \(size.cells) cell changes + \(size.changes - size.cells) row inserts"
             : "\(size.cells) single-cell patches of those rows"
         let p = { (name: String) in SyncBenchmarkResult.Phase(rawValue: workload + name)! }
         print("sync, \(workload): \(what); device A → device B through the store, files with WAL + synchronous=FULL, median of \(r.rounds) round\(r.rounds == 1 ? "" : "s")")

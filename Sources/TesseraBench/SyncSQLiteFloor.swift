@@ -9,9 +9,10 @@ import TesseraSync
 ///
 /// Per new row of 5 columns (6 changes): 6 message-log inserts and a row look-up in a first pass,
 /// then the row's causal length, 5 cell winners and the plugin's row; rows sorted by id in a
-/// transaction of 1,000 rows (5,000 cells), as ``MergeSession`` writes them. Ids are random UUIDs,
-/// so the three keyed-by-row tables take random inserts: as they outgrow SQLite's page cache and the
-/// CPU's caches, each insert reads and dirties more pages. Whatever growth this shows from 10³ to
+/// transaction of 1,000 rows (5,000 cells), as ``MergeSession`` writes them. Ids are the benchmark's
+/// (``SyncBenchmarkRowIDs``): time-ordered, new rows go to the end of the three keyed-by-row tables;
+/// random, they go anywhere, and as the tables outgrow SQLite's page cache and the CPU's caches,
+/// each insert reads and dirties more pages. Whatever growth this shows from 10³ to
 /// 10⁶ is SQLite's B-trees', not the sync layer's. Returns seconds per change: CPU (user + system)
 /// and wall-clock (which adds the waits for the disk: the commits' and checkpoints' fsyncs).
 func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
@@ -25,12 +26,13 @@ func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Dou
     let floor = try FloorDatabase(path: path, statements: sql)
     let columns = ["amount", "at", "author", "kind", "note"]
     var random = SplitMix64(seed: 7)
+    let allIDs = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
     var stamp = 0
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
-    for _ in stride(from: 0, to: cells / 5, by: 1000) {
+    for first in stride(from: 0, to: cells / 5, by: 1000) {
         try floor.exec("BEGIN IMMEDIATE")
-        let ids = (0..<min(1000, cells / 5)).map { _ in random.uuid() }.sorted()
+        let ids = allIDs[first..<min(first + 1000, allIDs.count)].sorted()
         let stamps = ids.indices.map { String(format: "2026-11-26T04:00:00.000Z-%016lx-000000000000000b", stamp + $0) }
         stamp += ids.count
         for (id, ts) in zip(ids, stamps) {
@@ -68,7 +70,7 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     let floor = try FloorDatabase(path: path, statements: sql)
     let columns = ["amount", "at", "author", "kind", "note"]
     var random = SplitMix64(seed: 7)
-    let ids = (0..<cells / 5).map { _ in random.uuid() }
+    let ids = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
     var stamp = 0
     func nextStamp() -> String {
         stamp += 1

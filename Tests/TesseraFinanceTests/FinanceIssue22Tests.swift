@@ -93,6 +93,24 @@ import TesseraTesting
         await host.stop()
     }
 
+    @Test func newTransactionsTakeIdsThatFollowTheVirtualClock() async throws {
+        // RecordID.timeOrdered (SDK 1.7): new rows go to the end of the table's id index. The id's
+        // first 48 bits are the virtual clock's milliseconds: 2026-01-01T00:00:00Z, then a day later.
+        let host = try await host()
+        var ids: [String] = []
+        for _ in 0..<2 {
+            for name in ["b", "a"] {
+                let saved = try await host.call("transaction-add", ["kind": "expense", "name": .string(name), "amount": "1", "category": "food"])
+                ids.append(try #require(saved["id"]?.stringValue))
+            }
+            _ = try await host.advanceClock(by: 86_400)
+        }
+        #expect(ids == ids.sorted(), "\(ids)")
+        #expect(ids[0].hasPrefix("019b76da-a800-7") && ids[1].hasPrefix("019b76da-a800-7"))
+        #expect(ids[2].hasPrefix("019b7c01-0400-7") && ids[3].hasPrefix("019b7c01-0400-7"))
+        await host.stop()
+    }
+
     @Test func categoryPercentagesAddUpToAHundred() async throws {
         let host = try await host()
         for category in ["food", "travel", "health"] {

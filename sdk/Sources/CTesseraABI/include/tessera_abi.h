@@ -34,12 +34,13 @@
  * adds who is logged in on the device (PluginSpaces.currentPerson(), LoggedInPerson) and mail through the
  * hub (PluginSync.sendMail, HubMailMessage, HubMailAttachment, HubMailReceipt, and the PluginError codes
  * invalidRecipient, invalidSubject, textTooLong, invalidAttachmentName, invalidAttachment,
- * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded). */
+ * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded); 1.7 adds time-ordered record ids
+ * (RecordID.timeOrdered(at:)). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 6u
+#define TESSERA_SDK_ABI_MINOR 7u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
