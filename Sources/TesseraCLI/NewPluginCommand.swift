@@ -220,8 +220,9 @@ enum PluginTemplate {
         // {{NAME}}: a Tessera plugin. Start reading here.
         //
         // A plugin is this shared library (lib{{NAME}}.so) plus a manifest (manifest.json). The host reads
-        // the manifest without running any code: the plugin's id, the capabilities it needs (here only
-        // `storage`, its own SQLite database) and its operations, with JSON Schemas for their input.
+        // the manifest without running any code: the plugin's id, the capabilities it needs (here
+        // `storage`, its own SQLite database, and `clock`, the host's time) and its operations, with
+        // JSON Schemas for their input.
         // Then it checks the library, loads it, calls `tessera_plugin_entry` (at the bottom of this file)
         // to get the plugin, applies its migrations and starts it.
         //
@@ -249,8 +250,8 @@ enum PluginTemplate {
             /// Takes the capabilities the operator granted and registers one handler per operation of
             /// the manifest. A throw here leaves the plugin `failed`, with the error as its reason.
             func start(context: PluginContext) async throws {
-                // Throws `notGranted` if the deployment does not grant storage to this plugin.
-                let items = Items(storage: try context.capability(.storage))
+                // Throws `notGranted` if the deployment does not grant storage and the clock to this plugin.
+                let items = Items(storage: try context.capability(.storage), clock: try context.capability(.clock))
 
                 // Typed handlers: the input JSON (already valid against the manifest's schema) is
                 // decoded into the Input type, and what the handler returns is encoded as the result.
@@ -267,12 +268,17 @@ enum PluginTemplate {
         /// The plugin's logic, apart from registration.
         struct Items: Sendable {
             let storage: any PluginStorage
+            /// The host's clock, never the wall clock: under a virtual clock (`tessera clock advance`)
+            /// the plugin's dates follow it.
+            let clock: any HostClock
 
             /// Writes go through the record API (put, patch, delete), applied in one transaction, so
-            /// that the host sees every change.
+            /// that the host sees every change. A new row's id is time-ordered, so new rows sit side by
+            /// side at the end of the table's id index however large it grows.
             func add(_ text: String) async throws -> Saved {
-                let id = UUID().uuidString.lowercased()
-                let now = Date().formatted(.iso8601)
+                let instant = clock.now()
+                let id = RecordID.timeOrdered(at: instant)
+                let now = instant.formatted(.iso8601)
                 try await storage.write { batch in
                     batch.put("items", id: id, ["text": .text(text), "created_at": .text(now)])
                 }
@@ -315,7 +321,8 @@ enum PluginTemplate {
           "sdk": { "abi": "{{ABI}}", "toolchain": "{{TOOLCHAIN}}" },
           "library": { "name": "{{NAME}}" },
           "requires": [
-            { "capability": "storage", "version": "^1.0" }
+            { "capability": "storage", "version": "^1.0" },
+            { "capability": "clock", "version": "^1.0" }
           ],
           "permissions": {
             "storage": { "quotaMB": 50 }
@@ -391,7 +398,7 @@ enum PluginTemplate {
           "libraryPaths": ["../.build/debug"],
           "providers": { "storage": { "kind": "sqlite" }, "clock": { "kind": "system" } },
           "plugins": [
-            { "id": "{{ID}}", "version": "^0.1", "grants": { "storage": {} } }
+            { "id": "{{ID}}", "version": "^0.1", "grants": { "storage": {}, "clock": {} } }
           ]
         }
         ```

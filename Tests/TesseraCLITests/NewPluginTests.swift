@@ -35,7 +35,7 @@ import TesseraTestFixtures
 
         // A host whose manifests are the package folder and whose libraries are its .build/debug.
         let ws = FixtureWorkspace("new-plugin-host")
-        ws.writeDeployment(plugins: [["id": "com.example.notes", "version": "^0.1", "grants": ["storage": [:] as [String: Any]]]],
+        ws.writeDeployment(plugins: [["id": "com.example.notes", "version": "^0.1", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]],
                            extra: ["manifestDirectories": [package], "libraryPaths": [package + "/.build/debug"]])
         func tessera(_ arguments: String...) async throws -> ProcessResult {
             try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
@@ -44,6 +44,7 @@ import TesseraTestFixtures
         #expect(added.status == 0, "\(added.stderr)")
         let id = try JSONValue(parsing: added.stdout)["id"]?.stringValue
         #expect(id != nil)
+        #expect(id.map { Array($0)[14] } == "7", "the template makes time-ordered ids (RecordID, a version 7 UUID): \(id ?? "")")
         let listed = try await tessera("call", "com.example.notes", "list-items", "--json")
         #expect(listed.status == 0, "\(listed.stderr)")
         let items = try JSONValue(parsing: listed.stdout)["items"]?.arrayValue ?? []
