@@ -224,10 +224,17 @@ public struct ELFFile: Sendable {
     /// Swift mangles the symbols of module `TesseraSDK` as `$s10TesseraSDK…`: a plugin that defines
     /// any of them carries its own copy of the SDK, and no cast across the boundary would work.
     public func countDefinedSymbols(withPrefix prefix: String) throws(ELFError) -> Int {
-        let wanted = Array(prefix.utf8)
+        try countDefinedSymbols(withAnyPrefixOf: [prefix])
+    }
+
+    /// The number of defined dynamic symbols whose name starts with any of `prefixes`, each symbol
+    /// counted once, in one pass over `.dynsym` (gate 1's lint asks for several names at once).
+    public func countDefinedSymbols(withAnyPrefixOf prefixes: [String]) throws(ELFError) -> Int {
+        let wanted = prefixes.map { Array($0.utf8) }
         var count = 0
         try forEachDefinedDynamicSymbol { table, range in
-            if range.count >= wanted.count, table[range.lowerBound..<range.lowerBound + wanted.count].elementsEqual(wanted) {
+            let name = table[range]
+            if wanted.contains(where: { name.count >= $0.count && name.prefix($0.count).elementsEqual($0) }) {
                 count += 1
             }
         }

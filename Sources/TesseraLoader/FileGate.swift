@@ -111,7 +111,7 @@ public enum FileGate {
     /// The link lint: a plugin must use the host's SDK and Swift runtime, never copies of them.
     static func lint(_ elf: ELFFile) throws(GateRefusal) {
         let embedded: Int
-        do { embedded = try sdkTypeDescriptors.reduce(0) { (sum, name) throws(ELFError) in try sum + elf.countDefinedSymbols(withPrefix: name) } } catch {
+        do { embedded = try elf.countDefinedSymbols(withAnyPrefixOf: sdkTypeDescriptors) } catch {
             throw GateRefusal(gate: 1, field: "link", expected: "a readable dynamic symbol table", found: "\(error)")
         }
         if embedded > 0 {

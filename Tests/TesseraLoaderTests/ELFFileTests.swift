@@ -171,6 +171,10 @@ func elfError(_ body: () throws -> Void) -> ELFError? {
         #expect(!names.contains("tessera_stamp_record"))
         #expect(try elf.countDefinedSymbols(withPrefix: "elf_test_") == 2)
         #expect(try elf.countDefinedSymbols(withPrefix: "$s10TesseraSDK") == 0)
+        // Several prefixes in one pass: a symbol that two of them match is counted once.
+        #expect(try elf.countDefinedSymbols(withAnyPrefixOf: ["elf_test_e", "elf_test_exp", "elf_test_d", "$s10TesseraSDK"]) == 2)
+        #expect(try elf.countDefinedSymbols(withAnyPrefixOf: ["elf_test_data"]) == 1)
+        #expect(try elf.countDefinedSymbols(withAnyPrefixOf: []) == 0)
         #expect(Set(names) == Set(try await nmDefinedSymbols(path)))
     }
 
