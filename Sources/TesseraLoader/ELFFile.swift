@@ -470,13 +470,17 @@ public struct ELFFile: Sendable {
     }
 
     static func hexBytes(_ bytes: some Collection<UInt8>, separator: String = "") -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var parts: [String] = []
-        parts.reserveCapacity(bytes.count)
-        for byte in bytes {
-            parts.append(String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xf)]], as: UTF8.self))
+        // One buffer of UTF-8, not a String per byte joined: the stage look-up formats a build ID
+        // on every load.
+        let digits = Array("0123456789abcdef".utf8), between = Array(separator.utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * (2 + between.count))
+        for (i, byte) in bytes.enumerated() {
+            if i > 0 { text.append(contentsOf: between) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xf)])
         }
-        return parts.joined(separator: separator)
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

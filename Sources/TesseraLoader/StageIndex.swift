@@ -66,7 +66,7 @@ struct StageIndex {
 
     let folder: String
 
-    init(root: String) { folder = (root as NSString).appendingPathComponent(".index") }
+    init(root: String) { folder = PathText.join(root, ".index") }
 
     /// What was staged from the build under `name` when it had this very stamp.
     ///

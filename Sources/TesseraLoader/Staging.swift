@@ -43,7 +43,7 @@ public struct GenerationStore: Sendable {
     /// checked, and an entry is written only after its copy is complete).
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
         if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
-        let name = (sourcePath as NSString).lastPathComponent
+        let name = PathText.fileName(of: sourcePath)
         let index = StageIndex(root: root)
         let stamp = BuildStamp(path: sourcePath)
         if let stamp, let staged = stagedBefore(stamp, name: name, sourcePath: sourcePath, index: index) { return staged }
@@ -63,7 +63,7 @@ public struct GenerationStore: Sendable {
     private func stagedBefore(_ stamp: BuildStamp, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
         guard stamp.isSettled(for: settleTime), let entry = index.entry(for: stamp, name: name),
               buildID(atPath: sourcePath) == entry.buildID else { return nil }
-        let path = (root as NSString).appendingPathComponent("\(entry.sha256)-\(name)")
+        let path = PathText.join(root, "\(entry.sha256)-\(name)")
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -74,7 +74,7 @@ public struct GenerationStore: Sendable {
     }
 
     private func stageInFull(_ sourcePath: String, name: String) throws -> StagedLibrary {
-        let temporary = (root as NSString).appendingPathComponent(".partial-\(getpid())-\(Self.uniqueSuffix())-\(name)")
+        let temporary = PathText.join(root, ".partial-\(getpid())-\(Self.uniqueSuffix())-\(name)")
         let (contents, sha256): (LibraryBytes, String)
         do {
             contents = try Self.copy(sourcePath, to: temporary)
@@ -86,7 +86,7 @@ public struct GenerationStore: Sendable {
         // Hashed from the copy itself, not the build: if the build changes meanwhile, the name
         // still says what the copy holds. Renaming over an existing copy of the same build is
         // harmless: its content is the same, and a loaded image keeps its own inode.
-        let target = (root as NSString).appendingPathComponent("\(sha256)-\(name)")
+        let target = PathText.join(root, "\(sha256)-\(name)")
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
