@@ -24,7 +24,9 @@ public enum RecordID {
     /// - Its first 48 bits are `instant` in Unix milliseconds, so ids sort by the time they were
     ///   made: byte order, text order and time order agree.
     /// - The next 12 bits count up within one millisecond (from a random start), so ids made in this
-    ///   process in the same millisecond sort in the order they were made.
+    ///   process in the same millisecond sort in the order they were made. The counter starts again
+    ///   when an id for another millisecond (another clock) is made in between, or when it runs out
+    ///   (after at least 2,048 ids in that millisecond).
     /// - The last 62 bits are random: ids made on different devices at the same instant differ.
     ///
     /// Anyone who reads the id can read the millisecond it was made at. Use it for a record's
