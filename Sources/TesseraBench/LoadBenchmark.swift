@@ -51,10 +51,12 @@ struct LoadFigures {
     let library: Summary
     /// Each phase.
     let phases: [(String, Summary)]
+    /// How many of ``loadPhases``, from the first, are the library's load (stage, gates 1 to 3).
+    static let libraryPhases = 4
 
     init(_ samples: [[Double]]) {
         total = Summary(samples.map { $0.reduce(0, +) })
-        library = Summary(samples.map { $0.prefix(4).reduce(0, +) })
+        library = Summary(samples.map { $0.prefix(Self.libraryPhases).reduce(0, +) })
         phases = loadPhases.enumerated().map { i, name in (name, Summary(samples.map { $0[i] })) }
     }
 }

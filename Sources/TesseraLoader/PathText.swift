@@ -6,10 +6,11 @@ enum PathText {
     /// What follows the last `/` of `path`, trailing slashes ignored (`/a/b.so` → `b.so`, `/a/b/` → `b`,
     /// `b.so` → `b.so`, `/` → `/`), as `NSString.lastPathComponent` gives it.
     static func fileName(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
-        return String(trimmed[trimmed.index(after: slash)...])
+        let slash = UInt8(ascii: "/")
+        var trimmed = path.utf8[...]
+        while trimmed.count > 1, trimmed.last == slash { trimmed = trimmed.dropLast() }
+        guard trimmed.count > 1, let last = trimmed.lastIndex(of: slash) else { return String(Substring(trimmed)) }
+        return String(Substring(trimmed[trimmed.index(after: last)...]))
     }
 
     /// `component` inside `folder`: `folder/component`, with one `/` between them.
