@@ -435,8 +435,8 @@ public struct ELFFile: Sendable {
     }
 
     /// The GNU build ID of the ELF file at `path`, found through its program headers: the ELF
-    /// header, the program header table and the `PT_NOTE` segments, three small reads where
-    /// ``init(path:)`` reads every section header and the dynamic section.
+    /// header, the program header table and the `PT_NOTE` segments, where ``init(path:)`` reads
+    /// every section header and the dynamic section.
     ///
     /// For the stage's look-up of a build it staged before (``GenerationStore/stage(_:)``), which
     /// compares it with the ID ``gnuBuildID`` gave when the build was staged: the linker puts
@@ -444,18 +444,33 @@ public struct ELFFile: Sendable {
     /// is not an ELF64 little-endian file or has no such note; a file where the two readings
     /// differ is only staged in full again.
     public static func gnuBuildID(path: String) throws(ELFError) -> String? {
-        let file = try BoundedFile(path: path)
-        let header = try file.read(at: 0, count: min(ELFConstant.headerSize, file.size), "ELF header")
-        guard header.count == ELFConstant.headerSize, header.starts(with: [0x7f, 0x45, 0x4c, 0x46, 2, 1]) else { return nil }
-        let tableOffset = header.u64(at: 0x20), entrySize = Int(header.u16(at: 0x36)), count = Int(header.u16(at: 0x38))
+        try gnuBuildID(in: BoundedFile(path: path))
+    }
+
+    /// ``gnuBuildID(path:)`` of a file the caller holds open, `size` bytes long.
+    static func gnuBuildID(descriptor: Int32, size: Int) throws(ELFError) -> String? {
+        try gnuBuildID(in: BoundedFile(borrowing: descriptor, size: size))
+    }
+
+    /// The linker puts the ELF header, the program headers and the build ID's note at the start of
+    /// the file, so its first kilobyte is read at once and the three are taken from it; only what
+    /// lies beyond it is read on its own.
+    private static func gnuBuildID(in file: borrowing BoundedFile) throws(ELFError) -> String? {
+        let head = try file.read(at: 0, count: min(1024, file.size), "first kilobyte")
+        func bytes(at offset: Int, count: Int, _ what: String) throws(ELFError) -> [UInt8] {
+            if offset >= 0, count >= 0, offset <= head.count - count { return Array(head[offset..<offset + count]) }
+            return try file.read(at: offset, count: count, what)
+        }
+        guard head.count >= ELFConstant.headerSize, head.starts(with: [0x7f, 0x45, 0x4c, 0x46, 2, 1]) else { return nil }
+        let tableOffset = head.u64(at: 0x20), entrySize = Int(head.u16(at: 0x36)), count = Int(head.u16(at: 0x38))
         guard entrySize >= ELFConstant.programHeaderSize, count > 0, tableOffset <= UInt64(file.size) else { return nil }
-        let table = try file.read(at: Int(tableOffset), count: entrySize * count, "program header table")
+        let table = try bytes(at: Int(tableOffset), count: entrySize * count, "program header table")
         for i in 0..<count {
             let entry = i * entrySize
             guard table.u32(at: entry) == ELFConstant.ptNote else { continue }
             let offset = table.u64(at: entry + 8), size = table.u64(at: entry + 32), alignment = table.u64(at: entry + 48)
             guard size <= ELFConstant.largestNoteSegment, offset <= UInt64(file.size) else { continue }
-            let notes = try file.read(at: Int(offset), count: Int(size), "note segment \(i)")
+            let notes = try bytes(at: Int(offset), count: Int(size), "note segment \(i)")
             if let id = try buildID(in: notes, alignment: alignment, where: "note segment \(i)") { return id }
         }
         return nil
@@ -586,12 +601,24 @@ struct BoundedFile: ~Copyable {
     let size: Int
     /// The contents, when they are in memory already (no descriptor then).
     let memory: LibraryBytes?
+    /// Whether the descriptor is closed with this value (it was opened here).
+    private let ownsDescriptor: Bool
 
     init(memory bytes: LibraryBytes) throws(ELFError) {
         guard bytes.count > 0 else { throw ELFError(.empty, "file is empty") }
         descriptor = -1
         size = bytes.count
         memory = bytes
+        ownsDescriptor = false
+    }
+
+    /// A file the caller holds open and closes, `size` bytes long by its `fstat`.
+    init(borrowing descriptor: Int32, size: Int) throws(ELFError) {
+        guard size > 0 else { throw ELFError(.empty, "file is empty") }
+        self.descriptor = descriptor
+        self.size = size
+        memory = nil
+        ownsDescriptor = false
     }
 
     init(path: String) throws(ELFError) {
@@ -614,9 +641,10 @@ struct BoundedFile: ~Copyable {
         descriptor = fd
         size = Int(info.st_size)
         memory = nil
+        ownsDescriptor = true
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { if ownsDescriptor { close(descriptor) } }
 
     /// `count` bytes at `offset`; throws if they lie beyond the file or cannot all be read.
     func read(at offset: Int, count: Int, _ what: @autoclosure () -> String) throws(ELFError) -> [UInt8] {

@@ -30,27 +30,14 @@ public enum FileGate {
     static let sdkTypeDescriptors = ["$s10TesseraSDK9JSONValueOMn", "$s10TesseraSDK13PluginContextCMn",
                                      "$s10TesseraSDK11PluginErrorVMn", "$s10TesseraSDK17GrantedCapabilityVMn"]
 
+    /// Gate 1 on the file at `path`, read from disk.
     ///
     /// - Parameter knownSHA256: the file's hash when the caller has it already (a staged copy is
     ///   named by it), so the file is not read twice.
     public static func verify(
         path: String, knownSHA256: String? = nil, manifest: PluginManifest?, host: HostIdentity
     ) throws(GateRefusal) -> VerifiedLibrary {
-        try verify(path: path, bytes: nil, knownSHA256: knownSHA256, manifest: manifest, host: host)
-    }
-
-    /// Gate 1 on a staged copy, from its mapped bytes (no file is read again).
-    public static func verify(_ staged: StagedLibrary, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
-        try verify(path: staged.path, bytes: staged.contents, knownSHA256: staged.sha256, manifest: manifest, host: host)
-    }
-
-    private static func verify(
-        path: String, bytes: LibraryBytes?, knownSHA256: String?, manifest: PluginManifest?, host: HostIdentity
-    ) throws(GateRefusal) -> VerifiedLibrary {
-        let elf: ELFFile
-        do { elf = try bytes.map { bytes throws(ELFError) in try ELFFile(contents: bytes, path: path) } ?? ELFFile(path: path) } catch {
-            throw GateRefusal(gate: 1, field: "library", expected: "a 64-bit ELF shared library", found: "\(path): \(error)")
-        }
+        let facts = try LibraryFacts(path: path)
         let sha256: String
         if let knownSHA256 {
             sha256 = knownSHA256
@@ -59,22 +46,31 @@ public enum FileGate {
                 throw GateRefusal(gate: 1, field: "library", expected: "a readable file", found: "\(path): \(error)")
             }
         }
+        return try judge(facts, path: path, sha256: sha256, manifest: manifest, host: host)
+    }
+
+    /// Gate 1 on a staged copy, from the facts its staging read from it or found in the stage
+    /// index: no file is read again.
+    public static func verify(_ staged: StagedLibrary, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) -> VerifiedLibrary {
+        try judge(staged.facts.get(), path: staged.path, sha256: staged.sha256, manifest: manifest, host: host)
+    }
+
+    /// The checks, in order: the manifest's pin, the stamp, the link lint.
+    static func judge(
+        _ facts: LibraryFacts, path: String, sha256: String, manifest: PluginManifest?, host: HostIdentity
+    ) throws(GateRefusal) -> VerifiedLibrary {
         if let pinned = manifest?.library.sha256, pinned != sha256 {
             throw GateRefusal(gate: 1, field: "library.sha256", expected: pinned, found: sha256,
                               hint: "the file is not the build the manifest pins; rebuild or update the pin")
         }
-        let stamp = try readStamp(elf)
+        let stamp = try readStamp(facts)
         try checkStamp(stamp, manifest: manifest, host: host)
-        try lint(elf)
-        return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: elf.gnuBuildID, size: Int(elf.fileSize))
+        try lint(facts)
+        return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: facts.buildID, size: facts.size)
     }
 
-    static func readStamp(_ elf: ELFFile) throws(GateRefusal) -> PluginStamp {
-        let bytes: [UInt8]?
-        do { bytes = try elf.section(named: "tessera_stamp") } catch {
-            throw GateRefusal(gate: 1, field: "stamp", expected: "a readable tessera_stamp section", found: "\(error)")
-        }
-        guard let bytes else {
+    static func readStamp(_ facts: LibraryFacts) throws(GateRefusal) -> PluginStamp {
+        guard let bytes = facts.stampSection else {
             throw GateRefusal(gate: 1, field: "stamp", expected: "a tessera_stamp section", found: "none",
                               hint: "link the SDK's TesseraPluginStamp product into the plugin")
         }
@@ -109,21 +105,18 @@ public enum FileGate {
     }
 
     /// The link lint: a plugin must use the host's SDK and Swift runtime, never copies of them.
-    static func lint(_ elf: ELFFile) throws(GateRefusal) {
-        let embedded: Int
-        do { embedded = try elf.countDefinedSymbols(withAnyPrefixOf: sdkTypeDescriptors) } catch {
-            throw GateRefusal(gate: 1, field: "link", expected: "a readable dynamic symbol table", found: "\(error)")
-        }
+    static func lint(_ facts: LibraryFacts) throws(GateRefusal) {
+        let embedded = facts.embeddedSDKTypes
         if embedded > 0 {
             throw GateRefusal(gate: 1, field: "link", expected: "no TesseraSDK types defined in the plugin",
                               found: "\(embedded) of the SDK's core types defined: the plugin embeds its own copy of the SDK, so no cast across the boundary would work",
                               hint: "depend on the SDK package's dynamic TesseraSDK product, not its sources or a static build")
         }
-        if !elf.neededLibraries.contains("libTesseraSDK.so") {
+        if !facts.linksSharedSDK {
             throw GateRefusal(gate: 1, field: "link", expected: "NEEDED libTesseraSDK.so", found: "no dependency on the shared SDK",
                               hint: "depend on the SDK package's dynamic TesseraSDK product")
         }
-        if !elf.neededLibraries.contains("libswiftCore.so") {
+        if !facts.linksSharedSwiftRuntime {
             throw GateRefusal(gate: 1, field: "link", expected: "NEEDED libswiftCore.so",
                               found: "no shared Swift runtime (built with -static-stdlib?)",
                               hint: "build the plugin without -static-stdlib: it must share the host's Swift runtime")

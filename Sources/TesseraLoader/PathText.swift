@@ -6,16 +6,25 @@ enum PathText {
     /// What follows the last `/` of `path`, trailing slashes ignored (`/a/b.so` → `b.so`, `/a/b/` → `b`,
     /// `b.so` → `b.so`, `/` → `/`), as `NSString.lastPathComponent` gives it.
     static func fileName(of path: String) -> String {
-        let slash = UInt8(ascii: "/")
-        var trimmed = path.utf8[...]
-        while trimmed.count > 1, trimmed.last == slash { trimmed = trimmed.dropLast() }
-        guard trimmed.count > 1, let last = trimmed.lastIndex(of: slash) else { return String(Substring(trimmed)) }
-        return String(Substring(trimmed[trimmed.index(after: last)...]))
+        var path = path
+        return path.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/")
+            var end = bytes.count
+            while end > 1, bytes[end - 1] == slash { end -= 1 }
+            guard end > 1, let last = bytes[..<end].lastIndex(of: slash) else { return String(decoding: bytes[..<end], as: UTF8.self) }
+            return String(decoding: bytes[(last + 1)..<end], as: UTF8.self)
+        }
     }
 
-    /// `component` inside `folder`: `folder/component`, with one `/` between them.
+    /// `component` inside `folder`: `folder/component`, with one `/` between them, built in one
+    /// buffer.
     static func join(_ folder: String, _ component: String) -> String {
         if folder.isEmpty { return component }
-        return folder.hasSuffix("/") ? folder + component : folder + "/" + component
+        var joined = ""
+        joined.reserveCapacity(folder.utf8.count + 1 + component.utf8.count)
+        joined += folder
+        if folder.utf8.last != UInt8(ascii: "/") { joined += "/" }
+        joined += component
+        return joined
     }
 }

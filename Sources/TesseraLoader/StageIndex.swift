@@ -18,7 +18,13 @@ struct BuildStamp: Equatable {
 
     init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The stamp of the file `fstat` described; `nil` unless it is a regular file.
+    init?(_ info: stat) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
@@ -40,16 +46,32 @@ struct BuildStamp: Equatable {
     }
 }
 
-/// The `.note.gnu.build-id` of an ELF build (the linker derives it from the contents), or "-" for
-/// a file that is not ELF or has none.
-func buildID(of elf: () throws -> ELFFile) -> String {
-    (try? elf())?.gnuBuildID ?? "-"
-}
+/// A build file held open for the stage's look-up, so that its stamp (from `fstat`) and its build
+/// ID are read from the same inode, with one `open` between them.
+struct OpenBuild: ~Copyable {
+    let descriptor: Int32
+    let stamp: BuildStamp
 
-/// The build ID of the file at `path` as ``buildID(of:)`` gives it, read through the program
-/// headers (``ELFFile/gnuBuildID(path:)``): the stage's look-up reads no section table.
-func buildID(atPath path: String) -> String {
-    (try? ELFFile.gnuBuildID(path: path)) ?? "-"
+    /// `nil` if the file cannot be opened or is not a regular file.
+    init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, let stamp = BuildStamp(info) else {
+            close(fd)
+            return nil
+        }
+        descriptor = fd
+        self.stamp = stamp
+    }
+
+    deinit { close(descriptor) }
+
+    /// The build ID as ``ELFFile/gnuBuildID(path:)`` reads it (through the program headers, no
+    /// section table), or "-" for a file that is not ELF or has none.
+    func buildID() -> String {
+        (try? ELFFile.gnuBuildID(descriptor: descriptor, size: Int(stamp.size))) ?? "-"
+    }
 }
 
 /// The stage's memory of what it staged: one small file per build under `<root>/.index/`, named by
@@ -60,55 +82,138 @@ func buildID(atPath path: String) -> String {
 struct StageIndex {
     /// What the index remembers of one build.
     struct Entry {
+        /// The build ID the build had (as ``OpenBuild/buildID()`` reads it; "-" for none).
         let buildID: String
+        /// The content address of its staged copy.
         let sha256: String
+        /// What gate 1 read from the staged copy.
+        let facts: LibraryFacts
     }
+
+    /// The first field of an entry: the format it is written in. An entry in another format (an
+    /// older host's) is not read, and the build is staged in full again.
+    static let format = "v2"
 
     let folder: String
 
     init(root: String) { folder = PathText.join(root, ".index") }
 
     /// What was staged from the build under `name` when it had this very stamp.
-    ///
-    /// Compared as bytes: this runs on every host start, where splitting the entry as a `String`
-    /// (by grapheme) cost more than reading it.
     func entry(for stamp: BuildStamp, name: String) -> Entry? {
         guard let bytes = Self.smallFile(at: entryPath(stamp)) else { return nil }
-        // The name comes last and may hold spaces: the five fields before it end at the first
-        // five spaces.
-        var fields: [ArraySlice<UInt8>] = []
-        var start = 0
-        for i in bytes.indices where bytes[i] == UInt8(ascii: " ") && fields.count < 5 {
-            fields.append(bytes[start..<i])
-            start = i + 1
-        }
-        guard fields.count == 5, bytes[start...].elementsEqual(name.utf8),
-              fields[0].elementsEqual(String(stamp.size).utf8), fields[1].elementsEqual(String(stamp.modified).utf8),
-              fields[2].elementsEqual(String(stamp.changed).utf8) else { return nil }
-        return Entry(buildID: String(decoding: fields[3], as: UTF8.self), sha256: String(decoding: fields[4], as: UTF8.self))
+        return bytes.withUnsafeBufferPointer { Self.entry(in: $0, for: stamp, name: name) }
     }
 
-    /// Remembers that the build with `stamp` and `buildID` was staged as `sha256` under `name`.
-    func record(_ stamp: BuildStamp, buildID: String, sha256: String, name: String) {
+    /// Remembers that the build with `stamp` was staged as `sha256` under `name`, and what gate 1
+    /// read from the copy.
+    func record(_ stamp: BuildStamp, sha256: String, facts: LibraryFacts, name: String) {
         if access(folder, F_OK) != 0 { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let target = entryPath(stamp)
         let temporary = target + ".partial-\(getpid())"
-        let line = "\(stamp.size) \(stamp.modified) \(stamp.changed) \(buildID) \(sha256) \(name)"
+        let stampText = facts.stampSection.map { "x" + ELFFile.hexBytes($0) } ?? "-"
+        let links = (facts.linksSharedSDK ? "1" : "0") + (facts.linksSharedSwiftRuntime ? "1" : "0")
+        let line = "\(Self.format) \(stamp.size) \(stamp.modified) \(stamp.changed) \(facts.buildID ?? "-") \(sha256) "
+            + "\(stampText) \(facts.embeddedSDKTypes) \(links) \(name)"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(line.utf8)) else { return }
         if rename(temporary, target) != 0 { unlink(temporary) }
     }
 
-    /// The bytes of the file at `path` if it is at most 4 KiB (an entry is about 200 bytes), read
-    /// with `BoundedFile`'s `pread`: this is on every host start's path, where Foundation's file
+    /// The entry a line holds, if it is whole, in this format, and of this stamp and name.
+    ///
+    /// The line, fields apart by one space: the format; the size, write time and change time; the
+    /// build ID (`-` for none); the sha256; then gate 1's facts: the stamp section (`x` and its
+    /// bytes in hex, or `-`), how many SDK types the file defines, and two digits, 1 or 0, for
+    /// whether it links the shared SDK and the shared Swift runtime; last the name, which may
+    /// hold spaces. Read on the bytes, without a `String` per field: this runs on every host
+    /// start, where splitting the line by grapheme cost more than reading the file.
+    static func entry(in line: UnsafeBufferPointer<UInt8>, for stamp: BuildStamp, name: String) -> Entry? {
+        var cursor = 0
+        func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
+            guard let end = line[cursor...].firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            defer { cursor = end + 1 }
+            return line[cursor..<end]
+        }
+        guard let format = next(), format.elementsEqual(Self.format.utf8),
+              let size = next(), decimal(size) == stamp.size,
+              let modified = next(), decimal(modified) == stamp.modified,
+              let changed = next(), decimal(changed) == stamp.changed,
+              let buildID = next(), let sha256 = next(),
+              let stampField = next(), let stampSection = Self.stampSection(stampField),
+              let embedded = next().flatMap(decimal),
+              let links = next(), links.count == 2, links.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") }),
+              line[cursor...].elementsEqual(name.utf8)
+        else { return nil }
+        let id = String(decoding: buildID, as: UTF8.self)
+        let facts = LibraryFacts(stampSection: stampSection.bytes, embeddedSDKTypes: Int(embedded),
+                                 linksSharedSDK: links.first == UInt8(ascii: "1"), linksSharedSwiftRuntime: links.last == UInt8(ascii: "1"),
+                                 buildID: id == "-" ? nil : id, size: Int(stamp.size))
+        return Entry(buildID: id, sha256: String(decoding: sha256, as: UTF8.self), facts: facts)
+    }
+
+    /// A decimal integer, optionally negative (a write time before 1970); `nil` if malformed.
+    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        var rest = digits[...]
+        let negative = rest.first == UInt8(ascii: "-")
+        if negative { rest = rest.dropFirst() }
+        guard !rest.isEmpty else { return nil }
+        var value: Int64 = 0
+        for c in rest {
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(c - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        return negative ? -value : value
+    }
+
+    /// The stamp section's field read back: `-` for no section, else `x` and its bytes in hex.
+    private struct StampField {
+        let bytes: [UInt8]?
+    }
+
+    /// `nil` if the field is malformed.
+    private static func stampSection(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> StampField? {
+        if field.elementsEqual("-".utf8) { return StampField(bytes: nil) }
+        guard field.first == UInt8(ascii: "x"), field.count % 2 == 1 else { return nil }
+        let hex = field.dropFirst()
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: hex.count / 2) { buffer, initialized in
+            var i = hex.startIndex
+            while i < hex.endIndex {
+                guard let high = hexDigit(hex[i]), let low = hexDigit(hex[i + 1]) else { valid = false; break }
+                buffer[initialized] = high << 4 | low
+                initialized += 1
+                i += 2
+            }
+        }
+        return valid ? StampField(bytes: bytes) : nil
+    }
+
+    private static func hexDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// The bytes of the file at `path` if it is at most 4 KiB (an entry is about 300 bytes): one
+    /// `open`, one `read`, one `close`. This is on every host start's path, where Foundation's file
     /// reading cost more than the look-up it serves.
     private static func smallFile(at path: String) -> [UInt8]? {
-        do {
-            let file = try BoundedFile(path: path)
-            guard file.size <= 4096 else { return nil }
-            return try file.read(at: 0, count: file.size, "stage index entry")
-        } catch {
-            return nil
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let limit = 4096
+        // One read: a regular file gives all it has up to the count asked (a signal aside), so a
+        // second read would only see the end.
+        var count = -1
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, initialized in
+            repeat { count = read(fd, buffer.baseAddress!, limit + 1) } while count < 0 && errno == EINTR
+            initialized = max(count, 0)
         }
+        return count >= 0 && count <= limit ? bytes : nil
     }
 
     private func entryPath(_ stamp: BuildStamp) -> String {

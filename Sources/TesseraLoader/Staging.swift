@@ -9,9 +9,12 @@ public struct StagedLibrary: Sendable {
     public let path: String
     /// The sha256 of the bytes, lowercase hex.
     public let sha256: String
-    /// The copy's bytes, mapped from it: what was hashed is what gate 1 checks, without reading
-    /// the file again.
-    public let contents: LibraryBytes
+    /// What gate 1 judges, read from the copy when it was staged (or remembered by the stage
+    /// index since), or why it could not be read: gate 1's refusal of the file.
+    public let facts: Result<LibraryFacts, GateRefusal>
+    /// The copy's bytes, mapped, when this staging wrote them (the ones that were hashed); `nil`
+    /// for a copy the stage index vouched for, which is not opened.
+    public let contents: LibraryBytes?
 }
 
 /// Copies plugin builds to content-addressed paths before they are checked and loaded.
@@ -19,11 +22,15 @@ public struct StagedLibrary: Sendable {
 /// `dlopen` of a path that is already loaded returns the old image even when the file changed, so
 /// every build is loaded from `<root>/<sha256>-<file name>`: a new build gets a new path, the same
 /// build the same one.
+///
+/// The folder is the host's own, like its databases: what it holds is trusted as the host wrote
+/// it. A copy the index vouches for is not hashed again, and gate 1 judges the facts the index
+/// kept for it; whoever can write the folder can already replace what the host loads.
 public struct GenerationStore: Sendable {
     /// The folder holding the staged copies (and `.index/`, what was staged from where).
     public let root: String
     /// How long ago a build must have been written for its identity to be trusted (see
-    /// ``BuildIdentity/isSettled(for:)``); tests set it to zero to reach the index at once.
+    /// ``BuildStamp/isSettled(for:)``); tests set it to zero to reach the index at once.
     let settleTime: Duration
 
     public init(root: String) { self.init(root: root, settleTime: .seconds(2)) }
@@ -42,35 +49,35 @@ public struct GenerationStore: Sendable {
     /// vouch for it, so a copy torn by a power loss is replaced rather than trusted (its size is
     /// checked, and an entry is written only after its copy is complete).
     public func stage(_ sourcePath: String) throws -> StagedLibrary {
-        if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
         let name = PathText.fileName(of: sourcePath)
         let index = StageIndex(root: root)
-        let stamp = BuildStamp(path: sourcePath)
-        if let stamp, let staged = stagedBefore(stamp, name: name, sourcePath: sourcePath, index: index) { return staged }
+        var stamp: BuildStamp?
+        if let build = OpenBuild(path: sourcePath) {
+            if let staged = stagedBefore(build, name: name, sourcePath: sourcePath, index: index) { return staged }
+            stamp = build.stamp
+        }
+        if access(root, F_OK) != 0 { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
         let staged = try stageInFull(sourcePath, name: name)
         // Only a build that did not change while it was copied, and is old enough for its times to
-        // tell a rewrite apart, is remembered; its build ID is read from the copy already mapped.
-        if let stamp, stamp.isSettled(for: settleTime), BuildStamp(path: sourcePath) == stamp, staged.contents.count == Int(stamp.size) {
-            index.record(stamp, buildID: buildID(of: { try ELFFile(contents: staged.contents, path: staged.path) }),
-                         sha256: staged.sha256, name: name)
+        // tell a rewrite apart, is remembered, with what gate 1 read from the copy.
+        if let stamp, stamp.isSettled(for: settleTime), BuildStamp(path: sourcePath) == stamp,
+           staged.contents?.count == Int(stamp.size), case .success(let facts) = staged.facts {
+            index.record(stamp, sha256: staged.sha256, facts: facts, name: name)
         }
         return staged
     }
 
-    /// The copy staged from this very build before, mapped, if the index vouches for it and it is
-    /// whole. The build ID is read (a few small reads of the build's headers) only once the stamp
-    /// matches, so a new build pays one `stat` and one failed open for the look-up.
-    private func stagedBefore(_ stamp: BuildStamp, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
-        guard stamp.isSettled(for: settleTime), let entry = index.entry(for: stamp, name: name),
-              buildID(atPath: sourcePath) == entry.buildID else { return nil }
+    /// The copy staged from this very build before, if the index vouches for it and the copy is
+    /// whole (its size: a copy is renamed into place only once written, so a short one was cut by
+    /// something else). The build ID is read (the build's first page) only once the stamp
+    /// matches; the copy is not opened: gate 1 judges the facts the index kept.
+    private func stagedBefore(_ build: borrowing OpenBuild, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
+        guard build.stamp.isSettled(for: settleTime), let entry = index.entry(for: build.stamp, name: name),
+              build.buildID() == entry.buildID else { return nil }
         let path = PathText.join(root, "\(entry.sha256)-\(name)")
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == stamp.size,
-              let contents = try? LibraryBytes(mapping: descriptor, count: Int(info.st_size), path: path, populate: false) else { return nil }
-        return StagedLibrary(sourcePath: sourcePath, path: path, sha256: entry.sha256, contents: contents)
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) == build.stamp.size else { return nil }
+        return StagedLibrary(sourcePath: sourcePath, path: path, sha256: entry.sha256, facts: .success(entry.facts), contents: nil)
     }
 
     private func stageInFull(_ sourcePath: String, name: String) throws -> StagedLibrary {
@@ -92,7 +99,8 @@ public struct GenerationStore: Sendable {
             unlink(temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temporary): \(reason)"])
         }
-        return StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256, contents: contents)
+        let facts = Result { () throws(GateRefusal) in try LibraryFacts(contents: contents, path: target) }
+        return StagedLibrary(sourcePath: sourcePath, path: target, sha256: sha256, facts: facts, contents: contents)
     }
 
     /// Copies the file at `source` to a new file at `target` in the kernel (`sendfile`, or
