@@ -107,15 +107,20 @@ struct StageIndex {
     /// Remembers that the build with `stamp` was staged as `sha256` under `name`, and what gate 1
     /// read from the copy.
     func record(_ stamp: BuildStamp, sha256: String, facts: LibraryFacts, name: String) {
-        if access(folder, F_OK) != 0 { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        // The stage's folder exists (the copy was just written into it): only the index's may not.
+        // Plain system calls, not `FileManager`: Foundation's first file write in a process costs
+        // more (its type look-ups) than staging a small build.
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { return }
         let target = entryPath(stamp)
         let temporary = target + ".partial-\(getpid())"
         let stampText = facts.stampSection.map { "x" + ELFFile.hexBytes($0) } ?? "-"
         let links = (facts.linksSharedSDK ? "1" : "0") + (facts.linksSharedSwiftRuntime ? "1" : "0")
         let line = "\(Self.format) \(stamp.size) \(stamp.modified) \(stamp.changed) \(facts.buildID ?? "-") \(sha256) "
             + "\(stampText) \(facts.embeddedSDKTypes) \(links) \(name)"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(line.utf8)) else { return }
-        if rename(temporary, target) != 0 { unlink(temporary) }
+        guard Self.write(Array(line.utf8), to: temporary), rename(temporary, target) == 0 else {
+            unlink(temporary)
+            return
+        }
     }
 
     /// The entry a line holds, if it is whole, in this format, and of this stamp and name.
@@ -196,6 +201,19 @@ struct StageIndex {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
         default: nil
         }
+    }
+
+    /// Writes `bytes` to a new file at `path`; `false` if any of it could not be written.
+    private static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
+        }
+        return true
     }
 
     /// The bytes of the file at `path` if it is at most 4 KiB (an entry is about 300 bytes): one
