@@ -84,7 +84,6 @@ extension SQLitePluginStorage {
     ///   step fails, after rolling that step back (the steps before it stay applied).
     public func migrate(_ migrations: [StorageMigration]) throws {
         try StorageMigrationError.check(migrations)
-        let appliedAt = ChangeLogCoding.timestamp.format(now())
         let version = try writer.withConnection { connection throws -> Int in
             defer { state.withLock { $0.tables.removeAll() } }  // refresh table shapes after any DDL
             var applied: [Int: String] = [:]
@@ -107,6 +106,9 @@ extension SQLitePluginStorage {
             }
             var current = highestApplied
             if migrations.count == highestApplied { return current }
+            // Formatted only when something is applied, which a restart with an up-to-date
+            // database never does.
+            let appliedAt = ChangeLogCoding.timestamp.format(now())
             // SQLite's procedure for schema changes: foreign keys off during the change (a table
             // rebuild would otherwise cascade or fail on DROP TABLE), checked before the commit.
             // The pragma has no effect inside a transaction, so it is set around each one.
