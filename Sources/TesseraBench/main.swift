@@ -2,7 +2,7 @@ import Foundation
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -104,6 +104,18 @@ if which == "host-start" {
         print(String(format: "    the cache saves %.1f µs of %.1f (%.0f %%)", (again.read.median - again.cached.median) / 1000,
                      again.read.median / 1000, (1 - again.cached.median / again.read.median) * 100))
     }
+}
+
+if which == "cli" || which == "all" {
+    let runs = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20
+    let r = try cliBenchmark(buildDirectory: buildDirectory, scratch: scratch + "/cli", runs: runs)
+    let ms = { (ns: Double) in String(format: "%.1f ms", ns / 1e6) }
+    print("cli: `tessera call dev.tessera.example list-notes` as a whole process, \(runs) runs of each in turns")
+    report("  anchor: tessera --version", r.version, unit: ms, target: "")
+    report("  call, the shipped manifests", r.callAllManifests, unit: ms, target: "")
+    print(String(format: "    ÷ the anchor's median: %.2f×", r.callAllManifests.median / r.version.median))
+    report("  call, only the example's manifest", r.callOneManifest, unit: ms, target: "")
+    print(String(format: "    the other manifests in the folder add %.1f ms", (r.callAllManifests.median - r.callOneManifest.median) / 1e6))
 }
 
 if which == "dispatch" || which == "all" {

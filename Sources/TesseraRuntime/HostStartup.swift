@@ -23,7 +23,7 @@ extension PluginHost {
             log(.warning, "host", "ignored a manifest with no readable id: \(error)")
         }
         // Deployment order first, then plugins that have a manifest but no deployment entry.
-        let ids = deployment.plugins.map(\.id) + catalog.entries.keys.sorted().filter { deployment.entry(for: $0) == nil }
+        let ids = deployment.plugins.map(\.id) + catalog.ids.filter { deployment.entry(for: $0) == nil }
         for id in ids {
             let slot = registry.slot(for: id)
             if let only = options.onlyPlugins, !only.contains(id) { continue }
@@ -51,7 +51,7 @@ extension PluginHost {
     func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: StartDepth,
                  storageOpening opened: Task<SQLitePluginStorage?, Never>? = nil) async {
         let id = slot.id
-        guard let entry = catalog.entries[id] else {
+        guard let entry = catalog.entry(for: id) else {
             slot.transition(.rejected, catalog.missingReason(for: id, in: deployment.manifestDirectories))
             return
         }

@@ -3,6 +3,11 @@ import TesseraManifest
 import TesseraSDK
 
 /// The manifests found in a deployment's manifest folders, read without running plugin code.
+///
+/// Finding them reads only each file's `id`; a manifest is checked, decoded and its schemas
+/// compiled when its plugin is asked for (``entry(for:)``). A command that starts one plugin
+/// (`tessera call`, `tessera plugins why`) then pays for that one manifest, not for every module's:
+/// compiling the shipped six cost a fifth of a `tessera call` (docs/benchmarks.md).
 struct ManifestCatalog {
     /// A readable manifest, or why a file claiming this id was refused.
     enum Entry {
@@ -10,37 +15,53 @@ struct ManifestCatalog {
         case invalid(file: String, error: ManifestError)
     }
 
-    private(set) var entries: [String: Entry] = [:]
+    /// The files that name each id, in the order they are read.
+    private var files: [String: [String]] = [:]
     /// Files that are not manifests of any identifiable plugin (no readable `id`).
     private(set) var unattributed: [ManifestError] = []
 
-    /// Reads every `*.json` file directly in each folder (sub-folders such as `deployments/` and
-    /// `schema/` are not manifests).
+    /// Finds every `*.json` file directly in each folder (sub-folders such as `deployments/` and
+    /// `schema/` are not manifests), and the id each names.
     init(directories: [String]) {
         let fm = FileManager.default
         for dir in directories {
-            let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-            for name in files {
+            let names = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            for name in names {
                 add(file: (dir as NSString).appendingPathComponent(name))
             }
         }
     }
 
+    /// The ids the files name, sorted.
+    var ids: [String] { files.keys.sorted() }
+
     mutating func add(file: String) {
-        do {
-            let manifest = try ManifestReader.read(file: file)
-            if case .valid(let existing) = entries[manifest.id] {
-                let error = ManifestError(file: file, path: "$.id", expected: "an id no other manifest uses",
-                                          found: "'\(manifest.id)', also in \(existing.file)")
-                entries[manifest.id] = .invalid(file: file, error: error)
-            } else {
-                entries[manifest.id] = .valid(manifest)
-            }
-        } catch {
-            // Attribute the failure to the plugin the file names, if it names one.
-            let id = (try? JSONValue(parsing: FileManager.default.contents(atPath: file) ?? Data()))?["id"]?.stringValue
-            if let id { entries[id] = .invalid(file: file, error: error) } else { unattributed.append(error) }
+        if let id = (try? JSONValue(parsing: FileManager.default.contents(atPath: file) ?? Data()))?["id"]?.stringValue {
+            files[id, default: []].append(file)
+            return
         }
+        // Not JSON, or no `id`: the reader says why.
+        do { _ = try ManifestReader.read(file: file) } catch { unattributed.append(error) }
+    }
+
+    /// The manifest that declares `id`, read now, or why the file naming it was refused; `nil`
+    /// if no file names it. Two valid manifests with one id refuse the second.
+    func entry(for id: String) -> Entry? {
+        var entry: Entry?
+        for file in files[id] ?? [] {
+            do {
+                let manifest = try ManifestReader.read(file: file)
+                if case .valid(let existing) = entry {
+                    entry = .invalid(file: file, error: ManifestError(file: file, path: "$.id", expected: "an id no other manifest uses",
+                                                                      found: "'\(manifest.id)', also in \(existing.file)"))
+                } else {
+                    entry = .valid(manifest)
+                }
+            } catch {
+                entry = .invalid(file: file, error: error)
+            }
+        }
+        return entry
     }
 
     /// Why no manifest declares `id`: where the host looked, and the files it could not read at

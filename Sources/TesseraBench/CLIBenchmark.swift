@@ -1,0 +1,49 @@
+import Foundation
+
+/// What one `tessera call` costs an end user, as a whole process: `tessera call dev.tessera.example
+/// list-notes` on a data directory where the plugin ran before, with the shipped modules'
+/// manifests in the deployment's folder, and again with only the example's manifest there (what
+/// reading the others adds). The anchor is the same executable started for `tessera --version`:
+/// the dynamic linker, the Swift runtime and the argument parser, and nothing of the host.
+/// Runs `runs` of each in turns; returns their wall-clock times in nanoseconds.
+func cliBenchmark(buildDirectory: String, scratch: String, runs: Int) throws
+    -> (version: Summary, callAllManifests: Summary, callOneManifest: Summary)
+{
+    let tessera = buildDirectory + "/tessera"
+    let shipped = FileManager.default.currentDirectoryPath + "/manifests"
+    let onlyExample = scratch + "/only-example"
+    try FileManager.default.createDirectory(atPath: onlyExample, withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(atPath: onlyExample + "/example.json")
+    try FileManager.default.copyItem(atPath: shipped + "/example.json", toPath: onlyExample + "/example.json")
+    // The example's `ui` folder is relative to its manifest: the copy's is not there, and a call
+    // does not serve it.
+    func deployment(_ name: String, manifests: String) throws -> String {
+        let file = scratch + "/\(name).json"
+        try Data("""
+            {"name": "\(name)", "role": "device", "manifestDirectories": ["\(manifests)"], "libraryPaths": ["\(buildDirectory)"],
+             "providers": {"clock": {"kind": "virtual", "start": "2026-03-02T08:00:00Z"}},
+             "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}, "notifications": {}}}]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+    let all = try deployment("all", manifests: shipped), one = try deployment("one", manifests: onlyExample)
+    let callAll = ["call", "dev.tessera.example", "list-notes", "{}", "--deployment", all, "--data", scratch + "/data-all"]
+    let callOne = ["call", "dev.tessera.example", "list-notes", "{}", "--deployment", one, "--data", scratch + "/data-one"]
+    // The first call creates the database and stages the build; it is not counted.
+    try runTool(tessera, callAll)
+    try runTool(tessera, callOne)
+    var version: [Double] = [], callAllTimes: [Double] = [], callOneTimes: [Double] = []
+    for _ in 0..<runs {
+        for (arguments, into) in [(["--version"], 0), (callAll, 1), (callOne, 2)] {
+            let t = monotonicNanoseconds()
+            try runTool(tessera, arguments)
+            let elapsed = Double(monotonicNanoseconds() - t)
+            switch into {
+            case 0: version.append(elapsed)
+            case 1: callAllTimes.append(elapsed)
+            default: callOneTimes.append(elapsed)
+            }
+        }
+    }
+    return (Summary(version), Summary(callAllTimes), Summary(callOneTimes))
+}

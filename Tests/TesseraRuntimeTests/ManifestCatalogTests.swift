@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import TesseraManifest
+@testable import TesseraRuntime
+import TesseraTestFixtures
+
+/// The catalog finds every manifest by its id and reads one only when its plugin is asked for.
+@Suite struct ManifestCatalogTests {
+    @Test func aManifestIsReadOnlyWhenItsPluginIsAskedFor() throws {
+        let ws = FixtureWorkspace("catalog")
+        ws.addManifest(id: "dev.test.asked", library: "/nowhere/libAsked.so")
+        let other = ws.addManifest(id: "dev.test.other", library: "/nowhere/libOther.so")
+        let catalog = ManifestCatalog(directories: [ws.root])
+        #expect(catalog.ids == ["dev.test.asked", "dev.test.other"])
+        guard case .valid(let asked) = catalog.entry(for: "dev.test.asked") else {
+            Issue.record("the asked-for manifest is not valid")
+            return
+        }
+        #expect(asked.id == "dev.test.asked")
+        // The other file was never checked and compiled: the reader's cache has no manifest of it.
+        // (Its path is this test's own, so no test running alongside can have read it.)
+        let content = try #require(FileManager.default.contents(atPath: other))
+        #expect(ManifestCache.manifest(file: other, content: content) == nil)
+        guard case .valid = catalog.entry(for: "dev.test.other") else {
+            Issue.record("the other manifest is not valid once asked for")
+            return
+        }
+        #expect(ManifestCache.manifest(file: other, content: content) != nil)
+    }
+
+    @Test func anInvalidManifestIsAttributedToItsIdAndAFileWithoutOneIsReportedApart() throws {
+        let ws = FixtureWorkspace("catalog")
+        ws.addManifest(id: "dev.test.broken", library: "/nowhere/libBroken.so") { $0["version"] = "not a version" }
+        Fixtures.write("{\"name\": \"no id here\"}", to: ws.root + "/anonymous.json")
+        Fixtures.write("not JSON", to: ws.root + "/garbage.json")
+        let catalog = ManifestCatalog(directories: [ws.root])
+        #expect(catalog.ids == ["dev.test.broken"])
+        guard case .invalid(let file, let error) = catalog.entry(for: "dev.test.broken") else {
+            Issue.record("a manifest with a bad version was taken")
+            return
+        }
+        #expect(file.hasSuffix("dev.test.broken.json") && error.path == "$.version")
+        #expect(catalog.unattributed.count == 2)
+        #expect(catalog.entry(for: "dev.test.missing") == nil)
+    }
+
+    @Test func aSecondValidManifestWithTheSameIdIsRefused() throws {
+        let ws = FixtureWorkspace("catalog")
+        let first = ws.addManifest(id: "dev.test.twice", library: "/nowhere/libA.so", file: "a.json")
+        ws.addManifest(id: "dev.test.twice", library: "/nowhere/libB.so", file: "b.json")
+        let catalog = ManifestCatalog(directories: [ws.root])
+        guard case .invalid(let file, let error) = catalog.entry(for: "dev.test.twice") else {
+            Issue.record("two manifests with one id were both taken")
+            return
+        }
+        #expect(file.hasSuffix("/b.json") && error.path == "$.id" && error.description.contains(first))
+    }
+}
