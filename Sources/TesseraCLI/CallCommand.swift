@@ -6,6 +6,7 @@ import TesseraSDK
 /// `tessera call ID OP [JSON|-]`
 struct Call: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "call",
         abstract: "Call one operation of a plugin against a data directory and print its result.",
         discussion: "The input is a JSON text, `-` to read it from stdin, or `{}` when left out. The call runs as the local operator (role admin).")
 

@@ -8,12 +8,13 @@ import TesseraSDK
 /// `tessera clock show|set|advance`
 struct Clock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clock",
         abstract: "Show, set or advance the virtual clock of a data directory.",
         discussion: "The virtual clock is kept in the data directory, so a sequence of commands shares it. Advancing fires every timer that falls due, in time order.",
         subcommands: [Show.self, Set.self, Advance.self])
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the host's current time and the next timers.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the host's current time and the next timers.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -32,7 +33,7 @@ struct Clock: AsyncParsableCommand {
     }
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the virtual clock to an ISO 8601 time; moving forwards fires what falls due.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the virtual clock to an ISO 8601 time; moving forwards fires what falls due.")
         @Argument(help: "The new time, e.g. 2026-03-01T08:00:00Z.") var time: String
         @OptionGroup var host: HostArguments
 
@@ -47,7 +48,7 @@ struct Clock: AsyncParsableCommand {
     }
 
     struct Advance: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Advance the virtual clock by a duration (30s, 15m, 2h30m, 6d, 1w), firing what falls due.")
+        static let configuration = CommandConfiguration(commandName: "advance", abstract: "Advance the virtual clock by a duration (30s, 15m, 2h30m, 6d, 1w), firing what falls due.")
         @Argument(help: "The duration.") var duration: String
         @OptionGroup var host: HostArguments
 

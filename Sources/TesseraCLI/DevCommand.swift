@@ -8,6 +8,7 @@ import TesseraSDK
 /// `tessera dev PLUGIN`: serve, watch the plugin's sources, rebuild its product on change and swap it in.
 struct Dev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dev",
         abstract: "Run the host, rebuild a plugin when its sources change, and swap the new build in.",
         discussion: """
             Serves like `tessera serve`. The plugin's product is its manifest's library name; its sources are the \

@@ -8,14 +8,16 @@ import TesseraManifest
 /// token (docs/hub.md).
 struct Hub: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "hub",
         abstract: "Manage a hub deployment's people (docs/hub.md).",
         subcommands: [Person.self])
 
     struct Person: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The hub's people.", subcommands: [Add.self, Password.self, List.self, Quota.self])
+        static let configuration = CommandConfiguration(commandName: "person", abstract: "The hub's people.", subcommands: [Add.self, Password.self, List.self, Quota.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Create a person; the password is read from the first line of stdin, never from an argument.",
                 discussion: "printf '%s\\n' \"$PASSWORD\" | tessera hub person add ada --deployment manifests/deployments/hub.json")
             @Argument(help: "The person's name (what they log in with).") var name: String
@@ -33,6 +35,7 @@ struct Hub: AsyncParsableCommand {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "Everyone on the hub: name, id, devices logged in, when one last reached the hub.")
             @Flag(help: "One JSON object per person.") var json = false
             @OptionGroup var host: HostArguments
@@ -62,6 +65,7 @@ struct Hub: AsyncParsableCommand {
 
         struct Quota: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "quota",
                 abstract: "Set how many megabytes of files a person may upload to the hub, or 'default' for the deployment's quotaMBPerPerson.",
                 discussion: "tessera hub person quota ada 2000 --deployment manifests/deployments/hub.json")
             @Argument(help: "The person's name.") var name: String
@@ -87,6 +91,7 @@ struct Hub: AsyncParsableCommand {
 
         struct Password: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "password",
                 abstract: "Set a person's password (a forgotten one) and sign out all their devices; the password is read from stdin.",
                 discussion: "printf '%s\\n' \"$NEW_PASSWORD\" | tessera hub person password ada --deployment manifests/deployments/hub.json")
             @Argument(help: "The person's name.") var name: String

@@ -7,12 +7,13 @@ import TesseraSDK
 /// `tessera location ingest|replay`
 struct Location: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "location",
         abstract: "Feed location fixes to the plugins subscribed to the location feed.",
         discussion: "Bad fixes (malformed, out of range, far in the future, duplicated, out of order) are dropped and counted, never fatal.",
         subcommands: [Ingest.self, Replay.self])
 
     struct Ingest: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Read OwnTracks JSON (one location object or an array) from a file or stdin.")
+        static let configuration = CommandConfiguration(commandName: "ingest", abstract: "Read OwnTracks JSON (one location object or an array) from a file or stdin.")
         @Argument(help: "The file, or - for stdin.") var file: String = "-"
         @Option(name: .long, help: "The device id for messages without a topic (OwnTracks' X-Limit-U/X-Limit-D, as user/device).") var device: String?
         @OptionGroup var host: HostArguments
@@ -41,6 +42,7 @@ struct Location: AsyncParsableCommand {
 
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Replay a GPX track as fixes on the host's clock.",
             discussion: "On a virtual clock the replay moves the clock to each fix in turn (firing what falls due on the way), so a one-hour track replays at once and the same way every time. On the system clock it runs in real time divided by --speed.")
         @Argument(help: "The GPX file.") var file: String

@@ -7,12 +7,13 @@ import TesseraSDK
 /// `tessera notifications list|read`
 struct Notifications: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "notifications",
         abstract: "Read the host's notification inbox.",
         discussion: "The inbox holds every delivered notification, newest first. Late ones (delivered after downtime) say when they were due.",
         subcommands: [List.self, Read.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List delivered notifications, newest first, with the delivery counters.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List delivered notifications, newest first, with the delivery counters.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Only those not marked read.") var unread = false
         @Option(name: .long, help: "At most this many (default 50).") var limit = 50
@@ -47,7 +48,7 @@ struct Notifications: AsyncParsableCommand {
     }
 
     struct Read: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark notifications read by number, or all of them.")
+        static let configuration = CommandConfiguration(commandName: "read", abstract: "Mark notifications read by number, or all of them.")
         @Argument(help: "Inbox numbers (#12 is 12).") var ids: [Int64] = []
         @Flag(name: .long, help: "Mark every unread notification read.") var all = false
         @OptionGroup var host: HostArguments
@@ -66,11 +67,12 @@ struct Notifications: AsyncParsableCommand {
 /// `tessera events list`
 struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "events",
         abstract: "Show how far each subscriber got with the events it consumes.",
         subcommands: [List.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One line per subscription: delivered, behind, and a failing delivery's error and retry time.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "One line per subscription: delivered, behind, and a failing delivery's error and retry time.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
 

@@ -8,11 +8,13 @@ import TesseraSDK
 /// `tessera plugins list|why|verify`
 struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plugins",
         abstract: "List plugins, explain a plugin's state, verify plugin libraries.",
         subcommands: [List.self, Why.self, Verify.self, Swap.self, Restart.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the deployment's plugins with state, reason, version and grants.",
             discussion: "By default only the checks that run no plugin code (manifest, deployment, grants, gate 1); --start loads and starts each plugin as `serve` would; --running asks the host that `tessera serve` runs, with its generations and the retired ones it keeps mapped.")
         @OptionGroup var host: HostArguments
@@ -50,6 +52,7 @@ struct Plugins: AsyncParsableCommand {
 
     struct Why: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "why",
             abstract: "Explain one plugin's state: every step it went through and what each found.",
             discussion: "Loads and starts the plugin (only that one) to find out.")
         @Argument(help: "The plugin id.") var plugin: String
@@ -75,6 +78,7 @@ struct Plugins: AsyncParsableCommand {
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check plugin libraries: gate 1 (file: sha256, stamp, link lint), which runs no plugin code; gates 2 (dlopen) and 3 (handshake) with --load, in a throwaway child process.",
             discussion: "Exits 0 when every library passes, 1 otherwise.")
         @Argument(help: "Plugin library files (.so).") var paths: [String]

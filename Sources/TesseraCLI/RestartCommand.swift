@@ -6,6 +6,7 @@ import TesseraSDK
 /// clearing its crash record (how an operator lifts a quarantine; docs/isolation.md).
 struct Restart: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restart",
         abstract: "Restart a process-tier plugin in a running host, lifting its quarantine.",
         discussion: """
             Talks to the host serving the deployment (`tessera serve`) over its HTTP API, with an admin token \

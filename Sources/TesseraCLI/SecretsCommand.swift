@@ -6,12 +6,13 @@ import TesseraSDK
 /// `tessera secrets list|remove`: what plugins keep in `<data>/secrets.sqlite`, by name only.
 struct Secrets: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "secrets",
         abstract: "List or remove plugins' secrets (names only: values are never shown).",
         discussion: "Plugins keep tokens and tickets with the secrets capability, apart from their records. Removing one makes the plugin ask for it again (e.g. log in to STAG, or enter a Fio token).",
         subcommands: [List.self, Remove.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every plugin's secret names, with when each was last set.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every plugin's secret names, with when each was last set.")
         @Argument(help: "Only this plugin's.") var plugin: String?
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
@@ -33,7 +34,7 @@ struct Secrets: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget one plugin's secret.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Forget one plugin's secret.")
         @Argument(help: "The plugin's id.") var plugin: String
         @Argument(help: "The secret's name.") var name: String
         @OptionGroup var host: HostArguments

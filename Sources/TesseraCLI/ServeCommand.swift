@@ -9,6 +9,7 @@ import TesseraRuntime
 /// `tessera serve`
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Start the host on a deployment and run until interrupted (Ctrl-C or SIGTERM).",
         discussion: """
             Listens for HTTP on the deployment's http.host and http.port (127.0.0.1:8420 by default; docs/http.md), \

@@ -63,6 +63,7 @@ struct RunningHost {
 /// `tessera plugins swap ID PATH`: asks a running host to swap a plugin's code.
 struct Swap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "swap",
         abstract: "Swap a running plugin's code for a new build, without stopping the host.",
         discussion: """
             Talks to the host serving the deployment (`tessera serve`) over its HTTP API, with an admin token \

@@ -9,12 +9,13 @@ import TesseraSyncClient
 extension Sync {
     struct Channels: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "channels",
             abstract: "List, add or remove your delivery channels at the hub (webhook, e-mail).",
             discussion: "The hub sends the notifications other members address to your spaces (a safe-travel alert) to each channel, whether or not any of your devices is online.",
             subcommands: [List.self, Add.self, Confirm.self, Remove.self])
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Your channels, oldest first (never their secrets).")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Your channels, oldest first (never their secrets).")
             @OptionGroup var host: HostArguments
             @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -30,6 +31,7 @@ extension Sync {
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Add a channel: `webhook URL` (https, or http to this machine) or `email` (your account's address).",
                 discussion: "A webhook's signing secret is printed this once: keep it where the receiver checks each POST's Tessera-Signature.")
             @Argument(help: "webhook or email.") var kind: String
@@ -62,7 +64,7 @@ extension Sync {
         }
 
         struct Confirm: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Confirm an e-mail channel with the code mailed to its address.")
+            static let configuration = CommandConfiguration(commandName: "confirm", abstract: "Confirm an e-mail channel with the code mailed to its address.")
             @Argument(help: "The channel's id.") var id: String
             @Argument(help: "The 7-digit code.") var code: String
             @OptionGroup var host: HostArguments
@@ -76,7 +78,7 @@ extension Sync {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove one of your channels by its id; nothing more is sent to it.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove one of your channels by its id; nothing more is sent to it.")
             @Argument(help: "The channel's id (tessera sync channels list).") var id: String
             @OptionGroup var host: HostArguments
 

@@ -7,12 +7,14 @@ import TesseraSyncClient
 /// `tessera sync login|register|logout|now|status`: this device and its hub (the deployment's `providers.sync`).
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Sync plugins' tables with the deployment's hub.",
         discussion: "A serving host syncs by itself: soon after local changes and every providers.sync.every (15m by default). These commands log this device in, run a round now, and show where each plugin stands.",
         subcommands: [Login.self, Register.self, Logout.self, Now.self, Status.self, Conflicts.self, Channels.self])
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Log this device in to the hub; the password is read from the first line of stdin.",
             discussion: "The device token the hub returns is kept as the host's secret (tessera secrets list shows tessera.host hub-device-token).")
         @Argument(help: "The person's name on the hub.") var name: String
@@ -35,6 +37,7 @@ struct Sync: AsyncParsableCommand {
 
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "logout",
             abstract: "Log this device out of the hub and remove the person's synced data from it.",
             discussion: "A last sync round goes first, so nothing written here is lost; then every synced row, the files no record links any more, every pending notification and the device's sync state and token are removed, and another person may log in. Refused if the round fails, unless --discard-unsynced.")
         @Flag(name: .long, help: "Log out even if the last round fails: what was not synced is lost.") var discardUnsynced = false
@@ -58,7 +61,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     struct Now: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run one sync round now for each syncing plugin, or for one.")
+        static let configuration = CommandConfiguration(commandName: "now", abstract: "Run one sync round now for each syncing plugin, or for one.")
         @Argument(help: "Only this plugin.") var plugin: String?
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
@@ -89,6 +92,7 @@ struct Sync: AsyncParsableCommand {
 
     struct Conflicts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conflicts",
             abstract: "List the kept conflicts of each syncing plugin, or of one: cells two writers changed concurrently.",
             discussion: "The plugin resolves them (its sync capability); this only shows them.")
         @Argument(help: "Only this plugin.") var plugin: String?
@@ -118,7 +122,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The hub, whether this device is logged in, and each syncing plugin's spaces and pull cursor.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "The hub, whether this device is logged in, and each syncing plugin's spaces and pull cursor.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
 

@@ -8,6 +8,7 @@ extension Sync {
     /// device's login in one command.
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "register",
             abstract: "Create an account at the hub and log this device in as it; the password is read from the first line of stdin.",
             discussion: "The hub must have open registration (hub.registration \"open\"). The account's name is the e-mail address, lowercased: log in with it later (tessera sync login EMAIL). Exit 2 for a refused field (weak password, bad address, terms not accepted), 4 for registration closed or an address already taken, 5 when the hub cannot be reached.")
         @Argument(help: "The e-mail address: the account's name.") var email: String

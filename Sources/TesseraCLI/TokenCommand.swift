@@ -9,12 +9,14 @@ import TesseraSDK
 /// `TOKEN=$(tessera token rotate)` works), and stored nowhere.
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "token",
         abstract: "Manage the HTTP API's bearer tokens (only their SHA-256 is stored).",
         discussion: "A device host makes its admin token on first `serve` and prints it once. A running server sees changes at once.",
         subcommands: [Rotate.self, Create.self, List.self, Revoke.self])
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Replace a token's secret (the admin token by default) and print the new one; the old one stops working.")
         @Argument(help: "The token's name.") var name: String = "admin"
         @OptionGroup var host: HostArguments
@@ -25,7 +27,7 @@ struct Token: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a new token and print its secret.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a new token and print its secret.")
         @Argument(help: "The token's name: calls made with it run as the principal with this id.") var name: String
         @Option(name: .long, help: "user or admin.") var role: String = "user"
         @OptionGroup var host: HostArguments
@@ -38,7 +40,7 @@ struct Token: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tokens: name, role, when made (never a secret).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the tokens: name, role, when made (never a secret).")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -59,7 +61,7 @@ struct Token: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a token; requests with it get 401 from then on.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Delete a token; requests with it get 401 from then on.")
         @Argument(help: "The token's name.") var name: String
         @OptionGroup var host: HostArguments
 
