@@ -84,7 +84,9 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
                 try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds)
             })
             routedRuns.append(try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: seconds))
-            plainRuns.append(try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds))
+            plainRuns.append(try await ProfilerWindow.around("plain") {
+                try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds)
+            })
         }
         func median(_ runs: [WrkResult]) -> WrkResult {
             var chosen = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]

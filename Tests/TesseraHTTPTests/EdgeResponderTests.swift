@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 import TesseraSDK
 @testable import TesseraHTTP
@@ -47,6 +48,32 @@ import TesseraSDK
         for type in ["", "text/plain", "application/jsonx", "application/json5", "text/json", "application/x-json-seq",
                      "application/", "application+json", "json"] {
             #expect(!JSONRequestBody.isJSON(type), "\(type)")
+        }
+    }
+
+    @Test func aHeaderIsReadAsTheSubscriptReadsIt() {
+        var headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer a"]
+        #expect(headers.value(of: .contentType) == "application/json")
+        #expect(headers.value(of: .authorization) == "Bearer a")
+        #expect(headers.value(of: .contentLength) == nil)
+        // Names compare without case; a field given twice reads as the subscript joins it.
+        headers.append(HTTPField(name: HTTPField.Name("AUTHORIZATION")!, value: "Bearer b"))
+        #expect(headers.value(of: .authorization) == "Bearer a, Bearer b")
+        #expect(headers.value(of: .authorization) == headers[.authorization])
+        headers.append(HTTPField(name: .cookie, value: "a=1"))
+        headers.append(HTTPField(name: .cookie, value: "b=2"))
+        #expect(headers.value(of: .cookie) == headers[.cookie])
+    }
+
+    @Test func aCallThroughTheShortcutNamesItsPluginAndOperationInTheContext() async throws {
+        try await TestServer.start().use { server in
+            // An operation the plugin does not declare: the answer names it, so the route read
+            // the operation the shortcut found (and the router finds the same).
+            let direct = try await server.request("POST", "/v1/plugins/test.probe/ops/no-such-op", json: "{}")
+            let routed = try await server.request("POST", "/v1/plugins/test.probe/ops/no-such-op/", json: "{}")
+            #expect(direct.status == 404 && routed.status == 404)
+            #expect(direct.text.contains("no-such-op"))
+            #expect(direct.json == routed.json)
         }
     }
 }

@@ -37,7 +37,7 @@ struct AuthMiddleware: RouterMiddleware {
         }
         let basic = basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
-        guard let header = request.headers[.authorization] else {
+        guard let header = request.headers.value(of: .authorization) else {
             throw refuse(basic ? "this route needs a token: send Authorization: Bearer <token>, or the token as the Basic password"
                                : "this route needs a token: send Authorization: Bearer <token>")
         }

@@ -8,9 +8,9 @@ enum JSONRequestBody {
     /// The body's bytes; `empty` (`{}`) for an empty body that declares no other media type, so an
     /// operation without input can be called with a bare POST.
     static func read(_ request: Request, limit: Int, empty: [UInt8] = Array("{}".utf8)) async throws -> [UInt8] {
-        let contentType = request.headers[.contentType]
+        let contentType = request.headers.value(of: .contentType)
         if let contentType, !isJSON(contentType) { throw APIError.unsupportedMediaType(contentType) }
-        let declared = request.headers[.contentLength].flatMap(Int.init)
+        let declared = request.headers.value(of: .contentLength).flatMap(Int.init)
         if let declared, declared > limit { throw APIError.payloadTooLarge(limit: limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(declared ?? 0)

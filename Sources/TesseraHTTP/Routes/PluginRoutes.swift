@@ -54,8 +54,8 @@ struct PluginRoutes: Sendable {
     /// operation's body is a file: ``FileRoutes``). Only a call to an
     /// operation some manifest declares is counted in the metrics, whatever its outcome.
     func call(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let plugin = context.parameters.get("id") ?? ""
-        let operation = context.parameters.get("op") ?? ""
+        let plugin = context.operationTarget.map { String($0.plugin) } ?? context.parameters.get("id") ?? ""
+        let operation = context.operationTarget.map { String($0.operation) } ?? context.parameters.get("op") ?? ""
         guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
         let declaration = host.manifest(of: plugin)?.operation(named: operation)
         let declared = declaration != nil

@@ -4,7 +4,8 @@ import Hummingbird
 /// request a deployment serves most, a plugin operation (`POST /v1/plugins/{id}/ops/{op}`).
 ///
 /// Such a request goes through the same middlewares to the same handler as through the router;
-/// only the router's look-up is skipped. That look-up splits the path character by character and
+/// only the router's look-up is skipped, and the plugin and operation travel in the context's
+/// `operationTarget` instead of the router's `parameters`. That look-up splits the path character by character and
 /// walks a trie of some forty routes: 5 % of the edge's CPU per call in a profile of
 /// `tessera-bench http` (docs/benchmarks.md). The shortcut takes only the canonical form of the
 /// path (no empty, `.` or `..` segment, no trailing slash); anything else goes to the router,
@@ -46,7 +47,7 @@ struct EdgeResponder: HTTPResponder {
             return try await router.respond(to: request, context: context)
         }
         var context = context
-        context.coreContext.parameters = ["id": plugin, "op": operation]
+        context.operationTarget = (plugin, operation)
         context.coreContext.endpointPath.value = operationEndpoint
         // As the router does: an error that knows its response becomes it.
         do {
