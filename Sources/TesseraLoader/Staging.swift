@@ -69,7 +69,7 @@ public struct GenerationStore: Sendable {
 
     /// The copy staged from this very build before, if the index vouches for it and the copy is
     /// whole (its size: a copy is renamed into place only once written, so a short one was cut by
-    /// something else). The build ID is read (the build's first page) only once the stamp
+    /// something else). The build ID is read (the build's first kilobyte) only once the stamp
     /// matches; the copy is not opened: gate 1 judges the facts the index kept.
     private func stagedBefore(_ build: borrowing OpenBuild, name: String, sourcePath: String, index: StageIndex) -> StagedLibrary? {
         guard build.stamp.isSettled(for: settleTime), let entry = index.entry(for: build.stamp, name: name),
