@@ -82,12 +82,12 @@ struct OpenBuild: ~Copyable {
 struct StageIndex {
     /// What the index remembers of one build.
     struct Entry {
-        /// The build ID the build had (as ``OpenBuild/buildID()`` reads it; "-" for none).
-        let buildID: String
         /// The content address of its staged copy.
         let sha256: String
         /// What gate 1 read from the staged copy.
         let facts: LibraryFacts
+        /// The build ID the build had, as ``OpenBuild/buildID()`` reads it ("-" for none).
+        var buildID: String { facts.buildID ?? "-" }
     }
 
     /// The first field of an entry: the format it is written in. An entry in another format (an
@@ -152,7 +152,7 @@ struct StageIndex {
         let facts = LibraryFacts(stampSection: stampSection.bytes, embeddedSDKTypes: Int(embedded),
                                  linksSharedSDK: links.first == UInt8(ascii: "1"), linksSharedSwiftRuntime: links.last == UInt8(ascii: "1"),
                                  buildID: id == "-" ? nil : id, size: Int(stamp.size))
-        return Entry(buildID: id, sha256: String(decoding: sha256, as: UTF8.self), facts: facts)
+        return Entry(sha256: String(decoding: sha256, as: UTF8.self), facts: facts)
     }
 
     /// A decimal integer, optionally negative (a write time before 1970); `nil` if malformed.

@@ -12,12 +12,20 @@ public enum ManifestReader {
     /// A file read before with exactly the same bytes is not parsed, checked and compiled again:
     /// the manifest read then is handed out (``ManifestCache``; a change of any byte reads anew).
     public static func read(file: String) throws(ManifestError) -> PluginManifest {
-        let content = try JSONDocument.contents(of: file)
+        try read(file: file, content: JSONDocument.contents(of: file))
+    }
+
+    /// ``read(file:)`` of a file whose bytes the caller has read already, and whose JSON it has
+    /// parsed if `document` is given (the host's manifest catalog reads every file's `id` first):
+    /// neither is done again.
+    public static func read(file: String, content: Data, document: JSONValue? = nil) throws(ManifestError) -> PluginManifest {
         // Kept under the absolute path: a relative one is resolved against the current folder
         // (the `ui` folder is made absolute from it), which may change between two reads.
         let key = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         if let kept = ManifestCache.manifest(file: key, content: content) { return kept }
-        let manifest = try decode(JSONDocument.parse(content, file: file), file: file)
+        let parsed: JSONValue
+        if let document { parsed = document } else { parsed = try JSONDocument.parse(content, file: file) }
+        let manifest = try decode(parsed, file: file)
         ManifestCache.keep(manifest, file: key, content: content)
         return manifest
     }

@@ -15,8 +15,15 @@ struct ManifestCatalog {
         case invalid(file: String, error: ManifestError)
     }
 
+    /// A file that names an id: its bytes and their JSON, read once when the catalog looks.
+    private struct Candidate {
+        let file: String
+        let content: Data
+        let document: JSONValue
+    }
+
     /// The files that name each id, in the order they are read.
-    private var files: [String: [String]] = [:]
+    private var candidates: [String: [Candidate]] = [:]
     /// Files that are not manifests of any identifiable plugin (no readable `id`).
     private(set) var unattributed: [ManifestError] = []
 
@@ -33,11 +40,12 @@ struct ManifestCatalog {
     }
 
     /// The ids the files name, sorted.
-    var ids: [String] { files.keys.sorted() }
+    var ids: [String] { candidates.keys.sorted() }
 
     mutating func add(file: String) {
-        if let id = (try? JSONValue(parsing: FileManager.default.contents(atPath: file) ?? Data()))?["id"]?.stringValue {
-            files[id, default: []].append(file)
+        if let content = FileManager.default.contents(atPath: file), let document = try? JSONValue(parsing: content),
+           let id = document["id"]?.stringValue {
+            candidates[id, default: []].append(Candidate(file: file, content: content, document: document))
             return
         }
         // Not JSON, or no `id`: the reader says why.
@@ -48,9 +56,10 @@ struct ManifestCatalog {
     /// if no file names it. Two valid manifests with one id refuse the second.
     func entry(for id: String) -> Entry? {
         var entry: Entry?
-        for file in files[id] ?? [] {
+        for candidate in candidates[id] ?? [] {
+            let file = candidate.file
             do {
-                let manifest = try ManifestReader.read(file: file)
+                let manifest = try ManifestReader.read(file: file, content: candidate.content, document: candidate.document)
                 if case .valid(let existing) = entry {
                     entry = .invalid(file: file, error: ManifestError(file: file, path: "$.id", expected: "an id no other manifest uses",
                                                                       found: "'\(manifest.id)', also in \(existing.file)"))
