@@ -125,6 +125,7 @@ let package = Package(
             "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
         // The bare Hummingbird route the benchmarks compare the edge with, and the process of its

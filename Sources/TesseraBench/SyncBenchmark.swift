@@ -2,6 +2,7 @@ import Foundation
 import TesseraSDK
 import TesseraSQLite
 import TesseraSync
+import TesseraSyncClient
 
 /// 100,000 cell changes from one replica to another through the sync store, with no network:
 /// device A writes, its log is read, encoded for the wire, decoded, and applied on device B.
@@ -13,8 +14,9 @@ import TesseraSync
 ///   changes plus one existence change per row;
 /// - **patches**: then `cells` single-cell patches of random rows of those (batches of 500), the
 ///   worst case for the wire, since each record carries its row, timestamp and causal length for one cell.
-/// The transfer streams: A's log is read in pages of 5,000 changes, each encoded, decoded and applied
-/// on B in one transaction before the next is read, so it holds one page at a time whatever the
+/// The transfer streams: A's log is read in pages of 10,000 changes (what a device applies in one
+/// transaction when it pulls a backlog), each encoded, decoded and applied on B in one transaction
+/// before the next is read, so it holds one page at a time whatever the
 /// log's length (the peak resident growth is reported beside the times). The wire size is given for the
 /// binary ``SyncWire`` encoding and for JSON lines (one Actual-like message object per change) to
 /// compare. Each round checks that A and B end with equal merkle roots and equal tables.
@@ -83,6 +85,12 @@ struct SyncBenchmarkResult {
 }
 
 private let space = "child-1"
+
+/// The changes one transfer page carries, and B applies in one transaction: as many as a device
+/// applies at once when it pulls a backlog (``DeviceSync/defaultApplyBatch``, 10,000), or
+/// `TESSERA_BENCH_SYNC_PAGE` (to see how the transaction's size moves the cost per change at large N).
+let syncBenchmarkPageSize = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_PAGE"].flatMap { Int($0) }
+    ?? DeviceSync.defaultApplyBatch
 private let table = SyncedTable("entries", keepConflicts: ["note"])
 
 private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
@@ -90,11 +98,15 @@ private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
     let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
     try database.withConnection {
         try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")
-        // An experiment, not the host's setting: TESSERA_BENCH_SYNC_CACHE_KIB sets SQLite's page
-        // cache of both replicas (default 2,000 KiB), to see how much of the per-change cost at
-        // large N is page-cache misses.
+        // Experiments, not the host's settings: TESSERA_BENCH_SYNC_CACHE_KIB sets SQLite's page
+        // cache of both replicas (default 2,000 KiB), TESSERA_BENCH_SYNC_MMAP_MIB has SQLite read
+        // them through a memory map of that size, to see how much of the per-change cost at large N
+        // is page-cache misses and the copies of `pread`.
         if let kib = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_CACHE_KIB"].flatMap({ Int($0) }) {
             try $0.execute("PRAGMA cache_size=-\(kib)")
+        }
+        if let mib = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_MMAP_MIB"].flatMap({ Int($0) }) {
+            _ = try $0.fetchOne("PRAGMA mmap_size=\(mib << 20)")
         }
     }
     return try SyncStore(database: database, tables: [table], node: HLCNode(node), now: { Date() })
@@ -134,7 +146,7 @@ private func writePatches(_ store: SyncStore, ids: [String], count: Int, random:
 /// peak resident growth over the transfer is recorded to show it.
 private func transfer(from a: SyncStore, to b: SyncStore, phase: SyncBenchmarkResult.Phase.Prefix, since: HLCTimestamp?,
                       into result: inout SyncBenchmarkResult) throws {
-    let pageSize = 5000
+    let pageSize = syncBenchmarkPageSize
     var seconds = (read: 0.0, encode: 0.0, json: 0.0, decode: 0.0, apply: 0.0)
     var sizes = (changes: 0, cells: 0, binary: 0, json: 0)
     let before = ResidentMemory.now()
@@ -268,7 +280,7 @@ func printSyncResult(_ r: SyncBenchmarkResult) {
         let p = { (name: String) in SyncBenchmarkResult.Phase(rawValue: workload + name)! }
         print("sync, \(workload): \(what); device A → device B through the store, files with WAL + synchronous=FULL, median of \(r.rounds) round\(r.rounds == 1 ? "" : "s")")
         print("  write on A (record batches of 500, stamped)   \(seconds(p("Write")))")
-        print("  read A's log \(seconds(p("Read"))), encode \(seconds(p("Encode"))) (JSON lines \(seconds(p("JSON")))), decode \(seconds(p("Decode"))), apply on B \(seconds(p("Apply"))) (pages of 5000, streamed)")
+        print("  read A's log \(seconds(p("Read"))), encode \(seconds(p("Encode"))) (JSON lines \(seconds(p("JSON")))), decode \(seconds(p("Decode"))), apply on B \(seconds(p("Apply"))) (pages of \(syncBenchmarkPageSize), streamed)")
         print(String(format: "  A → B (read + encode + decode + apply)        %.3f s = %.1f µs per change  target ≤ 5 s device→hub→device",
                      r.transfer(workload), r.transfer(workload) / Double(size.changes) * 1e6))
         if let touched = r.rowsTouched[workload] {

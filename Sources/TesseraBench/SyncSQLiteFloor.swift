@@ -52,9 +52,10 @@ func syncSQLiteFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Dou
 
 /// The same floor for the patches workload: `cells / 5` rows of 5 cells (inserted untimed, in
 /// transactions of 10,000 rows), then `cells` single-cell patches of random rows, applied as
-/// ``MergeSession`` applies a remote page of 5,000: per change a message-log insert, per row new to
-/// the page its causal length and the cell's winner looked up; at the end of the page, per row in
-/// id order, the cell's winner written and the plugin's row updated; one transaction per page.
+/// ``MergeSession`` applies a remote page (the benchmark's page, 10,000): per change a message-log
+/// insert, per row new to the page its causal length and the cell's winner looked up; at the end of
+/// the page, per row in id order, the cell's winner written and the plugin's row updated; one
+/// transaction per page.
 /// The rows a page touches, and so the pages of each B-tree it dirties, depend on `cells` exactly
 /// as the benchmark's do. Returns seconds per change (CPU, wall-clock).
 func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
@@ -89,10 +90,10 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     }
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
-    for first in stride(from: 0, to: cells, by: 5000) {
+    for first in stride(from: 0, to: cells, by: syncBenchmarkPageSize) {
         try floor.exec("BEGIN IMMEDIATE")
         var touched: [String: String] = [:]
-        for _ in first..<min(first + 5000, cells) {
+        for _ in first..<min(first + syncBenchmarkPageSize, cells) {
             let id = ids[random.below(ids.count)]
             let ts = nextStamp()
             floor.step(0, [ts, "amount", id])

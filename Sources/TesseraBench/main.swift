@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
@@ -7,6 +9,15 @@ import TesseraLoader
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
+
+// An experiment, not how the host runs: TESSERA_BENCH_NIO_EXECUTOR=1 makes NIO's event loops Swift
+// concurrency's global executor for this process (before any task starts), so a request's handler
+// runs on the thread that reads its socket. `tessera-bench http` with and without it compares the
+// thread hops it saves with what it costs (docs/benchmarks.md, "Handlers on the event loops").
+if ProcessInfo.processInfo.environment["TESSERA_BENCH_NIO_EXECUTOR"] != nil {
+    print("NIO's event loops are Swift concurrency's global executor:",
+          NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor())
+}
 
 // The child of the load benchmark: `tessera-bench load-child LIBRARY SCRATCH COUNT [PLUGIN-ID [BUILDS-FOLDER]]`.
 if which == "load-child" {

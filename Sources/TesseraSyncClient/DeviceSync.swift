@@ -16,6 +16,17 @@ public struct DeviceSync: Sendable {
     public let state: SyncPeerState
     /// Changes per push request: well under the hub's 1 MiB body limit (≈20 bytes a change).
     public var pushBatch = 5_000
+    /// Changes asked of the hub per pull request: the largest page it serves (`HubStore.maxPullLimit`);
+    /// its byte limit may cut a page shorter.
+    public var pullPage = 10_000
+    /// Changes applied in one transaction when a backlog comes down: pages are gathered until they
+    /// hold this many (or the hub has no more), then applied, and only then is the cursor saved.
+    /// Random updates of a large store cost a written B-tree page per row per transaction, so a page
+    /// of 1,000 cost three times as much per change at 10⁵ changes (docs/benchmarks.md, "Pulling a
+    /// backlog"); the writer waits for a transaction this size for well under a second.
+    public var applyBatch = DeviceSync.defaultApplyBatch
+    /// ``applyBatch``'s default.
+    public static let defaultApplyBatch = 10_000
     /// Whether the plugin declares per-plugin roles: then each round also refreshes this person's
     /// plugin role per space and the rows they created, which the device's record API checks.
     public var tracksRoles = false
@@ -55,6 +66,8 @@ public struct DeviceSync: Sendable {
         public var filesDropped: [String] = []
         /// How many of ``rejected`` were reverted already.
         var revertedRejections = 0
+        /// The transactions the received changes were applied in (see ``DeviceSync/applyBatch``).
+        public var pulledBatches = 0
 
         /// An empty report.
         public init() {}
@@ -166,20 +179,33 @@ public struct DeviceSync: Sendable {
         }
     }
 
-    /// Pulls pages until the hub has no more, applying each before saving its cursor.
+    /// Pulls pages until the hub has no more, applying them ``applyBatch`` changes at a time, each
+    /// batch in one transaction before the cursor after it is saved: a device stopped halfway pulls
+    /// again from the last batch it applied (applying a change twice changes nothing).
     private func pullAll(space: String?, into report: inout Report) async throws {
         var cursor = space == nil ? try state.cursor(hub: hub.baseURL, plugin: plugin) : 0
-        while true {
-            let page = try await hub.pull(plugin: plugin, after: cursor, space: space)
-            if !page.changes.isEmpty {
-                let applied = try store.applyRemote(page.changes)
-                try files?.noteReferences(page.changes)
-                report.pulled += page.changes.count
-                report.changedRows += applied.rows
-            }
+        var gathered: [SyncChange] = []
+        var more = true
+        while more {
+            let page = try await hub.pull(plugin: plugin, after: cursor, space: space, limit: pullPage)
+            gathered += page.changes
             cursor = page.cursor
-            if space == nil { try state.setCursor(cursor, hub: hub.baseURL, plugin: plugin) }
-            if !page.more { return }
+            more = page.more
+            if !more || gathered.count >= applyBatch {
+                try apply(gathered, into: &report)
+                gathered = []
+                if space == nil { try state.setCursor(cursor, hub: hub.baseURL, plugin: plugin) }
+            }
         }
+    }
+
+    /// Applies pulled changes in one transaction.
+    private func apply(_ changes: [SyncChange], into report: inout Report) throws {
+        guard !changes.isEmpty else { return }
+        let applied = try store.applyRemote(changes)
+        try files?.noteReferences(changes)
+        report.pulled += changes.count
+        report.pulledBatches += 1
+        report.changedRows += applied.rows
     }
 }

@@ -63,6 +63,38 @@ struct DeviceSyncTests {
         }
     }
 
+    @Test("a backlog is applied several pages to a transaction, and its cursor saved after each", arguments: HubBackend.allCases)
+    func backlogAppliedInBatches(backend: HubBackend) async throws {
+        try await HubTestServer.start(backend).use { hub in
+            try await hub.addPerson("ada")
+            let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
+            for i in 0..<20 { try phone.put("n\(i)", title: "note \(i)", in: "personal") }
+            _ = try await device(phone, hub: hub, state: "phone.sqlite").round()
+            // Two devices pull the same 80 changes in pages of 3: one applies each page on its own,
+            // the other gathers pages until they hold 10 changes.
+            var pagewise = try device(try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "tablet"), node: 0xC3,
+                                                        clock: hub.clock.now), hub: hub, state: "tablet.sqlite")
+            pagewise.pullPage = 3
+            pagewise.applyBatch = 1
+            let laptop = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "laptop"), node: 0xB2, clock: hub.clock.now)
+            var batched = try device(laptop, hub: hub, state: "laptop.sqlite")
+            batched.pullPage = 3
+            batched.applyBatch = 10
+            let onePerPage = try await pagewise.round()
+            let gathered = try await batched.round()
+            #expect(onePerPage.pulled == 80 && gathered.pulled == 80)
+            // A page of 3 holds one new row's 4 changes (one timestamp, which the hub never
+            // splits): 20 pages, and a transaction each. Gathered, a transaction takes pages until
+            // they hold 10 changes or more: 12 at a time.
+            #expect(onePerPage.pulledBatches == 20)
+            #expect(gathered.pulledBatches == 7)
+            #expect(try laptop.notes() == phone.notes())
+            // The cursor was saved after the last batch: a new round on the same state pulls nothing.
+            let again = try await device(laptop, hub: hub, state: "laptop.sqlite").round()
+            #expect(again.pulled == 0 && again.pulledBatches == 0)
+        }
+    }
+
     @Test("a viewer's writes come back rejected with their reason", arguments: HubBackend.allCases)
     func viewerRejected(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
