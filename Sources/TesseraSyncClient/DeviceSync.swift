@@ -22,7 +22,7 @@ public struct DeviceSync: Sendable {
     /// Changes applied in one transaction when a backlog comes down: pages are gathered until they
     /// hold this many (or the hub has no more), then applied, and only then is the cursor saved.
     /// Random updates of a large store cost a written B-tree page per row per transaction, so a page
-    /// of 1,000 cost three times as much per change at 10⁵ changes (docs/benchmarks.md, "Pulling a
+    /// of 1,000 cost twice as much per change at 10⁵ changes (docs/benchmarks.md, "Pulling a
     /// backlog"); the writer waits for a transaction this size for well under a second.
     public var applyBatch = DeviceSync.defaultApplyBatch
     /// ``applyBatch``'s default.
