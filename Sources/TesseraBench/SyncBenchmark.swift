@@ -16,10 +16,10 @@ import TesseraSyncClient
 ///   worst case for the wire, since each record carries its row, timestamp and causal length for one cell.
 /// The transfer streams: A's log is read in pages of 10,000 changes (what a device applies in one
 /// transaction when it pulls a backlog), each encoded, decoded and applied on B in one transaction
-/// before the next is read, so it holds one page at a time whatever the
-/// log's length (the peak resident growth is reported beside the times). The wire size is given for the
-/// binary ``SyncWire`` encoding and for JSON lines (one Actual-like message object per change) to
-/// compare. Each round checks that A and B end with equal merkle roots and equal tables.
+/// before the next is read, so it holds one page at a time whatever the log's length (the peak
+/// resident growth is reported beside the times). The wire size is given for the binary
+/// ``SyncWire`` encoding and for JSON lines (one Actual-like message object per change) to compare.
+/// Each round checks that A and B end with equal merkle roots and equal tables.
 func syncBenchmark(cells: Int, rounds: Int, scratch: String) throws -> SyncBenchmarkResult {
     precondition(cells % 5 == 0 && cells > 0 && rounds > 0)
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -91,6 +91,7 @@ private let space = "child-1"
 /// `TESSERA_BENCH_SYNC_PAGE` (to see how the transaction's size moves the cost per change at large N).
 let syncBenchmarkPageSize = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_PAGE"].flatMap { Int($0) }
     ?? DeviceSync.defaultApplyBatch
+
 private let table = SyncedTable("entries", keepConflicts: ["note"])
 
 private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
