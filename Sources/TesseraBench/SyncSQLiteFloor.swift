@@ -112,6 +112,40 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
 }
 
+/// The least any store could write for the patches workload: the plugin's table alone, with no
+/// sync metadata and no log. The same `cells / 5` rows (inserted untimed) and the same random
+/// `cells` patches in pages of the benchmark's size; each page, one transaction, updates every row it
+/// touched once, in id order (`UPDATE entries SET amount = ? WHERE id = ?`). What this grows from 10³
+/// to 10⁶ is what a transaction of this size costs SQLite's B-tree and the disk when it holds the
+/// same row several times (a small store) or each row once (a large one): a bound under any sync
+/// layer that keeps the plugin's rows in SQLite. Returns seconds per change (CPU, wall-clock).
+func syncSQLiteTableFloor(cells: Int, path: String) throws -> (cpu: Double, wall: Double) {
+    let sql = [
+        "UPDATE entries SET amount = ? WHERE id = ?",
+        "INSERT INTO entries VALUES (?, 'nap', '2026-03-02T10:00:00Z', 80.0, 'took it slowly', 'mum')",
+    ]
+    let floor = try FloorDatabase(path: path, statements: sql)
+    var random = SplitMix64(seed: 7)
+    let ids = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
+    for start in stride(from: 0, to: ids.count, by: 10_000) {
+        try floor.exec("BEGIN IMMEDIATE")
+        for id in ids[start..<min(start + 10_000, ids.count)] { floor.step(1, [id]) }
+        try floor.exec("COMMIT")
+    }
+    let start = processCPUSeconds()
+    let wallStart = monotonicNanoseconds()
+    for first in stride(from: 0, to: cells, by: syncBenchmarkPageSize) {
+        try floor.exec("BEGIN IMMEDIATE")
+        var touched: [String: Int] = [:]
+        for _ in first..<min(first + syncBenchmarkPageSize, cells) {
+            touched[ids[random.below(ids.count)]] = random.below(250)
+        }
+        for id in touched.keys.sorted() { floor.step(0, [String(touched[id]!), id]) }
+        try floor.exec("COMMIT")
+    }
+    return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
+}
+
 /// The floors' database: a fresh file with ``SyncStore``'s table shapes and key orders (WAL,
 /// `synchronous=FULL`), the floor's statements prepared; closed and deleted with the value.
 private final class FloorDatabase {

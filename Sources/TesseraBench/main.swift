@@ -308,12 +308,18 @@ if which == "sync" || which == "all" {
             print(String(format: "  anchor: SQLite alone, the apply's statements for the same patches (C API): %.1f µs per change (CPU time %.1f µs); the patches' A → B ÷ it %.2f (CPU time %.2f)",
                          patchFloor.wall * 1e6, patchFloor.cpu * 1e6, r.transfer("patches") / Double(patches) / patchFloor.wall,
                          Summary(r.cpuSeconds["patches"] ?? []).median / Double(patches) / patchFloor.cpu))
+            let tableFloor = try syncSQLiteTableFloor(cells: cells, path: scratch + "/sync/floor.sqlite")
+            figures["the plugin's table alone, patches"] = tableFloor.wall * 1e6
+            figures["the plugin's table alone, patches, CPU time"] = tableFloor.cpu * 1e6
+            print(String(format: "  floor: the plugin's table alone, each touched row updated once a page (no sync metadata, no log): %.1f µs per change (CPU time %.1f µs)",
+                         tableFloor.wall * 1e6, tableFloor.cpu * 1e6))
         }
         perChange.append((cells, figures))
     }
     if perChange.count > 1 {
         for workload in ["inserts", "inserts, CPU time", "the SQLite anchor, inserts", "the SQLite anchor, inserts, CPU time",
-                         "patches", "patches, CPU time", "the SQLite anchor, patches", "the SQLite anchor, patches, CPU time"] {
+                         "patches", "patches, CPU time", "the SQLite anchor, patches", "the SQLite anchor, patches, CPU time",
+                         "the plugin's table alone, patches", "the plugin's table alone, patches, CPU time"] {
             let rows = perChange.compactMap { row in row.figures[workload].map { (row.cells, $0) } }
             guard rows.count > 1 else { continue }
             let listed = rows.map { String(format: "%d: %.1f µs", $0.0, $0.1) }.joined(separator: ", ")
