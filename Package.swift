@@ -124,7 +124,7 @@ let package = Package(
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", "TesseraHubPostgres", sdk,
             "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
-            "TesseraHTTP", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            "TesseraHTTP", "TesseraSchema", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),

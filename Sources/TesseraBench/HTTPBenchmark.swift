@@ -8,6 +8,7 @@ import TesseraHTTP
 import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
+import TesseraSchema
 
 /// What one `wrk` run measured.
 struct WrkResult {
@@ -34,9 +35,10 @@ struct WrkResult {
 ///
 /// The edge runs twice: as served (a plugin operation's call skips the router's look-up,
 /// ``HTTPConfiguration/operationShortcut``) and with every request through the router, so what
-/// the shortcut saves is read from the same run.
+/// the shortcut saves is read from the same run. A fourth series runs ``KeptWorkRoute`` on the
+/// plain server: the work any edge must do for the call, without Tessera's runtime.
 func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws
-    -> [(connections: Int, edge: WrkResult, routed: WrkResult, plain: WrkResult)]
+    -> [(connections: Int, edge: WrkResult, routed: WrkResult, plain: WrkResult, kept: WrkResult)]
 {
     guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw PluginError(.unavailable, "wrk is not installed: apt-get install wrk")
@@ -58,7 +60,8 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     let routed = HTTPServer(host: host, tokens: tokens, configuration: routedConfiguration)
     let routedPort = try await routed.start()
     routed.markReady()
-    let plain = try await PlainServer.start()
+    let inputSchema = try echoInputSchema(manifest: FileManager.default.currentDirectoryPath + "/manifests/example.json")
+    let plain = try await PlainServer.start { KeptWorkRoute.add(to: $0, token: token, inputSchema: inputSchema) }
 
     let body = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
     let script = scratch + "/post.lua"
@@ -68,17 +71,19 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
         wrk.headers["Content-Type"] = "application/json"
         wrk.headers["Authorization"] = "Bearer \(token)"
         """.utf8).write(to: URL(fileURLWithPath: script))
-    var results: [(Int, WrkResult, WrkResult, WrkResult)] = []
+    var results: [(Int, WrkResult, WrkResult, WrkResult, WrkResult)] = []
     for connections in [64, 256] {
         let edgeURL = "http://127.0.0.1:\(edgePort)/v1/plugins/dev.tessera.example/ops/echo"
         let routedURL = "http://127.0.0.1:\(routedPort)/v1/plugins/dev.tessera.example/ops/echo"
         let plainURL = "http://127.0.0.1:\(plain.port)/noop"
+        let keptURL = "http://127.0.0.1:\(plain.port)\(KeptWorkRoute.path)"
         // Warm both up, then take turns, three runs each: on a machine shared with other work, a
         // burst of load then hits both sides alike, and the median run of each is reported.
         _ = try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: 2)
-        var edgeRuns: [WrkResult] = [], routedRuns: [WrkResult] = [], plainRuns: [WrkResult] = []
+        _ = try await runWrk(wrk, url: keptURL, script: script, connections: connections, seconds: 2)
+        var edgeRuns: [WrkResult] = [], routedRuns: [WrkResult] = [], plainRuns: [WrkResult] = [], keptRuns: [WrkResult] = []
         for _ in 0..<3 {
             edgeRuns.append(try await ProfilerWindow.around("edge") {
                 try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds)
@@ -87,6 +92,7 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             plainRuns.append(try await ProfilerWindow.around("plain") {
                 try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds)
             })
+            keptRuns.append(try await runWrk(wrk, url: keptURL, script: script, connections: connections, seconds: seconds))
         }
         func median(_ runs: [WrkResult]) -> WrkResult {
             var chosen = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
@@ -94,7 +100,7 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             chosen.contextSwitchesPerRequest = runs.map(\.contextSwitchesPerRequest).sorted()[runs.count / 2]
             return chosen
         }
-        results.append((connections, median(edgeRuns), median(routedRuns), median(plainRuns)))
+        results.append((connections, median(edgeRuns), median(routedRuns), median(plainRuns), median(keptRuns)))
     }
     await routed.stop()
     await plain.stop()
@@ -152,4 +158,13 @@ func runWrkBlocking(_ wrk: String, url: String, script: String, connections: Int
     guard let rps = field("Requests/sec:").flatMap(Double.init) else { throw PluginError(.internal, "wrk said: \(text)") }
     let non2xx = field("Non-2xx or 3xx responses:").flatMap { Int($0) } ?? 0
     return WrkResult(requestsPerSecond: rps, p50: field("50%") ?? "?", p99: field("99%") ?? "?", non2xx: non2xx)
+}
+
+/// The `echo` operation's input schema, as the example plugin's manifest declares it.
+private func echoInputSchema(manifest path: String) throws -> JSONSchema {
+    let manifest = try JSONValue(parsing: Array(Data(contentsOf: URL(fileURLWithPath: path))))
+    guard let echo = manifest["operations"]?.arrayValue?.first(where: { $0["name"]?.stringValue == "echo" }),
+          let input = echo["input"]
+    else { throw PluginError(.invalidInput, "\(path) declares no echo operation with an input schema") }
+    return try JSONSchema(input)
 }

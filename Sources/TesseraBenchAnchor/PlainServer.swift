@@ -18,9 +18,12 @@ public struct PlainServer: Sendable {
         public var description: String { "the plain Hummingbird server did not start" }
     }
 
-    /// Starts the server on a free loopback port and returns once it listens.
-    public static func start() async throws -> PlainServer {
+    /// Starts the server on a free loopback port and returns once it listens. `addRoutes` may
+    /// register more routes beside `/noop` (the HTTP benchmark's route that does the edge's kept
+    /// work with Tessera's pieces but without its runtime).
+    public static func start(addRoutes: (Router<BasicRequestContext>) -> Void = { _ in }) async throws -> PlainServer {
         let router = Router()
+        addRoutes(router)
         router.post("/noop") { request, _ -> Response in
             var length = 0
             for try await chunk in request.body { length += chunk.readableBytes }
