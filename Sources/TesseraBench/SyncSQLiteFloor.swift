@@ -78,15 +78,11 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
         return String(format: "2026-11-26T04:00:00.000Z-%016lx-000000000000000b", stamp)
     }
     // The rows, untimed.
-    for start in stride(from: 0, to: ids.count, by: 10_000) {
-        try floor.exec("BEGIN IMMEDIATE")
-        for id in ids[start..<min(start + 10_000, ids.count)] {
-            let ts = nextStamp()
-            floor.step(5, [id])
-            for column in columns { floor.step(3, [id, column, ts]) }
-            floor.step(6, [id])
-        }
-        try floor.exec("COMMIT")
+    try floor.inTransactions(ids) { id in
+        let ts = nextStamp()
+        floor.step(5, [id])
+        for column in columns { floor.step(3, [id, column, ts]) }
+        floor.step(6, [id])
     }
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
@@ -127,11 +123,7 @@ func syncSQLiteTableFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     let floor = try FloorDatabase(path: path, statements: sql)
     var random = SplitMix64(seed: 7)
     let ids = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
-    for start in stride(from: 0, to: ids.count, by: 10_000) {
-        try floor.exec("BEGIN IMMEDIATE")
-        for id in ids[start..<min(start + 10_000, ids.count)] { floor.step(1, [id]) }
-        try floor.exec("COMMIT")
-    }
+    try floor.inTransactions(ids) { floor.step(1, [$0]) }  // the rows, untimed
     let start = processCPUSeconds()
     let wallStart = monotonicNanoseconds()
     for first in stride(from: 0, to: cells, by: syncBenchmarkPageSize) {
@@ -186,6 +178,15 @@ private final class FloorDatabase {
 
     func exec(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw FloorError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Runs `body` for each of `ids`, 10,000 to a transaction (how the floors insert their rows).
+    func inTransactions(_ ids: [String], _ body: (String) -> Void) throws {
+        for start in stride(from: 0, to: ids.count, by: 10_000) {
+            try exec("BEGIN IMMEDIATE")
+            for id in ids[start..<min(start + 10_000, ids.count)] { body(id) }
+            try exec("COMMIT")
+        }
     }
 
     /// Binds `texts` to statement `index`, runs it once and resets it.
