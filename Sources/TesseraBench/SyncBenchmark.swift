@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import TesseraSDK
 import TesseraSQLite
@@ -94,8 +95,22 @@ let syncBenchmarkPageSize = ProcessInfo.processInfo.environment["TESSERA_BENCH_S
 
 private let table = SyncedTable("entries", keepConflicts: ["note"])
 
+/// An experiment, not the host's setting: `TESSERA_BENCH_SYNC_PAGE_BYTES` creates both replicas
+/// (and the SQLite floors' files) with SQLite pages of that size instead of 4,096 bytes, to see
+/// what a page costs a random patch once each change dirties pages of its own.
+let syncBenchmarkPageBytes = ProcessInfo.processInfo.environment["TESSERA_BENCH_SYNC_PAGE_BYTES"].flatMap { Int($0) }
+
 private func openReplica(_ path: String, node: UInt64) throws -> SyncStore {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    if let bytes = syncBenchmarkPageBytes {
+        // The page size is fixed by the first write of a file; SQLiteConnection turns WAL on as it
+        // opens, which writes, so the file is made here first.
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+              sqlite3_exec(db, "PRAGMA page_size=\(bytes); PRAGMA journal_mode=WAL; CREATE TABLE _bench_page_size(x)", nil, nil, nil) == SQLITE_OK
+        else { throw PluginError(.internal, "cannot create \(path) with pages of \(bytes) bytes") }
+        sqlite3_close_v2(db)
+    }
     let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
     try database.withConnection {
         try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")

@@ -152,6 +152,7 @@ private final class FloorDatabase {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
         else { throw FloorError("cannot open \(path)") }
         (self.path, self.db, statements) = (path, db, Array(repeating: nil, count: sql.count))
+        if let bytes = syncBenchmarkPageBytes { try exec("PRAGMA page_size=\(bytes)") }
         try exec("""
             PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
             CREATE TABLE rows(tbl TEXT NOT NULL, row_id TEXT NOT NULL, space TEXT NOT NULL, cl INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID;
