@@ -92,7 +92,9 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             plainRuns.append(try await ProfilerWindow.around("plain") {
                 try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds)
             })
-            keptRuns.append(try await runWrk(wrk, url: keptURL, script: script, connections: connections, seconds: seconds))
+            keptRuns.append(try await ProfilerWindow.around("kept") {
+                try await runWrk(wrk, url: keptURL, script: script, connections: connections, seconds: seconds)
+            })
         }
         func median(_ runs: [WrkResult]) -> WrkResult {
             var chosen = runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
