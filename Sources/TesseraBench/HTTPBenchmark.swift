@@ -60,7 +60,10 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     let routed = HTTPServer(host: host, tokens: tokens, configuration: routedConfiguration)
     let routedPort = try await routed.start()
     routed.markReady()
-    let inputSchema = try echoInputSchema(manifest: FileManager.default.currentDirectoryPath + "/manifests/example.json")
+    // The schema the edge validates `echo`'s input with: the host's compiled copy of the manifest's.
+    guard let inputSchema = host.manifest(of: "dev.tessera.example")?.operation(named: "echo")?.inputSchema else {
+        throw PluginError(.invalidInput, "the example plugin's manifest declares no echo operation")
+    }
     let plain = try await PlainServer.start { KeptWorkRoute.add(to: $0, token: token, inputSchema: inputSchema) }
 
     let body = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
@@ -162,11 +165,3 @@ func runWrkBlocking(_ wrk: String, url: String, script: String, connections: Int
     return WrkResult(requestsPerSecond: rps, p50: field("50%") ?? "?", p99: field("99%") ?? "?", non2xx: non2xx)
 }
 
-/// The `echo` operation's input schema, as the example plugin's manifest declares it.
-private func echoInputSchema(manifest path: String) throws -> JSONSchema {
-    let manifest = try JSONValue(parsing: Array(Data(contentsOf: URL(fileURLWithPath: path))))
-    guard let echo = manifest["operations"]?.arrayValue?.first(where: { $0["name"]?.stringValue == "echo" }),
-          let input = echo["input"]
-    else { throw PluginError(.invalidInput, "\(path) declares no echo operation with an input schema") }
-    return try JSONSchema(input)
-}

@@ -1,14 +1,14 @@
 import Hummingbird
 import NIOCore
-import TesseraLoader
+import TesseraHTTP
 import TesseraSchema
 @_spi(TesseraHost) import TesseraSDK
 
 /// A route on the plain Hummingbird server that does, for the example plugin's `echo`, the work
 /// the edge must do for any call, with Tessera's own pieces and nothing of its runtime: the bearer
-/// token's SHA-256 compared in constant time with the stored digest, the body read and parsed, the
-/// input validated against the operation's schema, decoded into the plugin's input type, the
-/// answer encoded and written as JSON. No token file, principal, grant or plugin state, no
+/// token's SHA-256 compared in constant time with the stored digest (``TokenSecret``, as the edge
+/// does), the body read and parsed, the input validated against the operation's compiled schema,
+/// decoded into the plugin's input type, the answer encoded and written as JSON. No token file, principal, grant or plugin state, no
 /// middleware, no call into a plugin.
 ///
 /// Its throughput ÷ the plain route's is what an edge that kept this work and cost nothing else
@@ -34,10 +34,10 @@ enum KeptWorkRoute {
 
     /// Registers the route: `token` is the only one it accepts, `inputSchema` the operation's.
     static func add(to router: Router<BasicRequestContext>, token: String, inputSchema: JSONSchema) {
-        let digest = SHA256.digest(Array(token.utf8))
+        let digest = TokenSecret.hash(token)
         router.post(RouterPath(path)) { request, _ -> Response in
             guard let presented = request.headers[.authorization], presented.hasPrefix("Bearer "),
-                  constantTimeEqual(SHA256.digest(Array(presented.utf8.dropFirst(7))), digest)
+                  TokenSecret.constantTimeEqual(TokenSecret.hash(String(presented.dropFirst(7))), digest)
             else { return Response(status: .unauthorized) }
             let body = try await request.body.collect(upTo: 1 << 20)
             let input = try JSONValue(parsing: body.readableBytesView)
@@ -48,12 +48,5 @@ enum KeptWorkRoute {
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: out)))
         }
-    }
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 }

@@ -84,12 +84,9 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
         for column in columns { floor.step(3, [id, column, ts]) }
         floor.step(6, [id])
     }
-    let start = processCPUSeconds()
-    let wallStart = monotonicNanoseconds()
-    for first in stride(from: 0, to: cells, by: syncBenchmarkPageSize) {
-        try floor.exec("BEGIN IMMEDIATE")
+    return try floor.timedPages(of: cells) { page in
         var touched: [String: String] = [:]
-        for _ in first..<min(first + syncBenchmarkPageSize, cells) {
+        for _ in page {
             let id = ids[random.below(ids.count)]
             let ts = nextStamp()
             floor.step(0, [ts, "amount", id])
@@ -103,9 +100,7 @@ func syncSQLitePatchFloor(cells: Int, path: String) throws -> (cpu: Double, wall
             floor.step(3, [id, "amount", touched[id]!])
             floor.step(4, [id])
         }
-        try floor.exec("COMMIT")
     }
-    return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
 }
 
 /// The least any store could write for the patches workload: the plugin's table alone, with no
@@ -124,18 +119,11 @@ func syncSQLiteTableFloor(cells: Int, path: String) throws -> (cpu: Double, wall
     var random = SplitMix64(seed: 7)
     let ids = SyncBenchmarkRowIDs.current.make(cells / 5, random: &random)
     try floor.inTransactions(ids) { floor.step(1, [$0]) }  // the rows, untimed
-    let start = processCPUSeconds()
-    let wallStart = monotonicNanoseconds()
-    for first in stride(from: 0, to: cells, by: syncBenchmarkPageSize) {
-        try floor.exec("BEGIN IMMEDIATE")
+    return try floor.timedPages(of: cells) { page in
         var touched: [String: Int] = [:]
-        for _ in first..<min(first + syncBenchmarkPageSize, cells) {
-            touched[ids[random.below(ids.count)]] = random.below(250)
-        }
+        for _ in page { touched[ids[random.below(ids.count)]] = random.below(250) }
         for id in touched.keys.sorted() { floor.step(0, [String(touched[id]!), id]) }
-        try floor.exec("COMMIT")
     }
-    return ((processCPUSeconds() - start) / Double(cells), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(cells))
 }
 
 /// The floors' database: a fresh file with ``SyncStore``'s table shapes and key orders (WAL,
@@ -188,6 +176,19 @@ private final class FloorDatabase {
             for id in ids[start..<min(start + 10_000, ids.count)] { body(id) }
             try exec("COMMIT")
         }
+    }
+
+    /// Runs `body` once per page of the benchmark's size over `0..<changes`, each page in one
+    /// transaction, and returns the seconds per change it took (CPU, wall-clock).
+    func timedPages(of changes: Int, _ body: (Range<Int>) -> Void) throws -> (cpu: Double, wall: Double) {
+        let start = processCPUSeconds()
+        let wallStart = monotonicNanoseconds()
+        for first in stride(from: 0, to: changes, by: syncBenchmarkPageSize) {
+            try exec("BEGIN IMMEDIATE")
+            body(first..<min(first + syncBenchmarkPageSize, changes))
+            try exec("COMMIT")
+        }
+        return ((processCPUSeconds() - start) / Double(changes), Double(monotonicNanoseconds() - wallStart) / 1e9 / Double(changes))
     }
 
     /// Binds `texts` to statement `index`, runs it once and resets it.
