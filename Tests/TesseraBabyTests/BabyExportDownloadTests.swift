@@ -20,7 +20,7 @@ import TesseraTestFixtures
         return (host, child, problem)
     }
 
-    @Test func anIllnessesTemperaturesAreChartedAgainstTheFeverThresholdsInThePDF() async throws {
+    @Test(.needs("pdftotext", "pdftoppm")) func anIllnessesTemperaturesAreChartedAgainstTheFeverThresholdsInThePDF() async throws {
         let (host, child, _) = try await Self.emaWithAngina()
         let answer = try await host.call("export", ["childId": .string(child), "sections": ["healthProblems"], "format": "pdf"])
         let pdf = try BabyExportTests.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue))

@@ -45,7 +45,7 @@ import TesseraTestFixtures
         return json?["token"]?.stringValue ?? ""
     }
 
-    @Test func anExportIsMailedAsAPDFThatPdftotextReadsAndAGuardianMayNotMailOne() async throws {
+    @Test(.needs("debian-python:aiosmtpd", "pdftotext")) func anExportIsMailedAsAPDFThatPdftotextReadsAndAGuardianMayNotMailOne() async throws {
         let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         let (hub, port) = try await Self.startHub(mailingTo: smtp)
@@ -105,7 +105,7 @@ import TesseraTestFixtures
 
     /// The hub's own limit passes on by name: Ada sent 20 messages today from another device, so
     /// the export is `mail_rate_exceeded` and nothing more is mailed.
-    @Test func theHubsDailyLimitPassesOnByName() async throws {
+    @Test(.needs("debian-python:aiosmtpd")) func theHubsDailyLimitPassesOnByName() async throws {
         let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         let (hub, port) = try await Self.startHub(mailingTo: smtp)

@@ -3,6 +3,7 @@ import Testing
 @testable import TesseraBaby
 import TesseraSDK
 import TesseraTesting
+import TesseraTestFixtures
 
 /// Export (UC32), the growth percentiles (UC15) and a contact as a vCard (UC23), through the
 /// module's operations on a real host: the PDF is read back from the files store and checked with
@@ -55,7 +56,7 @@ import TesseraTesting
         await host.stop()
     }
 
-    @Test func thePDFExportIsARealPDFWithTheChildsDataAndGrowthChart() async throws {
+    @Test(.needs("pdftotext", "pdftoppm")) func thePDFExportIsARealPDFWithTheChildsDataAndGrowthChart() async throws {
         let (host, id) = try await Self.emaWithMeasurements()
         let answer = try await host.call("export", ["childId": .string(id), "format": "pdf"])
         let address = try #require(answer["pdf"]?["address"]?.stringValue)

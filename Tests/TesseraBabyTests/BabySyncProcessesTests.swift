@@ -157,7 +157,7 @@ import TesseraTestFixtures
     /// through its mail (a real SMTP server on loopback); the invitee registers with that address,
     /// logs her device in with it, accepts, and has the child as a parent. The hub runs on the
     /// system clock, as its mailer sends on it.
-    @Test func aParentInvitedByEMailRegistersAcceptsAndHasTheChild() async throws {
+    @Test(.needs("debian-python:aiosmtpd")) func aParentInvitedByEMailRegistersAcceptsAndHasTheChild() async throws {
         let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         let workspace = FixtureWorkspace("baby-mail-hub")

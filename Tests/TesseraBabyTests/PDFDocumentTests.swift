@@ -41,7 +41,7 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func czechAndSlovakTextComesBackFromPdftotext() async throws {
+    @Test(.needs("pdftotext")) func czechAndSlovakTextComesBackFromPdftotext() async throws {
         let data = PDFDocument()
             .page { page in
                 page.text(Self.czech, x: 56, y: 80, font: .helveticaBold, size: 14)
@@ -57,7 +57,7 @@ import TesseraTestFixtures
         #expect(text.contains("Fallback: a ?"))
     }
 
-    @Test func wrappedTextAndTablesSpanPagesWithTheirHeader() async throws {
+    @Test(.needs("pdftotext")) func wrappedTextAndTablesSpanPagesWithTheirHeader() async throws {
         var document = PDFDocument()
         let rows = (1...80).map { ["\($0)", "2026-01-\(String(format: "%02d", $0 % 28 + 1))", "Poznámka č. \($0): teplota, léky a návštěva lékaře"] }
         document.addTable(PDFTable(columns: [.init("Č.", width: 30, alignment: .right), .init("Datum", width: 80), .init("Poznámka", width: 160)], rows: rows),
@@ -78,7 +78,7 @@ import TesseraTestFixtures
         #expect(try await Poppler.text(of: block.data()).contains("konec"))
     }
 
-    @Test func theGrowthChartDrawsCurvesAndMeasurementsWherePdftoppmShowsThem() async throws {
+    @Test(.needs("pdftotext", "pdftoppm")) func theGrowthChartDrawsCurvesAndMeasurementsWherePdftoppmShowsThem() async throws {
         let measurements: [PDFGrowthChart.Measurement] = [.init(x: 0, value: 3.4), .init(x: 92, value: 6.5), .init(x: 183, value: 7.8), .init(x: 365, value: 9.9)]
         let chart = try PDFGrowthChart(indicator: .weightForAge, sex: .boy, range: 0...730, measurements: measurements,
                                        title: "Hmotnost podle věku, chlapci", xLabel: "Věk (měsíce)", yLabel: "Hmotnost (kg)")
@@ -110,7 +110,7 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func anEmptyDocumentIsOneBlankPage() async throws {
+    @Test(.needs("pdftoppm")) func anEmptyDocumentIsOneBlankPage() async throws {
         let data = PDFDocument().data()
         #expect(try await Poppler.renderPNG(data).count > 100)
         #expect(String(decoding: data, as: UTF8.self).contains("/Count 1"))
@@ -143,7 +143,7 @@ import TesseraTestFixtures
     }
 }
 
-/// poppler-utils, run as processes (`.ci/run` installs them).
+/// poppler-utils, run as processes (`scripts/setup.sh test` installs them).
 enum Poppler {
     static func text(of pdf: Data, page: Int? = nil) async throws -> String {
         let pages = page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []

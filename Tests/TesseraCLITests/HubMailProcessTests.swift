@@ -10,7 +10,7 @@ import TesseraTestFixtures
 /// process, with a real SMTP server (python3-aiosmtpd) on loopback: a person registers over HTTP,
 /// asks for a password reset, gets the 7-digit code by mail, and sets a new password with it.
 /// The hub runs on the system clock here, so each reset answer really takes 5 s.
-@Suite(.serialized, .hangWatchdog) struct HubMailProcessTests {
+@Suite(.serialized, .hangWatchdog, .needs("debian-python:aiosmtpd")) struct HubMailProcessTests {
     static func post(_ port: String, _ path: String, _ json: String) async throws -> (Int, JSONValue?) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = "POST"

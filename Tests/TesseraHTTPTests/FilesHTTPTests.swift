@@ -143,7 +143,7 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func theOpenAPIDocumentWithFileOperationsIsValid() async throws {
+    @Test(.needs("python:openapi_spec_validator")) func theOpenAPIDocumentWithFileOperationsIsValid() async throws {
         try await PhotosServer.start().use { server in
             let response = try await server.request("GET", "/openapi.json")
             let document = try #require(response.json)

@@ -33,12 +33,7 @@ import TesseraTestFixtures
     static let fioToken = String(repeating: "fuzz", count: 16)
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.hangWatchdog) func everyModuleAcceptsWhatItsSchemaAllowsAndAUserCannotSwapOrMoveTheClock() async throws {
-        let probe = try await onThread { try run("/usr/bin/env", ["python3", "-c", "import schemathesis"]) }
-        guard probe.status == 0 else {
-            Issue.record(Comment(rawValue: SchemathesisTests.installHint))
-            return
-        }
+    @Test(.hangWatchdog, .needs("python:schemathesis")) func everyModuleAcceptsWhatItsSchemaAllowsAndAUserCannotSwapOrMoveTheClock() async throws {
         let emulator = try await STAGEmulator.start()
         let fio = try await FioEmulator.start(now: try Date("2026-03-02T08:00:00Z", strategy: .iso8601))
         fio.addAccount(token: Self.fioToken, movements: [.init(id: 24_000_000_001, date: "2026-03-01", amount: -12.5, counterparty: "Bakery")])

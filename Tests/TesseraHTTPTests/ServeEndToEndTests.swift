@@ -20,7 +20,7 @@ import TesseraTestFixtures
     }
 
     // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.hangWatchdog) func firstStartPrintsTheAdminTokenAndServesTheExamplePlugin() async throws {
+    @Test(.hangWatchdog, .needs("python:openapi_spec_validator")) func firstStartPrintsTheAdminTokenAndServesTheExamplePlugin() async throws {
         let serve = try await ServeProcess.start(ws)
         let admin = try #require(serve.adminToken, "no admin token in: \(serve.output)")
         #expect(serve.output.contains("only its SHA-256 is kept"))

@@ -70,7 +70,7 @@ struct HubCrashTests {
         await process.terminateAndWait()
     }
 
-    @Test("two hub processes on one PostgreSQL database: one is killed -9 mid-push, the other has every acknowledged change and the device resumes through it")
+    @Test("two hub processes on one PostgreSQL database: one is killed -9 mid-push, the other has every acknowledged change and the device resumes through it", .needs("initdb", "pg_ctl"))
     func replicaKilled() async throws {
         let server = try await PostgresTestServer.shared()
         let database = try await server.createDatabase()
@@ -123,7 +123,7 @@ struct HubCrashTests {
         await replicaB.terminateAndWait()
     }
 
-    @Test("a hub that cannot use its PostgreSQL store says why at once: a wrong password, a server that is not there")
+    @Test("a hub that cannot use its PostgreSQL store says why at once: a wrong password, a server that is not there", .needs("initdb", "pg_ctl"))
     func postgresRefusalsAreClear() async throws {
         let server = try await PostgresTestServer.shared()
         let database = try await server.createDatabase()

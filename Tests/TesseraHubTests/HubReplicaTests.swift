@@ -8,7 +8,7 @@ import TesseraSync
 
 /// Several hub replicas over one PostgreSQL database (DESIGN.md §7): each is a whole hub (host,
 /// HTTP edge, its own connection pool), and a device may reach any of them.
-@Suite("Hub replicas over one PostgreSQL database", .hangWatchdog)
+@Suite("Hub replicas over one PostgreSQL database", .hangWatchdog, .needs("initdb", "pg_ctl"))
 struct HubReplicaTests {
     static let space = "5d0c7a4e-2b1f-4c3d-9e8f-a1b2c3d4e5f6"
     static let writerSpaces = (0..<4).map { "5d0c7a4e-2b1f-4c3d-9e8f-00000000000\($0)" }

@@ -9,7 +9,7 @@ import TesseraSync
 struct HubSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 
-    @Test("two devices' offline edits converge through the hub: equal tables and merkle roots", arguments: HubBackend.allCases)
+    @Test("two devices' offline edits converge through the hub: equal tables and merkle roots", arguments: HubBackend.available)
     func twoDevicesConverge(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -50,7 +50,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("pushing the same batch twice stores it once and answers the same", arguments: HubBackend.allCases)
+    @Test("pushing the same batch twice stores it once and answers the same", arguments: HubBackend.available)
     func duplicatePush(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -79,7 +79,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("an interrupted pull resumes from the last cursor it saw, and pages never split a record change", arguments: HubBackend.allCases)
+    @Test("an interrupted pull resumes from the last cursor it saw, and pages never split a record change", arguments: HubBackend.available)
     func interruptedPullResumes(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -122,7 +122,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("a change more than 5 minutes ahead of the hub's clock is rejected with both times", arguments: HubBackend.allCases)
+    @Test("a change more than 5 minutes ahead of the hub's clock is rejected with both times", arguments: HubBackend.available)
     func clockAhead(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -148,7 +148,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("the check answers in sync, or the earliest differing minute", arguments: HubBackend.allCases)
+    @Test("the check answers in sync, or the earliest differing minute", arguments: HubBackend.available)
     func checkDiffers(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -180,7 +180,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("malformed batches are 400, never 500; a wrong media type 415", arguments: HubBackend.allCases)
+    @Test("malformed batches are 400, never 500; a wrong media type 415", arguments: HubBackend.available)
     func malformedBatches(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")
@@ -214,7 +214,7 @@ struct HubSyncTests {
         }
     }
 
-    @Test("a device waiting at the hub hears of another device's push at once; another person's changes never", arguments: HubBackend.allCases)
+    @Test("a device waiting at the hub hears of another device's push at once; another person's changes never", arguments: HubBackend.available)
     func waitForChanges(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             try await hub.addPerson("ada")

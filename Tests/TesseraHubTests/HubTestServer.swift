@@ -73,6 +73,13 @@ enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgresql
 
     var testDescription: String { rawValue }
+
+    /// The stores this machine can test: PostgreSQL only where its server programs are installed.
+    /// Where they are not, `TestToolsTests` fails once naming the package, rather than every
+    /// PostgreSQL case failing on its own.
+    static var available: [HubBackend] {
+        ExternalTools.isPresent("/usr/lib/postgresql/*/bin/initdb") ? allCases : [.sqlite]
+    }
 }
 
 /// A real hub: a `hub` deployment's host with the hub's store on real SQLite files or a real

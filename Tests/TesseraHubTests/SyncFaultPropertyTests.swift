@@ -28,7 +28,7 @@ struct SyncFaultPropertyTests {
         try await Self.converge(seeds: Self.seeds, backend: .sqlite)
     }
 
-    @Test func threeDevicesConvergeThroughAHubOnPostgreSQL() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func threeDevicesConvergeThroughAHubOnPostgreSQL() async throws {
         try await Self.converge(seeds: Self.postgresSeeds, backend: .postgresql)
     }
 

@@ -42,7 +42,7 @@ enum CLibrary {
 
     /// The library's path, or why it could not be built.
     static let built: Result<String, StampPatchError> = {
-        guard let cc = toolPath("cc") ?? toolPath("gcc") ?? toolPath("clang") else {
+        guard let cc = toolPath("cc") else {
             return .failure(StampPatchError(description: "no C compiler"))
         }
         let dir = temporaryPath("clib")

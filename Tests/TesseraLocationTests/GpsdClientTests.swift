@@ -32,11 +32,8 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func fixesFromARealGpsdMatchTheNMEALog() async throws {
-        guard let gpsfake = Self.executable("gpsfake") else {
-            Issue.record("gpsfake is not installed; it comes with gpsd: `apt-get install -y gpsd gpsd-clients` (Debian 12), as .ci/run does")
-            return
-        }
+    @Test(.needs("gpsfake", "gpsd")) func fixesFromARealGpsdMatchTheNMEALog() async throws {
+        let gpsfake = try #require(Self.executable("gpsfake"))
         let logged = try Self.loggedPositions()
         #expect(logged.count == 20)
         let port = try Self.freePort()

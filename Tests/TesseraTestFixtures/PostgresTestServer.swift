@@ -7,7 +7,7 @@ import Synchronization
 /// port, with password (SCRAM) authentication. It is stopped when the test process exits.
 ///
 /// Each test takes a database of its own (``createDatabase()``), so tests never see each other's
-/// rows. The server's programs come from Debian's `postgresql` package (`.ci/run` installs it);
+/// rows. The server's programs come from Debian's `postgresql` package (`scripts/setup.sh test` installs it);
 /// as root they run as the `postgres` user, since PostgreSQL refuses to run as root.
 ///
 /// Starting takes a few seconds of waiting on programs: call it through ``onOwnThread(_:)``
@@ -87,7 +87,7 @@ public final class PostgresTestServer: Sendable {
             && FileManager.default.isExecutableFile(atPath: folder + "/pg_ctl") {
             return URL(fileURLWithPath: folder + "/initdb").resolvingSymlinksInPath().deletingLastPathComponent().path
         }
-        throw SpawnFailure("no PostgreSQL server programs (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)")
+        throw SpawnFailure("no PostgreSQL server programs (initdb, pg_ctl): install Debian's postgresql package (scripts/setup.sh test does)")
     }
 
     @discardableResult

@@ -39,7 +39,7 @@ import TesseraTestFixtures
 
     // MARK: PostgreSQL
 
-    @Test func aNewPostgresHubRunsEveryStepAndRecordsIt() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func aNewPostgresHubRunsEveryStepAndRecordsIt() async throws {
         let (database, _) = try await Self.postgres()
         defer { database.shutdown() }
         let hub = try await HubStore(database: database, now: Self.now)
@@ -103,7 +103,7 @@ import TesseraTestFixtures
         "INSERT INTO hub_schema(version) VALUES (1)",
     ]
 
-    @Test func aPostgresHubFromBeforeVersioningIsRecordedAtVersion2AndKeepsItsPeople() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func aPostgresHubFromBeforeVersioningIsRecordedAtVersion2AndKeepsItsPeople() async throws {
         let (database, _) = try await Self.postgres()
         defer { database.shutdown() }
         let hash = try PasswordHash.make("correct horse")
@@ -117,7 +117,7 @@ import TesseraTestFixtures
         #expect(try await hub.device(forToken: login.token)?.person == "p1")
     }
 
-    @Test func aPostgresHubAheadOfTheCodeIsRefusedNamingTheDatabaseAndBothVersions() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func aPostgresHubAheadOfTheCodeIsRefusedNamingTheDatabaseAndBothVersions() async throws {
         let (database, name) = try await Self.postgres()
         defer { database.shutdown() }
         _ = try await HubStore(database: database, now: Self.now)
@@ -134,7 +134,7 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func aFailingPostgresStepIsRolledBackAndTheEarlierStepsStay() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func aFailingPostgresStepIsRolledBackAndTheEarlierStepsStay() async throws {
         let (database, _) = try await Self.postgres()
         defer { database.shutdown() }
         let failing = HubMigration(version: Self.next, sqlite: [], postgres: ["CREATE TABLE hub_extra(x BIGINT)", "INSERT INTO no_such_table VALUES (1)"])
@@ -153,7 +153,7 @@ import TesseraTestFixtures
         #expect(try await Self.tableExists(database, "hub_extra"))
     }
 
-    @Test func replicasStartingTogetherApplyEachStepOnce() async throws {
+    @Test(.needs("initdb", "pg_ctl")) func replicasStartingTogetherApplyEachStepOnce() async throws {
         let (first, name) = try await Self.postgres()
         let server = try await PostgresTestServer.shared()
         let replicas = [first] + (0..<3).map { _ in

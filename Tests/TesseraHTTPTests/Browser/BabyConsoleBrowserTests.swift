@@ -10,13 +10,10 @@ import TesseraTestFixtures
 /// doctor added through the contact form and shared as a vCard, an illness with a temperature in it,
 /// an invitation by e-mail refused clearly without a hub, and every control labelled.
 /// The screenshot is artifacts/baby.png.
-@Suite struct BabyConsoleBrowserTests {
+@Suite(.needs("chromium")) struct BabyConsoleBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func thePageShowsTheChildsGrowthAndAddsAMeasurement() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-baby")
         try ConsoleBrowserTests.copyShippedManifest("baby", into: ws)
         let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any],

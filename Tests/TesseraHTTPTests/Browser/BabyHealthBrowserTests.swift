@@ -11,13 +11,10 @@ import TesseraTestFixtures
 /// turned on, a doctor's phone edited, an allergy's severity edited, and a PDF export downloaded
 /// from `export-download` whose bytes `pdftotext` reads. Every change is checked through the API.
 /// The screenshot is artifacts/baby-health.png.
-@Suite struct BabyHealthBrowserTests {
+@Suite(.needs("chromium", "pdftotext")) struct BabyHealthBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theHealthFormsChangeTheDiaryAndTheExportDownloads() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-baby-health")
         try ConsoleBrowserTests.copyShippedManifest("baby", into: ws)
         let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any],

@@ -9,7 +9,7 @@ import TesseraTestFixtures
 /// Jan as a guardian; Bob, in a real headless Chromium against his own `tessera serve`, sees both
 /// in his inbox, accepts Ema's and declines Jan's. Checked through the hub afterwards: Bob is Ema's
 /// parent, Jan has neither Bob nor an open invitation, and only Ema comes to Bob's device.
-@Suite(.serialized) struct BabyInvitationsBrowserTests {
+@Suite(.serialized, .needs("chromium")) struct BabyInvitationsBrowserTests {
     static let password = "correct horse battery\n"
 
     struct Device {
@@ -41,10 +41,7 @@ import TesseraTestFixtures
     }
 
     @Test(.hangWatchdog) func bobAcceptsOneInvitationAndDeclinesTheOtherOnHisPage() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let hubWorkspace = FixtureWorkspace("baby-invitations-hub")
         hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub"])
         for person in ["ada", "bob"] {

@@ -9,7 +9,7 @@ import TesseraTestFixtures
 /// the page says her account exists and the child was not created, keeping the child's fields;
 /// she corrects the date and the same button creates only the child. Checked at the hub: Ema is a
 /// space owned by the new person. Then she logs out, and Bob signs up without a child.
-@Suite(.serialized) struct BabySignUpBrowserTests {
+@Suite(.serialized, .needs("chromium")) struct BabySignUpBrowserTests {
     static let password = "correct horse battery"
 
     static func setValue(_ page: BrowserPage, _ id: String, _ value: String) throws {
@@ -27,10 +27,7 @@ import TesseraTestFixtures
     static let status = "document.getElementById('account-status').textContent"
 
     @Test(.hangWatchdog) func adaSignsUpWithHerFirstChildAndBobWithout() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let hubWorkspace = FixtureWorkspace("baby-signup-hub")
         hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub", "hub": ["registration": "open"]])
         let hub = try await ServeProcess.start(hubWorkspace)

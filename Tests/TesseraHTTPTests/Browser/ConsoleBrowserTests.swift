@@ -9,15 +9,12 @@ import TesseraTestFixtures
 /// from its schema (a result, then an error next to its field), schedule a reminder, move the
 /// clock, and see the notification arrive over SSE; then the example plugin's own page. The
 /// screenshots are kept in artifacts/ (console.png, example-notes.png).
-@Suite struct ConsoleBrowserTests {
+@Suite(.needs("chromium")) struct ConsoleBrowserTests {
     static let artifacts = Fixtures.repositoryRoot + "/artifacts"
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theOperatorSignsInCallsAnOperationAndSeesANotificationArriveLive() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser")
         ws.addExampleManifest()
         let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any]]
@@ -104,10 +101,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theFinancePageShowsTheBudgetAddsATransactionAndDrawsItsChart() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-finance")
         try Self.copyShippedManifest("finance", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.finance", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
@@ -150,10 +144,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theStressPageTakesConsentThenADiaryRecordAndANote() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-stress")
         try Self.copyShippedManifest("stress", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
@@ -196,10 +187,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theSTAGCallbackPageCompletesTheSingleSignOnAndDropsTheTicketFromTheAddress() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let emulator = try await STAGEmulator.start()
         defer { Task { await emulator.stop() } }
         let ws = FixtureWorkspace("http-browser-stag")

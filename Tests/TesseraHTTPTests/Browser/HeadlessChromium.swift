@@ -8,8 +8,6 @@ import TesseraSDK
 /// answers and events on 4, each message JSON ended by a NUL byte. No WebSocket and no port are
 /// needed, and the browser ends when the pipes close.
 final class HeadlessChromium: @unchecked Sendable {
-    static let installHint = "chromium is not installed: apt-get install chromium (.ci/run installs it)"
-
     let pid: pid_t
     private let commands: Int32  // we write, the browser reads (its fd 3)
     private let answers: Int32   // the browser writes (its fd 4), we read
@@ -17,9 +15,9 @@ final class HeadlessChromium: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var nextID = 0
 
-    /// The browser's executable, if installed.
+    /// The browser's executable, if installed (the suites that drive it carry `.needs("chromium")`).
     static var executable: String? {
-        ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/lib/chromium/chromium", "/usr/bin/chromium"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Starts the browser with a fresh profile in a temporary folder.

@@ -10,12 +10,9 @@ import TesseraTestFixtures
 /// real `tessera serve`: a plugin crashed five times into quarantine is shown quarantined, with its
 /// crashes and a Restart button; pressing it (the admin's POST /v1/plugins/{id}/restart) brings it
 /// back, and the table says so with its new child. Screenshot: artifacts/console-quarantine.png.
-@Suite struct QuarantineBrowserTests {
+@Suite(.needs("chromium")) struct QuarantineBrowserTests {
     @Test(.hangWatchdog) func theOperatorSeesAQuarantinedPluginAndRestartsItFromTheConsole() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-quarantine")
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in

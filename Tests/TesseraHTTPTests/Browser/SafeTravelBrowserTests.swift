@@ -8,7 +8,7 @@ import TesseraTestFixtures
 /// (`POST /v1/location`) while the clock moves, the walked track drawn as SVG beside the
 /// destination, a wrong PIN shown, then the trip ended. The screenshot is kept in
 /// artifacts/safetravel.png.
-@Suite struct SafeTravelBrowserTests {
+@Suite(.needs("chromium")) struct SafeTravelBrowserTests {
     static func post(_ serve: ServeProcess, _ path: String, _ body: String, token: String) async throws -> String {
         let answer = try await RawHTTPClient.request(port: serve.port, "POST", path,
                                                      headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
@@ -18,10 +18,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theTravellerSetsUpStartsATripSeesItsTrackAndEndsIt() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-safetravel")
         try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel",

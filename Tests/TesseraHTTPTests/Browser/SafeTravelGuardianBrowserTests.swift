@@ -9,7 +9,7 @@ import TesseraTestFixtures
 /// unanswered; the alert reaches bob's device by sync; bob, in a real headless Chromium against his
 /// own `tessera serve`, sees ada among those he watches and the open alert with its live view,
 /// and acknowledges it; synced back, the acknowledgement stops the ladder on ada's device: no repeat.
-@Suite(.serialized) struct SafeTravelGuardianBrowserTests {
+@Suite(.serialized, .needs("chromium")) struct SafeTravelGuardianBrowserTests {
     struct Device {
         let name: String
         let workspace: FixtureWorkspace
@@ -39,10 +39,7 @@ import TesseraTestFixtures
     }
 
     @Test(.hangWatchdog) func aGuardianAcknowledgesAnSOSOnTheirPageAndTheLadderStops() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let hubWorkspace = FixtureWorkspace("safetravel-guardian-hub")
         hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub"])
         for person in ["ada", "bob"] {

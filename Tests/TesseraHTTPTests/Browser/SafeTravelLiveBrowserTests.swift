@@ -8,7 +8,7 @@ import TesseraTestFixtures
 /// `GET /v1/links/cz.tessera.safetravel/live-view/<token>` with no bearer token, the page
 /// (`live.html#<token>`) draws the walked track as SVG on a grid and says when the link expires; an
 /// unknown, revoked or expired token answers 404, alike. The screenshot is artifacts/safetravel-live.png.
-@Suite struct SafeTravelLiveBrowserTests {
+@Suite(.needs("chromium")) struct SafeTravelLiveBrowserTests {
     static func post(_ serve: ServeProcess, _ path: String, _ body: String, token: String) async throws -> RawResponse {
         try await RawHTTPClient.request(port: serve.port, "POST", path,
                                         headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
@@ -22,10 +22,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func aGuardianOpensTheLiveViewWithTheLinkAloneUntilItStopsWorking() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-safetravel-live")
         try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel",

@@ -8,13 +8,10 @@ import TesseraTestFixtures
 /// first, the message shown), listed with the traveller outside it; fixes through the OwnTracks
 /// route walk into it; the page then says "inside", and the guardians' arrival notification is in
 /// the inbox once; the place is removed with its button.
-@Suite struct SafeTravelPlacesBrowserTests {
+@Suite(.needs("chromium")) struct SafeTravelPlacesBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theTravellerAddsAPlaceWalksIntoItAndRemovesIt() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-safetravel-places")
         try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel",

@@ -9,7 +9,7 @@ import TesseraTestFixtures
 /// on the trip's live view, fetched through a capability link of its own (never the bearer API).
 /// And the traveller's console: the live link to copy, a photo through the form's file input, the
 /// hold-to-SOS button and its PIN dialog.
-@Suite struct SafeTravelSOSAndPhotoBrowserTests {
+@Suite(.needs("chromium")) struct SafeTravelSOSAndPhotoBrowserTests {
     static let ops = "/v1/plugins/cz.tessera.safetravel/ops/"
     static let links = "/v1/links/cz.tessera.safetravel/"
     /// A real 1×1 PNG.
@@ -36,10 +36,7 @@ import TesseraTestFixtures
 
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func anSOSOutsideATripAlertsWithALinkToItsPositions() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let serve = try await Self.serve()
         defer { serve.process.terminate() }
         let admin = try #require(serve.adminToken)
@@ -74,10 +71,7 @@ import TesseraTestFixtures
     }
 
     @Test(.hangWatchdog) func aTripPhotoIsShownOnTheLiveViewThroughALinkOfItsOwn() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let serve = try await Self.serve()
         defer { serve.process.terminate() }
         let admin = try #require(serve.adminToken)
@@ -118,10 +112,7 @@ import TesseraTestFixtures
     }
 
     @Test(.hangWatchdog) func theTravellerCopiesTheLinkUploadsAPhotoAndAnswersTheSOSDialog() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record(Comment(rawValue: HeadlessChromium.installHint))
-            return
-        }
+        let executable = try #require(HeadlessChromium.executable)
         let serve = try await Self.serve()
         defer { serve.process.terminate() }
         let admin = try #require(serve.adminToken)
