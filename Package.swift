@@ -207,7 +207,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSTAG", "TesseraSTAGEmulator", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
         ]),
         // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
         .testTarget(name: "TesseraUpgradeTests", dependencies: [

@@ -20,6 +20,13 @@ extension Ledger {
         var category: String?
         var date: String?
         var account: String?
+
+        /// The columns of `transactions` this change gives a value for.
+        var changedColumns: Set<String> {
+            let given: [(String, Bool)] = [("kind", kind != nil), ("name", name != nil), ("amount_minor", amount != nil),
+                                           ("category", category != nil), ("occurred_on", date != nil), ("account", account != nil)]
+            return Set(given.filter(\.1).map(\.0))
+        }
     }
 
     struct Transaction: Codable, Sendable, Equatable {
@@ -53,7 +60,10 @@ extension Ledger {
         let row = try await validated(kind: input.kind ?? current.kind, name: input.name ?? current.name,
                                       amount: input.amount ?? current.amount, category: input.category ?? current.category,
                                       date: input.date ?? current.date, account: input.account ?? current.account)
-        try await storage.write { $0.patch("transactions", id: input.id, row) }
+        // Only the columns the person changed: the rest keep their sync timestamps, so another
+        // device's edit of them is not undone (issue 38; the host holds to it as well, docs/sync.md).
+        let given = input.changedColumns
+        try await storage.write { $0.patch("transactions", id: input.id, row.filter { given.contains($0.key) }) }
         try await afterTransactionsChanged(month: String((input.date ?? current.date).prefix(7)))
         return try await transaction(input.id)!
     }

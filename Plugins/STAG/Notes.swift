@@ -13,6 +13,7 @@ struct Notes: Sendable {
 
     /// Whose notes: the logged-in person's university and login name, or `not_logged_in`.
     func owner() async throws -> (base: String, userName: String) {
+        try await store.adoptForSync()
         guard let user = try await store.setting("userName"), let base = try await store.setting("baseURL") else {
             throw STAGFailure.notLoggedIn.pluginError
         }

@@ -83,7 +83,11 @@ struct Refresher: Sendable {
 
     /// Records the terms and grades not seen before and, after the baseline, announces them.
     private func announce(exams: JSONValue, grades: JSONValue) async throws -> JSONValue {
-        let seen = Set(try await store.storage.query("SELECT id FROM seen").compactMap { $0["id"].text })
+        try await store.adoptForSync()
+        guard let owner = try await store.owner() else { return ["newTerms": 0, "newGrades": 0, "stale": false] }
+        // The person's marks, by their key (the id without the owner).
+        let seen = Set(try await store.storage.query("SELECT id FROM seen WHERE owner = ?", [.text(owner)])
+            .compactMap { $0["id"].text?.dropFirst(owner.count + 1) }.map(String.init))
         let baseline = !seen.contains("baseline")
         let now = ISO.utc(store.clock.now())
         var announcements: [Announcement] = []
@@ -105,9 +109,9 @@ struct Refresher: Sendable {
         }
         // The seen marks and the events commit together, so a crash cannot announce twice or lose one.
         try await store.storage.write { batch in
-            if baseline { batch.put("seen", id: "baseline", ["kind": .text("baseline"), "seen_at": .text(now)]) }
+            if baseline { batch.put("seen", id: owner + "|baseline", ["owner": .text(owner), "kind": .text("baseline"), "seen_at": .text(now)]) }
             for a in announcements {
-                batch.put("seen", id: a.key, ["kind": .text(a.event), "seen_at": .text(now)])
+                batch.put("seen", id: owner + "|" + a.key, ["owner": .text(owner), "kind": .text(a.event), "seen_at": .text(now)])
                 if !baseline && emitsEvents { batch.emit(a.event, a.payload) }
             }
         }

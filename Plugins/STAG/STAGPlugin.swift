@@ -11,7 +11,7 @@ package final class STAGPlugin: Plugin {
     package var migrations: [StorageMigration] { Store.migrations }
 
     package func start(context: PluginContext) async throws {
-        let store = Store(storage: try context.capability(.storage), clock: try context.capability(.clock))
+        let store = Store(storage: try context.capability(.storage), clock: try context.capability(.clock), syncs: context.isGranted(.sync))
         let seconds = context.config["timeoutSeconds"]?.integerValue ?? 20
         let notifications = context.isGranted(.notifications) ? try context.capability(.notifications) : nil
         let expiry = LoginExpiry(store: store, notifications: notifications)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 
 /// The plugin's own database: settings (university, student number; never the ticket), the cache
@@ -6,6 +7,9 @@ import TesseraSDK
 struct Store: Sendable {
     let storage: any PluginStorage
     let clock: any HostClock
+    /// Whether the host syncs this plugin's notes and seen marks (the sync grant).
+    var syncs = false
+    let adoption = SyncAdoption()
 
     static let migrations = [
         StorageMigration(version: 1, sql: """
@@ -23,7 +27,56 @@ struct Store: Sendable {
             ALTER TABLE notes ADD COLUMN base_url TEXT;
             UPDATE notes SET base_url = (SELECT value FROM settings WHERE id = 'baseURL') WHERE user_name IS NOT NULL;
             """),
+        // Notes and what the refresh has seen sync across a student's devices (issue 38): a synced
+        // table's NOT NULL columns need defaults (docs/sync.md), which SQLite adds only by a
+        // rebuild; and `seen` becomes the person's (`owner`, "BASE|USER", before each id), kept
+        // across logout like notes, so a term seen on one device is not announced on another.
+        // Rows seen by nobody logged in now were cleared at logout before: none are lost.
+        StorageMigration(version: 4, sql: """
+            CREATE TABLE notes_v4 (id TEXT PRIMARY KEY, subject TEXT, title TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '',
+                day TEXT, user_name TEXT, created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', base_url TEXT);
+            INSERT INTO notes_v4(id, subject, title, body, day, user_name, created_at, updated_at, base_url)
+                SELECT id, subject, title, body, day, user_name, created_at, updated_at, base_url FROM notes;
+            DROP TABLE notes;
+            ALTER TABLE notes_v4 RENAME TO notes;
+            CREATE TABLE seen_v4 (id TEXT PRIMARY KEY, owner TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '',
+                seen_at TEXT NOT NULL DEFAULT '');
+            INSERT INTO seen_v4(id, owner, kind, seen_at)
+                SELECT o.owner || '|' || seen.id, o.owner, seen.kind, seen.seen_at FROM seen,
+                    (SELECT (SELECT value FROM settings WHERE id = 'baseURL') || '|' || (SELECT value FROM settings WHERE id = 'userName') AS owner) o
+                WHERE o.owner IS NOT NULL;
+            DROP TABLE seen;
+            ALTER TABLE seen_v4 RENAME TO seen;
+            """),
     ]
+
+    /// Notes and seen marks written before this device synced them (before migration 4, or before
+    /// the operator granted sync) are in no sync log: written once more, each is adopted whole and
+    /// goes to the person's other devices. Rows sync already holds are rewritten with their own
+    /// values, which the host stamps as no change. Once per generation, on the first call that
+    /// reads them (writes in `start` are not stamped); a settings mark keeps it from repeating.
+    func adoptForSync() async throws {
+        guard syncs, adoption.claim(), try await setting("syncAdopted") == nil else { return }
+        let notes = try await storage.query("SELECT * FROM notes")
+        let seen = try await storage.query("SELECT * FROM seen")
+        try await storage.write { batch in
+            for row in notes { batch.put("notes", id: row["id"].text ?? "", Self.values(of: row)) }
+            for row in seen { batch.put("seen", id: row["id"].text ?? "", Self.values(of: row)) }
+            batch.put("settings", id: "syncAdopted", ["value": .text(ISO.utc(clock.now()))])
+        }
+    }
+
+    private static func values(of row: Row) -> [String: SQLValue] {
+        var values: [String: SQLValue] = [:]
+        for (column, value) in zip(row.columns, row.values) where column != "id" { values[column] = value }
+        return values
+    }
+
+    /// Whose `seen` rows are the logged-in person's: "BASE|USER", or nil when nobody is logged in.
+    func owner() async throws -> String? {
+        guard let base = try await setting("baseURL"), let user = try await setting("userName") else { return nil }
+        return base + "|" + user
+    }
 
     func setting(_ name: String) async throws -> String? {
         try await storage.query("SELECT value FROM settings WHERE id = ?", [.text(name)]).first?["value"].text
@@ -72,13 +125,13 @@ struct Store: Sendable {
         return .object(answer)
     }
 
-    /// Forgets the cache and what was seen (logout); notes, and settings other than the login's, stay.
+    /// Forgets the cache (logout). Notes and what the refresh has seen stay: they are the
+    /// person's, kept per person and synced to their other devices, and another person logging
+    /// in here sees neither. Settings other than the login's stay too.
     func clearCache() async throws {
         let cached = try await storage.query("SELECT id FROM cache").compactMap { $0["id"].text }
-        let seen = try await storage.query("SELECT id FROM seen").compactMap { $0["id"].text }
         try await storage.write { batch in
             for id in cached { batch.delete("cache", id: id) }
-            for id in seen { batch.delete("seen", id: id) }
             for id in ["osCislo", "ucitIdno", "userName", "name", "ticketExpires", "ticketExpiredAt"] { batch.delete("settings", id: id) }
         }
     }
@@ -132,5 +185,17 @@ enum ISO {
             if let date = f.date(from: text) { return date }
         }
         return nil
+    }
+}
+
+/// Claimed once per generation: the first call adopts, the others go straight on.
+final class SyncAdoption: Sendable {
+    private let claimed = Mutex(false)
+
+    func claim() -> Bool {
+        claimed.withLock { done in
+            defer { done = true }
+            return !done
+        }
     }
 }

@@ -35,11 +35,15 @@ extension Travel {
         try await storage.write { batch in
             batch.inSpace(me.space)
             Self.put(link, traveller: me.username, at: at, into: &batch)
-            if let destination {
+            if let destination, destination.createdAt != nil {
+                // One from the history: only its last use changes (a favourite set on another
+                // device meanwhile stays).
+                batch.patch("destinations", id: destination.id, ["last_used_at": SQLValue(at)])
+            } else if let destination {
                 batch.put("destinations", id: destination.id, ["traveller": .text(me.username), "name": .text(destination.name),
                                                                 "lat": .real(destination.lat), "lon": .real(destination.lon),
                                                                 "is_favourite": .integer(destination.favourite ? 1 : 0),
-                                                                "last_used_at": SQLValue(at), "created_at": .text(destination.createdAt ?? Instant.text(at))])
+                                                                "last_used_at": SQLValue(at), "created_at": .text(Instant.text(at))])
             }
             batch.put("trips", id: id, ["traveller": .text(me.username), "state": "ACTIVE", "destination_id": .text(destination?.id ?? ""),
                                         "destination_name": .text(destination?.name ?? ""), "dest_lat": SQLValue(destination?.lat),

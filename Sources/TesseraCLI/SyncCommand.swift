@@ -122,7 +122,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "The hub, whether this device is logged in, and each syncing plugin's spaces and pull cursor.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "The hub, whether this device is logged in, and each syncing plugin's spaces, pull cursor and changes waiting to be pushed.")
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -134,8 +134,10 @@ struct Sync: AsyncParsableCommand {
                 var plugins: [JSONValue] = []
                 for id in host.syncingPlugins {
                     let spaces = (try? host.syncSpaces(of: id)) ?? []
+                    let pending = ((try? host.pendingChanges(of: id)) ?? nil) ?? [:]
                     plugins.append(["plugin": .string(id), "spaces": .array(spaces.map { .string($0) }),
-                                    "pullCursor": .integer(host.pullCursor(of: id) ?? 0)])
+                                    "pullCursor": .integer(host.pullCursor(of: id) ?? 0),
+                                    "pending": .object(pending.mapValues { .integer(Int64($0)) })])
                 }
                 await host.stop()
                 if json {
@@ -145,7 +147,10 @@ struct Sync: AsyncParsableCommand {
                 }
                 say("hub: \(hub ?? "none (providers.sync.hub)")\(host.isLoggedInToHub ? ", logged in" : hub == nil ? "" : ", not logged in: tessera sync login NAME (or tessera sync register EMAIL)")")
                 for p in plugins {
-                    say("\(p["plugin"]?.stringValue ?? "?"): spaces \(p["spaces"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""), pulled up to #\(p["pullCursor"]?.integerValue ?? 0)")
+                    let pending = (p["pending"]?.objectValue ?? [:]).compactMapValues(\.integerValue).filter { $0.value > 0 }
+                    let waiting = pending.isEmpty ? "nothing waiting to be pushed"
+                        : "waiting to be pushed: " + pending.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
+                    say("\(p["plugin"]?.stringValue ?? "?"): spaces \(p["spaces"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""), pulled up to #\(p["pullCursor"]?.integerValue ?? 0), \(waiting)")
                 }
             }
         }

@@ -161,7 +161,19 @@ extension PluginHost {
     /// The pull cursor this device holds for `pluginID` with the deployment's hub, if any.
     public func pullCursor(of pluginID: String) -> Int64? {
         guard let hub = deployment.sync, let state = try? peerState() else { return nil }
-        return try? state.cursor(hub: hub.hub, plugin: pluginID)
+        return try? state.cursor(hub: HubConnection.normalized(hub.hub), plugin: pluginID)
+    }
+
+    /// How many of this device's own changes of `pluginID`, per space, no push has sent to the
+    /// deployment's hub yet (what the next round will push); nil where the plugin does not sync.
+    public func pendingChanges(of pluginID: String) throws -> [String: Int]? {
+        guard let hub = deployment.sync, let store = syncStore(of: pluginID) else { return nil }
+        let state = try peerState(), base = HubConnection.normalized(hub.hub)
+        var counts: [String: Int] = [:]
+        for space in try store.spaces() {
+            counts[space] = try store.ownChangeCount(in: space, since: try state.lastPushed(hub: base, plugin: pluginID, space: space))
+        }
+        return counts
     }
 }
 

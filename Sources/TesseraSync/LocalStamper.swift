@@ -4,12 +4,21 @@ import TesseraSQLite
 /// Turns record-API changes, already applied to the plugin's table in the open transaction, into
 /// stamped sync changes, and merges them into the session like any others.
 ///
-/// Each record change gets one timestamp from the clock, shared by the changes it makes:
+/// **A write stamps only the cells whose value it changes.** A cell whose stored value (its
+/// winner's, in the row's current life) equals the value after the write is left alone and keeps
+/// its old timestamp. Why: plugins rewrite whole rows (a put with every column, a read-modify-write
+/// patch), and a fresh timestamp on a cell the person did not change would make it win over
+/// another device's real edit of that cell, last-writer-wins, and silently undo it. Compared byte
+/// for byte and type for type (``SQLValue/isStoredSame(as:)``).
+///
+/// Each record change that changes something gets one timestamp from the clock, shared by the
+/// changes it makes; one that changes nothing takes no timestamp and replicates nothing:
 /// - a **put** of a row that is not alive (never seen, or deleted) first moves it to its next life
-///   (an existence change with the next odd causal length); then every writable column becomes a
-///   cell write, because a put replaces the whole row (columns not given took their defaults);
-/// - a **patch** becomes a write of each column it set (of a row that sync has not seen, but that
-///   exists, as a put: the row is adopted whole);
+///   (an existence change with the next odd causal length) and writes every writable column (no
+///   cell of the new life holds a value yet); a put of an alive row writes each column whose value
+///   differs, columns not given included (they took their defaults);
+/// - a **patch** writes each column it set whose value differs (a patch of a row that sync has not
+///   seen, but that exists, is a put: the row is adopted whole);
 /// - a **delete** of an alive row moves it to its next (even) causal length; deleting a row that is
 ///   not alive here changes nothing to replicate.
 ///
@@ -48,7 +57,7 @@ struct LocalStamper {
     private func put(_ shape: SyncTableShape, id: String, space: String) throws -> [SyncChange] {
         let key = MergeSession.RowKey(table: shape.name, row: id)
         let values = try TableWriter.read(shape, id: id, on: session.connection)
-        var out = Batch(session: session, key: key, space: space, timestamp: try session.clock.send())
+        var out = Batch(session: session, key: key, space: space)
         try out.beginLifeIfNeeded()
         if let values {
             for (column, value) in zip(shape.columns, values) { try out.write(column.name, value, shape: shape) }
@@ -69,7 +78,7 @@ struct LocalStamper {
             return []
         }
         guard alive else { return try put(shape, id: id, space: space) }
-        var out = Batch(session: session, key: key, space: space, timestamp: try session.clock.send())
+        var out = Batch(session: session, key: key, space: space)
         for (column, value) in zip(shape.columns, values) where patched.contains(column.name) {
             try out.write(column.name, value, shape: shape)
         }
@@ -80,24 +89,24 @@ struct LocalStamper {
         let key = MergeSession.RowKey(table: shape.name, row: id)
         let length = try session.row(key, space: space).causalLength
         guard CausalLength.isAlive(length) else { return [] }
-        var out = Batch(session: session, key: key, space: space, timestamp: try session.clock.send())
+        var out = Batch(session: session, key: key, space: space)
         try out.absorb(.existence, causalLength: CausalLength.deleted(length))
         return out.changes
     }
 
-    /// The changes of one record change: one timestamp, merged into the session as they are made.
+    /// The changes of one record change: one timestamp, taken from the clock by the first change
+    /// (a record change that changes nothing takes none), merged into the session as they are made.
     struct Batch {
         let session: MergeSession
         let key: MergeSession.RowKey
         let space: String
-        let timestamp: HLCTimestamp
+        private var timestamp: HLCTimestamp?
         private(set) var changes: [SyncChange] = []
 
-        init(session: MergeSession, key: MergeSession.RowKey, space: String, timestamp: HLCTimestamp) {
+        init(session: MergeSession, key: MergeSession.RowKey, space: String) {
             self.session = session
             self.key = key
             self.space = space
-            self.timestamp = timestamp
         }
 
         /// Moves a row that is not alive to its next life.
@@ -110,6 +119,7 @@ struct LocalStamper {
         /// replaces (if that value is of this life).
         mutating func write(_ column: String, _ value: SQLValue, shape: SyncTableShape) throws {
             let meta = try session.row(key, space: space)
+            if let current = try session.currentValue(of: column, in: meta, key: key), current.isStoredSame(as: value) { return }
             var supersedes: [HLCTimestamp] = []
             if shape.keepConflicts.contains(column), let current = try session.winner(of: column, in: meta, key: key),
                current.causalLength == meta.causalLength {
@@ -119,10 +129,28 @@ struct LocalStamper {
         }
 
         mutating func absorb(_ kind: SyncChange.Kind, causalLength: Int64) throws {
+            let stamp = try timestamp ?? session.clock.send()
+            timestamp = stamp
             let change = SyncChange(space: space, table: key.table, row: key.row, causalLength: causalLength,
-                                    timestamp: timestamp, kind: kind)
+                                    timestamp: stamp, kind: kind)
             try session.absorb(change)
             changes.append(change)
+        }
+    }
+}
+
+extension SQLValue {
+    /// Whether SQLite stores the two as the same value: the same storage class and the same bytes.
+    /// Stricter than `==`, which holds canonically equivalent but differently encoded text equal
+    /// (a precomposed "é" and "e" with a combining accent) and 0.0 equal to -0.0.
+    func isStoredSame(as other: SQLValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a.bitPattern == b.bitPattern
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): return a == b
+        default: return false
         }
     }
 }

@@ -152,6 +152,22 @@ final class MergeSession {
         return version
     }
 
+    /// The value the cell holds in the row's current life, or nil where no write of this life
+    /// holds it (a new life, a column added later). The winner's value is its message in the log,
+    /// which keeps every change's value (it is never compacted); a winner of this session is in
+    /// ``RowMeta/changed``.
+    func currentValue(of column: String, in meta: RowMeta, key: RowKey) throws -> SQLValue? {
+        guard let winner = try winner(of: column, in: meta, key: key), winner.causalLength == meta.causalLength else { return nil }
+        if let changed = meta.changed[column] { return changed.value }
+        let select = statements.valueSelect
+        defer { select.reset() }
+        try select.bind(meta.space, at: 1)
+        try select.bind(winner.timestampText, at: 2)
+        try select.bind(column, at: 3)
+        guard try select.step() else { return nil }
+        return select.value(at: 0)
+    }
+
     /// The row's metadata (loaded on first touch; a row never seen starts at causal length 0 in
     /// `space`).
     ///

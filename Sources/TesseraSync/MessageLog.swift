@@ -58,6 +58,18 @@ enum MessageLog {
         return try read(select, space: space)
     }
 
+    /// How many changes of `space` after `since` carry `node` (the last 16 characters of the
+    /// timestamp's text, ``HLCTimestamp/text``).
+    static func count(in space: String, since: HLCTimestamp?, node: HLCNode, on connection: SQLiteConnection) throws -> Int {
+        let select = try connection.cachedStatement("""
+            SELECT count(*) FROM _tessera_sync_messages WHERE space = ? AND ts > ? AND substr(ts, 31) = ?
+            """)
+        defer { select.reset() }
+        try select.bind([.text(space), .text(since?.text ?? ""), .text(node.description)])
+        guard try select.step() else { return 0 }
+        return Int(select.int64(at: 0))
+    }
+
     /// The changes of `space` made at `timestamp` (those of one record change), in column order.
     static func changes(in space: String, at timestamp: HLCTimestamp, on connection: SQLiteConnection) throws -> [SyncChange] {
         let select = try connection.cachedStatement("""

@@ -11,6 +11,8 @@ struct SessionStatements {
     let rowSelect: Statement
     /// A cell's winning causal length and timestamp.
     let cellSelect: Statement
+    /// The value a change wrote to a cell, by the change's space, timestamp and column.
+    let valueSelect: Statement
     /// Writes a row's causal length.
     let rowUpsert: Statement
     /// Writes a cell's winner.
@@ -23,6 +25,7 @@ struct SessionStatements {
             """)
         rowSelect = try connection.cachedStatement("SELECT space, cl FROM _tessera_sync_rows WHERE tbl = ? AND row_id = ?")
         cellSelect = try connection.cachedStatement("SELECT cl, ts FROM _tessera_sync_cells WHERE tbl = ? AND row_id = ? AND col = ?")
+        valueSelect = try connection.cachedStatement("SELECT value FROM _tessera_sync_messages WHERE space = ? AND ts = ? AND col = ?")
         rowUpsert = try connection.cachedStatement("""
             INSERT INTO _tessera_sync_rows(tbl, row_id, space, cl) VALUES (?, ?, ?, ?)
             ON CONFLICT (tbl, row_id) DO UPDATE SET cl = excluded.cl

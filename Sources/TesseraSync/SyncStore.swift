@@ -183,6 +183,11 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// How many changes this replica made in `space` after `since` (all of them without it).
+    public func ownChangeCount(in space: String, since: HLCTimestamp? = nil) throws -> Int {
+        try database.withConnection { try MessageLog.count(in: space, since: since, node: node, on: $0) }
+    }
+
     /// The spaces this replica holds changes of, in name order.
     public func spaces() throws -> [String] {
         try database.withConnection { try MessageLog.spaces(on: $0) }

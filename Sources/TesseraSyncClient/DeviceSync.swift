@@ -157,25 +157,34 @@ public struct DeviceSync: Sendable {
         report.changedRows += rows
     }
 
-    /// Pushes `space`'s changes after `since` in batches, moving the mark after each answer.
+    /// Pushes this device's own changes of `space` after `since` in batches, moving the mark after
+    /// each answer.
+    ///
+    /// Own changes only: the log also holds every change pulled from the hub, and sending those
+    /// back (as every round did, counted as "already there") cost a round its whole backlog. The
+    /// hub lacks a change only if this device made it: every other one came from the hub. The mark
+    /// still moves past the pulled ones, so a round after a successful push sends nothing.
     private func push(_ space: String, since: HLCTimestamp?, into report: inout Report) async throws {
         var mark = since
         while true {
-            let batch = try store.changes(in: space, since: mark, limit: pushBatch)
-            guard !batch.isEmpty else { return }
-            if let files {
-                // The bytes before the record: a member who pulls the record can fetch the file.
-                let moved = await files.upload(referencedBy: batch)
-                report.filesUploaded += moved.sent
-                report.fileFailures += moved.failed
+            let page = try store.changes(in: space, since: mark, limit: pushBatch)
+            guard !page.isEmpty else { return }
+            let batch = page.filter { $0.timestamp.node == store.node }
+            if !batch.isEmpty {
+                if let files {
+                    // The bytes before the record: a member who pulls the record can fetch the file.
+                    let moved = await files.upload(referencedBy: batch)
+                    report.filesUploaded += moved.sent
+                    report.fileFailures += moved.failed
+                }
+                let answer = try await hub.push(plugin: plugin, changes: batch)
+                report.pushed += batch.count
+                report.duplicates += answer.duplicates
+                report.rejected += answer.rejected
             }
-            let answer = try await hub.push(plugin: plugin, changes: batch)
-            report.pushed += batch.count
-            report.duplicates += answer.duplicates
-            report.rejected += answer.rejected
-            mark = batch.last?.timestamp
+            mark = page.last?.timestamp
             try state.setLastPushed(mark, hub: hub.baseURL, plugin: plugin, space: space)
-            if batch.count < pushBatch { return }
+            if page.count < pushBatch { return }
         }
     }
 

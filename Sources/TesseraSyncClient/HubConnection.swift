@@ -16,9 +16,15 @@ public struct HubConnection: Sendable {
 
     /// A connection with a device token from ``login(baseURL:name:password:device:)``.
     public init(baseURL: String, token: String, timeout: TimeInterval = 30) {
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.baseURL = Self.normalized(baseURL)
         self.token = token
         self.timeout = timeout
+    }
+
+    /// The hub's address as connections keep it (and as a device's sync state is keyed): without a
+    /// trailing slash.
+    public static func normalized(_ baseURL: String) -> String {
+        baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
     }
 
     /// Logs a new device in; returns its token (shown once by the hub: keep it as a secret).

@@ -113,6 +113,40 @@ import TesseraTestFixtures
         await fio.stop()
     }
 
+    /// Issue 38: the phone (offline) changes a transaction's amount, the laptop (not yet synced)
+    /// its name, each through `transaction-update`; after both have synced, in the order A, B, A,
+    /// B, both devices have both edits. And a device pushes each change once: the rounds after
+    /// the first send back nothing they pulled, and `tessera sync status` says what waits.
+    @Test func anOfflineEditOfOneFieldSurvivesAnotherDevicesEditOfAnother() async throws {
+        let (hub, port) = try await SyncProcessesTests.startHub()
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
+        let phone = Device("phone", hubPort: port, fioPort: 9), laptop = Device("laptop", hubPort: port, fioPort: 9)
+        for device in [phone, laptop] {
+            try await device.tessera(["sync", "login", "ada", "--device", device.name], input: "correct horse battery\n")
+        }
+        let added = try await phone.call("transaction-add", #"{"kind": "expense", "name": "Bread", "amount": "3.00", "category": "food"}"#)
+        let id = try #require(added["id"]?.stringValue)
+        try await phone.sync()
+        try await laptop.sync()
+
+        _ = try await phone.call("transaction-update", #"{"id": "\#(id)", "amount": "4.00"}"#)
+        _ = try await laptop.call("transaction-update", #"{"id": "\#(id)", "name": "Rye bread"}"#)
+        let waiting = try await phone.tessera(["sync", "status"]).stdout
+        #expect(waiting.contains("waiting to be pushed: "), "\(waiting)")
+        var rounds: [String] = []
+        for device in [phone, laptop, phone, laptop] { rounds.append(try await device.tessera(["sync", "now"]).stdout) }
+        for device in [phone, laptop] {
+            let row = try await device.call("transactions-list")["transactions"]?.arrayValue?.first { $0["id"]?.stringValue == id }
+            #expect(row?["amount"] == "4.00", "\(device.name): the phone's amount")
+            #expect(row?["name"] == "Rye bread", "\(device.name): the laptop's name")
+        }
+        // The third and fourth rounds had nothing of their own to send: what they pulled stays here.
+        for round in rounds.suffix(2) { #expect(round.contains("pushed 0 (0 already there)"), "\(round)") }
+        let settled = try await phone.tessera(["sync", "status"]).stdout
+        #expect(settled.contains("nothing waiting to be pushed"), "\(settled)")
+        await hub.terminateAndWait()
+    }
+
     @Test func aCurrencyMismatchIsSettledByALaterProcessWithoutAskingTheBankAgain() async throws {
         let fio = try await Self.startFio()
         fio.addAccount(token: Self.token, currency: "CZK", movements: [.init(id: 1, date: "2026-03-01", amount: -10, counterparty: "Lidl")])

@@ -227,7 +227,9 @@ import Testing
             .delete(table: "notes", id: "n1"),
             .put(table: "notes", id: "n1", values: ["title": "c"]),
         ], in: "s")
-        #expect(Set(stamped.map(\.timestamp)).count == 4)
+        // The stamper reads each row as the batch leaves it: the patch's "b" is already "c" there,
+        // the value the put stamped, so the patch changes no cell and takes no timestamp.
+        #expect(Set(stamped.map(\.timestamp)).count == 3)
         #expect(try a.rowState(table: "notes", row: "n1")?.causalLength == 3)
         let b = try makeReplica(node: 0xB, clock: clock)
         try b.applyRemote(stamped.shuffled())

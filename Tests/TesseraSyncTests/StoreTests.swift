@@ -118,7 +118,7 @@ import Testing
         batch += try a.patch("n1", ["stars": 3])
         let first = try b.applyRemote(batch)
         #expect(first.rows == [ChangedRow(table: "notes", row: "n1", change: .upserted), ChangedRow(table: "notes", row: "n2", change: .upserted)])
-        let second = try b.applyRemote(try a.delete("n2") + a.patch("n1", ["stars": 3]))
+        let second = try b.applyRemote(try a.delete("n2") + a.patch("n1", ["stars": 4]))
         #expect(second.rows == [ChangedRow(table: "notes", row: "n1", change: .upserted), ChangedRow(table: "notes", row: "n2", change: .deleted)])
     }
 
