@@ -64,6 +64,7 @@ extension Travel {
         guard let id = firing.payload["alert"]?.stringValue, let n = firing.payload["n"]?.integerValue,
               let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(id)]) else { return }
         if try await isAcknowledged(id) { return }
+        if try await answeredAt(alert) != nil { return }
         guard let space = try await spaceOf(traveller: alert.string("traveller")) else { return }
         let link = try await linkForAlert(traveller: alert.string("traveller"), kind: alert.string("kind"), subjectID: alert.string("subject_id"))
         let (body, payload) = Self.adding(link, body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
@@ -74,6 +75,42 @@ extension Travel {
             try await clock.schedule(TimerRequest(key: firing.key, name: Self.repeatTimer,
                                                   fireAt: firing.dueAt.addingTimeInterval(config.repeatEvery),
                                                   payload: ["alert": .string(id), "n": .integer(n + 1)]))
+        }
+    }
+
+    /// When the traveller answered what `alert` is about, if she has, as this host's records say:
+    /// an SOS reported safe, a trip ended, an overdue answered (arrived, or acknowledged after the
+    /// ETA), a detour acknowledged or left, a silent phone heard from again, a check-in confirmed.
+    func answeredAt(_ alert: Row) async throws -> Date? {
+        let subject = alert.string("subject_id")
+        switch alert.string("kind") {
+        case "sos":
+            guard let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(subject)]) else { return nil }
+            return sos.date("reported_safe_at") ?? (sos.string("state") == "SAFE" ? sos.date("pin_entered_at") : nil)
+        case "checkin-missed":
+            return try await row("SELECT confirmed_at FROM checkin_answers WHERE id = ?", [.text(subject)])?.date("confirmed_at")
+        case "trip-overdue", "trip-off-route", "trip-silent":
+            guard let trip = try await row("SELECT * FROM trips WHERE id = ?", [.text(subject)]) else { return nil }
+            if trip.string("state") != "ACTIVE" { return trip.date("ended_at") ?? now }
+            // The instant the alert's deadline counts from is the last part of its id (ms).
+            let base = alert.string("id").split(separator: "-").last.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
+            switch alert.string("kind") {
+            case "trip-overdue":
+                if let arrived = trip.date("arrived_at") { return arrived }
+                guard let eta = base, let answered = trip.date("acknowledged_at"), answered >= eta else { return nil }
+                return answered
+            case "trip-off-route":
+                // Back on the route (or off it again since: a later detour), or this detour acknowledged.
+                guard let since = base else { return nil }
+                if trip.date("off_route_since").map({ Instant.millis($0) != Instant.millis(since) }) ?? true { return trip.date("last_fix_at") ?? now }
+                guard let answered = trip.date("acknowledged_at"), answered >= since else { return nil }
+                return answered
+            default:
+                guard let seen = base, let heard = trip.date("last_seen_at"), heard > seen else { return nil }
+                return heard
+            }
+        default:
+            return nil
         }
     }
 

@@ -36,6 +36,9 @@ extension Travel {
                 throw PluginError.invalid("the period is one of \(config.periodOptions.map(String.init).joined(separator: ", ")) minutes", field: "$.periodMinutes")
             }
             guard let startsText = input.startsAt, let starts = Instant.date(startsText) else { throw PluginError.invalid("not an ISO 8601 date-time", field: "$.startsAt") }
+            if let endsText = input.endsAt, let ends = Instant.date(endsText), ends <= starts {
+                throw PluginError.invalid("the end \(endsText) is not after the start \(startsText)", field: "$.endsAt")
+            }
             let ends = try futureInstant(input.endsAt ?? "", field: "$.endsAt", after: max(starts, at))
             guard starts >= at.addingTimeInterval(-60) else { throw PluginError.invalid("the start \(startsText) is in the past", field: "$.startsAt", .etaInPast) }
             values["type"] = "PERIODIC"; values["starts_at"] = SQLValue(starts); values["ends_at"] = SQLValue(ends)
@@ -89,14 +92,30 @@ extension Travel {
         } else {
             try await clock.cancelTimer(key: "\(Self.slotTimer):\(requestID)")
         }
+        try await promptTarget(request, slots: slots)
         for slot in slots {
             let key = "\(Self.missTimer):\(slot.string("id"))"
-            if slot.string("state") == "PENDING", slot["answered"].isNull, let at = slot.date("slot_at") {
-                try await clock.schedule(TimerRequest(key: key, name: Self.missTimer, fireAt: at.addingTimeInterval(missTimeout(request)),
-                                                      payload: ["checkin": slot["id"].jsonValue]))
+            // At the moment this host decides (Authority.swift): never on a guardian's device.
+            if slot.string("state") == "PENDING", slot["answered"].isNull, let at = slot.date("slot_at"),
+               let decided = try await decisionTime(at.addingTimeInterval(missTimeout(request)), traveller: request.string("target")) {
+                try await clock.schedule(TimerRequest(key: key, name: Self.missTimer, fireAt: decided, payload: ["checkin": slot["id"].jsonValue]))
             } else {
                 try await clock.cancelTimer(key: key)
             }
+        }
+    }
+
+    /// On the target's device: "Are you OK?" for each open slot, once, whichever host made the
+    /// slot (a guardian's one-time request makes it at once, on the guardian's device; it reaches
+    /// hers by sync, and that is when she is asked).
+    private func promptTarget(_ request: Row, slots: [Row]) async throws {
+        guard try await meIfSetUp()?.username == request.string("target") else { return }
+        for slot in slots where slot.string("state") == "PENDING" && slot["answered"].isNull {
+            let id = slot.string("id"), key = "checkin-\(id)"
+            guard try await !wasHandled(key), let at = slot.date("slot_at") else { continue }
+            try await markHandled(key)
+            await notifyTraveller(key: key, title: "Are you OK?", body: "\(request.string("requester")) asks you to check in.",
+                                  payload: ["checkin": .string(id), "action": "checkin-confirm"], at: at)
         }
     }
 
@@ -115,10 +134,6 @@ extension Travel {
             batch.put("checkins", id: id, ["request_id": .text(requestID), "slot": .integer(Int64(n)), "slot_at": SQLValue(at), "state": "PENDING"])
             if n >= lastSlot(request) { batch.patch("checkin_requests", id: requestID, ["state": "COMPLETED"]) }
         }
-        if try await meIfSetUp()?.username == request.string("target") {
-            await notifyTraveller(key: "checkin-\(id)", title: "Are you OK?", body: "\(request.string("requester")) asks you to check in.",
-                                  payload: ["checkin": .string(id), "action": "checkin-confirm"], at: at)
-        }
         try await armCheckins(requestID)
     }
 
@@ -128,8 +143,9 @@ extension Travel {
               let slot = try await row("SELECT * FROM checkins WHERE id = ?", [.text(id)]), slot.string("state") == "PENDING",
               try await row("SELECT id FROM checkin_answers WHERE id = ?", [.text(id)]) == nil,
               let request = try await row("SELECT * FROM checkin_requests WHERE id = ?", [.text(slot.string("request_id"))]),
-              let space = try await spaceOf(traveller: request.string("target")), let slotAt = slot.date("slot_at") else { return }
-        let at = slotAt.addingTimeInterval(missTimeout(request))
+              let space = try await spaceOf(traveller: request.string("target")), let slotAt = slot.date("slot_at"),
+              try await decisionTime(slotAt, traveller: request.string("target")) != nil else { return }
+        let at = try await alertDue(slotAt.addingTimeInterval(missTimeout(request)))
         try await raise(Alert(id: "checkin-\(id)-missed", kind: "checkin-missed", subjectID: id, traveller: request.string("target"), space: space,
                               dueAt: at, reason: "CHECKIN_MISSED", title: "\(request.string("target")) did not check in",
                               body: "The check-in due at \(Instant.text(slotAt)) (asked by \(request.string("requester"))) was not confirmed.",

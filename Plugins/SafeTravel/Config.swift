@@ -40,6 +40,11 @@ struct TravelConfig: Sendable {
     var watcherName: String?
     /// How often the watcher looks for new invitations.
     var watchEvery: TimeInterval = 30
+    // Who decides (Authority.swift): the watcher decides a trip's or check-in's deadline this long
+    // after it, so that what the traveller did before it has reached it through the hub; a watched
+    // traveller's device decides itself only this much later still, if the watcher has not.
+    var syncGrace: TimeInterval = 30
+    var fallbackDelay: TimeInterval = 120
     // The guardians' live view (LiveLinks.swift): a link works until the trip's end plus the
     // grace (time to look after an alert that came just before the end), and never longer than
     // the cap from when it was minted (a trip left running does not leave a link open for ever).
@@ -93,6 +98,8 @@ struct TravelConfig: Sendable {
         watcher = json["watcher"]?.stringValue
         watcherName = json["watcherName"]?.stringValue
         seconds("watchEvery", &watchEvery)
+        seconds("syncGrace", &syncGrace)
+        seconds("fallbackDelay", &fallbackDelay)
         seconds("liveLinkGrace", &liveLinkGrace)
         seconds("liveLinkMaxAge", &liveLinkMaxAge)
         integer("retentionDays", &retentionDays)

@@ -46,8 +46,19 @@ extension Travel {
         try await take(taken)
     }
 
-    /// Impossible coordinates, a negative accuracy, a battery outside 0–100 or a time in the
-    /// future (beyond `futureMargin` of clock skew) are refused, naming the field.
+    /// A name a person gave (a destination, a place): no control characters (a NUL, a line break),
+    /// which would show as nothing, or break a notification's line, on the guardians' screens.
+    static func checkName(_ name: String, field: String) throws {
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw PluginError.invalid("a name has no control characters (such as NUL or a line break)", field: field)
+        }
+    }
+
+    /// The oldest fix taken: a day.
+    static let maxFixAge: TimeInterval = 86_400
+
+    /// Impossible coordinates, a negative accuracy, a battery outside 0–100, a time in the
+    /// future (beyond `futureMargin` of clock skew) or more than a day back are refused, naming the field.
     func check(_ fix: Fix, field: String) throws {
         guard fix.lat.isFinite, (-90...90).contains(fix.lat) else {
             throw PluginError.invalid("latitude \(fix.lat) is outside -90…90", field: "\(field).lat", .impossibleCoordinates)
@@ -60,6 +71,12 @@ extension Travel {
         }
         if let battery = fix.battery, !(0...100).contains(battery) {
             throw PluginError.invalid("battery is a percentage, 0 to 100", field: "\(field).battery")
+        }
+        // A fix from more than a day ago decides nothing now (a phone with a wrong date, a replayed
+        // file): refused rather than taken as her position.
+        guard fix.at >= now.addingTimeInterval(-Self.maxFixAge) else {
+            throw PluginError.invalid("the fix is from \(Instant.text(fix.at)), more than a day before the host's clock (\(Instant.text(now)))",
+                                      field: "\(field).at", .fixTooOld)
         }
         let limit = now.addingTimeInterval(config.futureMargin)
         guard fix.at <= limit else {

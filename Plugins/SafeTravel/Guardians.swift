@@ -56,6 +56,9 @@ extension Travel {
         let me = try await me()
         let spaces = try hubSpaces()
         guard let invitation = try await spaces.invitationsForMe().first(where: { $0.id == input.requestId }) else {
+            if try await spaces.members(of: me.space).invitations.contains(where: { $0.id == input.requestId }) {
+                throw PluginError.forbidden(.ownRequest, "this is your own request: the person you asked accepts it")
+            }
             throw PluginError.missing("no request \(input.requestId) waits for you", field: "$.requestId")
         }
         let joined = try await spaces.accept(invitationID: invitation.id)
@@ -87,6 +90,11 @@ extension Travel {
         let me = try await me()
         let spaces = try hubSpaces()
         let members = try await spaces.members(of: me.space)
+        let paired = try await row("SELECT id FROM guardians WHERE id IN (?, ?)", [.text("out:\(input.username)"), .text("in:\(input.username)")]) != nil
+        guard paired || members.members.contains(where: { $0.name == input.username })
+                || members.invitations.contains(where: { $0.invitee == input.username }) else {
+            throw PluginError.missing("\(input.username) is not your guardian, nor asked, nor someone you guard", field: "$.username")
+        }
         if let member = members.members.first(where: { $0.name == input.username }) {
             try await spaces.revoke(member.person, from: me.space)
         }
@@ -122,7 +130,10 @@ extension Travel {
         let outgoing = try await rows("SELECT username, status FROM guardians WHERE direction = 'outgoing'")
         let members = Set(try await spaces.members(of: me.space).members.map(\.name))
         for row in outgoing where row.string("status") == "PENDING" && members.contains(row.string("username")) {
-            try await storage.write { $0.patch("guardians", id: "out:\(row.string("username"))", ["status": "ACCEPTED", "accepted_at": SQLValue(at)]) }
+            let name = row.string("username")
+            try await storage.write { $0.patch("guardians", id: "out:\(name)", ["status": "ACCEPTED", "accepted_at": SQLValue(at)]) }
+            await notifyTraveller(key: "pairing-accepted-\(name)", title: "\(name) is now your guardian",
+                                  body: "\(name) accepted your request: they are told if something is wrong.", payload: ["guardian": .string(name)], at: at)
         }
         let asked = Set(outgoing.map { $0.string("username") })
         for invitation in try await spaces.invitationsForMe() where asked.contains(invitation.inviter) {

@@ -32,6 +32,7 @@ extension Travel {
     func addPlace(_ input: PlaceInput) async throws -> JSONValue {
         let me = try await me()
         try checkPoint(input.lat, input.lon, field: "$")
+        try Self.checkName(input.name, field: "$.name")
         let radius = input.radius ?? Self.defaultPlaceRadius
         guard radius.isFinite, (25...5000).contains(radius) else {
             throw PluginError.invalid("a place's radius is 25 to 5000 metres", field: "$.radius")

@@ -18,6 +18,8 @@ enum Reason: String, Sendable {
     case validation = "VALIDATION"
     case etaInPast = "ETA_IN_PAST"
     case fixFromFuture = "FIX_FROM_FUTURE"
+    case fixTooOld = "FIX_TOO_OLD"
+    case ownRequest = "OWN_REQUEST"
     case impossibleCoordinates = "IMPOSSIBLE_COORDINATES"
     case notFound = "NOT_FOUND"
 }

@@ -107,16 +107,18 @@ extension Travel {
         guard let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(id)]) else { return }
         let alerted = try await row("SELECT id FROM alerts WHERE id = ?", [.text("sos-\(id)")]) != nil
         switch (sos.string("state"), alerted) {
+        // At the moment this host decides (Authority.swift: the SOS deadlines carry their own grace).
         case ("HOLDING", false):
-            if let seen = sos.date("last_seen_at") {
+            if let seen = sos.date("last_seen_at"),
+               let at = try await decisionTime(seen.addingTimeInterval(config.holdSilence), traveller: sos.string("traveller"), synced: false) {
                 try await clock.schedule(TimerRequest(key: "\(Self.silenceTimer):\(id)", name: Self.silenceTimer,
-                                                      fireAt: seen.addingTimeInterval(config.holdSilence), payload: ["sos": .string(id)]))
+                                                      fireAt: at, payload: ["sos": .string(id)]))
             }
         case ("RELEASED", false):
             try await clock.cancelTimer(key: "\(Self.silenceTimer):\(id)")
-            if let deadline = sos.date("deadline_at") {
+            if let deadline = sos.date("deadline_at"), let at = try await decisionTime(deadline, traveller: sos.string("traveller"), synced: false) {
                 try await clock.schedule(TimerRequest(key: "\(Self.deadlineTimer):\(id)", name: Self.deadlineTimer,
-                                                      fireAt: deadline, payload: ["sos": .string(id)]))
+                                                      fireAt: at, payload: ["sos": .string(id)]))
             }
         default:
             for timer in [Self.silenceTimer, Self.deadlineTimer, Self.sampleTimer] { try await clock.cancelTimer(key: "\(timer):\(id)") }
@@ -127,14 +129,16 @@ extension Travel {
     func silenceDue(_ firing: TimerFiring) async throws {
         guard let id = firing.payload["sos"]?.stringValue, let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(id)]),
               sos.string("state") == "HOLDING", let seen = sos.date("last_seen_at"),
-              seen.addingTimeInterval(config.holdSilence) <= firing.dueAt else { return }
+              seen.addingTimeInterval(config.holdSilence) <= firing.dueAt,
+              try await decisionTime(seen, traveller: sos.string("traveller"), synced: false) != nil else { return }
         try await alertSOS(sos, reason: "DEVICE_SILENT", at: seen.addingTimeInterval(config.holdSilence))
     }
 
     /// No PIN by the deadline: alert.
     func deadlineDue(_ firing: TimerFiring) async throws {
         guard let id = firing.payload["sos"]?.stringValue, let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(id)]),
-              sos.string("state") == "RELEASED", let deadline = sos.date("deadline_at"), deadline <= firing.dueAt else { return }
+              sos.string("state") == "RELEASED", let deadline = sos.date("deadline_at"), deadline <= firing.dueAt,
+              try await decisionTime(deadline, traveller: sos.string("traveller"), synced: false) != nil else { return }
         try await alertSOS(sos, reason: "PIN_TIMEOUT", at: deadline)
     }
 
@@ -218,10 +222,21 @@ extension Travel {
     /// too late): the guardians are told at once that the traveller reported safe, and when.
     /// A watching host's alert for an SOS still open here (the phone was cut off and came back):
     /// this device's record follows it to ALERTED and its timers stop.
+    /// Any other alert the watcher raised about her that this device had answered already (a
+    /// check-in, an acknowledgement or the trip's end that reached the hub too late): the
+    /// guardians are told she is safe, and the alert is acknowledged so that its repeats stop.
     func alertArrived(_ alertID: String) async throws {
-        guard let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(alertID)]), alert.string("kind") == "sos",
-              let me = try await meIfSetUp(), alert.string("traveller") == me.username,
-              let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(alert.string("subject_id"))]) else { return }
+        guard let alert = try await row("SELECT * FROM alerts WHERE id = ?", [.text(alertID)]),
+              let me = try await meIfSetUp(), alert.string("traveller") == me.username else { return }
+        guard alert.string("kind") == "sos" else {
+            guard try await !isAcknowledged(alertID), let answered = try await answeredAt(alert) else { return }
+            try await writeAck(alertID: alertID, by: me.username, space: me.space)
+            await notifyGuardians(key: "safe-\(alertID)", space: me.space, title: "\(me.username) is safe",
+                                  body: "\(me.username) answered at \(Instant.text(answered)); it reached the hub after the alert went out.",
+                                  payload: ["alert": .string(alertID), "answeredAt": .string(Instant.text(answered))], at: now)
+            return
+        }
+        guard let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(alert.string("subject_id"))]) else { return }
         let id = sos.string("id")
         if ["HOLDING", "RELEASED"].contains(sos.string("state")) {
             try await storage.write { batch in

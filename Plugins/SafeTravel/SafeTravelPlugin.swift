@@ -97,6 +97,7 @@ package final class SafeTravelPlugin: Plugin {
             (Travel.etaTimer, t.etaDue), (Travel.overdueTimer, t.overdueDue), (Travel.tripSilenceTimer, t.tripSilenceDue),
             (Travel.offRoutePromptTimer, t.offRoutePromptDue), (Travel.offRouteAlertTimer, t.offRouteAlertDue),
             (Travel.repeatTimer, t.repeatAlert), (Travel.watchTimer, t.watchInvitations), (Travel.purgeTimer, t.purgeDue),
+            (Travel.pairingTimer, t.pairingPoll),
         ]
         for (name, handler) in handlers {
             context.onTimer(name) { firing in try await serial.run { try await handler(firing) } }

@@ -92,5 +92,8 @@ enum Schema {
         CREATE TABLE place_presence (id TEXT PRIMARY KEY, state TEXT NOT NULL DEFAULT '', since TEXT NOT NULL DEFAULT '');
         CREATE INDEX trips_by_end ON trips (traveller, state, ended_at);
         """),
+        // The wrong-PIN lockout escalates (Account.swift): how many lockouts in a row (the table is
+        // the device's own, not synced).
+        StorageMigration(version: 6, sql: "ALTER TABLE pin ADD COLUMN lockouts INTEGER NOT NULL DEFAULT 0;"),
     ]
 }

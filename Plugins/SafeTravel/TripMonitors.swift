@@ -88,20 +88,47 @@ extension Travel {
             else { try await clock.cancelTimer(key: "\(timer):\(id)") }
         }
         // A deadline already decided is not armed again (its alert row, or the prompt's marker, says
-        // so): otherwise every later fix would re-arm a past deadline and fire it once more.
-        let open = trip.string("arrived_at").isEmpty, mine = try await meIfSetUp()?.username == trip.string("traveller")
+        // so): otherwise every later fix would re-arm a past deadline and fire it once more. A
+        // guardians' deadline is armed at the moment this host decides it (Authority.swift): later
+        // on the watcher, never on a guardian's device.
+        let traveller = trip.string("traveller")
+        let open = trip.string("arrived_at").isEmpty, mine = try await meIfSetUp()?.username == traveller
         let eta = open ? trip.date("expected_arrival_at") : nil
         try await set(Self.etaTimer, mine && trip.string("eta_passed_at").isEmpty ? eta : nil)
+        let overdue = Self.overdueDeadline(trip, grace: config.overdueGrace)
         let overdueDecided = try await eta.asyncMap { try await alertExists("trip-\(id)-overdue-\(Instant.millis($0))") } ?? true
-        try await set(Self.overdueTimer, overdueDecided ? nil : eta?.addingTimeInterval(config.overdueGrace))
+        try await set(Self.overdueTimer, overdueDecided ? nil : try await decisionTime(of: overdue, traveller: traveller))
         let seen = trip.date("last_seen_at")
         let silenceDecided = try await seen.asyncMap { try await alertExists("trip-\(id)-silent-\(Instant.millis($0))") } ?? true
-        try await set(Self.tripSilenceTimer, silenceDecided ? nil : seen?.addingTimeInterval(config.silenceTimeout))
-        let since = open ? trip.date("off_route_since") : nil
+        try await set(Self.tripSilenceTimer, silenceDecided ? nil : try await decisionTime(of: seen?.addingTimeInterval(config.silenceTimeout), traveller: traveller))
+        let since = open ? Self.unansweredOffRoute(trip) : nil
         let prompted = try await since.asyncMap { try await wasHandled("trip-offroute-\(id)-\(Instant.millis($0))") } ?? true
         try await set(Self.offRoutePromptTimer, mine && !prompted ? since?.addingTimeInterval(config.offRouteDwell) : nil)
         let offRouteDecided = try await since.asyncMap { try await alertExists("trip-\(id)-offroute-\(Instant.millis($0))") } ?? true
-        try await set(Self.offRouteAlertTimer, offRouteDecided ? nil : since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))
+        let offRoute = since?.addingTimeInterval(config.offRouteDwell + config.offRouteResponse)
+        try await set(Self.offRouteAlertTimer, offRouteDecided ? nil : try await decisionTime(of: offRoute, traveller: traveller))
+    }
+
+    /// ``decisionTime(_:traveller:synced:)`` of a deadline that may not be there.
+    private func decisionTime(of deadline: Date?, traveller: String) async throws -> Date? {
+        guard let deadline else { return nil }
+        return try await decisionTime(deadline, traveller: traveller)
+    }
+
+    /// ETA + `grace`, unless she has arrived or answered the ETA prompt (an acknowledgement with her
+    /// PIN at or after the ETA: "I am fine, just late").
+    static func overdueDeadline(_ trip: Row, grace: TimeInterval) -> Date? {
+        guard trip.string("arrived_at").isEmpty, let eta = trip.date("expected_arrival_at") else { return nil }
+        if let answered = trip.date("acknowledged_at"), answered >= eta { return nil }
+        return eta.addingTimeInterval(grace)
+    }
+
+    /// When she left the route, unless she has acknowledged that since (a detour she knows of:
+    /// neither she nor the guardians hear of it again until she is back on the route).
+    static func unansweredOffRoute(_ trip: Row) -> Date? {
+        guard let since = trip.date("off_route_since") else { return nil }
+        if let answered = trip.date("acknowledged_at"), answered >= since { return nil }
+        return since
     }
 
     /// The trip a firing is about, if it is still active (and the record still implies this deadline).
@@ -125,16 +152,18 @@ extension Travel {
                               payload: ["trip": .string(id)], at: eta)
     }
 
-    /// ETA + grace, not arrived: the guardians.
+    /// ETA + grace, not arrived and not answered: the guardians.
     func overdueDue(_ firing: TimerFiring) async throws {
-        guard let trip = try await dueTrip(firing), trip.string("arrived_at").isEmpty, let eta = trip.date("expected_arrival_at"),
-              eta.addingTimeInterval(config.overdueGrace) <= firing.dueAt, let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
+        guard let trip = try await dueTrip(firing), let deadline = Self.overdueDeadline(trip, grace: config.overdueGrace),
+              let eta = trip.date("expected_arrival_at"), deadline <= firing.dueAt,
+              try await decisionTime(deadline, traveller: trip.string("traveller")) != nil,
+              let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
         let distance = (trip["last_lat"].real, trip["last_lon"].real, trip["dest_lat"].real, trip["dest_lon"].real)
         var far = ""
         if let lat = distance.0, let lon = distance.1, let dlat = distance.2, let dlon = distance.3 {
             far = " \(Int(Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon)))) m from \(trip.string("destination_name"))."
         }
-        try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: eta.addingTimeInterval(config.overdueGrace),
+        try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: try await alertDue(deadline),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) has not arrived",
                                   body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)"))
     }
@@ -142,15 +171,18 @@ extension Travel {
     /// No sign of life for `silenceTimeout`: the guardians (the device may be off, smashed or out of signal).
     func tripSilenceDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let seen = trip.date("last_seen_at"),
-              seen.addingTimeInterval(config.silenceTimeout) <= firing.dueAt, let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))", at: seen.addingTimeInterval(config.silenceTimeout),
+              seen.addingTimeInterval(config.silenceTimeout) <= firing.dueAt,
+              try await decisionTime(seen, traveller: trip.string("traveller")) != nil,
+              let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
+        try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))",
+                                  at: try await alertDue(seen.addingTimeInterval(config.silenceTimeout)),
                                   space: space, repeats: true, title: "No signal from \(trip.string("traveller"))",
                                   body: "Nothing heard since \(Instant.text(seen))."))
     }
 
     /// Off route for `offRouteDwell`: the reminder to the traveller.
     func offRoutePromptDue(_ firing: TimerFiring) async throws {
-        guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(config.offRouteDwell) <= firing.dueAt,
+        guard let trip = try await dueTrip(firing), let since = Self.unansweredOffRoute(trip), since.addingTimeInterval(config.offRouteDwell) <= firing.dueAt,
               let me = try await meIfSetUp(), me.username == trip.string("traveller") else { return }
         let key = "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))"
         try await markHandled(key)
@@ -162,9 +194,11 @@ extension Travel {
     /// Still off route `offRouteResponse` after the reminder: the guardians.
     func offRouteAlertDue(_ firing: TimerFiring) async throws {
         let delay = config.offRouteDwell + config.offRouteResponse
-        guard let trip = try await dueTrip(firing), let since = trip.date("off_route_since"), since.addingTimeInterval(delay) <= firing.dueAt,
+        guard let trip = try await dueTrip(firing), let since = Self.unansweredOffRoute(trip), since.addingTimeInterval(delay) <= firing.dueAt,
+              try await decisionTime(since, traveller: trip.string("traveller")) != nil,
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
-        try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))", at: since.addingTimeInterval(delay),
+        try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))",
+                                  at: try await alertDue(since.addingTimeInterval(delay)),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) is off their route",
                                   body: "Outside the planned route since \(Instant.text(since))."))
     }

@@ -78,6 +78,7 @@ extension Travel {
         guard let name = input.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty, let lat = input.lat, let lon = input.lon else {
             throw PluginError.invalid("a destination is {id} from the history or {name, lat, lon}", field: "$.destination")
         }
+        try Self.checkName(name, field: "$.destination.name")
         try checkPoint(lat, lon, field: "$.destination")
         return ResolvedDestination(id: newID(), name: name, lat: lat, lon: lon, favourite: false, createdAt: nil)
     }
@@ -188,21 +189,35 @@ extension Travel {
 
     struct PINTripInput: Decodable, Sendable { var tripId: String?; var pin: String }
 
-    /// Answers an "ETA passed" or "off route" prompt with the PIN: open alerts of the trip are
-    /// acknowledged, so their repeats stop, and the off-route dwell starts over.
+    /// Answers an "ETA passed" or "off route" prompt with the PIN: the overdue deadline of this ETA
+    /// and the current detour are answered (no alert, no new prompt for them: the detour's is
+    /// watched again once she is back on the route), and open alerts of the trip are acknowledged,
+    /// so their repeats stop everywhere.
     func acknowledgeTrip(_ input: PINTripInput) async throws -> JSONValue {
         let (me, trip) = try await ownActiveTrip(input.tripId)
         try await verifyPIN(input.pin, field: "$.pin")
         let id = trip.string("id"), at = now
         try await storage.write { batch in
             batch.inSpace(me.space)
-            batch.patch("trips", id: id, ["acknowledged_at": SQLValue(at), "off_route_since": ""])
+            batch.patch("trips", id: id, ["acknowledged_at": SQLValue(at)])
         }
-        for alert in try await rows("SELECT id FROM alerts WHERE subject_id = ?", [.text(id)]) {
-            if try await !isAcknowledged(alert.string("id")) { try await writeAck(alertID: alert.string("id"), by: me.username, space: me.space) }
-        }
+        try await acknowledgeOpenAlerts(of: id, by: me)
         try await armTrip(id)
         return try await tripStatus(TripQuery(tripId: id))
+    }
+
+    /// Acknowledges every alert about `subject` that nobody has: their repeats stop on every host,
+    /// and the guardians, who were alerted, are told she is safe.
+    func acknowledgeOpenAlerts(of subject: String, by me: Me) async throws {
+        let at = now
+        for alert in try await rows("SELECT id FROM alerts WHERE subject_id = ?", [.text(subject)]) {
+            let id = alert.string("id")
+            guard try await !isAcknowledged(id) else { continue }
+            try await writeAck(alertID: id, by: me.username, space: me.space)
+            await notifyGuardians(key: "safe-\(id)", space: me.space, title: "\(me.username) is safe",
+                                  body: "\(me.username) answered with their PIN at \(Instant.text(at)).",
+                                  payload: ["alert": .string(id), "answeredAt": .string(Instant.text(at))], at: at)
+        }
     }
 
     func endTrip(_ input: PINTripInput) async throws -> JSONValue {
@@ -217,9 +232,8 @@ extension Travel {
             batch.put("trip_activities", id: newID(), ["trip_id": .text(id), "type": "SYSTEM", "created_at": SQLValue(at), "message": "ended"])
         }
         try await armTrip(id)
-        for alert in try await rows("SELECT id FROM alerts WHERE subject_id = ?", [.text(id)]) {
-            try await clock.cancelTimer(key: "\(Self.repeatTimer):\(alert.string("id"))")
-        }
+        // Ended with her PIN: she is safe. The alerts' repeats stop on every host (the watcher's too).
+        try await acknowledgeOpenAlerts(of: id, by: me)
         await notifyGuardians(key: "trip-ended-\(id)", space: me.space, title: "\(me.username) ended the trip", body: "Ended at \(Instant.text(at)).",
                               payload: ["trip": .string(id)], at: at)
         return try await tripStatus(TripQuery(tripId: id))

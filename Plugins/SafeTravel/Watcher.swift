@@ -12,9 +12,17 @@ import TesseraSDK
 extension Travel {
     static let watchTimer = "watch-invitations"
 
-    /// On a watcher host: its account (no PIN, no space of its own) and the invitation poll.
+    static let pairingTimer = "pairing-poll"
+
+    /// On a watcher host: its account (no PIN, no space of its own) and the invitation poll. On a
+    /// person's device that can reach a hub: the poll that tells them of guardian requests and
+    /// acceptances (``pairingPoll(_:)``).
     func startWatching() async throws {
-        guard let name = config.watcherName else { return }
+        guard let name = config.watcherName else {
+            guard spaces != nil else { return }
+            try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: now.addingTimeInterval(config.watchEvery)))
+            return
+        }
         if try await meIfSetUp() == nil {
             let at = now
             try await storage.write { $0.put("account", id: "me", ["username": .text(name), "space_id": "", "created_at": SQLValue(at)]) }
@@ -55,6 +63,27 @@ extension Travel {
         let at = now
         try await storage.write { batch in
             batch.put("guardians", id: "svc:\(watcher)", ["username": .text(watcher), "direction": "service", "status": "INVITED", "created_at": SQLValue(at)])
+        }
+    }
+
+    /// Every `watchEvery` on a person's device: a guardian request waiting for them is told once
+    /// ("ada asks you to be her guardian"), and so is a request of theirs that was accepted
+    /// (``refreshGuardians()``). Offline, it tries again next time.
+    func pairingPoll(_ firing: TimerFiring) async throws {
+        try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: firing.dueAt.addingTimeInterval(config.watchEvery)))
+        guard let spaces, try await meIfSetUp() != nil else { return }
+        do {
+            try await refreshGuardians()
+            for invitation in try await spaces.invitationsForMe() where invitation.pluginRole == "guardian" {
+                let key = "pairing-request-\(invitation.id)"
+                guard try await !wasHandled(key) else { continue }
+                try await markHandled(key)
+                await notifyTraveller(key: key, title: "\(invitation.inviter) asks you to be their guardian",
+                                      body: "Accept or decline it on the Safe travel page.",
+                                      payload: ["requestId": .string(invitation.id), "from": .string(invitation.inviter)], at: now)
+            }
+        } catch let error as PluginError where error.code == .notLoggedIn || error.code == .hubUnreachable {
+            return
         }
     }
 }

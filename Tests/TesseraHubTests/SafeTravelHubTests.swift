@@ -19,12 +19,13 @@ struct SafeTravelHubTests {
         .deletingLastPathComponent().appendingPathComponent("manifests/safetravel.json").path
     static let plugin = "cz.tessera.safetravel"
 
-    static func device(_ person: String, hub: HubTestServer, config: JSONValue = ["pinIterations": 1000], setUp: Bool = true) async throws -> PluginTestHost {
+    static func device(_ person: String, hub: HubTestServer, config: JSONValue = ["pinIterations": 1000], setUp: Bool = true,
+                       named deviceName: String? = nil) async throws -> PluginTestHost {
         let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: config,
                                             grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:], "files": [:]],
                                             start: Date(timeIntervalSince1970: 1_772_438_400),  // 2026-03-02T08:00:00Z
                                             syncHub: "http://127.0.0.1:\(hub.port)")
-        try await host.host.syncLogin(name: person, password: "correct horse battery", device: "\(person)'s phone")
+        try await host.host.syncLogin(name: person, password: "correct horse battery", device: deviceName ?? "\(person)'s phone")
         if setUp { _ = try await host.call("account-setup", ["username": .string(person), "pin": "4826"]) }
         return host
     }
@@ -41,8 +42,8 @@ struct SafeTravelHubTests {
     }
 
     /// ada and bob paired both ways.
-    static func paired(_ hub: HubTestServer) async throws -> (ada: PluginTestHost, bob: PluginTestHost) {
-        let ada = try await device("ada", hub: hub), bob = try await device("bob", hub: hub)
+    static func paired(_ hub: HubTestServer, adaConfig: JSONValue = ["pinIterations": 1000]) async throws -> (ada: PluginTestHost, bob: PluginTestHost) {
+        let ada = try await device("ada", hub: hub, config: adaConfig), bob = try await device("bob", hub: hub)
         _ = try await ada.call("guardian-add", ["username": "bob"])
         let requests = try await bob.call("guardian-requests")
         #expect(requests["badge"] == 1 && requests["requests"]?.arrayValue?.first?["from"] == "ada")
@@ -51,6 +52,51 @@ struct SafeTravelHubTests {
         // ada's device completes the pairing by itself: bob asked her back.
         #expect(try await ada.call("guardian-requests")["badge"] == 0)
         return (ada, bob)
+    }
+
+    /// Issue 39: a guardian request and its acceptance are told, once, to the person concerned.
+    @Test func aGuardianRequestAndItsAcceptanceAreTold() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob", "carl"] { try await hub.addPerson(name) }
+            let ada = try await Self.device("ada", hub: hub), bob = try await Self.device("bob", hub: hub)
+            _ = try await ada.call("guardian-add", ["username": "bob"])
+            for _ in 0..<3 { try await bob.advanceClock(by: 30) }
+            let asked = try bob.deliveredNotifications().filter { $0.key.hasPrefix("pairing-request-") }
+            #expect(asked.map(\.title) == ["ada asks you to be their guardian"])
+            let request = try #require(try await bob.call("guardian-requests")["requests"]?.arrayValue?.first?["requestId"])
+            _ = try await bob.call("guardian-accept", ["requestId": request])
+            for _ in 0..<3 { try await ada.advanceClock(by: 30) }
+            let accepted = try ada.deliveredNotifications().filter { $0.key.hasPrefix("pairing-accepted-") }
+            #expect(accepted.map(\.title) == ["bob is now your guardian"])
+            // Her own request is not hers to accept.
+            _ = try await ada.call("guardian-add", ["username": "carl"])
+            let own = try #require(try await ada.query("SELECT invitation_id FROM guardians WHERE id = 'out:carl'").first?["invitation_id"].text)
+            #expect(await Self.refusalCode { try await ada.call("guardian-accept", ["requestId": .string(own)]) } == "OWN_REQUEST")
+            #expect(await Self.refusalCode { try await ada.call("guardian-remove", ["username": "nobody"]) } == "NOT_FOUND")
+            await ada.stop(); await bob.stop()
+        }
+    }
+
+    /// Issue 39: a second device of the traveller joins the travel space she has, with its
+    /// guardians: a trip or an SOS from it reaches them, and her first device sees the trip.
+    @Test func aSecondDeviceJoinsTheTravelSpaceSheHasAlready() async throws {
+        try await HubTestServer.start().use { hub in
+            for name in ["ada", "bob"] { try await hub.addPerson(name) }
+            let (ada, bob) = try await Self.paired(hub)
+            let tablet = try await Self.device("ada", hub: hub, named: "ada's tablet")
+            let space = try await ada.call("account-state")["space"]
+            #expect(try await tablet.call("account-state")["space"] == space, "one travel space per person")
+            let listed = try await tablet.call("guardians")
+            #expect(listed["guardians"]?.arrayValue?.map { "\($0["username"]!.stringValue!) \($0["status"]!.stringValue!)" } == ["bob ACCEPTED"])
+            #expect(listed["guarding"]?.arrayValue?.map { $0["username"] } == ["bob"])
+            let trip = try #require(try await tablet.call("trip-start", ["expectedArrivalAt": "2026-03-02T08:30:00Z"])["id"]?.stringValue)
+            try await Self.sync(tablet, bob, ada)
+            #expect(try await bob.call("trip-status", ["tripId": .string(trip)])["traveller"] == "ada")
+            #expect(try await ada.call("trip-status", ["tripId": .string(trip)])["state"] == "ACTIVE")
+            #expect(try await bob.call("guardian-requests")["badge"] == 0, "nobody is invited twice")
+            let bobsSpace = try await bob.call("account-state")["space"]?.stringValue ?? ""
+            #expect(Set(try tablet.host.syncSpaces(of: Self.plugin)).isSubset(of: [space?.stringValue ?? "", bobsSpace]), "no second space of ada's")
+        }
     }
 
     @Test func guardiansPairBothWaysAndAGuardianCannotChangeTheTrip() async throws {
@@ -80,33 +126,129 @@ struct SafeTravelHubTests {
         }
     }
 
-    @Test func thePhoneGoesSilentAndTheGuardiansHostAlertsAtTheSameSecond() async throws {
+    /// ada (whose device invited the watcher), bob her guardian, and the watcher, which has joined
+    /// her space; every host's clock at the same instant.
+    /// `thresholds` go to ada's device and the watcher alike (each decides by its own config).
+    static func watched(_ hub: HubTestServer, thresholds: [String: JSONValue] = [:]) async throws
+        -> (ada: PluginTestHost, bob: PluginTestHost, watcher: PluginTestHost)
+    {
+        for name in ["ada", "bob", "watcher"] { try await hub.addPerson(name) }
+        let watcher = try await device("watcher", hub: hub, config: .object(thresholds.merging(["watcherName": "watcher"]) { $1 }), setUp: false)
+        let (ada, bob) = try await paired(hub, adaConfig: .object(thresholds.merging(["pinIterations": 1000, "watcher": "watcher"]) { $1 }))
+        try await advance(by: 30, hub, [watcher, ada, bob])  // the watcher looks for invitations
+        #expect(try await watcher.query("SELECT username FROM guardians WHERE direction = 'incoming'").map { $0["username"].text } == ["ada"])
+        return (ada, bob, watcher)
+    }
+
+    /// Moves the hub's clock and the hosts' together: the hub refuses changes stamped more than
+    /// 5 min ahead of its own clock, and a device takes back what the hub refused.
+    static func advance(by seconds: TimeInterval, _ hub: HubTestServer, _ hosts: [PluginTestHost]) async throws {
+        hub.clock.advance(seconds)
+        for host in hosts { try await host.advanceClock(by: seconds) }
+    }
+
+    static func alertKeys(_ host: PluginTestHost) throws -> [String] {
+        try host.deliveredNotifications().map(\.key).filter { $0.hasPrefix("alert-") }.sorted()
+    }
+
+    /// Issue 39, one authority per deadline: ada's phone dies mid-trip. Her guardian's device, which
+    /// holds her records, raises nothing; the watcher alerts once, `syncGrace` after the deadline;
+    /// her phone, back later, finds it decided.
+    @Test func thePhoneGoesSilentAndTheWatcherAloneAlertsOnceAfterTheGrace() async throws {
         try await HubTestServer.start().use { hub in
-            for name in ["ada", "bob"] { try await hub.addPerson(name) }
-            let (ada, bob) = try await Self.paired(hub)
+            let (ada, bob, watcher) = try await Self.watched(hub)
             let trip = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])["id"]?.stringValue)
             _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 30])
-            try await Self.sync(ada, bob)
-            // ada's phone dies now (08:00:00): her host neither advances nor syncs any more.
-            try await bob.advanceClock(by: 299)
-            #expect(try await bob.call("alerts")["alerts"] == [])
-            try await bob.advanceClock(by: 1)
-            let alerts = try await bob.call("alerts")["alerts"]?.arrayValue ?? []
-            #expect(alerts.map { "\($0["kind"]!.stringValue!) \($0["due_at"]!.stringValue!)" } == ["trip-silent 2026-03-02T08:05:00.000Z"])
+            try await Self.sync(ada, bob, watcher)
+            // ada's phone dies now (08:00:30): her host neither advances nor syncs any more.
+            try await bob.advanceClock(by: 600)
+            #expect(try await bob.call("alerts")["alerts"] == [], "a guardian's device raises nothing")
+            try await watcher.advanceClock(by: 329)
+            #expect(try await watcher.call("alerts")["alerts"] == [], "not before the deadline + the grace")
+            try await watcher.advanceClock(by: 1)
+            let alerts = try await watcher.call("alerts")["alerts"]?.arrayValue ?? []
+            #expect(alerts.map { "\($0["kind"]!.stringValue!) \($0["due_at"]!.stringValue!)" } == ["trip-silent 2026-03-02T08:06:00.000Z"])
             #expect(alerts.first?["id"]?.stringValue?.hasPrefix("trip-\(trip)-silent-") == true)
-            // The relay reaches the hub and comes back to bob's inbox (and would reach ada's, once it is back).
-            try await bob.advanceClock(by: 5)
+            hub.clock.advance(335)
+            try await watcher.advanceClock(by: 5)
+            _ = try await watcher.host.syncNow(Self.plugin)
             _ = try await bob.host.syncNow(Self.plugin)
-            #expect(try bob.deliveredNotifications().contains { $0.key.hasPrefix("alert-trip-\(trip)-silent-") })
-            // ada's phone comes back, late: its own timer for the same deadline finds the alert decided (had it
-            // not synced first, it would send the same key, due at the same second, which the hub files once).
+            #expect(try Self.alertKeys(bob).filter { !$0.contains("-r") }.count == 1)
+            // ada's phone comes back at 08:05:40: its fallback (the deadline + grace + fallbackDelay,
+            // 08:08:00) finds the alert decided.
             try await ada.advanceClock(by: 310)
             _ = try await ada.host.syncNow(Self.plugin)
-            #expect(try await ada.call("alerts")["alerts"]?.arrayValue?.count == 1)
-            try await bob.advanceClock(by: 5)
+            hub.clock.advance(600)
+            try await ada.advanceClock(by: 600)
+            _ = try await ada.host.syncNow(Self.plugin)
+            let adas = try await ada.call("alerts")["alerts"]?.arrayValue ?? []
+            #expect(adas.count == 1, "\(adas)")
             _ = try await bob.host.syncNow(Self.plugin)
-            #expect(try bob.deliveredNotifications().filter { $0.key.hasPrefix("alert-trip-\(trip)-silent-") && !$0.key.contains("-r") }.count == 1)
-            await ada.stop(); await bob.stop()
+            #expect(try Self.alertKeys(bob).filter { $0.hasPrefix("alert-trip-\(trip)-silent-") && !$0.contains("-r") }.count == 1)
+            await ada.stop(); await bob.stop(); await watcher.stop()
+        }
+    }
+
+    /// Issue 39: a check-in confirmed a second before its deadline, whose sync reaches the hub ten
+    /// seconds after it (inside the watcher's grace), alerts nobody: not the watcher, not the
+    /// guardian's device, not hers.
+    @Test func aCheckInConfirmedASecondBeforeItsDeadlineAlertsNobody() async throws {
+        try await HubTestServer.start().use { hub in
+            let (ada, bob, watcher) = try await Self.watched(hub)
+            let request = try await bob.call("checkin-request", ["target": "ada"])
+            let slot = try #require(request["checkins"]?.arrayValue?.first?["id"]?.stringValue)
+            try await Self.sync(bob, ada, watcher)
+            // The request reaches her device: she is asked (it was made on bob's).
+            try await Self.advance(by: 1, hub, [ada, bob, watcher])
+            #expect(try ada.deliveredNotifications().contains { $0.key == "checkin-\(slot)" }, "the target is asked")
+            try await Self.advance(by: 598, hub, [ada, bob, watcher])       // 1 s before slot + 10 min
+            _ = try await ada.call("checkin-confirm", ["checkinId": .string(slot)])
+            try await Self.advance(by: 11, hub, [ada, bob, watcher])        // her sync is late…
+            try await Self.sync(ada, watcher, bob)                                         // …but inside the grace
+            try await Self.advance(by: 600, hub, [ada, bob, watcher])
+            try await Self.sync(watcher, bob, ada)
+            for host in [ada, bob, watcher] {
+                #expect(try await host.call("alerts")["alerts"] == [])
+                let told = try host.deliveredNotifications().map { "\($0.key) \($0.title)" }
+                #expect(try Self.alertKeys(host) == [], "\(told)")
+            }
+            await ada.stop(); await bob.stop(); await watcher.stop()
+        }
+    }
+
+    /// Issue 39: "I am fine, just late" (her PIN after the ETA, before the overdue deadline) holds:
+    /// no overdue alert and no repeats; a trip ended after an alert stops its repeats everywhere
+    /// and tells the guardians she is safe.
+    @Test func anAnsweredETAPromptHoldsAndAnEndAfterTheAlertStopsItsRepeats() async throws {
+        try await HubTestServer.start().use { hub in
+            let (ada, bob, watcher) = try await Self.watched(hub, thresholds: ["silenceTimeout": "3h"])  // no fixes on these trips
+            let first = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T08:30:30Z"])["id"]?.stringValue)
+            try await Self.sync(ada, watcher, bob)
+            try await Self.advance(by: 35 * 60, hub, [ada, bob, watcher])  // ETA + 5 min
+            _ = try await ada.call("trip-acknowledge", ["tripId": .string(first), "pin": "4826"])
+            try await Self.sync(ada, watcher, bob)
+            try await Self.advance(by: 30 * 60, hub, [ada, bob, watcher])
+            try await Self.sync(watcher, bob)
+            #expect(try await watcher.call("alerts")["alerts"] == [], "acknowledged after the ETA: no overdue alert")
+            _ = try await ada.call("trip-end", ["tripId": .string(first), "pin": "4826"])
+
+            // The next trip's overdue alert goes out; she ends the trip after it: the repeats stop.
+            let second = try #require(try await ada.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:15:00Z"])["id"]?.stringValue)
+            try await Self.sync(ada, watcher, bob)
+            try await Self.advance(by: 20 * 60 + 1, hub, [ada, bob, watcher])   // 09:25:31: ETA + 10 min + the 30 s grace
+            try await Self.sync(watcher, bob, ada)
+            let decided = try await watcher.call("alerts")["alerts"]?.arrayValue ?? []
+            let status = try await ada.call("trip-status", ["tripId": .string(second)])
+            #expect(decided.map { $0["kind"] } == ["trip-overdue"], "\(decided) \(status)")
+            _ = try await ada.call("trip-end", ["tripId": .string(second), "pin": "4826"])
+            try await Self.sync(ada, watcher, bob)
+            try await Self.advance(by: 30 * 60, hub, [ada, bob, watcher])
+            try await Self.sync(watcher, bob)
+            let keys = try Self.alertKeys(bob)
+            #expect(keys.filter { $0.hasPrefix("alert-trip-\(second)-overdue") } == keys.filter { $0.hasPrefix("alert-trip-") }, "\(keys)")
+            #expect(keys.count == 1, "no repeat after the trip ended: \(keys)")
+            #expect(try bob.deliveredNotifications().contains { $0.key.hasPrefix("safe-trip-\(second)-overdue") || $0.key == "trip-ended-\(second)" })
+            await ada.stop(); await bob.stop(); await watcher.stop()
         }
     }
 
@@ -181,24 +323,31 @@ struct SafeTravelHubTests {
 
     @Test func aPINEnteredInATunnelCountsOnlyIfItReachesTheHubBeforeTheDeadline() async throws {
         try await HubTestServer.start().use { hub in
-            for name in ["ada", "bob"] { try await hub.addPerson(name) }
-            let (ada, bob) = try await Self.paired(hub)
+            let (ada, bob, watcher) = try await Self.watched(hub)
             for (late, expectAlert) in [(false, false), (true, true)] {
                 _ = try await ada.call("sos-touch-down")
-                try await ada.advanceClock(by: 4)
+                try await Self.advance(by: 4, hub, [ada, bob, watcher])
                 let sos = try #require(try await ada.call("sos-touch-up")["sosId"]?.stringValue)
-                try await Self.sync(ada, bob)                              // bob holds RELEASED with its deadline
-                try await ada.advanceClock(by: 12)                         // in the tunnel
+                try await Self.sync(ada, watcher, bob)                         // the watcher holds RELEASED with its deadline
+                try await Self.advance(by: 12, hub, [ada, bob, watcher])   // in the tunnel
                 #expect(try await ada.call("sos-enter-pin", ["pin": "4826"])["state"] == "SAFE")
-                if !late { try await Self.sync(ada, bob) }                  // out of the tunnel within the deadline
-                try await bob.advanceClock(by: 30)                         // past release + 15 s on bob's clock
-                let alerted = try await bob.query("SELECT COUNT(*) AS n FROM alerts WHERE id = ?", [.text("sos-\(sos)")]).first?["n"].integer
+                if !late { try await Self.sync(ada, watcher) }                  // out of the tunnel within the deadline
+                hub.clock.advance(18)
+                for host in [bob, watcher] { try await host.advanceClock(by: 18) }   // past release + 15 s
+                let alerted = try await watcher.query("SELECT COUNT(*) AS n FROM alerts WHERE id = ?", [.text("sos-\(sos)")]).first?["n"].integer
                 #expect(alerted == (expectAlert ? 1 : 0), "late: \(late)")
-                if late { try await Self.sync(ada, bob, ada) }             // ada learns what bob's host decided
+                #expect(try await bob.query("SELECT COUNT(*) AS n FROM alerts").first?["n"].integer == 0, "bob's device decides nothing")
+                if late { try await Self.sync(watcher, ada, bob) }             // ada learns what the watcher decided
                 #expect(try await ada.call("sos-status", ["sosId": .string(sos)])["state"] == (expectAlert ? "ALERTED" : "SAFE"))
-                try await ada.advanceClock(by: 60); try await bob.advanceClock(by: 60)
+                try await ada.advanceClock(by: 18)
+                try await Self.advance(by: 60, hub, [ada, bob, watcher])
+                try await Self.sync(ada, watcher, bob)
             }
-            await ada.stop(); await bob.stop()
+            // The late PIN: bob heard the SOS once, then that she reported safe.
+            let keys = try bob.deliveredNotifications().map(\.key)
+            #expect(keys.filter { $0.hasPrefix("alert-sos-") && !$0.contains("-r") }.count == 1, "\(keys)")
+            #expect(keys.contains { $0.hasPrefix("sos-safe-") }, "\(keys)")
+            await ada.stop(); await bob.stop(); await watcher.stop()
         }
     }
 
@@ -217,7 +366,11 @@ struct SafeTravelHubTests {
             _ = try await ada.call("position-report", ["lat": 50.08, "lon": 14.42, "accuracy": 10, "battery": 30])
             try await ada.advanceClock(by: 1)
             try await Self.sync(ada, bob)
-            // ada's phone dies: bob's host raises the silence alert at 08:05:00 with the link it holds by sync.
+            // No fix reaches ada's phone for 5 min (she is in a tunnel): her device, the authority
+            // where no watcher serves her space, raises the silence alert at 08:05:01 with the link.
+            hub.clock.advance(300)
+            try await ada.advanceClock(by: 300)
+            try await Self.sync(ada)
             try await bob.advanceClock(by: 305)
             _ = try await bob.host.syncNow(Self.plugin)
             let told = try bob.deliveredNotifications()

@@ -45,6 +45,8 @@ import TesseraTestFixtures
         #expect(future?.code == "invalid_input" && future?.field == "$.at" && future?.reason == "FIX_FROM_FUTURE")
         let battery = await refusal { try await host.call("position-report", ["lat": 50, "lon": 14.42, "battery": 140]) }
         #expect(battery?.field == "$.battery")
+        let yearOld = await refusal { try await host.call("position-report", ["lat": 50, "lon": 14.42, "at": "2025-03-02T08:00:00Z"]) }
+        #expect(yearOld?.field == "$.at" && yearOld?.reason == "FIX_TOO_OLD", "issue 39: a position a year back")
         // The same fixes through the location feed are dropped by it, and counted.
         let report = await host.feedLocation([
             LocationFix(latitude: 91, longitude: 14.42, timestamp: host.now, deviceID: "ada/phone"),
@@ -83,6 +85,23 @@ import TesseraTestFixtures
         #expect(try await Self.counts(host).values.allSatisfy { $0 == 0 })
         // Without a hub, guardians cannot be asked: the error says why.
         #expect(await refusal { try await host.call("guardian-add", ["username": "bob"]) }?.code == "not_logged_in")
+        await host.stop()
+    }
+
+    /// Issue 39's smaller defects: a name with a NUL, a periodic check-in ending before it starts.
+    @Test func aNameWithAControlCharacterAndAnEndBeforeTheStartAreRefused() async throws {
+        let host = try await TravelFixture.ada(config: ["pinIterations": 1000, "requireGuardians": false])
+        let before = try await Self.counts(host)
+        let nul = await refusal { try await host.call("trip-start", ["destination": ["name": "Home\u{0}", "lat": 50, "lon": 14.4]]) }
+        #expect(nul?.code == "invalid_input" && nul?.field == "$.destination.name", "\(String(describing: nul))")
+        let place = await refusal { try await host.call("place-add", ["name": "Work\nplace", "lat": 50, "lon": 14.4]) }
+        #expect(place?.field == "$.name")
+        let backwards = await refusal {
+            try await host.call("checkin-request-periodic", ["target": "ada", "periodMinutes": 5, "startsAt": "2026-03-02T09:00:00Z",
+                                                              "endsAt": "2026-03-02T08:30:00Z"])
+        }
+        #expect(backwards?.field == "$.endsAt" && backwards?.reason == "VALIDATION", "\(String(describing: backwards))")
+        #expect(try await Self.counts(host) == before)
         await host.stop()
     }
 }

@@ -42,6 +42,24 @@ import TesseraTestFixtures
         await host.stop(); await other.stop()
     }
 
+    /// Issue 39: the lockout escalates (a minute, two, four…), so guessing a 4-digit PIN at five
+    /// tries a minute for ever is over; a right PIN starts it over.
+    @Test func eachLockoutInARowIsTwiceAsLong() async throws {
+        let host = try await TravelFixture.ada()
+        var lockedUntil: [String] = []
+        for lockout in [60.0, 120, 240] {
+            for _ in 1...5 { _ = await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) } }
+            lockedUntil.append(try await host.call("account-state")["pinLockedUntil"]?.stringValue ?? "")
+            try await host.advanceClock(by: lockout + 1)
+        }
+        #expect(lockedUntil == ["2026-03-02T08:01:00.000Z", "2026-03-02T08:03:01.000Z", "2026-03-02T08:07:02.000Z"], "\(lockedUntil)")
+        #expect(Travel.lockout(after: 30, first: 60) == 86_400, "at most a day")
+        // The right PIN starts the ladder over.
+        #expect(try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"])["changed"] == true)
+        #expect(try await host.query("SELECT lockouts FROM pin").first?["lockouts"].integer == 0)
+        await host.stop()
+    }
+
     @Test func fiveWrongPINsLockForAMinuteOnTheClock() async throws {
         let host = try await TravelFixture.ada()
         for attempt in 1...4 {
