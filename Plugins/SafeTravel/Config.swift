@@ -45,6 +45,8 @@ struct TravelConfig: Sendable {
     // traveller's device decides itself only this much later still, if the watcher has not.
     var syncGrace: TimeInterval = 30
     var fallbackDelay: TimeInterval = 120
+    /// How often a person's device asks the hub for guardian requests and acceptances to tell.
+    var pairingEvery: TimeInterval = 120
     // The guardians' live view (LiveLinks.swift): a link works until the trip's end plus the
     // grace (time to look after an alert that came just before the end), and never longer than
     // the cap from when it was minted (a trip left running does not leave a link open for ever).
@@ -100,6 +102,7 @@ struct TravelConfig: Sendable {
         seconds("watchEvery", &watchEvery)
         seconds("syncGrace", &syncGrace)
         seconds("fallbackDelay", &fallbackDelay)
+        seconds("pairingEvery", &pairingEvery)
         seconds("liveLinkGrace", &liveLinkGrace)
         seconds("liveLinkMaxAge", &liveLinkMaxAge)
         integer("retentionDays", &retentionDays)

@@ -20,7 +20,7 @@ extension Travel {
     func startWatching() async throws {
         guard let name = config.watcherName else {
             guard spaces != nil else { return }
-            try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: now.addingTimeInterval(config.watchEvery)))
+            try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: now.addingTimeInterval(config.pairingEvery)))
             return
         }
         if try await meIfSetUp() == nil {
@@ -66,12 +66,19 @@ extension Travel {
         }
     }
 
-    /// Every `watchEvery` on a person's device: a guardian request waiting for them is told once
-    /// ("ada asks you to be her guardian"), and so is a request of theirs that was accepted
-    /// (``refreshGuardians()``). Offline, it tries again next time.
+    /// Every `pairingEvery` (2 min) on a person's device: a guardian request waiting for them is
+    /// told once ("ada asks you to be her guardian"), and so is a request of theirs that was
+    /// accepted (``refreshGuardians()``). Not logged in to a hub (or not set up), it looks again in
+    /// an hour: a host's clock advanced by days fires every missed poll, so the poll is sparse where
+    /// there is nothing to find.
     func pairingPoll(_ firing: TimerFiring) async throws {
-        try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: firing.dueAt.addingTimeInterval(config.watchEvery)))
-        guard let spaces, try await meIfSetUp() != nil else { return }
+        let next = try await lookForPairing() ? config.pairingEvery : 3_600
+        try await clock.schedule(TimerRequest(key: Self.pairingTimer, name: Self.pairingTimer, fireAt: firing.dueAt.addingTimeInterval(next)))
+    }
+
+    /// One look; false where there is no hub to ask (not set up, not logged in).
+    private func lookForPairing() async throws -> Bool {
+        guard let spaces, try await meIfSetUp() != nil else { return false }
         do {
             try await refreshGuardians()
             for invitation in try await spaces.invitationsForMe() where invitation.pluginRole == "guardian" {
@@ -82,8 +89,9 @@ extension Travel {
                                       body: "Accept or decline it on the Safe travel page.",
                                       payload: ["requestId": .string(invitation.id), "from": .string(invitation.inviter)], at: now)
             }
+            return true
         } catch let error as PluginError where error.code == .notLoggedIn || error.code == .hubUnreachable {
-            return
+            return error.code == .hubUnreachable
         }
     }
 }

@@ -4,6 +4,7 @@ import TesseraBaby
 import TesseraFinance
 import TesseraRuntime
 import TesseraSDK
+import TesseraSafeTravel
 import TesseraSTAG
 import TesseraSTAGEmulator
 import TesseraStress
@@ -18,10 +19,11 @@ import TesseraTesting
 /// convergence both devices hold the same record; both edits of different fields are there; of
 /// two edits of one text field one wins and the other is kept as a conflict on both devices.
 ///
-/// `TESSERA_SYNC_MODULE_SEEDS` seeds per module (60 by default: 240 in all); `scripts/sync-property.sh`
+/// `TESSERA_SYNC_MODULE_SEEDS` seeds per module (60 by default: 300 in all); `scripts/sync-property.sh`
 /// runs more. A failure names the module and seed; `TESSERA_SYNC_MODULE_FIRST_SEED=<seed>
-/// TESSERA_SYNC_MODULE_SEEDS=1` replays it. Safe travel is not here: its synced records change by
-/// state transitions of one writer each (a trip is its traveller's), issue 39's ground.
+/// TESSERA_SYNC_MODULE_SEEDS=1` replays it. Safe travel's records change by state transitions of
+/// one writer each (a trip is its traveller's); what two of her devices edit is a destination of
+/// her history: marked a favourite on one, set off to from the other.
 @Suite("Every field anyone changed survives, in every module", .hangWatchdog)
 struct ModuleSyncPropertyTests {
     static let environment = ProcessInfo.processInfo.environment
@@ -33,6 +35,7 @@ struct ModuleSyncPropertyTests {
         let plugin: String
         let manifest: String
         let make: @Sendable () -> any Plugin
+        var config: JSONValue = [:]
         /// Each device, once, before the first record (a login, the programme started).
         var setUp: @Sendable (PluginTestHost, Bool) async throws -> Void = { _, _ in }
         /// Makes a record on a device; its id.
@@ -47,7 +50,9 @@ struct ModuleSyncPropertyTests {
 
     struct Field: Sendable {
         let name: String
-        let set: @Sendable (PluginTestHost, String, String) async throws -> Void
+        /// Sets the field of the record to (about) the value given; returns the value as it reads back
+        /// on that device (a time the module takes from its clock, say).
+        let set: @Sendable (PluginTestHost, String, String) async throws -> String
         let get: @Sendable (PluginTestHost, String) async throws -> String?
         /// A value this field accepts, different for every (seed, device).
         let value: @Sendable (UInt64, Int) -> String
@@ -56,6 +61,7 @@ struct ModuleSyncPropertyTests {
     @Test func financeTransactions() async throws { try await Self.run(Self.finance) }
     @Test func babyRecords() async throws { try await Self.run(Self.baby) }
     @Test func stressDiary() async throws { try await Self.run(Self.stress) }
+    @Test func safeTravelDestinations() async throws { try await Self.run(Self.safeTravel) }
     @Test func stagNotes() async throws {
         let stag = try await STAGEmulator.start()
         try await Self.run(Self.stagNotes(stag))
@@ -69,7 +75,7 @@ struct ModuleSyncPropertyTests {
             try await hub.addPerson("ada")
             var devices: [PluginTestHost] = []
             for name in ["phone", "laptop"] {
-                let host = try await PluginTestHost(manifest: scenario.manifest, plugin: scenario.make,
+                let host = try await PluginTestHost(manifest: scenario.manifest, plugin: scenario.make, config: scenario.config,
                                                     start: Date(timeIntervalSince1970: 1_772_438_400),
                                                     httpRedirects: ["https://stag-demo.zcu.cz": stagOrigin.value ?? "http://127.0.0.1:9"],
                                                     syncHub: "http://127.0.0.1:\(hub.port)")
@@ -98,9 +104,7 @@ struct ModuleSyncPropertyTests {
         let edits: [(device: Int, field: Field)] = [(0, scenario.fields[0]), (1, scenario.fields[sameField ? 0 : 1])]
         var written: [Int: String] = [:]
         for edit in (random.next() % 2 == 0 ? edits : edits.reversed()) {
-            let value = edit.field.value(seed, edit.device)
-            try await edit.field.set(devices[edit.device], id, value)
-            written[edit.device] = value
+            written[edit.device] = try await edit.field.set(devices[edit.device], id, edit.field.value(seed, edit.device))
         }
         var schedule = (0..<(2 + random.next() % 5)).map { _ in Int(random.next() % 2) }
         schedule += [0, 1, 0]
@@ -140,10 +144,10 @@ struct ModuleSyncPropertyTests {
                                                     "category": "food"])["id"]?.stringValue ?? ""
         },
         fields: [
-            Field(name: "amount", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "amount": .string(value)]) },
+            Field(name: "amount", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "amount": .string(value)]); return value },
                   get: { host, id in try await financeRow(host, id)?["amount"]?.stringValue },
                   value: { seed, device in "\(seed % 900 + 10).\(device)0" }),
-            Field(name: "name", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "name": .string(value)]) },
+            Field(name: "name", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "name": .string(value)]); return value },
                   get: { host, id in try await financeRow(host, id)?["name"]?.stringValue },
                   value: { seed, device in "Rye bread \(seed) from device \(device)" }),
         ])
@@ -163,10 +167,10 @@ struct ModuleSyncPropertyTests {
                                                        "note": "first noticed"])["id"]?.stringValue ?? ""
         },
         fields: [
-            Field(name: "note", set: { host, id, value in _ = try await host.call("record-update", ["id": .string(id), "note": .string(value)]) },
+            Field(name: "note", set: { host, id, value in _ = try await host.call("record-update", ["id": .string(id), "note": .string(value)]); return value },
                   get: { host, id in try await host.call("record-get", ["id": .string(id)])["note"]?.stringValue },
                   value: { seed, device in "note \(seed) from device \(device)" }),
-            Field(name: "name", set: { host, id, value in _ = try await host.call("record-update", ["id": .string(id), "name": .string(value)]) },
+            Field(name: "name", set: { host, id, value in _ = try await host.call("record-update", ["id": .string(id), "name": .string(value)]); return value },
                   get: { host, id in try await host.call("record-get", ["id": .string(id)])["name"]?.stringValue },
                   value: { seed, device in "symptom \(seed) from device \(device)" }),
         ],
@@ -185,7 +189,7 @@ struct ModuleSyncPropertyTests {
         },
         // The diary's one editable field is its text (diary-edit): every seed edits it on both.
         fields: [
-            Field(name: "text", set: { host, id, value in _ = try await host.call("diary-edit", ["id": .string(id), "text": .string(value)]) },
+            Field(name: "text", set: { host, id, value in _ = try await host.call("diary-edit", ["id": .string(id), "text": .string(value)]); return value },
                   get: { host, id in try await stressEntry(host, id)?["text"]?.stringValue },
                   value: { seed, device in "lectures \(seed), then device \(device)" }),
         ],
@@ -194,6 +198,44 @@ struct ModuleSyncPropertyTests {
     static func stressEntry(_ host: PluginTestHost, _ id: String) async throws -> JSONValue? {
         let days = try await host.call("diary-list")["days"]?.arrayValue ?? []
         return days.flatMap { $0["entries"]?.arrayValue ?? [] }.first { $0["id"]?.stringValue == id }
+    }
+
+    static let safeTravel = Scenario(
+        plugin: "cz.tessera.safetravel", manifest: manifest("safetravel"), make: { SafeTravelPlugin() },
+        config: ["pinIterations": 1000, "requireGuardians": false],
+        setUp: { host, _ in _ = try await host.call("account-setup", ["username": "ada", "pin": "4826"]) },
+        create: { host, seed in
+            _ = try await travel(host, to: ["name": .string("Home \(seed)"), "lat": 50.08, "lon": 14.42])
+            return try await destinations(host).first { $0["name"]?.stringValue == "Home \(seed)" }?["id"]?.stringValue ?? ""
+        },
+        fields: [
+            Field(name: "favourite", set: { host, id, _ in
+                      _ = try await host.call("destination-favourite", ["destinationId": .string(id)])
+                      return try await destination(host, id)?["is_favourite"]?.serialized() ?? "∅"
+                  },
+                  get: { host, id in try await destination(host, id)?["is_favourite"]?.serialized() },
+                  value: { _, _ in "" }),
+            Field(name: "last used", set: { host, id, _ in
+                      _ = try await travel(host, to: ["id": .string(id)])
+                      return try await destination(host, id)?["last_used_at"]?.stringValue ?? "∅"
+                  },
+                  get: { host, id in try await destination(host, id)?["last_used_at"]?.stringValue },
+                  value: { _, _ in "" }),
+        ])
+
+    /// A trip to `destination`, started and ended at once (one trip may be active at a time).
+    static func travel(_ host: PluginTestHost, to destination: JSONValue) async throws -> JSONValue {
+        let trip = try await host.call("trip-start", ["destination": destination])
+        _ = try await host.call("trip-end", ["tripId": trip["id"] ?? .null, "pin": "4826"])
+        return trip
+    }
+
+    static func destinations(_ host: PluginTestHost) async throws -> [JSONValue] {
+        try await host.call("destinations")["destinations"]?.arrayValue ?? []
+    }
+
+    static func destination(_ host: PluginTestHost, _ id: String) async throws -> JSONValue? {
+        try await destinations(host).first { $0["id"]?.stringValue == id }
     }
 
     /// Where the STAG scenario's hosts find the emulator (set by `stagNotes(_:)`).
@@ -208,10 +250,10 @@ struct ModuleSyncPropertyTests {
                 try await host.call("note-save", ["title": .string("Exam \(seed)"), "text": "bring a calculator"])["id"]?.stringValue ?? ""
             },
             fields: [
-                Field(name: "text", set: { host, id, value in _ = try await host.call("note-save", ["id": .string(id), "text": .string(value)]) },
+                Field(name: "text", set: { host, id, value in _ = try await host.call("note-save", ["id": .string(id), "text": .string(value)]); return value },
                       get: { host, id in try await stagNote(host, id)?["text"]?.stringValue },
                       value: { seed, device in "calculator \(seed), device \(device)" }),
-                Field(name: "day", set: { host, id, value in _ = try await host.call("note-save", ["id": .string(id), "day": .string(value)]) },
+                Field(name: "day", set: { host, id, value in _ = try await host.call("note-save", ["id": .string(id), "day": .string(value)]); return value },
                       get: { host, id in try await stagNote(host, id)?["day"]?.stringValue },
                       value: { seed, device in String(format: "2026-%02d-%02d", Int(seed % 12) + 1, device + 10) }),
             ],

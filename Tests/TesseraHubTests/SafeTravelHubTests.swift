@@ -60,12 +60,12 @@ struct SafeTravelHubTests {
             for name in ["ada", "bob", "carl"] { try await hub.addPerson(name) }
             let ada = try await Self.device("ada", hub: hub), bob = try await Self.device("bob", hub: hub)
             _ = try await ada.call("guardian-add", ["username": "bob"])
-            for _ in 0..<3 { try await bob.advanceClock(by: 30) }
+            for _ in 0..<2 { try await bob.advanceClock(by: 120) }
             let asked = try bob.deliveredNotifications().filter { $0.key.hasPrefix("pairing-request-") }
             #expect(asked.map(\.title) == ["ada asks you to be their guardian"])
             let request = try #require(try await bob.call("guardian-requests")["requests"]?.arrayValue?.first?["requestId"])
             _ = try await bob.call("guardian-accept", ["requestId": request])
-            for _ in 0..<3 { try await ada.advanceClock(by: 30) }
+            for _ in 0..<2 { try await ada.advanceClock(by: 120) }
             let accepted = try ada.deliveredNotifications().filter { $0.key.hasPrefix("pairing-accepted-") }
             #expect(accepted.map(\.title) == ["bob is now your guardian"])
             // Her own request is not hers to accept.
