@@ -144,13 +144,14 @@ struct ModuleSyncPropertyTests {
                                                     "category": "food"])["id"]?.stringValue ?? ""
         },
         fields: [
-            Field(name: "amount", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "amount": .string(value)]); return value },
-                  get: { host, id in try await financeRow(host, id)?["amount"]?.stringValue },
-                  value: { seed, device in "\(seed % 900 + 10).\(device)0" }),
             Field(name: "name", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "name": .string(value)]); return value },
                   get: { host, id in try await financeRow(host, id)?["name"]?.stringValue },
                   value: { seed, device in "Rye bread \(seed) from device \(device)" }),
-        ])
+            Field(name: "amount", set: { host, id, value in _ = try await host.call("transaction-update", ["id": .string(id), "amount": .string(value)]); return value },
+                  get: { host, id in try await financeRow(host, id)?["amount"]?.stringValue },
+                  value: { seed, device in "\(seed % 900 + 10).\(device)0" }),
+        ],
+        keptText: ("transactions", "name"))
 
     static func financeRow(_ host: PluginTestHost, _ id: String) async throws -> JSONValue? {
         try await host.call("transactions-list", ["limit": 1000])["transactions"]?.arrayValue?.first { $0["id"]?.stringValue == id }
