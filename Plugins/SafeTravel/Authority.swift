@@ -25,9 +25,16 @@ extension Travel {
     /// (`serverGrace`), the trip's and check-ins' deadlines do not.
     func decisionTime(_ deadline: Date, traveller: String, synced: Bool = true) async throws -> Date? {
         let grace = synced ? config.syncGrace : 0
+        guard try await decides(for: traveller) else { return nil }
         if config.watcherName != nil { return deadline.addingTimeInterval(grace) }
-        guard try await meIfSetUp()?.username == traveller else { return nil }
         return try await isWatched() ? deadline.addingTimeInterval(grace + config.fallbackDelay) : deadline
+    }
+
+    /// Whether this host decides guardians' alerts about `traveller`'s records at all (the watcher,
+    /// or her own device): a handler's guard against a timer armed before this rule.
+    func decides(for traveller: String) async throws -> Bool {
+        if config.watcherName != nil { return true }
+        return try await meIfSetUp()?.username == traveller
     }
 
     /// The instant a guardians' alert of `deadline` is due: the same on every host that may decide

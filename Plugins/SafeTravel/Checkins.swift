@@ -144,7 +144,7 @@ extension Travel {
               try await row("SELECT id FROM checkin_answers WHERE id = ?", [.text(id)]) == nil,
               let request = try await row("SELECT * FROM checkin_requests WHERE id = ?", [.text(slot.string("request_id"))]),
               let space = try await spaceOf(traveller: request.string("target")), let slotAt = slot.date("slot_at"),
-              try await decisionTime(slotAt, traveller: request.string("target")) != nil else { return }
+              try await decides(for: request.string("target")) else { return }
         let at = try await alertDue(slotAt.addingTimeInterval(missTimeout(request)))
         try await raise(Alert(id: "checkin-\(id)-missed", kind: "checkin-missed", subjectID: id, traveller: request.string("target"), space: space,
                               dueAt: at, reason: "CHECKIN_MISSED", title: "\(request.string("target")) did not check in",

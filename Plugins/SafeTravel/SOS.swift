@@ -130,7 +130,7 @@ extension Travel {
         guard let id = firing.payload["sos"]?.stringValue, let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(id)]),
               sos.string("state") == "HOLDING", let seen = sos.date("last_seen_at"),
               seen.addingTimeInterval(config.holdSilence) <= firing.dueAt,
-              try await decisionTime(seen, traveller: sos.string("traveller"), synced: false) != nil else { return }
+              try await decides(for: sos.string("traveller")) else { return }
         try await alertSOS(sos, reason: "DEVICE_SILENT", at: seen.addingTimeInterval(config.holdSilence))
     }
 
@@ -138,7 +138,7 @@ extension Travel {
     func deadlineDue(_ firing: TimerFiring) async throws {
         guard let id = firing.payload["sos"]?.stringValue, let sos = try await row("SELECT * FROM sos WHERE id = ?", [.text(id)]),
               sos.string("state") == "RELEASED", let deadline = sos.date("deadline_at"), deadline <= firing.dueAt,
-              try await decisionTime(deadline, traveller: sos.string("traveller"), synced: false) != nil else { return }
+              try await decides(for: sos.string("traveller")) else { return }
         try await alertSOS(sos, reason: "PIN_TIMEOUT", at: deadline)
     }
 

@@ -156,7 +156,7 @@ extension Travel {
     func overdueDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let deadline = Self.overdueDeadline(trip, grace: config.overdueGrace),
               let eta = trip.date("expected_arrival_at"), deadline <= firing.dueAt,
-              try await decisionTime(deadline, traveller: trip.string("traveller")) != nil,
+              try await decides(for: trip.string("traveller")),
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
         let distance = (trip["last_lat"].real, trip["last_lon"].real, trip["dest_lat"].real, trip["dest_lon"].real)
         var far = ""
@@ -172,7 +172,7 @@ extension Travel {
     func tripSilenceDue(_ firing: TimerFiring) async throws {
         guard let trip = try await dueTrip(firing), let seen = trip.date("last_seen_at"),
               seen.addingTimeInterval(config.silenceTimeout) <= firing.dueAt,
-              try await decisionTime(seen, traveller: trip.string("traveller")) != nil,
+              try await decides(for: trip.string("traveller")),
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
         try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))",
                                   at: try await alertDue(seen.addingTimeInterval(config.silenceTimeout)),
@@ -195,7 +195,7 @@ extension Travel {
     func offRouteAlertDue(_ firing: TimerFiring) async throws {
         let delay = config.offRouteDwell + config.offRouteResponse
         guard let trip = try await dueTrip(firing), let since = Self.unansweredOffRoute(trip), since.addingTimeInterval(delay) <= firing.dueAt,
-              try await decisionTime(since, traveller: trip.string("traveller")) != nil,
+              try await decides(for: trip.string("traveller")),
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
         try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))",
                                   at: try await alertDue(since.addingTimeInterval(delay)),

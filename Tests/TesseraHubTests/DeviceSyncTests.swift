@@ -16,14 +16,18 @@ struct DeviceSyncTests {
                    plugin: DeviceReplica.plugin, store: replica.store, state: try SyncPeerState(path: hub.root + "/" + state))
     }
 
+    /// ada at the hub, and her phone and laptop, each a replica with its sync client.
+    func adasPhoneAndLaptop(_ hub: HubTestServer) async throws -> (DeviceReplica, DeviceReplica, DeviceSync, DeviceSync) {
+        try await hub.addPerson("ada")
+        let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
+        let laptop = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "laptop"), node: 0xB2, clock: hub.clock.now)
+        return (phone, laptop, try device(phone, hub: hub, state: "phone-peers.sqlite"), try device(laptop, hub: hub, state: "laptop-peers.sqlite"))
+    }
+
     @Test("two devices converge in rounds; a round with nothing new moves nothing", arguments: HubBackend.available)
     func roundsConverge(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
-            try await hub.addPerson("ada")
-            let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
-            let laptop = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "laptop"), node: 0xB2, clock: hub.clock.now)
-            let phoneSync = try device(phone, hub: hub, state: "phone-peers.sqlite")
-            let laptopSync = try device(laptop, hub: hub, state: "laptop-peers.sqlite")
+            let (phone, laptop, phoneSync, laptopSync) = try await adasPhoneAndLaptop(hub)
             try phone.put("n1", title: "from the phone", in: "personal")
             try phone.put("s1", title: "shared", in: Self.shared)
             hub.clock.advance(1)
@@ -48,11 +52,7 @@ struct DeviceSyncTests {
     @Test("a device pushes only its own changes, each once", arguments: HubBackend.available)
     func ownChangesOnce(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
-            try await hub.addPerson("ada")
-            let phone = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "phone"), node: 0xA1, clock: hub.clock.now)
-            let laptop = try DeviceReplica(hub: hub, token: try await hub.login("ada", device: "laptop"), node: 0xB2, clock: hub.clock.now)
-            let phoneSync = try device(phone, hub: hub, state: "phone-peers.sqlite")
-            let laptopSync = try device(laptop, hub: hub, state: "laptop-peers.sqlite")
+            let (phone, laptop, phoneSync, laptopSync) = try await adasPhoneAndLaptop(hub)
             try phone.put("n1", title: "the phone's", in: "personal")
             #expect(try await phoneSync.round().pushed == 4)
             hub.clock.advance(1)

@@ -36,6 +36,8 @@ struct ModuleSyncPropertyTests {
         let manifest: String
         let make: @Sendable () -> any Plugin
         var config: JSONValue = [:]
+        /// Service URLs sent to an emulator on loopback (the STAG scenario's).
+        var httpRedirects: [String: String] = [:]
         /// Each device, once, before the first record (a login, the programme started).
         var setUp: @Sendable (PluginTestHost, Bool) async throws -> Void = { _, _ in }
         /// Makes a record on a device; its id.
@@ -77,7 +79,7 @@ struct ModuleSyncPropertyTests {
             for name in ["phone", "laptop"] {
                 let host = try await PluginTestHost(manifest: scenario.manifest, plugin: scenario.make, config: scenario.config,
                                                     start: Date(timeIntervalSince1970: 1_772_438_400),
-                                                    httpRedirects: ["https://stag-demo.zcu.cz": stagOrigin.value ?? "http://127.0.0.1:9"],
+                                                    httpRedirects: scenario.httpRedirects,
                                                     syncHub: "http://127.0.0.1:\(hub.port)")
                 try await host.host.syncLogin(name: "ada", password: "correct horse battery", device: name)
                 devices.append(host)
@@ -239,13 +241,10 @@ struct ModuleSyncPropertyTests {
         try await destinations(host).first { $0["id"]?.stringValue == id }
     }
 
-    /// Where the STAG scenario's hosts find the emulator (set by `stagNotes(_:)`).
-    static let stagOrigin = LockedValue<String?>(nil)
-
     static func stagNotes(_ stag: STAGEmulator) -> Scenario {
-        stagOrigin.value = stag.origin
-        return Scenario(
+        Scenario(
             plugin: "cz.tessera.stag", manifest: manifest("stag"), make: { STAGPlugin() },
+            httpRedirects: ["https://stag-demo.zcu.cz": stag.origin],
             setUp: { host, _ in _ = try await host.call("login-basic", ["university": "demo", "userName": "KRALM", "password": "heslo123"]) },
             create: { host, seed in
                 try await host.call("note-save", ["title": .string("Exam \(seed)"), "text": "bring a calculator"])["id"]?.stringValue ?? ""
@@ -263,16 +262,5 @@ struct ModuleSyncPropertyTests {
 
     static func stagNote(_ host: PluginTestHost, _ id: String) async throws -> JSONValue? {
         try await host.call("notes").arrayValue?.first { $0["id"]?.stringValue == id }
-    }
-}
-
-/// A value behind a lock, for a static the tests set once.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }
