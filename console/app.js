@@ -1,67 +1,139 @@
-// The console's start: ask for the token once (kept in sessionStorage for this tab), then show
-// the operator's view and the modules. A token the host refuses brings the sign-in form back.
+// The console's start: the person's language, then who is signed in. Nobody: the sign-in form
+// (name and password, a session cookie), or on a new device without a hub the form for its first
+// account; an operator may paste an access token instead (kept in sessionStorage for this tab).
+// Signed in: everyone sees their modules and notifications; an admin also the operator's view.
 
 import { token, setToken, forgetToken, request, APIError } from "./api.js";
+import { startLanguage, language, setLanguage, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { renderPlugins } from "./plugins.js";
 import { startInbox } from "./inbox.js";
 import { startCaller } from "./call.js";
 import { startClock } from "./clock.js";
 import { renderModules } from "./modules.js";
+import { startAccounts } from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);
 let stopStream = null;
+let accountsStarted = false;
 
-function showSignIn(message) {
+async function showSignIn(message) {
   if (stopStream) { stopStream(); stopStream = null; }
   $("signed-in").hidden = true;
   $("views").hidden = true;
-  $("forget-token").hidden = true;
-  $("sign-in").hidden = false;
-  $("token-error").textContent = message || "";
-  $("token-input").focus();
+  $("sign-out").hidden = true;
+  $("host-line").textContent = "";
+  let setup = { firstAccount: false, hub: null };
+  try { setup = await request("GET", "/v1/session/setup"); } catch { /* the form still works */ }
+  $("first-account").hidden = !setup.firstAccount;
+  $("token-sign-in").hidden = false;
+  $("sign-in").hidden = setup.firstAccount;
+  $("sign-in-hub").hidden = !setup.hub;
+  if (setup.hub) $("sign-in-hub").textContent = t("signIn.hubHelp", { hub: new URL(setup.hub).host });
+  $("sign-in-error").textContent = message || "";
+  (setup.firstAccount ? $("first-name") : $("sign-in-name")).focus();
+  document.body.dataset.signIn = "shown";
+}
+
+function pluginsLine(plugins) {
+  return t("plugins.summary", { count: plugins.length, active: plugins.filter((p) => p.state === "active").length });
 }
 
 /** Reads GET /v1/plugins again into the table (after an operator's restart). */
 async function refreshPlugins() {
   const { plugins } = await request("GET", "/v1/plugins");
-  $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
+  $("host-line").textContent = pluginsLine(plugins);
   renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
 }
 
 async function showConsole() {
+  delete document.body.dataset.signIn;
+  const me = await request("GET", "/v1/session");
+  if (me.language && me.language !== language()) { setLanguage(me.language); location.reload(); return; }
+  // The language chosen before signing in becomes the account's (it follows the person elsewhere).
+  if (!me.language && me.via === "session") request("PUT", "/v1/session/language", { language: language() }).catch(() => {});
   const { plugins } = await request("GET", "/v1/plugins");
+  const admin = me.role === "admin";
   $("sign-in").hidden = true;
+  $("first-account").hidden = true;
+  $("token-sign-in").hidden = true;
   $("signed-in").hidden = false;
-  $("views").hidden = false;
-  $("forget-token").hidden = false;
-  $("host-line").textContent = `${plugins.length} plugin(s), ${plugins.filter((p) => p.state === "active").length} active`;
-  renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
+  $("views").hidden = !admin;
+  $("operator").hidden = !admin;
+  $("sign-out").hidden = false;
+  $("host-line").textContent = t("console.signedInAs", { name: me.name });
   renderModules($("module-list"), $("modules-empty"), plugins);
-  await startCaller({ form: $("call-form"), pluginSelect: $("call-plugin"), operationSelect: $("call-operation"),
-    summary: $("call-summary"), fieldset: $("call-fields"), result: $("call-result") });
-  await startClock({ section: $("clock"), now: $("clock-now"), form: $("clock-form"), input: $("clock-by"),
-    error: $("clock-error"), result: $("clock-result") });
   stopStream = await startInbox({ list: $("inbox"), empty: $("inbox-empty"), status: $("stream-status"), markAll: $("mark-all-read") });
+  if (admin) {
+    renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
+    if (!accountsStarted) {
+      accountsStarted = true;
+      await startAccounts({ list: $("accounts-list"), form: $("account-form"), output: $("account-result"), me });
+    }
+    await startCaller({ form: $("call-form"), pluginSelect: $("call-plugin"), operationSelect: $("call-operation"),
+      summary: $("call-summary"), fieldset: $("call-fields"), result: $("call-result") });
+    await startClock({ section: $("clock"), now: $("clock-now"), form: $("clock-form"), input: $("clock-by"),
+      error: $("clock-error"), result: $("clock-result") });
+  }
   document.body.dataset.ready = "true";
   $("main").focus();
 }
 
+/** Sends a name and password to `path`, then opens the console; a refusal shows at `error`. */
+function handleAccountForm(form, path, error) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const fields = Object.fromEntries(new FormData(form).entries());
+    try {
+      await request("POST", path, { name: fields.name.trim(), password: fields.password });
+      form.reset();
+      await showConsole();
+    } catch (problem) {
+      error.textContent = signInProblem(problem, form);
+    }
+  });
+  form.querySelector("button[type=submit]").disabled = false;
+}
+
+function signInProblem(problem, form) {
+  if (problem instanceof APIError && problem.code === "too_many_attempts") {
+    return t("signIn.tooMany", { minutes: Math.max(1, Math.ceil((problem.retryAfter || 60) / 60)) });
+  }
+  return errorText(problem, { form });
+}
+
 async function start() {
+  await startLanguage();
+  $("language").value = language();
+  $("language").addEventListener("change", async () => {
+    setLanguage($("language").value);
+    try { await request("PUT", "/v1/session/language", { language: $("language").value }); } catch { /* not signed in yet */ }
+    location.reload();
+  });
+  handleAccountForm($("sign-in-form"), "/v1/session", $("sign-in-error"));
+  handleAccountForm($("first-account-form"), "/v1/session/account", $("first-account-error"));
   $("token-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     setToken($("token-input").value.trim());
     $("token-input").value = "";
-    try { await showConsole(); } catch (error) {
-      showSignIn(error instanceof APIError && error.status === 401 ? "The host does not know this token." : String(error.message || error));
+    try { await showConsole(); } catch (problem) {
+      forgetToken();
+      $("token-error").textContent = problem instanceof APIError && problem.status === 401 ? t("signIn.unknownToken") : errorText(problem);
     }
   });
-  $("forget-token").addEventListener("click", () => { forgetToken(); showSignIn(); });
-  // Only now can the form be submitted: the script handles it, and the token goes nowhere else.
   $("token-form").querySelector("button[type=submit]").disabled = false;
+  $("sign-out").addEventListener("click", async () => {
+    forgetToken();
+    try { await request("DELETE", "/v1/session"); } catch { /* signed out either way */ }
+    await showSignIn();
+  });
+  window.addEventListener("tessera:unauthorized", () => showSignIn(t("signIn.expired")));
   document.body.dataset.console = "started";
-  window.addEventListener("tessera:unauthorized", () => showSignIn("The host refused the token; sign in again."));
-  if (!token()) { showSignIn(); return; }
-  try { await showConsole(); } catch (error) { showSignIn(String(error.message || error)); }
+  try { await showConsole(); } catch (problem) {
+    if (problem instanceof APIError && problem.status === 401) await showSignIn(token() ? t("signIn.unknownToken") : "");
+    else await showSignIn(errorText(problem));
+  }
 }
 
 start();

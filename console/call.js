@@ -4,6 +4,7 @@
 import { callOperation, request, APIError } from "./api.js";
 import { el, clear } from "./dom.js";
 import { buildForm } from "./form.js";
+import { t } from "./i18n.js";
 
 /** Wires the form to the operations of the enabled plugins, as GET /openapi.json lists them. */
 export async function startCaller({ form, pluginSelect, operationSelect, summary, fieldset, result }) {
@@ -49,7 +50,7 @@ export async function startCaller({ form, pluginSelect, operationSelect, summary
     try {
       const output = await callOperation(op.plugin, op.name, input);
       clear(result);
-      result.append(el("p", {}, `${op.name} succeeded:`), el("pre", { "data-result": "ok" }, JSON.stringify(output, null, 2)));
+      result.append(el("p", {}, t("call.succeeded", { operation: op.name })), el("pre", { "data-result": "ok" }, JSON.stringify(output, null, 2)));
     } catch (error) {
       if (!(error instanceof APIError)) throw error;
       if (error.field) reader.showError(error.field, error.message);
@@ -62,7 +63,7 @@ export async function startCaller({ form, pluginSelect, operationSelect, summary
 function showFailure(result, code, message, field) {
   clear(result);
   result.append(el("p", { class: "failure", "data-result": "error" },
-    `Error ${code}: ${message}${field ? ` (field ${field})` : ""}`));
+    t("call.failed", { code, message }) + (field ? ` ${t("call.field", { field })}` : "")));
 }
 
 /** Every plugin operation in the OpenAPI document, with its input schema resolved. */

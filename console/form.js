@@ -7,6 +7,7 @@
 // an object with properties, gets one JSON text area instead.
 
 import { el, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** The kind of field for a member schema, or null if it needs the JSON fallback. */
 export function fieldKind(schema) {
@@ -39,13 +40,13 @@ export function buildForm(fieldset, schema, idPrefix) {
   const fields = new Map();
   if (!canBuildFields(schema)) {
     const id = `${idPrefix}-json`;
-    const area = el("textarea", { id, name: "$", "aria-describedby": `${id}-help ${id}-error`, spellcheck: "false" });
+    const area = el("textarea", { id, name: "$", class: "json", "aria-describedby": `${id}-help ${id}-error`, spellcheck: "false" });
     area.value = "{}";
     const error = el("p", { id: `${id}-error`, class: "error" });
     fieldset.append(el("div", { class: "field" },
-      el("label", { for: id }, "Input (JSON)"),
+      el("label", { for: id }, t("form.json")),
       area,
-      el("p", { id: `${id}-help`, class: "help" }, "This input has a shape the form cannot draw: write it as JSON."),
+      el("p", { id: `${id}-help`, class: "help" }, t("form.jsonHelp")),
       error));
     fields.set("$", { kind: "json", control: area, error });
   } else {
@@ -55,7 +56,7 @@ export function buildForm(fieldset, schema, idPrefix) {
       fieldset.append(field.wrapper);
       fields.set(name, field);
     }
-    if (fields.size === 0) fieldset.append(el("p", { class: "help" }, "This operation takes no input."));
+    if (fields.size === 0) fieldset.append(el("p", { class: "help" }, t("form.noInput")));
   }
   return {
     read: () => readInput(fields),
@@ -72,11 +73,11 @@ function buildField(name, schema, required, id) {
   if (kind === "enum") {
     const values = schema.enum || schema.anyOf.find((s) => s.enum).enum;
     control = el("select", { id, name, "aria-describedby": describedBy },
-      required ? null : el("option", { value: "" }, "(not set)"),
+      required ? null : el("option", { value: "" }, t("form.notSet")),
       values.filter((v) => v !== null).map((v) => el("option", { value: v }, v)));
   } else if (kind === "boolean" && !required) {
     control = el("select", { id, name, "aria-describedby": describedBy },
-      el("option", { value: "" }, "(not set)"), el("option", { value: "true" }, "true"), el("option", { value: "false" }, "false"));
+      el("option", { value: "" }, t("form.notSet")), el("option", { value: "true" }, t("form.yes")), el("option", { value: "false" }, t("form.no")));
   } else if (kind === "boolean") {
     control = el("input", { id, name, type: "checkbox", "aria-describedby": describedBy });
   } else if (kind === "strings") {
@@ -90,7 +91,7 @@ function buildField(name, schema, required, id) {
   if (required) control.setAttribute("aria-required", "true");
   const error = el("p", { id: `${id}-error`, class: "error" });
   const wrapper = el("div", { class: "field" },
-    el("label", { for: id }, name, required ? " (required)" : ""),
+    el("label", { for: id }, name, required ? ` ${t("form.required")}` : ""),
     control,
     el("p", { id: `${id}-help`, class: "help" }, helpText),
     error);
@@ -99,9 +100,9 @@ function buildField(name, schema, required, id) {
 
 /** A short line about what the field takes. */
 function hint(kind, schema) {
-  if (kind === "strings") return "One per line.";
-  if (schema.pattern) return `Pattern: ${schema.pattern}`;
-  if (schema.format && kind === "string") return `Format: ${schema.format}.`;
+  if (kind === "strings") return t("form.onePerLine");
+  if (schema.pattern) return t("form.pattern", { pattern: schema.pattern });
+  if (schema.format && kind === "string") return t("form.format", { format: schema.format });
   return "";
 }
 
@@ -109,7 +110,7 @@ function readInput(fields) {
   const json = fields.get("$");
   if (json && json.kind === "json") {
     try { return JSON.parse(json.control.value || "{}"); } catch (error) {
-      throw { field: "$", message: `not JSON: ${error.message}` };
+      throw { field: "$", message: t("form.notJSON", { reason: error.message }) };
     }
   }
   const input = {};
@@ -130,7 +131,7 @@ function readValue(name, field) {
   if (kind === "integer" || kind === "number") {
     const number = Number(text);
     if (!Number.isFinite(number) || (kind === "integer" && !Number.isInteger(number))) {
-      throw { field: `$.${name}`, message: `expected ${kind === "integer" ? "a whole number" : "a number"}` };
+      throw { field: `$.${name}`, message: t(kind === "integer" ? "form.wholeNumber" : "form.number") };
     }
     return number;
   }

@@ -4,6 +4,8 @@
 import { request } from "./api.js";
 import { el, clear } from "./dom.js";
 import { openStream } from "./sse.js";
+import { t } from "./i18n.js";
+import { dateTime } from "./format.js";
 
 /** Loads the inbox and keeps it live. Returns a function that stops the stream. */
 export async function startInbox({ list, empty, status, markAll }) {
@@ -18,20 +20,20 @@ export async function startInbox({ list, empty, status, markAll }) {
   }
 
   function render(entry) {
-    const read = el("button", { type: "button", class: "secondary" }, "Mark read");
-    read.setAttribute("aria-label", `Mark "${entry.title}" read`);
+    const read = el("button", { type: "button", class: "secondary" }, t("inbox.markRead"));
+    read.setAttribute("aria-label", t("inbox.markReadLabel", { title: entry.title }));
     read.hidden = Boolean(entry.readAt);
     read.addEventListener("click", async () => {
       await request("POST", "/v1/notifications/read", { ids: [entry.id] });
       item.classList.remove("unread");
       read.hidden = true;
     });
-    const when = new Date(entry.deliveredAt).toLocaleString();
+    const when = dateTime(entry.deliveredAt);
     const item = el("li", { class: entry.readAt ? "" : "unread", "data-id": entry.id },
       el("div", {},
         el("div", { class: "title" }, entry.title),
         entry.body ? el("div", {}, entry.body) : null,
-        el("div", { class: "meta" }, `${entry.plugin} · ${when}${entry.late ? " · late" : ""}`)),
+        el("div", { class: "meta" }, [entry.pluginName || entry.plugin, when, entry.late ? t("inbox.late") : null].filter(Boolean).join(" · "))),
       read);
     return item;
   }
@@ -53,7 +55,7 @@ export async function startInbox({ list, empty, status, markAll }) {
   // Resume right after the newest entry shown, so nothing delivered in between is missed.
   return openStream({
     lastEventId: `n-${newest}`,
-    onStatus: (text) => { status.textContent = text === "live" ? "Live: new notifications appear here." : `Stream ${text}.`; },
+    onStatus: (state) => { status.textContent = t(`inbox.stream.${state}`); status.dataset.state = state; },
     onMessage: (message) => { if (message.event === "notification") show(message.data, { prepend: true }); },
   });
 }

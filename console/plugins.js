@@ -3,12 +3,15 @@
 
 import { el, clear } from "./dom.js";
 import { request } from "./api.js";
+import { t } from "./i18n.js";
+import { dateTime } from "./format.js";
+import { errorText } from "./errors.js";
 
 /** Fills the table body with the plugins of GET /v1/plugins; `refresh` reloads the table. */
 export function renderPlugins(tbody, plugins, refresh) {
   clear(tbody);
   for (const plugin of plugins) {
-    const state = el("span", { class: `state state-${plugin.state}` }, plugin.state);
+    const state = el("span", { class: `state state-${plugin.state}` }, t(`plugins.states.${plugin.state}`));
     const stateCell = el("td", {}, state, plugin.reason ? el("div", { class: "help" }, plugin.reason) : null,
       processTierNote(plugin.isolation, plugin.reason),
       plugin.sync ? el("div", { class: "help" }, syncText(plugin.sync)) : null,
@@ -26,13 +29,13 @@ export function renderPlugins(tbody, plugins, refresh) {
 /** "process tier, pid 4242, 2 crashes in the window (last: …), restarts at …"; nothing in-process. */
 function processTierNote(isolation, reason) {
   if (!isolation || isolation.tier !== "process") return null;
-  const parts = ["process tier"];
-  if (isolation.pid) parts.push(`pid ${isolation.pid}`);
-  if (isolation.recentCrashes) parts.push(`${isolation.recentCrashes} recent crash${isolation.recentCrashes === 1 ? "" : "es"}`);
-  if (isolation.restartAt) parts.push(`restarts at ${isolation.restartAt}`);
+  const parts = [t("plugins.processTier")];
+  if (isolation.pid) parts.push(t("plugins.pid", { pid: isolation.pid }));
+  if (isolation.recentCrashes) parts.push(t("plugins.recentCrashes", { count: isolation.recentCrashes }));
+  if (isolation.restartAt) parts.push(t("plugins.restartsAt", { time: dateTime(isolation.restartAt) }));
   const note = el("div", { class: "help", "data-isolation": "process" }, parts.join(", "));
   // A quarantine's reason already ends with the last crash.
-  if (isolation.lastCrash && !(reason || "").includes(isolation.lastCrash)) note.append(el("div", {}, `last crash: ${isolation.lastCrash}`));
+  if (isolation.lastCrash && !(reason || "").includes(isolation.lastCrash)) note.append(el("div", {}, t("plugins.lastCrash", { crash: isolation.lastCrash })));
   return note;
 }
 
@@ -40,15 +43,15 @@ function processTierNote(isolation, reason) {
 function restartButton(plugin, refresh) {
   if (plugin.state !== "quarantined" || !plugin.isolation || plugin.isolation.tier !== "process") return null;
   const status = el("span", { role: "status", class: "help" });
-  const button = el("button", { type: "button", class: "secondary", "data-restart": plugin.id }, `Restart ${plugin.name || plugin.id}`);
+  const button = el("button", { type: "button", class: "secondary", "data-restart": plugin.id }, t("plugins.restart", { name: plugin.name || plugin.id }));
   button.addEventListener("click", async () => {
     button.disabled = true;
-    status.textContent = "restarting…";
+    status.textContent = t("plugins.restarting");
     try {
       await request("POST", `/v1/plugins/${encodeURIComponent(plugin.id)}/restart`, {});
       if (refresh) await refresh();
     } catch (error) {
-      status.textContent = `not restarted: ${error.message || error}`;
+      status.textContent = t("plugins.notRestarted", { reason: errorText(error) });
       button.disabled = false;
     }
   });
@@ -58,15 +61,15 @@ function restartButton(plugin, refresh) {
 /** "synced 2026-03-02T08:00:00Z: ↑3 ↓5" or the last round's error. */
 function syncText(sync) {
   const last = sync.lastRound;
-  if (!last) return `syncs with ${sync.hub || "no hub"}: no round yet`;
-  if (last.error) return `sync failed ${last.at}: ${last.error}`;
-  return `synced ${last.at}: ${last.pushed} sent, ${last.pulled} received` + (last.rejected ? `, ${last.rejected} refused` : "");
+  if (!last) return sync.hub ? t("plugins.syncNoRound", { hub: sync.hub }) : t("plugins.syncNoHub");
+  if (last.error) return t("plugins.syncFailed", { time: dateTime(last.at), error: last.error });
+  return t("plugins.synced", { time: dateTime(last.at), sent: last.pushed, received: last.pulled, refused: last.rejected || 0 });
 }
 
 /** "storage, clock (timers: true)" */
 function grantsText(grants) {
   const names = Object.keys(grants || {}).sort();
-  if (names.length === 0) return "none";
+  if (names.length === 0) return t("plugins.noGrants");
   return names.map((name) => {
     const permissions = grants[name] && typeof grants[name] === "object" ? Object.entries(grants[name]) : [];
     return permissions.length ? `${name} (${permissions.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")})` : name;

@@ -56,7 +56,7 @@ struct Student: Sendable {
         let teacherRole = roles.first { Mapping.int($0["ucitIdno"]) != nil }
         guard studentRole != nil || teacherRole != nil,
               let userName = (studentRole ?? teacherRole)?["userName"]?.stringValue else {
-            throw PluginError(.unprocessable, "no_supported_role: this login is neither a student (ST) nor a teacher (VY)")
+            throw PluginError(.unprocessable, "no_supported_role: this login is neither a student (ST) nor a teacher (VY) (code no_supported_role)")
         }
         let number = studentRole?["osCislo"]?.stringValue
         let teacherID = teacherRole.flatMap { Mapping.int($0["ucitIdno"]) }

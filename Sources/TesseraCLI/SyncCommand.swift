@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TesseraHTTP
 import TesseraRuntime
 import TesseraSDK
 import TesseraSyncClient
@@ -25,11 +26,14 @@ struct Sync: AsyncParsableCommand {
             try await reportingErrors {
                 let password = try Sync.passwordFromStandardInput()
                 let host = try self.host.makeHost(onlyPlugins: [])
+                let person: LoggedInPerson
                 do {
-                    try await host.syncLogin(name: name, password: password, device: device ?? ProcessInfo.processInfo.hostName)
+                    person = try await host.syncLogin(name: name, password: password, device: device ?? ProcessInfo.processInfo.hostName)
                 } catch let error as SyncClientError {
                     throw CLIError(code: error.code == "unavailable" ? .unavailable : .forbidden, message: "\(error)")
                 }
+                // The person signs in to the console with the same name and password, offline too.
+                try? LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password)
                 say("logged in to \(host.deployment.sync?.hub ?? "?") as \(name)")
             }
         }
@@ -49,11 +53,17 @@ struct Sync: AsyncParsableCommand {
                 await host.start()
                 defer { Task { await host.stop() } }
                 let report: PluginHost.LogoutReport
+                let hubPerson = host.hubPerson
                 do { report = try await host.syncLogout(discardUnsynced: discardUnsynced) } catch let error as PluginError {
                     await host.stop()
                     throw CLIError(code: .failure, message: error.message)
                 }
                 await host.stop()
+                // The person's data left the device; so does their console account.
+                if let person = hubPerson {
+                    let accounts = LocalAccounts(dataDirectory: host.options.dataDirectory)
+                    if accounts.account(named: person.name)?.source == "hub" { try? accounts.remove(name: person.name) }
+                }
                 let rows = report.rows.values.reduce(0, +)
                 say("logged out of \(host.deployment.sync?.hub ?? "?"): removed \(rows) synced rows, \(report.files.count) files, \(report.notifications) pending notifications")
             }

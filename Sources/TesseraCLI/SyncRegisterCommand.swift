@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TesseraHTTP
 import TesseraRuntime
 import TesseraSyncClient
 
@@ -25,6 +26,7 @@ extension Sync {
                 let registration = HubRegistration(firstName: firstName, surname: surname, email: email, password: password,
                                                    acceptTerms: acceptTerms, device: device ?? ProcessInfo.processInfo.hostName)
                 let person = try await Sync.hubCall { try await host.syncRegister(registration) }
+                try? LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password)
                 say("registered at \(host.deployment.sync?.hub ?? "?") as \(person.name) (person \(person.id)); this device is logged in")
             }
         }

@@ -18,6 +18,6 @@ struct Tessera: AsyncParsableCommand {
             process crashed during the call; 8 the call ran past its deadline; 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Secrets.self, Hub.self, Sync.self, NewPlugin.self, Dev.self]
+        subcommands: [Serve.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Account.self, Secrets.self, Hub.self, Sync.self, NewPlugin.self, Dev.self]
     )
 }

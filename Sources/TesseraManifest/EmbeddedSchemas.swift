@@ -163,7 +163,13 @@ public enum EmbeddedSchemas {
       "type": "object", "required": ["folder", "title"], "additionalProperties": false,
       "properties": {
         "folder": { "type": "string", "minLength": 1, "maxLength": 500 },
-        "title": { "type": "string", "minLength": 1, "maxLength": 60 }
+        "title": { "type": "string", "minLength": 1, "maxLength": 60 },
+        "titles": {
+          "description": "The title in other languages, by language code (cs, sk, en): the console shows the one of the person's language, else title.",
+          "type": "object", "maxProperties": 20,
+          "propertyNames": { "pattern": "^[a-z]{2,3}$" },
+          "additionalProperties": { "type": "string", "minLength": 1, "maxLength": 60 }
+        }
       }
     },
     "isolation": { "enum": ["inProcess", "process"] }

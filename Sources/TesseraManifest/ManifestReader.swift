@@ -142,7 +142,9 @@ public enum ManifestReader {
         guard let ui = doc["ui"], let folder = ui["folder"]?.stringValue, let title = ui["title"]?.stringValue else { return nil }
         let absoluteFile = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         let base = (absoluteFile as NSString).deletingLastPathComponent
-        return UIDeclaration(folder: lexicallyNormalized(folder.hasPrefix("/") ? folder : base + "/" + folder), title: title)
+        var titles: [String: String] = [:]
+        for (language, text) in ui["titles"]?.objectValue ?? [:] { titles[language] = text.stringValue }
+        return UIDeclaration(folder: lexicallyNormalized(folder.hasPrefix("/") ? folder : base + "/" + folder), title: title, titles: titles)
     }
 
     /// `path` with `.`, `..` and repeated slashes resolved on the text alone. `URL(fileURLWithPath:)`

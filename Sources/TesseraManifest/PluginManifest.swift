@@ -184,6 +184,8 @@ public struct UIDeclaration: Sendable, Hashable {
     public let folder: String
     /// The page's title in the console's list of modules.
     public let title: String
+    /// The title in other languages, by language code (`"cs"`, `"sk"`); ``title`` where one is missing.
+    public var titles: [String: String] = [:]
 }
 
 /// A recurring timer.

@@ -8,7 +8,10 @@ import TesseraTestFixtures
 @Suite struct ConsoleAssetTests {
     @Test func theEmbeddedConsoleIsTheConsoleFolder() throws {
         let folder = Fixtures.repositoryRoot + "/console"
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let names = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && !isFolder.boolValue
+        }.sorted()
         #expect(EmbeddedConsole.files.keys.sorted() == names, "run scripts/embed-console.sh")
         for name in names {
             let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)

@@ -1,29 +1,44 @@
 // This device's person (UC1–UC4) on the baby diary's page: when the device is not logged in to its
 // hub, "Create account" (the hub's open registration and this device's login in one request,
 // POST /v1/sync/register, then the optional first child with `child-create`: UC2 in one form) and
-// "Log in" beside it; when it is, who it is and "Log out". Each failure is shown with the name of
-// what refused it. Nothing is left half-done without saying so: if the child fails after the
-// account was made, the page says the account exists and the child was not created, keeps the
-// child's fields, and the same button then creates only the child.
+// "Log in" beside it; when it is, who it is and "Log out". Each failure is said in a sentence of
+// the person's language, the field at fault marked. Nothing is left half-done without saying so:
+// if the child fails after the account was made, the page says the account exists and the child
+// was not created (and why), keeps the child's fields, and the same button then creates only the
+// child.
 
 import { request, callOperation, APIError } from "/console/api.js";
-
-const PLUGIN = "cz.tessera.baby";
-const $ = (id) => document.getElementById(id);
-
-/** "code (field): message" for an API refusal, the message alone otherwise. */
-function why(error) {
-  if (!(error instanceof APIError)) return String(error);
-  return `${error.code}${error.field ? " (" + error.field + ")" : ""}: ${error.message}`;
-}
+import { t } from "/console/i18n.js";
+import { errorText, fieldName } from "/console/errors.js";
+import { PLUGIN, $ } from "./common.js";
 
 function say(text) { $("account-status").textContent = text; }
+
+/** Refusals at a field that say more than the field's sentence (`invalid.email` would ask for an address). */
+const NOT_THE_FIELDS_FAULT = ["email_taken"];
+
+/** The sentence for a refusal of the account forms: an address someone already registered is said so. */
+function why(error, form) {
+  if (error instanceof APIError && NOT_THE_FIELDS_FAULT.includes(error.code)) return t(`errors.${error.code}`);
+  return errorText(error, { form });
+}
+
+/** Marks the field `error` names in `form` (as the console's showError does) and focuses it. */
+function mark(error, form) {
+  for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+  const field = error instanceof APIError ? fieldName(error) : null;
+  const control = field ? form.querySelector(`[name="${CSS.escape(field)}"]`) : null;
+  if (control) {
+    control.setAttribute("aria-invalid", "true");
+    control.focus();
+  }
+}
 
 /** The first child's fields, or null when all are empty; throws when only some are filled. */
 function firstChild() {
   const name = $("first-child-name").value.trim(), birthDate = $("first-child-birth").value, sex = $("first-child-sex").value;
   if (!name && !birthDate && !sex) return null;
-  if (!name || !birthDate) throw new Error("The first child needs a name and a birth date (or leave the child's fields empty).");
+  if (!name || !birthDate) throw new Error(t("account.childIncomplete"));
   return sex ? { name, birthDate, sex } : { name, birthDate };
 }
 
@@ -35,21 +50,22 @@ export async function showAccount() {
   try {
     me = await request("GET", "/v1/sync/me");
   } catch (error) {
-    $("account-state").textContent = `Accounts are not available here: ${why(error)}`;
+    // Only the device's operator signs it in to a hub.
+    $("account-state").textContent = error instanceof APIError && error.status === 403 ? t("account.operatorOnly") : errorText(error);
     $("signed-out").hidden = true;
     $("signed-in").hidden = true;
     return;
   }
   if (!me.hub) {
-    $("account-state").textContent = "This device has no hub (providers.sync.hub): the diary stays on this device.";
+    $("account-state").textContent = t("account.noHub");
     $("signed-out").hidden = true;
     $("signed-in").hidden = true;
   } else if (me.loggedIn && !accountMade) {
-    $("account-state").textContent = me.person ? `Logged in as ${me.person.name}.` : "Logged in.";
+    $("account-state").textContent = me.person ? t("account.loggedInAs", { name: me.person.name }) : t("account.loggedIn");
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
   } else {
-    $("account-state").textContent = accountMade ? `Logged in as ${accountMade}.` : "Not logged in: create an account or log in.";
+    $("account-state").textContent = accountMade ? t("account.loggedInAs", { name: accountMade }) : t("account.notLoggedIn");
     $("signed-out").hidden = false;
     $("signed-in").hidden = true;
   }
@@ -57,20 +73,21 @@ export async function showAccount() {
 }
 
 async function createChild(child, refresh) {
+  const form = $("register-form");
   try {
-    const created = await callOperation(PLUGIN, "child-create", child);
-    return created;
+    return await callOperation(PLUGIN, "child-create", child);
   } catch (error) {
-    say(`The account ${accountMade} exists and this device is logged in, but the child was not created — ${why(error)}. ` +
-        "Correct the child's fields and press \"Create the child\".");
-    $("register-submit").textContent = "Create the child";
-    await refresh();
+    $("register-submit").textContent = t("account.createChild");
+    await refresh().catch(() => {});  // the account is there either way; the sentence below says what is not
+    say(t("account.childFailed", { account: accountMade, reason: errorText(error, { form }), button: t("account.createChild") }));
+    mark(error, form);
     return null;
   }
 }
 
 async function register(event, refresh) {
   event.preventDefault();
+  const form = event.currentTarget;
   let child;
   try { child = firstChild(); } catch (error) { say(error.message); return; }
   if (!accountMade) {
@@ -81,7 +98,8 @@ async function register(event, refresh) {
       });
       accountMade = answer.person.name;
     } catch (error) {
-      say(`Account not created — ${why(error)}`);
+      say(t("account.notCreated", { reason: why(error, form) }));
+      mark(error, form);
       return;
     }
     $("register-password").value = "";
@@ -92,22 +110,26 @@ async function register(event, refresh) {
   accountMade = null;
   for (const id of ["first-child-name", "first-child-birth", "first-child-sex"]) $(id).value = "";
   for (const id of ["register-first-name", "register-surname", "register-email", "register-password", "register-terms"]) $(id).disabled = false;
-  $("register-form").reset();
-  $("register-submit").textContent = "Create account";
+  for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+  form.reset();
+  $("register-submit").textContent = t("account.register");
   await refresh();
-  say(child ? `Account ${made} created, this device logged in, and ${child.name} added.` : `Account ${made} created and this device logged in.`);
+  say(child ? t("account.createdWithChild", { account: made, child: child.name }) : t("account.created", { account: made }));
 }
 
 async function logIn(event, refresh) {
   event.preventDefault();
+  const form = event.currentTarget;
   try {
     const answer = await request("POST", "/v1/sync/login", { name: $("login-name").value.trim(), password: $("login-password").value });
-    $("login-form").reset();
+    form.reset();
+    for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
     await refresh();
-    say(`Logged in as ${answer.person ? answer.person.name : $("login-name").value}.`);
+    say(t("account.loggedInAs", { name: answer.person ? answer.person.name : $("login-name").value }));
   } catch (error) {
     $("login-password").value = "";
-    say(`Not logged in — ${why(error)}`);
+    say(t("account.loginFailed", { reason: why(error, form) }));
+    mark(error, form);
   }
 }
 
@@ -115,15 +137,17 @@ async function logOut(refresh) {
   try {
     const answer = await request("POST", "/v1/sync/logout", {});
     await refresh();
-    say(`Logged out: ${answer.rows} synced records removed from this device.`);
+    say(t("account.loggedOut", { count: answer.rows }));
   } catch (error) {
-    say(`Still logged in — ${why(error)}`);
+    // A failed last sync round refuses the log-out, so nothing written here is lost.
+    say(error instanceof APIError && error.code === "conflict" ? t("account.logoutUnsynced") : t("account.logoutFailed", { reason: errorText(error) }));
   }
 }
 
 /** Binds the forms; `refresh` shows the whole page again (and this section with it). */
 export function bindAccountForms(refresh) {
-  $("register-form").addEventListener("submit", (event) => register(event, refresh));
-  $("login-form").addEventListener("submit", (event) => logIn(event, refresh));
-  $("logout").addEventListener("click", () => logOut(refresh));
+  const failed = (error) => say(errorText(error));
+  $("register-form").addEventListener("submit", (event) => register(event, refresh).catch(failed));
+  $("login-form").addEventListener("submit", (event) => logIn(event, refresh).catch(failed));
+  $("logout").addEventListener("click", () => logOut(refresh).catch(failed));
 }

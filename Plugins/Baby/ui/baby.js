@@ -1,17 +1,24 @@
-// The baby diary's page: the children with their ages and photos, one child's growth chart (a
-// measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines) with
-// a form to add a measurement, the health card (health.js), the calendar (calendar.js), forms for
-// milestones, posts with photos and temperatures (forms.js), illnesses and injuries with their
-// visits and medications and a chart of its temperatures (illnesses.js, fever-chart.js), this
-// device's reminders (reminders.js), contacts (contacts.js), sharing (sharing.js) and the
-// invitations inbox (invitations.js), this device's account: sign up with a first child, log in
-// and out (account.js), the PDF export with its download (export.js), and the
+// The baby diary's page: the children with their ages and photos and a form to add one, one
+// child's growth chart (a measurement kind over 1 month, 1 year or all, as an SVG line over the WHO
+// percentile lines) with a form to add a measurement, the health card (health.js), the calendar
+// (calendar.js), forms for milestones, posts with photos and temperatures (forms.js), illnesses
+// and injuries with their visits and medications and a chart of its temperatures (illnesses.js,
+// fever-chart.js), this device's reminders (reminders.js), contacts (contacts.js), sharing
+// (sharing.js) and the invitations inbox (invitations.js), this device's account: sign up with a
+// first child, log in and out (account.js), the PDF export with its download (export.js), and the
 // timeline newest first, a page at a time, with its photos (photos.js) and each record's Edit and
-// Delete (records.js). The chart is drawn with presentation attributes, not a
-// style sheet: the host's content policy allows no inline style.
+// Delete (records.js). Every text is the person's language (messages/*.json), every date and
+// number is formatted for it (common.js), and a refused form says why under the form. The chart
+// is drawn with presentation attributes, not a style sheet: the host's content policy allows no
+// inline style.
 
-import { callOperation, APIError } from "/console/api.js";
+import { startPage } from "/console/page.js";
+import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { t } from "/console/i18n.js";
+import { date } from "/console/format.js";
+import { errorText } from "/console/errors.js";
+import { PLUGIN, $, when, measure, ageText, describe, named, numberIn, clearFormError, refuse, readClock, safely } from "./common.js";
 import { photoImage } from "./photos.js";
 import { showHealthCard, bindHealthForms } from "./health.js";
 import { showCalendar, bindCalendar } from "./calendar.js";
@@ -25,13 +32,9 @@ import { showInvitations } from "./invitations.js";
 import { bindExportForm } from "./export.js";
 import { showAccount, bindAccountForms } from "./account.js";
 
-const PLUGIN = "cz.tessera.baby";
 const SVG = "http://www.w3.org/2000/svg";
-const $ = (id) => document.getElementById(id);
 let cursor = null;
 let latestMonth = null;  // the newest record's month: where the calendar opens (the host's clock may not be the browser's)
-
-function age(a) { return a ? `${a.years} y ${a.months} m ${a.days} d` : ""; }
 
 function svg(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
@@ -50,20 +53,24 @@ async function showChildren() {
   clear($("child"));
   for (const child of children) {
     const profile = await callOperation(PLUGIN, "child-get", { id: child.id });
-    const photo = child.photo ? photoImage(child.photo, `Photo of ${child.name}`) : null;
-    $("children").append(el("li", {}, photo, `${child.name} (${child.birthDate}) — ${age(profile.age)} — ${child.level}`));
+    const photo = child.photo ? photoImage(child.photo, t("children.photoAlt", { name: child.name })) : null;
+    const age = ageText(profile.age);
+    const params = { name: child.name, born: date(child.birthDate), age, role: named("levels", child.level) };
+    $("children").append(el("li", { "data-id": child.id }, photo, t(age ? "children.item" : "children.itemNoAge", params)));
     $("child").append(el("option", { value: child.id, selected: child.id === chosen }, child.name));
   }
+  $("children-empty").hidden = children.length > 0;
 }
 
 async function showChart() {
   const chart = $("chart");
   for (const node of [...chart.childNodes]) if (node.nodeName !== "title") node.remove();
+  $("chart-title").textContent = t("growth.chartTitleOf", { kind: named("kinds", $("kind").value) });
   if (!$("child").value) return;
   const series = await callOperation(PLUGIN, "measurements", { childId: $("child").value, kind: $("kind").value, range: $("range").value });
   const points = series.points;
   if (points.length === 0) {
-    chart.append(svg("text", { x: 20, y: 120, "font-size": 14, fill: "currentColor" }, "No measurements yet"));
+    chart.append(svg("text", { x: 20, y: 120, "font-size": 18, fill: "currentColor" }, t("growth.empty")));
     return;
   }
   const times = points.map((p) => Date.parse(p.date.slice(0, 10)));
@@ -74,21 +81,25 @@ async function showChart() {
   const bands = percentileBands(series, points, times, t0, t1);
   const shown = values.concat(...bands.map((b) => b.points.map((p) => p.value)));
   const [v0, v1] = [Math.min(...shown), Math.max(...shown)];
-  const x = (t) => 50 + (t1 === t0 ? 250 : ((t - t0) / (t1 - t0)) * 520);
+  const x = (time) => 90 + (t1 === t0 ? 230 : ((time - t0) / (t1 - t0)) * 450);
   const y = (v) => 210 - (v1 === v0 ? 90 : ((v - v0) / (v1 - v0)) * 180);
   for (const band of bands) {
     const path = band.points.map((p) => `${x(p.time)},${y(p.value)}`).join(" ");
     chart.append(svg("polyline", { points: path, fill: "none", stroke: "#9e9e9e", "stroke-width": band.percentile === 50 ? 1.5 : 1,
                                    "stroke-dasharray": band.percentile === 50 ? "" : "4 3", class: "percentile" }));
     const last = band.points[band.points.length - 1];
-    if (last) chart.append(svg("text", { x: x(last.time) + 4, y: y(last.value) + 4, "font-size": 10, fill: "#757575" }, `P${band.percentile}`));
+    if (last) chart.append(svg("text", { x: x(last.time) + 4, y: y(last.value) + 4, "font-size": 13, fill: "#757575" }, t("growth.percentile", { p: band.percentile })));
   }
   const line = points.map((p, i) => `${x(times[i])},${y(values[i])}`).join(" ");
   chart.append(svg("polyline", { points: line, fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
-  points.forEach((p, i) => chart.append(svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 3, fill: "#1565c0" })));
-  const label = (lx, ly, text) => svg("text", { x: lx, y: ly, "font-size": 12, fill: "currentColor" }, text);
-  chart.append(label(4, 34, `${v1} ${series.unit}`), label(4, 214, `${v0} ${series.unit}`),
-               label(50, 234, points[0].date.slice(0, 10)), label(500, 234, points[points.length - 1].date.slice(0, 10)));
+  points.forEach((p, i) => {
+    const point = svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 3, fill: "#1565c0" });
+    point.append(svg("title", {}, t("growth.point", { date: when(p.date), value: measure(p.value, series.unit) })));
+    chart.append(point);
+  });
+  const label = (lx, ly, text, anchor = "start") => svg("text", { x: lx, y: ly, "font-size": 15, fill: "currentColor", "text-anchor": anchor }, text);
+  chart.append(label(4, 34, measure(v1, series.unit)), label(4, 214, measure(v0, series.unit)), label(90, 236, date(points[0].date.slice(0, 10))));
+  if (t1 !== t0) chart.append(label(596, 236, date(points[points.length - 1].date.slice(0, 10)), "end"));
 }
 
 /** The WHO percentile lines of a `measurements` answer as times and values between t0 and t1. */
@@ -109,11 +120,11 @@ async function showTimeline(more) {
   const page = await callOperation(PLUGIN, "timeline", more && cursor ? { cursor } : {});
   if (!more) clear($("timeline"));
   for (const item of page.items) {
-    const what = item.name || item.kind || item.note || "";
-    const photos = (item.photos || []).map((address, i) => photoImage(address, `Photo ${i + 1} of the ${item.type} of ${item.date}`));
-    $("timeline").append(el("li", {}, `${item.date} · ${item.type} · ${what}${item.value !== undefined ? " · " + item.value : ""}`, ...photos,
+    const photos = (item.photos || []).map((address, i) => photoImage(address, t("timeline.photoAlt", { n: i + 1, date: when(item.date) })));
+    $("timeline").append(el("li", { "data-id": item.id }, t("timeline.item", { date: when(item.date), what: describe(item) }), ...photos,
                             ...recordButtons(item, done)));
   }
+  if (!more && page.items.length === 0) $("timeline").append(el("li", { class: "muted" }, t("timeline.empty")));
   if (!more && page.items.length) latestMonth = page.items[0].date.slice(0, 7);
   cursor = page.nextCursor;
   $("more").hidden = !cursor;
@@ -121,28 +132,46 @@ async function showTimeline(more) {
 
 const chosenChildren = () => ($("child").value ? [$("child").value] : []);
 
-/** The chosen child's contacts, illnesses, reminders and members, and the invitations inbox. */
+/** The chosen child's contacts (first: visits name their doctors), illnesses, reminders and
+ * members, and the invitations inbox. */
 async function showChildDetails() {
   const child = $("child").value;
-  await Promise.all([showContacts(child, done), showProblems(child, done), showReminders(child), showMembers(child, levels[child], done),
-                     showInvitations(done)]);
+  await showContacts(child, done);
+  await Promise.all([showProblems(child, done), showReminders(child), showMembers(child, levels[child], done), showInvitations(done)]);
 }
 
-/** Waits for a change, shows the page again, then says how it went (so what the message tells
- * of is on the page when it appears). */
-async function done(change, message) {
+/**
+ * Waits for a change, shows the page again, then says how it went in the status line (so what the
+ * message tells of is on the page when it appears). A refusal of a form's input is said under
+ * that form (`form`), with the field at fault marked; other failures in the status line.
+ * Answers whether the change was made.
+ */
+async function done(change, message, form) {
+  if (form) clearFormError(form);
   try {
     await change;
+  } catch (error) {
+    if (form) {
+      refuse(form, error);
+      $("status").textContent = "";
+    } else {
+      $("status").textContent = errorText(error);
+    }
+    return false;
+  }
+  try {
     await refresh();
     $("status").textContent = message;
   } catch (error) {
-    $("status").textContent = error instanceof APIError ? error.message : String(error);
+    $("status").textContent = errorText(error);
   }
+  return true;
 }
 
 let calendarOpened = false;
 
 async function refresh() {
+  await readClock();
   await showAccount();
   await showChildren();
   await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value), showChildDetails()]);
@@ -153,16 +182,30 @@ async function refresh() {
 async function addMeasurement(event) {
   event.preventDefault();
   await done(callOperation(PLUGIN, "measurement-add", {
-    childId: $("child").value, kind: $("kind").value, value: Number($("value").value), date: $("date").value,
-  }), "Measurement added.");
+    childId: $("child").value, kind: $("kind").value, value: numberIn($("value")), date: $("date").value,
+  }), t("growth.added"), event.currentTarget);
+}
+
+async function addChild(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const input = { name: $("child-name").value, birthDate: $("child-birth").value };
+  if ($("child-sex").value) input.sex = $("child-sex").value;
+  if (await done(callOperation(PLUGIN, "child-create", input), t("children.added", { name: input.name.trim() }), form)) form.reset();
 }
 
 async function main() {
-  $("more").addEventListener("click", () => showTimeline(true));
-  for (const id of ["kind", "range"]) $(id).addEventListener("change", () => showChart());
-  $("child").addEventListener("change", () => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren()),
-                                                           showChildDetails()]));
+  const me = await startPage({ status: $("status") });
+  if (!me) {
+    for (const section of document.querySelectorAll("main > section")) section.hidden = true;
+    return;
+  }
+  $("more").addEventListener("click", safely(() => showTimeline(true)));
+  for (const id of ["kind", "range"]) $(id).addEventListener("change", safely(() => showChart()));
+  $("child").addEventListener("change", safely(() => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren()),
+                                                                  showChildDetails()])));
   $("measurement-form").addEventListener("submit", addMeasurement);
+  $("child-form").addEventListener("submit", addChild);
   const childId = () => $("child").value;
   bindHealthForms(childId, done);
   bindRecordForms(childId, done);
@@ -177,7 +220,7 @@ async function main() {
   try {
     await refresh();
   } catch (error) {
-    $("status").textContent = error instanceof APIError ? error.message : String(error);
+    $("status").textContent = errorText(error);
   }
   document.body.dataset.ready = "true";
 }

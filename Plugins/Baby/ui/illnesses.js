@@ -9,10 +9,11 @@
 
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { t } from "/console/i18n.js";
+import { date, list as listOf } from "/console/format.js";
+import { PLUGIN, $, when, celsius, named, timeOfDay, doctorNames } from "./common.js";
 import { temperatureChart } from "./fever-chart.js";
 
-const PLUGIN = "cz.tessera.baby";
-const $ = (id) => document.getElementById(id);
 const PROBLEM_SELECTS = ["temperature-problem", "symptom-problem", "visit-problem", "medication-problem", "problem-end-which", "assign-problem"];
 const ASSIGNABLE = ["symptom", "temperature", "doctor_visit"];
 const REQUIRED = ["medication-problem", "problem-end-which"];  // selects with no "none" choice
@@ -22,7 +23,7 @@ export async function showProblems(childId, done) {
   clear($("problems"));
   for (const id of PROBLEM_SELECTS) {
     clear($(id));
-    if (!REQUIRED.includes(id)) $(id).append(el("option", { value: "" }, "—"));
+    if (!REQUIRED.includes(id)) $(id).append(el("option", { value: "" }, t("problems.noProblem")));
   }
   const chosen = $("assign-record").value;
   clear($("assign-record"));
@@ -32,38 +33,50 @@ export async function showProblems(childId, done) {
   for (const item of items) {
     const course = await callOperation(PLUGIN, "problem-get", { id: item.id });
     $("problems").append(problemItem(course, done));
-    for (const id of PROBLEM_SELECTS) $(id).append(el("option", { value: item.id }, `${item.name} (${item.date})`));
+    for (const id of PROBLEM_SELECTS) $(id).append(el("option", { value: item.id }, t("problems.option", { name: item.name, date: when(item.date) })));
   }
+  if (!items.length) $("problems").append(el("li", { class: "muted" }, t("problems.none")));
   const records = await callOperation(PLUGIN, "timeline", { childIds: [childId], types: ASSIGNABLE, includeFuture: true, limit: 200 });
   for (const record of records.items) {
-    const what = record.type === "temperature" ? `${record.value} °C` : record.type === "symptom" ? record.name : "doctor visit";
-    const where = record.problemId ? ` — in ${names.get(record.problemId) || "an illness"}` : "";
-    $("assign-record").append(el("option", { value: record.id, selected: record.id === chosen }, `${record.date} ${what}${where}`));
+    const what = record.type === "temperature" ? celsius(record.value) : record.type === "symptom" ? record.name : named("types", "doctor_visit");
+    const text = record.problemId
+      ? t("problems.assignOptionIn", { date: when(record.date), what, problem: names.get(record.problemId) || t("problems.someProblem") })
+      : t("problems.assignOption", { date: when(record.date), what });
+    $("assign-record").append(el("option", { value: record.id, selected: record.id === chosen }, text));
   }
 }
 
 function problemItem(course, done) {
   const p = course.problem;
-  const list = (label, entries, text) => (entries.length ? el("li", {}, `${label}: `, entries.map(text).join("; ")) : null);
+  const kind = p.kind === "injury" ? "injury" : "illness";
+  const heading = p.endDate
+    ? t(`problems.${kind}Ended`, { name: p.name, start: when(p.date), end: when(p.endDate) })
+    : t(`problems.${kind}Open`, { name: p.name, start: when(p.date) });
+  const section = (label, entries, text) => (entries.length ? el("li", {}, t(label, { entries: entries.map(text).join("; ") })) : null);
   return el("li", { "data-id": p.id },
-    `${p.kind === "injury" ? "Injury" : "Illness"}: ${p.name}, from ${p.date}${p.endDate ? " to " + p.endDate : ""}`,
+    el("strong", {}, heading),
     course.temperatures.length ? temperatureChart(p.name, course.temperatures) : null,
     el("ul", {},
-      list("Temperatures", course.temperatures, (t) => `${t.date} ${t.value} °C (${t.fever})`),
-      list("Symptoms", course.symptoms, (s) => `${s.date} ${s.name}${s.note ? " — " + s.note : ""}`),
-      list("Doctor visits", course.doctorVisits, (v) => `${v.date}${v.doctorName ? " " + v.doctorName : ""}`),
+      section("problems.temperatures", course.temperatures,
+              (r) => t("problems.temperature", { at: when(r.date), value: celsius(r.value), fever: named("fever", r.fever) })),
+      section("problems.symptoms", course.symptoms,
+              (s) => t(s.note ? "problems.symptomWithNote" : "problems.symptomAt", { at: when(s.date), name: s.name, note: s.note || "" })),
+      section("problems.visits", course.doctorVisits,
+              (v) => (doctorNames.has(v.contactId) ? t("problems.visitTo", { at: when(v.date), doctor: doctorNames.get(v.contactId) }) : when(v.date))),
       course.medications.map((m) => medicationItem(m, done))));
 }
 
 /** A medication with its plan and a button that turns its reminders on this device on or off. */
 function medicationItem(m, done) {
-  const plan = m.doses.map((d) => `${d.dose} at ${d.time}`).join(", ");
-  const toggle = el("button", { type: "button", class: "medication-notify", "data-id": m.id,
-                                "aria-label": `${m.notify ? "Turn off" : "Turn on"} reminders for ${m.name}` },
-                    m.notify ? "Reminders off" : "Remind me");
+  const plan = listOf((m.doses || []).map((d) => t("problems.dosePlan", { dose: d.dose, time: timeOfDay(d.time) })));
+  const toggle = el("button", { type: "button", class: "medication-notify secondary", "data-id": m.id,
+                                "aria-label": t(m.notify ? "problems.turnOffFor" : "problems.turnOnFor", { name: m.name }) },
+                    t(m.notify ? "problems.remindersOff" : "problems.remindMe"));
   toggle.addEventListener("click", () => done(callOperation(PLUGIN, "medication-notify", { id: m.id, notify: !m.notify }),
-                                              m.notify ? "Reminders off." : "Reminders on."));
-  return el("li", { class: "medication" }, `Medication: ${m.name} ${plan}${m.endDate ? " until " + m.endDate : ""}${m.notify ? " (reminders on)" : ""} `, toggle);
+                                              t(m.notify ? "problems.remindersTurnedOff" : "problems.remindersTurnedOn")));
+  const text = m.endDate ? t("problems.medicationUntil", { name: m.name, plan, until: date(m.endDate.slice(0, 10)) })
+                         : t("problems.medication", { name: m.name, plan });
+  return el("li", { class: "medication" }, text, m.notify ? [" ", t("problems.remindersOn")] : null, " ", toggle);
 }
 
 const optional = (input, field, value) => { if (value) input[field] = value; return input; };
@@ -74,33 +87,33 @@ export function bindProblemForms(childId, done) {
     event.preventDefault();
     await done(callOperation(PLUGIN, "problem-open", {
       childId: childId(), kind: $("problem-kind").value, name: $("problem-name").value, startDate: $("problem-start").value,
-    }), "Illness or injury added.");
+    }), t("problems.added"), event.currentTarget);
   });
   // Ends the chosen problem on the day given; with no day it is open again.
   $("problem-end-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     await done(callOperation(PLUGIN, "problem-close", optional({ id: $("problem-end-which").value }, "endDate", $("problem-end").value)),
-               $("problem-end").value ? "Ended." : "Reopened.");
+               t($("problem-end").value ? "problems.ended" : "problems.reopened"), event.currentTarget);
   });
   $("symptom-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = { childId: childId(), name: $("symptom-name").value, at: $("symptom-at").value.slice(0, 16) };
     optional(input, "problemId", $("symptom-problem").value);
     optional(input, "note", $("symptom-note").value);
-    await done(callOperation(PLUGIN, "symptom-add", input), "Symptom added.");
+    await done(callOperation(PLUGIN, "symptom-add", input), t("problems.symptomAdded"), event.currentTarget);
   });
   // A record to a problem afterwards (UC25, UC26: "also retroactively"), or to none.
   $("assign-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     await done(callOperation(PLUGIN, "record-assign", optional({ id: $("assign-record").value }, "problemId", $("assign-problem").value)),
-               $("assign-problem").value ? "Assigned." : "Unassigned.");
+               t($("assign-problem").value ? "problems.assigned" : "problems.unassigned"), event.currentTarget);
   });
   $("visit-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = { childId: childId(), doctorId: $("visit-doctor").value, at: $("visit-at").value.slice(0, 16) };
     optional(input, "problemId", $("visit-problem").value);
     optional(input, "remindAt", $("visit-remind").value.slice(0, 16));
-    await done(callOperation(PLUGIN, "visit-add", input), "Doctor visit added.");
+    await done(callOperation(PLUGIN, "visit-add", input), t("problems.visitAdded"), event.currentTarget);
   });
   $("medication-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -108,6 +121,6 @@ export function bindProblemForms(childId, done) {
                     doses: [{ time: $("medication-time").value.slice(0, 5), dose: $("medication-dose").value }],
                     notify: $("medication-notify").checked };
     optional(input, "until", $("medication-until").value);
-    await done(callOperation(PLUGIN, "medication-add", input), "Medication added.");
+    await done(callOperation(PLUGIN, "medication-add", input), t("problems.medicationAdded"), event.currentTarget);
   });
 }

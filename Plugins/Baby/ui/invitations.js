@@ -1,13 +1,15 @@
 // The invitations inbox on the baby diary's page (UC30): invitations addressed to this person
-// (`invitations-list`), each with Accept (`invitation-accept`: the child's records come with the
-// next sync round) and Decline (`invitation-decline`: the invitation is deleted). They need the
-// hub; a device without one gets the module's refusal, shown word for word.
+// (`invitations-list`), each with who invites, to which child, and when it expires ("in 6 days",
+// on the host's clock), with Accept (`invitation-accept`: the child's records come with the next
+// sync round) and Decline (`invitation-decline`: the invitation is deleted). They need the hub; a
+// device without one is told so in a sentence.
 
-import { callOperation, APIError } from "/console/api.js";
+import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
-
-const PLUGIN = "cz.tessera.baby";
-const $ = (id) => document.getElementById(id);
+import { t } from "/console/i18n.js";
+import { relative } from "/console/format.js";
+import { errorText } from "/console/errors.js";
+import { PLUGIN, $, clock } from "./common.js";
 
 /** Lists the invitations waiting for this person, or says why there can be none. */
 export async function showInvitations(done) {
@@ -16,18 +18,19 @@ export async function showInvitations(done) {
   try {
     ({ invitations } = await callOperation(PLUGIN, "invitations-list", {}));
   } catch (error) {
-    $("invitations").append(el("li", {}, error instanceof APIError ? error.message : String(error)));
+    $("invitations").append(el("li", { class: "muted" }, errorText(error)));
     return;
   }
   for (const invitation of invitations) {
-    const what = `${invitation.childName} from ${invitation.from}`;
-    const accept = el("button", { type: "button", class: "accept", "aria-label": `Accept the invitation to ${what}` }, "Accept");
+    const what = { child: invitation.childName, from: invitation.from };
+    const accept = el("button", { type: "button", class: "accept", "aria-label": t("invitations.acceptLabel", what) }, t("invitations.accept"));
     accept.addEventListener("click", () => done(callOperation(PLUGIN, "invitation-accept", { invitationId: invitation.invitationId }),
-                                                `Invitation accepted: ${invitation.childName} comes with the next sync.`));
-    const decline = el("button", { type: "button", class: "decline", "aria-label": `Decline the invitation to ${what}` }, "Decline");
+                                                t("invitations.accepted", what)));
+    const decline = el("button", { type: "button", class: "decline secondary", "aria-label": t("invitations.declineLabel", what) }, t("invitations.decline"));
     decline.addEventListener("click", () => done(callOperation(PLUGIN, "invitation-decline", { invitationId: invitation.invitationId }),
-                                                 "Invitation declined."));
-    $("invitations").append(el("li", { "data-id": invitation.invitationId }, `${what} (until ${invitation.expiresAt.slice(0, 10)}) `, accept, " ", decline));
+                                                 t("invitations.declined")));
+    $("invitations").append(el("li", { "data-id": invitation.invitationId },
+                               t("invitations.item", { ...what, expires: relative(invitation.expiresAt, clock.now) }), " ", accept, " ", decline));
   }
-  if (!invitations.length) $("invitations").append(el("li", {}, "No invitations."));
+  if (!invitations.length) $("invitations").append(el("li", { class: "muted" }, t("invitations.none")));
 }

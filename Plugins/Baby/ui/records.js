@@ -1,14 +1,14 @@
 // Editing on the baby diary's page: a record chosen in the timeline (its "Edit" button) is loaded
-// into the edit form, whose date and note `record-update` saves; "Delete" removes a record. A
-// guardian may change only their own records: the module's refusal shows in the status line. The
-// child's photo is set here too: the file is uploaded, then `child-update` names its address.
+// into the edit form, whose date (a day, or a day and time for a record kept to the minute) and
+// note `record-update` saves; "Delete" removes a record. A guardian may change only their own
+// records: the module's refusal is said in a sentence. The child's photo is set here too: the file
+// is uploaded, then `child-update` names its address.
 
 import { callOperation } from "/console/api.js";
 import { el } from "/console/dom.js";
+import { t } from "/console/i18n.js";
+import { PLUGIN, $, when, named, sayUnder } from "./common.js";
 import { uploadPhoto } from "./photos.js";
-
-const PLUGIN = "cz.tessera.baby";
-const $ = (id) => document.getElementById(id);
 
 // A vaccination is an item of the health card, not a record: it has its own operations.
 const updating = (type) => (type === "vaccination" ? "health-item-update" : "record-update");
@@ -16,19 +16,24 @@ const deleting = (type) => (type === "vaccination" ? "health-item-delete" : "rec
 
 /** The Edit and Delete buttons of one timeline item. */
 export function recordButtons(item, done) {
-  const what = `the ${item.type.replace("_", " ")} of ${item.date}`;
-  const edit = el("button", { type: "button", "aria-label": `Edit ${what}` }, "Edit");
+  const what = { type: named("types", item.type), date: when(item.date) };
+  const edit = el("button", { type: "button", class: "secondary", "aria-label": t("records.editLabel", what) }, t("diary.edit"));
   edit.addEventListener("click", () => {
-    $("edit-form").dataset.id = item.id;
-    $("edit-form").dataset.type = item.type;
-    $("edit-what").textContent = `Editing ${what}`;
+    const form = $("edit-form");
+    form.dataset.id = item.id;
+    form.dataset.type = item.type;
+    $("edit-what").textContent = t("records.editing", what);
+    // A record kept to the minute (a temperature, a visit) is edited as a day and time.
+    const moment = item.date.length > 10;
+    $("edit-date").type = moment ? "datetime-local" : "date";
+    $("edit-date-label").textContent = t(moment ? "diary.dateTime" : "diary.date");
     $("edit-date").value = item.date;
     $("edit-note").value = item.note || "";
-    $("edit-form").hidden = false;
+    form.hidden = false;
     $("edit-note").focus();
   });
-  const remove = el("button", { type: "button", "aria-label": `Delete ${what}` }, "Delete");
-  remove.addEventListener("click", () => done(callOperation(PLUGIN, deleting(item.type), { id: item.id }), "Record deleted."));
+  const remove = el("button", { type: "button", class: "secondary", "aria-label": t("records.deleteLabel", what) }, t("diary.delete"));
+  remove.addEventListener("click", () => done(callOperation(PLUGIN, deleting(item.type), { id: item.id }), t("records.deleted")));
   return [" ", edit, " ", remove];
 }
 
@@ -36,14 +41,19 @@ export function recordButtons(item, done) {
 export function bindEditing(childId, done) {
   $("edit-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const input = { id: $("edit-form").dataset.id, note: $("edit-note").value };
-    if ($("edit-date").value) input.date = $("edit-date").value;
-    await done(callOperation(PLUGIN, updating($("edit-form").dataset.type), input), "Record saved.");
-    $("edit-form").hidden = true;
+    const form = event.currentTarget;
+    const input = { id: form.dataset.id, note: $("edit-note").value };
+    if ($("edit-date").value) input.date = $("edit-date").value.slice(0, 16);
+    if (await done(callOperation(PLUGIN, updating(form.dataset.type), input), t("records.saved"), form)) form.hidden = true;
   });
   $("child-photo-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const form = event.currentTarget;
     const file = $("child-photo").files[0];
-    await done((async () => callOperation(PLUGIN, "child-update", { id: childId(), photo: await uploadPhoto(file) }))(), "Photo set.");
+    if (!childId() || !file) {
+      sayUnder(form, t(childId() ? "children.choosePhoto" : "invalid.childId"));
+      return;
+    }
+    await done((async () => callOperation(PLUGIN, "child-update", { id: childId(), photo: await uploadPhoto(file) }))(), t("children.photoSet"), form);
   });
 }

@@ -1,14 +1,14 @@
 // Reminders on the baby diary's page (UC12, UC27, UC28): this device's reminders with their next
-// times (`reminders-list`), and a form that sets, moves or clears the reminder of an existing
-// vaccination or doctor visit of the chosen child (`reminder-set`; an empty time clears it).
-// Reminders are this device's alone: they never sync.
+// times (`reminders-list`) — when, and how far that is from now on the host's clock ("next week") —
+// and a form that sets, moves or clears the reminder of an existing vaccination or doctor visit of
+// the chosen child (`reminder-set`; an empty time clears it). Reminders are this device's alone:
+// they never sync.
 
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
-
-const PLUGIN = "cz.tessera.baby";
-const $ = (id) => document.getElementById(id);
-const KINDS = { vaccination: "Vaccination", doctorVisit: "Doctor visit", medication: "Medication" };
+import { t } from "/console/i18n.js";
+import { dateTime, relative } from "/console/format.js";
+import { PLUGIN, $, clock, when, named, describe } from "./common.js";
 
 /** Lists this device's reminders and offers `childId`'s vaccinations and visits for one. */
 export async function showReminders(childId) {
@@ -20,14 +20,20 @@ export async function showReminders(childId) {
     childId ? callOperation(PLUGIN, "timeline", { childIds: [childId], types: ["vaccination", "doctor_visit", "medication"], includeFuture: true, limit: 200 })
             : Promise.resolve({ items: [] }),
   ]);
-  const names = new Map(items.map((item) => [item.id, `${item.type === "doctor_visit" ? "Doctor visit" : item.name} (${item.date})`]));
+  const names = new Map(items.map((item) => [item.id, t("reminders.subject", { what: describe({ ...item, note: "" }), date: when(item.date) })]));
   for (const reminder of reminders) {
     if (childId && reminder.childId && reminder.childId !== childId) continue;
-    const what = names.get(reminder.recordId) || reminder.recordId;
-    $("reminders").append(el("li", { "data-record": reminder.recordId }, `${KINDS[reminder.kind] || reminder.kind}: ${what} — next ${reminder.next || "none"}`));
+    // The record says what it is ("Očkování: MMR (10. 3. 2026)"); one not on this page yet, its kind.
+    const params = { what: names.get(reminder.recordId) || named("reminders.kinds", reminder.kind) };
+    const text = reminder.next
+      ? t("reminders.item", { ...params, next: dateTime(reminder.next), relative: relative(reminder.next, clock.now) })
+      : t("reminders.itemNoNext", params);
+    $("reminders").append(el("li", { "data-record": reminder.recordId }, text));
   }
-  if (!$("reminders").childNodes.length) $("reminders").append(el("li", {}, "No reminders on this device."));
-  for (const item of items.filter((i) => i.type !== "medication")) $("reminder-record").append(el("option", { value: item.id, selected: item.id === chosen }, names.get(item.id)));
+  if (!$("reminders").childNodes.length) $("reminders").append(el("li", { class: "muted" }, t("reminders.none")));
+  for (const item of items.filter((i) => i.type !== "medication")) {
+    $("reminder-record").append(el("option", { value: item.id, selected: item.id === chosen }, names.get(item.id)));
+  }
 }
 
 /** Binds the reminder form. */
@@ -36,6 +42,6 @@ export function bindReminderForm(done) {
     event.preventDefault();
     const input = { recordId: $("reminder-record").value };
     if ($("reminder-at").value) input.remindAt = $("reminder-at").value.slice(0, 16);
-    await done(callOperation(PLUGIN, "reminder-set", input), input.remindAt ? "Reminder set." : "Reminder cleared.");
+    await done(callOperation(PLUGIN, "reminder-set", input), t(input.remindAt ? "reminders.setDone" : "reminders.cleared"), event.currentTarget);
   });
 }

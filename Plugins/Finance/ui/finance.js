@@ -1,45 +1,170 @@
 // The finance module's page: this month's budget and category limits, a form to add a
-// transaction, the month's spending by category and a period's income and expenses as lines (the
-// module's own SVG charts from chart-svg, deterministic and accessible, dark when the system is),
-// the savings goals with their progress, the newest transactions, and the five-page tutorial. It calls the module through the console's API client
-// with the token the console keeps for this tab.
+// transaction, the month's spending by category and a period's income and expenses as two lines,
+// the savings goals with their progress, the newest transactions, and the five-page tutorial.
+//
+// Every word is the person's language (ui/messages/<lang>.json), amounts, days and months are
+// formatted by /console/format.js. The charts are drawn here from the `overview` operation's
+// figures, not taken from `chart-svg`, whose SVG has its texts in English and its days in ISO
+// form; their colours come from finance.css (light and dark), as the host's CSP wants.
 
-import { token, callOperation, APIError } from "/console/api.js";
+import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { startPage } from "/console/page.js";
+import { t, language } from "/console/i18n.js";
+import { errorText, showError } from "/console/errors.js";
+import { date, month, money, number } from "/console/format.js";
 
 const PLUGIN = "cz.tessera.finance";
 const $ = (id) => document.getElementById(id);
 
-function budgetText(status, currency) {
-  if (!status.isSet) return `No budget set for ${status.month}; spent ${status.spent} ${currency}.`;
-  const state = status.overspent ? "over budget" : `${status.remaining} ${currency} left`;
-  return `${status.month}: spent ${status.spent} of ${status.amount} ${currency} (${status.percentUsed} %), ${state}.`;
+// The module's own categories (Ledger.builtinCategories in Plugins/Finance/Ledger.swift) are keys,
+// shown in the person's language; a category a person added is shown as they wrote it.
+const BUILTIN_CATEGORIES = new Set(["travel", "food", "health", "housing", "transport", "shopping", "entertainment",
+  "subscriptions", "salary", "gifts", "other"]);
+const categoryName = (key) => (BUILTIN_CATEGORIES.has(key) ? t(`category.${key}`) : key);
+
+let currency = "EUR";
+const amount = (value) => money(value, currency);
+const percent = (value) => number(value, 0);
+
+// MARK: The budget
+
+function showBudget(status) {
+  const when = month(status.month), spent = amount(status.spent);
+  let text;
+  if (!status.isSet) {
+    text = t("budget.none", { month: when, spent });
+  } else {
+    const figures = { month: when, spent, budget: amount(status.amount), percent: percent(status.percentUsed ?? 0) };
+    text = status.overspent
+      ? t("budget.over", { ...figures, over: amount(Math.abs(Number(status.remaining))) })
+      : t("budget.status", { ...figures, remaining: amount(status.remaining) });
+  }
+  $("budget").textContent = text;
+  const limits = $("limits");
+  clear(limits);
+  for (const limit of status.categories) {
+    const figures = { category: categoryName(limit.category), spent: amount(limit.spent), limit: amount(limit.amount) };
+    limits.append(el("li", {}, limit.overspent
+      ? t("limit.over", { ...figures, over: amount(Math.abs(Number(limit.remaining))) })
+      : t("limit.status", { ...figures, remaining: amount(limit.remaining) })));
+  }
+  limits.hidden = $("limits-heading").hidden = status.categories.length === 0;
 }
 
-const theme = () => (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+// MARK: Charts
 
-// The SVG is the module's own output, built from escaped text: parsed as SVG, never as HTML.
-function showSVG(figure, svg) {
-  const parsed = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element; text goes in as text nodes. */
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+/** What a period of the overview is called: a day, a month, a year, or a range of days. */
+function periodName(overview) {
+  switch (overview.period) {
+    case "day": return date(overview.from);
+    case "month": return month(overview.from);
+    case "year": return overview.from.slice(0, 4);
+    default: return t("overview.range", { from: date(overview.from), to: date(overview.to) });
+  }
+}
+
+/** A point of the series: a day ("2026-03-02"), or a month of a year ("2026-03"). */
+const pointName = (label) => (/^\d{4}-\d{2}$/.test(label) ? month(label) : date(label));
+
+/**
+ * The month's expenses by category as bars, largest first: each bar's width is a percentage of
+ * the chart's, so the texts keep their size on a phone and on a wide screen.
+ */
+function drawCategories(figure, overview) {
   clear(figure);
-  figure.append(document.importNode(parsed, true));
+  const shares = overview.byCategory.slice(0, 10);
+  if (shares.length === 0) {
+    figure.append(el("p", { class: "muted" }, t("chart.noExpenses")));
+    return;
+  }
+  const row = 46, largest = Math.max(...shares.map((share) => share.amountMinor), 1);
+  const chart = svg("svg", { class: "chart", width: "100%", height: shares.length * row, role: "img" },
+    svg("title", {}, t("chart.categoriesTitle", { period: periodName(overview) })),
+    svg("desc", {}, t("chart.categoriesDesc", { count: shares.length, total: amount(overview.expense) })));
+  shares.forEach((share, i) => {
+    const label = t("chart.bar", { category: categoryName(share.category), amount: amount(share.amount), percent: percent(share.percent) });
+    const width = Math.max(share.amountMinor / largest * 100, 0.5).toFixed(2);
+    chart.append(svg("text", { x: 0, y: i * row + 16 }, label),
+      svg("rect", { class: "expense", x: 0, y: i * row + 22, width: `${width}%`, height: 16, rx: 2 }, svg("title", {}, label)));
+  });
+  figure.append(chart);
 }
 
-async function refreshOverview(currency) {
-  const period = $("period").value;
-  const overview = await callOperation(PLUGIN, "overview", { period });
-  $("overview-totals").textContent =
-    `${overview.from} to ${overview.to}: income ${overview.income}, expenses ${overview.expense}, balance ${overview.balance} ${currency}.`;
-  showSVG($("line-chart"), (await callOperation(PLUGIN, "chart-svg", { kind: "line", period, theme: theme() })).svg);
+/**
+ * Income and expenses over the period as two lines: the lines are drawn in a stretched 1000×1000
+ * box (strokes keep their width), the texts around it at their own size.
+ */
+function drawLines(figure, overview) {
+  clear(figure);
+  const points = overview.series;
+  const top = Math.max(0, ...points.map((p) => Math.max(p.incomeMinor, p.expenseMinor)));
+  const largest = Math.max(top, 1);
+  const xs = points.length > 1 ? points.map((_, i) => (i * 1000) / (points.length - 1)) : [0, 1000];
+  const line = (kind) => {
+    const values = points.map((p) => (kind === "income" ? p.incomeMinor : p.expenseMinor));
+    const ys = (values.length > 1 ? values : [values[0] ?? 0, values[0] ?? 0]).map((v) => (1000 - (v * 1000) / largest).toFixed(1));
+    return svg("polyline", { class: `line ${kind}`, points: xs.map((x, i) => `${x.toFixed(1)},${ys[i]}`).join(" "),
+      "vector-effect": "non-scaling-stroke" });
+  };
+  const period = periodName(overview);
+  const plot = svg("svg", { x: 0, y: 22, width: "100%", height: 150, viewBox: "0 0 1000 1000", preserveAspectRatio: "none" },
+    svg("line", { class: "axis", x1: 0, y1: 1000, x2: 1000, y2: 1000, "vector-effect": "non-scaling-stroke" }),
+    line("income"), line("expense"));
+  const chart = svg("svg", { class: "chart", width: "100%", height: 200, role: "img" },
+    svg("title", {}, t("chart.linesTitle", { period })),
+    svg("desc", {}, t("overview.totals", { period, income: amount(overview.income), expense: amount(overview.expense),
+      balance: amount(overview.balance) })),
+    svg("text", { x: 0, y: 14 }, amount(top / 100)), plot);
+  if (points.length > 0) {
+    chart.append(svg("text", { x: 0, y: 192 }, pointName(points[0].label)));
+    if (points.length > 1) chart.append(svg("text", { x: "100%", y: 192, "text-anchor": "end" }, pointName(points.at(-1).label)));
+  }
+  figure.append(chart);
 }
 
-async function refreshGoals(currency) {
+async function refreshOverview() {
+  const overview = await callOperation(PLUGIN, "overview", { period: $("period").value });
+  $("overview-totals").textContent = t("overview.totals", { period: periodName(overview), income: amount(overview.income),
+    expense: amount(overview.expense), balance: amount(overview.balance) });
+  drawLines($("line-chart"), overview);
+}
+
+// MARK: Goals, transactions, tutorial
+
+async function refreshGoals() {
   const { goals } = await callOperation(PLUGIN, "goals-list", {});
-  clear($("goals"));
-  if (goals.length === 0) $("goals").append(el("li", {}, "No goals yet."));
+  const list = $("goals");
+  clear(list);
+  if (goals.length === 0) list.append(el("li", {}, t("goals.none")));
   for (const goal of goals) {
-    const label = `${goal.name} (${goal.duration}): ${goal.saved} of ${goal.target} ${currency}, ${goal.progress} %${goal.completed ? ", reached" : ""}`;
-    $("goals").append(el("li", {}, label, el("progress", { max: "100", value: goal.progress, "aria-label": `${goal.name} progress` })));
+    const figures = { name: goal.name, duration: t(goal.duration === "annual" ? "goal.annual" : "goal.monthly"),
+      saved: amount(goal.saved), target: amount(goal.target), percent: percent(goal.percent) };
+    list.append(el("li", {}, t(goal.completed ? "goal.reached" : "goal.line", figures),
+      el("progress", { max: "100", value: goal.progress, "aria-label": t("goal.progress", { name: goal.name }) })));
+  }
+}
+
+async function refreshTransactions() {
+  const { transactions } = await callOperation(PLUGIN, "transactions-list", { limit: 20 });
+  const body = $("transactions").querySelector("tbody");
+  clear(body);
+  if (transactions.length === 0) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, t("list.none"))));
+  for (const item of transactions) {
+    const shown = item.kind === "expense" ? amount(-Number(item.amount)) : `+${amount(item.amount)}`;
+    body.append(el("tr", {}, el("td", { class: "day" }, date(item.date)), el("th", { scope: "row" }, item.name),
+      el("td", {}, categoryName(item.category)),
+      el("td", { class: `amount ${item.kind === "income" ? "income" : "expense"}` }, shown)));
   }
 }
 
@@ -49,61 +174,62 @@ function showTutorialPage() {
   if (!page) return;
   $("tutorial-title").textContent = page.title;
   $("tutorial-body").textContent = page.body;
-  $("tutorial-page").textContent = `Page ${page.page} of ${tutorial.pages.length}.`;
+  $("tutorial-page").textContent = t("tutorial.page", { page: page.page, count: tutorial.pages.length });
 }
 
 async function refresh() {
-  const settings = await callOperation(PLUGIN, "settings-get", {});
   const status = await callOperation(PLUGIN, "budget-status", {});
-  const limits = status.categories.map((c) => `${c.category}: ${c.spent} of ${c.amount}${c.overspent ? " (over)" : ""}`);
-  $("budget").textContent = budgetText(status, settings.currency) + (limits.length ? ` Limits: ${limits.join("; ")}.` : "");
-  showSVG($("chart"), (await callOperation(PLUGIN, "chart-svg", { kind: "categories", theme: theme() })).svg);
-  await refreshOverview(settings.currency);
-  await refreshGoals(settings.currency);
-  const { transactions } = await callOperation(PLUGIN, "transactions-list", { limit: 20 });
-  const body = $("transactions").querySelector("tbody");
-  clear(body);
-  for (const t of transactions) {
-    body.append(el("tr", {}, el("td", {}, t.date), el("th", { scope: "row" }, t.name), el("td", {}, t.category),
-      el("td", { class: t.kind }, `${t.kind === "expense" ? "−" : "+"}${t.amount} ${settings.currency}`)));
-  }
+  showBudget(status);
+  drawCategories($("chart"), await callOperation(PLUGIN, "overview", { period: "month" }));
+  await refreshOverview();
+  await refreshGoals();
+  await refreshTransactions();
   document.body.dataset.ready = "true";
 }
 
 async function start() {
-  if (!token()) {
-    $("status").append("Sign in on the ", el("a", { href: "/" }, "Tessera console"), " first; this page uses the same token.");
-    return;
-  }
+  const me = await startPage({ status: $("status") });
+  if (!me) return;
   for (const id of ["budget-section", "add-section", "chart-section", "overview-section", "goals-section", "list-section", "tutorial-section"]) {
     $(id).hidden = false;
   }
-  $("period").addEventListener("change", async () => {
-    const { currency } = await callOperation(PLUGIN, "settings-get", {});
-    await refreshOverview(currency);
-  });
-  tutorial = { pages: (await callOperation(PLUGIN, "tutorial", {})).pages, at: 0 };
-  showTutorialPage();
+  try {
+    ({ currency } = await callOperation(PLUGIN, "settings-get", {}));
+    // The module has the tutorial in English, Slovak and Czech: the page asks for its own language.
+    tutorial = { pages: (await callOperation(PLUGIN, "tutorial", { language: language() })).pages, at: 0 };
+    showTutorialPage();
+    const { names } = await callOperation(PLUGIN, "categories-list", {});
+    for (const name of names) $("category").append(el("option", { value: name }, categoryName(name)));
+    await refresh();
+  } catch (error) {
+    $("status").textContent = errorText(error);
+    return;
+  }
+
   $("tutorial-next").addEventListener("click", () => {
     tutorial.at = (tutorial.at + 1) % tutorial.pages.length;
     showTutorialPage();
   });
-  const { names } = await callOperation(PLUGIN, "categories-list", {});
-  for (const name of names) $("category").append(el("option", { value: name }, name));
+  $("period").addEventListener("change", async () => {
+    try { await refreshOverview(); } catch (error) { $("status").textContent = errorText(error); }
+  });
   $("add-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const form = event.target;
+    const input = Object.fromEntries(new FormData(form).entries());
     $("add-error").textContent = "";
-    const form = new FormData(event.target);
+    $("status").textContent = "";
     try {
-      await callOperation(PLUGIN, "transaction-add", Object.fromEntries(form.entries()));
-      event.target.reset();
-      $("status").textContent = "Added.";
-      await refresh();
+      await callOperation(PLUGIN, "transaction-add", input);
     } catch (error) {
-      $("add-error").textContent = error instanceof APIError ? error.message : String(error);
+      showError(error, { form, output: $("add-error") });
+      return;
     }
+    for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    form.reset();
+    $("status").textContent = t("add.done", { name: input.name });
+    try { await refresh(); } catch (error) { $("status").textContent = errorText(error); }
   });
-  try { await refresh(); } catch (error) { $("status").textContent = `Could not load: ${error.message}`; }
 }
 
 start();

@@ -1,31 +1,39 @@
 // Safe travel's page for a guardian: the travellers this person watches, the open alerts about
 // them (each acknowledged with one button, which stops its escalation ladder on every host after
 // a sync round), and each alert's live view. The records are the travellers' own, held by this
-// host through the hub (the guardian is a member of each traveller's space).
+// host through the hub (the guardian is a member of each traveller's space). Every text is in the
+// person's language (ui/messages/); alert times are relative to the host's clock.
 
-import { token, callOperation, APIError } from "/console/api.js";
+import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { startPage } from "/console/page.js";
+import { t } from "/console/i18n.js";
+import { PLUGIN, hostNow, alertLine, alertWhat, refusalText } from "./travel-common.js";
 
-const PLUGIN = "cz.tessera.safetravel";
 const $ = (id) => document.getElementById(id);
 
-/** The travellers this person guards; a host without a hub says so instead. */
+/** The travellers this person guards; a host where that cannot be listed says why instead. */
 async function showWatched() {
-  clear($("watched"));
+  let items;
   try {
     const { guarding } = await callOperation(PLUGIN, "guardians", {});
-    for (const person of guarding) $("watched").append(el("li", {}, person.username));
-    if (guarding.length === 0) $("watched").append(el("li", {}, "Nobody yet: accept a traveller's request on your own page."));
+    items = guarding.map((person) => el("li", {}, person.username));
+    if (items.length === 0) items = [el("li", {}, t("guardian.nobody"))];
   } catch (error) {
-    $("watched").append(el("li", {}, `Not available here: ${error.message}`));
+    items = [el("li", {}, t("guardian.notAvailable", { reason: await refusalText(error) }))];
   }
+  clear($("watched"));
+  $("watched").append(...items);
 }
 
-function alertItem(alert, open) {
-  const item = el("li", { class: open ? "alert" : "" }, `${alert.traveller}: ${alert.kind} at ${alert.due_at}. ${alert.summary}`);
-  if (alert.livePath) item.append(" ", el("a", { href: alert.livePath, class: "live-view" }, `Open ${alert.traveller}'s live view`));
+function alertItem(alert, open, now) {
+  const item = el("li", { class: open ? "alert" : "" }, alertLine(alert, alert.due_at, now));
+  if (alert.livePath) {
+    item.append(" ", el("a", { href: alert.livePath, class: "live-view" }, t("guardian.openLive", { traveller: alert.traveller })));
+  }
   if (open) {
-    const button = el("button", { type: "button", class: "acknowledge", "data-alert": alert.id }, `Acknowledge (${alert.traveller}, ${alert.kind})`);
+    const button = el("button", { type: "button", class: "acknowledge", "data-alert": alert.id,
+                                  "aria-label": t("guardian.acknowledgeLabel", { what: alertWhat(alert) }) }, t("guardian.acknowledge"));
     button.addEventListener("click", () => acknowledge(alert));
     item.append(" ", button);
   }
@@ -36,19 +44,21 @@ function alertItem(alert, open) {
 async function showAlerts() {
   const me = (await callOperation(PLUGIN, "account-state", {})).username;
   const { alerts } = await callOperation(PLUGIN, "alerts", {});
+  const now = await hostNow();
   const theirs = alerts.filter((alert) => alert.traveller !== me);
   clear($("open-alerts"));
   clear($("done-alerts"));
-  for (const alert of theirs) (alert.acks > 0 ? $("done-alerts") : $("open-alerts")).append(alertItem(alert, alert.acks === 0));
+  for (const alert of theirs) (alert.acks > 0 ? $("done-alerts") : $("open-alerts")).append(alertItem(alert, alert.acks === 0, now));
   $("no-alerts").hidden = theirs.some((alert) => alert.acks === 0);
+  $("no-done").hidden = theirs.some((alert) => alert.acks > 0);
 }
 
 async function acknowledge(alert) {
   try {
     await callOperation(PLUGIN, "alert-acknowledge", { alertId: alert.id });
-    $("status").textContent = `Acknowledged: ${alert.traveller}'s ${alert.kind}. Its repeats stop.`;
+    $("status").textContent = t("guardian.acknowledged", { what: alertWhat(alert) });
   } catch (error) {
-    $("status").textContent = error instanceof APIError ? error.message : String(error);
+    $("status").textContent = await refusalText(error);
   }
   await refresh();
 }
@@ -58,14 +68,16 @@ async function refresh() {
   try {
     await Promise.all([showWatched(), showAlerts()]);
   } catch (error) {
-    $("status").textContent = `Could not load: ${error.message}`;
+    $("status").textContent = t("travel.loadFailed", { reason: await refusalText(error) });
   }
   document.body.dataset.ready = "true";
 }
 
-if (!token()) {
-  $("status").append("Sign in on the ", el("a", { href: "/" }, "Tessera console"), " first; this page uses the same token.");
-} else {
-  refresh();
+async function start() {
+  const me = await startPage({ status: $("status") });
+  if (!me) return;
+  await refresh();
   setInterval(refresh, 15000);
 }
+
+start();

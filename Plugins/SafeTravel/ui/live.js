@@ -2,10 +2,15 @@
 // carries (live.html#<token>). The token is the only credential: it stays in the fragment (never
 // sent as a URL to a server, never in a Referer) and is sent only in the path of the capability
 // link GET /v1/links/cz.tessera.safetravel/live-view/<token> (docs/http.md). No bearer token, no
-// external tiles or scripts: the track is drawn as SVG on a plain grid, refreshed every 15 s.
+// sign-in (whoever holds the link may see it), no external tiles or scripts: the track is drawn as
+// SVG on a plain grid, refreshed every 15 s. In the person's language (ui/messages/); times are
+// relative to the host's clock, which the view carries (`now`).
 
 import { el, clear } from "/console/dom.js";
+import { startLanguage, t } from "/console/i18n.js";
+import { dateTime, time, relative, coordinates } from "/console/format.js";
 import { svg, projection } from "./track-map.js";
+import { percent, alertLine } from "./travel-common.js";
 
 const REFRESH_MS = 15000;
 const $ = (id) => document.getElementById(id);
@@ -49,16 +54,24 @@ function drawTrack(view) {
   }
 }
 
-/** A trip's summary line, or an SOS's (a link of an SOS pressed outside a trip). */
+/** What the view is about, in sentences: an SOS's press, release and state, or the trip's
+ *  destination, arrival time and state (a link of an SOS pressed outside a trip, or of a trip). */
 function summary(view) {
+  const now = view.now;
+  const when = (value) => ({ time: dateTime(value), relative: relative(value, now) });
   if (view.kind === "sos") {
-    const safe = view.state === "SAFE" || view.reportedSafeAt ? `, reported safe${view.reportedSafeAt ? ` at ${view.reportedSafeAt}` : ""}` : "";
-    return `SOS pressed at ${view.pressedAt}${view.releasedAt ? `, released at ${view.releasedAt}` : ", button held"}: ${view.state.toLowerCase()}${safe}.`;
+    const parts = [view.releasedAt
+      ? t("live.sosReleased", { pressed: dateTime(view.pressedAt), released: dateTime(view.releasedAt) })
+      : t("live.sosHeld", { pressed: dateTime(view.pressedAt) })];
+    if (["HOLDING", "RELEASED", "SAFE", "ALERTED"].includes(view.state)) parts.push(t(`live.sosState.${view.state}`));
+    if (view.reportedSafeAt) parts.push(t("live.reportedSafe", when(view.reportedSafeAt)));
+    return parts.join(" ");
   }
-  const to = view.destination ? ` to ${view.destination.name}` : "";
-  const eta = view.expectedArrivalAt ? `, expected by ${view.expectedArrivalAt}` : "";
-  const state = view.state === "ACTIVE" ? (view.arrivedAt ? "arrived" : "on the way") : "ended";
-  return `Trip${to}${eta}: ${state}.`;
+  const parts = [view.destination ? t("live.tripTo", { destination: view.destination.name }) : t("live.tripNoDestination")];
+  if (view.expectedArrivalAt) parts.push(t("trip.expected", when(view.expectedArrivalAt)));
+  if (view.state === "ACTIVE") parts.push(view.arrivedAt ? t("live.arrived", when(view.arrivedAt)) : t("live.onTheWay"));
+  else parts.push(view.endedAt ? t("live.endedAt", when(view.endedAt)) : t("live.ended"));
+  return parts.join(" ");
 }
 
 // Photos already fetched, by their token: a refresh every 15 s asks only for new ones.
@@ -80,29 +93,35 @@ async function showPhotos(photos) {
   for (const photo of photos) {
     const source = photoSources.get(photo.photo);
     if (!source) continue;
-    list.append(el("li", {}, el("figure", {}, el("img", { class: "thumbnail", src: source, alt: `Photo taken at ${photo.at}` }),
-      el("figcaption", {}, photo.at))));
+    list.append(el("li", {}, el("figure", {},
+      el("img", { class: "thumbnail", src: source, alt: t("live.photoAlt", { time: dateTime(photo.at) }) }),
+      el("figcaption", {}, el("time", { datetime: photo.at }, dateTime(photo.at))))));
   }
 }
 
 function show(view) {
   $("view").hidden = false;
-  $("view-kind").textContent = view.kind === "sos" ? "SOS" : "Trip";
-  $("traveller").textContent = view.traveller;
+  $("view-heading").textContent = t(view.kind === "sos" ? "live.headingSOS" : "live.headingTrip", { traveller: view.traveller });
   $("summary").textContent = summary(view);
-  $("last").textContent = view.last
-    ? `Last position at ${view.last.at}${view.battery != null ? `, battery ${view.battery} %` : ""}.`
-    : "No position yet.";
+  if (view.last) {
+    const params = { position: coordinates(view.last.lat, view.last.lon), relative: relative(view.last.at, view.now), time: dateTime(view.last.at) };
+    $("last").textContent = view.battery != null ? t("live.lastWithBattery", { ...params, battery: percent(view.battery) }) : t("live.last", params);
+  } else {
+    $("last").textContent = t("live.noPosition");
+  }
   clear($("alerts"));
   for (const alert of view.alerts) {
-    $("alerts").append(el("li", { class: "alert" }, `${alert.kind} at ${alert.dueAt}${alert.acknowledged ? " (acknowledged)" : ""}`));
+    const line = alertLine({ kind: alert.kind, traveller: view.traveller }, alert.dueAt, view.now);
+    $("alerts").append(el("li", { class: alert.acknowledged ? "" : "alert" }, alert.acknowledged ? t("live.acknowledged", { alert: line }) : line));
   }
   drawTrack(view);
   const rows = $("positions").tBodies[0];
   clear(rows);
-  for (const p of view.track) rows.append(el("tr", {}, el("td", {}, p.at), el("td", {}, String(p.lat)), el("td", {}, String(p.lon))));
-  $("expiry").textContent = `This link works until ${view.linkExpiresAt}.`;
-  $("status").textContent = `Updated ${view.now}.`;
+  for (const p of view.track) {
+    rows.append(el("tr", {}, el("td", {}, el("time", { datetime: p.at }, dateTime(p.at))), el("td", {}, coordinates(p.lat, p.lon))));
+  }
+  $("expiry").textContent = t("live.expires", { time: dateTime(view.linkExpiresAt), relative: relative(view.linkExpiresAt, view.now) });
+  $("status").textContent = t("live.updated", { time: time(view.now) });
   return showPhotos(view.photos);
 }
 
@@ -114,7 +133,8 @@ async function refresh() {
     if (!response.ok) throw new Error(`the host answered ${response.status}`);
     await show(await response.json());
   } catch (error) {
-    $("status").textContent = `Could not refresh: ${error.message}. Trying again.`;
+    console.warn(error);
+    $("status").textContent = t("live.retrying");
   }
   setTimeout(refresh, REFRESH_MS);
 }
@@ -123,7 +143,13 @@ async function refresh() {
 function gone() {
   $("view").hidden = true;
   photoSources.clear();
-  $("status").textContent = "This live view is not available: the link has expired or was revoked.";
+  $("status").textContent = t("live.gone");
 }
 
-refresh();
+/** No sign-in here: the link is the credential. Only the language, then the view. */
+async function start() {
+  await startLanguage([new URL("messages", location.href).pathname]);
+  await refresh();
+}
+
+start();

@@ -1,15 +1,30 @@
 // Safe travel's page for the traveller: set up (username, PIN), start a trip, see it on its route as
 // an SVG (no map tiles: the route, the positions walked and the destination's arrival circle, in a
 // local equirectangular projection), copy its live-view link, upload a photo, send a message, end it
-// with the PIN, hold the SOS button (then the PIN in a dialog, or "alert now"), list and add places (geofences), and the alerts raised. It calls the module through the console's API client and the tab's token.
+// with the PIN, hold the SOS button (then the PIN in a dialog, or "alert now"), list and add places
+// (geofences), and the alerts raised. It calls the module through the console's API client; the
+// person is signed in by the console's session cookie. Every text is in the person's language
+// (ui/messages/), every refusal a sentence, every time and distance formatted (docs/safetravel.md,
+// "The console page").
 
-import { token, callOperation, authHeaders, APIError } from "/console/api.js";
+import { callOperation, authHeaders, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
+import { startPage } from "/console/page.js";
+import { t } from "/console/i18n.js";
+import { dateTime, relative, distance, coordinates, list } from "/console/format.js";
 import { svg, projection } from "./track-map.js";
+import { PLUGIN, hostNow, percent, alertLine, refusalText, showRefusal } from "./travel-common.js";
 
-const PLUGIN = "cz.tessera.safetravel";
 const $ = (id) => document.getElementById(id);
 
+/** A problem the page finds before asking the module (a form sent without its photo). */
+class Missing extends Error {
+  constructor(key, control) {
+    super(key);
+    this.key = key;
+    this.control = control;
+  }
+}
 
 /** Draws the route, the positions and the destination, scaled to fit with a margin. */
 function drawTrack(trip, positions) {
@@ -33,21 +48,38 @@ function drawTrack(trip, positions) {
   }
 }
 
-async function refreshTrip(trip) {
+/** The trip in sentences: where to, by when (and how long from now), how far, and its flags. */
+function tripSummary(trip, now) {
+  const parts = [trip.destination_name ? t("trip.to", { destination: trip.destination_name }) : t("trip.noDestination")];
+  if (trip.expected_arrival_at) {
+    parts.push(t("trip.expected", { time: dateTime(trip.expected_arrival_at), relative: relative(trip.expected_arrival_at, now) }));
+  }
+  if (trip.distanceToDestination != null) parts.push(t("trip.toGo", { distance: distance(trip.distanceToDestination) }));
+  if (trip.arrived_at) parts.push(t("trip.arrived"));
+  if (trip.eta_passed_at) parts.push(t("trip.etaPassed"));
+  if (trip.off_route_since) parts.push(t("trip.offRoute"));
+  return parts.join(" ");
+}
+
+async function refreshTrip(trip, now) {
   $("start-form").hidden = trip.active;
   $("active-trip").hidden = !trip.active;
   if (!trip.active) return;
-  const eta = trip.expected_arrival_at ? `, expected by ${trip.expected_arrival_at}` : "";
-  const distance = trip.distanceToDestination != null ? ` ${Math.round(trip.distanceToDestination)} m to go.` : "";
-  const flags = [trip.arrived_at && "arrived", trip.eta_passed_at && "arrival time passed", trip.off_route_since && "off route"].filter(Boolean);
-  $("trip-summary").textContent = `To ${trip.destination_name || "no destination"}${eta}.${distance}${flags.length ? ` (${flags.join(", ")})` : ""}`;
+  $("trip-summary").textContent = tripSummary(trip, now);
   $("live-link-box").hidden = !trip.liveLink;
   $("live-link").value = trip.liveLink ? new URL(trip.liveLink.path, location.origin).href : "";
+  $("live-link-expiry").textContent = trip.liveLink
+    ? t("trip.linkExpires", { time: dateTime(trip.liveLink.expiresAt), relative: relative(trip.liveLink.expiresAt, now) }) : "";
   const { activities } = await callOperation(PLUGIN, "trip-activities", { tripId: trip.id });
   const positions = activities.filter((a) => a.lat != null && a.lon != null);
   drawTrack(trip, positions);
   clear($("positions"));
-  for (const p of positions) $("positions").append(el("tr", {}, el("td", {}, p.created_at), el("td", {}, p.lat), el("td", {}, p.lon), el("td", {}, p.battery ?? "")));
+  for (const p of positions) {
+    $("positions").append(el("tr", {},
+      el("td", {}, el("time", { datetime: p.created_at }, dateTime(p.created_at))),
+      el("td", {}, coordinates(p.lat, p.lon)),
+      el("td", {}, p.battery != null ? percent(p.battery) : "")));
+  }
 }
 
 async function refresh() {
@@ -55,126 +87,219 @@ async function refresh() {
   $("setup-section").hidden = account.setUp;
   for (const id of ["trip-section", "places-section", "alerts-section"]) $(id).hidden = !account.setUp;
   if (account.setUp) {
-    await refreshTrip(await callOperation(PLUGIN, "trip-status", {}));
+    const now = await hostNow();
+    await refreshTrip(await callOperation(PLUGIN, "trip-status", {}), now);
     await refreshPlaces(account.username);
     const { alerts } = await callOperation(PLUGIN, "alerts", {});
     clear($("alerts"));
-    for (const alert of alerts) $("alerts").append(el("li", { class: "alert" }, `${alert.due_at}: ${alert.summary}`));
+    for (const alert of alerts) {
+      $("alerts").append(el("li", { class: "alert" }, alertLine(alert, alert.due_at, now)));
+    }
+    $("no-alerts").hidden = alerts.length > 0;
   }
   document.body.dataset.ready = "true";
+}
+
+/** Loads the page again; a failure is said in the status line. */
+async function load() {
+  try {
+    await refresh();
+  } catch (error) {
+    $("status").textContent = t("travel.loadFailed", { reason: await refusalText(error) });
+  }
 }
 
 /** The traveller's own places (a guardian's device also holds those of whom they guard: not listed here). */
 async function refreshPlaces(username) {
   const { places } = await callOperation(PLUGIN, "places", {});
+  const mine = places.filter((p) => p.traveller === username);
   clear($("places"));
-  for (const place of places.filter((p) => p.traveller === username)) {
-    const remove = el("button", { type: "button", "aria-label": `Remove ${place.name}` }, "Remove");
+  for (const place of mine) {
+    const remove = el("button", { type: "button", class: "secondary", "aria-label": t("places.removeLabel", { name: place.name }) }, t("places.remove"));
     remove.addEventListener("click", async () => {
+      $("place-error").textContent = "";
       try {
         await callOperation(PLUGIN, "place-remove", { placeId: place.id });
         document.body.dataset.ready = "false";
-        await refresh();
-      } catch (error) { $("place-error").textContent = error.message; }
+        await load();
+      } catch (error) { await showRefusal(error, null, $("place-error")); }
     });
-    $("places").append(el("tr", {}, el("td", {}, place.name), el("td", {}, String(place.radius)), el("td", {}, place.notifyOn.join(", ")),
-      el("td", {}, place.presence), el("td", {}, remove)));
+    const told = place.notifyOn.map((event) => t(`places.notify.${event === "arrive" ? "arrive" : "leave"}`));
+    const presence = ["inside", "outside"].includes(place.presence) ? place.presence : "unknown";
+    $("places").append(el("tr", {}, el("td", {}, place.name), el("td", {}, distance(place.radius)), el("td", {}, list(told)),
+      el("td", {}, t(`places.presence.${presence}`)), el("td", {}, remove)));
   }
+  $("no-places").hidden = mine.length > 0;
 }
 
-function submit(form, errorBox, action) {
+/**
+ * A number the person typed, for the module: "50.088" or "50,088" (a decimal comma, as Czech and
+ * Slovak write it) as a number; anything else as typed, which the module refuses naming the field.
+ */
+function numberInput(text) {
+  const value = String(text ?? "").trim();
+  return /^[+-]?\d+([.,]\d+)?$/.test(value) ? Number(value.replace(",", ".")) : value;
+}
+
+/**
+ * Sends a form: on success it is emptied, `action`'s answer (a sentence, if any) goes to the
+ * status line, and the page loads again; a refusal is shown at the form as a sentence.
+ */
+function submit(form, output, action) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    $(errorBox).textContent = "";
+    output.textContent = "";
+    for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    let said;
     try {
-      await action(new FormData(form));
-      form.reset();
-      document.body.dataset.ready = "false";
-      await refresh();
+      said = await action(new FormData(form));
     } catch (error) {
-      $(errorBox).textContent = error instanceof APIError ? error.message : String(error);
       // A refused PIN is not kept in the field.
       for (const input of form.querySelectorAll("input[type=password]")) input.value = "";
+      if (error instanceof Missing) {
+        output.textContent = t(error.key);
+        error.control.setAttribute("aria-invalid", "true");
+        error.control.focus();
+      } else {
+        await showRefusal(error, form, output);
+      }
+      return;
     }
+    form.reset();
+    $("status").textContent = said || "";
+    document.body.dataset.ready = "false";
+    await load();
   });
 }
 
+/** The SOS's state after a press, a release or the PIN, as a sentence. */
+function sosText(answer) {
+  if (answer.aborted) return t("sos.state.IDLE");
+  if (answer.state === "ALERTED" && answer.reportedSafeAt) return t("sos.reportedSafe");
+  return ["ARMING", "HOLDING", "RELEASED", "SAFE", "ALERTED", "IDLE"].includes(answer.state) ? t(`sos.state.${answer.state}`) : t("sos.state.other");
+}
+
 /** The SOS button: pressed sends touch-down, released touch-up (the module times the 3 s hold).
- *  Released after the hold, the PIN dialog opens: the PIN says "safe", or "alert now". */
+ *  Released after the hold, the PIN dialog opens: the PIN says "safe", or "alert now". A keyboard
+ *  holds it with Space or Enter. */
 function wireSOS() {
   const button = $("sos");
   const dialog = $("sos-dialog");
   const send = async (operation) => {
     try {
       const answer = await callOperation(PLUGIN, operation, {});
-      $("status").textContent = `SOS: ${answer.state}`;
+      $("status").textContent = sosText(answer);
       if (answer.state === "RELEASED") {
-        $("sos-dialog-text").textContent = `Enter your PIN before ${answer.pinWindowEndsAt}, or your guardians are alerted.`;
+        const seconds = Math.max(0, Math.round((Date.parse(answer.pinWindowEndsAt) - (await hostNow()).getTime()) / 1000));
+        $("sos-dialog-text").textContent = t("sos.enterPin", { count: seconds });
         $("sos-error").textContent = "";
         if (!dialog.open) dialog.showModal();
       }
-    } catch (error) { $("status").textContent = error.message; }
+    } catch (error) { $("status").textContent = await refusalText(error); }
   };
   button.addEventListener("pointerdown", () => send("sos-touch-down"));
   button.addEventListener("pointerup", () => send("sos-touch-up"));
+  button.addEventListener("contextmenu", (event) => event.preventDefault());  // a long press is the SOS, not a menu
+  button.addEventListener("keydown", (event) => {
+    if (event.key !== " " && event.key !== "Enter") return;
+    event.preventDefault();
+    if (!event.repeat) send("sos-touch-down");
+  });
+  button.addEventListener("keyup", (event) => {
+    if (event.key !== " " && event.key !== "Enter") return;
+    event.preventDefault();
+    send("sos-touch-up");
+  });
   const close = async (answer) => {
     dialog.close();
-    $("status").textContent = answer.state === "SAFE" ? "SOS: SAFE. Nobody was alerted." : `SOS: ${answer.state}`;
+    $("status").textContent = sosText(answer);
     document.body.dataset.ready = "false";
-    await refresh();
+    await load();
   };
   $("sos-pin-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    try { await close(await callOperation(PLUGIN, "sos-enter-pin", { pin: $("sos-pin").value })); } catch (error) {
-      $("sos-error").textContent = error instanceof APIError ? error.message : String(error);
+    $("sos-error").textContent = "";
+    let answer;
+    try { answer = await callOperation(PLUGIN, "sos-enter-pin", { pin: $("sos-pin").value }); } catch (error) {
+      $("sos-pin").value = "";
+      await showRefusal(error, $("sos-pin-form"), $("sos-error"));
+      return;
     }
     $("sos-pin").value = "";
+    await close(answer);
   });
   $("sos-alert-now").addEventListener("click", async () => {
-    try { await close(await callOperation(PLUGIN, "sos-alert-now", {})); } catch (error) { $("sos-error").textContent = error.message; }
+    let answer;
+    try { answer = await callOperation(PLUGIN, "sos-alert-now", {}); } catch (error) {
+      await showRefusal(error, $("sos-pin-form"), $("sos-error"));
+      return;
+    }
+    await close(answer);
   });
 }
 
 /** A photo goes as the raw request body (the host sniffs its type), its caption as a query parameter. */
 async function uploadPhoto(form) {
   const file = form.get("photo");
+  if (!(file instanceof File) || file.size === 0) throw new Missing("invalid.photo", $("photo"));
   const query = form.get("text") ? `?text=${encodeURIComponent(form.get("text"))}` : "";
   const response = await fetch(`/v1/plugins/${PLUGIN}/ops/trip-photo${query}`, {
     method: "POST", headers: authHeaders({ "Content-Type": file.type || "application/octet-stream" }), body: file, cache: "no-store",
+    credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new APIError(response.status, answer.error?.code ?? `http_${response.status}`, answer.error?.message ?? response.statusText, answer.error?.field);
-  $("status").textContent = `Photo added at ${answer.lat ?? "no position"}, ${answer.lon ?? ""}.`;
+  return answer.lat != null && answer.lon != null ? t("trip.photoAdded", { position: coordinates(answer.lat, answer.lon) }) : t("trip.photoAddedNoPosition");
 }
 
 /** Copies the live view's address (selected in its field as well, for a browser without clipboard access). */
 async function copyLiveLink() {
   $("live-link").select();
-  try { await navigator.clipboard.writeText($("live-link").value); $("status").textContent = "Link copied."; } catch {
-    $("status").textContent = "Select the link and copy it.";
+  try { await navigator.clipboard.writeText($("live-link").value); $("status").textContent = t("trip.copied"); } catch {
+    $("status").textContent = t("trip.copyManually");
   }
 }
 
+/** The trip form's input: a new destination by name and position, and the arrival time as an instant. */
+function tripInput(form) {
+  const name = String(form.get("name") ?? "").trim(), lat = String(form.get("lat") ?? "").trim(), lon = String(form.get("lon") ?? "").trim();
+  // Nothing of the destination given: the module says a destination needs all three.
+  const destination = name || lat || lon ? { name, lat: numberInput(lat), lon: numberInput(lon) } : {};
+  const input = { destination };
+  const eta = form.get("expectedArrivalAt");
+  if (eta) input.expectedArrivalAt = new Date(eta).toISOString();  // the local time the person chose
+  return input;
+}
+
 async function start() {
-  if (!token()) {
-    $("status").append("Sign in on the ", el("a", { href: "/" }, "Tessera console"), " first; this page uses the same token.");
-    return;
-  }
-  submit($("setup-form"), "status", (form) => callOperation(PLUGIN, "account-setup", { username: form.get("username"), pin: form.get("pin") }));
-  submit($("start-form"), "start-error", (form) => {
-    const input = { destination: { name: form.get("name"), lat: Number(form.get("lat")), lon: Number(form.get("lon")) } };
-    if (form.get("eta")) input.expectedArrivalAt = form.get("eta");
-    return callOperation(PLUGIN, "trip-start", input);
+  const me = await startPage({ status: $("status") });
+  if (!me) return;
+  submit($("setup-form"), $("setup-error"), async (form) => {
+    await callOperation(PLUGIN, "account-setup", { username: String(form.get("username") ?? "").trim(), pin: form.get("pin") });
+    return t("setup.done");
   });
-  submit($("photo-form"), "status", uploadPhoto);
-  submit($("place-form"), "place-error", (form) => callOperation(PLUGIN, "place-add", {
-    name: form.get("name"), lat: Number(form.get("lat")), lon: Number(form.get("lon")), radius: Number(form.get("radius")),
-  }));
+  submit($("start-form"), $("start-error"), async (form) => {
+    await callOperation(PLUGIN, "trip-start", tripInput(form));
+    return t("trip.started");
+  });
+  submit($("photo-form"), $("photo-error"), uploadPhoto);
+  submit($("place-form"), $("place-error"), async (form) => {
+    await callOperation(PLUGIN, "place-add", {
+      name: form.get("name"), lat: numberInput(form.get("lat")), lon: numberInput(form.get("lon")), radius: numberInput(form.get("radius")),
+    });
+    return t("places.added");
+  });
   $("copy-link").addEventListener("click", copyLiveLink);
-  submit($("message-form"), "status", (form) => callOperation(PLUGIN, "trip-message", { text: form.get("text") }));
-  submit($("end-form"), "end-error", (form) => callOperation(PLUGIN, "trip-end", { pin: form.get("pin") }));
+  submit($("message-form"), $("message-error"), async (form) => {
+    await callOperation(PLUGIN, "trip-message", { text: form.get("text") });
+    return t("trip.messageSent");
+  });
+  submit($("end-form"), $("end-error"), async (form) => {
+    await callOperation(PLUGIN, "trip-end", { pin: form.get("pin") });
+    return t("trip.ended");
+  });
   wireSOS();
-  try { await refresh(); } catch (error) { $("status").textContent = `Could not load: ${error.message}`; }
+  await load();
 }
 
 start();

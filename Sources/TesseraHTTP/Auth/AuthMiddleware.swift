@@ -16,6 +16,12 @@ import TesseraSDK
 /// On `basicPaths` (`/v1/location`) the token may also come as the password of HTTP Basic
 /// authentication, the only kind an OwnTracks app can send (the user name is not checked), and a
 /// refusal there carries a `Basic` challenge as well as the `Bearer` one.
+///
+/// A request without an `Authorization` header may instead carry the console's session cookie
+/// (``SessionCookie``, from `POST /v1/session`): it stands for the signed-in account. A request
+/// signed in so that changes something must come from this host's own pages (``SessionCookie/isSameOrigin(_:)``),
+/// or it is refused (403 `cross_site`). On the open paths a cookie or token is read when present
+/// (`GET /v1/session/setup` needs neither), and never asked for.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let tokens: TokenStore
@@ -23,13 +29,25 @@ struct AuthMiddleware: RouterMiddleware {
     var openPrefixes: [String] = []
     var basicPaths: Set<String> = []
     var linkPrefixes: [String] = []
+    /// The console's sign-in sessions and the host's clock (their ends are on it); `nil`: tokens only.
+    var signIn: SignIn? = nil
+    var now: @Sendable () -> Date = { Date() }
 
     /// The principal of every request under `linkPrefixes`: its rate-limit bucket is shared by all of them.
     static let linkHolder = Principal(id: "link", role: .link)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) { return try await next(request, context) }
+        if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) {
+            var context = context
+            if let header = request.headers.value(of: .authorization) {
+                context.principal = Self.bearerToken(in: header).flatMap(tokens.principal(for:))
+            } else if let principal = sessionPrincipal(request) {
+                context.principal = principal
+                context.signedInByCookie = true
+            }
+            return try await next(request, context)
+        }
         if linkPrefixes.contains(where: { path.hasPrefix($0) }) {
             var context = context
             context.principal = Self.linkHolder
@@ -38,6 +56,15 @@ struct AuthMiddleware: RouterMiddleware {
         let basic = basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
         guard let header = request.headers.value(of: .authorization) else {
+            if let principal = sessionPrincipal(request) {
+                guard request.method == .get || request.method == .head || SessionCookie.isSameOrigin(request) else {
+                    throw APIError(.forbidden, code: "cross_site", "this request came from another site's page")
+                }
+                var context = context
+                context.principal = principal
+                context.signedInByCookie = true
+                return try await next(request, context)
+            }
             throw refuse(basic ? "this route needs a token: send Authorization: Bearer <token>, or the token as the Basic password"
                                : "this route needs a token: send Authorization: Bearer <token>")
         }
@@ -51,6 +78,12 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         context.principal = principal
         return try await next(request, context)
+    }
+
+    /// The account of the session whose cookie the request carries, if it has not ended.
+    private func sessionPrincipal(_ request: Request) -> Principal? {
+        guard let signIn, let secret = SessionCookie.secret(in: request) else { return nil }
+        return signIn.principal(forCookie: secret, now: now())
     }
 
     /// The token in `Bearer <token>` (the scheme's name is case-insensitive, RFC 7235).

@@ -16,6 +16,8 @@ public final class TokenStore: Sendable {
 
     /// Where the tokens are kept.
     public var path: String { file.path }
+    /// The data directory the file is in (the console's accounts and sessions are kept there too).
+    public var dataDirectory: String { (file.path as NSString).deletingLastPathComponent }
     private let file: TokenFile
     private let cache = Mutex<(identity: TokenFile.Identity?, records: [TokenRecord])>((nil, []))
     private let watch: FileChangeWatch

@@ -15,6 +15,16 @@ struct ConsoleRoutes: Sendable {
         try file(named: context.parameters.get("file") ?? "")
     }
 
+    /// `GET /console/messages/<lang>.json`: the console's message catalogues (console/i18n.js).
+    func message(_ request: Request, context: APIRequestContext) throws -> Response {
+        try file(named: "messages/" + (context.parameters.get("file") ?? ""))
+    }
+
+    /// `GET /favicon.ico`: the console's icon (browsers ask for it on every page they open).
+    func icon(_ request: Request, context: APIRequestContext) throws -> Response {
+        try file(named: "icon.svg")
+    }
+
     func file(named name: String) throws -> Response {
         guard let text = EmbeddedConsole.files[name] else { throw APIError.noRoute(.get, "/console/\(name)") }
         return StaticResponse.file(Array(text.utf8), contentType: ContentType.of(name))

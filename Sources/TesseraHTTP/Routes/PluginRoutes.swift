@@ -21,7 +21,8 @@ struct PluginRoutes: Sendable {
             var json = detailed ? status.json : Self.summary(status)
             if syncing.contains(status.id) { json = json.adding("sync", Self.syncState(hub: host.deployment.sync?.hub, round: rounds[status.id])) }
             guard enabled.contains(status.id), let ui = host.manifest(of: status.id)?.ui else { return json }
-            return json.adding("ui", ["title": .string(ui.title), "url": .string("/ui/\(status.id)/")])
+            return json.adding("ui", ["title": .string(ui.title), "titles": .object(ui.titles.mapValues { .string($0) }),
+                                      "url": .string("/ui/\(status.id)/")])
         }
         return .json(["plugins": .array(plugins), "restartRecommended": .bool(host.restartRecommended)])
     }

@@ -7,6 +7,8 @@ public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Who is calling; `nil` only on the routes that need no token (`/healthz`).
     public var principal: Principal?
+    /// Whether ``principal`` is the account of a console session (a cookie), not a bearer token's.
+    public var signedInByCookie = false
     /// The plugin and operation of a call that ``EdgeResponder`` took past the router; the route
     /// reads them here instead of from `parameters`, which Hummingbird keeps in a generic
     /// dictionary whose literal cost 3 % of a call's CPU (docs/benchmarks.md).

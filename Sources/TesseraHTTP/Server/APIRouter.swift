@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import TesseraClock
 import TesseraHub
 import TesseraRuntime
 
@@ -20,7 +22,9 @@ enum APIRouter {
                      metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil,
                      hubFiles: HubFiles? = nil) -> EdgeResponder {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
-        let middlewares = self.middlewares(tokens: tokens, configuration: configuration, metrics: metrics, hub: hub)
+        let signIn = SignIn(dataDirectory: tokens.dataDirectory)
+        let middlewares = self.middlewares(tokens: tokens, signIn: signIn, clock: host.clock, configuration: configuration,
+                                           metrics: metrics, hub: hub)
         // Middlewares apply to routes added after them, so they come first.
         for middleware in middlewares { router.add(middleware: middleware) }
         let server = ServerRoutes(host: host, metrics: metrics, readiness: readiness)
@@ -38,7 +42,18 @@ enum APIRouter {
         table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
-        let account = SyncAccountRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
+        let session = SessionRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.get, "/v1/session/setup", session.setup)
+        table.add(.post, "/v1/session", session.signIn)
+        table.add(.get, "/v1/session", session.show)
+        table.add(.delete, "/v1/session", session.signOut)
+        table.add(.post, "/v1/session/account", session.firstAccount)
+        table.add(.put, "/v1/session/language", session.setLanguage)
+        let accounts = AccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.get, "/v1/accounts", accounts.list)
+        table.add(.post, "/v1/accounts", accounts.create)
+        table.add(.delete, "/v1/accounts/:name", accounts.remove)
+        let account = SyncAccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
         table.add(.post, "/v1/sync/register", account.register)
         table.add(.post, "/v1/sync/login", account.login)
         table.add(.post, "/v1/sync/logout", account.logout)
@@ -60,15 +75,16 @@ enum APIRouter {
     }
 
     /// The middlewares of every route, outermost first (the list at the top).
-    static func middlewares(tokens: TokenStore, configuration: HTTPConfiguration, metrics: HTTPMetrics,
-                            hub: HubStore?) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
+    static func middlewares(tokens: TokenStore, signIn: SignIn? = nil, clock: (any ClockSource)? = nil,
+                            configuration: HTTPConfiguration, metrics: HTTPMetrics, hub: HubStore?) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
         var middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>] = [
             ResponseCountMiddleware(metrics: metrics),
             ErrorMiddleware(),
             // The hub's routes check their own device tokens (HubRoutes).
-            AuthMiddleware(tokens: tokens, openPaths: ["/healthz", "/"],
+            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/", "/favicon.ico"] + SessionRoutes.openPaths),
                            openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
-                           basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"]),
+                           basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"],
+                           signIn: signIn, now: { [clock] in clock?.now() ?? Date() }),
         ]
         let limits = configuration.rateLimits
         if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
@@ -97,6 +113,8 @@ enum APIRouter {
         let modules = ModuleAssetRoutes(host: host)
         table.add(.get, "/", console.index)
         table.add(.get, "/console/:file", console.asset)
+        table.add(.get, "/console/messages/:file", console.message)
+        table.add(.get, "/favicon.ico", console.icon)
         table.add(.get, "/ui/:id", modules.serve)
         table.add(.get, "/ui/:id/**", modules.serve)
     }

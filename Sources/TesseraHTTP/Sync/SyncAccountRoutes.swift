@@ -17,6 +17,8 @@ import TesseraSyncClient
 /// an error, and never answered.
 struct SyncAccountRoutes: Sendable {
     let host: PluginHost
+    /// Where the hub person's password is kept for the console's sign-in (``LocalAccounts``).
+    var signIn: SignIn? = nil
     let maxBodyBytes: Int
 
     /// A character that ends no line, and one that is no blank (ECMA's `\\s` leaves out U+000B and
@@ -82,6 +84,7 @@ struct SyncAccountRoutes: Sendable {
             email: input["email"]?.stringValue ?? "", password: input["password"]?.stringValue ?? "",
             acceptTerms: input["acceptTerms"]?.boolValue ?? false, device: deviceName(input))
         let person = try await Self.hubCall { try await host.syncRegister(registration) }
+        try? signIn?.accounts.keepHubPassword(name: person.name, password: registration.password)
         return .json(answer(person), status: .created)
     }
 
@@ -92,13 +95,20 @@ struct SyncAccountRoutes: Sendable {
         let person = try await Self.hubCall {
             try await host.syncLogin(name: input["name"]?.stringValue ?? "", password: input["password"]?.stringValue ?? "", device: deviceName(input))
         }
+        try? signIn?.accounts.keepHubPassword(name: person.name, password: input["password"]?.stringValue ?? "")
         return .json(answer(person))
     }
 
     func logout(_ request: Request, context: APIRequestContext) async throws -> Response {
         try Self.requireAdmin(context)
         let input = try await Self.read(Self.logoutInput, request, limit: maxBodyBytes)
+        let person = host.hubPerson
         let report = try await host.syncLogout(discardUnsynced: input["discardUnsynced"]?.boolValue ?? false)
+        // The person's data left the device; so does their sign-in.
+        if let person, let signIn, signIn.accounts.account(named: person.name)?.source == "hub" {
+            try? signIn.accounts.remove(name: person.name)
+            try? signIn.sessions.endAll(of: person.name, now: host.clock.now())
+        }
         return .json(["rows": .integer(Int64(report.rows.values.reduce(0, +))), "files": .integer(Int64(report.files.count)),
                       "notifications": .integer(Int64(report.notifications))])
     }
@@ -148,13 +158,16 @@ struct SyncAccountRoutes: Sendable {
     /// except that the hub's 401 (wrong name or password) is 403 here — the caller's token was
     /// good — and no answer is 503 `hub_unreachable`, a hub's 5xx 502 `hub_error`.
     static func hubCall<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let error as SyncClientError {
-            switch error.status {
-            case 0: throw APIError(.serviceUnavailable, code: "hub_unreachable", error.message)
-            case 401: throw APIError(.forbidden, code: error.code, error.message, field: error.field)
-            case 500...: throw APIError(.badGateway, code: "hub_error", "the hub failed (\(error.status)): \(error.message)")
-            default: throw APIError(HTTPResponse.Status(code: error.status), code: error.code, error.message, field: error.field)
-            }
+        do { return try await body() } catch let error as SyncClientError { throw apiError(for: error) }
+    }
+
+    /// The answer for a hub's refusal (see ``hubCall(_:)``).
+    static func apiError(for error: SyncClientError) -> APIError {
+        switch error.status {
+        case 0: APIError(.serviceUnavailable, code: "hub_unreachable", error.message)
+        case 401: APIError(.forbidden, code: error.code, error.message, field: error.field)
+        case 500...: APIError(.badGateway, code: "hub_error", "the hub failed (\(error.status)): \(error.message)")
+        default: APIError(HTTPResponse.Status(code: error.status), code: error.code, error.message, field: error.field)
         }
     }
 }

@@ -8,7 +8,9 @@ import TesseraTestFixtures
 /// its own data directory, the module's `.so` by dlopen). Ada invites Bob to Ema as a parent and to
 /// Jan as a guardian; Bob, in a real headless Chromium against his own `tessera serve`, sees both
 /// in his inbox, accepts Ema's and declines Jan's. Checked through the hub afterwards: Bob is Ema's
-/// parent, Jan has neither Bob nor an open invitation, and only Ema comes to Bob's device.
+/// parent, Jan has neither Bob nor an open invitation, and only Ema comes to Bob's device. The inbox
+/// says when each invitation expires in words ("next week"), shows nothing meant for developers, and
+/// fits a phone; the screenshots are artifacts/baby-invitations-phone.png and -desktop.png.
 @Suite(.serialized, .needs("chromium")) struct BabyInvitationsBrowserTests {
     static let password = "correct horse battery\n"
 
@@ -74,15 +76,21 @@ import TesseraTestFixtures
             try page.navigate(base + "/ui/cz.tessera.baby/")
             try page.waitFor("document.body.dataset.ready === 'true'", "the page to load")
             try page.waitFor("document.querySelectorAll('#invitations li[data-id]').length === 2", "both invitations in the inbox")
-            try page.waitFor("document.getElementById('invitations').innerText.includes('Ema from ada')", "Ema's invitation")
+            try page.waitFor("document.getElementById('invitations').innerText.includes('Ema from ada — the invitation expires ')", "Ema's invitation")
+            #expect(try page.evaluate("/\\d{4}-\\d{2}-\\d{2}/.test(document.getElementById('invitations').innerText)") == false)
+            // Both invitations on the page: nothing meant for developers, it fits a phone, and the screenshots show them.
+            #expect(try page.developerText() == [])
+            try page.use(.phone)
+            #expect(try page.fitsItsWidth())
+            try page.screenshots("baby-invitations", in: ConsoleBrowserTests.artifacts)
             try page.click("#invitations button[aria-label=\"Accept the invitation to Ema from ada\"]")
             try page.waitFor("document.getElementById('status').textContent.startsWith('Invitation accepted: Ema')", "Ema's invitation accepted")
             try page.waitFor("document.querySelectorAll('#invitations li[data-id]').length === 1", "one invitation left")
             try page.click("#invitations button[aria-label=\"Decline the invitation to Jan from ada\"]")
             try page.waitFor("document.getElementById('status').textContent === 'Invitation declined.'", "Jan's invitation declined")
             try page.waitFor("document.getElementById('invitations').innerText.includes('No invitations.')", "the inbox empty")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/baby-invitations.png")
         }
+        #expect(try await onThread { try page.developerText() } == [])
         let left = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.baby/ops/invitations-list",
                                                    headers: [("Authorization", "Bearer \(admin)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
         #expect(left.json?["invitations"] == [])

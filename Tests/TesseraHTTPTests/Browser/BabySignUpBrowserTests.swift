@@ -8,7 +8,9 @@ import TesseraTestFixtures
 /// Chromium on the diary's page. Ada signs up with a first child whose birth date is in the future:
 /// the page says her account exists and the child was not created, keeping the child's fields;
 /// she corrects the date and the same button creates only the child. Checked at the hub: Ema is a
-/// space owned by the new person. Then she logs out, and Bob signs up without a child.
+/// space owned by the new person. Then she logs out, and Bob signs up without a child. The refusal
+/// is a sentence (the birth date's, with the field marked), nothing on the page is meant for
+/// developers, and it fits a phone; the screenshots are artifacts/baby-signup-phone.png and -desktop.png.
 @Suite(.serialized, .needs("chromium")) struct BabySignUpBrowserTests {
     static let password = "correct horse battery"
 
@@ -58,15 +60,21 @@ import TesseraTestFixtures
             try page.click("#register-submit")
             try page.waitFor("\(Self.status).includes('The account ada@example.org exists') && \(Self.status).includes('the child was not created')",
                              "the account made and the child refused")
-            try page.waitFor("\(Self.status).includes('out_of_range') || \(Self.status).includes('birthDate')", "the refusal named")
+            try page.waitFor("\(Self.status).includes('Choose the birth date: a real day that is not in the future.')", "the refusal said in a sentence")
+            #expect(try page.evaluate("document.getElementById('first-child-birth').getAttribute('aria-invalid')") == "true")
+            #expect(try page.developerText() == [])
             #expect(try page.evaluate("document.getElementById('first-child-name').value") == "Ema")
             #expect(try page.evaluate("document.getElementById('register-submit').textContent") == "Create the child")
             try Self.setValue(page, "first-child-birth", "2025-06-15")
             try page.click("#register-submit")
             try page.waitFor("\(Self.status) === 'Account ada@example.org created, this device logged in, and Ema added.'", "Ema added")
-            try page.waitFor("document.getElementById('children').innerText.includes('Ema (2025-06-15)')", "Ema in the list")
+            try page.waitFor("document.getElementById('children').innerText.includes('Ema · born Jun 15, 2025')", "Ema in the list")
             try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as ada@example.org.'", "who is logged in")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/baby-signup.png")
+            #expect(try page.evaluate("document.getElementById('first-child-birth').hasAttribute('aria-invalid')") == false)
+            #expect(try page.developerText() == [])
+            try page.use(.phone)
+            #expect(try page.fitsItsWidth())
+            try page.screenshots("baby-signup", in: ConsoleBrowserTests.artifacts)
         }
 
         // At the hub: Ema is a space of the baby diary, and Ada, the new person, owns it.
@@ -91,7 +99,9 @@ import TesseraTestFixtures
             try page.waitFor("\(Self.status) === 'Account bob@example.org created and this device logged in.'", "Bob signed up")
             try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as bob@example.org.'", "Bob logged in")
             #expect(try page.evaluate("document.getElementById('children').children.length") == 0)
+            #expect(try page.evaluate("document.getElementById('children-empty').hidden") == false)
         }
+        #expect(try await onThread { try page.developerText() } == [])
         let me = try await RawHTTPClient.request(port: serve.port, "GET", "/v1/sync/me", headers: [("Authorization", "Bearer \(admin)")])
         #expect(me.json?["person"]?["name"] == "bob@example.org")
         _ = try await serve.terminate()

@@ -16,6 +16,55 @@ final class BrowserPage: @unchecked Sendable {
         self.session = session
         _ = try send("Page.enable")
         _ = try send("Runtime.enable")
+        _ = try send("Log.enable")
+    }
+
+    /// A screen size the pages must work at: the theses' apps were phone apps.
+    enum Viewport {
+        /// 390 × 844 CSS pixels, a phone held upright (an iPhone 12 to 15), at its pixel ratio 3.
+        case phone
+        /// 1280 × 1000, a laptop's browser window.
+        case desktop
+    }
+
+    /// Makes the tab the size of `viewport` (a phone also gets touch and the mobile layout).
+    func use(_ viewport: Viewport) throws {
+        switch viewport {
+        case .phone:
+            _ = try send("Emulation.setDeviceMetricsOverride", ["width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true])
+            _ = try send("Emulation.setTouchEmulationEnabled", ["enabled": true])
+        case .desktop:
+            _ = try send("Emulation.clearDeviceMetricsOverride")
+            _ = try send("Emulation.setTouchEmulationEnabled", ["enabled": false])
+        }
+    }
+
+    /// Screenshots of the page at both sizes, `<name>-phone.png` and `<name>-desktop.png` in
+    /// `folder`; the tab is left at desktop size.
+    func screenshots(_ name: String, in folder: String) throws {
+        try use(.phone)
+        try screenshot(to: "\(folder)/\(name)-phone.png")
+        try use(.desktop)
+        try screenshot(to: "\(folder)/\(name)-desktop.png")
+    }
+
+    /// Whether the page can be read without scrolling sideways (nothing wider than the screen).
+    func fitsItsWidth() throws -> Bool {
+        try evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1") == true
+    }
+
+    /// The texts a person would see that are meant for developers: JSON paths, regular
+    /// expressions, codes, ISO timestamps, config keys (`providers.…`). Empty when there are none.
+    func developerText() throws -> [String] {
+        let found = try evaluate("""
+            (() => {
+              const text = document.body.innerText;
+              const patterns = [/\\$\\.[A-Za-z_]/, /\\(code [A-Za-z_]+\\)/, /\\b\\d{4}-\\d{2}-\\d{2}\\b/,
+                                /\\/\\^[^/]*\\$?\\//, /providers\\.[a-z]+/, /\\b[A-Z]{2,}_[A-Z_]{2,}\\b/, /\\bUC\\d+:/];
+              return patterns.map((p) => (text.match(p) || [null])[0]).filter(Boolean);
+            })()
+            """)
+        return found.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     func send(_ method: String, _ params: JSONValue = [:]) throws -> JSONValue {

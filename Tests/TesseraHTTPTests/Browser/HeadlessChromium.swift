@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Glibc
+import Testing
 import TesseraSDK
 
 /// A headless Chromium (Debian's `chromium` package) driven over the DevTools protocol on a pipe
@@ -14,6 +15,10 @@ final class HeadlessChromium: @unchecked Sendable {
     private let profile: String
     private var buffer: [UInt8] = []
     private var nextID = 0
+    /// What went wrong in the pages, as the browser reported it while commands ran: console
+    /// errors, uncaught exceptions, Content-Security-Policy violations, static files that failed
+    /// to load (``BrowserProblems``). ``quit()`` records each as a test issue.
+    private let problems = Mutex<[String]>([])
 
     /// The browser's executable, if installed (the suites that drive it carry `.needs("chromium")`).
     static var executable: String? {
@@ -70,7 +75,10 @@ final class HeadlessChromium: @unchecked Sendable {
         }
         while true {
             let answer = try readMessage()
-            guard answer["id"]?.integerValue == Int64(nextID) else { continue }
+            guard answer["id"]?.integerValue == Int64(nextID) else {
+                if let problem = BrowserProblems.problem(in: answer) { problems.withLock { $0.append(problem) } }
+                continue
+            }
             if let error = answer["error"] { throw Failure("\(method): \(error.serialized())") }
             return answer["result"] ?? [:]
         }
@@ -112,7 +120,14 @@ final class HeadlessChromium: @unchecked Sendable {
     /// `defer`, which cannot await, and Chromium takes up to seconds to answer and exit under load
     /// (waited for on one of Swift concurrency's two threads, that stalled the other tests'
     /// servers). Its place is given back once it is gone, so at most two still run at once.
+    ///
+    /// Before that, every problem the pages reported fails the test that drove them: a page
+    /// that breaks its Content-Security-Policy, logs an error or shows a missing message is broken
+    /// for the person who opens it, whatever the test's own expectations say.
     func quit() {
+        for problem in problems.withLock({ $0 }) where !BrowserProblems.tolerated.contains(where: { problem.contains($0) }) {
+            Issue.record("the page reported: \(problem)")
+        }
         Thread { [self] in end() }.start()
     }
 
@@ -159,5 +174,36 @@ final class BrowserSlots: Sendable {
             return s.waiting.removeFirst()
         }
         next?.resume()
+    }
+}
+
+/// Which DevTools events are a page's problems: an error on its console (`console.error`, a
+/// missing message from console/i18n.js), an uncaught exception, and the browser's own error log
+/// (a Content-Security-Policy violation, a script or style that failed to load). A refused API
+/// call (`/v1/…`, 4xx) is not one: the flows that test a refusal make them on purpose, and the page
+/// shows them as sentences, which the tests check.
+enum BrowserProblems {
+    /// Problems a test may cause on purpose (none yet; add the text that identifies one).
+    static let tolerated: [String] = []
+
+    static func problem(in event: JSONValue) -> String? {
+        let params = event["params"] ?? [:]
+        switch event["method"]?.stringValue {
+        case "Runtime.consoleAPICalled":
+            guard ["error", "assert"].contains(params["type"]?.stringValue ?? "") else { return nil }
+            let text = (params["args"]?.arrayValue ?? []).map { $0["value"]?.stringValue ?? $0["description"]?.stringValue ?? "" }.joined(separator: " ")
+            return "console error: \(text)"
+        case "Runtime.exceptionThrown":
+            let details = params["exceptionDetails"] ?? [:]
+            return "uncaught exception: \(details["exception"]?["description"]?.stringValue ?? details["text"]?.stringValue ?? "")"
+        case "Log.entryAdded":
+            let entry = params["entry"] ?? [:]
+            guard entry["level"]?.stringValue == "error" else { return nil }
+            let url = entry["url"]?.stringValue ?? ""
+            if entry["source"]?.stringValue == "network", url.contains("/v1/") { return nil }
+            return "\(entry["source"]?.stringValue ?? "log"): \(entry["text"]?.stringValue ?? "") \(url)"
+        default:
+            return nil
+        }
     }
 }

@@ -37,7 +37,7 @@ import TesseraTestFixtures
         let row = "document.querySelector('tr[data-plugin=\"fixture.isolated\"]')"
         let before = try await onThread { try page.evaluate("\(row).innerText").stringValue ?? "" }
         #expect(before.contains("quarantined"), "\(before)")
-        #expect(before.contains("process tier") && before.contains("5 recent crashes"), "\(before)")
+        #expect(before.contains("runs in its own process") && before.contains("5 recent crashes"), "\(before)")
         #expect(before.contains("SIGABRT"), "\(before)")
         #expect(try await onThread { try page.evaluate("getComputedStyle(\(row).querySelector('.state')).color") } !=
                     (try await onThread { try page.evaluate("getComputedStyle(document.body).color") }))
@@ -47,7 +47,7 @@ import TesseraTestFixtures
             try page.waitFor("\(row).querySelector('.state').textContent === 'active'", "the plugin active again")
         }
         let after = try await onThread { try page.evaluate("\(row).innerText").stringValue ?? "" }
-        #expect(after.contains("process tier, pid "), "\(after)")
+        #expect(after.contains("runs in its own process, process "), "\(after)")
         #expect(try await onThread { try page.evaluate("document.querySelector('button[data-restart]') === null") } == true)
         #expect(try await post(serve.port, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#) == 200)
     }

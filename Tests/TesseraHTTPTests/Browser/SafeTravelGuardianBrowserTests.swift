@@ -7,8 +7,10 @@ import TesseraTestFixtures
 /// hub), ada's and bob's devices (`tessera call`, `tessera sync now`, each its own data directory
 /// and virtual clock, the module's `.so` by dlopen), paired through the hub. ada's SOS goes
 /// unanswered; the alert reaches bob's device by sync; bob, in a real headless Chromium against his
-/// own `tessera serve`, sees ada among those he watches and the open alert with its live view,
-/// and acknowledges it; synced back, the acknowledgement stops the ladder on ada's device: no repeat.
+/// own `tessera serve`, sees ada among those he watches and the open alert — a sentence saying why
+/// it went out and when, never the module's codes — with its live view, and acknowledges it; synced
+/// back, the acknowledgement stops the ladder on ada's device: no repeat. Screenshots
+/// artifacts/safetravel-guardian-*.png.
 @Suite(.serialized, .needs("chromium")) struct SafeTravelGuardianBrowserTests {
     struct Device {
         let name: String
@@ -86,11 +88,23 @@ import TesseraTestFixtures
         #expect(watched.stringValue == "ada")
         let live = try await onThread { try page.evaluate("document.querySelector('#open-alerts a.live-view').getAttribute('href')") }
         #expect(live.stringValue?.hasPrefix("/ui/cz.tessera.safetravel/live.html#") == true)
+        #expect(try await onThread { try page.evaluate("document.querySelector('#open-alerts a.live-view').textContent") } == "Live view: ada")
+        let line = try await onThread { try page.evaluate("document.querySelector('#open-alerts li').textContent").stringValue ?? "" }
+        #expect(line.contains("ada: SOS pressed, and the PIN was not entered in time."), "\(line)")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
         try await onThread {
+            try page.screenshots("safetravel-guardian-open", in: ConsoleBrowserTests.artifacts)
             try page.click("#open-alerts button.acknowledge")
             try page.waitFor("document.body.dataset.ready === 'true' && !document.querySelector('#open-alerts li') && document.querySelector('#done-alerts li')", "acknowledged")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/safetravel-guardian.png")
         }
+        #expect(try await onThread { try page.evaluate("document.getElementById('status').textContent") }
+                == "Acknowledged: ada: SOS pressed, and the PIN was not entered in time. It will not be repeated.")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-guardian", in: ConsoleBrowserTests.artifacts) }
         _ = try await serve.terminate()
 
         // Synced back: ada's device holds bob's acknowledgement, and the 5-minute repeat does not go out.

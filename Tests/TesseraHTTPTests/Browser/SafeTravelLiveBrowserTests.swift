@@ -6,8 +6,10 @@ import TesseraTestFixtures
 /// The guardians' live view over real HTTP and in a real headless Chromium, against `tessera serve`
 /// (the module's `.so` loaded by dlopen) on a virtual clock: the link minted at trip start opens
 /// `GET /v1/links/cz.tessera.safetravel/live-view/<token>` with no bearer token, the page
-/// (`live.html#<token>`) draws the walked track as SVG on a grid and says when the link expires; an
-/// unknown, revoked or expired token answers 404, alike. The screenshot is artifacts/safetravel-live.png.
+/// (`live.html#<token>`) draws the walked track as SVG on a grid, says in sentences where the trip
+/// goes, when the last position was (relative to the host's clock) and until when the link works;
+/// an unknown, revoked or expired token answers 404, alike, and the page says so (in Czech too).
+/// Screenshots artifacts/safetravel-live-*.png.
 @Suite(.needs("chromium")) struct SafeTravelLiveBrowserTests {
     static func post(_ serve: ServeProcess, _ path: String, _ body: String, token: String) async throws -> RawResponse {
         try await RawHTTPClient.request(port: serve.port, "POST", path,
@@ -64,14 +66,26 @@ import TesseraTestFixtures
         try await onThread {
             try page.navigate(base + "/ui/cz.tessera.safetravel/live.html#" + link)
             try page.waitFor("document.querySelector('#track polyline.walked') && !document.getElementById('view').hidden", "the live track")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/safetravel-live.png")
         }
         let walked = try await onThread { try page.evaluate("document.querySelector('#track polyline.walked').getAttribute('points').split(' ').length") }
         #expect(walked.doubleValue == 4)
         #expect(try await onThread { try page.evaluate("document.querySelectorAll('#track line.grid').length") }.doubleValue ?? 0 > 10)
         #expect(try await onThread { try page.evaluate("document.querySelectorAll('#track circle.destination').length") }.doubleValue == 1)
-        let expiry = try await onThread { try page.evaluate("document.getElementById('expiry').textContent").stringValue ?? "" }
-        #expect(expiry == "This link works until 2026-03-03T08:00:00.000Z.")
+        // Times as a person reads them, relative to the host's clock (08:04 after the four fixes).
+        let expires = try await onThread { try SafeTravelBrowserTests.formatted(page, "f.dateTime('2026-03-03T08:00:00Z')") }
+        let eta = try await onThread { try SafeTravelBrowserTests.formatted(page, "f.dateTime('2026-03-02T08:30:00Z')") }
+        let position = try await onThread { try SafeTravelBrowserTests.formatted(page, "f.coordinates(50.076, 14.42)") }
+        let text = { (id: String) async throws -> String in
+            try await onThread { try page.evaluate("document.getElementById(\(BrowserPage.quoted(id))).textContent").stringValue ?? "" }
+        }
+        #expect(try await text("view-heading") == "Trip of ada")
+        #expect(try await text("summary") == "Trip to Home. Expected by \(eta) (in 26 minutes). On the way.")
+        #expect(try await text("last") == "Last position: \(position), 1 minute ago; battery 77%.")
+        #expect(try await text("expiry") == "This link works until \(expires) (in 24 hours).")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-live", in: ConsoleBrowserTests.artifacts) }
         let external = try await onThread { try page.evaluate("""
             [...document.querySelectorAll('script[src], link[href], img[src], image')]
               .map((n) => n.src || n.href || '').filter((u) => u && !u.startsWith(location.origin)).join(',')
@@ -88,6 +102,19 @@ import TesseraTestFixtures
             try page.waitFor("document.getElementById('status').textContent.includes('expired or was revoked')", "the closed link")
         }
         #expect(try await onThread { try page.evaluate("document.getElementById('view').hidden") }.boolValue == true)
+        #expect(try await onThread { try page.developerText() } == [])
+        // The same in Czech, for a guardian whose browser is set to it.
+        try await onThread {
+            try page.navigate(base + "/healthz")
+            try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
+            try page.navigate(base + "/ui/cz.tessera.safetravel/live.html#" + link)
+            try page.waitFor("document.documentElement.lang === 'cs' && document.getElementById('status').textContent.includes('zrušen')", "the closed link in Czech")
+        }
+        #expect(try await text("status") == "Toto živé sledování už není k dispozici: platnost odkazu vypršela, nebo byl odkaz zrušen.")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-live-gone-cs", in: ConsoleBrowserTests.artifacts) }
 
         // Expired: a new link, the trip ended, and the clock moved past the hour of grace.
         let fresh = try #require(try await Self.post(serve, ops + "live-link", "{}", token: admin).json?["token"]?.stringValue)

@@ -5,9 +5,10 @@ import TesseraTestFixtures
 
 /// Safe travel's places on the traveller's page, in a real headless Chromium against the real
 /// `tessera serve` on a virtual clock: a place added through the form (a latitude of 95 refused
-/// first, the message shown), listed with the traveller outside it; fixes through the OwnTracks
-/// route walk into it; the page then says "inside", and the guardians' arrival notification is in
-/// the inbox once; the place is removed with its button.
+/// first, with a sentence saying what a latitude is), listed with its radius in metres, the
+/// crossings its guardians are told of and "not known yet"; fixes through the OwnTracks route walk
+/// into it; the page then says "inside", and the guardians' arrival notification is in the inbox
+/// once; the place is removed with its button. Screenshots artifacts/safetravel-places-*.png.
 @Suite(.needs("chromium")) struct SafeTravelPlacesBrowserTests {
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func theTravellerAddsAPlaceWalksIntoItAndRemovesIt() async throws {
@@ -34,14 +35,20 @@ import TesseraTestFixtures
             try page.type("95", into: "place-lat")
             try page.type("14.42", into: "place-lon")
             try page.click("#place-form button[type=submit]")
-            try page.waitFor("document.getElementById('place-error').textContent.includes('$.lat')", "the refusal naming the latitude")
+            try page.waitFor("document.getElementById('place-error').textContent !== ''", "the refusal of the latitude")
+        }
+        #expect(try await onThread { try page.evaluate("document.getElementById('place-error').textContent") }
+                == "Latitude is a number from -90 to 90, such as 50.088.")
+        #expect(try await onThread { try page.evaluate("document.getElementById('place-lat').getAttribute('aria-invalid')") } == "true")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread {
             try page.evaluate("document.getElementById('place-lat').value = ''")
             try page.type("50.08", into: "place-lat")
             try page.click("#place-form button[type=submit]")
             try page.waitFor("document.body.dataset.ready === 'true' && document.getElementById('places').rows.length === 1", "the place listed")
         }
         let row = try await onThread { try page.evaluate("[...document.getElementById('places').rows[0].cells].slice(0, 4).map((c) => c.textContent).join('|')") }
-        #expect(row.stringValue == "School|150|arrive, leave|unknown")
+        #expect(row.stringValue == "School|150 m|on arrival and on leaving|not known yet")
 
         // 1 km south, then at the gate: an OwnTracks fix a minute.
         for (minute, lat) in [(0, 50.071), (1, 50.0801)] {
@@ -52,9 +59,12 @@ import TesseraTestFixtures
         try await onThread {
             try page.navigate(base + "/ui/cz.tessera.safetravel/")
             try page.waitFor("document.body.dataset.ready === 'true' && document.getElementById('places').rows.length === 1", "the places again")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/safetravel-places.png")
         }
         #expect(try await onThread { try page.evaluate("document.getElementById('places').rows[0].cells[3].textContent") }.stringValue == "inside")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-places", in: ConsoleBrowserTests.artifacts) }
         let inbox = try await RawHTTPClient.request(port: serve.port, "GET", "/v1/notifications", headers: [("Authorization", "Bearer \(token)")])
         #expect(inbox.text.components(separatedBy: "ada arrived at School").count == 2, "\(inbox.text)")
 

@@ -7,8 +7,9 @@ import TesseraTestFixtures
 /// `tessera serve` (the module's `.so`) on a virtual clock: an SOS pressed outside a trip alerts
 /// with a link of its own that shows the SOS's positions; a trip photo uploaded over HTTP is shown
 /// on the trip's live view, fetched through a capability link of its own (never the bearer API).
-/// And the traveller's console: the live link to copy, a photo through the form's file input, the
-/// hold-to-SOS button and its PIN dialog.
+/// And the traveller's console: the live link to copy (with until when it works), a photo through
+/// the form's file input, the hold-to-SOS button and its PIN dialog (a wrong PIN as a sentence).
+/// Screenshots artifacts/safetravel-live-sos-*, safetravel-live-photo-*, safetravel-sos-*.
 @Suite(.needs("chromium")) struct SafeTravelSOSAndPhotoBrowserTests {
     static let ops = "/v1/plugins/cz.tessera.safetravel/ops/"
     static let links = "/v1/links/cz.tessera.safetravel/"
@@ -65,8 +66,15 @@ import TesseraTestFixtures
             try page.waitFor("!document.getElementById('view').hidden && document.querySelector('#track polyline.walked')", "the SOS's positions")
         }
         #expect(try await onThread { try page.evaluate("document.getElementById('view-heading').textContent") }.stringValue == "SOS of ada")
+        let pressed = try await onThread { try SafeTravelBrowserTests.formatted(page, "f.dateTime('2026-03-02T08:00:03Z')") }
         let summary = try await onThread { try page.evaluate("document.getElementById('summary').textContent") }.stringValue ?? ""
-        #expect(summary.hasPrefix("SOS pressed at 2026-03-02T08:00:03.000Z, released at 2026-03-02T08:00:03.000Z: alerted"), "\(summary)")
+        #expect(summary == "SOS pressed at \(pressed), released at \(pressed). The guardians have been alerted.", "\(summary)")
+        let alerts = try await onThread { try page.evaluate("document.getElementById('alerts').textContent") }.stringValue ?? ""
+        #expect(alerts.hasSuffix("ada: SOS pressed."), "\(alerts)")  // the live view's alerts carry their kind, not why
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-live-sos", in: ConsoleBrowserTests.artifacts) }
         _ = try await serve.terminate()
     }
 
@@ -100,8 +108,11 @@ import TesseraTestFixtures
         try await onThread {
             try page.navigate(base + "/ui/cz.tessera.safetravel/live.html#" + link)
             try page.waitFor("document.querySelector('#photos img.thumbnail') && document.querySelector('#photos img.thumbnail').complete", "the photo")
-            try page.screenshot(to: ConsoleBrowserTests.artifacts + "/safetravel-live-photo.png")
         }
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread { try page.screenshots("safetravel-live-photo", in: ConsoleBrowserTests.artifacts) }
         #expect(try await onThread { try page.evaluate("document.querySelector('#photos img.thumbnail').naturalWidth") }.doubleValue == 1)
         #expect(try await onThread { try page.evaluate("document.querySelector('#photos img.thumbnail').alt") }.stringValue?.hasPrefix("Photo taken at") == true)
 
@@ -130,6 +141,9 @@ import TesseraTestFixtures
         }
         let shown = try await onThread { try page.evaluate("document.getElementById('live-link').value") }.stringValue
         #expect(shown == base + "/ui/cz.tessera.safetravel/live.html#" + link)
+        let until = try await onThread { try SafeTravelBrowserTests.formatted(page, "f.dateTime('2026-03-03T08:00:00Z')") }
+        #expect(try await onThread { try page.evaluate("document.getElementById('live-link-expiry').textContent") }
+                == .string("The link works until \(until) (tomorrow)."))
 
         // A photo chosen in the form's file input goes up as the raw body; the trip then names it.
         let file = NSTemporaryDirectory() + "safetravel-dot-\(UUID().uuidString).png"
@@ -148,18 +162,28 @@ import TesseraTestFixtures
 
         // Held for the 3 s of the virtual clock, released: the PIN dialog; a wrong PIN shown, the right one SAFE.
         try await onThread { _ = try page.evaluate("document.getElementById('sos').dispatchEvent(new PointerEvent('pointerdown')), true") }
-        try await onThread { try page.waitFor("document.getElementById('status').textContent === 'SOS: ARMING'", "the press") }
+        try await onThread { try page.waitFor("document.getElementById('status').textContent === 'SOS: keep holding the button.'", "the press") }
         _ = try await Self.post(serve, "/v1/clock/advance", #"{"by": "3s"}"#, token: admin)
         try await onThread {
             _ = try page.evaluate("document.getElementById('sos').dispatchEvent(new PointerEvent('pointerup')), true")
             try page.waitFor("document.getElementById('sos-dialog').open", "the PIN dialog")
             try page.type("0000", into: "sos-pin")
             try page.click("#sos-pin-form button[type=submit]")
-            try page.waitFor("document.getElementById('sos-error').textContent.includes('INVALID_PIN')", "the wrong PIN's error")
+            try page.waitFor("document.getElementById('sos-error').textContent !== ''", "the wrong PIN's sentence")
+        }
+        #expect(try await onThread { try page.evaluate("document.getElementById('sos-dialog-text').textContent") }
+                == "Enter your PIN within 10 seconds, or your guardians are alerted.")
+        #expect(try await onThread { try page.evaluate("document.getElementById('sos-error').textContent") } == "That PIN is not right. Try again.")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.use(.phone) }
+        #expect(try await onThread { try page.fitsItsWidth() })
+        try await onThread {
+            try page.screenshots("safetravel-sos", in: ConsoleBrowserTests.artifacts)
             try page.type("4826", into: "sos-pin")
             try page.click("#sos-pin-form button[type=submit]")
-            try page.waitFor("!document.getElementById('sos-dialog').open && document.getElementById('status').textContent.startsWith('SOS: SAFE')", "safe")
+            try page.waitFor("!document.getElementById('sos-dialog').open && document.getElementById('status').textContent === 'SOS: you are safe. Nobody was alerted.'", "safe")
         }
+        #expect(try await onThread { try page.developerText() } == [])
         let status = try await Self.post(serve, Self.ops + "sos-history", token: admin)
         #expect(status.json?["sos"]?.arrayValue?.first?["state"] == "SAFE", "\(status.text)")
         _ = try await serve.terminate()
