@@ -82,12 +82,67 @@ async function refreshTrip(trip, now) {
   }
 }
 
+/** A person's pairing as a list item: their name, its state, and what can be done with it. */
+function personItem(name, state, ...buttons) {
+  return el("li", {}, el("span", {}, state ? t("guardians.row", { name, state }) : name), ...buttons);
+}
+
+/** A button that calls `operation` with `input`, then loads the page again (a refusal goes to `output`). */
+function actionButton(label, ariaLabel, operation, input, output, done) {
+  const button = el("button", { type: "button", class: "secondary", "aria-label": ariaLabel }, label);
+  button.addEventListener("click", async () => {
+    output.textContent = "";
+    try {
+      await callOperation(PLUGIN, operation, input);
+      $("status").textContent = done;
+      document.body.dataset.ready = "false";
+      await load();
+    } catch (error) { await showRefusal(error, null, output); }
+  });
+  return button;
+}
+
+/** Guardians, requests waiting for this person, and the people they guard; or, with no hub, why not. */
+async function refreshGuardians(hub) {
+  $("no-hub").hidden = Boolean(hub);
+  $("with-hub").hidden = !hub;
+  if (!hub) return;
+  const { guardians, guarding } = await callOperation(PLUGIN, "guardians", {});
+  const { requests } = await callOperation(PLUGIN, "guardian-requests", {});
+  const output = $("guardian-error");
+  clear($("guardians"));
+  for (const g of guardians) {
+    const state = t(g.status === "ACCEPTED" ? "guardians.accepted" : "guardians.pending");
+    $("guardians").append(personItem(g.username, state,
+      actionButton(t("guardians.remove"), t("guardians.removeLabel", { name: g.username }), "guardian-remove", { username: g.username },
+        output, t("guardians.removed", { name: g.username }))));
+  }
+  $("no-guardians").hidden = guardians.some((g) => g.status === "ACCEPTED");
+  clear($("guardian-requests"));
+  for (const r of requests) {
+    $("guardian-requests").append(personItem(t("guardians.requestFrom", { name: r.from, relative: relative(r.expiresAt, await hostNow()) }), null,
+      actionButton(t("guardians.accept"), t("guardians.acceptLabel", { name: r.from }), "guardian-accept", { requestId: r.requestId },
+        output, t("guardians.acceptedDone", { name: r.from })),
+      actionButton(t("guardians.decline"), t("guardians.declineLabel", { name: r.from }), "guardian-decline", { requestId: r.requestId },
+        output, t("guardians.declined", { name: r.from }))));
+  }
+  $("no-requests").hidden = requests.length > 0;
+  clear($("guarded"));
+  for (const g of guarding) {
+    $("guarded").append(personItem(g.username, t(g.status === "ACCEPTED" ? "guardians.youGuard" : "guardians.pending"),
+      actionButton(t("guardians.stop"), t("guardians.stopLabel", { name: g.username }), "guardian-remove", { username: g.username },
+        output, t("guardians.removed", { name: g.username }))));
+  }
+  $("no-guarded").hidden = guarding.length > 0;
+}
+
 async function refresh() {
   const account = await callOperation(PLUGIN, "account-state", {});
   $("setup-section").hidden = account.setUp;
-  for (const id of ["trip-section", "places-section", "alerts-section"]) $(id).hidden = !account.setUp;
+  for (const id of ["guardians-section", "trip-section", "places-section", "alerts-section"]) $(id).hidden = !account.setUp;
   if (account.setUp) {
     const now = await hostNow();
+    try { await refreshGuardians(session.hub); } catch (error) { $("guardian-error").textContent = await refusalText(error); }
     await refreshTrip(await callOperation(PLUGIN, "trip-status", {}), now);
     await refreshPlaces(account.username);
     const { alerts } = await callOperation(PLUGIN, "alerts", {});
@@ -271,9 +326,18 @@ function tripInput(form) {
   return input;
 }
 
+/** Who is signed in, and the device's hub (null: guardians cannot be reached). */
+let session = { hub: null };
+
 async function start() {
   const me = await startPage({ status: $("status") });
   if (!me) return;
+  session = me;
+  submit($("guardian-form"), $("guardian-error"), async (form) => {
+    const username = String(form.get("username") ?? "").trim();
+    await callOperation(PLUGIN, "guardian-add", { username });
+    return t("guardians.asked", { name: username });
+  });
   submit($("setup-form"), $("setup-error"), async (form) => {
     await callOperation(PLUGIN, "account-setup", { username: String(form.get("username") ?? "").trim(), pin: form.get("pin") });
     return t("setup.done");

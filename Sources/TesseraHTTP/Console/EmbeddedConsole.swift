@@ -855,6 +855,42 @@ export function list(items) {
   return formatter("list", { style: "long", type: "conjunction" }).format(items.map(String));
 }
 """##,
+        "help-hub.html": ##"""
+<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title data-i18n="helpHub.title">Connecting a hub — Tessera</title>
+  <link rel="icon" href="/console/icon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/console/console.css">
+  <script type="module" src="/console/help.js"></script>
+</head>
+<body>
+  <a class="skip-link" href="#main" data-i18n="common.skip">Skip to content</a>
+  <header class="banner">
+    <h1 data-i18n="helpHub.heading">Connecting a hub</h1>
+    <nav aria-label="All modules" data-i18n-attr="aria-label:page.backLabel"><a href="/" data-i18n="page.back">All modules</a></nav>
+  </header>
+  <main id="main" tabindex="-1">
+    <p data-i18n="helpHub.what">A hub is a small server that your devices and the people you share with all reach. It passes on what the modules share: a baby's diary with the other parent, a trip's alerts to your guardians, your own data between your phone and your laptop. Without a hub, this device keeps everything to itself.</p>
+    <h2 data-i18n="helpHub.whoHeading">Who connects it</h2>
+    <p data-i18n="helpHub.who">Whoever set up this device. They add the hub's address to the device's settings and start it again; then everyone signs in with their account at the hub instead of a device account.</p>
+    <h2 data-i18n="helpHub.howHeading">For the person who runs this device</h2>
+    <p data-i18n="helpHub.how">In the deployment file, name the hub under the sync provider, then restart the host:</p>
+    <pre><code>"providers": { "sync": { "hub": "https://hub.example.org", "every": "1m" } }</code></pre>
+    <p data-i18n="helpHub.own">To run a hub of your own: tessera hub serve (see docs/hub.md in the project).</p>
+  </main>
+</body>
+</html>
+"""##,
+        "help.js": ##"""
+// The console's help pages: only their language (they need nobody signed in).
+
+import { startLanguage } from "./i18n.js";
+
+startLanguage().then(() => { document.body.dataset.ready = "true"; });
+"""##,
         "i18n.js": ##"""
 // The person's language on every page: Czech, Slovak or English (docs/console.md, "Languages").
 //
@@ -1369,7 +1405,15 @@ export async function startInbox({ list, empty, status, markAll }) {
   "accounts.remove": "Odebrat",
   "accounts.removeLabel": "Odebrat účet {name}",
   "accounts.confirmRemove": "Odebrat účet {name}? Už se nebude moci přihlásit.",
-  "errors.own_account": "Vlastní účet odebrat nemůžete."
+  "errors.own_account": "Vlastní účet odebrat nemůžete.",
+  "helpHub.title": "Připojení hubu — Tessera",
+  "helpHub.heading": "Připojení hubu",
+  "helpHub.what": "Hub je malý server, na který dosáhnou všechna vaše zařízení i lidé, se kterými sdílíte. Předává to, co aplikace sdílejí: deník miminka druhému rodiči, upozornění z cesty vašim strážcům, vaše vlastní data mezi telefonem a notebookem. Bez hubu si toto zařízení všechno nechává pro sebe.",
+  "helpHub.whoHeading": "Kdo ho připojí",
+  "helpHub.who": "Ten, kdo toto zařízení nastavil. Do nastavení zařízení doplní adresu hubu a zařízení znovu spustí; pak se všichni přihlašují svým účtem na hubu místo účtu zařízení.",
+  "helpHub.howHeading": "Pro toho, kdo zařízení spravuje",
+  "helpHub.how": "V souboru nasazení uveďte hub u poskytovatele synchronizace a hostitele znovu spusťte:",
+  "helpHub.own": "Vlastní hub spustíte příkazem tessera hub serve (viz docs/hub.md v projektu)."
 }
 """##,
         "messages/en.json": ##"""
@@ -1538,7 +1582,15 @@ export async function startInbox({ list, empty, status, markAll }) {
   "accounts.remove": "Remove",
   "accounts.removeLabel": "Remove the account of {name}",
   "accounts.confirmRemove": "Remove the account of {name}? They will not be able to sign in any more.",
-  "errors.own_account": "You cannot remove your own account."
+  "errors.own_account": "You cannot remove your own account.",
+  "helpHub.title": "Connecting a hub — Tessera",
+  "helpHub.heading": "Connecting a hub",
+  "helpHub.what": "A hub is a small server that your devices and the people you share with all reach. It passes on what the modules share: a baby's diary with the other parent, a trip's alerts to your guardians, your own data between your phone and your laptop. Without a hub, this device keeps everything to itself.",
+  "helpHub.whoHeading": "Who connects it",
+  "helpHub.who": "Whoever set up this device. They add the hub's address to the device's settings and start it again; then everyone signs in with their account at the hub instead of a device account.",
+  "helpHub.howHeading": "For the person who runs this device",
+  "helpHub.how": "In the deployment file, name the hub under the sync provider, then restart the host:",
+  "helpHub.own": "To run a hub of your own: tessera hub serve (see docs/hub.md in the project)."
 }
 """##,
         "messages/sk.json": ##"""
@@ -1715,7 +1767,15 @@ export async function startInbox({ list, empty, status, markAll }) {
   "accounts.remove": "Odobrať",
   "accounts.removeLabel": "Odobrať účet {name}",
   "accounts.confirmRemove": "Odobrať účet {name}? Už sa nebude môcť prihlásiť.",
-  "errors.own_account": "Vlastný účet odobrať nemôžete."
+  "errors.own_account": "Vlastný účet odobrať nemôžete.",
+  "helpHub.title": "Pripojenie hubu — Tessera",
+  "helpHub.heading": "Pripojenie hubu",
+  "helpHub.what": "Hub je malý server, na ktorý dosiahnu všetky vaše zariadenia aj ľudia, s ktorými zdieľate. Odovzdáva to, čo aplikácie zdieľajú: denník bábätka druhému rodičovi, upozornenia z cesty vašim strážcom, vaše vlastné dáta medzi telefónom a notebookom. Bez hubu si toto zariadenie všetko necháva pre seba.",
+  "helpHub.whoHeading": "Kto ho pripojí",
+  "helpHub.who": "Ten, kto toto zariadenie nastavil. Do nastavení zariadenia doplní adresu hubu a zariadenie znova spustí; potom sa všetci prihlasujú svojím účtom na hube namiesto účtu zariadenia.",
+  "helpHub.howHeading": "Pre toho, kto zariadenie spravuje",
+  "helpHub.how": "V súbore nasadenia uveďte hub pri poskytovateľovi synchronizácie a hostiteľa znova spustite:",
+  "helpHub.own": "Vlastný hub spustíte príkazom tessera hub serve (pozri docs/hub.md v projekte)."
 }
 """##,
         "modules.js": ##"""
