@@ -233,7 +233,12 @@ extension Travel {
         return .object(out)
     }
 
-    /// Requests for me, requests I follow, and the badge: my unanswered check-ins.
+    /// How long a missed check-in stays in the badge: a day, while an answer still tells the
+    /// requester something ("she is safe"); older misses are history, not something to do.
+    static let missedStaysInBadge: TimeInterval = 86400
+
+    /// Requests for me, requests I follow, and the badge: my unanswered check-ins (the pending
+    /// ones, and those missed in the last day).
     func checkins() async throws -> JSONValue {
         let me = try await me()
         let forMe = try await rows("SELECT id FROM checkin_requests WHERE target = ? ORDER BY created_at DESC", [.text(me.username)])
@@ -241,8 +246,9 @@ extension Travel {
                                      [.text(me.username), .text(me.username)])
         let pending = try await rows("""
             SELECT c.id, c.slot_at, r.requester FROM checkins c JOIN checkin_requests r ON r.id = c.request_id
-            LEFT JOIN checkin_answers a ON a.id = c.id WHERE r.target = ? AND c.state IN ('PENDING', 'MISSED') AND a.id IS NULL ORDER BY c.slot_at
-            """, [.text(me.username)])
+            LEFT JOIN checkin_answers a ON a.id = c.id
+            WHERE r.target = ? AND a.id IS NULL AND (c.state = 'PENDING' OR (c.state = 'MISSED' AND c.slot_at >= ?)) ORDER BY c.slot_at
+            """, [.text(me.username), SQLValue(now.addingTimeInterval(-Self.missedStaysInBadge))])
         var mine: [JSONValue] = [], followed: [JSONValue] = []
         for request in forMe { mine.append(try await checkinRequest(request.string("id"))) }
         for request in iFollow { followed.append(try await checkinRequest(request.string("id"))) }

@@ -80,7 +80,23 @@ extension Travel {
         }
         try Self.checkName(name, field: "$.destination.name")
         try checkPoint(lat, lon, field: "$.destination")
+        // The same place typed again (its name, within the arrival radius) is the history's entry,
+        // not a new one: the history lists each place once.
+        if let known = try await sameDestination(name: name, lat: lat, lon: lon, traveller: traveller) { return known }
         return ResolvedDestination(id: newID(), name: name, lat: lat, lon: lon, favourite: false, createdAt: nil)
+    }
+
+    /// How near two positions of one name must be to be the same destination: the arrival radius.
+    static let sameDestinationMetres = 100.0
+
+    private func sameDestination(name: String, lat: Double, lon: Double, traveller: String) async throws -> ResolvedDestination? {
+        let candidates = try await rows("SELECT * FROM destinations WHERE traveller = ? AND lower(name) = lower(?) ORDER BY last_used_at DESC",
+                                        [.text(traveller), .text(name)])
+        guard let row = candidates.first(where: { Self.metres(lat, lon, $0["lat"].real ?? 0, $0["lon"].real ?? 0) <= Self.sameDestinationMetres }) else {
+            return nil
+        }
+        return ResolvedDestination(id: row.string("id"), name: row.string("name"), lat: row["lat"].real ?? 0, lon: row["lon"].real ?? 0,
+                                   favourite: row["is_favourite"].integer == 1, createdAt: row.string("created_at"))
     }
 
     func checkPoint(_ lat: Double, _ lon: Double, field: String) throws {
@@ -276,10 +292,33 @@ extension Travel {
     }
 
     /// The destination history, favourites first, then the most recently used.
+    /// The history, each place once: entries of one name within the arrival radius (typed again
+    /// before this rule, or on two devices at once) show as their most recently used one, a
+    /// favourite if any of them is.
     func destinations() async throws -> JSONValue {
         let me = try await me()
-        return ["destinations": .array(try await rows("SELECT id, name, lat, lon, is_favourite, last_used_at FROM destinations WHERE traveller = ? ORDER BY is_favourite DESC, last_used_at DESC",
-                                                      [.text(me.username)]).map(\.jsonObject))]
+        let all = try await rows("SELECT id, name, lat, lon, is_favourite, last_used_at FROM destinations WHERE traveller = ? ORDER BY last_used_at DESC",
+                                 [.text(me.username)])
+        var kept: [(row: Row, favourite: Bool)] = []
+        for row in all where !kept.contains(where: { Self.isSamePlace($0.row, row) }) {
+            kept.append((row, all.contains { Self.isSamePlace($0, row) && $0["is_favourite"].integer == 1 }))
+        }
+        // Favourites first, then the most recently used (the order `all` came in; sorting is stable).
+        let ordered = kept.filter(\.favourite) + kept.filter { !$0.favourite }
+        return ["destinations": .array(ordered.map { entry in
+            guard case .object(var members) = entry.row.jsonObject else { return entry.row.jsonObject }
+            members["is_favourite"] = .integer(entry.favourite ? 1 : 0)
+            return .object(members)
+        })]
+    }
+
+    static func metres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        Geodesy.distance(from: GeoPoint(latitude: lat1, longitude: lon1), to: GeoPoint(latitude: lat2, longitude: lon2))
+    }
+
+    private static func isSamePlace(_ a: Row, _ b: Row) -> Bool {
+        a.string("name").lowercased() == b.string("name").lowercased()
+            && metres(a["lat"].real ?? 0, a["lon"].real ?? 0, b["lat"].real ?? 0, b["lon"].real ?? 0) <= sameDestinationMetres
     }
 
     struct DestinationIDInput: Decodable, Sendable { var destinationId: String }

@@ -70,4 +70,36 @@ import TesseraTestFixtures
         #expect(try TravelFixture.delivered(host, "alert-").isEmpty)
         await host.stop()
     }
+
+    @Test func aMissedCheckInLeavesTheBadgeADayLaterButStaysInTheHistory() async throws {
+        let host = try await TravelFixture.ada()
+        let request = try await host.call("checkin-request", ["target": "ada"])
+        let slot = try #require(request["checkins"]?.arrayValue?.first?["id"]?.stringValue)
+        try await TravelFixture.advance(host, to: Date("2026-03-02T09:00:00Z"))  // long missed
+        let missed = try await host.call("checkins")
+        #expect(missed["badge"] == 1, "a fresh miss still asks for an answer")
+        try await TravelFixture.advance(host, to: Date("2026-03-03T08:00:01Z"))
+        let old = try await host.call("checkins")
+        #expect(old["badge"] == 0 && old["unanswered"]?.arrayValue?.isEmpty == true)
+        let history = old["requestsForMe"]?.arrayValue?.first?["checkins"]?.arrayValue ?? []
+        #expect(history.map { $0["id"] } == [.string(slot)] && history.first?["state"] == "MISSED")
+        await host.stop()
+    }
+}
+
+@Suite struct DestinationHistoryTests {
+    @Test func aPlaceTypedAgainIsOneEntryOfTheHistoryAndAFarOneOfTheSameNameAnother() async throws {
+        let host = try await TravelFixture.ada()
+        for (i, lat) in [50.0880, 50.0883, 50.0880].enumerated() {  // the second 33 m away: the same place
+            _ = try await host.call("trip-start", ["destination": ["name": i == 1 ? "home" : "Home", "lat": .number(lat), "lon": 14.42]])
+            _ = try await host.call("trip-end", ["pin": .string(TravelFixture.pin)])
+            try await host.advanceClock(by: 60)
+        }
+        _ = try await host.call("trip-start", ["destination": ["name": "Home", "lat": 49.19, "lon": 16.61]])  // another city's "Home"
+        let history = try await host.call("destinations")["destinations"]?.arrayValue ?? []
+        #expect(history.count == 2, "\(history)")
+        #expect(history.first?["lat"] == 49.19)  // the most recently used first
+        #expect(try await TravelFixture.count(host, "destinations") == 2)
+        await host.stop()
+    }
 }
