@@ -44,6 +44,23 @@ public struct Deployment: Sendable {
     public internal(set) var mail: MailProvider? = nil
     /// Whether anyone may create an account on this hub (`hub.registration` is `open`).
     public internal(set) var hubRegistrationOpen = false
+    /// The map tile server the console's pages use (`http.mapTiles`), if the deployment names one.
+    public internal(set) var mapTiles: MapTiles? = nil
+
+    /// A map tile server: its URL template (`{z}/{x}/{y}`) and the attribution its terms ask for.
+    public struct MapTiles: Sendable, Hashable {
+        public let url: String
+        public let attribution: String
+
+        /// `scheme://host[:port]` of the template, for the pages' Content-Security-Policy (a
+        /// `{s}` subdomain placeholder becomes `*.`).
+        public var origin: String {
+            let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+            let authority = afterScheme.prefix { $0 != "/" }
+            let scheme = url.hasPrefix("https") ? "https" : "http"
+            return "\(scheme)://" + authority.replacingOccurrences(of: "{s}.", with: "*.")
+        }
+    }
 
     /// The entry for a plugin id.
     public func entry(for id: String) -> PluginEntry? { plugins.first { $0.id == id } }
@@ -236,6 +253,9 @@ public enum DeploymentReader {
             hubRegistrationOpen: doc["hub"]?["registration"]?.stringValue == "open"
         )
         deployment.hubFiles = hubFilesProvider(doc["providers"]?["hubFiles"], base: base)
+        if let tiles = doc["http"]?["mapTiles"], let url = tiles["url"]?.stringValue, let attribution = tiles["attribution"]?.stringValue {
+            deployment.mapTiles = Deployment.MapTiles(url: url, attribution: attribution)
+        }
         return deployment
     }
 }

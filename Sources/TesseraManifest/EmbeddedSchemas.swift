@@ -604,6 +604,16 @@ public enum EmbeddedSchemas {
               }
             }
           }
+        },
+        "mapTiles": {
+          "description": "A map tile server for the pages that show a map (safe travel's route; docs/console.md, \"Maps\"): a URL template with {z}, {x} and {y} (and {s} for subdomains), and the attribution its terms ask for. The pages' Content-Security-Policy then allows images from its origin. Without it, pages draw their own SVG with no tiles.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["url", "attribution"],
+          "properties": {
+            "url": { "type": "string", "pattern": "^https?://[^/?#]+/", "maxLength": 500 },
+            "attribution": { "type": "string", "minLength": 1, "maxLength": 300 }
+          }
         }
       }
     },

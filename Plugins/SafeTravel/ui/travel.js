@@ -13,6 +13,7 @@ import { startPage } from "/console/page.js";
 import { t } from "/console/i18n.js";
 import { dateTime, relative, distance, coordinates, list } from "/console/format.js";
 import { svg, projection } from "./track-map.js";
+import { drawOnMap } from "./leaflet-map.js";
 import { PLUGIN, hostNow, percent, alertLine, refusalText, showRefusal } from "./travel-common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,20 @@ class Missing extends Error {
     super(key);
     this.key = key;
     this.control = control;
+  }
+}
+
+/** The trip on the tile map where the deployment has one, else as the page's own SVG. */
+async function drawTrip(trip, positions) {
+  if (session.mapTiles) {
+    $("track").setAttribute("hidden", "");  // an SVG element has no `hidden` property
+    $("map").hidden = false;
+    await drawOnMap($("map"), session.mapTiles, {
+      route: trip.route ? JSON.parse(trip.route) : [], walked: positions.map((p) => [p.lat, p.lon]),
+      destination: trip.dest_lat != null ? { lat: trip.dest_lat, lon: trip.dest_lon } : null,
+    });
+  } else {
+    drawTrack(trip, positions);
   }
 }
 
@@ -72,7 +87,7 @@ async function refreshTrip(trip, now) {
     ? t("trip.linkExpires", { time: dateTime(trip.liveLink.expiresAt), relative: relative(trip.liveLink.expiresAt, now) }) : "";
   const { activities } = await callOperation(PLUGIN, "trip-activities", { tripId: trip.id });
   const positions = activities.filter((a) => a.lat != null && a.lon != null);
-  drawTrack(trip, positions);
+  await drawTrip(trip, positions);
   clear($("positions"));
   for (const p of positions) {
     $("positions").append(el("tr", {},

@@ -19,6 +19,6 @@ struct ModuleAssetRoutes: Sendable {
         guard let file = ModulePath.read(folder: ui.folder, relativePath: path.dropFirst(prefix.count + 1)) else {
             throw APIError.noRoute(request.method, path)
         }
-        return StaticResponse.file(file.bytes, contentType: ContentType.of(file.name))
+        return StaticResponse.file(file.bytes, contentType: ContentType.of(file.name), imagesFrom: host.deployment.mapTiles?.origin)
     }
 }

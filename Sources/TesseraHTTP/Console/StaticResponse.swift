@@ -10,13 +10,18 @@ import Hummingbird
 /// The files are the same for everyone and hold no secret, so they are served without a token
 /// (a browser cannot attach one when it navigates); every API call the pages make needs one.
 enum StaticResponse {
-    static let policy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let policy = policy(imagesFrom: nil)
 
-    static func file(_ bytes: [UInt8], contentType: String) -> Response {
+    /// The policy, with images also from `origin` (the deployment's map tile server, `http.mapTiles`).
+    static func policy(imagesFrom origin: String?) -> String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(origin.map { " " + $0 } ?? ""); connect-src 'self'; "
+            + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    static func file(_ bytes: [UInt8], contentType: String, imagesFrom origin: String? = nil) -> Response {
         Response(status: .ok, headers: [
             .contentType: contentType,
-            .contentSecurityPolicy: policy,
+            .contentSecurityPolicy: origin == nil ? policy : policy(imagesFrom: origin),
             .xContentTypeOptions: "nosniff",
             .referrerPolicy: "no-referrer",
             // Revalidate each time: a changed console or module page shows at the next load.

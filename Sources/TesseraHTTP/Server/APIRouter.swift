@@ -109,11 +109,12 @@ enum APIRouter {
 
     /// The web console and the modules' pages (static files; no token needed to fetch them).
     static func addConsole(to table: inout RouteTable, host: PluginHost) {
-        let console = ConsoleRoutes()
+        let console = ConsoleRoutes(imagesFrom: host.deployment.mapTiles?.origin)
         let modules = ModuleAssetRoutes(host: host)
         table.add(.get, "/", console.index)
         table.add(.get, "/console/:file", console.asset)
         table.add(.get, "/console/messages/:file", console.message)
+        table.add(.get, "/console/vendor/leaflet/**", console.leaflet)
         table.add(.get, "/favicon.ico", console.icon)
         table.add(.get, "/ui/:id", modules.serve)
         table.add(.get, "/ui/:id/**", modules.serve)

@@ -87,7 +87,17 @@ struct SessionRoutes: Sendable {
                       "via": .string(context.signedInByCookie ? "session" : "token"),
                       "language": account?.language.map { .string($0) } ?? .null,
                       "hub": host.deployment.sync.map { .string($0.hub) } ?? .null,
-                      "hubPerson": host.hubPerson.map { .string($0.name) } ?? .null])
+                      "hubPerson": host.hubPerson.map { .string($0.name) } ?? .null,
+                      "mapTiles": mapTiles])
+    }
+
+    /// The deployment's tile server, for pages that draw a map; `null` without one, or where the
+    /// host has no Leaflet to serve (Debian's `libjs-leaflet`), so a page never asks for a script
+    /// that is not there.
+    private var mapTiles: JSONValue {
+        guard let tiles = host.deployment.mapTiles,
+              FileManager.default.fileExists(atPath: ConsoleRoutes.leafletFolder + "/leaflet.js") else { return .null }
+        return ["url": .string(tiles.url), "attribution": .string(tiles.attribution)]
     }
 
     func setLanguage(_ request: Request, context: APIRequestContext) async throws -> Response {
