@@ -127,4 +127,46 @@ import TesseraTestFixtures
         let rest = try await serve.terminate().rest
         #expect(!(serve.output + rest).contains(Self.password) && !rest.contains("short12"))
     }
+
+    /// Signing in to the console of a device whose deployment names a hub (docs/console.md,
+    /// "Signing in"): the person's hub account. The first sign-in logs the device in to the hub as
+    /// them; the device keeps a hash of the password, so signing in again works with the hub
+    /// stopped; another person's hub account cannot sign in to a device that holds hers; logging
+    /// the device out removes her console account.
+    @Test(.hangWatchdog) func theConsoleSignsInWithTheHubAccountAndAgainWhileTheHubIsDown() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let spare = Self.device("console-spare", hubPort: hub.port)
+        for email in ["ada@example.org", "bob@example.org"] {
+            let made = try await Self.register(spare, email)
+            #expect(made.status == 0, "\(made.stderr)")
+            _ = try await Self.tessera(spare, ["sync", "logout"])
+        }
+        let phone = Self.device("console-phone", hubPort: hub.port)
+        let serve = try await ServeProcess.start(phone)
+        defer { serve.process.terminate() }
+        let setup = try await RawHTTPClient.request(port: serve.port, "GET", "/v1/session/setup")
+        #expect(setup.json?["firstAccount"] == false && setup.json?["hubPerson"] == .null, "\(setup.text)")
+        let credentials = #"{"name": "Ada@Example.org", "password": "\#(Self.password)"}"#
+        let first = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/session", headers: [("Content-Type", "application/json")],
+                                                    body: Array(credentials.utf8))
+        #expect(first.status == 200 && first.json?["name"] == "ada@example.org" && first.headers["set-cookie"] != nil, "\(first.text)")
+        #expect(try await RawHTTPClient.request(port: serve.port, "GET", "/v1/session/setup").json?["hubPerson"] == "ada@example.org")
+
+        // bob's hub account: the device holds ada's data, so no.
+        let bob = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/session", headers: [("Content-Type", "application/json")],
+                                                  body: Array(#"{"name": "bob@example.org", "password": "\#(Self.password)"}"#.utf8))
+        #expect(bob.status == 401 && bob.errorCode == "wrong_password", "\(bob.text)")
+
+        // The hub stopped: ada signs in again, from the hash the device kept.
+        _ = try await hub.terminate()
+        let again = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/session", headers: [("Content-Type", "application/json")],
+                                                    body: Array(credentials.utf8))
+        #expect(again.status == 200, "\(again.text)")
+        let accounts = try String(contentsOfFile: phone.dataDirectory + "/accounts.json", encoding: .utf8)
+        let kept = try JSONValue(parsing: Array(accounts.utf8))["accounts"]?.arrayValue ?? []
+        #expect(kept.map { $0["name"] } == ["ada@example.org"] && kept.first?["source"] == "hub", "\(accounts)")
+        #expect(!accounts.contains(Self.password))
+        _ = try await serve.terminate()
+    }
 }
