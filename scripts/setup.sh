@@ -25,7 +25,7 @@ set -euo pipefail
 PACKAGES='
 build apt  libsqlite3-dev          -                                 the system SQLite every store is written with
 build apt  libcrypt-dev            -                                 yescrypt, the hub password hashes (Sources/CCrypt)
-build apt  libjs-leaflet           /usr/share/javascript/leaflet/leaflet.js   the map under safe travel's route, served by the host (never a CDN)
+build apt  libjs-leaflet           -                                 the map under safe travel's route, served by the host from /usr/share/javascript/leaflet (never a CDN)
 test  apt  coreutils               env,sha256sum,chown               checksums the tests compare with the host; the PostgreSQL test folder handed to postgres
 test  apt  bash                    bash                              scripts the tests run (sdk-docs.sh)
 test  apt  binutils                readelf,nm                        the loader tests read ELF notes and symbols
@@ -38,6 +38,8 @@ test  apt  gpsd-clients            gpsfake                           feeds gpsd 
 test  apt  postgresql              /usr/lib/postgresql/*/bin/initdb,/usr/lib/postgresql/*/bin/pg_ctl,/usr/lib/postgresql/*/bin/createdb   the hub PostgreSQL store against a real server
 test  apt  python3-aiosmtpd        debian-python:aiosmtpd            the SMTP server the hub mail tests send to
 test  apt  chromium                /usr/lib/chromium/chromium        the console tests drive a real headless browser
+test  apt  mosquitto               /usr/sbin/mosquitto,mosquitto_passwd   the MQTT broker OwnTracks apps publish to, in the location tests
+test  apt  mosquitto-clients       mosquitto_pub                     publishes OwnTracks messages to the broker, as the app does
 test  apt  poppler-utils           pdftotext,pdftoppm                the baby diary PDF tests read and render the PDFs
 test  pip  openapi-spec-validator  python:openapi_spec_validator     checks /openapi.json against OpenAPI 3.1
 test  pip  schemathesis            python:schemathesis               fuzzes the API against its OpenAPI document

@@ -69,6 +69,10 @@ struct Serve: AsyncParsableCommand {
         say(PluginTable.render(host.statuses()))
         say("tessera \(tesseraVersionText) serving \(hub == nil ? "" : "hub ")deployment '\(host.deployment.name)' at \(Self.url(http.host, boundPort)) (data: \(host.options.dataDirectory)); Ctrl-C to stop")
         var background = host.startLocationSources()
+        // OwnTracks apps in MQTT mode: the deployment's broker (providers.location.mqtt).
+        do { if let mqtt = try OwnTracksMQTT.start(host: host) { background.append(mqtt) } } catch {
+            throw CLIError(code: .invalidDeployment, message: "\(error)")
+        }
         // A device waits at its hub, so other devices' changes come down in seconds.
         if host.deployment.role == .device { background += host.startHubWatch() }
         if host.virtualClock == nil { background.append(Task { await host.runTimers() }) }

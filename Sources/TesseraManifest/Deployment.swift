@@ -95,7 +95,24 @@ public struct Deployment: Sendable {
         var gpsdPort = 2947
         /// Fixes stamped further ahead of the host's clock than this are dropped.
         public var futureMarginSeconds: Int64 = 600
+        /// An MQTT broker that OwnTracks apps publish to (`mqtt`), if any.
+        public var mqtt: MQTTSource?
         public init() {}
+    }
+
+    /// An MQTT broker to subscribe to for OwnTracks messages (`providers.location.mqtt`).
+    public struct MQTTSource: Sendable, Hashable {
+        public var host: String
+        public var port: Int
+        /// `mqtts://`: TLS, checked against `caFile` or the system's roots.
+        public var tls: Bool
+        public var topic: String
+        public var username: String?
+        /// A file holding the password (absolute, or relative to the deployment file's folder).
+        public var passwordFile: String?
+        public var caFile: String?
+        /// The client id the broker keeps the session under (default `tessera-<deployment name>`).
+        public var clientID: String?
     }
 
     /// Outbound HTTP: where requests for real services go instead, and how large a response may be.
@@ -240,7 +257,7 @@ public enum DeploymentReader {
             clock: clock,
             plugins: plugins,
             notifications: notificationsProvider(doc["providers"]?["notifications"]),
-            location: locationProvider(doc["providers"]?["location"]),
+            location: locationProvider(doc["providers"]?["location"], base: base),
             http: httpProvider(doc["providers"]?["http"]),
             sync: syncProvider(doc["providers"]?["sync"]),
             hubStore: hubStoreProvider(doc["providers"]?["hubStore"]),
@@ -274,14 +291,29 @@ extension DeploymentReader {
     }
 
     /// `providers.location`, already checked against the schema.
-    static func locationProvider(_ doc: JSONValue?) -> Deployment.LocationProvider {
+    static func locationProvider(_ doc: JSONValue?, base: URL? = nil) -> Deployment.LocationProvider {
         var provider = Deployment.LocationProvider()
         guard let doc else { return provider }
         if let gpsd = doc["gpsd"] {
             provider.gpsd = (gpsd["host"]?.stringValue ?? "127.0.0.1", gpsd["port"]?.integerValue.map(Int.init) ?? 2947)
         }
         if let text = doc["futureMargin"]?.stringValue, let seconds = DurationText.seconds(text) { provider.futureMarginSeconds = seconds }
+        provider.mqtt = mqttSource(doc["mqtt"], base: base)
         return provider
+    }
+
+    /// `providers.location.mqtt`: `mqtt://host[:1883]` or `mqtts://host[:8883]`, files made absolute.
+    static func mqttSource(_ doc: JSONValue?, base: URL?) -> Deployment.MQTTSource? {
+        guard let doc, let text = doc["url"]?.stringValue, let url = URL(string: text), let host = url.host else { return nil }
+        let tls = url.scheme == "mqtts"
+        func absolute(_ path: String?) -> String? {
+            guard let path else { return nil }
+            return path.hasPrefix("/") || base == nil ? path : base!.appendingPathComponent(path).standardizedFileURL.path
+        }
+        return Deployment.MQTTSource(host: host, port: url.port ?? (tls ? 8883 : 1883), tls: tls,
+                                     topic: doc["topic"]?.stringValue ?? "owntracks/#", username: doc["username"]?.stringValue,
+                                     passwordFile: absolute(doc["passwordFile"]?.stringValue), caFile: absolute(doc["caFile"]?.stringValue),
+                                     clientID: doc["clientId"]?.stringValue)
     }
 
     /// `providers.http`, already checked against the schema.

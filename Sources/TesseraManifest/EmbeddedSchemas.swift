@@ -343,6 +343,20 @@ public enum EmbeddedSchemas {
               "type": "string",
               "pattern": "^([0-9]+[dhms])+$",
               "description": "Fixes stamped further than this ahead of the host's clock are dropped (default 10m)."
+            },
+            "mqtt": {
+              "description": "An MQTT broker OwnTracks apps publish to (docs/location.md, \"OwnTracks over MQTT\"): the host subscribes to `topic` at QoS 1 with a kept session, so what is published while it is down arrives when it is back.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["url"],
+              "properties": {
+                "url": { "type": "string", "pattern": "^mqtts?://[^/?#]+/?$", "description": "mqtt://host[:1883], or mqtts://host[:8883] for TLS." },
+                "topic": { "type": "string", "minLength": 1, "maxLength": 200, "description": "The topic filter (default owntracks/#); the device is the topic after its first level." },
+                "username": { "type": "string", "minLength": 1, "maxLength": 200 },
+                "passwordFile": { "type": "string", "minLength": 1, "description": "A file holding the password (never the deployment itself), relative to the deployment's folder." },
+                "caFile": { "type": "string", "minLength": 1, "description": "PEM certificate authority for mqtts:// (the system's roots otherwise)." },
+                "clientId": { "type": "string", "minLength": 1, "maxLength": 23, "description": "The session's client id at the broker (default tessera-<deployment name>)." }
+              }
             }
           }
         },
