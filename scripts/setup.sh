@@ -25,7 +25,7 @@ set -euo pipefail
 PACKAGES='
 build apt  libsqlite3-dev          -                                 the system SQLite every store is written with
 build apt  libcrypt-dev            -                                 yescrypt, the hub password hashes (Sources/CCrypt)
-build apt  libjs-leaflet           -                                 the map under safe travel's route, served by the host from /usr/share/javascript/leaflet (never a CDN)
+build apt  libjs-leaflet           -                                 the map under the safe travel route, served by the host from /usr/share/javascript/leaflet (never a CDN)
 test  apt  coreutils               env,sha256sum,chown               checksums the tests compare with the host; the PostgreSQL test folder handed to postgres
 test  apt  bash                    bash                              scripts the tests run (sdk-docs.sh)
 test  apt  binutils                readelf,nm                        the loader tests read ELF notes and symbols
