@@ -175,7 +175,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// `timeout`: seconds without data before the request fails (a 14 MB body parsed by a debug
     /// build while the whole suite runs needs more than the default).
     func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
-                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 30) async throws -> HubResponse {
+                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
         try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType, timeout: timeout)
     }
 
@@ -227,13 +227,15 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
 }
 
 
-/// Requests to a hub on a loopback port, over URLSession.
+/// Requests to a hub on a loopback port, over URLSession. The timeout (120 s) is a watchdog, not a
+/// measurement: in the whole suite on two cores, with browsers and PostgreSQL busy, a push racing
+/// three others through two replicas took over 30 s to be answered (the test alone: 5 s).
 struct HubClient {
     let port: Int
 
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
-                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 30) async throws -> HubResponse {
+                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.timeoutInterval = timeout
