@@ -61,20 +61,11 @@ struct TokenFile {
     }
 
     /// Replaces the file with `records`: written to a temporary file made with mode 0600 (never
-    /// readable by others, not even for a moment), synced, then renamed over the old one.
+    /// readable by others, not even for a moment), synced, then renamed over the old one
+    /// (``PrivateJSONFile/write(_:)``, as the console's accounts and sessions are).
     func write(_ records: [TokenRecord]) throws(TokenStoreError) {
-        let text = JSONValue.object(["tokens": .array(records.map(\.json))]).prettySerialized() + "\n"
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unwritable(path, String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .unwritable(path, reason)
+        do { try PrivateJSONFile(path: path).write(.object(["tokens": .array(records.map(\.json))])) } catch {
+            throw .unwritable(path, "\(error)")
         }
     }
 }

@@ -40,16 +40,21 @@ import TesseraTestFixtures
         }
     }
 
-    @Test(.hangWatchdog) func aGuardianAcknowledgesAnSOSOnTheirPageAndTheLadderStops() async throws {
-        let executable = try #require(HeadlessChromium.executable)
-        let hubWorkspace = FixtureWorkspace("safetravel-guardian-hub")
+    /// A hub (`tessera serve`, role hub) with ada and bob as its people, their password "correct horse battery".
+    static func hubWithAdaAndBob(_ name: String) async throws -> ServeProcess {
+        let hubWorkspace = FixtureWorkspace(name)
         hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub"])
         for person in ["ada", "bob"] {
             let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", person, "--deployment", hubWorkspace.deploymentFile,
                                                                          "--data", hubWorkspace.dataDirectory], input: "correct horse battery\n")
             #expect(added.status == 0, "\(added.stderr)")
         }
-        let hub = try await ServeProcess.start(hubWorkspace)
+        return try await ServeProcess.start(hubWorkspace)
+    }
+
+    @Test(.hangWatchdog) func aGuardianAcknowledgesAnSOSOnTheirPageAndTheLadderStops() async throws {
+        let executable = try #require(HeadlessChromium.executable)
+        let hub = try await Self.hubWithAdaAndBob("safetravel-guardian-hub")
         defer { hub.process.terminate() }
         let ada = try Device("ada", hubPort: hub.port), bob = try Device("bob", hubPort: hub.port)
         for device in [ada, bob] {

@@ -16,14 +16,7 @@ import TesseraTestFixtures
     // The time limit is a watchdog against a hang, not a measurement.
     @Test(.hangWatchdog) func adaAsksBobOnHerPageBobAcceptsOnHisAndAdaRemovesHim() async throws {
         let executable = try #require(HeadlessChromium.executable)
-        let hubWorkspace = FixtureWorkspace("safetravel-guardians-hub")
-        hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub"])
-        for person in ["ada", "bob"] {
-            let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", person, "--deployment", hubWorkspace.deploymentFile,
-                                                                         "--data", hubWorkspace.dataDirectory], input: "correct horse battery\n")
-            #expect(added.status == 0, "\(added.stderr)")
-        }
-        let hub = try await ServeProcess.start(hubWorkspace)
+        let hub = try await SafeTravelGuardianBrowserTests.hubWithAdaAndBob("safetravel-guardians-hub")
         defer { hub.process.terminate() }
         let ada = try SafeTravelGuardianBrowserTests.Device("ada", hubPort: hub.port)
         let bob = try SafeTravelGuardianBrowserTests.Device("bob", hubPort: hub.port)
