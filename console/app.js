@@ -63,7 +63,7 @@ async function showConsole() {
   $("sign-out").hidden = false;
   $("host-line").textContent = t("console.signedInAs", { name: me.name });
   renderModules($("module-list"), $("modules-empty"), plugins);
-  stopStream = await startInbox({ list: $("inbox"), empty: $("inbox-empty"), status: $("stream-status"), markAll: $("mark-all-read") });
+  stopStream = await startInbox({ list: $("inbox"), empty: $("inbox-empty"), status: $("stream-status"), markAll: $("mark-all-read"), plugins });
   if (admin) {
     renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
     if (!accountsStarted) {

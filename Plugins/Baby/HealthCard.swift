@@ -93,7 +93,8 @@ extension Diary {
         try await remember(name, field: "vaccination")
         if let remindAt, let id = item["id"]?.stringValue {
             item = try await with(reminder: try await setOneShotReminder(recordID: id, childID: input.childId, kind: "vaccination",
-                                                                          at: remindAt, title: "Očkování: \(name)", body: "\(name) (\(input.date))"), on: item)
+                                                                          at: remindAt, title: "Očkování: \(name)", body: "\(name) (\(input.date))",
+                                                                          message: vaccinationMessage(name: name, date: input.date)), on: item)
         }
         return item
     }

@@ -82,7 +82,8 @@ extension Diary {
                                         values: ["contact_id": .text(input.doctorId), "problem_id": .text(problem)])
         guard let remindAt, let id = visit["id"]?.stringValue else { return visit }
         let reminder = try await setOneShotReminder(recordID: id, childID: input.childId, kind: "doctorVisit", at: remindAt,
-                                                    title: "Návštěva lékaře: \(doctor["name"].text ?? "")", body: input.at)
+                                                    title: "Návštěva lékaře: \(doctor["name"].text ?? "")", body: input.at,
+                                                    message: visitMessage(doctor: doctor["name"].text ?? "", at: input.at))
         return try await with(reminder: reminder, on: visit)
     }
 

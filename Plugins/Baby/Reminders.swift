@@ -15,7 +15,8 @@ extension Diary {
         return instant
     }
 
-    func setOneShotReminder(recordID: String, childID: String, kind: String, at: Date, title: String, body: String) async throws -> JSONValue {
+    func setOneShotReminder(recordID: String, childID: String, kind: String, at: Date, title: String, body: String,
+                            message: NotificationMessage) async throws -> JSONValue {
         let notifications = try requireNotifications()
         try await cancelReminders(recordID: recordID)
         let key = "baby-\(recordID)"
@@ -23,7 +24,7 @@ extension Diary {
         // notification the module no longer knows of.
         try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": .text(kind),
                                                                  "fire_at": .text(at.formatted(.iso8601))]) }
-        try await notifications.schedule(NotificationRequest(key: key, title: title, body: body,
+        try await notifications.schedule(NotificationRequest(key: key, title: title, body: body, message: message, priority: .normal,
                                                              payload: ["recordId": .string(recordID), "childId": .string(childID)],
                                                              schedule: .at(at)))
         return ["at": .string(dates.moment(of: at))]
@@ -46,6 +47,9 @@ extension Diary {
             try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": "medication", "rule": .text(rule)]) }
             try await notifications.schedule(NotificationRequest(
                 key: key, title: "Lék: \(name)", body: "\(dose.dose) v \(dose.time)",
+                // The time of day stays text: it is the dose's time in the configured zone, whoever reads it.
+                message: NotificationMessage("notify.medication", ["name": .text(name), "dose": .text(dose.dose), "time": .text(dose.time)]),
+                priority: .normal,
                 payload: ["recordId": .string(recordID), "childId": .string(childID), "dose": .integer(Int64(index))],
                 schedule: .recurring(rule: rule, startingAt: start, timeZone: config.timeZone.identifier)))
             scheduled.append(["time": .string(dose.time), "rule": .string(rule)])
@@ -83,26 +87,41 @@ extension Diary {
     /// Sets (or with no `remindAt`, clears) the reminder of a vaccination or doctor visit on this
     /// device. Any member may: reminders are personal (§5).
     func setReminder(_ input: ReminderInput) async throws -> JSONValue {
-        let (childID, kind, title, body) = try await reminderSubject(input.recordId)
+        let (childID, kind, title, body, message) = try await reminderSubject(input.recordId)
         guard let remindAt = input.remindAt else {
             try await cancelReminders(recordID: input.recordId)
             return ["recordId": .string(input.recordId), "reminder": .null]
         }
         let at = try futureInstant(remindAt, field: "remindAt")
         return ["recordId": .string(input.recordId),
-                "reminder": try await setOneShotReminder(recordID: input.recordId, childID: childID, kind: kind, at: at, title: title, body: body)]
+                "reminder": try await setOneShotReminder(recordID: input.recordId, childID: childID, kind: kind, at: at, title: title, body: body, message: message)]
     }
 
-    private func reminderSubject(_ id: String) async throws -> (String, String, String, String) {
+    private func reminderSubject(_ id: String) async throws -> (String, String, String, String, NotificationMessage) {
         if let item = try await query("SELECT child_id, name, occurred_at FROM health_items WHERE id = ? AND kind = 'vaccination'", [.text(id)]).first {
-            let name = item["name"].text ?? ""
-            return (item["child_id"].text ?? "", "vaccination", "Očkování: \(name)", "\(name) (\(item["occurred_at"].text ?? ""))")
+            let name = item["name"].text ?? "", date = item["occurred_at"].text ?? ""
+            return (item["child_id"].text ?? "", "vaccination", "Očkování: \(name)", "\(name) (\(date))", vaccinationMessage(name: name, date: date))
         }
         if let visit = try await query("SELECT child_id, contact_id, occurred_at FROM records WHERE id = ? AND type = 'doctor_visit'", [.text(id)]).first {
             let doctor = try await query("SELECT name FROM contacts WHERE id = ?", [visit["contact_id"]]).first?["name"].text ?? ""
-            return (visit["child_id"].text ?? "", "doctorVisit", "Návštěva lékaře: \(doctor)", visit["occurred_at"].text ?? "")
+            let at = visit["occurred_at"].text ?? ""
+            return (visit["child_id"].text ?? "", "doctorVisit", "Návštěva lékaře: \(doctor)", at, visitMessage(doctor: doctor, at: at))
         }
         throw BabyError.notFound("vaccination or doctor visit", id)
+    }
+
+    func vaccinationMessage(name: String, date: String) -> NotificationMessage {
+        NotificationMessage("notify.vaccination", ["name": .text(name), "date": messageValue(dayOrMoment: date)])
+    }
+
+    func visitMessage(doctor: String, at: String) -> NotificationMessage {
+        NotificationMessage("notify.doctorVisit", ["doctor": .text(doctor), "at": messageValue(dayOrMoment: at)])
+    }
+
+    /// A stored day stays a day; a local moment becomes an instant, shown in each reader's zone.
+    private func messageValue(dayOrMoment text: String) -> NotificationValue {
+        if text.count == 10 { return .day(text) }
+        return (try? dates.instant(text, field: "date")).map { .instant($0) } ?? .text(text)
     }
 
     func with(reminder: JSONValue, on item: JSONValue) async throws -> JSONValue {

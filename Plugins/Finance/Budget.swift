@@ -132,11 +132,15 @@ extension Ledger {
         let parameters = ["spent": Money.format(spent, currency: settings.currency, language: settings.language),
                           "budget": Money.format(budget, currency: settings.currency, language: settings.language),
                           "month": month, "category": category ?? ""]
+        var values: [String: NotificationValue] = ["month": .text(month), "spent": Money.value(spent), "budget": Money.value(budget),
+                                                   "currency": .text(settings.currency)]
+        if let category { values["category"] = .text(category) }
         // Keyed, so a crash before the mark is written makes the next check schedule it again, not twice.
         try await notifications?.schedule(NotificationRequest(
             key: "over-budget-\(month)" + (category.map { "-" + $0 } ?? ""),
             title: Strings.text(category == nil ? "over.title" : "overCategory.title", settings.language),
             body: Strings.text(category == nil ? "over.body" : "overCategory.body", settings.language, parameters),
+            message: NotificationMessage(category == nil ? "notify.overBudget" : "notify.overCategory", values), priority: .normal,
             payload: ["month": .string(month), "category": category.map { .string($0) } ?? .null], schedule: .at(clock.now())))
         let emits = emitsEvents
         try await storage.write { batch in

@@ -46,7 +46,9 @@ extension Ledger {
             let settings = try await settings()
             try await notifications?.schedule(NotificationRequest(
                 key: "fio-import-failed-\(try await today().day)", title: Strings.text("import.failed.title", settings.language),
-                body: error.message, schedule: .at(clock.now())))
+                body: error.message, message: NotificationMessage("notify.importFailed", ["error": .text(error.message)]),
+                // The import stays undone until the person acts (a new token, a currency choice).
+                priority: .timeSensitive, schedule: .at(clock.now())))
         }
         try await scheduleDailyImport()
     }
@@ -58,6 +60,7 @@ extension Ledger {
         let language = try await settings().language
         try await notifications.schedule(NotificationRequest(
             key: Self.tokenReminderKey, title: Strings.text("token.title", language), body: Strings.text("token.body", language),
+            message: NotificationMessage("notify.tokenExpiry"), priority: .normal,
             schedule: .at(now.addingTimeInterval(Self.tokenReminderAfter))))
     }
 

@@ -71,6 +71,9 @@ extension Ledger {
             try await notifications?.schedule(NotificationRequest(
                 key: "goal-reached-\(id)", title: Strings.text("goal.title", settings.language),
                 body: Strings.text("goal.body", settings.language, ["name": name, "target": target]),
+                message: NotificationMessage("notify.goalReached", ["name": .text(name), "target": Money.value(row["target_minor"].integer ?? 0),
+                                                                    "currency": .text(settings.currency)]),
+                priority: .normal,
                 payload: ["goal": .string(id)], schedule: .at(clock.now())))
             try await storage.write { batch in
                 batch.patch("goals", id: id, ["completed_at": .text(now)])

@@ -47,6 +47,10 @@ enum Money {
         return minor
     }
 
+    /// An amount for a notification's message, in major units (the reader's console formats the
+    /// number; the currency goes beside it as text).
+    static func value(_ minor: Int64) -> NotificationValue { .number(Double(minor) / 100) }
+
     /// `"1234.50"`: minor units as a plain decimal string (the API's and CSV's form).
     static func plain(_ minor: Int64) -> String {
         let sign = minor < 0 ? "-" : ""

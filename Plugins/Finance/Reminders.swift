@@ -66,6 +66,7 @@ extension Ledger {
             try await notifications.schedule(NotificationRequest(
                 key: Self.reminderKey, title: Strings.text("reminder.title", settings.language),
                 body: Strings.text("reminder.body", settings.language),
+                message: NotificationMessage("notify.logReminder"), priority: .normal,
                 schedule: .recurring(rule: "FREQ=DAILY;INTERVAL=3", startingAt: anchor.addingTimeInterval(3 * 86_400), timeZone: settings.timeZone)))
         } else {
             try await notifications.cancel(key: Self.reminderKey)
@@ -80,9 +81,9 @@ extension Ledger {
         let settings = try await settings()
         guard settings.weeklyBudget else { return }
         let dates = LocalDates(timeZone: settings.timeZone)
-        let (title, body) = try await weeklyText(settings)
+        let (title, body, message) = try await weeklyText(settings)
         try await notifications.schedule(NotificationRequest(
-            key: "\(Self.weeklyKey):\(dates.day(firing.dueAt))", title: title, body: body,
+            key: "\(Self.weeklyKey):\(dates.day(firing.dueAt))", title: title, body: body, message: message, priority: .normal,
             payload: ["month": .string(dates.month(clock.now()))], schedule: .at(firing.dueAt)))
         try await rescheduleReminders()
     }
@@ -92,16 +93,18 @@ extension Ledger {
         return text.flatMap { try? Date($0, strategy: .iso8601) }
     }
 
-    /// The current month's status, read now.
-    private func weeklyText(_ settings: Settings) async throws -> (String, String) {
+    /// The current month's status, read now: the title, the body and the catalogue message.
+    private func weeklyText(_ settings: Settings) async throws -> (String, String, NotificationMessage) {
         let status = try await budgetStatus(month: nil)
         let title = Strings.text("weekly.title", settings.language)
         guard status.isSet, let budget = status.amountMinor else {
-            return (title, Strings.text("weekly.noBudget", settings.language, ["month": status.month]))
+            return (title, Strings.text("weekly.noBudget", settings.language, ["month": status.month]),
+                    NotificationMessage("notify.weeklyNoBudget", ["month": .text(status.month)]))
         }
         return (title, Strings.text("weekly.body", settings.language, [
             "remaining": Money.format(budget - status.spentMinor, currency: settings.currency, language: settings.language),
             "budget": Money.format(budget, currency: settings.currency, language: settings.language), "month": status.month,
-        ]))
+        ]), NotificationMessage("notify.weekly", ["month": .text(status.month), "remaining": Money.value(budget - status.spentMinor),
+                                                  "budget": Money.value(budget), "currency": .text(settings.currency)]))
     }
 }

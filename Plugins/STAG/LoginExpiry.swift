@@ -27,6 +27,6 @@ struct LoginExpiry: Sendable {
         try await notifications.schedule(NotificationRequest(
             key: Reminders.Kind.loginExpired.key + login, title: "IS/STAG login expired",
             body: "IS/STAG no longer accepts this login. Log in again to see new exam terms and grades; until then you see what was last read.",
-            schedule: .at(now)))
+            message: NotificationMessage("notify.loginExpired"), priority: Reminders.Kind.loginExpired.priority, schedule: .at(now)))
     }
 }

@@ -93,19 +93,26 @@ struct Refresher: Sendable {
         var announcements: [Announcement] = []
         for term in exams.arrayValue ?? [] {
             guard let id = term["termId"]?.integerValue, !seen.contains("term:\(id)") else { continue }
+            let message = NotificationMessage("notify.newTerm", ["name": .text(term["subjectName"]?.stringValue ?? ""),
+                                                                 "subject": .text(term["subject"]?.stringValue ?? ""), "at": ReminderPlan.value(term["start"])])
             announcements.append(Announcement(key: "term:\(id)", title: "New exam term: \(term["subjectName"]?.stringValue ?? "")",
                                               body: "\(term["subject"]?.stringValue ?? "") on \(term["start"]?.stringValue ?? "")",
-                                              event: "exam-upcoming", payload: Self.examEvent(term)))
+                                              event: "exam-upcoming", payload: Self.examEvent(term), message: message))
         }
         let average = await weightedAverage(grades)
+        let averageText = average.map { "; weighted average now \(Results.format($0))" } ?? ""
         for grade in grades.arrayValue ?? [] {
             let key = "grade:\(grade["subject"]?.stringValue ?? "")/\(grade["year"]?.stringValue ?? "")/\(grade["kind"]?.stringValue ?? "")/\(grade["attempt"]?.stringValue ?? "")/\(grade["grade"]?.stringValue ?? "")"
             guard !seen.contains(key) else { continue }
             let payload: JSONValue = ["subject": grade["subject"] ?? .null, "subjectName": grade["subjectName"] ?? .null,
                                       "grade": grade["grade"] ?? .null, "date": grade["date"] ?? .null]
+            var values: [String: NotificationValue] = ["name": .text(grade["subjectName"]?.stringValue ?? ""),
+                                                       "subject": .text(grade["subject"]?.stringValue ?? ""), "grade": .text(grade["grade"]?.stringValue ?? "")]
+            values["average"] = average.map { .number(($0 * 100).rounded() / 100) }
             announcements.append(Announcement(key: key, title: "New grade: \(grade["subjectName"]?.stringValue ?? "")",
-                                              body: "\(grade["subject"]?.stringValue ?? ""): \(grade["grade"]?.stringValue ?? "")\(average)",
-                                              event: "grade-published", payload: payload))
+                                              body: "\(grade["subject"]?.stringValue ?? ""): \(grade["grade"]?.stringValue ?? "")\(averageText)",
+                                              event: "grade-published", payload: payload,
+                                              message: NotificationMessage(average == nil ? "notify.newGrade" : "notify.newGradeAverage", values)))
         }
         // The seen marks and the events commit together, so a crash cannot announce twice or lose one.
         try await store.storage.write { batch in
@@ -117,9 +124,11 @@ struct Refresher: Sendable {
         }
         let switches = try await reminders.settings()
         if !baseline, let notifications {
-            for a in announcements where switches[a.event == "exam-upcoming" ? .newTerm : .newGrade]?.enabled != false {
-                try await notifications.schedule(NotificationRequest(key: "stag:\(a.key)", title: a.title, body: a.body,
-                                                                     payload: a.payload, schedule: .at(store.clock.now())))
+            for a in announcements {
+                let kind: Reminders.Kind = a.event == "exam-upcoming" ? .newTerm : .newGrade
+                guard switches[kind]?.enabled != false else { continue }
+                try await notifications.schedule(NotificationRequest(key: "stag:\(a.key)", title: a.title, body: a.body, message: a.message,
+                                                                     priority: kind.priority, payload: a.payload, schedule: .at(store.clock.now())))
             }
         }
         let terms = announcements.filter { $0.event == "exam-upcoming" }.count
@@ -127,12 +136,11 @@ struct Refresher: Sendable {
                 "baseline": .bool(baseline), "stale": false]
     }
 
-    /// "; weighted average 1.83" for a new grade's notification, from the cached subjects' credits.
-    private func weightedAverage(_ grades: JSONValue) async -> String {
+    /// The weighted average for a new grade's notification, from the cached subjects' credits.
+    private func weightedAverage(_ grades: JSONValue) async -> Double? {
         let subjects = (try? await store.cached("subjects")) ?? []
-        guard let average = Results.statistics(grades: grades.arrayValue ?? [], subjects: subjects.arrayValue ?? []).weightedAverage else { return "" }
-        return "; weighted average now \(Results.format(average))"
+        return Results.statistics(grades: grades.arrayValue ?? [], subjects: subjects.arrayValue ?? []).weightedAverage
     }
 
-    private struct Announcement { let key, title, body, event: String; let payload: JSONValue }
+    private struct Announcement { let key, title, body, event: String; let payload: JSONValue; let message: NotificationMessage }
 }

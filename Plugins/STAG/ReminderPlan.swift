@@ -21,12 +21,14 @@ struct ReminderPlan {
     }
 
     /// Plans the reminder `kind`/`id` at `moment` less the kind's lead, if the kind is switched on.
-    mutating func add(_ kind: Reminders.Kind, _ id: String, at moment: Date?, _ title: String, _ body: String, _ payload: JSONValue = [:]) {
+    mutating func add(_ kind: Reminders.Kind, _ id: String, at moment: Date?, _ title: String, _ body: String, _ message: NotificationMessage,
+                      _ payload: JSONValue = [:]) {
         guard let moment, let setting = settings[kind], setting.enabled else { return }
         let key = kind.key + id
         let at = moment.addingTimeInterval(-Double(setting.leadMinutes) * 60)
         guard at > now else { due.insert(key); return }
-        wanted[key] = NotificationRequest(key: key, title: title, body: body, payload: payload, schedule: .at(at))
+        wanted[key] = NotificationRequest(key: key, title: title, body: body, message: message, priority: kind.priority,
+                                          payload: payload, schedule: .at(at))
     }
 
     /// Whether a pending notification with `key` should stay: it is planned, or it still applies and is due.
@@ -40,14 +42,22 @@ struct ReminderPlan {
             let name = term["subjectName"]?.stringValue ?? term["subject"]?.stringValue ?? ""
             let when = term["start"]?.stringValue ?? ""
             let payload: JSONValue = ["termId": term["termId"] ?? .null, "subject": term["subject"] ?? .null]
+            let start = Self.value(term["start"])
             if term["registered"]?.boolValue == true {
-                add(.examBefore, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(term["room"]?.stringValue.map { ", \($0)" } ?? "")", payload)
+                let room = term["room"]?.stringValue
+                var exam: [String: NotificationValue] = ["name": .text(name), "at": start]
+                exam["room"] = room.map { .text($0) }
+                add(.examBefore, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(room.map { ", \($0)" } ?? "")",
+                    NotificationMessage(room == nil ? "notify.exam" : "notify.examInRoom", exam), payload)
                 add(.unregisterDeadline, id, at: Self.date(term["unregisterBy"]), "Last chance to unregister: \(name)",
-                    "Until \(term["unregisterBy"]?.stringValue ?? "")", payload)
+                    "Until \(term["unregisterBy"]?.stringValue ?? "")",
+                    NotificationMessage("notify.unregisterDeadline", ["name": .text(name), "until": Self.value(term["unregisterBy"])]), payload)
             } else {
-                add(.registrationOpens, id, at: Self.date(term["registerFrom"]), "Registration opens: \(name)", "Term \(when)", payload)
+                add(.registrationOpens, id, at: Self.date(term["registerFrom"]), "Registration opens: \(name)", "Term \(when)",
+                    NotificationMessage("notify.registrationOpens", ["name": .text(name), "at": start]), payload)
                 add(.registrationCloses, id, at: Self.date(term["registerBy"]), "Registration closes: \(name)",
-                    "Term \(when); until \(term["registerBy"]?.stringValue ?? "")", payload)
+                    "Term \(when); until \(term["registerBy"]?.stringValue ?? "")",
+                    NotificationMessage("notify.registrationCloses", ["name": .text(name), "at": start, "until": Self.value(term["registerBy"])]), payload)
             }
         }
     }
@@ -62,7 +72,10 @@ struct ReminderPlan {
                   moment > now, moment < now.addingTimeInterval(7 * 86_400) else { continue }
             add(.classBefore, "\(day)T\(start.prefix(5))/\(event["subject"]?.stringValue ?? "")", at: moment,
                 "\(event["subjectName"]?.stringValue ?? "Class") at \(start.prefix(5))",
-                "\(event["kind"]?.stringValue ?? ""), \(event["room"]?.stringValue ?? "")")
+                "\(event["kind"]?.stringValue ?? ""), \(event["room"]?.stringValue ?? "")",
+                NotificationMessage("notify.class", ["subject": .text(event["subjectName"]?.stringValue ?? event["subject"]?.stringValue ?? ""),
+                                                     "at": .instant(moment), "kind": .text(event["kind"]?.stringValue ?? ""),
+                                                     "room": .text(event["room"]?.stringValue ?? "")]))
         }
     }
 
@@ -77,5 +90,10 @@ struct ReminderPlan {
 
     static func date(_ value: JSONValue?) -> Date? {
         value?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) }
+    }
+
+    /// A mapped moment as a message value: an instant, or the text as it came if it does not parse.
+    static func value(_ moment: JSONValue?) -> NotificationValue {
+        date(moment).map { .instant($0) } ?? .text(moment?.stringValue ?? "")
     }
 }

@@ -25,6 +25,13 @@ struct Reminders: Sendable {
             case .ticketExpiring: 4320
             }
         }
+        /// A deadline or a login that needs the person soon is time-sensitive; the rest can wait.
+        var priority: NotificationPriority {
+            switch self {
+            case .registrationCloses, .unregisterDeadline, .ticketExpiring, .loginExpired: .timeSensitive
+            case .classBefore, .examBefore, .registrationOpens, .newTerm, .newGrade: .normal
+            }
+        }
         /// The prefix of its notifications' keys.
         var key: String { "stag:\(rawValue):" }
     }
@@ -97,7 +104,8 @@ struct Reminders: Sendable {
         // An expired ticket (IS/STAG answered 401) needs no "expires soon": the person was told it expired.
         if try await store.setting("ticketExpiredAt") == nil, let expires = try await store.setting("ticketExpires").flatMap(ISO.parseUTC) {
             plan.add(.ticketExpiring, "ticket", at: expires, "IS/STAG login expires soon",
-                     "Log in again before \(ISO.prague(expires)) to keep your data fresh.")
+                     "Log in again before \(ISO.prague(expires)) to keep your data fresh.",
+                     NotificationMessage("notify.ticketExpiring", ["expires": .instant(expires)]))
         }
         let pending = try await notifications.pending()
         let current = Dictionary(pending.map { ($0.request.key, $0.request) }, uniquingKeysWith: { first, _ in first })

@@ -23,6 +23,12 @@ extension Travel {
         var body: String
         var payload: JSONValue
         var repeats: Bool
+        /// The title and body as the page's catalogue says them (`notify.alert.<kind>`), for each
+        /// reader's own language and time zone.
+        var message: NotificationMessage
+
+        /// Someone may need help now (critical), except a low battery, which asks for attention soon.
+        var priority: NotificationPriority { kind == "trip-battery" ? .timeSensitive : .critical }
     }
 
     static let repeatTimer = "alert-repeat"
@@ -50,7 +56,8 @@ extension Travel {
         log.info("alert \(alert.kind) \(alert.id) due \(Instant.text(alert.dueAt))")
         let link = try await linkForAlert(traveller: alert.traveller, kind: alert.kind, subjectID: alert.subjectID)
         let (body, payload) = Self.adding(link, body: alert.body, payload: alert.payload)
-        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: body, payload: payload, at: alert.dueAt)
+        await notifySpace(key: "alert-\(alert.id)", space: alert.space, title: alert.title, body: body,
+                          message: alert.message, priority: alert.priority, payload: payload, at: alert.dueAt)
         if alert.repeats, config.maxRepeats > 0 {
             try await clock.schedule(TimerRequest(key: "\(Self.repeatTimer):\(alert.id)", name: Self.repeatTimer,
                                                   fireAt: alert.dueAt.addingTimeInterval(config.repeatEvery),
@@ -69,8 +76,11 @@ extension Travel {
         let link = try await linkForAlert(traveller: alert.string("traveller"), kind: alert.string("kind"), subjectID: alert.string("subject_id"))
         let (body, payload) = Self.adding(link, body: alert.string("summary") + " (repeat \(n) of \(config.maxRepeats))",
                                           payload: ["alert": .string(id), "kind": .string(alert.string("kind")), "repeat": .integer(n)])
-        await notifySpace(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))",
-                          body: body, payload: payload, at: firing.dueAt)
+        let kind = alert.string("kind")
+        await notifySpace(key: "alert-\(id)-r\(n)", space: space, title: "Still no answer: \(alert.string("traveller"))", body: body,
+                          message: NotificationMessage("notify.repeat.\(kind)", ["name": .text(alert.string("traveller")),
+                                                                                 "n": .number(Double(n)), "max": .number(Double(config.maxRepeats))]),
+                          priority: kind == "trip-battery" ? .timeSensitive : .critical, payload: payload, at: firing.dueAt)
         if n < Int64(config.maxRepeats) {
             try await clock.schedule(TimerRequest(key: firing.key, name: Self.repeatTimer,
                                                   fireAt: firing.dueAt.addingTimeInterval(config.repeatEvery),
@@ -186,19 +196,24 @@ extension Travel {
     /// An alert, to every member of the traveller's space (the guardians, and the traveller's own
     /// devices, which show that it went out): the same recipient, hence the same relay key, from
     /// whichever host raises it. `.spaceOthers` would leave out a watching guardian's own person.
-    func notifySpace(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
-        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload, recipient: .space(space), schedule: .at(at)))
+    func notifySpace(key: String, space: String, title: String, body: String, message: NotificationMessage, priority: NotificationPriority,
+                     payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, message: message, priority: priority, payload: payload,
+                                         recipient: .space(space), schedule: .at(at)))
     }
 
     /// Information from the traveller's device to every other member of their space: their guardians.
-    func notifyGuardians(key: String, space: String, title: String, body: String, payload: JSONValue, at: Date) async {
-        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload,
+    func notifyGuardians(key: String, space: String, title: String, body: String, message: NotificationMessage,
+                         priority: NotificationPriority = .normal, payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, message: message, priority: priority, payload: payload,
                                          recipient: .spaceOthers(space), schedule: .at(at)))
     }
 
     /// To this device's own person: a reminder or a prompt.
-    func notifyTraveller(key: String, title: String, body: String, payload: JSONValue, at: Date) async {
-        await notify(NotificationRequest(key: key, title: title, body: body, payload: payload, recipient: .user, schedule: .at(at)))
+    func notifyTraveller(key: String, title: String, body: String, message: NotificationMessage, priority: NotificationPriority = .normal,
+                         payload: JSONValue, at: Date) async {
+        await notify(NotificationRequest(key: key, title: title, body: body, message: message, priority: priority, payload: payload,
+                                         recipient: .user, schedule: .at(at)))
     }
 
     /// Notifications are best effort beside the record: the alert row is the decision, and a

@@ -115,7 +115,8 @@ extension Travel {
             guard try await !wasHandled(key), let at = slot.date("slot_at") else { continue }
             try await markHandled(key)
             await notifyTraveller(key: key, title: "Are you OK?", body: "\(request.string("requester")) asks you to check in.",
-                                  payload: ["checkin": .string(id), "action": "checkin-confirm"], at: at)
+                                  message: NotificationMessage("notify.checkinAsked", ["requester": .text(request.string("requester"))]),
+                                  priority: .timeSensitive, payload: ["checkin": .string(id), "action": "checkin-confirm"], at: at)
         }
     }
 
@@ -151,7 +152,10 @@ extension Travel {
                               body: "The check-in due at \(Instant.text(slotAt)) (asked by \(request.string("requester"))) was not confirmed.",
                               payload: ["checkin": .string(id), "request": .string(request.string("id")), "target": .string(request.string("target")),
                                         "slotAt": .string(Instant.text(slotAt))],
-                              repeats: false)) { batch in
+                              repeats: false,
+                              message: NotificationMessage("notify.alert.checkin-missed", ["name": .text(request.string("target")),
+                                                                                          "requester": .text(request.string("requester")),
+                                                                                          "at": .instant(slotAt)]))) { batch in
             batch.patch("checkins", id: id, ["state": "MISSED", "missed_at": SQLValue(at)])
         }
     }
@@ -189,6 +193,8 @@ extension Travel {
         try await armCheckins(request.string("id"))
         await notifyGuardians(key: "checkin-confirmed-\(input.checkinId)", space: me.space, title: "\(me.username) is OK",
                               body: "Checked in at \(Instant.text(at))\(position.map { " at \($0.lat), \($0.lon)" } ?? "").",
+                              message: NotificationMessage("notify.checkinConfirmed", ["name": .text(me.username), "at": .instant(at)]),
+                              priority: .timeSensitive,
                               payload: ["checkin": .string(input.checkinId), "confirmedAt": .string(Instant.text(at)),
                                         "lat": SQLValue(position?.lat).jsonValue, "lon": SQLValue(position?.lon).jsonValue], at: at)
         return ["checkinId": .string(input.checkinId), "state": .string(state), "confirmedAt": .string(Instant.text(at))]

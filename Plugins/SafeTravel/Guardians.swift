@@ -133,7 +133,8 @@ extension Travel {
             let name = row.string("username")
             try await storage.write { $0.patch("guardians", id: "out:\(name)", ["status": "ACCEPTED", "accepted_at": SQLValue(at)]) }
             await notifyTraveller(key: "pairing-accepted-\(name)", title: "\(name) is now your guardian",
-                                  body: "\(name) accepted your request: they are told if something is wrong.", payload: ["guardian": .string(name)], at: at)
+                                  body: "\(name) accepted your request: they are told if something is wrong.",
+                                  message: NotificationMessage("notify.pairingAccepted", ["name": .text(name)]), payload: ["guardian": .string(name)], at: at)
         }
         let asked = Set(outgoing.map { $0.string("username") })
         for invitation in try await spaces.invitationsForMe() where asked.contains(invitation.inviter) {

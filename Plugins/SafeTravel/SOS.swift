@@ -44,6 +44,7 @@ extension Travel {
         try await clock.cancelTimer(key: "\(Self.sampleTimer):\(id)")
         try await armSOS(id)
         await notifyTraveller(key: "sos-pin-\(id)", title: "Enter your PIN", body: "Your guardians will be alerted at \(Instant.text(deadline)) unless you enter your PIN.",
+                              message: NotificationMessage("notify.sosPin", ["at": .instant(deadline)]), priority: .timeSensitive,
                               payload: ["sos": .string(id)], at: at.addingTimeInterval(config.pinWindow))
         return ["state": "RELEASED", "sosId": .string(id), "pinWindowEndsAt": .string(Instant.text(at.addingTimeInterval(config.pinWindow))),
                 "deadlineAt": .string(Instant.text(deadline))]
@@ -180,6 +181,8 @@ extension Travel {
         try await writeAck(alertID: "sos-\(id)", by: me.username, space: me.space)
         await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",
                               body: "\(me.username) entered their PIN after the SOS alert, at \(Instant.text(at)).",
+                              message: NotificationMessage("notify.safeAfterSOS", ["name": .text(me.username), "at": .instant(at)]),
+                              priority: .timeSensitive,
                               payload: ["sos": .string(id), "reportedSafeAt": .string(Instant.text(at))], at: at)
         return ["state": "ALERTED", "sosId": .string(id), "reportedSafeAt": .string(Instant.text(at))]
     }
@@ -210,7 +213,8 @@ extension Travel {
             payload: positionsPayload(positions, extra: ["sos": .string(id), "reason": .string(reason), "traveller": .string(traveller),
                                                          "pressedAt": sos["pressed_at"].jsonValue, "releasedAt": sos["released_at"].jsonValue,
                                                          "trip": sos["trip_id"].jsonValue]),
-            repeats: true
+            repeats: true,
+            message: NotificationMessage("notify.alert.sos", ["name": .text(traveller)])
         )) { batch in
             guard mine else { return }
             batch.patch("sos", id: id, ["state": "ALERTED", "alerted_at": SQLValue(at), "alert_reason": .text(reason)])
@@ -233,6 +237,8 @@ extension Travel {
             try await writeAck(alertID: alertID, by: me.username, space: me.space)
             await notifyGuardians(key: "safe-\(alertID)", space: me.space, title: "\(me.username) is safe",
                                   body: "\(me.username) answered at \(Instant.text(answered)); it reached the hub after the alert went out.",
+                                  message: NotificationMessage("notify.safeLate", ["name": .text(me.username), "at": .instant(answered)]),
+                                  priority: .timeSensitive,
                                   payload: ["alert": .string(alertID), "answeredAt": .string(Instant.text(answered))], at: now)
             return
         }
@@ -254,6 +260,8 @@ extension Travel {
         try await writeAck(alertID: alertID, by: me.username, space: me.space)
         await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",
                               body: "\(me.username) entered their PIN at \(Instant.text(entered)), offline; it reached the hub after the deadline.",
+                              message: NotificationMessage("notify.safeOffline", ["name": .text(me.username), "at": .instant(entered)]),
+                              priority: .timeSensitive,
                               payload: ["sos": .string(id), "reportedSafeAt": .string(Instant.text(entered))], at: now)
     }
 

@@ -46,13 +46,18 @@ extension Travel {
         try await armTrip(id)
         if arrived {
             await notifyGuardians(key: "trip-arrived-\(id)", space: me.space, title: "\(me.username) arrived at \(trip.string("destination_name"))",
-                                  body: "Arrived at \(Instant.text(fix.at)).", payload: ["trip": .string(id)], at: fix.at)
-            await notifyTraveller(key: "trip-arrived-you-\(id)", title: "You have arrived", body: "End the trip with your PIN.",
+                                  body: "Arrived at \(Instant.text(fix.at)).",
+                                  message: NotificationMessage("notify.tripArrived", ["name": .text(me.username),
+                                                                                     "place": .text(trip.string("destination_name")), "at": .instant(fix.at)]),
                                   payload: ["trip": .string(id)], at: fix.at)
+            await notifyTraveller(key: "trip-arrived-you-\(id)", title: "You have arrived", body: "End the trip with your PIN.",
+                                  message: NotificationMessage("notify.youArrived"), priority: .timeSensitive, payload: ["trip": .string(id)], at: fix.at)
         }
         if let battery = fix.battery, battery <= config.batteryLow {
             try await raise(try await tripAlert(trip, kind: "trip-battery", suffix: "battery", at: fix.at, space: me.space, repeats: false,
-                                      title: "\(me.username)'s battery is low", body: "Battery \(battery) % at \(fix.lat), \(fix.lon)."))
+                                      title: "\(me.username)'s battery is low", body: "Battery \(battery) % at \(fix.lat), \(fix.lon).",
+                                      message: NotificationMessage("notify.alert.trip-battery", ["name": .text(me.username),
+                                                                                                "battery": .number(Double(battery))])))
         }
     }
 
@@ -149,6 +154,8 @@ extension Travel {
         }
         await notifyTraveller(key: "trip-eta-\(id)-\(Instant.millis(eta))", title: "Your arrival time has passed",
                               body: "Extend it, or end the trip with your PIN. Your guardians are told at \(Instant.text(eta.addingTimeInterval(config.overdueGrace))).",
+                              message: NotificationMessage("notify.etaPassed", ["at": .instant(eta.addingTimeInterval(config.overdueGrace))]),
+                              priority: .timeSensitive,
                               payload: ["trip": .string(id)], at: eta)
     }
 
@@ -160,12 +167,17 @@ extension Travel {
               let space = try await spaceOf(traveller: trip.string("traveller")) else { return }
         let distance = (trip["last_lat"].real, trip["last_lon"].real, trip["dest_lat"].real, trip["dest_lon"].real)
         var far = ""
+        var values: [String: NotificationValue] = ["name": .text(trip.string("traveller")), "place": .text(trip.string("destination_name")),
+                                                   "eta": .instant(eta)]
         if let lat = distance.0, let lon = distance.1, let dlat = distance.2, let dlon = distance.3 {
-            far = " \(Int(Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon)))) m from \(trip.string("destination_name"))."
+            let metres = Geodesy.distance(from: GeoPoint(latitude: lat, longitude: lon), to: GeoPoint(latitude: dlat, longitude: dlon))
+            far = " \(Int(metres)) m from \(trip.string("destination_name"))."
+            values["distance"] = .meters(metres.rounded())
         }
         try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: try await alertDue(deadline),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) has not arrived",
-                                  body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)"))
+                                  body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)",
+                                  message: NotificationMessage(values["distance"] == nil ? "notify.alert.trip-overdue" : "notify.alert.trip-overdue-far", values)))
     }
 
     /// No sign of life for `silenceTimeout`: the guardians (the device may be off, smashed or out of signal).
@@ -177,7 +189,8 @@ extension Travel {
         try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))",
                                   at: try await alertDue(seen.addingTimeInterval(config.silenceTimeout)),
                                   space: space, repeats: true, title: "No signal from \(trip.string("traveller"))",
-                                  body: "Nothing heard since \(Instant.text(seen))."))
+                                  body: "Nothing heard since \(Instant.text(seen)).",
+                                  message: NotificationMessage("notify.alert.trip-silent", ["name": .text(trip.string("traveller")), "at": .instant(seen)])))
     }
 
     /// Off route for `offRouteDwell`: the reminder to the traveller.
@@ -188,6 +201,8 @@ extension Travel {
         try await markHandled(key)
         await notifyTraveller(key: key, title: "You are off your route",
                               body: "Acknowledge with your PIN, or your guardians are told at \(Instant.text(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))).",
+                              message: NotificationMessage("notify.offRoute", ["at": .instant(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))]),
+                              priority: .timeSensitive,
                               payload: ["trip": .string(trip.string("id"))], at: since.addingTimeInterval(config.offRouteDwell))
     }
 
@@ -200,12 +215,14 @@ extension Travel {
         try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))",
                                   at: try await alertDue(since.addingTimeInterval(delay)),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) is off their route",
-                                  body: "Outside the planned route since \(Instant.text(since))."))
+                                  body: "Outside the planned route since \(Instant.text(since)).",
+                                  message: NotificationMessage("notify.alert.trip-off-route", ["name": .text(trip.string("traveller")), "at": .instant(since)])))
     }
 
     /// An alert about `trip`, with its last positions (the newest fix, then the positions recorded
     /// once a minute, newest first, five in all) and battery.
-    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String) async throws -> Alert {
+    private func tripAlert(_ trip: Row, kind: String, suffix: String, at: Date, space: String, repeats: Bool, title: String, body: String,
+                           message: NotificationMessage) async throws -> Alert {
         let id = trip.string("id")
         var positions: [JSONValue] = trip["last_lat"].isNull ? [] : [[
             "lat": trip["last_lat"].jsonValue, "lon": trip["last_lon"].jsonValue, "accuracy": trip["last_accuracy"].jsonValue,
@@ -223,6 +240,6 @@ extension Travel {
                      payload: ["trip": .string(id), "kind": .string(kind), "traveller": trip["traveller"].jsonValue, "lastPositions": last,
                                "battery": trip["last_battery"].jsonValue, "destination": trip["destination_name"].jsonValue,
                                "expectedArrivalAt": trip["expected_arrival_at"].jsonValue],
-                     repeats: repeats)
+                     repeats: repeats, message: message)
     }
 }

@@ -58,8 +58,12 @@ extension Travel {
         let towards = destination.map { " to \($0.name)" } ?? ""
         let (body, payload) = Self.adding(link, body: eta.map { "Expected at \(Instant.text($0))." } ?? "No arrival time given.",
                                           payload: ["trip": .string(id), "traveller": .string(me.username)])
+        var values: [String: NotificationValue] = ["name": .text(me.username)]
+        if let destination { values["place"] = .text(destination.name) }
+        if let eta { values["eta"] = .instant(eta) }
+        let started = "notify.tripStarted" + (destination == nil ? "" : "To") + (eta == nil ? "" : "WithEta")
         await notifyGuardians(key: "trip-started-\(id)", space: me.space, title: "\(me.username) set off\(towards)",
-                              body: body, payload: payload, at: at)
+                              body: body, message: NotificationMessage(started, values), payload: payload, at: at)
         return try await tripStatus(TripQuery(tripId: id))
     }
 
@@ -184,6 +188,8 @@ extension Travel {
         let what = values["quick_action"]?.text ?? values["message"]?.text ?? type
         await notifyGuardians(key: "trip-activity-\(id)", space: me.space, title: "\(me.username): \(type == "PHOTO" ? "photo" : what)",
                               body: fix.map { "At \($0.lat), \($0.lon)\($0.battery.map { ", battery \($0) %" } ?? "")." } ?? "No position yet.",
+                              message: NotificationMessage(type == "PHOTO" ? "notify.activityPhoto" : "notify.activity",
+                                                           ["name": .text(me.username), "what": .text(what), "at": .instant(at)]),
                               payload: ["trip": .string(tripID), "activity": .string(id), "type": .string(type)], at: at)
         return ["activityId": .string(id), "type": .string(type), "nextPlanIndex": .integer(planIndex),
                 "lat": SQLValue(fix?.lat).jsonValue, "lon": SQLValue(fix?.lon).jsonValue, "battery": SQLValue(fix?.battery).jsonValue]
@@ -232,6 +238,8 @@ extension Travel {
             try await writeAck(alertID: id, by: me.username, space: me.space)
             await notifyGuardians(key: "safe-\(id)", space: me.space, title: "\(me.username) is safe",
                                   body: "\(me.username) answered with their PIN at \(Instant.text(at)).",
+                                  message: NotificationMessage("notify.safe", ["name": .text(me.username), "at": .instant(at)]),
+                                  priority: .timeSensitive,
                                   payload: ["alert": .string(id), "answeredAt": .string(Instant.text(at))], at: at)
         }
     }
@@ -251,6 +259,7 @@ extension Travel {
         // Ended with her PIN: she is safe. The alerts' repeats stop on every host (the watcher's too).
         try await acknowledgeOpenAlerts(of: id, by: me)
         await notifyGuardians(key: "trip-ended-\(id)", space: me.space, title: "\(me.username) ended the trip", body: "Ended at \(Instant.text(at)).",
+                              message: NotificationMessage("notify.tripEnded", ["name": .text(me.username), "at": .instant(at)]),
                               payload: ["trip": .string(id)], at: at)
         return try await tripStatus(TripQuery(tripId: id))
     }

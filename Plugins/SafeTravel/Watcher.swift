@@ -87,6 +87,7 @@ extension Travel {
                 try await markHandled(key)
                 await notifyTraveller(key: key, title: "\(invitation.inviter) asks you to be their guardian",
                                       body: "Accept or decline it on the Safe travel page.",
+                                      message: NotificationMessage("notify.pairingAsked", ["name": .text(invitation.inviter)]),
                                       payload: ["requestId": .string(invitation.id), "from": .string(invitation.inviter)], at: now)
             }
             return true

@@ -25,8 +25,9 @@ extension Study {
         let relaxationReached = programme(s).weeks[1].state != .closed
         let body = Self.text(relaxationReached ? "exam.relax" : "exam.read", language, ["subject": subject])
         let open: JSONValue = relaxationReached ? ["open": "programme", "order": 1] : ["open": "library", "id": "L2.1"]
+        let message = NotificationMessage(relaxationReached ? "notify.examRelax" : "notify.examRead", ["subject": .text(subject)])
         try await notifications.schedule(NotificationRequest(key: key, title: Self.text("exam.title", language), body: body,
-                                                             payload: open, schedule: .at(eve)))
+                                                             message: message, priority: .normal, payload: open, schedule: .at(eve)))
     }
 
     private static func termKey(_ value: JSONValue) -> String? {

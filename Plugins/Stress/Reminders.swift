@@ -20,7 +20,8 @@ extension Study {
             let recordedToday = try await hasStressRecord(on: calendar.day(now))
             let from = recordedToday ? calendar.adding(days: 1, to: calendar.startOfDay(now)) : now
             try await notifications.schedule(NotificationRequest(
-                key: Self.diaryKey, title: Self.text("diary.title", language), body: Self.text("diary.body", language), payload: ["open": "diary"],
+                key: Self.diaryKey, title: Self.text("diary.title", language), body: Self.text("diary.body", language),
+                message: NotificationMessage("notify.diary"), priority: .normal, payload: ["open": "diary"],
                 schedule: .recurring(rule: "FREQ=DAILY;BYHOUR=\(hour);BYMINUTE=\(minute)", startingAt: from, timeZone: calendar.timeZone)))
         } else {
             try await notifications.cancel(key: Self.diaryKey)
@@ -31,6 +32,7 @@ extension Study {
                 let name = s.content.programs[week.order].name.text(language)
                 try await notifications.schedule(NotificationRequest(
                     key: key, title: Self.text("week.title", language, ["n": String(week.order + 1)]), body: name,
+                    message: NotificationMessage("notify.weekOpen", ["week": .number(Double(week.order + 1)), "name": .text(name)]), priority: .normal,
                     payload: ["open": "programme", "order": .integer(Int64(week.order))], schedule: .at(opens)))
             } else {
                 try await notifications.cancel(key: key)
@@ -41,6 +43,9 @@ extension Study {
                case let at = calendar.adding(days: -daysBefore, to: nine), at > now {
                 try await notifications.schedule(NotificationRequest(
                     key: key, title: Self.text("deadline.title", language), body: Self.text("deadline.body", language, ["days": String(daysBefore), "day": lastDay]),
+                    // The day-before warning is the last chance to finish what is missing.
+                    message: NotificationMessage("notify.deadline", ["count": .number(Double(daysBefore)), "lastDay": .day(lastDay)]),
+                    priority: daysBefore == 1 ? .timeSensitive : .normal,
                     payload: ["open": "programme"], schedule: .at(at)))
             } else {
                 try await notifications.cancel(key: key)

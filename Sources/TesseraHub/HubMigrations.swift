@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -359,6 +359,14 @@ enum HubMigrations {
         "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_type TEXT",
         "ALTER TABLE hub_mail_outbox ADD COLUMN attachment_base64 TEXT",
         "CREATE INDEX IF NOT EXISTS hub_mail_outbox_sender ON hub_mail_outbox(sender, created_ms) WHERE sender IS NOT NULL",
+    ]
+
+    /// A relayed notification's priority and its catalogue message (JSON text; SDK 1.8), kept with
+    /// each person's copy so their devices show it in their own language.
+    static let version11 = HubMigration(version: 11, sqlite: version11Statements, postgres: version11Statements)
+    private static let version11Statements = [
+        "ALTER TABLE hub_inbox ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal'",
+        "ALTER TABLE hub_inbox ADD COLUMN message TEXT",
     ]
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in

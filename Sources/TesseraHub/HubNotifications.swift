@@ -39,11 +39,13 @@ extension HubStore {
             if excludingSender { people.removeAll { $0 == device.person } }
             for person in people {
                 try await connection.execute("""
-                    INSERT INTO hub_inbox(person, key, notification_key, plugin, space, sender, title, body, payload, due_ms, late, created_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO hub_inbox(person, key, notification_key, plugin, space, sender, title, body, payload, due_ms, late, created_ms,
+                                          priority, message)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(person), .text(notification.key), .text(notification.notificationKey), .text(notification.plugin), .text(space), .text(device.person),
                           .text(notification.title), .text(notification.body), .text(notification.payload),
-                          .integer(notification.dueAtMillis), .integer(notification.late ? 1 : 0), .integer(now)])
+                          .integer(notification.dueAtMillis), .integer(notification.late ? 1 : 0), .integer(now),
+                          .text(notification.priority), notification.message.map(SQLValue.text) ?? .null])
             }
             // The members' own channels (webhook, e-mail) get it from the hub itself, whether or
             // not any device of theirs is online: queued here, so it commits with the copies.
@@ -66,14 +68,16 @@ extension HubStore {
         return try await transaction { connection in
             try await acknowledge(cursor, by: device, on: connection)
             let rows = try await connection.fetchAll("""
-                SELECT i.seq, i.key, i.plugin, i.space, i.sender, p.name, i.title, i.body, i.payload, i.due_ms, i.late, i.notification_key
+                SELECT i.seq, i.key, i.plugin, i.space, i.sender, p.name, i.title, i.body, i.payload, i.due_ms, i.late, i.notification_key,
+                       i.priority, i.message
                 FROM hub_inbox i LEFT JOIN hub_people p ON p.id = i.sender
                 WHERE i.person = ? AND i.seq > ? ORDER BY i.seq LIMIT ?
                 """, [.text(device.person), .integer(cursor), .integer(Int64(limit + 1))])
             let page = rows.prefix(limit).map { row in
                 FiledNotification(id: row[0].integer ?? 0, notification: RelayedNotification(
                     key: row[1].text ?? "", notificationKey: row[11].text ?? "", plugin: row[2].text ?? "", space: row[3].text ?? "", title: row[6].text ?? "",
-                    body: row[7].text ?? "", payload: row[8].text ?? "null", dueAtMillis: row[9].integer ?? 0, late: row[10].integer == 1),
+                    body: row[7].text ?? "", payload: row[8].text ?? "null", dueAtMillis: row[9].integer ?? 0, late: row[10].integer == 1,
+                    priority: row[12].text ?? "normal", message: row[13].text),
                     sender: HubPerson(id: row[4].text ?? "", name: row[5].text ?? ""))
             }
             return (Array(page), page.last?.id ?? cursor, rows.count > limit)
@@ -112,6 +116,12 @@ extension HubStore {
         guard !n.title.isEmpty, n.title.utf8.count <= 1000 else {
             throw HubError(.invalidInput, "invalid_input", "a notification's title is 1 to 1000 bytes", field: "$.title")
         }
+        guard NotificationPriority(rawValue: n.priority) != nil else {
+            throw HubError(.invalidInput, "invalid_input", "a notification's priority is normal, time-sensitive or critical", field: "$.priority")
+        }
+        guard (n.message?.utf8.count ?? 0) <= 16_000 else {
+            throw HubError(.invalidInput, "invalid_input", "a notification's message is at most 16 000 bytes of JSON", field: "$.message")
+        }
     }
 }
 
@@ -133,9 +143,15 @@ public struct RelayedNotification: Sendable, Hashable {
     public let dueAtMillis: Int64
     /// Whether the sender delivered it late.
     public let late: Bool
+    /// `normal`, `time-sensitive` or `critical` (``NotificationPriority``).
+    public let priority: String
+    /// The plugin's catalogue message, as JSON text (`NotificationMessage`'s JSON form), if it gave one.
+    public let message: String?
 
     public init(key: String, notificationKey: String, plugin: String, space: String, title: String, body: String, payload: String,
-                dueAtMillis: Int64, late: Bool) {
+                dueAtMillis: Int64, late: Bool, priority: String = "normal", message: String? = nil) {
+        self.priority = priority
+        self.message = message
         self.key = key
         self.notificationKey = notificationKey
         self.plugin = plugin

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// How the SDK's values cross the socket as JSON. Each type has `wire` (to JSON) and
 /// `init(wire:)` (back); a malformed value is a ``WireFormatError`` naming what was expected.
@@ -137,8 +137,12 @@ extension NotificationRequest {
             scheduleWire = ["rule": .string(rule), "startingAt": start.wire, "timeZone": .string(zone)]
         @unknown default: scheduleWire = .null
         }
-        return ["key": .string(key), "title": .string(title), "body": .string(body), "payload": payload,
-                "recipient": recipientWire, "schedule": scheduleWire]
+        var wire: [String: JSONValue] = ["key": .string(key), "title": .string(title), "body": .string(body), "payload": payload,
+                                         "recipient": recipientWire, "schedule": scheduleWire]
+        // SDK 1.8: sent only when set, so a 1.7 peer reads the same frame it always did.
+        if priority != .normal { wire["priority"] = .string(priority.rawValue) }
+        if let message { wire["message"] = message.json }
+        return .object(wire)
     }
 
     public init(wire: JSONValue) throws {
@@ -148,6 +152,16 @@ extension NotificationRequest {
             : .recurring(rule: try s?.wireString("rule") ?? "", startingAt: try Date(wire: s?["startingAt"]), timeZone: try s?.wireString("timeZone") ?? "")
         self.init(key: try wire.wireString("key"), title: try wire.wireString("title"), body: try wire.wireString("body"),
                   payload: wire["payload"] ?? .null, recipient: recipient, schedule: schedule)
+        if let priority = wire["priority"] {
+            guard let level = priority.stringValue.flatMap(NotificationPriority.init(rawValue:)) else {
+                throw WireFormatError("a notification priority (normal, time-sensitive, critical)", priority)
+            }
+            self.priority = level
+        }
+        if let message = wire["message"] {
+            guard let read = NotificationMessage(json: message) else { throw WireFormatError("a notification message", message) }
+            self.message = read
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraSQLite
 
 /// Notifications addressed to a space's members travel through the hub (docs/notifications.md,
@@ -27,20 +27,28 @@ extension NotificationStore {
         public var late: Bool
         public var createdAt: Date
         public var attempts: Int
+        /// The priority's name and the message's JSON text, as the relay table keeps them.
+        var priorityName: String
+        var messageJSON: String?
+        public var priority: NotificationPriority { NotificationPriority(rawValue: priorityName) ?? .normal }
+        public var message: NotificationMessage? {
+            messageJSON.flatMap { try? JSONValue(parsing: $0) }.flatMap { NotificationMessage(json: $0) }
+        }
     }
 
     /// Relays due by `time`, oldest first.
     public func relaysDue(by time: Date, limit: Int) throws -> [Relay] {
         try database.withConnection { db in
             try db.cachedStatement("""
-                SELECT id, idempotency_key, plugin, key, space, others, title, body, payload, due_at, late, created_at, attempts
+                SELECT id, idempotency_key, plugin, key, space, others, title, body, payload, due_at, late, created_at, attempts, priority, message
                 FROM relay WHERE state = 'pending' AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?
                 """).fetchAll([.real(time.timeIntervalSinceReferenceDate), .integer(Int64(limit))]).map { r in
                 Relay(id: r[0].integer ?? 0, idempotencyKey: r[1].text ?? "", plugin: r[2].text ?? "", key: r[3].text ?? "",
                       space: r[4].text ?? "", excludingSender: r[5].integer == 1, title: r[6].text ?? "", body: r[7].text ?? "",
                       payload: (try? JSONValue(parsing: r[8].text ?? "null")) ?? .null,
                       dueAt: Date(timeIntervalSinceReferenceDate: r[9].real ?? 0), late: r[10].integer == 1,
-                      createdAt: Date(timeIntervalSinceReferenceDate: r[11].real ?? 0), attempts: Int(r[12].integer ?? 0))
+                      createdAt: Date(timeIntervalSinceReferenceDate: r[11].real ?? 0), attempts: Int(r[12].integer ?? 0),
+                      priorityName: Self.priority(r[13]).rawValue, messageJSON: Self.message(r[14]).map { $0.json.serialized() })
             }
         }
     }
@@ -107,14 +115,15 @@ extension NotificationStore {
     static func insertInbox(_ entries: [InboxEntry], _ db: SQLiteConnection) throws -> [InboxEntry] {
         var added: [InboxEntry] = []
         let insert = try db.cachedStatement("""
-            INSERT OR IGNORE INTO inbox (plugin, key, recipient, title, body, payload, due_at, delivered_at, late)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO inbox (plugin, key, recipient, title, body, payload, due_at, delivered_at, late, priority, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for var entry in entries {
             try insert.execute([.text(entry.plugin), .text(entry.key), .text(entry.recipient), .text(entry.title),
                                 .text(entry.body), .text(entry.payload.serialized()),
                                 .real(entry.dueAt.timeIntervalSinceReferenceDate),
-                                .real(entry.deliveredAt.timeIntervalSinceReferenceDate), .integer(entry.late ? 1 : 0)])
+                                .real(entry.deliveredAt.timeIntervalSinceReferenceDate), .integer(entry.late ? 1 : 0),
+                                .text(entry.priorityName), entry.messageJSON.map(SQLValue.text) ?? .null])
             if db.changes > 0 {
                 entry.id = db.lastInsertRowID
                 added.append(entry)
@@ -126,8 +135,9 @@ extension NotificationStore {
     /// Queues relays (an occurrence already queued is skipped).
     static func insertRelays(_ entries: [InboxEntry], now: Date, _ db: SQLiteConnection) throws {
         let insert = try db.cachedStatement("""
-            INSERT OR IGNORE INTO relay (idempotency_key, plugin, key, space, others, title, body, payload, due_at, late, created_at, next_attempt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO relay (idempotency_key, plugin, key, space, others, title, body, payload, due_at, late, created_at, next_attempt,
+                                         priority, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in entries {
             let recipient = NotificationRecipient(ledgerName: entry.recipient)
@@ -135,7 +145,8 @@ extension NotificationStore {
             try insert.execute([.text(NotificationScheduler.idempotencyKey(entry)), .text(entry.plugin), .text(entry.key), .text(space),
                                 .integer(recipient.excludesSender ? 1 : 0), .text(entry.title), .text(entry.body),
                                 .text(entry.payload.serialized()), .real(entry.dueAt.timeIntervalSinceReferenceDate),
-                                .integer(entry.late ? 1 : 0), .real(now.timeIntervalSinceReferenceDate), .real(now.timeIntervalSinceReferenceDate)])
+                                .integer(entry.late ? 1 : 0), .real(now.timeIntervalSinceReferenceDate), .real(now.timeIntervalSinceReferenceDate),
+                                .text(entry.priorityName), entry.messageJSON.map(SQLValue.text) ?? .null])
         }
     }
 }
@@ -182,8 +193,10 @@ extension InboxEntry {
     /// An entry for a notification the hub relayed from another member's plugin: recipient
     /// `space:<id>`, delivered now.
     public static func relayed(plugin: String, key: String, space: String, title: String, body: String, payload: JSONValue,
-                               dueAt: Date, deliveredAt: Date, late: Bool) -> InboxEntry {
+                               dueAt: Date, deliveredAt: Date, late: Bool, priority: NotificationPriority = .normal,
+                               message: NotificationMessage? = nil) -> InboxEntry {
         InboxEntry(id: 0, plugin: plugin, key: key, recipient: NotificationRecipient.space(space).ledgerName, title: title, body: body,
-                   payload: payload, dueAt: dueAt, deliveredAt: deliveredAt, late: late)
+                   payload: payload, dueAt: dueAt, deliveredAt: deliveredAt, late: late, readAt: nil, priorityName: priority.rawValue,
+                   messageJSON: message.map { $0.json.serialized() })
     }
 }

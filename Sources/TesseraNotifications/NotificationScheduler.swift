@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraClock
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// Where delivered notifications go, and how lateness is treated: the deployment's
 /// `providers.notifications`.
@@ -130,7 +130,9 @@ public final class NotificationScheduler: DueWork {
         for recipient in notification.recipients {
             let entry = InboxEntry(id: 0, plugin: notification.plugin, key: notification.request.key, recipient: recipient,
                                    title: notification.request.title, body: notification.request.body,
-                                   payload: notification.request.payload, dueAt: occurrence, deliveredAt: now, late: late)
+                                   payload: notification.request.payload, dueAt: occurrence, deliveredAt: now, late: late,
+                                   priorityName: notification.request.priority.rawValue,
+                                   messageJSON: notification.request.message.map { $0.json.serialized() })
             if relayed {
                 // The members' hosts deliver it (this one too, if its person is a member).
                 record.relay.append(entry)
@@ -144,7 +146,7 @@ public final class NotificationScheduler: DueWork {
                 record.outbound.append((url.absoluteString, key, .object(body)))
             }
             if settings.log {
-                logLine("notification for \(recipient) from \(entry.plugin): \(entry.title)\(late ? " (late, due \(occurrence.formatted(.iso8601)))" : "")")
+                logLine("notification\(entry.priority == .normal ? "" : " (\(entry.priority.rawValue))") for \(recipient) from \(entry.plugin): \(entry.title)\(late ? " (late, due \(occurrence.formatted(.iso8601)))" : "")")
             }
         }
         guard let added = try store.record(record, now: now) else { return }

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraSQLite
 
 /// The host's notification state in `<data>/notifications.sqlite`: the schedules, the inbox, and
@@ -25,8 +25,8 @@ public final class NotificationStore: Sendable {
         try database.withConnection { db in
             try db.transaction(.immediate) {
                 let insert = try db.cachedStatement("""
-                    INSERT OR REPLACE INTO schedules (plugin, key, title, body, payload, recipient, at, rule, start, tz, next_due)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO schedules (plugin, key, title, body, payload, recipient, at, rule, start, tz, next_due, priority, message)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for n in notifications { try insert.execute(Self.row(n)) }
             }
@@ -110,21 +110,7 @@ public final class NotificationStore: Sendable {
                 let current = try db.cachedStatement("SELECT next_due FROM schedules WHERE plugin = ? AND key = ?")
                     .fetchOne([.text(r.plugin), .text(r.key)])?.first?.real
                 guard current == r.expectedDue.timeIntervalSinceReferenceDate else { return nil }
-                var added: [InboxEntry] = []
-                let insert = try db.cachedStatement("""
-                    INSERT OR IGNORE INTO inbox (plugin, key, recipient, title, body, payload, due_at, delivered_at, late)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for var entry in r.inbox {
-                    try insert.execute([.text(entry.plugin), .text(entry.key), .text(entry.recipient), .text(entry.title),
-                                        .text(entry.body), .text(entry.payload.serialized()),
-                                        .real(entry.dueAt.timeIntervalSinceReferenceDate),
-                                        .real(entry.deliveredAt.timeIntervalSinceReferenceDate), .integer(entry.late ? 1 : 0)])
-                    if db.changes > 0 {
-                        entry.id = db.lastInsertRowID
-                        added.append(entry)
-                    }
-                }
+                let added = try Self.insertInbox(r.inbox, db)
                 let outbound = try db.cachedStatement(
                     "INSERT OR IGNORE INTO outbound (sink, idempotency_key, body, next_attempt) VALUES (?, ?, ?, ?)")
                 for o in r.outbound {
@@ -148,7 +134,7 @@ public final class NotificationStore: Sendable {
     /// Inbox entries, newest first, optionally only unread ones, or only those after an id (oldest
     /// first then, for resuming a stream).
     public func inbox(unreadOnly: Bool = false, after id: Int64? = nil, limit: Int = 100) throws -> [InboxEntry] {
-        var sql = "SELECT id, plugin, key, recipient, title, body, payload, due_at, delivered_at, late, read_at FROM inbox WHERE 1 = 1"
+        var sql = "SELECT id, plugin, key, recipient, title, body, payload, due_at, delivered_at, late, read_at, priority, message FROM inbox WHERE 1 = 1"
         var args: [SQLValue] = []
         if unreadOnly { sql += " AND read_at IS NULL" }
         if let id {
@@ -255,7 +241,7 @@ public final class NotificationStore: Sendable {
 
     // MARK: Rows
 
-    static let select = "SELECT plugin, key, title, body, payload, recipient, at, rule, start, tz, next_due FROM schedules"
+    static let select = "SELECT plugin, key, title, body, payload, recipient, at, rule, start, tz, next_due, priority, message FROM schedules"
 
     static func row(_ n: ScheduledNotification) -> [SQLValue] {
         let r = n.request
@@ -272,7 +258,23 @@ public final class NotificationStore: Sendable {
         }
         return [.text(n.plugin), .text(r.key), .text(r.title), .text(r.body), .text(r.payload.serialized()),
                 .text(r.recipient.ledgerName), at, rule, start, tz,
-                n.nextDue.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null]
+                n.nextDue.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
+                .text(r.priority.rawValue), messageColumn(r.message)]
+    }
+
+    /// A message as its column holds it: JSON text, or NULL.
+    static func messageColumn(_ message: NotificationMessage?) -> SQLValue {
+        message.map { .text($0.json.serialized()) } ?? .null
+    }
+
+    /// A message read back from its column (`nil` for NULL or anything unreadable).
+    static func message(_ column: SQLValue) -> NotificationMessage? {
+        column.text.flatMap { try? JSONValue(parsing: $0) }.flatMap { NotificationMessage(json: $0) }
+    }
+
+    /// A priority read back from its column (`normal` for anything unknown).
+    static func priority(_ column: SQLValue) -> NotificationPriority {
+        column.text.flatMap(NotificationPriority.init(rawValue:)) ?? .normal
     }
 
     static func notification(_ r: [SQLValue]) -> ScheduledNotification {
@@ -283,7 +285,7 @@ public final class NotificationStore: Sendable {
             schedule = .at(Date(timeIntervalSinceReferenceDate: r[6].real ?? 0))
         }
         let request = NotificationRequest(
-            key: r[1].text ?? "", title: r[2].text ?? "", body: r[3].text ?? "",
+            key: r[1].text ?? "", title: r[2].text ?? "", body: r[3].text ?? "", message: message(r[12]), priority: priority(r[11]),
             payload: (try? JSONValue(parsing: r[4].text ?? "null")) ?? .null,
             recipient: NotificationRecipient(ledgerName: r[5].text ?? "user"), schedule: schedule)
         return ScheduledNotification(plugin: r[0].text ?? "", request: request,
@@ -295,6 +297,7 @@ public final class NotificationStore: Sendable {
                    title: r[4].text ?? "", body: r[5].text ?? "", payload: (try? JSONValue(parsing: r[6].text ?? "null")) ?? .null,
                    dueAt: Date(timeIntervalSinceReferenceDate: r[7].real ?? 0),
                    deliveredAt: Date(timeIntervalSinceReferenceDate: r[8].real ?? 0), late: r[9].integer == 1,
-                   readAt: r[10].real.map(Date.init(timeIntervalSinceReferenceDate:)))
+                   readAt: r[10].real.map(Date.init(timeIntervalSinceReferenceDate:)), priorityName: priority(r[11]).rawValue,
+                   messageJSON: message(r[12]).map { $0.json.serialized() })
     }
 }

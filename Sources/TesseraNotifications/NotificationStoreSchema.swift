@@ -36,5 +36,15 @@ enum NotificationStoreSchema {
             CREATE INDEX IF NOT EXISTS relay_pending ON relay (next_attempt) WHERE state = 'pending';
             CREATE TABLE IF NOT EXISTS relay_cursor (hub TEXT PRIMARY KEY, cursor INTEGER NOT NULL);
             """),
+        // SDK 1.8: a notification's priority and its catalogue message (JSON), carried from the
+        // schedule to the inbox and the hub.
+        StoreMigration(version: 3, sql: """
+            ALTER TABLE schedules ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal';
+            ALTER TABLE schedules ADD COLUMN message TEXT;
+            ALTER TABLE inbox ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal';
+            ALTER TABLE inbox ADD COLUMN message TEXT;
+            ALTER TABLE relay ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal';
+            ALTER TABLE relay ADD COLUMN message TEXT;
+            """),
     ])
 }

@@ -1,6 +1,6 @@
 import Foundation
 import TesseraRecurrence
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// A notification as the host keeps it: the plugin's request and when it is next due.
 public struct ScheduledNotification: Sendable, Hashable {
@@ -97,6 +97,22 @@ public struct InboxEntry: Sendable, Hashable {
     public var late: Bool
     /// When it was marked read, if it was.
     public var readAt: Date?
+    // The priority's name and the message's JSON text, as the store, the API and the hub carry
+    // them (an entry is written and read far more often than its message is rendered).
+    var priorityName = NotificationPriority.normal.rawValue
+    var messageJSON: String? = nil
+
+    /// How urgently it asks for attention.
+    public var priority: NotificationPriority {
+        get { NotificationPriority(rawValue: priorityName) ?? .normal }
+        set { priorityName = newValue.rawValue }
+    }
+
+    /// Its text as a key of the plugin's catalogue and values, for a reader's own language.
+    public var message: NotificationMessage? {
+        get { messageJSON.flatMap { try? JSONValue(parsing: $0) }.flatMap { NotificationMessage(json: $0) } }
+        set { messageJSON = newValue.map { $0.json.serialized() } }
+    }
 
     /// The entry as JSON, for the CLI and the API.
     public var json: JSONValue {
@@ -104,9 +120,11 @@ public struct InboxEntry: Sendable, Hashable {
             "id": .integer(id), "plugin": .string(plugin), "key": .string(key), "recipient": .string(recipient),
             "title": .string(title), "body": .string(body), "payload": payload,
             "dueAt": .string(dueAt.formatted(.iso8601)), "deliveredAt": .string(deliveredAt.formatted(.iso8601)),
-            "late": .bool(late),
+            "late": .bool(late), "priority": .string(priority.rawValue),
         ]
+        if let message { object["message"] = message.json }
         if let readAt { object["readAt"] = .string(readAt.formatted(.iso8601)) }
         return .object(object)
     }
 }
+

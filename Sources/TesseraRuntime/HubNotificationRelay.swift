@@ -50,7 +50,7 @@ final class HubNotificationRelay: DueWork {
             _ = try await hub.connection.relayNotification(
                 key: relay.idempotencyKey, notificationKey: relay.key, plugin: relay.plugin, space: relay.space,
                 excludingSender: relay.excludingSender, title: relay.title, body: relay.body, payload: relay.payload,
-                dueAt: relay.dueAt, late: relay.late)
+                dueAt: relay.dueAt, late: relay.late, priority: relay.priority, message: relay.message)
             try store.settleRelay(relay.id, state: "sent", attempts: attempts, retryAt: nil, error: nil)
             try store.count("relaySent")
             return
@@ -90,7 +90,8 @@ extension PluginHost {
             let now = clock.now()
             let entries = page.notifications.map { n in
                 InboxEntry.relayed(plugin: n.plugin, key: n.notificationKey, space: n.space, title: n.title, body: n.body,
-                                   payload: n.payload, dueAt: n.dueAt, deliveredAt: now, late: n.late)
+                                   payload: n.payload, dueAt: n.dueAt, deliveredAt: now, late: n.late,
+                                   priority: n.priority, message: n.message)
             }
             added += try notifications.receiveRelayed(entries, cursor: page.cursor, hub: access.hub).count
             cursor = page.cursor

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// The hub's notification relay (docs/hub.md, "Notifications to a space's members"): a device hands
 /// over a notification for a space's members, and fetches those filed for its person.
@@ -7,13 +7,16 @@ extension HubConnection {
     /// Hands a notification to the hub for the members of `space`; whether the hub filed it now
     /// (`false`: it had filed this key already, from an earlier attempt).
     public func relayNotification(key: String, notificationKey: String, plugin: String, space: String, excludingSender: Bool, title: String, body: String,
-                                  payload: JSONValue, dueAt: Date, late: Bool) async throws -> Bool {
-        let json: JSONValue = [
+                                  payload: JSONValue, dueAt: Date, late: Bool, priority: NotificationPriority = .normal,
+                                  message: NotificationMessage? = nil) async throws -> Bool {
+        var json: [String: JSONValue] = [
             "key": .string(key), "notificationKey": .string(notificationKey), "plugin": .string(plugin), "space": .string(space), "excludingSender": .bool(excludingSender),
             "title": .string(title), "body": .string(body), "payload": payload,
             "dueAtMillis": .integer(Int64((dueAt.timeIntervalSince1970 * 1000).rounded())), "late": .bool(late),
+            "priority": .string(priority.rawValue),
         ]
-        let answer = try await send("POST", "/v1/hub/notifications", body: Array(json.serialized().utf8), contentType: "application/json")
+        if let message { json["message"] = message.json }
+        let answer = try await send("POST", "/v1/hub/notifications", body: Array(JSONValue.object(json).serialized().utf8), contentType: "application/json")
         guard answer.status == 200 || answer.status == 201 else { throw SyncClientError(answer) }
         return answer.status == 201
     }
@@ -29,7 +32,9 @@ extension HubConnection {
                             space: n["space"]?.stringValue ?? "", title: n["title"]?.stringValue ?? "", body: n["body"]?.stringValue ?? "",
                             payload: n["payload"] ?? .null,
                             dueAt: Date(timeIntervalSince1970: Double(n["dueAtMillis"]?.integerValue ?? 0) / 1000),
-                            late: n["late"]?.boolValue ?? false, sender: n["sender"]?["name"]?.stringValue ?? "")
+                            late: n["late"]?.boolValue ?? false, sender: n["sender"]?["name"]?.stringValue ?? "",
+                            priorityName: n["priority"]?.stringValue.flatMap(NotificationPriority.init(rawValue:))?.rawValue ?? "normal",
+                            messageJSON: NotificationMessage(json: n["message"]).map { $0.json.serialized() })
         }
         return (items, json["cursor"]?.integerValue ?? cursor, json["more"]?.boolValue ?? false)
     }
@@ -63,4 +68,13 @@ public struct HubNotification: Sendable, Hashable {
     public var late: Bool
     /// The sender's account name.
     public var sender: String
+    // As the hub sends them: the priority's name and the message's JSON text.
+    var priorityName = "normal"
+    var messageJSON: String? = nil
+    /// How urgently it asks for attention.
+    public var priority: NotificationPriority { NotificationPriority(rawValue: priorityName) ?? .normal }
+    /// The plugin's catalogue message, for the reader's own language.
+    public var message: NotificationMessage? {
+        messageJSON.flatMap { try? JSONValue(parsing: $0) }.flatMap { NotificationMessage(json: $0) }
+    }
 }

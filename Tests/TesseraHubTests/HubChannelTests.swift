@@ -72,6 +72,7 @@ struct HubChannelTests {
             #expect(body["plugin"]?.stringValue == "test.spaces" && body["space"]?.stringValue == Self.space)
             #expect(body["dueAt"]?.stringValue == "2026-03-02T08:00:00.000Z" && body["dueAtMillis"]?.integerValue == 1_772_438_400_000)
             #expect(body["sender"]?["name"]?.stringValue == "ada")
+            #expect(body["priority"] == "normal" && body["message"] == nil, "a relay without them (SDK 1.7) reads as normal, with no message")
             // Tessera-Signature: t=<hub's clock in seconds>,v1=HMAC-SHA256(secret, "<t>.<body>"), checked by Python's hmac.
             let signature = try #require(request.headers["tessera-signature"])
             let seconds = hub.clock.millis / 1000
@@ -196,9 +197,11 @@ struct HubChannelTests {
             let bad = try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "eve at example"}"#)
             #expect(bad.status == 400 && bad.errorCode == "invalid_email" && bad.json?["error"]?["field"] == "$.address")
 
+            // The first SOS is critical (SDK 1.8): the subject says so first.
             func relay(_ key: String) async throws -> Int {
                 try await hub.request("POST", "/v1/hub/notifications", token: ada, json: """
                     {"key": "\(key)", "notificationKey": "sos", "plugin": "test.spaces", "space": "\(Self.space)", "excludingSender": true,
+                     "priority": "\(key == "sos-1" ? "critical" : "normal")",
                      "title": "SOS from ada (\(key))", "body": "ada pressed SOS at 14:05.", "dueAtMillis": 1772438400000, "late": false,
                      "payload": {"link": "https://hub.example.org/live/abc", "positions": "50.08804,14.42076 at 14:04", "battery": 0.41}}
                     """).status
@@ -213,7 +216,7 @@ struct HubChannelTests {
             #expect(!codeMail.subject.contains { $0.isNumber })  // the outbox keeps subjects: the code is in the body only
             let code = try #require(Self.code(in: codeMail.body))
             let alert = try #require(messages.first { $0.to == ["bob@example.org"] })
-            #expect(alert.subject == "SOS from ada (sos-1)")
+            #expect(alert.subject == "[Urgent] SOS from ada (sos-1)")
             #expect(alert.body.hasPrefix("ada pressed SOS at 14:05.\n\n"))
             #expect(alert.body.contains("link: https://hub.example.org/live/abc\n"))
             #expect(alert.body.contains("positions: 50.08804,14.42076 at 14:04\n") && alert.body.contains("battery: 0.41\n"))
@@ -228,7 +231,7 @@ struct HubChannelTests {
             #expect(await mailer.deliverDue() == (2, 0))
             messages = try await smtp.waitForMessages(4)
             #expect(messages.filter { $0.subject == "SOS from ada (sos-2)" }.map(\.to).sorted { $0[0] < $1[0] } == [["bob@example.org"], ["eve@example.org"]])
-            #expect(messages.filter { $0.subject == "SOS from ada (sos-1)" }.count == 1)
+            #expect(messages.filter { $0.subject == "[Urgent] SOS from ada (sos-1)" }.count == 1)
 
             // A code tried five times wrong is void.
             let zed = try #require(try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "zed@example.org"}"#)

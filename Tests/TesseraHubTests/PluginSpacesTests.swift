@@ -17,7 +17,7 @@ struct PluginSpacesTests {
         Fixtures.write("""
         {
           "id": "\(id)", "name": "Spaces", "version": "1.0.0",
-          "sdk": {"abi": "1.7", "toolchain": "6.3.1"}, "library": {"name": "Spaces"},
+          "sdk": {"abi": "1.8", "toolchain": "6.3.1"}, "library": {"name": "Spaces"},
           "requires": [{"capability": "storage", "version": "^1.0"}, \(sync ? #"{"capability": "sync", "version": "^1.0"},"# : "")
                        {"capability": "notifications", "version": "^1.0"}],
           "permissions": {"notifications": {"spaces": true}},
@@ -193,6 +193,7 @@ final class SpacesPlugin: Plugin {
         let name: String?, space: String?, role: String?, person: String?, code: String?, invitation: String?
         let id: String?, note: String?, title: String?, key: String?, at: Double?
         let table: String?, pluginRole: String?
+        let priority: String?, messageKey: String?
     }
 
     var migrations: [StorageMigration] {
@@ -256,8 +257,12 @@ final class SpacesPlugin: Plugin {
             case "delete": try await spaces.delete(space)
             case "notify":
                 let recipient: NotificationRecipient = a.person == "others" ? .spaceOthers(space) : .space(space)
-                try await notifications.schedule(NotificationRequest(key: a.key ?? "", title: a.title ?? "", body: a.note ?? "",
-                                                                     recipient: recipient, schedule: .at(Date(timeIntervalSince1970: a.at ?? 0))))
+                let at = Date(timeIntervalSince1970: a.at ?? 0)
+                try await notifications.schedule(NotificationRequest(
+                    key: a.key ?? "", title: a.title ?? "", body: a.note ?? "",
+                    message: a.messageKey.map { NotificationMessage($0, ["at": .instant(at), "far": .meters(1250), "who": .text("ada")]) },
+                    priority: a.priority.flatMap(NotificationPriority.init(rawValue:)) ?? .normal,
+                    recipient: recipient, schedule: .at(at)))
             case "write":
                 try await storage.write { batch in
                     batch.inSpace(space)

@@ -80,6 +80,30 @@ struct SpaceNotificationTests {
         }
     }
 
+    @Test("a notification's priority and catalogue message reach the other member's inbox through the hub as the sender's plugin gave them")
+    func priorityAndMessageRelayed() async throws {
+        try await HubTestServer.start().use { hub in
+            let (ada, bob, space) = try await Self.adaAndBob(hub)
+            let due = ada.now.addingTimeInterval(60)
+            _ = try await ada.call("do", ["action": "notify", "key": "sos", "title": "SOS from ada", "note": "ada pressed SOS",
+                                          "space": .string(space), "person": "others", "at": .number(due.timeIntervalSince1970),
+                                          "priority": "critical", "messageKey": "notify.alert.sos"])
+            try await ada.advanceClock(by: 60)
+            try await bob.advanceClock(by: 900)
+            let entry = try #require(try bob.deliveredNotifications().first)
+            #expect(entry.title == "SOS from ada" && entry.body == "ada pressed SOS")
+            #expect(entry.priority == .critical)
+            let millis = (due.timeIntervalSince1970 * 1000).rounded()
+            #expect(entry.message == NotificationMessage("notify.alert.sos", ["at": .instant(Date(timeIntervalSince1970: millis / 1000)),
+                                                                             "far": .meters(1250), "who": .text("ada")]))
+            // The API and the SSE stream carry them as JSON.
+            #expect(entry.json["priority"] == "critical")
+            #expect(entry.json["message"]?["values"]?["at"] == ["instant": .integer(Int64(millis))])
+            await ada.stop()
+            await bob.stop()
+        }
+    }
+
     @Test("a space the sender is not in is refused at the hub and reaches nobody; a relay waits while the hub is down")
     func refusedAndRetried() async throws {
         try await HubTestServer.start().use { hub in

@@ -23,9 +23,14 @@ import TesseraTestFixtures
                 } else {
                     schedule = .at(try Date(input["at"]?.stringValue ?? "", strategy: .iso8601))
                 }
-                try await notifications.schedule(NotificationRequest(
+                var request = NotificationRequest(
                     key: input["key"]?.stringValue ?? "", title: input["title"]?.stringValue ?? "Reminder", body: "",
-                    payload: ["n": input["n"] ?? .null], schedule: schedule))
+                    payload: ["n": input["n"] ?? .null], schedule: schedule)
+                if let priority = input["priority"]?.stringValue { request.priority = NotificationPriority(rawValue: priority) ?? .normal }
+                if let key = input["messageKey"]?.stringValue {
+                    request.message = NotificationMessage(key, ["day": .day("2026-01-01"), "n": .number(2.5), "left": .seconds(1500)])
+                }
+                try await notifications.schedule(request)
                 return [:]
             }
             context.onOperation("cancel") { call in
@@ -220,6 +225,28 @@ import TesseraTestFixtures
         #expect(body["id"]?.stringValue == keys.first)
         #expect(try host.outboundNotificationSummary() == ["\(receiver.url()) sent": 1])
         #expect(try host.notificationCounters()["webhookSent"] == 1)
+        await host.stop()
+    }
+
+    @Test func aPriorityAndACatalogueMessageAreKeptAcrossARestartAndReachTheInboxAndTheWebhook() async throws {
+        let receiver = try LoopbackHTTPServer(.sequence([200]))
+        defer { receiver.close() }
+        let ws = suite.workspace("webhook-priority", notifications: ["webhooks": [["url": receiver.url()]]])
+        var host = try await suite.host(ws)
+        _ = try await host.call("test.remind", "remind", input: [
+            "key": "exam", "at": .string(NotificationsTests.start.addingTimeInterval(60).formatted(.iso8601)),
+            "priority": "time-sensitive", "messageKey": "notify.exam",
+        ], as: user)
+        await host.stop()
+        host = try await suite.host(ws)  // the schedule keeps both in notifications.sqlite
+        _ = try await host.advanceClock(by: 60)
+        await host.settle()
+        let entry = try #require(try host.inbox().first)
+        #expect(entry.priority == .timeSensitive)
+        #expect(entry.message == NotificationMessage("notify.exam", ["day": .day("2026-01-01"), "n": .number(2.5), "left": .seconds(1500)]))
+        let body = try JSONValue(parsing: Array(try #require(receiver.requests.first).body.utf8))
+        #expect(body["priority"] == "time-sensitive")
+        #expect(body["message"] == ["key": "notify.exam", "values": ["day": ["day": "2026-01-01"], "n": ["number": 2.5], "left": ["seconds": 1500.0]]])
         await host.stop()
     }
 

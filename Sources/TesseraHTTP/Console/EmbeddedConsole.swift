@@ -198,7 +198,7 @@ async function showConsole() {
   $("sign-out").hidden = false;
   $("host-line").textContent = t("console.signedInAs", { name: me.name });
   renderModules($("module-list"), $("modules-empty"), plugins);
-  stopStream = await startInbox({ list: $("inbox"), empty: $("inbox-empty"), status: $("stream-status"), markAll: $("mark-all-read") });
+  stopStream = await startInbox({ list: $("inbox"), empty: $("inbox-empty"), status: $("stream-status"), markAll: $("mark-all-read"), plugins });
   if (admin) {
     renderPlugins($("plugins-table").querySelector("tbody"), plugins, refreshPlugins);
     if (!accountsStarted) {
@@ -391,13 +391,13 @@ export async function startClock({ section, now, form, input, error, result }) {
         "console.css": ##"""
 /* The Tessera console: plain CSS, system fonts, no external resources. */
 :root {
-  --fg: #1b1b1f; --bg: #fbfbfc; --muted: #55596a; --line: #d5d8e0; --accent: #1f5fbf;
+  --fg: #1b1b1f; --bg: #fbfbfc; --muted: #55596a; --line: #d5d8e0; --accent: #1f5fbf; --danger: #b00020; --warning: #8a5300;
   --error: #b3261e; --ok: #1e6b34; --panel: #ffffff; --focus: #f0a000;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: var(--fg); background: var(--bg); line-height: 1.45;
 }
 @media (prefers-color-scheme: dark) {
-  :root { --fg: #e8e8ec; --bg: #15161a; --muted: #a4a8b8; --line: #3a3d48; --accent: #8ab4f8;
+  :root { --fg: #e8e8ec; --bg: #15161a; --muted: #a4a8b8; --line: #3a3d48; --accent: #8ab4f8; --danger: #ff8a80; --warning: #ffcc80;
           --error: #f2b8b5; --ok: #9bd5a6; --panel: #1d1f24; }
 }
 body { margin: 0 auto; max-width: 72rem; padding: 0 1rem 3rem; }
@@ -436,6 +436,11 @@ th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(-
 .inbox li { border-bottom: 1px solid var(--line); padding: .5rem 0; display: flex; gap: 1rem; justify-content: space-between; }
 .inbox li.unread .title { font-weight: 700; }
 .inbox .meta { color: var(--muted); font-size: .85rem; }
+.inbox li.priority-critical { border-left: 4px solid var(--danger, #b00020); padding-left: .75rem; }
+.inbox li.priority-time-sensitive { border-left: 4px solid var(--warning, #b26a00); padding-left: .75rem; }
+.inbox .priority { font-size: .8rem; font-weight: 700; text-transform: uppercase; letter-spacing: .03em; }
+.inbox li.priority-critical .priority { color: var(--danger, #b00020); }
+.inbox li.priority-time-sensitive .priority { color: var(--warning, #b26a00); }
 .result pre { background: var(--bg); border: 1px solid var(--line); padding: .6rem; overflow-x: auto; }
 .result .failure { color: var(--error); font-weight: 600; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -992,22 +997,29 @@ import { el, clear } from "./dom.js";
 import { openStream } from "./sse.js";
 import { t } from "./i18n.js";
 import { dateTime } from "./format.js";
+import { notificationText } from "./notification-text.js";
 
-/** Loads the inbox and keeps it live. Returns a function that stops the stream. */
-export async function startInbox({ list, empty, status, markAll }) {
+/**
+ * Loads the inbox and keeps it live. `plugins` (GET /v1/plugins) name each entry's module and
+ * give the catalogue its text is written from. Returns a function that stops the stream.
+ */
+export async function startInbox({ list, empty, status, markAll, plugins = [] }) {
   const shown = new Map();
+  const pages = new Map(plugins.filter((p) => p.ui).map((p) => [p.id, p.ui.url]));
+  const names = new Map(plugins.filter((p) => p.ui).map((p) => [p.id, p.ui.titles?.[document.documentElement.lang] || p.ui.title]));
 
-  function show(entry, { prepend }) {
+  async function show(entry, { prepend }) {
     if (shown.has(entry.id)) return;
-    const item = render(entry);
+    shown.set(entry.id, null);
+    const item = render(entry, await notificationText(entry, pages));
     shown.set(entry.id, item);
     if (prepend) list.prepend(item); else list.append(item);
     empty.hidden = true;
   }
 
-  function render(entry) {
+  function render(entry, text) {
     const read = el("button", { type: "button", class: "secondary" }, t("inbox.markRead"));
-    read.setAttribute("aria-label", t("inbox.markReadLabel", { title: entry.title }));
+    read.setAttribute("aria-label", t("inbox.markReadLabel", { title: text.title }));
     read.hidden = Boolean(entry.readAt);
     read.addEventListener("click", async () => {
       await request("POST", "/v1/notifications/read", { ids: [entry.id] });
@@ -1015,11 +1027,15 @@ export async function startInbox({ list, empty, status, markAll }) {
       read.hidden = true;
     });
     const when = dateTime(entry.deliveredAt);
-    const item = el("li", { class: entry.readAt ? "" : "unread", "data-id": entry.id },
+    const priority = entry.priority && entry.priority !== "normal" ? entry.priority : null;
+    const classes = [entry.readAt ? "" : "unread", priority ? `priority-${priority}` : ""].filter(Boolean).join(" ");
+    const item = el("li", { class: classes, "data-id": entry.id, "data-priority": entry.priority || "normal" },
       el("div", {},
-        el("div", { class: "title" }, entry.title),
-        entry.body ? el("div", {}, entry.body) : null,
-        el("div", { class: "meta" }, [entry.pluginName || entry.plugin, when, entry.late ? t("inbox.late") : null].filter(Boolean).join(" · "))),
+        priority ? el("span", { class: "priority" }, t(`inbox.priority.${priority}`)) : null,
+        el("div", { class: "title" }, text.title),
+        text.body ? el("div", { class: "body" }, text.body) : null,
+        el("div", { class: "meta" }, [names.get(entry.plugin) || t("inbox.otherModule"), when, entry.late ? t("inbox.late") : null]
+          .filter(Boolean).join(" · "))),
       read);
     return item;
   }
@@ -1027,6 +1043,7 @@ export async function startInbox({ list, empty, status, markAll }) {
   markAll.addEventListener("click", async () => {
     await request("POST", "/v1/notifications/read", { all: true });
     for (const item of shown.values()) {
+      if (!item) continue;  // still being written
       item.classList.remove("unread");
       item.querySelector("button").hidden = true;
     }
@@ -1034,7 +1051,7 @@ export async function startInbox({ list, empty, status, markAll }) {
 
   clear(list);
   const page = await request("GET", "/v1/notifications?limit=50");
-  for (const entry of page.notifications) show(entry, { prepend: false });
+  for (const entry of page.notifications) await show(entry, { prepend: false });
   empty.hidden = page.notifications.length > 0;
   const newest = page.notifications.reduce((max, entry) => Math.max(max, entry.id), 0);
 
@@ -1273,6 +1290,9 @@ export async function startInbox({ list, empty, status, markAll }) {
   "inbox.markRead": "Přečteno",
   "inbox.markReadLabel": "Označit „{title}“ jako přečtené",
   "inbox.late": "doručeno se zpožděním",
+  "inbox.priority.critical": "Naléhavé",
+  "inbox.priority.time-sensitive": "Brzy na vás čeká",
+  "inbox.otherModule": "Jiný modul",
   "inbox.stream.live": "Nová oznámení se tu objeví hned, jak přijdou.",
   "inbox.stream.reconnecting": "Spojení se přerušilo, připojuji znovu…",
   "inbox.stream.stopped": "Nová oznámení sem už nepřicházejí: přihlaste se znovu.",
@@ -1456,6 +1476,9 @@ export async function startInbox({ list, empty, status, markAll }) {
   "inbox.markRead": "Mark read",
   "inbox.markReadLabel": "Mark “{title}” read",
   "inbox.late": "delivered late",
+  "inbox.priority.critical": "Urgent",
+  "inbox.priority.time-sensitive": "Needs you soon",
+  "inbox.otherModule": "Another module",
   "inbox.stream.live": "New notifications appear here as they come.",
   "inbox.stream.reconnecting": "The connection was lost; reconnecting…",
   "inbox.stream.stopped": "New notifications no longer arrive here: sign in again.",
@@ -1635,6 +1658,9 @@ export async function startInbox({ list, empty, status, markAll }) {
   "inbox.markRead": "Prečítané",
   "inbox.markReadLabel": "Označiť „{title}“ ako prečítané",
   "inbox.late": "doručené s oneskorením",
+  "inbox.priority.critical": "Naliehavé",
+  "inbox.priority.time-sensitive": "Čoskoro na vás čaká",
+  "inbox.otherModule": "Iný modul",
   "inbox.stream.live": "Nové oznámenia sa tu objavia hneď, ako prídu.",
   "inbox.stream.reconnecting": "Spojenie sa prerušilo, pripájam znova…",
   "inbox.stream.stopped": "Nové oznámenia sem už neprichádzajú: prihláste sa znova.",
@@ -1792,6 +1818,72 @@ export function renderModules(list, empty, plugins) {
     list.append(el("li", {}, el("a", { href: plugin.ui.url }, title)));
   }
   empty.hidden = withPages.length > 0;
+}
+"""##,
+        "notification-text.js": ##"""
+// A notification's title and body in the reader's language and time zone (docs/console.md,
+// "Notifications"). A plugin that schedules a notification with a message (SDK 1.8) names a key
+// of its page's catalogue and typed values; here the key's ".title" and ".body" are looked up in
+// the plugin's catalogue (/ui/<plugin>/messages/<lang>.json) and the values formatted for the
+// reader: an instant as a time (and the date when it is not today), a distance in m or km, a
+// number with the language's separators. Without a message, or where the catalogue lacks the key,
+// the text the plugin wrote is shown, as webhooks and e-mails show it.
+
+import { language } from "./i18n.js";
+import { date, dateTime, time, number, distance, duration } from "./format.js";
+
+const catalogues = new Map();
+
+/** The catalogue of `plugin`'s page in the reader's language, or null (fetched once per page). */
+function catalogue(plugin, pages) {
+  if (!pages.has(plugin)) return Promise.resolve(null);
+  if (!catalogues.has(plugin)) {
+    const url = new URL(`messages/${language()}.json`, new URL(pages.get(plugin), location.href));
+    catalogues.set(plugin, fetch(url, { cache: "no-cache" })
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null));
+  }
+  return catalogues.get(plugin);
+}
+
+/** One typed value as the reader reads it. */
+function formatValue(value, now) {
+  if ("text" in value) return value.text;
+  if ("number" in value) return number(value.number);
+  if ("instant" in value) {
+    const at = new Date(value.instant);
+    return at.toDateString() === now.toDateString() ? time(at) : dateTime(at);
+  }
+  if ("day" in value) return date(value.day);
+  if ("meters" in value) return distance(value.meters);
+  if ("seconds" in value) return duration(value.seconds);
+  return "";
+}
+
+/** A catalogue message with its {placeholders} filled; plural forms chosen by `count`. */
+function fill(message, values, raw) {
+  if (typeof message === "object" && message !== null) {
+    const count = Number(raw.count?.number ?? 0);
+    message = message[new Intl.PluralRules(language()).select(count)] ?? message.other;
+  }
+  return String(message).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+}
+
+/**
+ * {title, body} of an inbox entry for the reader. `pages` maps a plugin's id to its page's URL
+ * (GET /v1/plugins, ui.url): only a plugin with a page has a catalogue.
+ */
+export async function notificationText(entry, pages, now = new Date()) {
+  const fallback = { title: entry.title, body: entry.body };
+  const message = entry.message;
+  if (!message) return fallback;
+  const messages = await catalogue(entry.plugin, pages);
+  const title = messages?.[`${message.key}.title`];
+  if (title === undefined) return fallback;
+  const values = {};
+  for (const [name, value] of Object.entries(message.values || {})) values[name] = formatValue(value, now);
+  const body = messages[`${message.key}.body`];
+  return { title: fill(title, values, message.values || {}), body: body === undefined ? entry.body : fill(body, values, message.values || {}) };
 }
 """##,
         "page.js": ##"""

@@ -408,7 +408,8 @@ struct HubRoutes {
         }
         let notification = RelayedNotification(
             key: key, notificationKey: notificationKey, plugin: plugin, space: space, title: title, body: json["body"]?.stringValue ?? "",
-            payload: (json["payload"] ?? .null).serialized(), dueAtMillis: due, late: json["late"]?.boolValue ?? false)
+            payload: (json["payload"] ?? .null).serialized(), dueAtMillis: due, late: json["late"]?.boolValue ?? false,
+            priority: json["priority"]?.stringValue ?? "normal", message: json["message"].map { $0.serialized() })
         let result = try await run {
             try await hub.relay(notification, excludingSender: json["excludingSender"]?.boolValue ?? false, from: device)
         }
@@ -424,10 +425,15 @@ struct HubRoutes {
         let page = try await run { try await hub.notifications(for: device, after: after, limit: Int(limit)) }
         let items: [JSONValue] = page.notifications.map { filed in
             let n = filed.notification
-            return ["id": .integer(filed.id), "key": .string(n.key), "notificationKey": .string(n.notificationKey), "plugin": .string(n.plugin),
-                    "space": .string(n.space), "sender": ["id": .string(filed.sender.id), "name": .string(filed.sender.name)],
-                    "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
-                    "dueAtMillis": .integer(n.dueAtMillis), "dueAt": .string(Self.iso(n.dueAtMillis)), "late": .bool(n.late)]
+            var item: [String: JSONValue] = [
+                "id": .integer(filed.id), "key": .string(n.key), "notificationKey": .string(n.notificationKey), "plugin": .string(n.plugin),
+                "space": .string(n.space), "sender": ["id": .string(filed.sender.id), "name": .string(filed.sender.name)],
+                "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
+                "dueAtMillis": .integer(n.dueAtMillis), "dueAt": .string(Self.iso(n.dueAtMillis)), "late": .bool(n.late),
+                "priority": .string(n.priority),
+            ]
+            if let message = n.message.flatMap({ try? JSONValue(parsing: $0) }) { item["message"] = message }
+            return .object(item)
         }
         let body: JSONValue = ["notifications": .array(items), "cursor": .integer(page.cursor), "more": .bool(page.more)]
         return Response(status: .ok, headers: [.contentType: "application/json"],

@@ -163,6 +163,23 @@ extension OpenAPIComponents {
             "recipient": ["type": "string"], "title": ["type": "string"], "body": ["type": "string"], "payload": [:],
             "dueAt": ["type": "string", "format": "date-time"], "deliveredAt": ["type": "string", "format": "date-time"],
             "late": ["type": "boolean"], "readAt": ["type": "string", "format": "date-time"],
+            "priority": notificationPrioritySchema, "message": notificationMessageSchema,
+        ],
+    ]
+
+    /// How urgently a notification asks for attention (SDK 1.8).
+    static let notificationPrioritySchema: JSONValue = ["type": "string", "enum": ["normal", "time-sensitive", "critical"]]
+
+    /// A notification's text as a key of the plugin's catalogue and typed values (SDK 1.8): a
+    /// reader's client renders `<key>.title` and `<key>.body` in its own language.
+    static let notificationMessageSchema: JSONValue = [
+        "type": "object", "required": ["key", "values"],
+        "properties": [
+            "key": ["type": "string", "minLength": 1],
+            "values": ["type": "object", "additionalProperties": ["type": "object", "minProperties": 1, "maxProperties": 1, "properties": [
+                "text": ["type": "string"], "number": ["type": "number"], "instant": ["type": "integer", "description": "milliseconds since 1970"],
+                "day": ["type": "string", "format": "date"], "meters": ["type": "number"], "seconds": ["type": "number"],
+            ]]],
         ],
     ]
 

@@ -254,12 +254,15 @@ extension OpenAPIComponents {
             "HubRelayNotification": ["type": "object", "required": ["key", "notificationKey", "plugin", "space", "title", "dueAtMillis"],
                                      "properties": ["key": string, "notificationKey": string, "plugin": string, "space": string,
                                                     "excludingSender": boolean, "title": string, "body": string, "payload": [:],
-                                                    "dueAtMillis": integer, "late": boolean]],
+                                                    "dueAtMillis": integer, "late": boolean,
+                                                    "priority": OpenAPIComponents.notificationPrioritySchema,
+                                                    "message": OpenAPIComponents.notificationMessageSchema]],
             "HubRelayed": object(["stored": boolean, "recipients": integer]),
             "HubNotifications": object([
                 "notifications": ["type": "array", "items": object([
                     "id": integer, "key": string, "notificationKey": string, "plugin": string, "space": string, "sender": ref("HubPerson"),
-                    "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean])],
+                    "title": string, "body": string, "payload": [:], "dueAtMillis": integer, "dueAt": dateTime, "late": boolean,
+                    "priority": OpenAPIComponents.notificationPrioritySchema, "message": OpenAPIComponents.notificationMessageSchema])],
                 "cursor": integer, "more": boolean]),
             "HubNewChannel": ["oneOf": [
                 ["type": "object", "required": ["kind", "url"], "additionalProperties": false, "properties": [

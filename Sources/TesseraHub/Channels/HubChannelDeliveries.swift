@@ -62,13 +62,15 @@ extension HubStore {
 
     /// What a channel receives: the webhook's JSON body, and what an e-mail is written from.
     static func channelDocument(_ n: RelayedNotification, space: String, sender: (id: String, name: String), channel: String) -> JSONValue {
-        [
+        var document: [String: JSONValue] = [
             "id": .string(channelIdempotencyKey(notification: n.key, channel: channel)),
             "plugin": .string(n.plugin), "space": .string(space), "notificationKey": .string(n.notificationKey),
             "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
             "dueAt": .string(iso(n.dueAtMillis)), "dueAtMillis": .integer(n.dueAtMillis), "late": .bool(n.late),
-            "sender": ["id": .string(sender.id), "name": .string(sender.name)],
+            "sender": ["id": .string(sender.id), "name": .string(sender.name)], "priority": .string(n.priority),
         ]
+        if let message = n.message.flatMap({ try? JSONValue(parsing: $0) }) { document["message"] = message }
+        return .object(document)
     }
 
     /// The key a receiver drops repeats by: the same on every attempt at one notification for one

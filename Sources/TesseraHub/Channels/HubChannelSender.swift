@@ -170,7 +170,19 @@ public final class HubChannelSender: Sendable {
         }
         let sender = document["sender"]?["name"]?.stringValue ?? ""
         lines.append("Sent by the hub for \(sender.isEmpty ? "a member" : sender) of a space in \(document["plugin"]?.stringValue ?? "a plugin"), due \(document["dueAt"]?.stringValue ?? "").")
-        return OutgoingMail(to: delivery.target, subject: document["title"]?.stringValue ?? "Notification", body: lines.joined(separator: "\n"))
+        let title = document["title"]?.stringValue ?? "Notification"
+        return OutgoingMail(to: delivery.target, subject: subjectPrefix(document["priority"]?.stringValue) + title,
+                            body: lines.joined(separator: "\n"))
+    }
+
+    /// What an e-mail's subject starts with, so a mail client's list shows the priority before
+    /// anything else: "[Urgent] " for `critical`, "[Time-sensitive] " for `time-sensitive`.
+    static func subjectPrefix(_ priority: String?) -> String {
+        switch priority.flatMap(NotificationPriority.init(rawValue:)) {
+        case .critical?: "[Urgent] "
+        case .timeSensitive?: "[Time-sensitive] "
+        default: ""
+        }
     }
 }
 

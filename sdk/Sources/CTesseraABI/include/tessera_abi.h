@@ -35,12 +35,13 @@
  * hub (PluginSync.sendMail, HubMailMessage, HubMailAttachment, HubMailReceipt, and the PluginError codes
  * invalidRecipient, invalidSubject, textTooLong, invalidAttachmentName, invalidAttachment,
  * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded); 1.7 adds time-ordered record ids
- * (RecordID.timeOrdered(at:)). */
+ * (RecordID.timeOrdered(at:)); 1.8 adds notification priorities and catalogue messages
+ * (NotificationRequest.priority and message, NotificationPriority, NotificationMessage, NotificationValue). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 7u
+#define TESSERA_SDK_ABI_MINOR 8u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
