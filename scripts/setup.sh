@@ -40,6 +40,7 @@ test  apt  python3-aiosmtpd        debian-python:aiosmtpd            the SMTP se
 test  apt  chromium                /usr/lib/chromium/chromium        the console tests drive a real headless browser
 test  apt  mosquitto               /usr/sbin/mosquitto,mosquitto_passwd   the MQTT broker OwnTracks apps publish to, in the location tests
 test  apt  mosquitto-clients       mosquitto_pub                     publishes OwnTracks messages to the broker, as the app does
+test  apt  openssl                 openssl                           makes the certificate authority and certificate of the TLS broker in the MQTT tests
 test  apt  poppler-utils           pdftotext,pdftoppm                the baby diary PDF tests read and render the PDFs
 test  pip  openapi-spec-validator  python:openapi_spec_validator     checks /openapi.json against OpenAPI 3.1
 test  pip  schemathesis            python:schemathesis               fuzzes the API against its OpenAPI document

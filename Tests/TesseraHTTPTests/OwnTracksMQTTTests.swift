@@ -126,4 +126,54 @@ import TesseraTestFixtures
         let (_, rest) = try await serve.terminate()
         #expect(!(serve.output + rest).contains(broker.password))  // the password is in no line the host printed
     }
+
+    /// A deployment subscribed over TLS (`mqtts://`) to `broker`, trusting the certificate
+    /// authority `caFile` (nil: the system's roots only).
+    static func tlsWorkspace(_ broker: MosquittoBroker, _ name: String, caFile: String?) throws -> FixtureWorkspace {
+        let ws = FixtureWorkspace(name)
+        try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
+        Fixtures.write(broker.password + "\n", to: ws.root + "/mqtt-password")
+        var mqtt: [String: Any] = ["url": "mqtts://127.0.0.1:\(broker.port)", "username": broker.user, "passwordFile": ws.root + "/mqtt-password"]
+        if let caFile { mqtt["caFile"] = caFile }
+        ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel", "config": ["requireGuardians": false, "pinIterations": 1000] as [String: Any],
+                                      "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "location": [:] as [String: Any],
+                                                 "notifications": ["spaces": true], "sync": [:] as [String: Any]]]],
+                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                                 "location": ["mqtt": mqtt]]])
+        return ws
+    }
+
+    @Test(.hangWatchdog, .needs("openssl")) func overTLSPositionsArriveWhereTheCertificateIsTrustedAndNowhereElse() async throws {
+        let broker = try await MosquittoBroker(tls: true)
+        defer { Task { await broker.stop() } }
+        // Trusting the broker's authority: the position reaches the trip (an IP address in the
+        // URL, checked against the certificate's IP name, since SNI carries no addresses).
+        let serve = try await ServeProcess.start(try Self.tlsWorkspace(broker, "owntracks-mqtts", caFile: broker.caFile))
+        defer { serve.process.terminate() }
+        _ = try await Self.call(serve, "account-setup", #"{"username": "ada", "pin": "4826"}"#)
+        let trip = try #require(try await Self.call(serve, "trip-start", #"{"destination": {"name": "Home", "lat": 50.088, "lon": 14.42}}"#)["id"]?.stringValue)
+        try await broker.publish(Self.location(0), to: "owntracks/ada/phone")
+        #expect(try await Self.positions(serve, trip: trip, count: 1).map { $0["lat"] } == [50.07])
+        _ = try await serve.terminate()
+
+        // Without the authority (the system's roots only) the host refuses the broker and says so
+        // in its log (stderr), naming the broker, never the password.
+        let untrusting = try Self.tlsWorkspace(broker, "owntracks-mqtts-untrusted", caFile: nil)
+        let host = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", untrusting.deploymentFile, "--data", untrusting.dataDirectory,
+                                                                 "--port", "0"], stdout: .null, stderr: .pipe)
+        defer { host.terminate() }
+        let log = try #require(host.standardError)
+        let said = try await onThread {
+            var text = ""
+            while !text.contains("owntracks-mqtt") {
+                let chunk = log.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        let lines = said.split(separator: "\n").filter { $0.contains("owntracks-mqtt") }
+        #expect(lines.contains { $0.contains("MQTT 127.0.0.1:\(broker.port)") && $0.lowercased().contains("certificate") }, "\(said)")
+        #expect(!said.contains(broker.password))
+    }
 }

@@ -12,8 +12,15 @@ public final class MosquittoBroker: Sendable {
     public let password: String
     private let process: ChildProcess
 
-    public init(user: String = "ada", password: String = "correct horse battery") async throws {
+    /// The certificate authority of a TLS broker (`mqtts://`), for the client's `caFile`; nil
+    /// for a plain one.
+    public let caFile: String?
+
+    /// A broker; with `tls`, its listener speaks only TLS, with a certificate for 127.0.0.1 and
+    /// localhost signed by a certificate authority made for it (`openssl`), whose file is ``caFile``.
+    public init(user: String = "ada", password: String = "correct horse battery", tls: Bool = false) async throws {
         let root = Fixtures.temporaryDirectory("mosquitto")
+        caFile = tls ? try await Self.makeCertificates(in: root) : nil
         let passwords = root + "/passwd"
         let made = try await runDetached(ExternalTools.path(of: "mosquitto_passwd") ?? "mosquitto_passwd", ["-b", "-c", passwords, user, password])
         guard made.status == 0 else { throw SpawnFailure("mosquitto_passwd: \(made.stderr)") }
@@ -22,9 +29,10 @@ public final class MosquittoBroker: Sendable {
         self.password = password
         // `user root`: run as whoever starts it (a root test run would otherwise drop to the
         // `mosquitto` user, which cannot read the test's folder).
+        let certificates = tls ? "cafile \(root)/ca.crt\ncertfile \(root)/server.crt\nkeyfile \(root)/server.key\n" : ""
         Fixtures.write("""
             listener \(port) 127.0.0.1
-            allow_anonymous false
+            \(certificates)allow_anonymous false
             password_file \(passwords)
             log_dest none
             user \(NSUserName())
@@ -61,10 +69,29 @@ public final class MosquittoBroker: Sendable {
         }
     }
 
+    /// A certificate authority and a server certificate it signed (SAN 127.0.0.1 and localhost),
+    /// made with `openssl` in `folder`; the authority's file.
+    private static func makeCertificates(in folder: String) async throws -> String {
+        let openssl = ExternalTools.path(of: "openssl") ?? "openssl"
+        Fixtures.write("subjectAltName = IP:127.0.0.1, DNS:localhost\n", to: folder + "/san.ext")
+        for arguments in [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Tessera test CA",
+             "-keyout", folder + "/ca.key", "-out", folder + "/ca.crt"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", folder + "/server.key", "-out", folder + "/server.csr"],
+            ["x509", "-req", "-in", folder + "/server.csr", "-CA", folder + "/ca.crt", "-CAkey", folder + "/ca.key", "-CAcreateserial",
+             "-days", "2", "-extfile", folder + "/san.ext", "-out", folder + "/server.crt"],
+        ] {
+            let made = try await runDetached(openssl, arguments)
+            guard made.status == 0 else { throw SpawnFailure("openssl \(arguments[0]): \(made.stderr)") }
+        }
+        return folder + "/ca.crt"
+    }
+
     /// Publishes `message` to `topic` at QoS 1, retained, with the broker's user and password.
     public func publish(_ message: String, to topic: String) async throws {
+        let tls = caFile.map { ["--cafile", $0] } ?? []
         let sent = try await runDetached(ExternalTools.path(of: "mosquitto_pub") ?? "mosquitto_pub",
-                                         ["-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", password, "-q", "1", "-r", "-t", topic, "-m", message])
+                                         ["-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", password, "-q", "1", "-r", "-t", topic, "-m", message] + tls)
         guard sent.status == 0 else { throw SpawnFailure("mosquitto_pub: \(sent.stderr)") }
     }
 

@@ -72,7 +72,9 @@ final class MQTTSubscriber: Sendable {
             .connectTimeout(.seconds(10))
             .connect(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: settings.host)) }
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: Self.serverName(settings.host)))
+                    }
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
@@ -120,6 +122,13 @@ final class MQTTSubscriber: Sendable {
                 group.cancelAll()
             }
         }
+    }
+
+    /// The name sent in TLS's SNI and checked against the certificate: the host name; none for an
+    /// IP address (SNI carries no addresses, and NIOSSL refuses one), whose certificate is then
+    /// checked against the address connected to (an IP subject alternative name).
+    static func serverName(_ host: String) -> String? {
+        (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
     }
 
     private static func tlsConfiguration(_ settings: Settings) throws -> TLSConfiguration {
