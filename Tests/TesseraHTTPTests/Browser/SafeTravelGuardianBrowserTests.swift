@@ -40,11 +40,12 @@ import TesseraTestFixtures
         }
     }
 
-    /// A hub (`tessera serve`, role hub) with ada and bob as its people, their password "correct horse battery".
-    static func hubWithAdaAndBob(_ name: String) async throws -> ServeProcess {
+    /// A hub (`tessera serve`, role hub) with ada and bob (and `others`) as its people, their
+    /// password "correct horse battery".
+    static func hubWithAdaAndBob(_ name: String, others: [String] = []) async throws -> ServeProcess {
         let hubWorkspace = FixtureWorkspace(name)
         hubWorkspace.writeDeployment(plugins: [], extra: ["role": "hub"])
-        for person in ["ada", "bob"] {
+        for person in ["ada", "bob"] + others {
             let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", person, "--deployment", hubWorkspace.deploymentFile,
                                                                          "--data", hubWorkspace.dataDirectory], input: "correct horse battery\n")
             #expect(added.status == 0, "\(added.stderr)")
