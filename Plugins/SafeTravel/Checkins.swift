@@ -149,7 +149,7 @@ extension Travel {
         let at = try await alertDue(slotAt.addingTimeInterval(missTimeout(request)))
         try await raise(Alert(id: "checkin-\(id)-missed", kind: "checkin-missed", subjectID: id, traveller: request.string("target"), space: space,
                               dueAt: at, reason: "CHECKIN_MISSED", title: "\(request.string("target")) did not check in",
-                              body: "The check-in due at \(Instant.text(slotAt)) (asked by \(request.string("requester"))) was not confirmed.",
+                              body: "The check-in due at \(Instant.spoken(slotAt)) (asked by \(request.string("requester"))) was not confirmed.",
                               payload: ["checkin": .string(id), "request": .string(request.string("id")), "target": .string(request.string("target")),
                                         "slotAt": .string(Instant.text(slotAt))],
                               repeats: false,
@@ -192,7 +192,7 @@ extension Travel {
         }
         try await armCheckins(request.string("id"))
         await notifyGuardians(key: "checkin-confirmed-\(input.checkinId)", space: me.space, title: "\(me.username) is OK",
-                              body: "Checked in at \(Instant.text(at))\(position.map { " at \($0.lat), \($0.lon)" } ?? "").",
+                              body: "Checked in at \(Instant.spoken(at))\(position.map { " at \($0.lat), \($0.lon)" } ?? "").",
                               message: NotificationMessage("notify.checkinConfirmed", ["name": .text(me.username), "at": .instant(at)]),
                               priority: .timeSensitive,
                               payload: ["checkin": .string(input.checkinId), "confirmedAt": .string(Instant.text(at)),

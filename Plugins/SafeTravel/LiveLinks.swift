@@ -119,7 +119,7 @@ extension Travel {
     static func adding(_ link: LiveLink?, body: String, payload: JSONValue) -> (String, JSONValue) {
         guard let link, case .object(var members) = payload else { return (body, payload) }
         members["liveView"] = link.json
-        return ("\(body) Live view: \(link.path) (until \(Instant.text(link.expiresAt))).", .object(members))
+        return ("\(body) Live view: \(link.path) (until \(Instant.spoken(link.expiresAt))).", .object(members))
     }
 
     // MARK: Operations

@@ -116,7 +116,7 @@ extension Travel {
             let name = place.string("name")
             await notifyGuardians(key: "place-\(id)-\(arrived ? "arrive" : "leave")-\(Instant.millis(fix.at))", space: me.space,
                                   title: arrived ? "\(me.username) arrived at \(name)" : "\(me.username) left \(name)",
-                                  body: "At \(Instant.text(fix.at)), \(Int(distance.rounded())) m from its centre\(fix.battery.map { ", battery \($0) %" } ?? "").",
+                                  body: "At \(Instant.spoken(fix.at)), \(Int(distance.rounded())) m from its centre\(fix.battery.map { ", battery \($0) %" } ?? "").",
                                   message: NotificationMessage(arrived ? "notify.placeArrived" : "notify.placeLeft",
                                                                ["name": .text(me.username), "place": .text(name), "at": .instant(fix.at),
                                                                 "distance": .meters(distance.rounded())]),

@@ -43,7 +43,7 @@ extension Travel {
         }
         try await clock.cancelTimer(key: "\(Self.sampleTimer):\(id)")
         try await armSOS(id)
-        await notifyTraveller(key: "sos-pin-\(id)", title: "Enter your PIN", body: "Your guardians will be alerted at \(Instant.text(deadline)) unless you enter your PIN.",
+        await notifyTraveller(key: "sos-pin-\(id)", title: "Enter your PIN", body: "Your guardians will be alerted at \(Instant.spoken(deadline)) unless you enter your PIN.",
                               message: NotificationMessage("notify.sosPin", ["at": .instant(deadline)]), priority: .timeSensitive,
                               payload: ["sos": .string(id)], at: at.addingTimeInterval(config.pinWindow))
         return ["state": "RELEASED", "sosId": .string(id), "pinWindowEndsAt": .string(Instant.text(at.addingTimeInterval(config.pinWindow))),
@@ -180,7 +180,7 @@ extension Travel {
         }
         try await writeAck(alertID: "sos-\(id)", by: me.username, space: me.space)
         await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",
-                              body: "\(me.username) entered their PIN after the SOS alert, at \(Instant.text(at)).",
+                              body: "\(me.username) entered their PIN after the SOS alert, at \(Instant.spoken(at)).",
                               message: NotificationMessage("notify.safeAfterSOS", ["name": .text(me.username), "at": .instant(at)]),
                               priority: .timeSensitive,
                               payload: ["sos": .string(id), "reportedSafeAt": .string(Instant.text(at))], at: at)
@@ -236,7 +236,7 @@ extension Travel {
             guard try await !isAcknowledged(alertID), let answered = try await answeredAt(alert) else { return }
             try await writeAck(alertID: alertID, by: me.username, space: me.space)
             await notifyGuardians(key: "safe-\(alertID)", space: me.space, title: "\(me.username) is safe",
-                                  body: "\(me.username) answered at \(Instant.text(answered)); it reached the hub after the alert went out.",
+                                  body: "\(me.username) answered at \(Instant.spoken(answered)); it reached the hub after the alert went out.",
                                   message: NotificationMessage("notify.safeLate", ["name": .text(me.username), "at": .instant(answered)]),
                                   priority: .timeSensitive,
                                   payload: ["alert": .string(alertID), "answeredAt": .string(Instant.text(answered))], at: now)
@@ -259,7 +259,7 @@ extension Travel {
         }
         try await writeAck(alertID: alertID, by: me.username, space: me.space)
         await notifyGuardians(key: "sos-safe-\(id)", space: me.space, title: "\(me.username) reports being safe",
-                              body: "\(me.username) entered their PIN at \(Instant.text(entered)), offline; it reached the hub after the deadline.",
+                              body: "\(me.username) entered their PIN at \(Instant.spoken(entered)), offline; it reached the hub after the deadline.",
                               message: NotificationMessage("notify.safeOffline", ["name": .text(me.username), "at": .instant(entered)]),
                               priority: .timeSensitive,
                               payload: ["sos": .string(id), "reportedSafeAt": .string(Instant.text(entered))], at: now)

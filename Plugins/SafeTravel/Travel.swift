@@ -69,6 +69,18 @@ enum Instant {
 
     static func text(_ date: Date) -> String { date.formatted(style) }
 
+    /// "08:11 UTC on 2 March 2026": an instant in the English text of a notification, which
+    /// webhooks and e-mails show as written. The traveller's host cannot know each reader's time
+    /// zone, so the zone is said; the console shows the catalogue message in the reader's own.
+    static func spoken(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let hhmm = String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        return "\(hhmm) UTC on \(c.day ?? 1) \(months[(c.month ?? 1) - 1]) \(c.year ?? 1970)"
+    }
+
     static func date(_ text: String?) -> Date? {
         guard let text, !text.isEmpty else { return nil }
         if let date = try? Date(text, strategy: style) { return date }

@@ -46,7 +46,7 @@ extension Travel {
         try await armTrip(id)
         if arrived {
             await notifyGuardians(key: "trip-arrived-\(id)", space: me.space, title: "\(me.username) arrived at \(trip.string("destination_name"))",
-                                  body: "Arrived at \(Instant.text(fix.at)).",
+                                  body: "Arrived at \(Instant.spoken(fix.at)).",
                                   message: NotificationMessage("notify.tripArrived", ["name": .text(me.username),
                                                                                      "place": .text(trip.string("destination_name")), "at": .instant(fix.at)]),
                                   payload: ["trip": .string(id)], at: fix.at)
@@ -153,7 +153,7 @@ extension Travel {
             batch.patch("trips", id: id, ["eta_passed_at": SQLValue(eta)])
         }
         await notifyTraveller(key: "trip-eta-\(id)-\(Instant.millis(eta))", title: "Your arrival time has passed",
-                              body: "Extend it, or end the trip with your PIN. Your guardians are told at \(Instant.text(eta.addingTimeInterval(config.overdueGrace))).",
+                              body: "Extend it, or end the trip with your PIN. Your guardians are told at \(Instant.spoken(eta.addingTimeInterval(config.overdueGrace))).",
                               message: NotificationMessage("notify.etaPassed", ["at": .instant(eta.addingTimeInterval(config.overdueGrace))]),
                               priority: .timeSensitive,
                               payload: ["trip": .string(id)], at: eta)
@@ -176,7 +176,7 @@ extension Travel {
         }
         try await raise(try await tripAlert(trip, kind: "trip-overdue", suffix: "overdue-\(Instant.millis(eta))", at: try await alertDue(deadline),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) has not arrived",
-                                  body: "Expected at \(trip.string("destination_name")) by \(Instant.text(eta)).\(far)",
+                                  body: "Expected at \(trip.string("destination_name")) by \(Instant.spoken(eta)).\(far)",
                                   message: NotificationMessage(values["distance"] == nil ? "notify.alert.trip-overdue" : "notify.alert.trip-overdue-far", values)))
     }
 
@@ -189,7 +189,7 @@ extension Travel {
         try await raise(try await tripAlert(trip, kind: "trip-silent", suffix: "silent-\(Instant.millis(seen))",
                                   at: try await alertDue(seen.addingTimeInterval(config.silenceTimeout)),
                                   space: space, repeats: true, title: "No signal from \(trip.string("traveller"))",
-                                  body: "Nothing heard since \(Instant.text(seen)).",
+                                  body: "Nothing heard since \(Instant.spoken(seen)).",
                                   message: NotificationMessage("notify.alert.trip-silent", ["name": .text(trip.string("traveller")), "at": .instant(seen)])))
     }
 
@@ -200,7 +200,7 @@ extension Travel {
         let key = "trip-offroute-\(trip.string("id"))-\(Instant.millis(since))"
         try await markHandled(key)
         await notifyTraveller(key: key, title: "You are off your route",
-                              body: "Acknowledge with your PIN, or your guardians are told at \(Instant.text(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))).",
+                              body: "Acknowledge with your PIN, or your guardians are told at \(Instant.spoken(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))).",
                               message: NotificationMessage("notify.offRoute", ["at": .instant(since.addingTimeInterval(config.offRouteDwell + config.offRouteResponse))]),
                               priority: .timeSensitive,
                               payload: ["trip": .string(trip.string("id"))], at: since.addingTimeInterval(config.offRouteDwell))
@@ -215,7 +215,7 @@ extension Travel {
         try await raise(try await tripAlert(trip, kind: "trip-off-route", suffix: "offroute-\(Instant.millis(since))",
                                   at: try await alertDue(since.addingTimeInterval(delay)),
                                   space: space, repeats: true, title: "\(trip.string("traveller")) is off their route",
-                                  body: "Outside the planned route since \(Instant.text(since)).",
+                                  body: "Outside the planned route since \(Instant.spoken(since)).",
                                   message: NotificationMessage("notify.alert.trip-off-route", ["name": .text(trip.string("traveller")), "at": .instant(since)])))
     }
 

@@ -237,7 +237,7 @@ extension Travel {
             guard try await !isAcknowledged(id) else { continue }
             try await writeAck(alertID: id, by: me.username, space: me.space)
             await notifyGuardians(key: "safe-\(id)", space: me.space, title: "\(me.username) is safe",
-                                  body: "\(me.username) answered with their PIN at \(Instant.text(at)).",
+                                  body: "\(me.username) answered with their PIN at \(Instant.spoken(at)).",
                                   message: NotificationMessage("notify.safe", ["name": .text(me.username), "at": .instant(at)]),
                                   priority: .timeSensitive,
                                   payload: ["alert": .string(id), "answeredAt": .string(Instant.text(at))], at: at)
@@ -258,7 +258,7 @@ extension Travel {
         try await armTrip(id)
         // Ended with her PIN: she is safe. The alerts' repeats stop on every host (the watcher's too).
         try await acknowledgeOpenAlerts(of: id, by: me)
-        await notifyGuardians(key: "trip-ended-\(id)", space: me.space, title: "\(me.username) ended the trip", body: "Ended at \(Instant.text(at)).",
+        await notifyGuardians(key: "trip-ended-\(id)", space: me.space, title: "\(me.username) ended the trip", body: "Ended at \(Instant.spoken(at)).",
                               message: NotificationMessage("notify.tripEnded", ["name": .text(me.username), "at": .instant(at)]),
                               payload: ["trip": .string(id)], at: at)
         return try await tripStatus(TripQuery(tripId: id))

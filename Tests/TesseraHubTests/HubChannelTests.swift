@@ -217,6 +217,7 @@ struct HubChannelTests {
             let code = try #require(Self.code(in: codeMail.body))
             let alert = try #require(messages.first { $0.to == ["bob@example.org"] })
             #expect(alert.subject == "[Urgent] SOS from ada (sos-1)")
+            #expect(alert.body.contains("due 08:00 UTC on 2 March 2026."), "\(alert.body)")
             #expect(alert.body.hasPrefix("ada pressed SOS at 14:05.\n\n"))
             #expect(alert.body.contains("link: https://hub.example.org/live/abc\n"))
             #expect(alert.body.contains("positions: 50.08804,14.42076 at 14:04\n") && alert.body.contains("battery: 0.41\n"))

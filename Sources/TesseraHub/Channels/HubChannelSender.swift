@@ -169,10 +169,21 @@ public final class HubChannelSender: Sendable {
             lines.append("")
         }
         let sender = document["sender"]?["name"]?.stringValue ?? ""
-        lines.append("Sent by the hub for \(sender.isEmpty ? "a member" : sender) of a space in \(document["plugin"]?.stringValue ?? "a plugin"), due \(document["dueAt"]?.stringValue ?? "").")
+        let due = document["dueAtMillis"]?.integerValue.map { spoken(Date(timeIntervalSince1970: Double($0) / 1000)) } ?? ""
+        lines.append("Sent by the hub for \(sender.isEmpty ? "a member" : sender) of a space in \(document["plugin"]?.stringValue ?? "a plugin"), due \(due).")
         let title = document["title"]?.stringValue ?? "Notification"
         return OutgoingMail(to: delivery.target, subject: subjectPrefix(document["priority"]?.stringValue) + title,
                             body: lines.joined(separator: "\n"))
+    }
+
+    /// "08:11 UTC on 2 March 2026": an instant as a person reads it in an e-mail (the hub knows no
+    /// reader's time zone, so it says which it uses).
+    static func spoken(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return String(format: "%02d:%02d UTC on %d %@ %d", c.hour ?? 0, c.minute ?? 0, c.day ?? 1, months[(c.month ?? 1) - 1], c.year ?? 1970)
     }
 
     /// What an e-mail's subject starts with, so a mail client's list shows the priority before
