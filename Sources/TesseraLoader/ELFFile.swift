@@ -622,17 +622,10 @@ struct BoundedFile: ~Copyable {
     }
 
     init(path: String) throws(ELFError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ELFError.errno("cannot open", Glibc.errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = Glibc.errno
-            close(fd)
-            throw ELFError.errno("cannot examine", code)
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            throw ELFError(.io, info.st_mode & S_IFMT == S_IFDIR ? "cannot read: it is a directory" : "cannot read: not a regular file")
+        let (fd, info): (Int32, stat)
+        switch RegularFile.open(path) {
+        case .success(let opened): (fd, info) = opened
+        case .failure(let error): throw ELFError(.io, error.reason)
         }
         guard info.st_size > 0 else {
             close(fd)

@@ -139,8 +139,11 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest of the file at `path`, read in 64 KiB chunks.
     public static func digest(file path: String) throws(FileReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileReadError(path: path, operation: "cannot open", code: errno) }
+        let fd: Int32
+        switch RegularFile.open(path) {
+        case .success(let opened): fd = opened.descriptor
+        case .failure(let error): throw error
+        }
         defer { close(fd) }
         let chunkSize = 64 * 1024
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)

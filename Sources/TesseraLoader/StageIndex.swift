@@ -54,10 +54,8 @@ struct OpenBuild: ~Copyable {
 
     /// `nil` if the file cannot be opened or is not a regular file.
     init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, let stamp = BuildStamp(info) else {
+        guard case .success(let (fd, info)) = RegularFile.open(path) else { return nil }
+        guard let stamp = BuildStamp(info) else {
             close(fd)
             return nil
         }

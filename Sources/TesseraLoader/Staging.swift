@@ -109,11 +109,13 @@ public struct GenerationStore: Sendable {
         func failure(_ what: String, _ path: String) -> CocoaError {
             CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot \(what) \(path): \(String(cString: strerror(errno)))"])
         }
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failure("open", source) }
+        let (input, info): (Int32, stat)
+        switch RegularFile.open(source) {
+        case .success(let opened): (input, info) = opened
+        case .failure(let error):
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(source): \(error.reason)"])
+        }
         defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else { throw failure("examine", source) }
         let size = Int(info.st_size)
         let output = open(target, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
         guard output >= 0 else { throw failure("create", target) }

@@ -61,6 +61,18 @@ import TesseraTestFixtures
         Case(name: "sha256 mismatch", expectedState: .rejected, reasonContains: ["library.sha256", String(repeating: "ab", count: 32)], make: { _ in
             try await PluginBuilder.library(.good)
         }, sha256Pin: String(repeating: "ab", count: 32)),
+        // Issue 43: nothing that can block is opened — the host starts, the good plugin serves.
+        Case(name: "a named pipe (FIFO)", expectedState: .rejected, reasonContains: ["named pipe (FIFO), not a file"]) { ws in
+            try NonRegularFiles.fifo(ws.root + "/fifo.so")
+        },
+        Case(name: "a directory", expectedState: .rejected, reasonContains: ["a directory, not a file"]) { ws in
+            try FileManager.default.createDirectory(atPath: ws.root + "/folder.so", withIntermediateDirectories: true)
+            return ws.root + "/folder.so"
+        },
+        Case(name: "a device", expectedState: .rejected, reasonContains: ["a device, not a file"]) { _ in "/dev/zero" },
+        Case(name: "a socket", expectedState: .rejected, reasonContains: ["a socket, not a file"]) { ws in
+            try NonRegularFiles.socket(ws.root + "/socket.so")
+        },
         Case(name: "start throws", expectedState: .failed, reasonContains: ["start threw", "the fixture refuses to start"], make: { _ in
             try await PluginBuilder.library(.startThrows)
         }, manifestID: PluginBuilder.pluginID(.startThrows)),
