@@ -186,6 +186,23 @@ static void apply_seccomp(void) {
 #ifdef __NR_io_uring_setup
         DENY(__NR_io_uring_setup, ENOSYS),
 #endif
+        // No new process (issue 43: a forked child kept the host socket and outlived quarantine):
+        // fork and vfork refused; clone3, whose flags seccomp cannot read, ENOSYS, so glibc falls
+        // back to clone; clone only with CLONE_THREAD, which threads have and processes do not.
+#ifdef __NR_fork
+        DENY(__NR_fork, EPERM),
+#endif
+#ifdef __NR_vfork
+        DENY(__NR_vfork, EPERM),
+#endif
+#ifdef __NR_clone3
+        DENY(__NR_clone3, ENOSYS),
+#endif
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
     struct sock_fprog program = { .len = sizeof filter / sizeof *filter, .filter = filter };

@@ -19,7 +19,7 @@ import TesseraTestFixtures
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = [["capability": "storage", "version": "^1.0"]]
-            m["operations"] = ["echo", "pid", "open-file", "connect", "allocate", "spin"].map { ["name": $0, "input": anyOp, "output": anyOp] }
+            m["operations"] = ["echo", "pid", "open-file", "connect", "allocate", "spin", "fork"].map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
         ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         var isolated = entry("fixture.isolated", extra: ["isolation": isolation])
@@ -94,6 +94,7 @@ import TesseraTestFixtures
         #expect(tried.secretsFile["text"]?.stringValue?.hasPrefix("SQLite format 3") == true)
         #expect(tried.connect["connected"] == true, "\(tried.connect)")
         #expect(interfaces(tried.networkDevices["text"]).count > 1, "\(tried.networkDevices)")
+        #expect(try await host.call("fixture.isolated", "fork", input: [:], as: user)["forked"] == true, "in the host's process a fork is not refused")
     }
 
     @Test func inTheProcessTierTheSandboxRefusesItAll() async throws {
@@ -122,7 +123,11 @@ import TesseraTestFixtures
         // A network namespace of its own: only its loopback device, no route to the host's.
         #expect(report.mechanisms["networkNamespace"] == .enforced, "\(report)")
         #expect(interfaces(tried.networkDevices["text"]) == ["lo"], "\(tried.networkDevices)")
-        // And the plugin still works: its own code loaded, its capability calls answered.
+        // No new process (issue 43): fork is refused, so no child can keep the host socket.
+        let forked = try await host.call("fixture.isolated", "fork", input: [:], as: user)
+        #expect(forked == ["forked": false, "error": "Operation not permitted"], "\(forked)")
+        // And the plugin still works: its own code loaded, its capability calls answered, on the
+        // threads the child made after the filter was in place (clone with CLONE_THREAD).
         #expect(try await host.call("fixture.isolated", "echo", input: ["a": 1], as: user) == ["a": 1])
     }
 }

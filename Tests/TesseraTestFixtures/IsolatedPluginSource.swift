@@ -1,9 +1,21 @@
 /// The sources of the process tier's test plugin (`PluginBuilder.Kind.isolated`).
 enum IsolatedPluginSource {
     static let constructor = """
+        #include <errno.h>
         #include <stdio.h>
         #include <stdlib.h>
+        #include <sys/wait.h>
         #include <unistd.h>
+
+        // A hostile author's fork: the child would keep the host socket (issue 43). Returns the
+        // child's pid (reaped at once) or -errno.
+        int fixture_fork(void) {
+            pid_t pid = fork();
+            if (pid < 0) return -errno;
+            if (pid == 0) _exit(0);
+            waitpid(pid, NULL, 0);
+            return (int)pid;
+        }
 
         // In the process tier the sandbox refuses the file below; this says the constructor ran all the same.
         static int constructor_pid;
@@ -80,6 +92,11 @@ enum IsolatedPluginSource {
                     default: fatalError("the fixture was asked to crash")
                     }
                     return .null
+                }
+                context.onOperation("fork") { _ in
+                    let result = fixtureFork()
+                    return .object(["forked": .bool(result > 0),
+                                    "error": result < 0 ? .string(String(cString: strerror(-result))) : .null])
                 }
                 context.onOperation("spin") { _ in
                     var x: UInt64 = 0
@@ -228,6 +245,10 @@ enum IsolatedPluginSource {
         /// The process id the library's C constructor ran in (its `fixture_constructor_pid`).
         @_silgen_name("fixture_constructor_pid")
         func fixtureConstructorPID() -> Int32
+
+        /// `fork()` from C (Swift does not offer it): the child's pid, or -errno.
+        @_silgen_name("fixture_fork")
+        func fixtureFork() -> Int32
 
         @_cdecl("tessera_plugin_entry")
         public func tesseraPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
