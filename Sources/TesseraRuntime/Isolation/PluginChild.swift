@@ -13,6 +13,9 @@ final class PluginChild: Sendable {
     let peer: PeerConnection
     /// Set once the child is reaped; those waiting in ``reaped()`` are resumed then.
     private let reaping = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    /// Whether the host's end of the socket is closed yet (the reader closes it once the child is
+    /// reaped; the death watcher shuts it down first, only while it is still open).
+    private let socketClosed = Mutex(false)
 
     private init(pid: pid_t, peer: PeerConnection) {
         self.pid = pid
@@ -60,8 +63,14 @@ final class PluginChild: Sendable {
             closeFrom(PluginRunner.socketDescriptor + 1 + Int32(laneCount), in: &actions)
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             defer { for p in argv { free(p) } }
+            // Its own process group, so that the group is killed whole should anything of it escape.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
             var pid: pid_t = 0
-            let status = posix_spawn(&pid, runner, &actions, nil, &argv, environ)
+            let status = posix_spawn(&pid, runner, &actions, &attributes, &argv, environ)
             return (status, pid)
         }
         guard status == 0 else {
@@ -71,16 +80,38 @@ final class PluginChild: Sendable {
         }
         let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, busyPolling: busyPolling,
                                                            maxCallsInFlight: maxCallsInFlight, handler: handler))
+        child.watchForDeath(hostEnd: hostEnd)
         child.peer.start { [child] in
             var raw: Int32 = 0
             var usage = rusage()
             while wait4(child.pid, &raw, 0, &usage) == -1 && errno == EINTR {}
-            close(hostEnd)
+            child.socketClosed.withLock { closed in
+                close(hostEnd)
+                closed = true
+            }
             child.markReaped()
             let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
         }
         return child
+    }
+
+    /// Issue 43: the moment the child dies — whether or not its socket closed, which a process it
+    /// left behind could keep open — its process group is killed (the child is not reaped yet, so
+    /// its id names no other group) and the host's end of the socket is shut down: calls in flight
+    /// fail at once as a crash, and nothing more is read from the socket. A thread of its own waits
+    /// for the death without reaping it (`WNOWAIT`); the reader reaps.
+    private func watchForDeath(hostEnd: Int32) {
+        let thread = Thread { [self] in
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+            _ = Glibc.kill(-pid, SIGKILL)
+            socketClosed.withLock { closed in
+                if !closed { _ = shutdown(hostEnd, Int32(SHUT_RDWR)) }
+            }
+        }
+        thread.name = "tessera-child-\(pid)"
+        thread.start()
     }
 
     /// The child's end of a pair, moved above the descriptors it is dup2'ed onto in the child (3, then
@@ -127,6 +158,7 @@ final class PluginChild: Sendable {
     /// Once reaped, the pid may be another process's: then nothing is sent.
     func kill() {
         guard !reaping.withLock({ $0.done }) else { return }
+        _ = Glibc.kill(-pid, SIGKILL)  // its process group: the child and anything it made
         _ = Glibc.kill(pid, SIGKILL)
     }
 
