@@ -19,6 +19,9 @@ extension PluginHost {
     /// as they are; any other error becomes `internal` with a generic message (and is logged).
     public func call(_ pluginID: String, _ operation: String, input: JSONValue, as principal: Principal) async throws(PluginError) -> JSONValue {
         guard let slot = registry[pluginID] else {
+            // Enabled by the deployment but not yet set up: the host is still starting (the edge
+            // listens first), which a client should wait out, not take for "no such plugin".
+            if deployment.entry(for: pluginID)?.enabled == true { throw PluginError.starting(pluginID) }
             throw PluginError(.notFound, "no plugin '\(pluginID)' in this host")
         }
         guard let (manifest, context) = await slot.admit() else {
@@ -81,4 +84,15 @@ extension PluginHost {
         }
         return try await timers.advance(to: time)
     }
+}
+
+extension PluginError {
+    /// What a call to a plugin the host is still starting gets: `unavailable` (503), and the edge
+    /// adds `Retry-After` (``startingMessageEnding`` marks it).
+    static func starting(_ pluginID: String) -> PluginError {
+        PluginError(.unavailable, "plugin '\(pluginID)' \(startingMessageEnding)")
+    }
+
+    /// The end of the message of ``starting(_:)``.
+    public static let startingMessageEnding = "is starting; try again in a moment"
 }

@@ -35,9 +35,11 @@ struct TypeSet: OptionSet, Sendable {
 }
 
 extension TypeSet {
-    /// Whether `d` has no fraction and fits in 64 bits (2^63 itself does not).
+    /// Whether `d` has no fraction and fits in 64 bits. Neither bound is taken as a `Double`: the
+    /// parser keeps every integer that fits as `.integer`, so a `.number` at −2^63 was written as
+    /// one that does not (−9223372036854775809 rounds to −2^63), as one at 2^63 was.
     static func isInteger(_ d: Double) -> Bool {
-        d.rounded() == d && d >= -9_223_372_036_854_775_808.0 && d < 9_223_372_036_854_775_808.0
+        d.rounded() == d && d > -9_223_372_036_854_775_808.0 && d < 9_223_372_036_854_775_808.0
     }
 
     /// Whether `v` is a whole number too large for 64 bits, which `"integer"` refuses.

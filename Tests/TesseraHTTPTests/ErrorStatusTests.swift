@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import TesseraHTTP
+import TesseraRuntime
 import TesseraSDK
 import TesseraTestFixtures
 
@@ -21,6 +23,14 @@ import TesseraTestFixtures
             #expect(nested.json?["error"]?["field"] == "$.where.lat")
             #expect(server.calls.value == 0)
         }
+    }
+
+    /// Issue 43: a plugin the host is still starting answers 503 with Retry-After, not 404.
+    @Test func aPluginStillStartingIs503WithRetryAfter() {
+        let starting = APIError(PluginError(.unavailable, "plugin 'x' " + PluginError.startingMessageEnding))
+        #expect(starting.status == .serviceUnavailable && starting.headers[.retryAfter] == "1")
+        let quarantined = APIError(PluginError(.unavailable, "plugin 'x' is not active: quarantined"))
+        #expect(quarantined.status == .serviceUnavailable && quarantined.headers[.retryAfter] == nil)
     }
 
     @Test func status400ForABodyCutOffBeforeItsLength() async throws {

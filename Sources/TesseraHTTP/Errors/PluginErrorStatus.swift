@@ -28,7 +28,10 @@ extension APIError {
             self.init(.internalServerError, code: PluginError.Code.internal.rawValue, "the operation failed; the host's log has the details")
             return
         }
-        self.init(status, code: error.code.rawValue, error.message, field: error.field)
+        // A plugin the host is still starting: worth asking again in a second.
+        let retry: HTTPFields = error.code == .unavailable && error.message.hasSuffix(PluginError.startingMessageEnding)
+            ? [.retryAfter: "1"] : [:]
+        self.init(status, code: error.code.rawValue, error.message, field: error.field, headers: retry)
     }
 
     /// The status for each code a client may see as it is; `nil` for the ones answered as 500.
