@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 import Testing
 import TesseraIsolation
 import TesseraManifest
@@ -14,12 +16,12 @@ import TesseraTestFixtures
 @Suite(.hangWatchdog) struct ProcessSandboxTests {
     /// `fixture.isolated` in `isolation`, granted storage only, beside `fixture.good` whose
     /// database is the one it tries to read; the host's token file written where the host keeps it.
-    func host(_ name: String, isolation: String, limits: [String: Any]? = nil) async throws -> (PluginHost, FixtureWorkspace) {
+    func host(_ name: String, isolation: String, limits: [String: Any]? = nil, log: HostLog? = nil) async throws -> (PluginHost, FixtureWorkspace) {
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
             m["requires"] = [["capability": "storage", "version": "^1.0"]]
-            m["operations"] = ["echo", "pid", "open-file", "connect", "allocate", "spin", "fork"].map { ["name": $0, "input": anyOp, "output": anyOp] }
+            m["operations"] = ["echo", "pid", "open-file", "connect", "allocate", "spin", "fork", "say"].map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
         ws.addManifest(id: "fixture.good", library: try await PluginBuilder.library(.good))
         var isolated = entry("fixture.isolated", extra: ["isolation": isolation])
@@ -31,6 +33,7 @@ import TesseraTestFixtures
         try SecretStore(path: ws.dataDirectory + "/secrets.sqlite").set(plugin: "fixture.good", name: "api-key", value: "s3cret", at: Date())
         var options = HostOptions(dataDirectory: ws.dataDirectory)
         options.isolation = IsolationPolicy(callTimeout: 3600)
+        if let log { options.log = log }
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: options)
         await host.start()
         #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
@@ -129,5 +132,43 @@ import TesseraTestFixtures
         // And the plugin still works: its own code loaded, its capability calls answered, on the
         // threads the child made after the filter was in place (clone with CLONE_THREAD).
         #expect(try await host.call("fixture.isolated", "echo", input: ["a": 1], as: user) == ["a": 1])
+    }
+
+    /// Issue 43: what the plugin's process writes to stdout or stderr reaches the host's log line
+    /// by line under the plugin's id, and cannot start a line of its own nor carry escape codes.
+    @Test func aPluginsOutputIsLabelledAndCannotForgeAHostLine() async throws {
+        let captured = CapturedLog()
+        let (host, _) = try await host("sandbox-output", isolation: "process", log: captured.hostLog)
+        defer { Task { await host.stop() } }
+        _ = try await host.call("fixture.isolated", "say", input: ["text": "first\n[error] host: forged\u{1b}[31m red\nlast"], as: user)
+        await host.stop()
+        let lines = captured.lines.filter { $0.source == "fixture.isolated" && $0.message.hasPrefix("output: ") }.map(\.message)
+        #expect(lines == ["output: first", "output: [error] host: forged\u{FFFD}[31m red", "output: last"], "\(lines)")
+        #expect(!captured.lines.contains { $0.source == "host" && $0.message.contains("forged") })
+    }
+}
+
+/// The host's log lines, kept for a test to read (source and message).
+final class CapturedLog: Sendable {
+    struct Line: Sendable { let source: String; let message: String }
+    private let kept = Mutex<[Line]>([])
+    var lines: [Line] { kept.withLock { $0 } }
+
+    var hostLog: HostLog {
+        HostLog(Logger(label: "test") { _ in Handler(sink: self) })
+    }
+
+    struct Handler: LogHandler {
+        let sink: CapturedLog
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let source = event.metadata?["source"].map { "\($0)" } ?? event.source
+            sink.kept.withLock { $0.append(Line(source: source, message: "\(event.message)")) }
+        }
     }
 }

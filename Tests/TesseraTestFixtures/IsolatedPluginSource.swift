@@ -93,6 +93,10 @@ enum IsolatedPluginSource {
                     }
                     return .null
                 }
+                context.onOperation("say") { call in
+                    FileHandle.standardError.write(Data((call.input["text"]?.stringValue ?? "").utf8))
+                    return .object([:])
+                }
                 context.onOperation("fork") { _ in
                     let result = fixtureFork()
                     return .object(["forked": .bool(result > 0),

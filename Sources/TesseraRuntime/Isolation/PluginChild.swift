@@ -28,7 +28,7 @@ final class PluginChild: Sendable {
     /// calls whose caller reads the answer itself (``CallLanes``); `busyPolling` is how long both
     /// ends of a lane poll before sleeping (``BusyPolling``).
     static func spawn(runner: String, sandbox: ChildSandbox, lanes laneCount: Int = 0, busyPolling: BusyPolling = .off,
-                      maxCallsInFlight: Int? = nil,
+                      maxCallsInFlight: Int? = nil, output: (@Sendable (String) -> Void)? = nil,
                       handler: @escaping PeerConnection.Handler,
                       exited: @escaping @Sendable (PluginChild, ChildExit) -> any Error) throws -> PluginChild {
         var pairs: [(host: Int32, child: Int32)] = []
@@ -42,6 +42,18 @@ final class PluginChild: Sendable {
             pairs.append((fds[0], Self.aboveTargets(fds[1])))
         }
         let made = pairs
+        // What the child writes to stdout and stderr comes to the host through a pipe, line by
+        // line, into its log under the plugin's id (issue 43: raw, it could forge the host's lines).
+        var outputPipe: [Int32] = [-1, -1]
+        if output != nil {
+            if pipe(&outputPipe) == 0 {
+                for fd in outputPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            } else {
+                outputPipe = [-1, -1]
+            }
+        }
+        let outputWrite = outputPipe[1] >= 0 ? Self.aboveTargets(outputPipe[1]) : -1
+        defer { if outputWrite >= 0 { close(outputWrite) } }
         let (hostEnd, childEnd) = made[0]
         let hostLanes = made.dropFirst().map(\.host)
         defer { for pair in made { close(pair.child) } }
@@ -60,6 +72,10 @@ final class PluginChild: Sendable {
             for (pair, target) in zip(made.dropFirst(), laneDescriptors) {
                 posix_spawn_file_actions_adddup2(&actions, pair.child, target)
             }
+            if outputWrite >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, outputWrite, STDOUT_FILENO)
+                posix_spawn_file_actions_adddup2(&actions, outputWrite, STDERR_FILENO)
+            }
             closeFrom(PluginRunner.socketDescriptor + 1 + Int32(laneCount), in: &actions)
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             defer { for p in argv { free(p) } }
@@ -73,6 +89,7 @@ final class PluginChild: Sendable {
             let status = posix_spawn(&pid, runner, &actions, &attributes, &argv, environ)
             return (status, pid)
         }
+        if let output, outputPipe[0] >= 0 { Self.relayOutput(outputPipe[0], pid: pid, to: output) }
         guard status == 0 else {
             close(hostEnd)
             for lane in hostLanes { close(lane) }
@@ -94,6 +111,38 @@ final class PluginChild: Sendable {
             return exited(child, ChildExit(waitStatus: raw, cpuSeconds: cpu))
         }
         return child
+    }
+
+    /// Reads the child's output from `fd` on a thread of its own until the child (and anything
+    /// holding the pipe) is gone, and hands each line to `output`: control characters shown as
+    /// U+FFFD so a line can neither end early nor colour or move the host's own, and at most 4,000
+    /// characters each.
+    private static func relayOutput(_ fd: Int32, pid: pid_t, to output: @escaping @Sendable (String) -> Void) {
+        let thread = Thread {
+            defer { close(fd) }
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            func emit(_ bytes: ArraySlice<UInt8>) {
+                let text = String(decoding: bytes, as: UTF8.self).unicodeScalars
+                    .map { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F || (0x80...0x9F).contains($0.value) ? "\u{FFFD}" : String($0) }
+                    .joined()
+                output(String(text.prefix(4000)))
+            }
+            while true {
+                let n = read(fd, &chunk, chunk.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                pending += chunk[0..<n]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    emit(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                }
+                if pending.count > 16_384 { emit(pending[...]); pending.removeAll() }
+            }
+            if !pending.isEmpty { emit(pending[...]) }
+        }
+        thread.name = "tessera-output-\(pid)"
+        thread.start()
     }
 
     /// Issue 43: the moment the child dies — whether or not its socket closed, which a process it

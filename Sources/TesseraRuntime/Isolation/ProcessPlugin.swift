@@ -71,7 +71,8 @@ final class ProcessPlugin: Plugin, Sendable {
     static func launch(manifest: PluginManifest, sandbox: ChildSandbox, clock: any ClockSource, policy: IsolationPolicy,
                        log: HostLog, onQuarantine: @escaping @Sendable (String) -> Void) async throws -> ProcessPlugin {
         let runner = PluginRunnerExecutable.path
-        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, handler: { _, _ in .null }) { _, exit in
+        let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, output: { line in log(.warning, manifest.id, "output: \(line)") },
+                                          handler: { _, _ in .null }) { _, exit in
             PluginError(.pluginCrashed, "the plugin's process \(sandbox.describe(exit)) while loading")
         }
         let answer: JSONValue
@@ -141,7 +142,9 @@ final class ProcessPlugin: Plugin, Sendable {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "not started") }
         let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, lanes: PeerConnection.lanesPerChild(asked: policy.callLanes),
                                           busyPolling: BusyPolling(microseconds: policy.busyPollMicroseconds),
-                                          maxCallsInFlight: policy.maxCapabilityCallsInFlight, handler: { [weak self] method, params in
+                                          maxCallsInFlight: policy.maxCapabilityCallsInFlight,
+                                          output: { [hostLog, id = manifest.id] line in hostLog(.warning, id, "output: \(line)") },
+                                          handler: { [weak self] method, params in
             guard let self else { throw PluginError(.unavailable, "the plugin stopped") }
             return try await self.answerChild(method, params)
         }, exited: { [weak self] child, exit in
