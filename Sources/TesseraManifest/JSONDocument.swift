@@ -28,8 +28,11 @@ enum JSONDocument {
 
     /// The first violation of `schema`, as a ManifestError.
     static func check(_ document: JSONValue, against schema: JSONSchema, file: String) throws(ManifestError) {
-        if let first = schema.validate(document).first {
-            throw ManifestError(file: file, violation: first)
+        let violations = schema.validate(document)
+        if let first = violations.first {
+            var error = ManifestError(file: file, violation: first)
+            error.more = violations.dropFirst().prefix(9).map { "\($0.path): expected \($0.expected), found \($0.found)" }
+            throw error
         }
     }
 

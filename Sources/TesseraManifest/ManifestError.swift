@@ -12,6 +12,9 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     public let expected: String
     /// What the file has there.
     public let found: String
+    /// The file's further problems the format check found (at most nine), each as
+    /// "`path`: expected …, found …": an author fixes them all in one go, not one per run.
+    public var more: [String] = []
 
     public init(file: String, path: String, expected: String, found: String) {
         self.file = file
@@ -24,7 +27,10 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(file: file, path: violation.path, expected: violation.expected, found: violation.found)
     }
 
-    public var description: String { "\(file): \(path): expected \(expected), found \(found)" }
+    public var description: String {
+        let first = "\(file): \(path): expected \(expected), found \(found)"
+        return more.isEmpty ? first : first + "; also " + more.joined(separator: "; ")
+    }
 }
 
 extension JSONValue {

@@ -37,6 +37,19 @@ import TesseraTestFixtures
         }
     }
 
+    /// Issue 43: several missing fields are named in one error, not one per run.
+    @Test func everyMissingFieldIsNamedAtOnce() throws {
+        guard case .object(var doc) = try Self.valid() else { Issue.record("the valid manifest is an object"); return }
+        doc["version"] = nil
+        doc["library"] = nil
+        doc["operations"] = nil
+        let error = try #require(throws: ManifestError.self) { try ManifestReader.decode(.object(doc), file: "m.json") }
+        for field in ["$.version", "$.library", "$.operations"] {
+            #expect(error.description.contains(field), "\(error.description) should name \(field)")
+        }
+        #expect(error.more.count == 2)
+    }
+
     @Test(arguments: required)
     func missingRequiredFieldIsNamed(_ field: String) throws {
         guard case .object(var doc) = try Self.valid() else { return }
