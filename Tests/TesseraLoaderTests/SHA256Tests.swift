@@ -189,7 +189,7 @@ import TesseraTestFixtures
         #expect {
             try SHA256.hash(file: NSTemporaryDirectory())
         } throws: { error in
-            String(describing: error) == "cannot read: Is a directory"
+            String(describing: error) == "cannot read: it is a directory, not a file"
         }
     }
 }

@@ -65,7 +65,7 @@ import TesseraTestFixtures
         #expect(try events.fetchOne("SELECT delivered FROM cursors WHERE subscriber = ?", [.text(Self.stress)]) == [.integer(1)])
         // Every store recorded version 1 (the tables the release made), and newer steps ran.
         #expect(try Self.versions(data + "/host.sqlite") == ["clock": 1])
-        #expect(try Self.versions(data + "/notifications.sqlite") == ["notifications": 2])  // and 2 added the relay to a space's members
+        #expect(try Self.versions(data + "/notifications.sqlite") == ["notifications": 3])  // 2 added the relay to a space's members; 3 priority and message
         #expect(try Self.versions(data + "/events.sqlite") == ["events": 1])
         #expect(try Self.versions(data + "/secrets.sqlite") == ["secrets": 1])
         for id in ["dev.tessera.example", "cz.tessera.finance", "cz.tessera.stag"] {
@@ -98,7 +98,7 @@ import TesseraTestFixtures
         // The fixture was written on 2026-11-25; device tokens last 180 days unused.
         let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_115_200) }  // 2026-11-26T00:00Z
         let hub = try await HubStore(path: root + "/hub/hub.sqlite", now: now)
-        #expect(try Self.versions(root + "/hub/hub.sqlite") == ["hub": 10], "user_version 2 is recorded as version 2, then 3 to 10 run")
+        #expect(try Self.versions(root + "/hub/hub.sqlite") == ["hub": 11], "user_version 2 is recorded as version 2, then 3 to 11 run")
         #expect(try await hub.people().map(\.name) == ["ada"])
         let token = try SQLiteConnection(path: root + "/device/secrets.sqlite", mode: .readOnly)
             .fetchOne("SELECT value FROM secrets WHERE plugin = 'tessera.host' AND name = 'hub-device-token'")?.first?.text ?? ""
