@@ -48,8 +48,23 @@ extension Diary {
             throw BabyError.invalid("kind", "'\(input.kind)' is not one of height, weight, headCircumference")
         }
         let value = try kind.checked(input.value, field: "value")
+        try await require(.createRecord, on: input.childId)  // who may, before what they sent
+        try await checkMeasurementDay(input.date, childID: input.childId)
         return try await addRecord(childID: input.childId, type: .measurement, date: input.date, note: input.note, photos: input.photos,
                                    values: ["kind": .text(kind.rawValue), "value": .real(value)])
+    }
+
+    /// Issue 41: a measurement is of a day the child has lived: not after today (it showed as the
+    /// latest weight), not before the birth (it sat in the timeline without a z-score).
+    func checkMeasurementDay(_ date: String, childID: String) async throws {
+        let day = String(try dates.parseDayOrMoment(date, field: "date").prefix(10))
+        let today = dates.today(clock.now())
+        guard day <= today else {
+            throw PluginError(.invalidInput, "date: \(day) is after today, \(today) (code date_in_future)", field: "$.date")
+        }
+        if let birth = try await query("SELECT birth_date FROM children WHERE id = ?", [.text(childID)]).first?["birth_date"].text, day < birth {
+            throw PluginError(.invalidInput, "date: \(day) is before the child's birth, \(birth) (code before_birth)", field: "$.date")
+        }
     }
 
     /// UC15: one kind's values over 1 month, 1 year or all time, oldest first, for the chart.

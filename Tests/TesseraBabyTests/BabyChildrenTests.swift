@@ -58,6 +58,22 @@ import TesseraTesting
         #expect(try await BabyFixture.counts(host) == before)
     }
 
+    /// Issue 41, defects 1 and 2: a measurement dated after today or before the birth is refused
+    /// with a reason the page has a sentence for; nothing is written.
+    @Test func aMeasurementOutsideTheChildsLifeIsRefused() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let before = try await BabyFixture.counts(host)
+        let future = await refusal { try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 7, "date": "2027-01-01"]) }
+        #expect(future?.field == "$.date" && future?.reason == "date_in_future", "\(String(describing: future))")
+        let tonight = await refusal { try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 7, "date": "2026-03-03T07:00"]) }
+        #expect(tonight?.reason == "date_in_future")
+        let birth = try #require(try await host.call("child-get", ["id": .string(id)])["birthDate"]?.stringValue)
+        let early = await refusal { try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 3, "date": "2025-01-01"]) }
+        #expect(early?.field == "$.date" && early?.reason == "before_birth", "\(String(describing: early)) (born \(birth))")
+        #expect(try await BabyFixture.counts(host) == before)
+        _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 7, "date": "2026-03-02"])  // today is fine
+    }
+
     @Test func anUnknownChildIsNamed() async throws {
         let (host, _) = try await BabyFixture.withChild()
         let before = try await BabyFixture.counts(host)

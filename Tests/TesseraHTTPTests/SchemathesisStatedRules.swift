@@ -36,6 +36,8 @@ enum SchemathesisStatedRules {
         baby + "vaccination-add": ["$.remindAt"],
         baby + "visit-add": ["$.remindAt", "$.doctorId"],
         baby + "reminder-set": ["$.remindAt"],
+        // On the host's clock and the stored child: a measurement not after today nor before the birth.
+        baby + "measurement-add": ["$.date"],
         // Across fields, or on the stored record: `until` not before `from` (today if left out),
         // an end not before the problem's start, what a stored record's kind may have.
         baby + "medication-add": ["$.until"],
