@@ -48,7 +48,7 @@ extension NotificationStore {
                       payload: (try? JSONValue(parsing: r[8].text ?? "null")) ?? .null,
                       dueAt: Date(timeIntervalSinceReferenceDate: r[9].real ?? 0), late: r[10].integer == 1,
                       createdAt: Date(timeIntervalSinceReferenceDate: r[11].real ?? 0), attempts: Int(r[12].integer ?? 0),
-                      priorityName: Self.priority(r[13]).rawValue, messageJSON: Self.message(r[14]).map { $0.json.serialized() })
+                      priorityName: Self.priority(r[13]).rawValue, messageJSON: r[14].text)
             }
         }
     }

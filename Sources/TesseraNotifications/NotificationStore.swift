@@ -298,6 +298,6 @@ public final class NotificationStore: Sendable {
                    dueAt: Date(timeIntervalSinceReferenceDate: r[7].real ?? 0),
                    deliveredAt: Date(timeIntervalSinceReferenceDate: r[8].real ?? 0), late: r[9].integer == 1,
                    readAt: r[10].real.map(Date.init(timeIntervalSinceReferenceDate:)), priorityName: priority(r[11]).rawValue,
-                   messageJSON: message(r[12]).map { $0.json.serialized() })
+                   messageJSON: r[12].text)
     }
 }

@@ -122,7 +122,7 @@ public struct InboxEntry: Sendable, Hashable {
             "dueAt": .string(dueAt.formatted(.iso8601)), "deliveredAt": .string(deliveredAt.formatted(.iso8601)),
             "late": .bool(late), "priority": .string(priority.rawValue),
         ]
-        if let message { object["message"] = message.json }
+        if let text = messageJSON, let message = try? JSONValue(parsing: text) { object["message"] = message }
         if let readAt { object["readAt"] = .string(readAt.formatted(.iso8601)) }
         return .object(object)
     }
