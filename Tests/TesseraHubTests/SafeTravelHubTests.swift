@@ -19,12 +19,14 @@ struct SafeTravelHubTests {
         .deletingLastPathComponent().appendingPathComponent("manifests/safetravel.json").path
     static let plugin = "cz.tessera.safetravel"
 
+    /// A device host of `person` with safe travel, logged in to `hub` (through `proxy` where given,
+    /// so that a test can take the device's network away) and, when `setUp`, its account set up.
     static func device(_ person: String, hub: HubTestServer, config: JSONValue = ["pinIterations": 1000], setUp: Bool = true,
-                       named deviceName: String? = nil) async throws -> PluginTestHost {
+                       named deviceName: String? = nil, through proxy: FaultProxy? = nil) async throws -> PluginTestHost {
         let host = try await PluginTestHost(manifest: manifest, plugin: { SafeTravelPlugin() }, config: config,
                                             grants: ["storage": [:], "clock": [:], "notifications": ["spaces": true], "location": [:], "sync": [:], "files": [:]],
                                             start: Date(timeIntervalSince1970: 1_772_438_400),  // 2026-03-02T08:00:00Z
-                                            syncHub: "http://127.0.0.1:\(hub.port)")
+                                            syncHub: "http://127.0.0.1:\(proxy?.port ?? hub.port)")
         try await host.host.syncLogin(name: person, password: "correct horse battery", device: deviceName ?? "\(person)'s phone")
         if setUp { _ = try await host.call("account-setup", ["username": .string(person), "pin": "4826"]) }
         return host

@@ -29,6 +29,7 @@ public final class FaultProxy: @unchecked Sendable {
         var held: [[UInt8]] = []
         var counts: [String: Int] = [:]
         var holdMarker: String?
+        var offline = false
     }
     private let heldSignal = DispatchSemaphore(value: 0), releaseSignal = DispatchSemaphore(value: 0)
 
@@ -50,6 +51,13 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// From now on every request passes (and nothing held is replayed): the network healed.
     public func heal() { state.withLock { $0.faulty = false; $0.held.removeAll() } }
+
+    /// The device behind the proxy loses its network: from now on every request is dropped
+    /// unforwarded (its connection closed), until ``goOnline()``.
+    public func goOffline() { state.withLock { $0.offline = true } }
+
+    /// The device's network is back: requests pass again (or meet the seeded faults, if not healed).
+    public func goOnline() { state.withLock { $0.offline = false } }
 
     /// How many requests met each fault so far.
     public var counts: [String: Int] { state.withLock { $0.counts } }
@@ -94,6 +102,10 @@ public final class FaultProxy: @unchecked Sendable {
             return
         }
         let (fault, replay) = state.withLock { state -> (Fault, [UInt8]?) in
+            if state.offline {
+                state.counts["offline", default: 0] += 1
+                return (.drop, nil)
+            }
             // Half the requests pass; the other half draw any of the six (pass included).
             var fault = Fault.pass
             if state.faulty, state.generator.next() % 12 >= 6 { fault = Fault.allCases[Int(state.generator.next() % 6)] }
