@@ -4,10 +4,11 @@ import TesseraSDK
 /// Everything the research team writes rather than the participant: the programme's texts and
 /// questions, the diary's question pools, the questionnaires, the library tree and the about pages.
 ///
-/// It comes as one versioned pack, Czech with English (`ShippedContent.swift` is the pack the module
-/// ships). An administrator can install a newer one (`content-publish`) without a new build; the
-/// newest of the shipped and the installed pack is in force. A client that already holds version N
-/// asks with `since: N` and is told "unchanged" — the thesis's `timestamp` with HTTP 204 (D3).
+/// It comes as one versioned pack, Czech with Slovak and English (`ShippedContent.swift` is the pack
+/// the module ships). An administrator can install a newer one (`content-publish`) without a new
+/// build; the newest of the shipped and the installed pack is in force. A client that already holds
+/// version N asks with `since: N` and is told "unchanged" — the thesis's `timestamp` with HTTP 204
+/// (D3).
 struct ContentPack: Codable, Sendable {
     var version: Int
     var programs: [Program]
@@ -26,11 +27,24 @@ struct ContentPack: Codable, Sendable {
     var research: Research
     var tech: Tech
 
-    /// A text in Czech, with English where translated.
+    /// A text in Czech, with Slovak and English where translated.
+    ///
+    /// Czech is the one text every pack has. A missing Slovak text falls back to Czech, not to
+    /// English: a research team's own pack may be written in Czech only, and Slovak readers read
+    /// Czech. A missing English text falls back to Czech as well.
     struct Localized: Codable, Sendable, Hashable {
         var cs: String
+        var sk: String?
         var en: String?
-        func text(_ language: String) -> String { language == "en" ? (en ?? cs) : cs }
+
+        /// The text in `language` (`cs`, `sk` or `en`); Czech for any other.
+        func text(_ language: String) -> String {
+            switch language {
+            case "sk": sk ?? cs
+            case "en": en ?? cs
+            default: cs
+            }
+        }
     }
 
     struct Program: Codable, Sendable {

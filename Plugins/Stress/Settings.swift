@@ -1,8 +1,9 @@
 import Foundation
 import TesseraSDK
 
-/// The participant's own settings: the language of texts (Czech or English), the time zone that
-/// decides "today" and when reminders ring, and the daily diary reminder's time (off by default).
+/// The participant's own settings: the language of texts (Czech, Slovak or English), the time
+/// zone that decides "today" and when reminders ring, and the daily diary reminder's time (off by
+/// default).
 extension Study {
     struct Settings: Codable, Sendable {
         var language = "cs"
@@ -34,8 +35,8 @@ extension Study {
 
     func setSettings(_ input: SettingsInput) async throws -> Settings {
         _ = try await activeSnapshot()
-        if let language = input.language, !["cs", "en"].contains(language) {
-            throw PluginError.invalid("the language is cs or en", field: "$.language")
+        if let language = input.language, !["cs", "sk", "en"].contains(language) {
+            throw PluginError.invalid("the language is cs, sk or en", field: "$.language")
         }
         if let zone = input.timeZone, TimeZone(identifier: zone) == nil {
             throw PluginError.invalid("'\(zone)' is not an IANA time zone such as Europe/Prague", field: "$.timeZone")

@@ -92,6 +92,33 @@ import TesseraTesting
         #expect(throws: PluginError.self) { try pack.validate() }
     }
 
+    /// Slovak readers get Slovak, not Czech copied under the Slovak key: every localized text of the
+    /// shipped pack has its own, wherever it is in the pack (a field added later is walked too).
+    @Test func everyShippedTextHasASlovakTranslationOfItsOwn() {
+        let texts = Self.localizedTexts(in: ShippedContent.pack, at: "pack")
+        // The walk reaches every localized object of the JSON (each has exactly one "cs").
+        #expect(texts.count == ShippedContent.json.components(separatedBy: "\"cs\":").count - 1)
+        for (place, text) in texts {
+            #expect(!(text.sk ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(place) has no Slovak text")
+            #expect(!(text.sk == text.cs && text.cs.count > 20), "\(place): the Slovak text is the Czech one copied: \(text.cs)")
+        }
+    }
+
+    /// Every `Localized` value under `value` with where it is (`pack.library[3].title`), by the
+    /// stored properties, arrays and optionals the pack is made of.
+    static func localizedTexts(in value: Any, at place: String) -> [(place: String, text: ContentPack.Localized)] {
+        if let text = value as? ContentPack.Localized { return [(place, text)] }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .collection?:
+            return mirror.children.enumerated().flatMap { localizedTexts(in: $0.element.value, at: "\(place)[\($0.offset)]") }
+        case .optional?:
+            return mirror.children.flatMap { localizedTexts(in: $0.value, at: place) }
+        default:
+            return mirror.children.flatMap { localizedTexts(in: $0.value, at: "\(place).\($0.label ?? "?")") }
+        }
+    }
+
     @Test func theTeamsContactsCanBeTappedAndTheLibraryGoesToAnyDepth() async throws {
         let host = try await StressFixture.host()
         let member = try await host.call("about-team")["categories"]?[0]?["members"]?[0]

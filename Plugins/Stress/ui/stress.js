@@ -3,10 +3,10 @@
 // exists today, the history by day) and the four weeks with why a closed one is closed.
 //
 // The page's own words are in ui/messages/<lang>.json. The programme's texts (week names, the
-// levels and their questions, the library, the research) are the module's content pack, in Czech
-// and English, in the participant's language setting: once the participant has consented, the
-// page keeps that setting at the person's language (Slovak reads the Czech texts, the pack has no
-// Slovak). The module's states and reason codes are mapped to sentences here.
+// levels and their questions, the library, the research) are the module's content pack, in Czech,
+// Slovak and English, in the participant's language setting: once the participant has consented,
+// the page keeps that setting at the person's language (a pack without Slovak falls back to Czech
+// in the module). The module's states and reason codes are mapped to sentences here.
 
 import { request, callOperation, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
@@ -20,8 +20,8 @@ const $ = (id) => document.getElementById(id);
 let prompt = null;
 let languageMatched = false;
 
-/** The content pack's language for the person's: English, else Czech. */
-const contentLanguage = () => (language() === "en" ? "en" : "cs");
+/** The content pack's language for the person's: Slovak or English, else Czech. */
+const contentLanguage = () => (["sk", "en"].includes(language()) ? language() : "cs");
 
 /** Keeps the module's language setting at the person's language (it can be set once consented). */
 async function matchLanguage() {
