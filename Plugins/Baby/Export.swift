@@ -5,18 +5,28 @@ import TesseraSDK
 /// of every record, which the thesis lacked), or as a PDF with the growth charts (stored with the
 /// files capability: the answer names the file, which `export-download` hands to the one who asked,
 /// `ExportDownload.swift`). The rendering is `Documents/` (PDF, CSV) and `Growth/` (the WHO curves).
+/// The PDF and the e-mail speak the person's language (`language`: cs, sk or en, English when
+/// absent) through `ExportWords`; the CSV and JSON are machine formats and stay as they are.
 extension Diary {
     static let exportSections = ["profile", "healthCard", "measurements", "milestones", "posts", "healthProblems", "contacts"]
 
-    struct ExportInput: Decodable, Sendable { var childId: String; var sections: [String]?; var format: String?; var email: String? }
+    struct ExportInput: Decodable, Sendable {
+        var childId: String
+        var sections: [String]?
+        var format: String?
+        var email: String?
+        /// The language of the PDF and the e-mail: cs, sk or en; English when absent.
+        var language: String?
+    }
 
     /// The chosen sections of a child's data (owners and parents; §9.8 question 2 keeps guardians
     /// out, as the thesis's server read only the parent DB). With `email` the export is also
     /// mailed there through the hub, as an attachment (`ExportMail.swift`); its format is then
-    /// `pdf` unless another is asked for.
+    /// `pdf` unless another is asked for. The PDF and the e-mail are in `language` (English when absent).
     func export(_ input: ExportInput, by principal: String) async throws -> JSONValue {
         try await require(.export, on: input.childId)
         let recipient = try Self.exportRecipient(input.email)
+        let words = try ExportWords(code: input.language)
         let format = try Validate.oneOf(input.format ?? (recipient == nil ? "json" : "pdf"), ["json", "csv", "pdf"], field: "format")
         let sections = input.sections ?? Self.exportSections
         for (index, section) in sections.enumerated() { _ = try Validate.oneOf(section, Self.exportSections, field: "sections[\(index)]") }
@@ -29,7 +39,7 @@ extension Diary {
             answer["csv"] = .string(csv)
             file = ExportFile(bytes: Array(csv.utf8), mediaType: "text/csv", fileExtension: "csv")
         case "pdf":
-            let (pdf, bytes) = try await exportPDF(childID: input.childId, sections: sections, principal: principal)
+            let (pdf, bytes) = try await exportPDF(childID: input.childId, sections: sections, principal: principal, words: words)
             answer["pdf"] = pdf
             file = ExportFile(bytes: bytes, mediaType: "application/pdf", fileExtension: "pdf")
         default:
@@ -38,7 +48,7 @@ extension Diary {
             file = ExportFile(bytes: Array(JSONValue.object(answer).serialized().utf8), mediaType: "application/json", fileExtension: "json")
         }
         if let recipient {
-            answer["mail"] = try await mailExport(file, to: recipient, childID: input.childId, sections: sections)
+            answer["mail"] = try await mailExport(file, to: recipient, childID: input.childId, sections: sections, words: words)
         }
         return .object(answer)
     }
@@ -88,23 +98,21 @@ extension Diary {
     }
 
     /// A PDF of the profile, the health card, each chosen section as a table, and the growth
-    /// charts against the WHO percentiles; stored as the module's file.
-    private func exportPDF(childID: String, sections: [String], principal: String) async throws -> (JSONValue, [UInt8]) {
+    /// charts against the WHO percentiles, in `words`' language; stored as the module's file.
+    private func exportPDF(childID: String, sections: [String], principal: String, words: ExportWords) async throws -> (JSONValue, [UInt8]) {
         guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
-        var pdf = PDFDocument(title: "\(name): baby diary", author: "Tessera baby diary")
-        try await addProfilePage(&pdf, profile: profile)
-        if sections.contains("measurements") { try await addGrowthCharts(&pdf, childID: childID, name: name) }
-        if sections.contains("healthProblems") { try await addTemperatureCharts(&pdf, childID: childID) }
+        var pdf = PDFDocument(title: words.documentTitle(childName: name), author: words.author)
+        try await addProfilePage(&pdf, profile: profile, words: words)
+        if sections.contains("measurements") { try await addGrowthCharts(&pdf, childID: childID, name: name, words: words) }
+        if sections.contains("healthProblems") { try await addTemperatureCharts(&pdf, childID: childID, words: words) }
         for section in sections where Self.recordType(ofSection: section) != nil {
             let rows = try await exportRecords(childID: childID, section: section)
-            let table = PDFTable(columns: [.init("Date", width: 90), .init("Kind", width: 110), .init("Value / name", width: 140), .init("Note", width: 143)],
-                                 rows: rows.map { row in
-                                     [row["occurred_at"].text ?? "", row["kind"].text ?? row["type"].text ?? "",
-                                      row["value"].real.map { String($0) } ?? row["name"].text ?? "", row["note"].text ?? ""]
-                                 })
-            pdf.addTable(table, heading: "\(name): \(section) (\(rows.count))")
+            let table = PDFTable(columns: [.init(words.dateColumn, width: 90), .init(words.kindColumn, width: 110),
+                                          .init(words.valueColumn, width: 140), .init(words.noteColumn, width: 143)],
+                                 rows: rows.map { row in Self.tableRow(row, words: words) })
+            pdf.addTable(table, heading: words.sectionHeading(childName: name, section: section, count: rows.count))
         }
         let bytes = Array(pdf.data())
         let stored = try await files.put(bytes, mediaType: "application/pdf")
@@ -115,20 +123,32 @@ extension Diary {
                  "download": .string("/v1/plugins/cz.tessera.baby/ops/export-download?address=\(stored.address)")], bytes)
     }
 
-    private func addProfilePage(_ pdf: inout PDFDocument, profile: JSONValue) async throws {
+    /// A record as a table row in `words`' language: its date, its kind, its value with the unit
+    /// (a measurement's) or its name, and its note.
+    private static func tableRow(_ row: Row, words: ExportWords) -> [String] {
+        let type = row["type"].text ?? ""
+        let unit = type == RecordType.measurement.rawValue ? MeasurementKind(rawValue: row["kind"].text ?? "")?.unit ?? "" : ""
+        return [words.date(row["occurred_at"].text ?? ""), words.recordKind(type: type, kind: row["kind"].text),
+                row["value"].real.map { words.quantity($0, unit: unit) } ?? row["name"].text ?? "", row["note"].text ?? ""]
+    }
+
+    private func addProfilePage(_ pdf: inout PDFDocument, profile: JSONValue, words: ExportWords) async throws {
         let health = profile["health"] ?? .null
-        var lines = ["Born: \(profile["birthDate"]?.stringValue ?? "")"]
-        if let sex = profile["sex"]?.stringValue, !sex.isEmpty { lines.append("Sex: \(sex)") }
-        for (key, label) in [("height", "Height"), ("weight", "Weight"), ("headCircumference", "Head circumference")] {
-            if let latest = profile["latest"]?[key], let value = latest["value"]?.doubleValue {
-                lines.append("\(label): \(value) \(latest["unit"]?.stringValue ?? "") (\(latest["date"]?.stringValue ?? ""))")
+        var lines = ["\(words.born): \(words.date(profile["birthDate"]?.stringValue ?? ""))"]
+        if let sex = profile["sex"]?.stringValue, !sex.isEmpty { lines.append("\(words.sex): \(words.sexValue(sex))") }
+        for kind in MeasurementKind.allCases {
+            if let latest = profile["latest"]?[kind.rawValue], let value = latest["value"]?.doubleValue {
+                let quantity = words.quantity(value, unit: latest["unit"]?.stringValue ?? kind.unit)
+                lines.append("\(words.measurement(kind)): \(quantity) (\(words.date(latest["date"]?.stringValue ?? "")))")
             }
         }
-        if let blood = health["bloodGroup"]?.stringValue, !blood.isEmpty { lines.append("Blood group: \(blood)") }
-        if let insurer = health["insurer"]?["name"]?.stringValue ?? health["insurer"]?["code"]?.stringValue { lines.append("Insurer: \(insurer)") }
-        for (key, label) in [("allergies", "Allergy"), ("diseases", "Past disease"), ("vaccinations", "Vaccination")] {
+        if let blood = health["bloodGroup"]?.stringValue, !blood.isEmpty { lines.append("\(words.bloodGroup): \(blood)") }
+        if let insurer = health["insurer"]?["name"]?.stringValue ?? health["insurer"]?["code"]?.stringValue { lines.append("\(words.insurer): \(insurer)") }
+        for (key, label) in [("allergies", words.allergy), ("diseases", words.pastDisease), ("vaccinations", words.vaccination)] {
             for item in health[key]?.arrayValue ?? [] {
-                let detail = [item["severity"]?.stringValue, item["date"]?.stringValue ?? item["month"]?.stringValue, item["note"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
+                let detail = [item["severity"]?.stringValue.map { words.severity($0) },
+                              (item["date"]?.stringValue ?? item["month"]?.stringValue).map { words.date($0) },
+                              item["note"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
                 lines.append("\(label): \(item["name"]?.stringValue ?? "")\(detail.isEmpty ? "" : " (\(detail.joined(separator: ", ")))")")
             }
         }
@@ -140,7 +160,7 @@ extension Diary {
     }
 
     /// One page per measurement kind the child has, against the WHO lines for the child's sex.
-    private func addGrowthCharts(_ pdf: inout PDFDocument, childID: String, name: String) async throws {
+    private func addGrowthCharts(_ pdf: inout PDFDocument, childID: String, name: String, words: ExportWords) async throws {
         let (birth, sex) = try await growthSubject(childID)
         guard let sex else { return }
         for kind in MeasurementKind.allCases {
@@ -152,18 +172,23 @@ extension Diary {
             }
             guard !points.isEmpty else { continue }
             let last = min(max(points.map(\.x).max() ?? 0, 365), 1856)
-            let chart = try PDFGrowthChart(indicator: Self.indicator(of: kind), sex: sex, range: 0...last, measurements: points,
-                                           title: "\(name): \(kind.rawValue) against the WHO percentiles (3, 15, 50, 85, 97)")
+            var chart = try PDFGrowthChart(indicator: Self.indicator(of: kind), sex: sex, range: 0...last, measurements: points,
+                                           title: words.growthChartTitle(childName: name, kind: kind),
+                                           xLabel: words.ageInMonths, yLabel: words.growthAxis(kind))
+            chart.decimalSeparator = words.decimalSeparator
             pdf.addPage { page in page.growthChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 360)) }
         }
     }
 
-    /// The chart's lines: where `Fever`'s classes above normal start ("38 °C fever").
-    private static let feverLines = Fever.thresholds.map { PDFTemperatureChart.Threshold(celsius: $0.celsius, label: "\(PDFLiteral.number($0.celsius)) °C \($0.name)") }
+    /// The chart's lines: where `Fever`'s classes above normal start, named in `words`' language
+    /// ("38 °C fever", "38 °C horečka").
+    private static func feverLines(_ words: ExportWords) -> [PDFTemperatureChart.Threshold] {
+        Fever.thresholds.map { PDFTemperatureChart.Threshold(celsius: $0.celsius, label: words.feverThreshold(celsius: $0.celsius)) }
+    }
 
     /// UC24: one page per illness or injury with temperatures, the readings against the fever
     /// thresholds (`Fever`: 37.5 raised, 38 fever, 39 high, 40 very high).
-    private func addTemperatureCharts(_ pdf: inout PDFDocument, childID: String) async throws {
+    private func addTemperatureCharts(_ pdf: inout PDFDocument, childID: String, words: ExportWords) async throws {
         let problems = try await query("SELECT id, kind, name, occurred_at, ended_at FROM records WHERE child_id = ? AND type = 'health_problem' ORDER BY occurred_at, id",
                                        [.text(childID)])
         for problem in problems {
@@ -173,17 +198,19 @@ extension Diary {
                 guard let celsius = row["value"].real, let at = row["occurred_at"].text else { return nil }
                 let moment = at.count == 10 ? at + "T00:00" : at
                 guard let instant = try? dates.instant(moment, field: "at") else { return nil }
-                return .init(minutes: instant.timeIntervalSince1970 / 60, celsius: celsius, label: String(at.dropFirst(5)).replacingOccurrences(of: "T", with: " "))
+                return .init(minutes: instant.timeIntervalSince1970 / 60, celsius: celsius, label: words.shortDate(at))
             }
             guard !readings.isEmpty else { continue }
             let ended = problem["ended_at"].text.flatMap { $0.isEmpty ? nil : $0 }
-            let title = "\(problem["name"].text ?? ""): temperatures (\(problem["occurred_at"].text ?? "")\(ended.map { " to " + $0 } ?? ""))"
-            let chart = PDFTemperatureChart(title: title, readings: readings, thresholds: Self.feverLines)
+            let title = words.temperaturesTitle(problem: problem["name"].text ?? "", start: problem["occurred_at"].text ?? "", end: ended)
+            var chart = PDFTemperatureChart(title: title, readings: readings, thresholds: Self.feverLines(words))
+            chart.decimalSeparator = words.decimalSeparator
             pdf.addPage { page in page.temperatureChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 320)) }
         }
     }
 
-    /// UC23: a contact as a vCard 4.0 (RFC 6350) to share outside the app.
+    /// UC23: a contact as a vCard 4.0 (RFC 6350) to share outside the app (its note in English:
+    /// `contact-vcard` has no language).
     func contactVCard(_ id: String) async throws -> JSONValue {
         guard let row = try await query("SELECT * FROM contacts WHERE id = ?", [.text(id)]).first else { throw BabyError.notFound("contact", id) }
         let text = { (column: String) in (row[column].text ?? "").trimmingCharacters(in: .whitespaces) }
@@ -193,7 +220,7 @@ extension Diary {
                              emails: text("email").isEmpty ? [] : [.init(text("email"))],
                              addresses: text("address").isEmpty ? [] : [.init(street: text("address"))],
                              role: isDoctor && !text("specialization").isEmpty ? text("specialization") : nil,
-                             note: isDoctor && !text("office_hours").isEmpty ? "Office hours: \(text("office_hours"))" : nil,
+                             note: isDoctor && !text("office_hours").isEmpty ? "\(ExportWords(.en).officeHours): \(text("office_hours"))" : nil,
                              uid: "urn:uuid:\(id)")
         let fileName = text("name").filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "-")
         return ["id": .string(id), "mediaType": "text/vcard", "fileName": .string((fileName.isEmpty ? "contact" : fileName) + ".vcf"),

@@ -5,6 +5,8 @@ import TesseraSDK
 /// hub's mail for the person logged in on this device (`PluginSync.sendMail`, SDK 1.6). The hub
 /// queues it in its durable outbox and answers at once; it checks its own limits (one address,
 /// 10 MiB, 20 messages a day per person) and refuses each by name, which passes on as it is.
+/// The subject and text are in the export's language (`ExportWords`); the attachment's name stays
+/// ASCII, as the hub takes it.
 extension Diary {
     /// An export's bytes as a file to attach.
     struct ExportFile {
@@ -39,25 +41,33 @@ extension Diary {
         }
     }
 
-    /// Sends `file` to `recipient`; what the answer says of it (`to`, `id`, `status` `queued`, …).
-    func mailExport(_ file: ExportFile, to recipient: String, childID: String, sections: [String]) async throws -> JSONValue {
+    /// Sends `file` to `recipient`, its subject and text in `words`' language; what the answer
+    /// says of it (`to`, `id`, `status` `queued`, …).
+    func mailExport(_ file: ExportFile, to recipient: String, childID: String, sections: [String], words: ExportWords) async throws -> JSONValue {
         guard let sync else { throw PluginError(.notGranted, "e-mailing an export needs the sync grant and a hub (code mail_unavailable)") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
         let fileName = Self.mailFileName(childName: name, extension: file.fileExtension)
-        let text = """
-            The baby diary of \(name) (born \(profile["birthDate"]?.stringValue ?? "")), exported \(stamp()): \
-            \(sections.joined(separator: ", ")).
-
-            The \(file.fileExtension.uppercased()) is attached (\(fileName)).
-            """
-        let subject = String("\(name): baby diary".prefix(200))
+        let (subject, text) = Self.exportMail(words: words, childName: name, birthDate: profile["birthDate"]?.stringValue ?? "",
+                                              exportedAt: dates.moment(of: clock.now()), sections: sections,
+                                              fileExtension: file.fileExtension, fileName: fileName)
         let receipt = try await sync.sendMail(HubMailMessage(
             to: recipient, subject: subject, text: text,
             attachment: HubMailAttachment(fileName: fileName, mediaType: file.mediaType, bytes: file.bytes)))
         return ["to": .string(receipt.to), "id": .string(receipt.id), "status": "queued", "fileName": .string(fileName),
                 "mediaType": .string(file.mediaType), "size": .integer(Int64(file.bytes.count)),
                 "remainingToday": .integer(Int64(receipt.remainingToday))]
+    }
+
+    /// The export e-mail's subject (at most 200 characters, as the hub takes it) and text in `words`'
+    /// language: the child's name and birth date, when it was exported (`exportedAt`, a local
+    /// `YYYY-MM-DDTHH:MM`), the sections, and the attachment.
+    static func exportMail(words: ExportWords, childName: String, birthDate: String, exportedAt: String, sections: [String],
+                           fileExtension: String, fileName: String) -> (subject: String, text: String) {
+        let subject = String(words.mailSubject(childName: childName).prefix(200))
+        let text = words.mailText(childName: childName, birthDate: birthDate, exportedAt: exportedAt, sections: sections,
+                                  fileType: fileExtension.uppercased(), fileName: fileName)
+        return (subject, text)
     }
 
     /// The attachment's name in the ASCII letters, digits and dashes the hub takes: "Šimon Novák"

@@ -25,7 +25,8 @@ import TesseraTestFixtures
         let answer = try await host.call("export", ["childId": .string(child), "sections": ["healthProblems"], "format": "pdf"])
         let pdf = try BabyExportTests.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue))
         let text = try await Poppler.text(of: pdf)
-        for expected in ["Angína: temperatures (2026-03-01)", "37.5 °C raised", "38 °C fever", "39 °C high fever", "40 °C very high", "03-01 19:30", "healthProblems (1)"] {
+        for expected in ["Angína: temperatures (1 March 2026)", "37.5 °C raised", "38 °C fever", "39 °C high fever", "40 °C very high", "1 Mar 19:30",
+                         "health problems (1)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
         #expect(try await Poppler.renderPNG(pdf).starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -34,6 +35,20 @@ import TesseraTestFixtures
         let otherPDF = try BabyExportTests.storedFile(host, try #require(without["pdf"]?["address"]?.stringValue))
         let other = try await Poppler.text(of: otherPDF)
         #expect(!other.contains("temperatures"))
+        await host.stop()
+    }
+
+    /// The temperature chart in Czech: its title and days as a Czech reader writes them, the
+    /// thresholds named as the Czech paediatric classes with a decimal comma, the table's heading.
+    @Test(.needs("pdftotext")) func anIllnessesTemperatureChartSpeaksCzechWhenAsked() async throws {
+        let (host, child, _) = try await Self.emaWithAngina()
+        let answer = try await host.call("export", ["childId": .string(child), "sections": ["healthProblems"], "format": "pdf", "language": "cs"])
+        let text = try await Poppler.text(of: try BabyExportTests.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue)))
+        for expected in ["Angína: teploty (1. 3. 2026)", "37,5 °C zvýšená teplota", "38 °C horečka", "39 °C vysoká horečka", "1. 3. 19:30",
+                         "nemoci a úrazy (1)", "nemoc"] {
+            #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
+        }
+        #expect(!text.contains("temperatures") && !text.contains("fever"), "\(text)")
         await host.stop()
     }
 

@@ -96,10 +96,50 @@ import TesseraTestFixtures
         #expect(attachment.mediaType == "application/pdf" && attachment.fileName == "Ema-Novakova-diary.pdf" && attachment.disposition == "attachment")
         #expect(attachment.bytes.starts(with: Array("%PDF-".utf8)))
         let text = try await Poppler.text(of: attachment.bytes)
-        for expected in ["Ema Nováková", "Born: 2025-06-15", "measurements (1)"] {
+        for expected in ["Ema Nováková", "Born: 15 June 2025", "measurements (1)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
         #expect(try smtp.messages().count == 2)  // the guardian's and the refused ones were never queued
+        await hub.terminateAndWait()
+    }
+
+    /// `language` "cs" (what the page passes for a Czech reader): the mailed subject and text and
+    /// the attached PDF are Czech, dates as "15. 6. 2025"; the same export without a language is
+    /// English. The attachment's name stays ASCII either way.
+    @Test(.needs("debian-python:aiosmtpd", "pdftotext")) func anExportMailedInCzechHasACzechSubjectTextAndPDFAndWithoutALanguageIsEnglish() async throws {
+        let smtp = try await SMTPTestServer()
+        defer { smtp.stop() }
+        let (hub, port) = try await Self.startHub(mailingTo: smtp)
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }  // only when an expectation threw
+        try await Self.register(port, first: "Ada", email: "ada@example.org")
+        let phone = BabyProcessTests.Device("export-mail-cs-phone", hubPort: String(port))
+        try await phone.tessera(["sync", "login", "ada@example.org", "--device", phone.name], input: Self.password + "\n")
+        let child = try #require(try await phone.call("child-create", #"{"name": "Ema Nováková", "birthDate": "2025-06-15", "sex": "girl"}"#)["id"]?.stringValue)
+        _ = try await phone.call("measurement-add", #"{"childId": "\#(child)", "kind": "weight", "value": 6.15, "date": "2025-09-15"}"#)
+
+        let czech = try await phone.call("export", #"{"childId": "\#(child)", "sections": ["measurements"], "email": "doctor@example.org", "language": "cs"}"#)
+        #expect(czech["mail"]?["fileName"] == "Ema-Novakova-diary.pdf" && czech["mail"]?["status"] == "queued", "\(czech)")
+        let first = try #require(try await smtp.waitForMessages(1).first)
+        #expect(first.subject == "Ema Nováková: deník miminka")
+        #expect(first.body.contains("Deník miminka – Ema Nováková (datum narození 15. 6. 2025), export ze dne ") && first.body.contains(": měření."),
+                "\(first.body)")
+        #expect(first.body.contains("V příloze je soubor PDF (Ema-Novakova-diary.pdf)."), "\(first.body)")
+        let czechPDF = try await Poppler.text(of: try #require(first.attachments.first).bytes)
+        for expected in ["Datum narození: 15. 6. 2025", "Pohlaví: dívka", "Hmotnost: 6,15 kg (15. 9. 2025)", "Ema Nováková: měření (1)"] {
+            #expect(czechPDF.contains(expected), "the Czech PDF lacks \(expected):\n\(czechPDF)")
+        }
+
+        _ = try await phone.call("export", #"{"childId": "\#(child)", "sections": ["measurements"], "email": "doctor@example.org"}"#)
+        let messages = try await smtp.waitForMessages(2)
+        let english = try #require(messages.first { $0.subject != first.subject }, "\(messages.map(\.subject))")
+        #expect(english.subject == "Ema Nováková: baby diary")
+        #expect(english.body.contains("The baby diary of Ema Nováková (born 15 June 2025), exported ") && english.body.contains(": measurements."),
+                "\(english.body)")
+        let englishPDF = try await Poppler.text(of: try #require(english.attachments.first).bytes)
+        for expected in ["Born: 15 June 2025", "Sex: girl", "Weight: 6.15 kg (15 September 2025)", "Ema Nováková: measurements (1)"] {
+            #expect(englishPDF.contains(expected), "the English PDF lacks \(expected):\n\(englishPDF)")
+        }
+        #expect(!englishPDF.contains("Hmotnost"))
         await hub.terminateAndWait()
     }
 

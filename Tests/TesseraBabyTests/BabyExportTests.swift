@@ -64,12 +64,105 @@ import TesseraTestFixtures
         let pdf = try Self.storedFile(host, address)
         #expect(pdf.starts(with: Array("%PDF-1.4".utf8)))
         let text = try await Poppler.text(of: pdf)
-        for expected in ["Ema Nováková", "Born: 2025-06-15", "Sex: girl", "WHO percentiles", "first", "at grandma's", "measurements (4)"] {
+        for expected in ["Ema Nováková", "Born: 15 June 2025", "Sex: girl", "WHO percentiles", "first", "at grandma's", "measurements (4)"] {
             #expect(text.contains(expected), "pdftotext lacks \(expected):\n\(text)")
         }
         let png = try await Poppler.renderPNG(pdf)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         await host.stop()
+    }
+
+    /// The PDF speaks the person's language: asked in Czech (the page passes the console's
+    /// language), its labels, dates ("15. 6. 2025") and numbers ("3,2 kg") are Czech; in Slovak,
+    /// Slovak; without a language, English ("15 June 2025", "3.2 kg"); another language is refused.
+    /// `pdftotext` reads the letters the PDF writes in its second encoding (č, ř, ě) back as well.
+    @Test(.needs("pdftotext")) func thePDFExportSpeaksCzechOrSlovakWhenAskedAndEnglishWithoutALanguage() async throws {
+        let (host, id) = try await Self.emaWithMeasurements()
+        let pdfText = { (input: JSONValue) async throws -> String in
+            let answer = try await host.call("export", input)
+            return try await Poppler.text(of: try Self.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue)))
+        }
+
+        let czech = try await pdfText(["childId": .string(id), "format": "pdf", "language": "cs"])
+        for expected in ["Ema Nováková", "Datum narození: 15. 6. 2025", "Pohlaví: dívka", "Hmotnost: 8 kg (15. 2. 2026)",
+                         "hmotnost ve srovnání s percentily WHO", "Věk (měsíce)", "Ema Nováková: měření (4)", "Ema Nováková: milníky (1)",
+                         "Datum", "Druh", "Hodnota / název", "Poznámka", "první úsměv", "3,2 kg", "1. 8. 2025", "at grandma's"] {
+            #expect(czech.contains(expected), "the Czech PDF lacks \(expected):\n\(czech)")
+        }
+        for english in ["Born", "Sex:", "Weight", "measurements (", "2025-06-15", "3.2 kg"] {
+            #expect(!czech.contains(english), "the Czech PDF has \(english):\n\(czech)")
+        }
+
+        let slovak = try await pdfText(["childId": .string(id), "format": "pdf", "language": "sk"])
+        for expected in ["Dátum narodenia: 15. 6. 2025", "Pohlavie: dievča", "Hmotnosť: 8 kg (15. 2. 2026)", "Ema Nováková: merania (4)", "prvý úsmev", "3,2 kg"] {
+            #expect(slovak.contains(expected), "the Slovak PDF lacks \(expected):\n\(slovak)")
+        }
+
+        let english = try await pdfText(["childId": .string(id), "format": "pdf"])
+        for expected in ["Born: 15 June 2025", "Sex: girl", "Weight: 8 kg (15 February 2026)", "weight against the WHO percentiles", "Age (months)",
+                         "Ema Nováková: measurements (4)", "Value / name", "first smile", "3.2 kg", "1 August 2025"] {
+            #expect(english.contains(expected), "the English PDF lacks \(expected):\n\(english)")
+        }
+        #expect(!english.contains("Hmotnost") && !english.contains("Datum"), "\(english)")
+        #expect(try await pdfText(["childId": .string(id), "format": "pdf", "language": "en"]) == english)
+
+        let german = await refusal { try await host.call("export", ["childId": .string(id), "format": "pdf", "language": "de"]) }
+        #expect(german?.code == .invalidInput && german?.field == "$.language", "\(String(describing: german))")
+        // The CSV stays a machine format: English column keys and ISO dates, whatever the language.
+        let csv = try #require(try await host.call("export", ["childId": .string(id), "format": "csv", "language": "cs"])["csv"]?.stringValue)
+        #expect(csv.hasPrefix("date,type,kind,name,value,note,endDate,author,id\r\n") && csv.contains("2025-06-15,measurement,weight,"))
+        await host.stop()
+    }
+
+    /// The e-mail's subject and text in each language: the child's birth date and the moment of the
+    /// export as the reader writes them, the sections by name, the attachment's ASCII name.
+    @Test func theExportMailIsWrittenInTheAskedLanguage() throws {
+        let mail = { (language: ExportWords.Language) in
+            Diary.exportMail(words: ExportWords(language), childName: "Ema Nováková", birthDate: "2025-06-15", exportedAt: "2026-03-02T09:05",
+                             sections: ["measurements", "healthProblems"], fileExtension: "pdf", fileName: "Ema-Novakova-diary.pdf")
+        }
+        let czech = mail(.cs)
+        #expect(czech.subject == "Ema Nováková: deník miminka")
+        #expect(czech.text.contains("Ema Nováková (datum narození 15. 6. 2025), export ze dne 2. 3. 2026 09:05: měření, nemoci a úrazy."), "\(czech.text)")
+        #expect(czech.text.contains("V příloze je soubor PDF (Ema-Novakova-diary.pdf)."), "\(czech.text)")
+        let slovak = mail(.sk)
+        #expect(slovak.subject == "Ema Nováková: denník bábätka")
+        #expect(slovak.text.contains("(dátum narodenia 15. 6. 2025), export zo dňa 2. 3. 2026 09:05: merania, choroby a úrazy."), "\(slovak.text)")
+        let english = mail(.en)
+        #expect(english.subject == "Ema Nováková: baby diary")
+        #expect(english.text.contains("The baby diary of Ema Nováková (born 15 June 2025), exported 2 March 2026 09:05: measurements, health problems."),
+                "\(english.text)")
+        #expect(english.text.contains("The PDF is attached (Ema-Novakova-diary.pdf)."))
+        #expect(try ExportWords(code: nil).language == .en)
+        #expect(throws: PluginError.self) { try ExportWords(code: "de") }
+    }
+
+    /// Dates and numbers are formatted by hand, the same on every machine.
+    @Test func datesAndNumbersAreWrittenAsTheReaderWritesThem() {
+        let cs = ExportWords(.cs), sk = ExportWords(.sk), en = ExportWords(.en)
+        #expect(cs.date("2026-03-02") == "2. 3. 2026")
+        #expect(sk.date("2026-03-02") == "2. 3. 2026")
+        #expect(en.date("2026-03-02") == "2 March 2026")
+        #expect(cs.date("2026-03-02T08:05") == "2. 3. 2026 08:05")
+        #expect(en.date("2026-03-02T08:00:00Z") == "2 March 2026 08:00")
+        #expect(cs.date("2024-05") == "květen 2024")
+        #expect(sk.date("2024-05") == "máj 2024")
+        #expect(en.date("2024-05") == "May 2024")
+        #expect(cs.date("") == "")
+        #expect(cs.date("sometime") == "sometime")
+        #expect(cs.shortDate("2026-03-01T19:30") == "1. 3. 19:30")
+        #expect(en.shortDate("2026-03-01T19:30") == "1 Mar 19:30")
+        #expect(en.shortDate("2026-12-24") == "24 Dec")
+        #expect(cs.quantity(3.45, unit: "kg") == "3,45 kg")
+        #expect(sk.quantity(3.45, unit: "kg") == "3,45 kg")
+        #expect(en.quantity(3.45, unit: "kg") == "3.45 kg")
+        #expect(cs.number(8) == "8")
+        #expect(cs.number(37.5) == "37,5")
+        #expect(cs.number(3.2049) == "3,205")
+        #expect(en.number(0.0004) == "0")
+        #expect(en.number(-1.5) == "-1.5")
+        #expect(cs.feverThreshold(celsius: 37.5) == "37,5 °C zvýšená teplota")
+        #expect(en.feverThreshold(celsius: 39) == "39 °C high fever")
     }
 
     @Test func theCSVExportHasEveryRecordInOneTable() async throws {

@@ -37,6 +37,8 @@ public struct PDFGrowthChart: Sendable {
     public var curves: [PercentileCurve]
     /// The child's measurements; those outside `range` are left out.
     public var measurements: [Measurement]
+    /// The decimal separator of the axes' numbers: "." by default, "," for a Czech or Slovak reader.
+    public var decimalSeparator = "."
 
     /// A chart of the given curves and measurements.
     public init(title: String, xLabel: String, yLabel: String, axis: GrowthIndicator.Axis, range: ClosedRange<Double>,
@@ -132,8 +134,10 @@ struct ChartAxis: Equatable {
         return nice * magnitude
     }
 
-    func label(_ value: Double) -> String {
-        step >= 1 ? String(Int(value.rounded())) : PDFLiteral.number(value)
+    /// A tick's label: whole numbers when the step is whole, else up to three decimals after
+    /// `decimalSeparator`.
+    func label(_ value: Double, decimalSeparator: String = ".") -> String {
+        step >= 1 ? String(Int(value.rounded())) : PDFLiteral.number(value).replacingOccurrences(of: ".", with: decimalSeparator)
     }
 }
 
@@ -198,12 +202,12 @@ extension PDFPage {
         for tick in layout.xAxis.ticks {
             let x = layout.pageX(axisValue: tick)
             line(from: PDFPoint(x: x, y: plot.y), to: PDFPoint(x: x, y: plot.maxY), width: 0.4, color: grid)
-            text(layout.xAxis.label(tick), x: x, y: plot.maxY + 11, size: 8, alignment: .center)
+            text(layout.xAxis.label(tick, decimalSeparator: layout.chart.decimalSeparator), x: x, y: plot.maxY + 11, size: 8, alignment: .center)
         }
         for tick in layout.yAxis.ticks {
             let y = layout.pageY(tick)
             line(from: PDFPoint(x: plot.x, y: y), to: PDFPoint(x: plot.maxX, y: y), width: 0.4, color: grid)
-            text(layout.yAxis.label(tick), x: plot.x - 4, y: y + 3, size: 8, alignment: .right)
+            text(layout.yAxis.label(tick, decimalSeparator: layout.chart.decimalSeparator), x: plot.x - 4, y: y + 3, size: 8, alignment: .right)
         }
         rectangle(plot, stroke: .black, lineWidth: 0.8)
     }

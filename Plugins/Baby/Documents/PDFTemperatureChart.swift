@@ -48,6 +48,8 @@ public struct PDFTemperatureChart: Sendable {
     public var readings: [Reading]
     /// The threshold lines.
     public var thresholds: [Threshold]
+    /// The decimal separator of the °C axis's numbers: "." by default, "," for a Czech or Slovak reader.
+    public var decimalSeparator = "."
 
     /// A chart of `readings` with `thresholds`.
     public init(title: String, readings: [Reading], thresholds: [Threshold]) {
@@ -81,7 +83,7 @@ extension PDFPage {
         text(chart.title, x: frame.x + frame.width / 2, y: frame.y + 12, font: .helveticaBold, size: 12, alignment: .center)
         for tick in stride(from: range.lowerBound, through: range.upperBound + 1e-9, by: 0.5) {
             line(from: PDFPoint(x: plot.x, y: y(tick)), to: PDFPoint(x: plot.maxX, y: y(tick)), width: 0.4, color: .gray(0.85))
-            text(PDFLiteral.number(tick), x: plot.x - 4, y: y(tick) + 3, size: 8, alignment: .right)
+            text(PDFLiteral.number(tick).replacingOccurrences(of: ".", with: chart.decimalSeparator), x: plot.x - 4, y: y(tick) + 3, size: 8, alignment: .right)
         }
         rectangle(plot, stroke: .black, lineWidth: 0.8)
         let red = PDFColor(red: 0.8, green: 0.15, blue: 0.15)

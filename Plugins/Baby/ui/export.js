@@ -3,12 +3,13 @@
 // the one who asked for it (the session cookie, or an operator's token in the Authorization header,
 // never in a URL) — and offered as a download link (a data: URL, as the vCard is; the host's content
 // policy governs images and scripts, not links). With an address in "E-mail to" the PDF is also
-// mailed there through the hub (`export`'s `email`), and the page says to whom it was sent. A
-// refusal is said under the form.
+// mailed there through the hub (`export`'s `email`), and the page says to whom it was sent. The
+// PDF and the e-mail are in the person's language (`export`'s `language`, the console's current
+// one: cs, sk or en). A refusal is said under the form.
 
 import { callOperation, authHeaders, APIError } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
-import { t } from "/console/i18n.js";
+import { t, language } from "/console/i18n.js";
 import { number } from "/console/format.js";
 import { PLUGIN, $, clearFormError, refuse } from "./common.js";
 
@@ -41,7 +42,7 @@ export function bindExportForm(childId) {
     try {
       result.append(t("export.working"));
       const email = $("export-email").value.trim();
-      const input = { childId: childId(), sections, format: "pdf" };
+      const input = { childId: childId(), sections, format: "pdf", language: language() };
       if (email) input.email = email;
       const { pdf, mail } = await callOperation(PLUGIN, "export", input);
       const url = await fetchPDF(pdf.download);

@@ -165,7 +165,7 @@ import TesseraTestFixtures
         try pdf.write(to: URL(fileURLWithPath: pdfFile))
         let text = try await runDetached("/usr/bin/pdftotext", ["-enc", "UTF-8", pdfFile, "-"])
         #expect(text.status == 0, "\(text.stderr)")
-        for expected in ["Ema", "Angína: temperatures (2026-03-01)", "38 °C fever", "39 °C high fever"] {
+        for expected in ["Ema", "Angína: temperatures (1 March 2026)", "38 °C fever", "39 °C high fever"] {
             #expect(text.stdout.contains(expected), "pdftotext lacks \(expected):\n\(text.stdout)")
         }
         #expect(!text.stdout.contains("posts ("), "posts were not chosen")
