@@ -5,7 +5,7 @@
 
 import { token, setToken, forgetToken, request, APIError } from "./api.js";
 import { startLanguage, language, setLanguage, t } from "./i18n.js";
-import { errorText } from "./errors.js";
+import { errorText, showError, clearError } from "./errors.js";
 import { renderPlugins } from "./plugins.js";
 import { startInbox } from "./inbox.js";
 import { startCaller } from "./call.js";
@@ -30,6 +30,10 @@ async function showSignIn(message) {
   $("sign-in").hidden = setup.firstAccount;
   $("sign-in-hub").hidden = !setup.hub;
   if (setup.hub) $("sign-in-hub").textContent = t("signIn.hubHelp", { hub: new URL(setup.hub).host });
+  // A person new to the device's hub makes their account there (while no one uses the device yet).
+  $("register").hidden = true;
+  $("register-offer").hidden = !setup.canRegister;
+  if (setup.hub) $("register-help").textContent = t("register.help", { hub: new URL(setup.hub).host });
   $("sign-in-error").textContent = message || "";
   (setup.firstAccount ? $("first-name") : $("sign-in-name")).focus();
   document.body.dataset.signIn = "shown";
@@ -56,6 +60,7 @@ async function showConsole() {
   const admin = me.role === "admin";
   $("sign-in").hidden = true;
   $("first-account").hidden = true;
+  $("register").hidden = true;
   $("token-sign-in").hidden = true;
   $("signed-in").hidden = false;
   $("views").hidden = !admin;
@@ -96,6 +101,35 @@ function handleAccountForm(form, path, error) {
   form.querySelector("button[type=submit]").disabled = false;
 }
 
+/** The hub account's form: shown in place of the sign-in form, and back. */
+function handleRegistration() {
+  const form = $("register-form");
+  const showing = (register) => {
+    $("register").hidden = !register;
+    $("sign-in").hidden = register;
+    $("token-sign-in").hidden = register;
+    (register ? $("register-first-name") : $("sign-in-name")).focus();
+  };
+  $("show-register").addEventListener("click", () => showing(true));
+  $("register-back").addEventListener("click", () => showing(false));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearError({ form, output: $("register-error") });
+    const fields = Object.fromEntries(new FormData(form).entries());
+    try {
+      await request("POST", "/v1/session/register", {
+        firstName: fields.firstName.trim(), surname: fields.surname.trim(), email: fields.email.trim(),
+        password: fields.password, acceptTerms: $("register-terms").checked,
+      });
+      form.reset();
+      await showConsole();
+    } catch (problem) {
+      showError(problem, { form, output: $("register-error") });
+    }
+  });
+  form.querySelector("button[type=submit]").disabled = false;
+}
+
 function signInProblem(problem, form) {
   if (problem instanceof APIError && problem.code === "too_many_attempts") {
     return t("signIn.tooMany", { minutes: Math.max(1, Math.ceil((problem.retryAfter || 60) / 60)) });
@@ -113,6 +147,7 @@ async function start() {
   });
   handleAccountForm($("sign-in-form"), "/v1/session", $("sign-in-error"));
   handleAccountForm($("first-account-form"), "/v1/session/account", $("first-account-error"));
+  handleRegistration();
   $("token-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     setToken($("token-input").value.trim());

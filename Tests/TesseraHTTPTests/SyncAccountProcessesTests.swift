@@ -75,6 +75,65 @@ import TesseraTestFixtures
         #expect(away.status == 5 && away.stderr.contains("unavailable"), "\(away.stderr)")
     }
 
+    /// The sign-in page's registration (`POST /v1/session/register`, no token): the hub's codes for
+    /// each refusal, also where this edge's own input rules refuse first; then the person signed in
+    /// with a session cookie and the device logged in to the hub as them; a second registration on
+    /// the same device refused (`device_taken`), a taken address (`email_taken`) from another
+    /// device, and a hub that takes no registrations (`registration_closed`).
+    @Test(.hangWatchdog) func aPersonRegistersFromTheSignInPageAndIsSignedIn() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let phone = try await ServeProcess.start(Self.device("session-phone", hubPort: hub.port))
+        defer { phone.process.terminate() }
+        func register(_ serve: ServeProcess, _ body: String) async throws -> RawResponse {
+            try await RawHTTPClient.request(port: serve.port, "POST", "/v1/session/register",
+                                            headers: [("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:\(serve.port)")],
+                                            body: Array(body.utf8))
+        }
+        let zuzana = #"{"firstName": "Zuzana", "surname": "Nováková", "email": "Zuzana@Example.org", "password": "\#(Self.password)", "acceptTerms": true}"#
+        let setup = try await RawHTTPClient.request(port: phone.port, "GET", "/v1/session/setup")
+        #expect(setup.json?["canRegister"] == true, "\(setup.text)")
+
+        for (body, code) in [(zuzana.replacingOccurrences(of: Self.password, with: "short12"), "weak_password"),
+                             (zuzana.replacingOccurrences(of: "\"acceptTerms\": true", with: "\"acceptTerms\": false"), "terms_not_accepted"),
+                             (zuzana.replacingOccurrences(of: "Zuzana@Example.org", with: "zuzana at example"), "invalid_email"),
+                             (zuzana.replacingOccurrences(of: "\"Zuzana\",", with: "\"  \","), "invalid_name")] {
+            let refused = try await register(phone, body)
+            #expect(refused.status == 400 && refused.json?["error"]?["code"] == .string(code) && !refused.text.contains("short12"), "\(code): \(refused.text)")
+        }
+        let crossSite = try await RawHTTPClient.request(port: phone.port, "POST", "/v1/session/register",
+                                                        headers: [("Content-Type", "application/json"), ("Origin", "https://evil.example")],
+                                                        body: Array(zuzana.utf8))
+        #expect(crossSite.status == 403 && crossSite.json?["error"]?["code"] == "cross_site", "\(crossSite.text)")
+
+        let made = try await register(phone, zuzana)
+        #expect(made.status == 201 && made.json?["name"] == "zuzana@example.org", "\(made.text)")
+        let cookie = try #require(made.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let me = try await RawHTTPClient.request(port: phone.port, "GET", "/v1/session", headers: [("Cookie", cookie)])
+        #expect(me.json?["name"] == "zuzana@example.org" && me.json?["hubPerson"] == "zuzana@example.org" && me.json?["via"] == "session", "\(me.text)")
+        #expect(try await RawHTTPClient.request(port: phone.port, "GET", "/v1/session/setup").json?["canRegister"] == false)
+        let second = try await register(phone, zuzana.replacingOccurrences(of: "Zuzana@", with: "petr@"))
+        #expect(second.status == 409 && second.json?["error"]?["code"] == "device_taken", "\(second.text)")
+
+        // Her address is hers at the hub: another device cannot register it again.
+        let tablet = try await ServeProcess.start(Self.device("session-tablet", hubPort: hub.port))
+        defer { tablet.process.terminate() }
+        let taken = try await register(tablet, zuzana)
+        #expect(taken.status == 409 && taken.json?["error"]?["code"] == "email_taken", "\(taken.text)")
+        _ = try await tablet.terminate()
+        _ = try await phone.terminate()
+        _ = try await hub.terminate()
+
+        let closedHub = try await Self.startHub(registration: "operator")
+        defer { closedHub.process.terminate() }
+        let shut = try await ServeProcess.start(Self.device("session-closed", hubPort: closedHub.port))
+        defer { shut.process.terminate() }
+        let closed = try await register(shut, zuzana)
+        #expect(closed.status == 403 && closed.json?["error"]?["code"] == "registration_closed", "\(closed.text)")
+        _ = try await shut.terminate()
+        _ = try await closedHub.terminate()
+    }
+
     @Test(.hangWatchdog) func theDeviceEdgeRegistersLogsInAndOutForAnAdminOnly() async throws {
         let hub = try await Self.startHub(registration: "open")
         defer { hub.process.terminate() }

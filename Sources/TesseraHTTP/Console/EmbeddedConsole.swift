@@ -140,7 +140,7 @@ export async function whoIsSignedIn() {
 
 import { token, setToken, forgetToken, request, APIError } from "./api.js";
 import { startLanguage, language, setLanguage, t } from "./i18n.js";
-import { errorText } from "./errors.js";
+import { errorText, showError, clearError } from "./errors.js";
 import { renderPlugins } from "./plugins.js";
 import { startInbox } from "./inbox.js";
 import { startCaller } from "./call.js";
@@ -165,6 +165,10 @@ async function showSignIn(message) {
   $("sign-in").hidden = setup.firstAccount;
   $("sign-in-hub").hidden = !setup.hub;
   if (setup.hub) $("sign-in-hub").textContent = t("signIn.hubHelp", { hub: new URL(setup.hub).host });
+  // A person new to the device's hub makes their account there (while no one uses the device yet).
+  $("register").hidden = true;
+  $("register-offer").hidden = !setup.canRegister;
+  if (setup.hub) $("register-help").textContent = t("register.help", { hub: new URL(setup.hub).host });
   $("sign-in-error").textContent = message || "";
   (setup.firstAccount ? $("first-name") : $("sign-in-name")).focus();
   document.body.dataset.signIn = "shown";
@@ -191,6 +195,7 @@ async function showConsole() {
   const admin = me.role === "admin";
   $("sign-in").hidden = true;
   $("first-account").hidden = true;
+  $("register").hidden = true;
   $("token-sign-in").hidden = true;
   $("signed-in").hidden = false;
   $("views").hidden = !admin;
@@ -231,6 +236,35 @@ function handleAccountForm(form, path, error) {
   form.querySelector("button[type=submit]").disabled = false;
 }
 
+/** The hub account's form: shown in place of the sign-in form, and back. */
+function handleRegistration() {
+  const form = $("register-form");
+  const showing = (register) => {
+    $("register").hidden = !register;
+    $("sign-in").hidden = register;
+    $("token-sign-in").hidden = register;
+    (register ? $("register-first-name") : $("sign-in-name")).focus();
+  };
+  $("show-register").addEventListener("click", () => showing(true));
+  $("register-back").addEventListener("click", () => showing(false));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearError({ form, output: $("register-error") });
+    const fields = Object.fromEntries(new FormData(form).entries());
+    try {
+      await request("POST", "/v1/session/register", {
+        firstName: fields.firstName.trim(), surname: fields.surname.trim(), email: fields.email.trim(),
+        password: fields.password, acceptTerms: $("register-terms").checked,
+      });
+      form.reset();
+      await showConsole();
+    } catch (problem) {
+      showError(problem, { form, output: $("register-error") });
+    }
+  });
+  form.querySelector("button[type=submit]").disabled = false;
+}
+
 function signInProblem(problem, form) {
   if (problem instanceof APIError && problem.code === "too_many_attempts") {
     return t("signIn.tooMany", { minutes: Math.max(1, Math.ceil((problem.retryAfter || 60) / 60)) });
@@ -248,6 +282,7 @@ async function start() {
   });
   handleAccountForm($("sign-in-form"), "/v1/session", $("sign-in-error"));
   handleAccountForm($("first-account-form"), "/v1/session/account", $("first-account-error"));
+  handleRegistration();
   $("token-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     setToken($("token-input").value.trim());
@@ -425,6 +460,10 @@ textarea.json { font-family: ui-monospace, monospace; }
 button { background: var(--accent); color: #fff; border: 0; border-radius: 4px; padding: .4rem .9rem; cursor: pointer; }
 @media (prefers-color-scheme: dark) { button { color: #0b1220; } }
 button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
+/* A button that reads as a link in running text ("New here? Create an account"). */
+button.link-button { background: transparent; color: var(--accent); padding: 0 .2rem; text-decoration: underline; }
+.field.checkbox { flex-direction: row; align-items: flex-start; gap: .5rem; }
+.field.checkbox label { font-weight: normal; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 1rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
@@ -1111,7 +1150,41 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
         <p id="sign-in-error" class="error" role="alert"></p>
         <button type="submit" disabled data-i18n="signIn.submit">Sign in</button>
       </form>
+      <p id="register-offer" hidden><span data-i18n="register.offer">New here?</span>
+        <button type="button" id="show-register" class="link-button" data-i18n="register.show">Create an account</button></p>
+    </section>
 
+    <section id="register" aria-labelledby="register-heading" hidden>
+      <h2 id="register-heading" data-i18n="register.heading">Create an account</h2>
+      <p id="register-help" class="help"></p>
+      <form id="register-form" method="post" action="/" novalidate>
+        <div class="field">
+          <label for="register-first-name" data-i18n="register.firstName">First name</label>
+          <input id="register-first-name" name="firstName" type="text" autocomplete="given-name" maxlength="100" required>
+        </div>
+        <div class="field">
+          <label for="register-surname" data-i18n="register.surname">Surname</label>
+          <input id="register-surname" name="surname" type="text" autocomplete="family-name" maxlength="100" required>
+        </div>
+        <div class="field">
+          <label for="register-email" data-i18n="register.email">E-mail</label>
+          <input id="register-email" name="email" type="email" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="254" required
+                 aria-describedby="register-email-help">
+          <p id="register-email-help" class="help" data-i18n="register.emailHelp">You sign in with it on every device.</p>
+        </div>
+        <div class="field">
+          <label for="register-password" data-i18n="register.password">Password</label>
+          <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="8" required aria-describedby="register-password-help">
+          <p id="register-password-help" class="help" data-i18n="register.passwordHelp">At least 8 characters.</p>
+        </div>
+        <div class="field checkbox">
+          <input id="register-terms" name="acceptTerms" type="checkbox" required>
+          <label for="register-terms" data-i18n="register.acceptTerms">I accept the hub's terms of use.</label>
+        </div>
+        <p id="register-error" class="error" role="alert"></p>
+        <button type="submit" disabled data-i18n="register.submit">Create the account</button>
+        <button type="button" id="register-back" class="link-button" data-i18n="register.back">I already have an account</button>
+      </form>
     </section>
 
     <section id="first-account" aria-labelledby="first-account-heading" hidden>
@@ -1281,6 +1354,19 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "firstAccount.password": "Heslo",
   "firstAccount.passwordHelp": "Alespoň 8 znaků.",
   "firstAccount.submit": "Vytvořit účet",
+  "register.offer": "Jste tu poprvé?",
+  "register.show": "Vytvořit účet",
+  "register.heading": "Vytvořte si účet",
+  "register.help": "Váš účet je uložen na {hub}. Přihlašujete se jím na všech svých zařízeních.",
+  "register.firstName": "Jméno",
+  "register.surname": "Příjmení",
+  "register.email": "E-mail",
+  "register.emailHelp": "Tímto e-mailem se přihlásíte na každém zařízení.",
+  "register.password": "Heslo",
+  "register.passwordHelp": "Alespoň 8 znaků.",
+  "register.acceptTerms": "Souhlasím s podmínkami používání hubu.",
+  "register.submit": "Vytvořit účet",
+  "register.back": "Už účet mám",
   "page.signInFirst": "Nejste přihlášeni.",
   "page.signInLink": "Přihlásit se",
   "page.back": "Všechny aplikace",
@@ -1411,6 +1497,11 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "errors.no_hub": "Toto zařízení nemá hub pro účty.",
   "errors.cross_site": "Požadavek přišel z jiného webu, proto byl odmítnut.",
   "errors.already_logged_in": "Toto zařízení je už k hubu přihlášeno jiným účtem.",
+  "errors.registration_closed": "Tento hub nové účty nepřijímá. Požádejte jeho správce, aby vás přidal.",
+  "errors.email_taken": "Účet s tímto e-mailem už existuje. Přihlaste se jím.",
+  "errors.invalid_email": "Zadejte jednu e-mailovou adresu, například jana@example.com.",
+  "errors.terms_not_accepted": "Pro vytvoření účtu je třeba souhlasit s podmínkami používání hubu.",
+  "errors.device_taken": "Toto zařízení už používá někdo jiný se svým účtem na hubu. Přihlaste se tímto účtem.",
   "page.backLabel": "Zpět na všechny aplikace",
   "accounts.heading": "Účty",
   "accounts.help": "Lidé, kteří se mohou k tomuto zařízení přihlásit.",
@@ -1467,6 +1558,19 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "firstAccount.password": "Password",
   "firstAccount.passwordHelp": "At least 8 characters.",
   "firstAccount.submit": "Create the account",
+  "register.offer": "New here?",
+  "register.show": "Create an account",
+  "register.heading": "Create an account",
+  "register.help": "Your account is kept at {hub}. You sign in with it on each of your devices.",
+  "register.firstName": "First name",
+  "register.surname": "Surname",
+  "register.email": "E-mail",
+  "register.emailHelp": "You sign in with it on every device.",
+  "register.password": "Password",
+  "register.passwordHelp": "At least 8 characters.",
+  "register.acceptTerms": "I accept the hub's terms of use.",
+  "register.submit": "Create the account",
+  "register.back": "I already have an account",
   "page.signInFirst": "You are not signed in.",
   "page.signInLink": "Sign in",
   "page.back": "All modules",
@@ -1591,6 +1695,11 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "errors.no_hub": "This device has no hub for accounts.",
   "errors.cross_site": "This request came from another website, so it was refused.",
   "errors.already_logged_in": "This device is already signed in to the hub with another account.",
+  "errors.registration_closed": "This hub does not take new accounts. Ask whoever runs it to add you.",
+  "errors.email_taken": "An account with this e-mail already exists. Sign in with it instead.",
+  "errors.invalid_email": "Enter one e-mail address, such as jana@example.com.",
+  "errors.terms_not_accepted": "To create an account, accept the hub's terms of use.",
+  "errors.device_taken": "Someone else already uses this device with their hub account. Sign in with that account.",
   "page.backLabel": "Back to all modules",
   "accounts.heading": "Accounts",
   "accounts.help": "The people who may sign in to this device.",
@@ -1649,6 +1758,19 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "firstAccount.password": "Heslo",
   "firstAccount.passwordHelp": "Aspoň 8 znakov.",
   "firstAccount.submit": "Vytvoriť účet",
+  "register.offer": "Ste tu prvýkrát?",
+  "register.show": "Vytvoriť účet",
+  "register.heading": "Vytvorte si účet",
+  "register.help": "Váš účet je uložený na {hub}. Prihlasujete sa ním na všetkých svojich zariadeniach.",
+  "register.firstName": "Meno",
+  "register.surname": "Priezvisko",
+  "register.email": "E-mail",
+  "register.emailHelp": "Týmto e-mailom sa prihlásite na každom zariadení.",
+  "register.password": "Heslo",
+  "register.passwordHelp": "Aspoň 8 znakov.",
+  "register.acceptTerms": "Súhlasím s podmienkami používania hubu.",
+  "register.submit": "Vytvoriť účet",
+  "register.back": "Už účet mám",
   "page.signInFirst": "Nie ste prihlásení.",
   "page.signInLink": "Prihlásiť sa",
   "page.back": "Všetky aplikácie",
@@ -1779,6 +1901,11 @@ export async function startInbox({ list, empty, status, markAll, plugins = [] })
   "errors.no_hub": "Toto zariadenie nemá hub pre účty.",
   "errors.cross_site": "Požiadavka prišla z iného webu, preto bola odmietnutá.",
   "errors.already_logged_in": "Toto zariadenie je už k hubu prihlásené iným účtom.",
+  "errors.registration_closed": "Tento hub nové účty neprijíma. Požiadajte jeho správcu, aby vás pridal.",
+  "errors.email_taken": "Účet s týmto e-mailom už existuje. Prihláste sa ním.",
+  "errors.invalid_email": "Zadajte jednu e-mailovú adresu, napríklad jana@example.com.",
+  "errors.terms_not_accepted": "Na vytvorenie účtu je potrebné súhlasiť s podmienkami používania hubu.",
+  "errors.device_taken": "Toto zariadenie už používa niekto iný so svojím účtom na hube. Prihláste sa týmto účtom.",
   "page.backLabel": "Späť na všetky aplikácie",
   "accounts.heading": "Účty",
   "accounts.help": "Ľudia, ktorí sa môžu k tomuto zariadeniu prihlásiť.",

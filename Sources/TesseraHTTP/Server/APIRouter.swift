@@ -48,6 +48,7 @@ enum APIRouter {
         table.add(.get, "/v1/session", session.show)
         table.add(.delete, "/v1/session", session.signOut)
         table.add(.post, "/v1/session/account", session.firstAccount)
+        table.add(.post, "/v1/session/register", session.register)
         table.add(.put, "/v1/session/language", session.setLanguage)
         let accounts = AccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
         table.add(.get, "/v1/accounts", accounts.list)

@@ -11,6 +11,9 @@ import TesseraSyncClient
 /// - `POST /v1/session` (open) `{name, password}`: signs in and sets the session cookie;
 /// - `POST /v1/session/account` (open) `{name, password}`: the device's first account (an admin),
 ///   only while it has none and no hub person; signed in at once;
+/// - `POST /v1/session/register` (open) `{firstName, surname, email, password, acceptTerms}`: a new
+///   account at the device's hub (its open registration), on a device no hub person uses yet; the
+///   device is logged in to the hub as them and they are signed in at once;
 /// - `GET /v1/session`: who is signed in (by cookie or by bearer token), their role and language;
 /// - `PUT /v1/session/language` `{language}`: the person's language (kept on their account);
 /// - `DELETE /v1/session`: signs out (the session ends, the cookie is cleared).
@@ -25,7 +28,7 @@ struct SessionRoutes: Sendable {
     let maxBodyBytes: Int
 
     /// The paths a person reaches before signing in (a cookie or token is read there when present).
-    static let openPaths = ["/v1/session", "/v1/session/setup", "/v1/session/account"]
+    static let openPaths = ["/v1/session", "/v1/session/setup", "/v1/session/account", "/v1/session/register"]
 
     static let credentials = RouteInput([
         "type": "object", "additionalProperties": false, "required": ["name", "password"],
@@ -46,7 +49,8 @@ struct SessionRoutes: Sendable {
         let accounts = signIn.accounts.all()
         return .json(["hub": host.deployment.sync.map { .string($0.hub) } ?? .null,
                       "hubPerson": host.hubPerson.map { .string($0.name) } ?? .null,
-                      "firstAccount": .bool(accounts.isEmpty && host.deployment.sync == nil)])
+                      "firstAccount": .bool(accounts.isEmpty && host.deployment.sync == nil),
+                      "canRegister": .bool(host.deployment.sync != nil && !host.isLoggedInToHub)])
     }
 
     func signIn(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -76,6 +80,31 @@ struct SessionRoutes: Sendable {
         } catch let error as AccountError {
             throw Self.refusal(error)
         }
+    }
+
+    /// A person new to the device's hub makes their account there from the sign-in page: the hub's
+    /// own registration (its rules, its refusals, passed on by code), then the device is logged in
+    /// as them, as the first sign-in with an existing hub account does.
+    func register(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try Self.requireSameOrigin(request)
+        let input: JSONValue
+        do { input = try await SyncAccountRoutes.read(SyncAccountRoutes.registerInput, request, limit: maxBodyBytes) } catch let error as APIError {
+            throw Self.asTheHubSaysIt(error)
+        }
+        guard let hub = host.deployment.sync else {
+            throw APIError(.conflict, code: "no_hub", "this device has no hub: its accounts are made on the device (POST /v1/session/account)")
+        }
+        if host.isLoggedInToHub {
+            throw APIError(.conflict, code: "device_taken",
+                           "this device is used by \(host.hubPerson?.name ?? "another person") at \(hub.hub): sign in with that account")
+        }
+        let registration = HubRegistration(
+            firstName: input["firstName"]?.stringValue ?? "", surname: input["surname"]?.stringValue ?? "",
+            email: input["email"]?.stringValue ?? "", password: input["password"]?.stringValue ?? "",
+            acceptTerms: input["acceptTerms"]?.boolValue ?? false, device: input["device"]?.stringValue ?? ProcessInfo.processInfo.hostName)
+        let person = try await SyncAccountRoutes.hubCall { try await host.syncRegister(registration) }
+        let account = try signIn.accounts.keepHubPassword(name: person.name, password: registration.password)
+        return try start(account, request, status: .created)
     }
 
     func show(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -144,6 +173,21 @@ struct SessionRoutes: Sendable {
             throw APIError(error.status, code: error.code, "$.password: expected a string of 1 to 1024 characters (the value is not repeated)",
                            field: error.field)
         }
+    }
+
+    /// A registration the input's rules refuse, with the code the hub gives the same refusal
+    /// (`weak_password`, `invalid_email`, `invalid_name`, `terms_not_accepted`), so a page has one
+    /// sentence for it whichever of the two refused it.
+    static func asTheHubSaysIt(_ error: APIError) -> APIError {
+        let code: String? = switch error.field {
+        case "$.password": "weak_password"
+        case "$.email": "invalid_email"
+        case "$.firstName", "$.surname": "invalid_name"
+        case "$.acceptTerms": "terms_not_accepted"
+        default: nil
+        }
+        guard let code else { return error }
+        return APIError(error.status, code: code, error.message, field: error.field, headers: error.headers)
     }
 
     static func requireSameOrigin(_ request: Request) throws {

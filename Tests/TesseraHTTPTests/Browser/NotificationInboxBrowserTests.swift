@@ -8,7 +8,7 @@ import TesseraTestFixtures
 /// SOS released and left unanswered delivers the traveller's "enter your PIN" prompt
 /// (time-sensitive, with the deadline as an instant) and the alert to her space (critical). The
 /// module wrote both with a catalogue message (SDK 1.8), so a Czech reader in Prague reads them in
-/// Czech with the deadline at 9:00 Prague time (08:00 UTC), a Slovak reader in Slovak, each marked
+/// Czech with the deadline at 9:00 Prague time (08:00 UTC), a Slovak reader in Slovak and an English one in English, each marked
 /// by its priority, with no developer text. Screenshots artifacts/inbox-*.png.
 @Suite(.needs("chromium")) struct NotificationInboxBrowserTests {
     @Test(.hangWatchdog) func theInboxShowsAModulesNotificationsInTheReadersLanguageAndTimeZoneWithTheirPriority() async throws {
@@ -44,7 +44,8 @@ import TesseraTestFixtures
             _ = try page.send("Emulation.setTimezoneOverride", ["timezoneId": "Europe/Prague"])
         }
         for (language, pinTitle, sosTitle, urgent) in [("cs", "Zadejte svůj PIN", "SOS od: ada", "Naléhavé"),
-                                                       ("sk", "Zadajte svoj PIN", "SOS od: ada", "Naliehavé")] {
+                                                       ("sk", "Zadajte svoj PIN", "SOS od: ada", "Naliehavé"),
+                                                       ("en", "Enter your PIN", "SOS from ada", "Urgent")] {
             try await onThread {
                 _ = try page.evaluate("localStorage.setItem('tessera.language', '\(language)')")
                 try page.navigate(base + "/")
