@@ -70,12 +70,37 @@ struct ReminderPlan {
             guard let day = event["date"]?.stringValue, let start = event["start"]?.stringValue,
                   let moment = clock.date(from: "\(day) \(start.prefix(5))"),
                   moment > now, moment < now.addingTimeInterval(7 * 86_400) else { continue }
+            let kind = ClassKind(event["kindShort"]?.stringValue)
             add(.classBefore, "\(day)T\(start.prefix(5))/\(event["subject"]?.stringValue ?? "")", at: moment,
                 "\(event["subjectName"]?.stringValue ?? "Class") at \(start.prefix(5))",
-                "\(event["kind"]?.stringValue ?? ""), \(event["room"]?.stringValue ?? "")",
-                NotificationMessage("notify.class", ["subject": .text(event["subjectName"]?.stringValue ?? event["subject"]?.stringValue ?? ""),
-                                                     "at": .instant(moment), "kind": .text(event["kind"]?.stringValue ?? ""),
-                                                     "room": .text(event["room"]?.stringValue ?? "")]))
+                "\(kind?.english ?? event["kind"]?.stringValue ?? ""), room \(event["room"]?.stringValue ?? "")",
+                NotificationMessage(kind?.messageKey ?? "notify.class",
+                                    ["subject": .text(event["subjectName"]?.stringValue ?? event["subject"]?.stringValue ?? ""),
+                                     "at": .instant(moment), "kind": .text(event["kind"]?.stringValue ?? ""),
+                                     "room": .text(event["room"]?.stringValue ?? "")]))
+        }
+    }
+
+    /// The kinds of class every IS/STAG knows, by the short code it sends (`typAkceZkr`): each has
+    /// its own message, so a reader sees "Lecture" in their language rather than IS/STAG's Czech
+    /// "Přednáška". A kind a university added itself keeps IS/STAG's own name (`notify.class`).
+    enum ClassKind: String {
+        case lecture = "Př", practical = "Cv", seminar = "Se"
+
+        init?(_ code: String?) {
+            guard let code, let kind = ClassKind(rawValue: code) else { return nil }
+            self = kind
+        }
+
+        var messageKey: String { "notify.\(self)" }
+
+        /// The English title's word (webhooks and e-mail).
+        var english: String {
+            switch self {
+            case .lecture: "Lecture"
+            case .practical: "Practical class"
+            case .seminar: "Seminar"
+            }
         }
     }
 

@@ -62,5 +62,11 @@ struct STAGReminderTests {
         // Monday's PRG lecture at 9:20 and Tuesday's even-week ALG exercise at 13:00 (the odd-week PRG one is off).
         #expect(classes.keys.sorted() == ["stag:classBefore:2026-02-16T09:20/KMI/PRG", "stag:classBefore:2026-02-17T13:00/KMI/ALG"])
         #expect(classes["stag:classBefore:2026-02-16T09:20/KMI/PRG"] == STAGEmulator.pragueDate("16.2.2026 8:50"))
+        // The kind of class in the reader's words, not IS/STAG's Czech name or its code ("Př", "Cv").
+        let requests = Dictionary(uniqueKeysWithValues: try f.host.pendingNotifications().map { ($0.request.key, $0.request) })
+        let lecture = try #require(requests["stag:classBefore:2026-02-16T09:20/KMI/PRG"])
+        #expect(lecture.message?.key == "notify.lecture" && lecture.body == "Lecture, room UC 355", "\(lecture.body)")
+        let practical = try #require(requests["stag:classBefore:2026-02-17T13:00/KMI/ALG"])
+        #expect(practical.message?.key == "notify.practical" && practical.body == "Practical class, room UC 202", "\(practical.body)")
     }
 }
