@@ -7,7 +7,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh test
 swift build --build-tests
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
-swift test --skip-build
+swift test --skip-build --skip SafeTravelGuaranteeTests
+# Safe travel's 300 seeds of delivery order on their own: six batches side by side with the machine
+# to themselves (about 4 minutes). Inside the whole suite's crowd on two cores each batch took as
+# long as the suite, past the 15-minute hang watchdog.
+swift test --skip-build --filter SafeTravelGuaranteeTests
 swift test --package-path sdk
 # Three shipped modules' suites again, in the process tier (docs/isolation.md).
 TESSERA_TEST_ISOLATION=process swift test --skip-build --filter "TesseraBabyTests|TesseraFinanceTests|TesseraStressTests"
