@@ -95,7 +95,9 @@ extension Study {
             if completes { batch.put("submissions", id: "week-1", ["submitted_at": .text(now.iso)]) }
         }
         if !capped { try await clock.cancelTimer(key: Self.capTimer) }
-        return try await completion(1, at: now, seconds: seconds)
+        // A later session is practice: the week's completion stays the first session's.
+        let completedAt = completes ? now : (s.submissions["week-1"]?.at ?? now)
+        return try await completion(1, at: completedAt, seconds: seconds, completesWeek: completes)
     }
 
     /// The hour is up: the session stops itself (if the account still exists and it still runs).

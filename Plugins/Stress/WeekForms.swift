@@ -18,7 +18,16 @@ extension Study {
         var nextSteps: String
         /// When the next week opens (absent after week 4: the exit questionnaires are next).
         var nextOpensAt: String?
+        /// The next week's name in the person's language, and whether it is open already (a week
+        /// completed late opens the next one at once): what the page says instead of a fixed
+        /// "in six days" (the content's `nextSteps` names no time for that reason).
+        var nextWeek: String?
+        var nextOpensNow: Bool?
+        /// Week 2: the session's own seconds.
         var seconds: Int?
+        /// Week 2: whether this session completed the week (only the first does; a later one is
+        /// practice, and `completedAt` stays the week's own completion).
+        var completesWeek: Bool?
     }
 
     func formQuestions(_ form: String, _ questions: [ContentPack.FormQuestion], _ language: String) async throws -> JSONValue {
@@ -95,12 +104,15 @@ extension Study {
     }
 
     /// What completing week `order` answers, and the reminders brought up to date.
-    func completion(_ order: Int, at: Date, goal: String? = nil, seconds: Int? = nil) async throws -> Completion {
+    func completion(_ order: Int, at: Date, goal: String? = nil, seconds: Int? = nil, completesWeek: Bool? = nil) async throws -> Completion {
         try await reschedule()
         let s = try await snapshot()
         let programme = programme(s)
-        return Completion(order: order, completedAt: at.iso, goal: goal, nextSteps: s.content.programs[order].nextSteps.text(s.settings.language),
-                          nextOpensAt: order < 3 ? programme.weeks[order + 1].startDate?.iso : nil, seconds: seconds)
+        let language = s.settings.language
+        let opens = order < 3 ? programme.weeks[order + 1].startDate : nil
+        return Completion(order: order, completedAt: at.iso, goal: goal, nextSteps: s.content.programs[order].nextSteps.text(language),
+                          nextOpensAt: opens?.iso, nextWeek: order < 3 ? s.content.programs[order + 1].name.text(language) : nil,
+                          nextOpensNow: opens.map { $0 <= clock.now() }, seconds: seconds, completesWeek: completesWeek)
     }
 
     // MARK: Week 4
