@@ -78,7 +78,28 @@ struct Refresher: Sendable {
         }
         let news = try await announce(exams: exams["data"] ?? [], grades: grades["data"] ?? [])
         try await reminders.reschedule(exams: exams["data"] ?? [])
+        try await scheduleQuickRefresh(exams["data"] ?? [])
         return news
+    }
+
+    /// How often the terms are read while a registration is about to open (spec: places go fast).
+    static let quickRefresh: TimeInterval = 5 * 60
+    static let quickRefreshKey = "refresh-soon"
+
+    /// While registration for a term the student is not registered for opens within the hour, or
+    /// opened in the last 15 minutes, the next read is `quickRefresh` away (a one-off timer on the
+    /// same handler as the hourly job, replaced by each read); otherwise the hourly job is enough.
+    private func scheduleQuickRefresh(_ exams: JSONValue) async throws {
+        let now = store.clock.now()
+        let opensSoon = (exams.arrayValue ?? []).contains { term in
+            guard term["registered"]?.boolValue != true, let opens = ReminderPlan.date(term["registerFrom"]) else { return false }
+            return opens > now.addingTimeInterval(-15 * 60) && opens <= now.addingTimeInterval(3600)
+        }
+        if opensSoon {
+            try await store.clock.schedule(TimerRequest(key: Self.quickRefreshKey, name: "refresh", fireAt: now.addingTimeInterval(Self.quickRefresh)))
+        } else {
+            try await store.clock.cancelTimer(key: Self.quickRefreshKey)
+        }
     }
 
     /// Records the terms and grades not seen before and, after the baseline, announces them.

@@ -40,23 +40,26 @@ struct ReminderPlan {
         for term in exams.arrayValue ?? [] {
             guard let id = term["termId"]?.integerValue.map(String.init) else { continue }
             let name = term["subjectName"]?.stringValue ?? term["subject"]?.stringValue ?? ""
-            let when = term["start"]?.stringValue ?? ""
+            let when = Self.spoken(term["start"])
             let payload: JSONValue = ["termId": term["termId"] ?? .null, "subject": term["subject"] ?? .null]
             let start = Self.value(term["start"])
             if term["registered"]?.boolValue == true {
                 let room = term["room"]?.stringValue
                 var exam: [String: NotificationValue] = ["name": .text(name), "at": start]
                 exam["room"] = room.map { .text($0) }
-                add(.examBefore, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(room.map { ", \($0)" } ?? "")",
-                    NotificationMessage(room == nil ? "notify.exam" : "notify.examInRoom", exam), payload)
+                // Two reminders, as the spec asks: a day before (to prepare) and two hours before (to go).
+                for kind in [Reminders.Kind.examBefore, .examSoon] {
+                    add(kind, id, at: Self.date(term["start"]), "Exam: \(name)", "\(when)\(room.map { ", \($0)" } ?? "")",
+                        NotificationMessage(room == nil ? "notify.exam" : "notify.examInRoom", exam), payload)
+                }
                 add(.unregisterDeadline, id, at: Self.date(term["unregisterBy"]), "Last chance to unregister: \(name)",
-                    "Until \(term["unregisterBy"]?.stringValue ?? "")",
+                    "Until \(Self.spoken(term["unregisterBy"]))",
                     NotificationMessage("notify.unregisterDeadline", ["name": .text(name), "until": Self.value(term["unregisterBy"])]), payload)
             } else {
                 add(.registrationOpens, id, at: Self.date(term["registerFrom"]), "Registration opens: \(name)", "Term \(when)",
                     NotificationMessage("notify.registrationOpens", ["name": .text(name), "at": start]), payload)
                 add(.registrationCloses, id, at: Self.date(term["registerBy"]), "Registration closes: \(name)",
-                    "Term \(when); until \(term["registerBy"]?.stringValue ?? "")",
+                    "Term \(when); until \(Self.spoken(term["registerBy"]))",
                     NotificationMessage("notify.registrationCloses", ["name": .text(name), "at": start, "until": Self.value(term["registerBy"])]), payload)
             }
         }
@@ -102,6 +105,19 @@ struct ReminderPlan {
             case .seminar: "Seminar"
             }
         }
+    }
+
+    /// A moment as the English text says it, in Prague time: "Tue 24 Mar 10:00" (the readers'
+    /// own language and zone come from the message; this is for webhooks and e-mail). Text that
+    /// is no moment stays as it came.
+    static func spoken(_ value: JSONValue?) -> String {
+        guard let text = value?.stringValue else { return "" }
+        guard let moment = date(value) else { return text }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = ISO.prague
+        formatter.dateFormat = "EEE d MMM HH:mm"
+        return formatter.string(from: moment)
     }
 
     /// `yyyy-MM-dd HH:mm` in Prague.

@@ -13,7 +13,7 @@ struct Reminders: Sendable {
     var store: Store { student.store }
 
     enum Kind: String, CaseIterable, Sendable {
-        case classBefore, examBefore, registrationOpens, registrationCloses, unregisterDeadline, newTerm, newGrade, ticketExpiring, loginExpired
+        case classBefore, examBefore, examSoon, registrationOpens, registrationCloses, unregisterDeadline, newTerm, newGrade, ticketExpiring, loginExpired
 
         var defaultOn: Bool { self != .classBefore }
         /// Minutes before the moment; 0 for those that are news (new term, new grade).
@@ -21,6 +21,7 @@ struct Reminders: Sendable {
             switch self {
             case .classBefore: 15
             case .examBefore, .registrationCloses, .unregisterDeadline: 1440
+            case .examSoon: 120
             case .registrationOpens, .newTerm, .newGrade, .loginExpired: 0
             case .ticketExpiring: 4320
             }
@@ -28,7 +29,7 @@ struct Reminders: Sendable {
         /// A deadline or a login that needs the person soon is time-sensitive; the rest can wait.
         var priority: NotificationPriority {
             switch self {
-            case .registrationCloses, .unregisterDeadline, .ticketExpiring, .loginExpired: .timeSensitive
+            case .registrationCloses, .unregisterDeadline, .ticketExpiring, .loginExpired, .examSoon: .timeSensitive
             case .classBefore, .examBefore, .registrationOpens, .newTerm, .newGrade: .normal
             }
         }
@@ -91,7 +92,7 @@ struct Reminders: Sendable {
 
     /// The kinds whose reminders ``reschedule(exams:)`` owns: it cancels theirs that no longer apply.
     /// (News, a new term or grade, is announced once and left alone.)
-    static let planned: [Kind] = [.classBefore, .examBefore, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring]
+    static let planned: [Kind] = [.classBefore, .examBefore, .examSoon, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring]
 
     /// Brings the host's schedule in line with `exams` (the mapped terms), the classes of the next
     /// seven days when that reminder is on, and the ticket's expiry. A reminder still pending whose

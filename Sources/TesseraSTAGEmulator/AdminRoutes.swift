@@ -113,8 +113,14 @@ struct AdminBody {
 
     func optionalDouble(_ key: String) throws -> Double? {
         guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, !(value is Bool) else { throw AdminError("\(key): a number") }
+        guard let number = value as? NSNumber, !Self.isBoolean(number) else { throw AdminError("\(key): a number") }
         return number.doubleValue
+    }
+
+    /// Whether JSON gave `true` or `false`. Not `value is Bool`: on Linux every NSNumber 0 or 1
+    /// bridges to Bool, which refused the numbers 0 and 1; JSON's booleans are the char-typed ones.
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c"
     }
 
     func double(_ key: String) throws -> Double {

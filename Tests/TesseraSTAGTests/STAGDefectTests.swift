@@ -63,7 +63,7 @@ struct STAGDefectTests {
         #expect(now["stag:unregisterDeadline:1118482"] == STAGEmulator.pragueDate("18.1.2026 9:00"))
         _ = try await f.host.call("exam-unregister", ["termId": 1118482])
         now = try pending(f)
-        #expect(now["stag:examBefore:1118482"] == nil && now["stag:unregisterDeadline:1118482"] == nil)
+        #expect(now["stag:examBefore:1118482"] == nil && now["stag:examSoon:1118482"] == nil && now["stag:unregisterDeadline:1118482"] == nil)
         #expect(now["stag:registrationCloses:1118482"] == STAGEmulator.pragueDate("18.1.2026 9:00"))
     }
 

@@ -52,6 +52,22 @@ struct STAGEmulatorAdminTests {
         #expect(summary["users"]?.arrayValue?.contains("SVOBODAE") == true)
     }
 
+    /// Issue 42: 0 and 1 are numbers (on Linux they bridge to Bool, which the emulator refused),
+    /// while JSON's true and false still are not.
+    @Test func theNumbersZeroAndOneAreNumbersAndABooleanIsNot() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        let (status, text) = try await post(f, "/_emulator/terms", ["id": 4000002, "subject": "KMI/ALG", "start": "2026-02-10T08:00:00Z",
+                                                                    "limit": 1, "otherStudents": 1])
+        #expect(status == 200 && text == "OK", "\(text)")
+        let (zero, zeroText) = try await post(f, "/_emulator/terms", ["id": 4000003, "subject": "KMI/ALG", "start": "2026-02-11T08:00:00Z",
+                                                                      "limit": 1, "otherStudents": 0])
+        #expect(zero == 200 && zeroText == "OK", "\(zeroText)")
+        let (refused, message) = try await post(f, "/_emulator/terms", ["id": 4000004, "subject": "KMI/ALG", "start": "2026-02-12T08:00:00Z",
+                                                                        "limit": true])
+        #expect(refused == 400 && message == "limit: a number")
+    }
+
     static let badRequests: [(String, JSONValue, String)] = [
         ("/_emulator/terms", ["id": 1, "subject": "PRG", "start": "2026-02-10T08:00:00Z", "limit": 5], "subject: DEPARTMENT/CODE, e.g. KMI/PRG"),
         ("/_emulator/terms", ["id": 1, "subject": "KMI/PRG", "start": "2026-02-10T08:00:00Z"], "limit: required"),

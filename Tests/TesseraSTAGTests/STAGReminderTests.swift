@@ -30,8 +30,15 @@ struct STAGReminderTests {
         var now = try pending(f)
         #expect(now["stag:registrationCloses:1118482"] == nil)
         #expect(now["stag:examBefore:1118482"] == STAGEmulator.pragueDate("19.1.2026 9:00"))
+        // Issue 42: a second reminder two hours before, as the spec asks (time-sensitive: it is time to go).
+        #expect(now["stag:examSoon:1118482"] == STAGEmulator.pragueDate("20.1.2026 7:00"))
         #expect(now["stag:unregisterDeadline:1118482"] == STAGEmulator.pragueDate("18.1.2026 9:00"))
         #expect(try f.host.publishedEvents().last?.payload["registered"] == true)  // other modules hear of it
+        // The English text (webhooks, e-mail) says the time as people read it, in Prague time.
+        let requests = Dictionary(uniqueKeysWithValues: try f.host.pendingNotifications().map { ($0.request.key, $0.request) })
+        let soon = try #require(requests["stag:examSoon:1118482"])
+        #expect(soon.body.hasPrefix("Tue 20 Jan 09:00") && soon.priority == .timeSensitive, "\(soon.body)")
+        #expect(requests["stag:unregisterDeadline:1118482"]?.body == "Until Mon 19 Jan 09:00", "\(requests["stag:unregisterDeadline:1118482"]?.body ?? "")")
 
         _ = try await f.host.call("notifications-configure", ["examBefore": ["leadMinutes": 120], "unregisterDeadline": ["enabled": false]])
         now = try pending(f)
@@ -50,6 +57,28 @@ struct STAGReminderTests {
         #expect(now["stag:term:2000002"] == nil)
         #expect(try f.host.publishedEvents().last?.payload["termId"] == 2000002)
         #expect(now["stag:registrationOpens:2000002"] == STAGEmulator.pragueDate("20.1.2026 8:00"))
+    }
+
+    /// Issue 42: while a registration the student is waiting for opens within the hour, the terms
+    /// are read every 5 minutes; otherwise only the hourly job reads them.
+    @Test func theTermsAreReadEveryFiveMinutesWhileARegistrationIsAboutToOpen() async throws {
+        let f = try await STAGFixture.start()   // 2026-01-01T00:00:00Z
+        defer { Task { await f.stop() } }
+        try await f.login()
+        _ = try await f.host.call("refresh")
+        let quiet = f.emulator.requestCount
+        try await f.host.advanceClock(by: 10 * 60)
+        #expect(f.emulator.requestCount == quiet, "no term opens soon: nothing read before the hourly job")
+
+        f.emulator.addTerm(EmulatorTerm(id: 2000020, department: "KMI", subject: "ALG", start: STAGEmulator.pragueDate("10.2.2026 9:00"),
+                                        room: "355", limit: 5, registerFrom: Date(timeIntervalSince1970: 1_767_225_600 + 40 * 60)))
+        _ = try await f.host.call("refresh")   // 00:10: it opens at 00:40
+        let before = f.emulator.requestCount
+        try await f.host.advanceClock(by: 5 * 60)
+        #expect(f.emulator.requestCount > before, "read again 5 minutes later")
+        let after = f.emulator.requestCount
+        try await f.host.advanceClock(by: 5 * 60)
+        #expect(f.emulator.requestCount > after, "and again")
     }
 
     @Test func classRemindersCoverTheNextSevenDaysWhenSwitchedOn() async throws {

@@ -2,7 +2,9 @@
 // stagUserTicket (and stagUserName, stagUserRole, stagUserInfo). The page hands the ticket to the
 // module's complete-login, which keeps it as a secret, and then removes it from the address bar
 // and the history so that it is not left behind in the browser. The university (or a custom base
-// address) was remembered in this tab's storage by index.html when the login started.
+// address) was remembered in this tab's storage by index.html when the login started. After the
+// login, a link leads on to the page itself (the timetable, exams and the rest); it is focused, so
+// that Enter follows it.
 
 import { callOperation } from "/console/api.js";
 import { el } from "/console/dom.js";
@@ -34,6 +36,8 @@ async function finish() {
     // "student", "teacher": the module's role names, said in the person's language.
     const roles = (login.roles ?? []).map((role) => t(`stag.roles.${role}`));
     status.textContent = t("stag.loggedIn", { name: login.name, roles: list(roles) });
+    document.getElementById("next").hidden = false;
+    document.getElementById("continue").focus();
     document.body.dataset.loggedIn = "true";
   } catch (error) {
     startAgain(errorText(error));

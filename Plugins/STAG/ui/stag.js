@@ -1,48 +1,123 @@
-// The IS/STAG page: choose a university and go to its single sign-on; it sends the browser back to
-// callback.html, which completes the login. The choice is kept in this tab for the callback.
-// In the person's language (docs/stag.md, "The page"): text from messages/<lang>.json, errors as
-// sentences from /console/errors.js.
+// The IS/STAG page: logged out, the university's login (login.js); logged in, the person's week —
+// today (today.js), the timetable by day or week (timetable.js), exam terms with registering
+// (exams.js), results (results.js), the teacher's terms and students (teacher.js), notes
+// (notes.js) and reminders (reminders.js) — and logging out. Which parts show follows the roles of
+// the login: a student's, a teacher's, or both. In the person's language (docs/stag.md, "The
+// page"): text from messages/<lang>.json, errors as sentences (common.js).
 
 import { callOperation } from "/console/api.js";
-import { el } from "/console/dom.js";
-import { errorText, showError } from "/console/errors.js";
-import { has, t } from "/console/i18n.js";
+import { list } from "/console/format.js";
+import { t } from "/console/i18n.js";
 import { startPage } from "/console/page.js";
+import { $, PLUGIN, isNotLoggedIn, readClock, sentenceFor } from "./common.js";
+import { bindLogin, offerUniversities } from "./login.js";
+import { showToday } from "./today.js";
+import { bindTimetable, startTimetable } from "./timetable.js";
+import { onExamsChanged, showExams } from "./exams.js";
+import { showResults } from "./results.js";
+import { bindNotes, setNoteSubjects, showNotes } from "./notes.js";
+import { showReminders } from "./reminders.js";
+import { bindTeaching, showTeaching } from "./teacher.js";
 
-const PLUGIN = "cz.tessera.stag";
-const $ = (id) => document.getElementById(id);
+/** What the page knows of the login: its roles and the day it is on the host's clock. */
+const person = { roles: { student: false, teacher: false }, today: null };
 
-/** A university's name: its own (Czech) name, or the catalogue's where it has one ("demo"). */
-function universityName(university) {
-  const key = `stag.universities.${university.id}`;
-  return has(key) ? t(key) : university.name;
+/**
+ * The login's roles, found by asking for each part: the module answers `not_logged_in` for the
+ * part the login does not have. The student's profile also gives the name.
+ */
+async function findRoles(today) {
+  const [profile, teaching] = await Promise.allSettled([callOperation(PLUGIN, "profile", {}),
+    callOperation(PLUGIN, "teacher-timetable", { date: today })]);
+  const has = (result) => result.status === "fulfilled" || !isNotLoggedIn(result.reason);
+  return { roles: { student: has(profile), teacher: has(teaching) }, profile: profile.value?.data, teaching: teaching.value?.data };
+}
+
+/** "Logged in as Jana Nováková (student)." — or, for a teacher, whose name no part gives, the role only. */
+function whoText(roles, profile) {
+  const words = [roles.student ? t("stag.roles.student") : null, roles.teacher ? t("stag.roles.teacher") : null].filter(Boolean);
+  if (profile?.firstName || profile?.lastName) {
+    return t("stag.loggedIn", { name: [profile.firstName, profile.lastName].filter(Boolean).join(" "), roles: list(words) });
+  }
+  return t("account.loggedInRoles", { roles: list(words) });
+}
+
+/** Shows only the parts of the login's roles. */
+function showRoleParts(roles) {
+  for (const node of document.querySelectorAll(".student-only")) node.hidden = !roles.student;
+  for (const node of document.querySelectorAll(".teacher-only")) node.hidden = !roles.teacher;
+}
+
+/** The subjects a note may be for: the student's, and those the person teaches this week. */
+async function noteSubjects(roles, teaching) {
+  const subjects = [];
+  if (roles.student) {
+    const read = await callOperation(PLUGIN, "subjects", {}).catch(() => ({ data: [] }));
+    subjects.push(...read.data.map((item) => ({ subject: item.subject, name: item.name || item.subject })));
+  }
+  for (const event of teaching?.events ?? []) subjects.push({ subject: event.subject, name: event.subjectName || event.subject });
+  return [...new Map(subjects.map((item) => [item.subject, item])).values()];
+}
+
+/** Reads the overview again (after a registration or a note changed what is due). */
+async function refreshToday() {
+  try {
+    showToday(await callOperation(PLUGIN, "overview", {}), person.roles);
+  } catch {
+    // The part keeps what it showed; the action's own sentence says what failed.
+  }
+}
+
+/** Logged out: the login forms, and `message` if there is one. */
+function showLoggedOut(message = "") {
+  $("signed-in").hidden = true;
+  $("login-section").hidden = false;
+  $("status").textContent = message;
+  document.body.dataset.stag = "out";
+}
+
+/** Logged in: every part of the login's roles, read at once. */
+async function showLoggedIn() {
+  await readClock();
+  let overview;
+  try {
+    overview = await callOperation(PLUGIN, "overview", {});
+  } catch (error) {
+    return isNotLoggedIn(error) ? showLoggedOut() : showLoggedOut(sentenceFor(error));
+  }
+  person.today = overview.data.date;
+  const { roles, profile, teaching } = await findRoles(person.today);
+  person.roles = roles;
+  $("account-who").textContent = whoText(roles, profile);
+  // An expired login still shows what was last read, and offers the login again above it.
+  const expired = overview.reason === "ticket_expired";
+  $("login-section").hidden = !expired;
+  $("status").textContent = expired ? t("account.expired") : "";
+  $("signed-in").hidden = false;
+  showRoleParts(roles);
+  showToday(overview, roles);
+  setNoteSubjects(await noteSubjects(roles, teaching));
+  await Promise.all([startTimetable(person.today, roles), roles.student ? showExams() : null, roles.student ? showResults() : null,
+    roles.teacher ? showTeaching(person.today) : null, showNotes(), showReminders()]);
+  document.body.dataset.stag = "in";
 }
 
 async function start() {
   const me = await startPage({ status: $("status") });
   if (!me) return;
+  bindLogin({ loggedIn: showLoggedIn, loggedOut: showLoggedOut });
+  bindTimetable();
+  bindTeaching();
+  bindNotes(refreshToday);
+  onExamsChanged(refreshToday);
   try {
-    for (const u of await callOperation(PLUGIN, "universities", {})) $("university").append(el("option", { value: u.id }, universityName(u)));
+    await offerUniversities();
   } catch (error) {
-    $("status").textContent = errorText(error);
+    $("status").textContent = sentenceFor(error);
     document.body.dataset.ready = "true";
     return;
   }
-  $("login-section").hidden = false;
-  $("login-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const university = $("university").value;
-    const returnURL = new URL("callback.html", location.href).href;
-    $("login-error").textContent = "";
-    try {
-      const { url } = await callOperation(PLUGIN, "login-url", { university, returnURL });
-      sessionStorage.setItem("stag.login", JSON.stringify({ university }));
-      location.assign(url);
-    } catch (error) {
-      showError(error, { form, output: $("login-error") });
-    }
-  });
+  await showLoggedIn();
   document.body.dataset.ready = "true";
 }
 
