@@ -27,6 +27,23 @@ extension Ledger {
         var repeatMonthly: Bool
         /// The limits per category (CategoryBudgets.swift), each with the month's figures.
         var categories: [CategoryBudgetStatus]
+
+        /// Every member, the unset ones as `null` (spec §7.4: `percentUsed` is null when no budget
+        /// is set), rather than left out as the synthesized encoding would.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(month, forKey: .month)
+            try c.encode(isSet, forKey: .isSet)
+            try c.encode(amount, forKey: .amount)
+            try c.encode(amountMinor, forKey: .amountMinor)
+            try c.encode(spent, forKey: .spent)
+            try c.encode(spentMinor, forKey: .spentMinor)
+            try c.encode(remaining, forKey: .remaining)
+            try c.encode(percentUsed, forKey: .percentUsed)
+            try c.encode(overspent, forKey: .overspent)
+            try c.encode(repeatMonthly, forKey: .repeatMonthly)
+            try c.encode(categories, forKey: .categories)
+        }
     }
 
     func setBudget(_ input: BudgetInput) async throws -> BudgetStatus {

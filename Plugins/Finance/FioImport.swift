@@ -24,7 +24,7 @@ extension Ledger {
         var alreadyThere: Int
         var from: String
         var to: String
-        /// Set when `resolveMismatch: abort` forgot a kept statement (nothing imported, nothing sent).
+        /// Set when `resolveMismatch: abort` was answered (nothing imported, nothing sent).
         var aborted: Bool?
     }
     struct FioStatus: Codable, Sendable, Equatable {
@@ -66,8 +66,9 @@ extension Ledger {
     /// `resolveMismatch`: without it, an account in another currency than the app's is refused
     /// and its statement kept for 10 minutes; `switchCurrencyAndWipe` makes the account's
     /// currency the app's, deletes the existing transactions (goals, budgets and settings stay:
-    /// spec §7.11 q7) and imports the kept statement; `abort` forgets the kept statement. Neither
-    /// answer sends a request when a statement is kept, and `abort` never sends one.
+    /// spec §7.11 q7) and imports the kept statement; `abort` imports nothing and keeps the
+    /// statement for the rest of its 10 minutes, so switching after an abort still sends nothing.
+    /// Neither answer sends a request when a statement is kept, and `abort` never sends one.
     ///
     /// The module keeps Fio's one-request-per-30-seconds rule itself (spec §4.7): the time of
     /// this device's last request is kept (device-local, so that every `tessera call`, a process
@@ -82,7 +83,9 @@ extension Ledger {
         let from = last ?? LocalDates.adding(-89, to: today)
         let kept = try await keptStatement()
         if resolveMismatch == "abort" {
-            try await setLocal([Self.pendingKey: nil, Self.pendingAtKey: nil])
+            // Nothing imported, nothing sent; the kept statement stays for its 10 minutes, so a
+            // person who changes their mind (switchCurrencyAndWipe) needs no second request,
+            // which Fio's 30-second rule would refuse.
             return FioResult(imported: 0, alreadyThere: 0, from: from, to: today, aborted: true)
         }
         guard let token = try await secrets.secret(named: Self.fioTokenSecret) else {

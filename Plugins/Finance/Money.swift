@@ -86,11 +86,24 @@ enum Money {
     /// Hamilton's method): each part gets its floor, and the points still missing go to the parts
     /// with the largest remainders, ties to the earlier part. All zeros when the sum is 0.
     static func percentShares(_ parts: [Int64]) -> [Int64] {
+        largestRemainder(parts, total: 100)
+    }
+
+    /// Each part's share of their sum in hundredths of a percent, adding up to exactly 10 000 (so
+    /// the two-decimal percents a chart shows add up to 100.00: 55.56 / 33.33 / 11.11), by the
+    /// same largest-remainder rule as ``percentShares(_:)``; as text with two decimals.
+    static func percentSharesTwoDecimals(_ parts: [Int64]) -> [String] {
+        largestRemainder(parts, total: 10_000).map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" }
+    }
+
+    /// `parts` scaled to add up to `total`: each floored, and the units still missing given to the
+    /// parts with the largest remainders (the earlier part first on a tie). All zeros for a zero sum.
+    private static func largestRemainder(_ parts: [Int64], total scale: Int64) -> [Int64] {
         let total = parts.reduce(0, +)
         guard total > 0 else { return parts.map { _ in 0 } }
-        var shares = parts.map { $0 * 100 / total }
-        let remainders = parts.map { $0 * 100 % total }
-        let missing = 100 - shares.reduce(0, +)
+        var shares = parts.map { $0 * scale / total }
+        let remainders = parts.map { $0 * scale % total }
+        let missing = scale - shares.reduce(0, +)
         let order = remainders.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
         for index in order.prefix(Int(missing)) { shares[index] += 1 }
         return shares

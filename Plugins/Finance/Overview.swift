@@ -16,7 +16,9 @@ extension Ledger {
     }
 
     struct Overview: Codable, Sendable, Equatable {
-        struct Share: Codable, Sendable, Equatable { var category: String; var amount: String; var amountMinor: Int64; var percent: Int64 }
+        /// A category's expenses: `percent` whole (adding up to 100), `share` to two decimals
+        /// (adding up to 100.00), both by the largest remainder.
+        struct Share: Codable, Sendable, Equatable { var category: String; var amount: String; var amountMinor: Int64; var percent: Int64; var share: String }
         struct Point: Codable, Sendable, Equatable { var label: String; var income: String; var expense: String; var incomeMinor: Int64; var expenseMinor: Int64 }
         var period: String
         var from: String
@@ -50,9 +52,9 @@ extension Ledger {
             }
         }
         let ordered = categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        let percents = Money.percentShares(ordered.map(\.value))
-        let shares = zip(ordered, percents).map { entry, percent in
-            Overview.Share(category: entry.key, amount: Money.plain(entry.value), amountMinor: entry.value, percent: percent)
+        let percents = Money.percentShares(ordered.map(\.value)), twoDecimals = Money.percentSharesTwoDecimals(ordered.map(\.value))
+        let shares = zip(ordered, zip(percents, twoDecimals)).map { entry, percent in
+            Overview.Share(category: entry.key, amount: Money.plain(entry.value), amountMinor: entry.value, percent: percent.0, share: percent.1)
         }
         let series = labels(from: from, to: to, byMonth: byMonth).map { label in
             let (i, e) = buckets[label] ?? (0, 0)

@@ -198,6 +198,13 @@ import TesseraTesting
         #expect(aborted["aborted"] == true && aborted["imported"] == 0)
         #expect(fio.requests.count == sent)
         #expect(try await host.call("settings-get")["currency"] == "EUR")
+        // She changes her mind within the statement's 10 minutes, and within Fio's 30 s of the
+        // abort: the kept statement is imported, with no second request to the bank.
+        try await host.advanceClock(by: 10)
+        let switched = try await host.call("fio-import", ["resolveMismatch": "switchCurrencyAndWipe"])
+        #expect(switched["imported"] == 1, "\(switched)")
+        #expect(fio.requests.count == sent)
+        #expect(try await host.call("settings-get")["currency"] == "CZK")
         await host.stop()
         await fio.stop()
     }

@@ -85,7 +85,10 @@ import TesseraTesting
         let set = try await host.call("budget-set", ["amount": "1000", "repeatMonthly": true])
         #expect(set["month"] == "2026-02")
         #expect(set["spent"] == "400.00" && set["remaining"] == "600.00" && set["percentUsed"] == 40)
-        #expect(try await host.call("budget-status", ["month": "2026-01"])["isSet"] == false)
+        // AS-02: a month without a budget says so with nulls, not by leaving the members out.
+        let unset = try await host.call("budget-status", ["month": "2026-01"])
+        #expect(unset["isSet"] == false && unset["percentUsed"] == .null && unset["remaining"] == .null && unset["amount"] == .null)
+        #expect(unset.objectValue?.keys.contains("percentUsed") == true, "\(unset)")
         // A month later (March 1st in Prague): the same budget applies, nothing spent yet.
         try await host.advanceClock(by: 28 * 86_400)
         let march = try await host.call("budget-status")
@@ -161,6 +164,10 @@ import TesseraTesting
         #expect(month["income"] == "1000.00" && month["expense"] == "650.00" && month["balance"] == "350.00")
         #expect(month["byCategory"]?.arrayValue?.map { $0["category"] } == ["housing", "food"])
         #expect(month["byCategory"]?.arrayValue?.map { $0["percent"] } == [77, 23])  // 76.9 and 23.1, adding up to 100
+        // AS-07: to two decimals too (76.92 and 23.08), still adding up to 100.
+        #expect(month["byCategory"]?.arrayValue?.map { $0["share"] } == ["76.92", "23.08"])
+        #expect(Money.percentSharesTwoDecimals([5000, 3000, 1000]) == ["55.56", "33.33", "11.11"])
+        #expect(Money.percentSharesTwoDecimals([1, 1, 1]) == ["33.34", "33.33", "33.33"] && Money.percentSharesTwoDecimals([0, 0]) == ["0.00", "0.00"])
         #expect(month["series"]?.arrayValue?.count == 31)
         let year = try await host.call("overview", ["period": "year", "year": 2025])
         #expect(year["expense"] == "10.00" && year["series"]?.arrayValue?.count == 12)
