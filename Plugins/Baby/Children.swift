@@ -139,9 +139,17 @@ extension Diary {
 
     /// Who this device's person is (their hub login) and the name their records show.
     func setProfile(person: String?, name: String?) async throws -> JSONValue {
+        let checkedPerson = try person.map { try Validate.name($0, field: "person") }
+        // The name is this person's: another person logged in on this device later does not write
+        // under it (issue 41, defect 3).
+        var owner = try await loggedInPerson() ?? checkedPerson
+        if owner == nil { owner = try await me().person }
         try await storage.write { batch in
-            if let person { batch.put("profile", id: "person", ["value": .text(try Validate.name(person, field: "person"))]) }
-            if let name { batch.put("profile", id: "name", ["value": .text(try Validate.name(name, field: "name"))]) }
+            if let checkedPerson { batch.put("profile", id: "person", ["value": .text(checkedPerson)]) }
+            if let name {
+                batch.put("profile", id: "name", ["value": .text(try Validate.name(name, field: "name"))])
+                batch.put("profile", id: "name_for", ["value": .text(owner ?? "me")])
+            }
         }
         let me = try await me()
         return ["person": .string(me.person), "name": .string(me.name)]

@@ -86,15 +86,17 @@ extension Diary {
     /// UC12: a vaccination done or upcoming, with an optional reminder on this device at an exact time.
     func addVaccination(_ input: NewVaccination) async throws -> JSONValue {
         let name = try Validate.name(input.name, field: "name")
-        _ = try dates.parseDay(input.date, field: "date")
+        // A day, or a day and a time when the appointment has one (the nurse's 9:30).
+        let occurred = try dates.parseDayOrMoment(input.date, field: "date")
         let remindAt = try input.remindAt.map { try futureInstant($0, field: "remindAt") }
         if remindAt != nil { try checkRemindersGranted() }
-        var item = try await addItem(childID: input.childId, kind: "vaccination", name: name, occurred: input.date, note: input.note)
+        var item = try await addItem(childID: input.childId, kind: "vaccination", name: name, occurred: occurred, note: input.note)
         try await remember(name, field: "vaccination")
         if let remindAt, let id = item["id"]?.stringValue {
+            let child = try await childName(input.childId)
             item = try await with(reminder: try await setOneShotReminder(recordID: id, childID: input.childId, kind: "vaccination",
-                                                                          at: remindAt, title: "Očkování: \(name)", body: "\(name) (\(input.date))",
-                                                                          message: vaccinationMessage(name: name, date: input.date)), on: item)
+                                                                          at: remindAt, title: "Očkování (\(child)): \(name)", body: "\(name) (\(occurred))",
+                                                                          message: vaccinationMessage(child: child, name: name, date: occurred)), on: item)
         }
         return item
     }

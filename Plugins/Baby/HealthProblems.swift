@@ -81,9 +81,10 @@ extension Diary {
         let visit = try await addRecord(childID: input.childId, type: .doctorVisit, date: input.at, dateField: "at", note: input.note,
                                         values: ["contact_id": .text(input.doctorId), "problem_id": .text(problem)])
         guard let remindAt, let id = visit["id"]?.stringValue else { return visit }
+        let child = try await childName(input.childId)
         let reminder = try await setOneShotReminder(recordID: id, childID: input.childId, kind: "doctorVisit", at: remindAt,
-                                                    title: "Návštěva lékaře: \(doctor["name"].text ?? "")", body: input.at,
-                                                    message: visitMessage(doctor: doctor["name"].text ?? "", at: input.at))
+                                                    title: "Návštěva lékaře (\(child)): \(doctor["name"].text ?? "")", body: input.at,
+                                                    message: visitMessage(child: child, doctor: doctor["name"].text ?? "", at: input.at))
         return try await with(reminder: reminder, on: visit)
     }
 
@@ -92,11 +93,7 @@ extension Diary {
         else { throw BabyError.notFound("health problem", input.problemId) }
         let childID = problem["child_id"].text ?? ""
         let name = try Validate.name(input.name, field: "name")
-        guard !input.doses.isEmpty else { throw BabyError.invalid("doses", "a medication needs at least one dose") }
-        for (index, dose) in input.doses.enumerated() {
-            _ = try dates.parseTime(dose.time, field: "doses[\(index)].time")
-            _ = try Validate.name(dose.dose, field: "doses[\(index)].dose")
-        }
+        try checkDoses(input.doses)
         let from = input.from ?? dates.today(clock.now())
         _ = try dates.parseDay(from, field: "from")
         if let until = input.until {
@@ -114,6 +111,15 @@ extension Diary {
             medication = try await with(reminder: reminders, on: medication)
         }
         return medication
+    }
+
+    /// A dosing plan as the module takes it: at least one dose, each a time of day and a dose.
+    func checkDoses(_ doses: [Dose]) throws {
+        guard !doses.isEmpty else { throw BabyError.invalid("doses", "a medication needs at least one dose") }
+        for (index, dose) in doses.enumerated() {
+            _ = try dates.parseTime(dose.time, field: "doses[\(index)].time")
+            _ = try Validate.name(dose.dose, field: "doses[\(index)].dose")
+        }
     }
 
     /// Turns a medication's dosing reminders on or off on this device.

@@ -35,6 +35,8 @@ extension Diary {
         var date: String
         var note: String?
         var photos: [String]?
+        /// The parent confirms a value the WHO standard finds implausible for the child.
+        var confirmed: Bool?
     }
 
     struct SeriesInput: Decodable, Sendable {
@@ -50,6 +52,7 @@ extension Diary {
         let value = try kind.checked(input.value, field: "value")
         try await require(.createRecord, on: input.childId)  // who may, before what they sent
         try await checkMeasurementDay(input.date, childID: input.childId)
+        if input.confirmed != true { try await checkPlausible(value, kind: kind, childID: input.childId, date: input.date) }
         return try await addRecord(childID: input.childId, type: .measurement, date: input.date, note: input.note, photos: input.photos,
                                    values: ["kind": .text(kind.rawValue), "value": .real(value)])
     }
@@ -65,6 +68,30 @@ extension Diary {
         if let birth = try await query("SELECT birth_date FROM children WHERE id = ?", [.text(childID)]).first?["birth_date"].text, day < birth {
             throw PluginError(.invalidInput, "date: \(day) is before the child's birth, \(birth) (code before_birth)", field: "$.date")
         }
+    }
+
+    /// The z-scores beyond which WHO Anthro flags a value as implausible (its `flag_threshold`s):
+    /// weight-for-age below −6 or above 5, length/height-for-age beyond ±6, head circumference ±5.
+    static func plausibleZScores(_ kind: MeasurementKind) -> ClosedRange<Double> {
+        switch kind {
+        case .weight: -6...5
+        case .height: -6...6
+        case .headCircumference: -5...5
+        }
+    }
+
+    /// Issue 41: a value far outside the WHO standard for the child's age and sex (a 70 kg
+    /// six-month-old: a slip, or kg for g) is not charted silently; the parent is asked to confirm
+    /// it (`confirmed: true`). A child without a recorded sex, or past the tables' five years, is
+    /// not checked: there is no standard to hold the value to.
+    func checkPlausible(_ value: Double, kind: MeasurementKind, childID: String, date: String) async throws {
+        let (birth, sex) = try await growthSubject(childID)
+        guard let sex, let age = ageDays(birth: birth, at: date),
+              let z = try? GrowthStandard.zScore(value, indicator: Self.indicator(of: kind), sex: sex, ageDays: age),
+              !Self.plausibleZScores(kind).contains(z) else { return }
+        let rounded = (z * 10).rounded() / 10
+        throw PluginError(.invalidInput, "value: \(value) \(kind.unit) is far outside the WHO standard for the child's age and sex "
+                          + "(z-score \(rounded)); send it again with confirmed true if it is right (code implausible)", field: "$.value")
     }
 
     /// UC15: one kind's values over 1 month, 1 year or all time, oldest first, for the chart.

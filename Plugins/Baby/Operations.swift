@@ -44,7 +44,7 @@ enum BabyOperations {
         context.onDiary(diary, "photo-put", input: Diary.InlinePhoto.self) { input, _ in try await diary.putPhoto(base64: input.data) }
         context.onDiary(diary, "photo-upload", input: Diary.UploadedPhoto.self) { input, _ in diary.uploadedPhoto(input.file) }
         context.onDiary(diary, "photo-get", input: Diary.PhotoAddress.self) { input, _ in try await diary.photoForDownload(input.address) }
-        context.onDiary(diary, "suggestions", input: SuggestionInput.self) { input, _ in try await diary.suggestions(field: input.field, prefix: input.prefix) }
+        context.onDiary(diary, "suggestions", input: SuggestionInput.self) { input, _ in try await diary.suggestions(field: input.field, prefix: input.prefix, language: input.language) }
     }
 
     static func registerHealthProblems(_ context: PluginContext, _ diary: Diary) {
@@ -98,7 +98,7 @@ enum BabyOperations {
 struct NoInput: Decodable, Sendable {}
 struct IDInput: Decodable, Sendable { var id: String }
 struct ProfileInput: Decodable, Sendable { var person: String?; var name: String? }
-struct SuggestionInput: Decodable, Sendable { var field: String; var prefix: String? }
+struct SuggestionInput: Decodable, Sendable { var field: String; var prefix: String?; var language: String? }
 struct ContactsFilter: Decodable, Sendable { var childId: String?; var kind: String? }
 struct Done: Encodable, Sendable { var ok: Bool }
 

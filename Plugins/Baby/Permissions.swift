@@ -51,10 +51,15 @@ extension Diary {
     /// (SDK 1.6 `currentPerson()`), else the one `profile-set` named or the hub told before; and the
     /// name shown as a record's author. A device with neither is "me", which is right for a device alone.
     func me() async throws -> (person: String, name: String) {
-        let rows = try await query("SELECT id, value FROM profile WHERE id IN ('person', 'name')")
+        let rows = try await query("SELECT id, value FROM profile WHERE id IN ('person', 'name', 'name_for')")
         let values = Dictionary(rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") }, uniquingKeysWith: { a, _ in a })
         let person = try await loggedInPerson() ?? values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
-        return (person, values["name"].flatMap { $0.isEmpty ? nil : $0 } ?? person)
+        // A name given with `profile-set` is its person's only: after a logout and a login as
+        // someone else, records are not signed with the previous person's name (issue 41, defect 3).
+        // (A name kept before `name_for` existed belongs to the profile's person.)
+        let owner = values["name_for"] ?? values["person"] ?? person
+        let name = owner == person ? values["name"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        return (person, name ?? person)
     }
 
     /// The hub login this device is logged in as, or `nil` without sync, a login, or a host that

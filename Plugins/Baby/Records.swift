@@ -76,6 +76,10 @@ extension Diary {
         var name: String?
         var value: Double?
         var photos: [String]?
+        /// A medication's dosing plan (AS-06: the paediatrician changes it mid-illness).
+        var doses: [Dose]?
+        /// The parent confirms a measurement the WHO standard finds implausible.
+        var confirmed: Bool?
     }
 
     /// L228: whoever may, edits any record: its date, note, name, value (checked as for its
@@ -87,7 +91,20 @@ extension Diary {
         if let date = input.date { values["occurred_at"] = .text(try dates.parseDayOrMoment(date, field: "date")) }
         if let note = input.note { values["note"] = .text(try Validate.note(note)) }
         if let name = input.name { values["name"] = .text(try Validate.name(name, field: "name")) }
-        if let value = input.value { values["value"] = .real(try checkedValue(value, of: row)) }
+        if let value = input.value {
+            let checked = try checkedValue(value, of: row)
+            if input.confirmed != true, let kind = MeasurementKind(rawValue: row["kind"].text ?? ""), row["type"].text == RecordType.measurement.rawValue {
+                try await checkPlausible(checked, kind: kind, childID: childID, date: input.date ?? row["occurred_at"].text ?? "")
+            }
+            values["value"] = .real(checked)
+        }
+        if let doses = input.doses {
+            guard row["type"].text == RecordType.medication.rawValue else {
+                throw BabyError.invalid("doses", "only a medication has doses; this is a \(row["type"].text ?? "record")")
+            }
+            try checkDoses(doses)
+            values["doses"] = .text(try JSONValue(encoding: doses).serialized())
+        }
         var photos: [String]?
         let previous = try await photoRows(of: [input.id])[input.id] ?? Self.legacyPhotoList(row["photos"].text)
         if let wanted = input.photos {
@@ -103,6 +120,11 @@ extension Diary {
             }
         }
         if let photos { try await linkPhotoRows(recordID: input.id, photos: photos, previous: previous) }
+        // This device's dose reminders follow the new plan (other devices' on their next start of them).
+        if input.doses != nil || input.name != nil, row["type"].text == RecordType.medication.rawValue,
+           try await !query("SELECT id FROM reminders WHERE record_id = ?", [.text(input.id)]).isEmpty {
+            _ = try await setMedicationNotify(NotifyInput(id: input.id, notify: true))
+        }
         return try await record(input.id)
     }
 

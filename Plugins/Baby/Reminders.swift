@@ -34,6 +34,7 @@ extension Diary {
     func setMedicationReminders(recordID: String, childID: String, name: String, doses: [Dose], from: String, until: String?) async throws -> JSONValue {
         let notifications = try requireNotifications()
         try await cancelReminders(recordID: recordID)
+        let child = try await childName(childID)
         // From the plan's first day, but never in the past: a dose already due today is not
         // delivered late. Occurrences take their seconds from the start, so it is a whole minute.
         let now = clock.now(), minute = (now.timeIntervalSince1970 / 60).rounded(.up) * 60
@@ -46,9 +47,9 @@ extension Diary {
             let key = "baby-\(recordID)-dose\(index)"
             try await storage.write { $0.put("reminders", id: key, ["record_id": .text(recordID), "child_id": .text(childID), "kind": "medication", "rule": .text(rule)]) }
             try await notifications.schedule(NotificationRequest(
-                key: key, title: "Lék: \(name)", body: "\(dose.dose) v \(dose.time)",
+                key: key, title: "Lék (\(child)): \(name)", body: "\(dose.dose) v \(dose.time)",
                 // The time of day stays text: it is the dose's time in the configured zone, whoever reads it.
-                message: NotificationMessage("notify.medication", ["name": .text(name), "dose": .text(dose.dose), "time": .text(dose.time)]),
+                message: NotificationMessage("notify.medication", ["child": .text(child), "name": .text(name), "dose": .text(dose.dose), "time": .text(dose.time)]),
                 priority: .normal,
                 payload: ["recordId": .string(recordID), "childId": .string(childID), "dose": .integer(Int64(index))],
                 schedule: .recurring(rule: rule, startingAt: start, timeZone: config.timeZone.identifier)))
@@ -99,23 +100,32 @@ extension Diary {
 
     private func reminderSubject(_ id: String) async throws -> (String, String, String, String, NotificationMessage) {
         if let item = try await query("SELECT child_id, name, occurred_at FROM health_items WHERE id = ? AND kind = 'vaccination'", [.text(id)]).first {
-            let name = item["name"].text ?? "", date = item["occurred_at"].text ?? ""
-            return (item["child_id"].text ?? "", "vaccination", "Očkování: \(name)", "\(name) (\(date))", vaccinationMessage(name: name, date: date))
+            let name = item["name"].text ?? "", date = item["occurred_at"].text ?? "", childID = item["child_id"].text ?? ""
+            let child = try await childName(childID)
+            return (childID, "vaccination", "Očkování (\(child)): \(name)", "\(name) (\(date))", vaccinationMessage(child: child, name: name, date: date))
         }
         if let visit = try await query("SELECT child_id, contact_id, occurred_at FROM records WHERE id = ? AND type = 'doctor_visit'", [.text(id)]).first {
             let doctor = try await query("SELECT name FROM contacts WHERE id = ?", [visit["contact_id"]]).first?["name"].text ?? ""
-            let at = visit["occurred_at"].text ?? ""
-            return (visit["child_id"].text ?? "", "doctorVisit", "Návštěva lékaře: \(doctor)", at, visitMessage(doctor: doctor, at: at))
+            let at = visit["occurred_at"].text ?? "", childID = visit["child_id"].text ?? ""
+            let child = try await childName(childID)
+            return (childID, "doctorVisit", "Návštěva lékaře (\(child)): \(doctor)", at, visitMessage(child: child, doctor: doctor, at: at))
         }
         throw BabyError.notFound("vaccination or doctor visit", id)
     }
 
-    func vaccinationMessage(name: String, date: String) -> NotificationMessage {
-        NotificationMessage("notify.vaccination", ["name": .text(name), "date": messageValue(dayOrMoment: date)])
+    /// Each reminder names the child (issue 41, defect 4): a parent of two, or a grandparent
+    /// sharing several diaries, must know whose vaccination it is.
+    func vaccinationMessage(child: String, name: String, date: String) -> NotificationMessage {
+        NotificationMessage("notify.vaccination", ["child": .text(child), "name": .text(name), "date": messageValue(dayOrMoment: date)])
     }
 
-    func visitMessage(doctor: String, at: String) -> NotificationMessage {
-        NotificationMessage("notify.doctorVisit", ["doctor": .text(doctor), "at": messageValue(dayOrMoment: at)])
+    func visitMessage(child: String, doctor: String, at: String) -> NotificationMessage {
+        NotificationMessage("notify.doctorVisit", ["child": .text(child), "doctor": .text(doctor), "at": messageValue(dayOrMoment: at)])
+    }
+
+    /// The child's name, for a reminder's words ("" for a child no longer here).
+    func childName(_ childID: String) async throws -> String {
+        try await query("SELECT name FROM children WHERE id = ?", [.text(childID)]).first?["name"].text ?? ""
     }
 
     /// A stored day stays a day; a local moment becomes an instant, shown in each reader's zone.

@@ -57,7 +57,8 @@ extension Diary {
         let waiting = try await requireSpaces().invitationsForMe()
         return ["invitations": .array(waiting.map { invitation in
             ["invitationId": .string(invitation.id), "childId": .string(invitation.space), "childName": .string(invitation.spaceName),
-             "from": .string(invitation.inviter), "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
+             "from": .string(invitation.inviter), "level": invitation.pluginRole.map(JSONValue.string) ?? .null,
+             "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
         })]
     }
 
@@ -90,7 +91,10 @@ extension Diary {
             ["person": .string(member.name), "personId": .string(member.person),
              "level": .string(member.role == .owner ? AccessLevel.owner.rawValue : levels[member.name] ?? AccessLevel.guardian.rawValue)]
         }), "invitations": .array(membership.invitations.map { invitation in
-            ["invitationId": .string(invitation.id), "person": invitation.invitee.map(JSONValue.string) ?? .null]
+            // The level asked is the invitation's plugin role (issue 41, defect 6); an invitation
+            // by e-mail names its address until the person registers.
+            ["invitationId": .string(invitation.id), "person": invitation.invitee.map(JSONValue.string) ?? .null,
+             "level": invitation.pluginRole.map(JSONValue.string) ?? .null]
         })]
     }
 

@@ -144,7 +144,9 @@ extension HubConnection {
     static func invitation(_ json: JSONValue) -> SpaceInvitation {
         SpaceInvitation(id: json["id"]?.stringValue ?? "", space: json["space"]?.stringValue ?? "",
                         spaceName: json["spaceName"]?.stringValue ?? "", role: SpaceMemberRole(rawValue: json["role"]?.stringValue ?? "viewer"),
-                        pluginRole: json["pluginRole"]?.stringValue, invitee: json["invitee"]?["name"]?.stringValue, inviter: json["inviter"]?["name"]?.stringValue ?? "",
+                        pluginRole: json["pluginRole"]?.stringValue,
+                        // An invitation by e-mail to someone with no account yet names its address.
+                        invitee: json["invitee"]?["name"]?.stringValue ?? json["email"]?.stringValue, inviter: json["inviter"]?["name"]?.stringValue ?? "",
                         expiresAt: Date(timeIntervalSince1970: Double(json["expiresAtMillis"]?.integerValue ?? 0) / 1000),
                         code: json["code"]?.stringValue)
     }

@@ -74,6 +74,25 @@ import TesseraTesting
         _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "weight", "value": 7, "date": "2026-03-02"])  // today is fine
     }
 
+    /// Issue 41: a 70 kg weight for a six-month-old is not charted silently: the parent is asked
+    /// to confirm it (WHO Anthro's flags: weight-for-age z above 5); confirmed, it is kept as given.
+    @Test func anImplausibleValueAsksTheParentToConfirmIt() async throws {
+        let host = try await BabyFixture.host()
+        let id = try #require(try await host.call("child-create", ["name": "Ema", "birthDate": "2025-09-02", "sex": "girl"])["id"])
+        let before = try await BabyFixture.counts(host)
+        let heavy = await refusal { try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 70, "date": "2026-03-01"]) }
+        #expect(heavy?.field == "$.value" && heavy?.reason == "implausible", "\(String(describing: heavy))")
+        let tall = await refusal { try await host.call("measurement-add", ["childId": id, "kind": "height", "value": 120, "date": "2026-03-01"]) }
+        #expect(tall?.reason == "implausible")
+        #expect(try await BabyFixture.counts(host) == before)
+        let confirmed = try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 70, "date": "2026-03-01", "confirmed": true])
+        #expect(confirmed["value"]?.doubleValue == 70)
+        // A usual value needs no confirmation; an edit into the implausible asks again.
+        let usual = try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 7.4, "date": "2026-03-02"])
+        let edited = await refusal { try await host.call("record-update", ["id": try #require(usual["id"]), "value": 0.5]) }
+        #expect(edited?.reason == "implausible" && edited?.field == "$.value")
+    }
+
     @Test func anUnknownChildIsNamed() async throws {
         let (host, _) = try await BabyFixture.withChild()
         let before = try await BabyFixture.counts(host)

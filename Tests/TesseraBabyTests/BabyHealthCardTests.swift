@@ -28,6 +28,18 @@ import TesseraTesting
         #expect(Set(suggested.compactMap(\.stringValue)) == ["pyl", "penicilin"])
     }
 
+    /// Issue 41, defect 10: a milestone preset is found by its words, not only its key: "Prv" finds
+    /// the four "první …" presets, with their Czech words when the language is given.
+    @Test func milestonePresetsAreFoundByTheirWordsInThePersonsLanguage() async throws {
+        let (host, _) = try await BabyFixture.withChild()
+        let czech = try await host.call("suggestions", ["field": "milestone", "prefix": "Prv", "language": "cs"])
+        #expect(czech["values"] == ["firstSmile", "firstTooth", "firstStep", "firstWord"], "\(czech)")
+        #expect(czech["labels"]?["firstSmile"] == "první úsměv")
+        let anyLanguage = try await host.call("suggestions", ["field": "milestone", "prefix": "zub"])   // "zoubek", "zúbok", without the accents
+        #expect(anyLanguage["values"] == ["firstTooth"], "\(anyLanguage)")
+        #expect(try await host.call("suggestions", ["field": "milestone", "prefix": "first s"])["values"] == ["firstSmile", "firstStep"])
+    }
+
     @Test func theInsurerComesOnlyFromTheOperatorsList() async throws {
         let config: JSONValue = ["insurers": [["code": "111", "name": "VZP"], ["code": "999", "name": "Nová pojišťovna"]]]
         let (host, id) = try await BabyFixture.withChild(config: config)
@@ -57,7 +69,12 @@ import TesseraTesting
         _ = try await host.advanceClock(by: 3 * 86_400 - 5_400 - 60)
         #expect(try host.deliveredNotifications().isEmpty)
         _ = try await host.advanceClock(by: 60)
-        #expect(try host.deliveredNotifications().map(\.title) == ["Očkování: MMR"])
+        #expect(try host.deliveredNotifications().map(\.title) == ["Očkování (Ema): MMR"])
+        // Issue 41, defect 4: the reminder names the child, for the reader's own words too.
+        #expect(try host.deliveredNotifications().first?.message?.values["child"] == .text("Ema"))
+        // And an appointment can have its time (the nurse's 9:30), kept as entered.
+        let timed = try await host.call("vaccination-add", ["childId": .string(id), "name": "Hexavakcína", "date": "2026-04-02T09:30"])
+        #expect(timed["date"] == "2026-04-02T09:30", "\(timed)")
         _ = try await host.advanceClock(by: 86_400)
         #expect(try host.deliveredNotifications().count == 1)
     }

@@ -72,7 +72,7 @@ import TesseraTesting
         _ = try await host.advanceClock(by: 86_400 - 60)  // 2026-03-03 08:59 Prague
         #expect(try host.deliveredNotifications().isEmpty)
         _ = try await host.advanceClock(by: 60)
-        #expect(try host.deliveredNotifications().map(\.title) == ["Návštěva lékaře: MUDr. Nováková"])
+        #expect(try host.deliveredNotifications().map(\.title) == ["Návštěva lékaře (Ema): MUDr. Nováková"])
         let inUse = await refusal { try await host.call("contact-delete", ["id": try #require(doctor["id"])]) }
         #expect(inUse?.reason == "contact_in_use")
     }
@@ -89,11 +89,33 @@ import TesseraTesting
         _ = try await host.advanceClock(by: 3 * 86_400)
         let bodies = try host.deliveredNotifications().map(\.body)
         #expect(bodies.count == 3, "\(bodies)")
-        #expect(Set(try host.deliveredNotifications().map(\.title)) == ["Lék: Ospen"])
+        #expect(Set(try host.deliveredNotifications().map(\.title)) == ["Lék (Ema): Ospen"])
         #expect(try await host.call("suggestions", ["field": "medication"])["values"] == ["Ospen"])
         let badTime = await refusal {
             try await host.call("medication-add", ["problemId": try #require(problem["id"]), "name": "Nurofen", "doses": [["time": "25:00", "dose": "2,5 ml"]]])
         }
+        #expect(badTime?.field == "$.doses[0].time")
+    }
+
+    /// Issue 41, defect 5 (AS-06): the paediatrician changes the dosing plan mid-illness; the
+    /// medication takes the new plan and this device's reminders follow it.
+    @Test func aMedicationsDosingPlanCanBeChangedAndItsRemindersFollow() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let problem = try await host.call("problem-open", ["childId": .string(id), "kind": "illness", "name": "Angína", "startDate": "2026-03-01"])
+        let medication = try await host.call("medication-add", [
+            "problemId": try #require(problem["id"]), "name": "Ospen", "from": "2026-03-02", "until": "2026-03-05", "notify": true,
+            "doses": [["time": "20:00", "dose": "5 ml"]],
+        ])
+        let medicationID = try #require(medication["id"])
+        let changed = try await host.call("record-update", ["id": medicationID, "doses": [["time": "12:00", "dose": "7,5 ml"], ["time": "21:00", "dose": "7,5 ml"]]])
+        #expect(changed["doses"] == [["time": "12:00", "dose": "7,5 ml"], ["time": "21:00", "dose": "7,5 ml"]], "\(changed)")
+        let pending = try host.pendingNotifications().filter { $0.request.key.hasPrefix("baby-\(medicationID.stringValue ?? "")-dose") }
+        #expect(pending.map(\.request.body).sorted() == ["7,5 ml v 12:00", "7,5 ml v 21:00"], "\(pending.map(\.request.body))")
+        // Only a medication has doses; a bad time is named.
+        let symptom = try await host.call("symptom-add", ["childId": .string(id), "name": "kašel", "at": "2026-03-01", "problemId": try #require(problem["id"])])
+        let notMedication = await refusal { try await host.call("record-update", ["id": try #require(symptom["id"]), "doses": [["time": "08:00", "dose": "5 ml"]]]) }
+        #expect(notMedication?.field == "$.doses")
+        let badTime = await refusal { try await host.call("record-update", ["id": medicationID, "doses": [["time": "24:00", "dose": "5 ml"]]]) }
         #expect(badTime?.field == "$.doses[0].time")
     }
 

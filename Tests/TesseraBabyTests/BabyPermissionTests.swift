@@ -22,6 +22,23 @@ import TesseraTesting
         }
     }
 
+    /// Issue 41, defect 3: a name given for one person is not the next person's. Ada named
+    /// herself; then bob uses the device (as after a logout and a login as him): his records carry
+    /// his own name, not "Ada".
+    @Test func theNextPersonOnADeviceDoesNotSignWithThePreviousOnesName() async throws {
+        let host = try await BabyFixture.host()
+        _ = try await host.call("profile-set", ["person": "ada", "name": "Ada"])
+        let child = try await host.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])
+        let id = try #require(child["id"])
+        #expect(try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 8, "date": "2026-03-01"])["authorName"] == "Ada")
+        let bob = try await host.call("profile-set", ["person": "bob"])
+        #expect(bob["name"] == "bob", "\(bob)")
+        let bobs = try await host.call("temperature-add", ["childId": id, "celsius": 37.5, "at": "2026-03-01T20:00"])
+        #expect(bobs["authorName"] == "bob", "\(bobs)")
+        // Back to ada: her own name again.
+        #expect(try await host.call("profile-set", ["person": "ada"])["name"] == "Ada")
+    }
+
     /// The child's creator is "ada"; then "nana", who has no grant from ada, uses the device: she
     /// is treated as the least level, a guardian.
     @Test func aGuardianAddsRecordsChangesOnlyHerOwnAndNeverTheHealthCard() async throws {

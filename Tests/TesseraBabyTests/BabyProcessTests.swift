@@ -149,7 +149,7 @@ import TesseraTestFixtures
         #expect(try await device.notifications().isEmpty)
         try await device.tessera(["clock", "advance", "1m"])
         let delivered = try await device.notifications()
-        #expect(delivered.map { $0["title"] } == ["Očkování: MMR"])
+        #expect(delivered.map { $0["title"] } == ["Očkování (Ema): MMR"])
         #expect(delivered.first?["dueAt"]?.stringValue?.hasPrefix("2026-03-04T06:30:00") == true)
         try await device.tessera(["clock", "advance", "1d"])
         #expect(try await device.notifications().count == 1)

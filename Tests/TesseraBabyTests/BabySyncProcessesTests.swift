@@ -186,6 +186,9 @@ import TesseraTestFixtures
         let mail = try #require(try await smtp.waitForMessages(1).first)
         #expect(mail.to == ["eva@example.org"])
         #expect(mail.subject.contains("Ema"), "\(mail.subject)")
+        // Issue 41, defect 6: the owner sees whom the pending invitation is for, and at which level.
+        let pending = try await phone.call("share-members", #"{"childId": "\#(child)"}"#)["invitations"]?.arrayValue ?? []
+        #expect(pending.map { $0["person"] } == ["eva@example.org"] && pending.map { $0["level"] } == ["parent"], "\(pending)")
 
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/hub/register")!)
         request.httpMethod = "POST"
@@ -196,6 +199,7 @@ import TesseraTestFixtures
         try await eva.tessera(["sync", "login", "eva@example.org", "--device", eva.name], input: Self.password)
         let waiting = try await eva.call("invitations-list")["invitations"]?.arrayValue ?? []
         #expect(waiting.map { $0["childName"] } == ["Ema"])
+        #expect(waiting.map { $0["level"] } == ["parent"], "the invitee is told the level asked: \(waiting)")
         _ = try await eva.call("invitation-accept", #"{"invitationId": "\#(try #require(waiting.first?["invitationId"]?.stringValue))"}"#)
         try await eva.sync()
         #expect(try await eva.call("child-get", #"{"id": "\#(child)"}"#)["level"] == "parent")

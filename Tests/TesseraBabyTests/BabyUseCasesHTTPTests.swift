@@ -168,15 +168,15 @@ import TesseraTestFixtures
             try await device.advance("10h59m")                     // 2026-03-02 19:59 Prague
             #expect(try await device.inbox().isEmpty, "nothing a minute early")
             try await device.advance("1m")                         // 20:00: the evening dose
-            #expect(try await device.inbox().map(\.title) == ["Lék: Ospen"])
+            #expect(try await device.inbox().map(\.title) == ["Lék (Ema): Ospen"])
             try await device.advance("13h")                        // 2026-03-03 09:00: the morning dose at 08:00, the visit's reminder at 09:00
             let morning = try await device.inbox()
-            #expect(morning.map(\.title) == ["Lék: Ospen", "Lék: Ospen", "Návštěva lékaře: MUDr. Nováková"])
+            #expect(morning.map(\.title) == ["Lék (Ema): Ospen", "Lék (Ema): Ospen", "Návštěva lékaře (Ema): MUDr. Nováková"])
             #expect(morning.map(\.body)[1] == "5 ml v 08:00")
             #expect(morning[2].due.hasPrefix("2026-03-03T08:00:00"))
             try await device.advance("1d")                          // 2026-03-04 09:00: the last evening dose, the vaccination at 07:30
             let after = try await device.inbox()
-            #expect(after.dropFirst(3).map(\.title) == ["Lék: Ospen", "Očkování: MMR"])
+            #expect(after.dropFirst(3).map(\.title) == ["Lék (Ema): Ospen", "Očkování (Ema): MMR"])
             #expect(after.last?.due.hasPrefix("2026-03-04T06:30:00") == true)
             try await device.advance("3d")                          // the medication ended on the 3rd
             #expect(try await device.inbox().count == 5)

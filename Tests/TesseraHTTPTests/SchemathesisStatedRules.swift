@@ -36,8 +36,9 @@ enum SchemathesisStatedRules {
         baby + "vaccination-add": ["$.remindAt"],
         baby + "visit-add": ["$.remindAt", "$.doctorId"],
         baby + "reminder-set": ["$.remindAt"],
-        // On the host's clock and the stored child: a measurement not after today nor before the birth.
-        baby + "measurement-add": ["$.date"],
+        // On the host's clock and the stored child: a measurement not after today nor before the
+        // birth, and not far outside the WHO standard for the child unless confirmed.
+        baby + "measurement-add": ["$.date", "$.value"],
         // Across fields, or on the stored record: `until` not before `from` (today if left out),
         // an end not before the problem's start, what a stored record's kind may have.
         baby + "medication-add": ["$.until"],

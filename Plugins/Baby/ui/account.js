@@ -1,6 +1,8 @@
-// This device's person (UC1–UC4) on the baby diary's page: when the device is not logged in to its
-// hub, "Create account" (the hub's open registration and this device's login in one request,
-// POST /v1/sync/register, then the optional first child with `child-create`: UC2 in one form) and
+// This device's person (UC1–UC4) on the baby diary's page (in its part "Sharing & account", with a
+// line in the overview that leads there while a device with a hub is not logged in): when the
+// device is not logged in to its hub, "Create account" (the hub's open registration and this
+// device's login in one request, POST /v1/sync/register, then the optional first child with
+// `child-create`: UC2 in one form) and
 // "Log in" beside it; when it is, who it is and "Log out". Each failure is said in a sentence of
 // the person's language, the field at fault marked. Nothing is left half-done without saying so:
 // if the child fails after the account was made, the page says the account exists and the child
@@ -54,6 +56,7 @@ export async function showAccount() {
     $("account-state").textContent = error instanceof APIError && error.status === 403 ? t("account.operatorOnly") : errorText(error);
     $("signed-out").hidden = true;
     $("signed-in").hidden = true;
+    $("account-hint").hidden = true;
     return;
   }
   if (!me.hub) {
@@ -69,6 +72,7 @@ export async function showAccount() {
     $("signed-out").hidden = false;
     $("signed-in").hidden = true;
   }
+  $("account-hint").hidden = !me.hub || (me.loggedIn && !accountMade);
   document.body.dataset.account = me.loggedIn ? "in" : "out";
 }
 

@@ -1,28 +1,29 @@
-// The baby diary's page: the children with their ages and photos and a form to add one, one
-// child's growth chart (a measurement kind over 1 month, 1 year or all, as an SVG line over the WHO
-// percentile lines) with a form to add a measurement, the health card (health.js), the calendar
-// (calendar.js), forms for milestones, posts with photos and temperatures (forms.js), illnesses
-// and injuries with their visits and medications and a chart of its temperatures (illnesses.js,
-// fever-chart.js), this device's reminders (reminders.js), contacts (contacts.js), sharing
-// (sharing.js) and the invitations inbox (invitations.js), this device's account: sign up with a
-// first child, log in and out (account.js), the PDF export with its download (export.js), and the
-// timeline newest first, a page at a time, with its photos (photos.js) and each record's Edit and
-// Delete (records.js). Every text is the person's language (messages/*.json), every date and
-// number is formatted for it (common.js), and a refused form says why under the form. The chart
-// is drawn with presentation attributes, not a style sheet: the host's content policy allows no
-// inline style.
+// The baby diary's page: a child picker at the top with "Add a child" (children.js), and the
+// diary in parts a parent moves between, one shown at a time (tabs.js; the part is kept in the
+// address's hash): the overview (the children with their ages and photos, the chosen one's latest
+// measurements and "Edit details", and its timeline newest first, a page at a time, with photos
+// (photos.js) and each record's Edit and Delete (records.js)), growth (a measurement kind over 1
+// month, 1 year or all, as an SVG line over the WHO percentile lines, and a form to add one),
+// milestones and photos and posts (forms.js, each with the child's list), health (the card,
+// health.js; a temperature, forms.js; illnesses and injuries with visits, medications and a chart of
+// their temperatures, illnesses.js, fever-chart.js), the calendar with this device's reminders
+// (calendar.js, reminders.js), contacts (contacts.js), the PDF export (export.js), and sharing with
+// the invitations inbox and this device's account (sharing.js, invitations.js, account.js). Every
+// text is the person's language (messages/*.json), every date and number is formatted for it
+// (common.js), and a refused form says why right below the field at fault. The chart is drawn
+// with presentation attributes, not a style sheet: the host's content policy allows no inline style.
 
 import { startPage } from "/console/page.js";
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 import { t } from "/console/i18n.js";
 import { date } from "/console/format.js";
-import { errorText } from "/console/errors.js";
-import { PLUGIN, $, when, measure, ageText, describe, named, numberIn, clearFormError, refuse, readClock, safely } from "./common.js";
+import { errorText, reasonCode } from "/console/errors.js";
+import { PLUGIN, $, when, measure, describe, named, numberIn, clearFormError, refuse, readClock, safely, today, milestoneName } from "./common.js";
 import { photoImage } from "./photos.js";
 import { showHealthCard, bindHealthForms } from "./health.js";
 import { showCalendar, bindCalendar } from "./calendar.js";
-import { bindRecordForms } from "./forms.js";
+import { bindRecordForms, showMilestoneSuggestions } from "./forms.js";
 import { showContacts, bindContactForm } from "./contacts.js";
 import { showProblems, bindProblemForms } from "./illnesses.js";
 import { showMembers, bindSharingForm } from "./sharing.js";
@@ -31,6 +32,8 @@ import { showReminders, bindReminderForm } from "./reminders.js";
 import { showInvitations } from "./invitations.js";
 import { bindExportForm } from "./export.js";
 import { showAccount, bindAccountForms } from "./account.js";
+import { showChildren, bindChildren, chosenChild, levels } from "./children.js";
+import { bindTabs, offerTabs, openTab } from "./tabs.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let cursor = null;
@@ -43,31 +46,12 @@ function svg(tag, attributes, text) {
   return node;
 }
 
-let levels = {};  // the person's level for each child: sharing is the owner's
-
-async function showChildren() {
-  const { children } = await callOperation(PLUGIN, "children-list", {});
-  levels = Object.fromEntries(children.map((child) => [child.id, child.level]));
-  clear($("children"));
-  const chosen = $("child").value;
-  clear($("child"));
-  for (const child of children) {
-    const profile = await callOperation(PLUGIN, "child-get", { id: child.id });
-    const photo = child.photo ? photoImage(child.photo, t("children.photoAlt", { name: child.name })) : null;
-    const age = ageText(profile.age);
-    const params = { name: child.name, born: date(child.birthDate), age, role: named("levels", child.level) };
-    $("children").append(el("li", { "data-id": child.id }, photo, t(age ? "children.item" : "children.itemNoAge", params)));
-    $("child").append(el("option", { value: child.id, selected: child.id === chosen }, child.name));
-  }
-  $("children-empty").hidden = children.length > 0;
-}
-
 async function showChart() {
   const chart = $("chart");
   for (const node of [...chart.childNodes]) if (node.nodeName !== "title") node.remove();
   $("chart-title").textContent = t("growth.chartTitleOf", { kind: named("kinds", $("kind").value) });
-  if (!$("child").value) return;
-  const series = await callOperation(PLUGIN, "measurements", { childId: $("child").value, kind: $("kind").value, range: $("range").value });
+  if (!chosenChild()) return;
+  const series = await callOperation(PLUGIN, "measurements", { childId: chosenChild(), kind: $("kind").value, range: $("range").value });
   const points = series.points;
   if (points.length === 0) {
     chart.append(svg("text", { x: 20, y: 120, "font-size": 18, fill: "currentColor" }, t("growth.empty")));
@@ -116,9 +100,13 @@ function percentileBands(series, points, times, t0, t1) {
   })).filter((band) => band.points.length > 1);
 }
 
+/** The chosen child's timeline, newest first, a page at a time. */
 async function showTimeline(more) {
-  const page = await callOperation(PLUGIN, "timeline", more && cursor ? { cursor } : {});
+  const child = chosenChild();
+  $("timeline-section").hidden = !child;
   if (!more) clear($("timeline"));
+  if (!child) { cursor = null; $("more").hidden = true; return; }
+  const page = await callOperation(PLUGIN, "timeline", more && cursor ? { childIds: [child], cursor } : { childIds: [child] });
   for (const item of page.items) {
     const photos = (item.photos || []).map((address, i) => photoImage(address, t("timeline.photoAlt", { n: i + 1, date: when(item.date) })));
     $("timeline").append(el("li", { "data-id": item.id }, t("timeline.item", { date: when(item.date), what: describe(item) }), ...photos,
@@ -130,20 +118,42 @@ async function showTimeline(more) {
   $("more").hidden = !cursor;
 }
 
-const chosenChildren = () => ($("child").value ? [$("child").value] : []);
+/** The chosen child's milestones (their names in the person's language) and posts with photos, newest first. */
+async function showMilestonesAndPosts() {
+  const child = chosenChild();
+  clear($("milestones"));
+  clear($("posts"));
+  if (!child) return;
+  const [milestones, posts] = await Promise.all(["milestone", "post"].map((type) =>
+    callOperation(PLUGIN, "timeline", { childIds: [child], types: [type], includeFuture: true, limit: 200 })));
+  for (const item of milestones.items) {
+    const name = milestoneName(item);
+    const what = item.note ? t("record.withNote", { what: name, note: item.note }) : name;
+    $("milestones").append(el("li", { "data-id": item.id }, t("timeline.item", { date: when(item.date), what }), ...recordButtons(item, done)));
+  }
+  if (!milestones.items.length) $("milestones").append(el("li", { class: "muted" }, t("milestoneList.none")));
+  for (const item of posts.items) {
+    const photos = (item.photos || []).map((address, i) => photoImage(address, t("timeline.photoAlt", { n: i + 1, date: when(item.date) })));
+    $("posts").append(el("li", { "data-id": item.id }, el("p", {}, t("timeline.item", { date: when(item.date), what: item.note || "" })),
+                         photos.length ? el("p", { class: "photos" }, photos) : null, el("p", {}, ...recordButtons(item, done).slice(1))));
+  }
+  if (!posts.items.length) $("posts").append(el("li", { class: "muted" }, t("posts.none")));
+}
+
+const chosenChildren = () => (chosenChild() ? [chosenChild()] : []);
 
 /** The chosen child's contacts (first: visits name their doctors), illnesses, reminders and
  * members, and the invitations inbox. */
 async function showChildDetails() {
-  const child = $("child").value;
+  const child = chosenChild();
   await showContacts(child, done);
   await Promise.all([showProblems(child, done), showReminders(child), showMembers(child, levels[child], done), showInvitations(done)]);
 }
 
 /**
  * Waits for a change, shows the page again, then says how it went in the status line (so what the
- * message tells of is on the page when it appears). A refusal of a form's input is said under
- * that form (`form`), with the field at fault marked; other failures in the status line.
+ * message tells of is on the page when it appears). A refusal of a form's input is said in that
+ * form (`form`), right below the field at fault, which is marked; other failures in the status line.
  * Answers whether the change was made.
  */
 async function done(change, message, form) {
@@ -170,52 +180,57 @@ async function done(change, message, form) {
 
 let calendarOpened = false;
 
+/** The date fields a parent usually fills with today: given today on the host's clock while empty. */
+const TODAY_FIELDS = ["date", "milestone-date", "post-date"];
+
 async function refresh() {
   await readClock();
   await showAccount();
-  await showChildren();
-  await Promise.all([showChart(), showTimeline(false), showHealthCard($("child").value), showChildDetails()]);
+  const children = await showChildren(done);
+  offerTabs(children > 0);
+  for (const id of TODAY_FIELDS) if (!$(id).value) $(id).value = today();
+  await Promise.all([showChart(), showTimeline(false), showHealthCard(chosenChild()), showChildDetails(), showMilestonesAndPosts(),
+                     showMilestoneSuggestions()]);
   await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
   calendarOpened = true;
 }
 
+/**
+ * The measurement the module last found implausible for the child (far outside the WHO standard,
+ * say 74 kg for 7.4): the sentence asks the parent to check it, and saving the very same values
+ * again confirms them.
+ */
+let implausible = null;
+
 async function addMeasurement(event) {
   event.preventDefault();
-  await done(callOperation(PLUGIN, "measurement-add", {
-    childId: $("child").value, kind: $("kind").value, value: numberIn($("value")), date: $("date").value,
-  }), t("growth.added"), event.currentTarget);
-}
-
-async function addChild(event) {
-  event.preventDefault();
-  const form = event.currentTarget;
-  const input = { name: $("child-name").value, birthDate: $("child-birth").value };
-  if ($("child-sex").value) input.sex = $("child-sex").value;
-  if (await done(callOperation(PLUGIN, "child-create", input), t("children.added", { name: input.name.trim() }), form)) form.reset();
+  const input = { childId: chosenChild(), kind: $("kind").value, value: numberIn($("value")), date: $("date").value };
+  const again = implausible !== null && JSON.stringify(implausible) === JSON.stringify(input);
+  const change = callOperation(PLUGIN, "measurement-add", again ? { ...input, confirmed: true } : input);
+  change.then(() => { implausible = null; }, (error) => { implausible = reasonCode(error) === "implausible" ? input : null; });
+  await done(change, t("growth.added"), event.currentTarget);
 }
 
 async function main() {
   const me = await startPage({ status: $("status") });
   if (!me) {
-    for (const section of document.querySelectorAll("main > section")) section.hidden = true;
+    for (const part of document.querySelectorAll("main > :not(#status)")) part.hidden = true;
     return;
   }
+  bindTabs();
   $("more").addEventListener("click", safely(() => showTimeline(true)));
   for (const id of ["kind", "range"]) $(id).addEventListener("change", safely(() => showChart()));
-  $("child").addEventListener("change", safely(() => Promise.all([showChart(), showHealthCard($("child").value), showCalendar(chosenChildren()),
-                                                                  showChildDetails()])));
   $("measurement-form").addEventListener("submit", addMeasurement);
-  $("child-form").addEventListener("submit", addChild);
-  const childId = () => $("child").value;
-  bindHealthForms(childId, done);
-  bindRecordForms(childId, done);
+  bindChildren(done, () => openTab("overview"));
+  bindHealthForms(chosenChild, done);
+  bindRecordForms(chosenChild, done);
   bindCalendar(chosenChildren);
-  bindContactForm(childId, done);
-  bindProblemForms(childId, done);
-  bindSharingForm(childId, done);
-  bindEditing(childId, done);
+  bindContactForm(chosenChild, done);
+  bindProblemForms(chosenChild, done);
+  bindSharingForm(chosenChild, done);
+  bindEditing(chosenChild, done);
   bindReminderForm(done);
-  bindExportForm(childId);
+  bindExportForm(chosenChild);
   bindAccountForms(refresh);
   try {
     await refresh();

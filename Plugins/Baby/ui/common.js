@@ -2,7 +2,7 @@
 // person reads them (a record's date is a day "2026-03-01" or a local moment "2026-03-01T19:30" in
 // the host's zone, shown as it is written), measurements with their units, a record described in
 // one sentence of the person's language, the host's clock (for "in 3 days"), and the sentence
-// under a form whose input was refused (docs/baby.md, "The page").
+// of a form whose input was refused, right below the field at fault (docs/baby.md, "The page").
 
 import { request } from "/console/api.js";
 import { el } from "/console/dom.js";
@@ -100,24 +100,54 @@ export function numberIn(input) {
   return Number.isFinite(value) ? value : null;
 }
 
-/** The sentence line at the end of `form` (made on first use). */
+/** The sentence line of `form` (made on first use, at its end). */
 export function formError(form) {
-  let output = form.querySelector(":scope > .form-error");
+  let output = form.querySelector(".form-error");
   if (!output) {
-    output = el("p", { class: "error form-error", role: "alert" });
+    output = el("p", { class: "error form-error", role: "alert", id: `${form.id || "form"}-error` });
     form.append(output);
   }
   return output;
 }
 
-/** Clears the form's sentence and the marks on its fields. */
-export function clearFormError(form) {
-  clearError({ form, output: formError(form) });
+/** Adds or takes away the sentence line's id in `control`'s aria-describedby. */
+function describedBy(control, id, on) {
+  const ids = (control.getAttribute("aria-describedby") || "").split(/\s+/).filter((token) => token && token !== id);
+  if (on) ids.push(id);
+  if (ids.length) control.setAttribute("aria-describedby", ids.join(" "));
+  else control.removeAttribute("aria-describedby");
 }
 
-/** Shows why `form`'s input was refused: the sentence under it, the field at fault marked. */
+/** Clears the form's sentence and the marks on its fields; the sentence line goes back to the form's end. */
+export function clearFormError(form) {
+  const output = formError(form);
+  for (const control of form.querySelectorAll("[aria-describedby]")) describedBy(control, output.id, false);
+  clearError({ form, output });
+  form.append(output);
+}
+
+/**
+ * Shows why `form`'s input was refused: the sentence right below the field at fault (marked,
+ * focused, and described by the sentence, so a screen reader reads it with the field), or at the
+ * form's end when no one field is at fault.
+ */
 export function refuse(form, error) {
-  showError(error, { form, output: formError(form) });
+  clearFormError(form);
+  const output = formError(form);
+  showError(error, { form, output });
+  const control = form.querySelector('[aria-invalid="true"]');
+  const field = control && control.closest(".field");
+  if (field && form.contains(field)) {
+    field.after(output);
+    describedBy(control, output.id, true);
+  }
+}
+
+/** Today on the host's clock (as last read), as a date input takes it: "2026-03-02". */
+export function today() {
+  const now = clock.now;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
 /** Says `text` under `form` (a check the page makes itself before asking the module). */

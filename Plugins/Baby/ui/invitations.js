@@ -2,7 +2,8 @@
 // (`invitations-list`), each with who invites, to which child, and when it expires ("in 6 days",
 // on the host's clock), with Accept (`invitation-accept`: the child's records come with the next
 // sync round) and Decline (`invitation-decline`: the invitation is deleted). They need the hub; a
-// device without one is told so in a sentence.
+// device without one is told so in a sentence. While some wait, the overview says how many, with a
+// link to them.
 
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
@@ -14,6 +15,7 @@ import { PLUGIN, $, clock } from "./common.js";
 /** Lists the invitations waiting for this person, or says why there can be none. */
 export async function showInvitations(done) {
   clear($("invitations"));
+  $("invitations-hint").hidden = true;
   let invitations;
   try {
     ({ invitations } = await callOperation(PLUGIN, "invitations-list", {}));
@@ -21,6 +23,8 @@ export async function showInvitations(done) {
     $("invitations").append(el("li", { class: "muted" }, errorText(error)));
     return;
   }
+  $("invitations-hint-text").textContent = t("overview.invitations", { count: invitations.length });
+  $("invitations-hint").hidden = invitations.length === 0;
   for (const invitation of invitations) {
     const what = { child: invitation.childName, from: invitation.from };
     const accept = el("button", { type: "button", class: "accept", "aria-label": t("invitations.acceptLabel", what) }, t("invitations.accept"));

@@ -1,13 +1,14 @@
-// Editing on the baby diary's page: a record chosen in the timeline (its "Edit" button) is loaded
-// into the edit form, whose date (a day, or a day and time for a record kept to the minute) and
-// note `record-update` saves; "Delete" removes a record. A guardian may change only their own
-// records: the module's refusal is said in a sentence. The child's photo is set here too: the file
-// is uploaded, then `child-update` names its address.
+// Editing on the baby diary's page: a record chosen in a list (the timeline, the milestones, the
+// posts: its "Edit" button) is loaded into the edit form, which opens right below that list; its
+// date (a day, or a day and time for a record kept to the minute) and note `record-update` saves;
+// "Delete" removes a record. A guardian may change only their own records: the module's refusal is
+// said in a sentence. The child's photo is set here too: the file is uploaded, then `child-update`
+// names its address.
 
 import { callOperation } from "/console/api.js";
 import { el } from "/console/dom.js";
 import { t } from "/console/i18n.js";
-import { PLUGIN, $, when, named, sayUnder } from "./common.js";
+import { PLUGIN, $, when, named, sayUnder, clearFormError } from "./common.js";
 import { uploadPhoto } from "./photos.js";
 
 // A vaccination is an item of the health card, not a record: it has its own operations.
@@ -29,12 +30,14 @@ export function recordButtons(item, done) {
     $("edit-date-label").textContent = t(moment ? "diary.dateTime" : "diary.date");
     $("edit-date").value = item.date;
     $("edit-note").value = item.note || "";
+    clearFormError(form);
+    edit.closest("ol, ul").after(form);
     form.hidden = false;
     $("edit-note").focus();
   });
   const remove = el("button", { type: "button", class: "secondary", "aria-label": t("records.deleteLabel", what) }, t("diary.delete"));
   remove.addEventListener("click", () => done(callOperation(PLUGIN, deleting(item.type), { id: item.id }), t("records.deleted")));
-  return [" ", edit, " ", remove];
+  return [" ", el("span", { class: "record-actions" }, edit, remove)];
 }
 
 /** Binds the edit form and the child's photo form. */

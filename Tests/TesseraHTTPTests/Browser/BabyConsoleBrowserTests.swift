@@ -54,19 +54,23 @@ import TesseraTestFixtures
                              "the child, its birth date and its age")
             try page.waitFor("document.querySelectorAll('#chart circle').length === 2", "the two weights on the chart")
             try page.waitFor("[...document.querySelectorAll('#children img')].some((i) => i.complete && i.naturalWidth === 2)", "the child's photo rendered")
+            try page.openDiaryTab("growth")
             try page.type("8.35", into: "value")
             try page.evaluate("document.getElementById('date').value = '2026-03-01'")
             try page.click("#measurement-form button[type=submit]")
             try page.waitFor("document.querySelectorAll('#chart circle').length === 3", "the new weight on the chart")
             try page.waitFor("document.getElementById('status').textContent === 'Measurement added.'", "the measurement added")
+            try page.openDiaryTab("overview")
             try page.waitFor("document.getElementById('timeline').innerText.includes('Mar 1, 2026 · Weight: 8.35 kg')", "the weight in the timeline")
 
             // The health card.
+            try page.openDiaryTab("health")
             try page.waitFor("document.getElementById('health-card').innerText.includes('A+')", "the blood group")
             try page.waitFor("document.getElementById('health-card').innerText.includes('111 Všeobecná')", "the insurer")
             try page.waitFor("document.getElementById('health-card').innerText.includes('pyl (moderate)')", "the allergy")
 
             // A post with a photo file through the form: uploaded, kept by the post, rendered.
+            try page.openDiaryTab("posts")
             try page.type("U babičky na zahradě", into: "post-text")
             try page.evaluate("document.getElementById('post-date').value = '2026-02-28'")
             let document = try page.send("DOM.getDocument")
@@ -74,9 +78,12 @@ import TesseraTestFixtures
             _ = try page.send("DOM.setFileInputFiles", ["nodeId": input["nodeId"] ?? .null, "files": [.string(photoFile)]])
             try page.click("#post-form button[type=submit]")
             try page.waitFor("document.getElementById('status').textContent === 'Post added.'", "the post added")
+            try page.waitFor("[...document.querySelectorAll('#posts img')].some((i) => i.complete && i.naturalWidth === 48)", "the post's photo in its list")
+            try page.openDiaryTab("overview")
             try page.waitFor("[...document.querySelectorAll('#timeline img')].some((i) => i.complete && i.naturalWidth === 48)", "the post's photo rendered")
 
             // The calendar: March has the new weight; February, one month back, the post and the first weight.
+            try page.openDiaryTab("calendar")
             try page.waitFor("document.getElementById('calendar-month').dataset.month === '2026-03'", "the calendar at March")
             #expect(try page.evaluate("document.getElementById('calendar-month').textContent") == "March 2026")
             try page.waitFor("document.querySelector('#calendar-grid td[data-date=\"2026-03-01\"]').innerText.includes('1 measurement')", "March 1st's weight")
@@ -87,6 +94,7 @@ import TesseraTestFixtures
             try page.waitFor("document.getElementById('calendar-day').innerText.includes('U babičky na zahradě')", "the day's post")
 
             // A doctor through the contact form: listed with its tel: link, and shared as a vCard download.
+            try page.openDiaryTab("contacts")
             try page.evaluate("document.getElementById('contact-kind').value = 'doctor'")
             try page.type("MUDr. Nováková", into: "contact-name")
             try page.type("+420 123 456 789", into: "contact-phone")
@@ -100,6 +108,7 @@ import TesseraTestFixtures
             try page.waitFor("(() => { const a = document.querySelector('#contacts a.vcard'); return a && a.download.endsWith('.vcf') && decodeURIComponent(a.href).includes('FN:MUDr. Nováková') })()", "the vCard download")
 
             // An illness, then a temperature entered into it: the illness's course shows it with its fever class.
+            try page.openDiaryTab("illnesses")
             try page.type("Angína", into: "problem-name")
             try page.evaluate("document.getElementById('problem-start').value = '2026-03-01'")
             try page.click("#problem-form button[type=submit]")
@@ -116,6 +125,7 @@ import TesseraTestFixtures
                              "the temperature in the illness")
 
             // An invitation by e-mail: the request is made, and without a hub the refusal is said under the form.
+            try page.openDiaryTab("sharing")
             try page.type("eva@example.org", into: "invite-email")
             try page.click("#invite-form button[type=submit]")
             try page.waitFor("""
@@ -123,6 +133,8 @@ import TesseraTestFixtures
                   'Sharing needs this device to be connected to a hub. Whoever looks after the device can connect it.'
                 """, "the refusal in a sentence")
             try page.waitFor("document.getElementById('account-state').textContent.startsWith('This device is not connected to a hub')", "no hub, said plainly")
+            #expect(try page.developerText() == [])
+            try page.openDiaryTab("overview")
         }
         // Nothing for developers on the page (no ISO dates, codes, JSON paths, config keys), and it fits a phone.
         #expect(try await onThread { try page.developerText() } == [])
@@ -182,7 +194,9 @@ import TesseraTestFixtures
             #expect(try page.evaluate("document.title") == "Deník miminka — Tessera")
             try page.waitFor("document.getElementById('children').innerText.includes('Ema ·')", "the child")
 
-            // A child born after today.
+            // A child born after today ("Add a child" opens the form below the child picker).
+            try page.click("#child-add-open")
+            try page.waitFor("!document.getElementById('child-form').hidden", "the form to add a child")
             try page.type("Jan", into: "child-name")
             try page.evaluate("document.getElementById('child-birth').value = '2026-06-15'")
             try page.click("#child-form button[type=submit]")
@@ -190,6 +204,7 @@ import TesseraTestFixtures
             #expect(try page.evaluate("document.getElementById('child-birth').getAttribute('aria-invalid')") == "true")
 
             // A weight of 500 kg.
+            try page.openDiaryTab("growth")
             try page.type("500", into: "value")
             try page.evaluate("document.getElementById('date').value = '2026-03-01'")
             try page.click("#measurement-form button[type=submit]")
@@ -200,6 +215,7 @@ import TesseraTestFixtures
             #expect(try page.evaluate("document.getElementById('value').getAttribute('aria-invalid')") == "true")
 
             // A milestone of its own whose name is only blanks.
+            try page.openDiaryTab("milestones")
             try page.choose("", in: "milestone-preset")
             try page.type("   ", into: "milestone-custom")
             try page.evaluate("document.getElementById('milestone-date').value = '2026-03-01'")
@@ -207,11 +223,13 @@ import TesseraTestFixtures
             try page.waitFor("\(Self.sentence("milestone-form")) === 'Vyberte milník ze seznamu, nebo napište vlastní.'", "the milestone refused in Czech")
 
             // A temperature of 46 °C.
+            try page.openDiaryTab("illnesses")
             try page.type("46", into: "temperature-value")
             try page.evaluate("document.getElementById('temperature-at').value = '2026-03-01T10:00'")
             try page.click("#temperature-form button[type=submit]")
             try page.waitFor("\(Self.sentence("temperature-form")) === 'Zadejte teplotu ve °C jako číslo od 30 do 45, například 38,2.'",
                              "the temperature refused in Czech")
+            try page.openDiaryTab("overview")
         }
         // Czech dates are spaced with no-break spaces ("15. 6. 2025"): compared as plain spaces.
         let children = try await onThread { try page.evaluate("document.getElementById('children').innerText").stringValue ?? "" }

@@ -51,6 +51,7 @@ import TesseraTestFixtures
             try ConsoleBrowserTests.signIn(page, at: base, with: token)
             try page.navigate(base + "/ui/cz.tessera.baby/")
             try page.waitFor("document.body.dataset.ready === 'true'", "the page to load")
+            try page.openDiaryTab("illnesses")
             try page.waitFor("document.querySelectorAll('#problems svg.temperature-chart circle.temperature').length === 3", "one point per temperature")
         }
 
@@ -94,6 +95,7 @@ import TesseraTestFixtures
                              "the symptom in the illness")
 
             // A reminder on the existing vaccination.
+            try page.openDiaryTab("calendar")
             try page.choose(vaccination, in: "reminder-record")
             try page.evaluate("document.getElementById('reminder-at').value = '2026-03-09T08:00'")
             try page.click("#reminder-form button[type=submit]")
@@ -112,6 +114,7 @@ import TesseraTestFixtures
             try page.waitFor("document.getElementById('status').textContent === 'Reminder cleared.'", "the reminder cleared")
 
             // The medication's reminders at its dosing time, turned on.
+            try page.openDiaryTab("illnesses")
             try page.click("#problems button.medication-notify[data-id=\"\(medication)\"]")
             try page.waitFor("document.getElementById('status').textContent === 'Reminders on.'", "the medication's reminders on")
             try page.waitFor("document.getElementById('problems').innerText.includes('(reminders on)')", "the medication shown reminding")
@@ -126,6 +129,7 @@ import TesseraTestFixtures
 
         try await onThread {
             // The doctor's phone edited.
+            try page.openDiaryTab("contacts")
             try page.click("#contacts button[aria-label=\"Edit the contact MUDr. Nováková\"]")
             try page.waitFor("document.getElementById('contact-submit').textContent === 'Save contact'", "the contact in the form")
             try page.evaluate("document.getElementById('contact-phone').value = ''")
@@ -135,6 +139,7 @@ import TesseraTestFixtures
             try page.waitFor("document.querySelector('#contacts a[href^=\"tel:\"]').getAttribute('href') === 'tel:+420987654321'", "the new tel: link")
 
             // The allergy's severity edited.
+            try page.openDiaryTab("health")
             try page.click("#health-card button[aria-label=\"Edit the allergy pyl\"]")
             try page.waitFor("!document.getElementById('health-item-form').hidden", "the allergy in the form")
             try page.choose("severe", in: "health-item-severity")
@@ -150,6 +155,7 @@ import TesseraTestFixtures
 
         // The export: the PDF fetched from export-download and offered as a download; its bytes are a PDF pdftotext reads.
         let link = try await onThread {
+            try page.openDiaryTab("export")
             try page.evaluate("document.getElementById('export-posts').checked = false")
             try page.click("#export-form button[type=submit]")
             try page.waitFor("document.querySelector('#export-result a.export-pdf')", "the PDF download link")

@@ -75,6 +75,11 @@ import TesseraTestFixtures
             try ConsoleBrowserTests.signIn(page, at: base, with: admin)
             try page.navigate(base + "/ui/cz.tessera.baby/")
             try page.waitFor("document.body.dataset.ready === 'true'", "the page to load")
+            // The overview says two invitations wait, and leads to them.
+            try page.waitFor("document.getElementById('invitations-hint-text').textContent === '2 invitations to share a child are waiting for you.'",
+                             "the overview's line about the invitations")
+            try page.click("#invitations-hint a")
+            try page.waitFor("location.hash === '#/sharing' && !document.getElementById('panel-sharing').hidden", "the part with the invitations")
             try page.waitFor("document.querySelectorAll('#invitations li[data-id]').length === 2", "both invitations in the inbox")
             try page.waitFor("document.getElementById('invitations').innerText.includes('Ema from ada — the invitation expires ')", "Ema's invitation")
             #expect(try page.evaluate("/\\d{4}-\\d{2}-\\d{2}/.test(document.getElementById('invitations').innerText)") == false)
