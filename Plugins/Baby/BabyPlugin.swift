@@ -20,6 +20,7 @@ package final class BabyPlugin: Plugin {
         BabyOperations.registerHealthCard(context, diary)
         BabyOperations.registerRecords(context, diary)
         BabyOperations.registerHealthProblems(context, diary)
+        BabyOperations.registerCare(context, diary)
         BabyOperations.registerViews(context, diary)
         BabyOperations.registerSharing(context, diary)
         // Rows another device deleted, a problem it ended, or a child this device lost access to:

@@ -47,6 +47,19 @@ enum BabyOperations {
         context.onDiary(diary, "suggestions", input: SuggestionInput.self) { input, _ in try await diary.suggestions(field: input.field, prefix: input.prefix, language: input.language) }
     }
 
+    static func registerCare(_ context: PluginContext, _ diary: Diary) {
+        context.onDiary(diary, "care-start", input: Diary.CareStart.self) { input, _ in try await diary.startCare(input) }
+        context.onDiary(diary, "care-stop", input: Diary.CareStop.self) { input, _ in try await diary.stopCare(input) }
+        context.onDiary(diary, "care-add", input: Diary.CareEntryInput.self) { input, _ in try await diary.addCare(input) }
+        context.onDiary(diary, "care-update", input: Diary.CareChange.self) { input, _ in try await diary.updateCare(input) }
+        context.onDiary(diary, "care-delete", input: IDInput.self) { input, _ in
+            try await diary.deleteCare(input.id)
+            return Done(ok: true)
+        }
+        context.onDiary(diary, "care-list", input: Diary.CareListInput.self) { input, _ in try await diary.careList(input) }
+        context.onDiary(diary, "care-summary", input: Diary.CareSummaryInput.self) { input, _ in try await diary.careSummary(input) }
+    }
+
     static func registerHealthProblems(_ context: PluginContext, _ diary: Diary) {
         context.onDiary(diary, "problem-open", input: Diary.NewProblem.self) { input, _ in try await diary.openProblem(input) }
         context.onDiary(diary, "problem-close", input: Diary.ProblemEnd.self) { input, _ in try await diary.closeProblem(input) }

@@ -55,5 +55,16 @@ enum BabySchema {
         CREATE TABLE exports (id TEXT PRIMARY KEY, address TEXT NOT NULL DEFAULT '', child_id TEXT NOT NULL DEFAULT '',
             principal TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '');
         CREATE INDEX exports_by_address ON exports (address, principal);
+        """),
+        // Daily care (`Care.swift`): feeds, sleep, nappies, pumping, tummy time; a running timer
+        // has no end yet (`end_ms` NULL). Synced in the child's space, like `records`.
+        StorageMigration(version: 4, sql: """
+        CREATE TABLE care (id TEXT PRIMARY KEY, child_id TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '',
+            started_at TEXT NOT NULL DEFAULT '', start_ms INTEGER NOT NULL DEFAULT 0, ended_at TEXT NOT NULL DEFAULT '', end_ms INTEGER,
+            method TEXT NOT NULL DEFAULT '', side TEXT NOT NULL DEFAULT '', amount_ml INTEGER, food TEXT NOT NULL DEFAULT '',
+            nappy TEXT NOT NULL DEFAULT '', colour TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '',
+            created_by TEXT NOT NULL DEFAULT '', author_name TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '');
+        CREATE INDEX care_by_child ON care (child_id, start_ms DESC, id DESC);
+        CREATE INDEX care_by_kind ON care (child_id, kind, start_ms DESC);
         """)]
 }

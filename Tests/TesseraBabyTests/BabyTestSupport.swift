@@ -31,7 +31,7 @@ enum BabyFixture {
     /// Every synced and local table's row count: "nothing written" is this unchanged.
     static func counts(_ host: PluginTestHost) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for table in ["children", "health_cards", "health_items", "records", "contacts", "access", "suggestions", "reminders"] {
+        for table in ["children", "health_cards", "health_items", "records", "contacts", "access", "suggestions", "reminders", "care"] {
             counts[table] = try await count(host, table)
         }
         return counts

@@ -39,6 +39,11 @@ enum SchemathesisStatedRules {
         // On the host's clock and the stored child: a measurement not after today nor before the
         // birth, and not far outside the WHO standard for the child unless confirmed.
         baby + "measurement-add": ["$.date", "$.value"],
+        // Daily care: times not ahead on the host's clock, an end not before the start; what each
+        // kind may have (an amount only for a bottle or pumping, a nappy's content for a nappy).
+        baby + "care-add": ["$.at", "$.endAt", "$.nappy", "$.amountMl"],
+        baby + "care-update": ["$.at", "$.endAt", "$.nappy", "$.amountMl"],
+        baby + "care-stop": ["$.amountMl"],
         // Across fields, or on the stored record: `until` not before `from` (today if left out),
         // an end not before the problem's start, what a stored record's kind may have.
         baby + "medication-add": ["$.until"],
