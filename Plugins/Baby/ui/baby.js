@@ -2,16 +2,18 @@
 // diary in parts a parent moves between, one shown at a time (tabs.js; the part is kept in the
 // address's hash): the overview (the children with their ages and photos, the chosen one's latest
 // measurements and "Edit details", and its timeline newest first, a page at a time, with photos
-// (photos.js) and each record's Edit and Delete (records.js)), growth (a measurement kind over 1
-// month, 1 year or all, as an SVG line over the WHO percentile lines, and a form to add one),
-// milestones and photos and posts (forms.js, each with the child's list), health (the card,
-// health.js; a temperature, forms.js; illnesses and injuries with visits, medications and a chart of
-// their temperatures, illnesses.js, fever-chart.js), the calendar with this device's reminders
-// (calendar.js, reminders.js), contacts (contacts.js), the PDF export (export.js), and sharing with
-// the invitations inbox and this device's account (sharing.js, invitations.js, account.js). Every
-// text is the person's language (messages/*.json), every date and number is formatted for it
-// (common.js), and a refused form says why right below the field at fault. The chart is drawn
-// with presentation attributes, not a style sheet: the host's content policy allows no inline style.
+// (photos.js) and each record's Edit and Delete (records.js)), daily care (feeds, sleep, nappies,
+// pumping and tummy time with timers, a quick add, today's log and the week, care.js), growth (a
+// measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines, and
+// a form to add one), milestones and photos and posts (forms.js, each with the child's list),
+// health (the card, health.js; a temperature, forms.js; illnesses and injuries with visits,
+// medications and a chart of their temperatures, illnesses.js, fever-chart.js), the calendar with
+// this device's reminders (calendar.js, reminders.js), contacts (contacts.js), the PDF export
+// (export.js), and sharing with the invitations inbox and this device's account (sharing.js,
+// invitations.js, account.js). Every text is the person's language (messages/*.json), every date
+// and number is formatted for it (common.js), and a refused form says why right below the field at
+// fault. The chart is drawn with presentation attributes, not a style sheet: the host's content
+// policy allows no inline style.
 
 import { startPage } from "/console/page.js";
 import { callOperation } from "/console/api.js";
@@ -34,6 +36,7 @@ import { bindExportForm } from "./export.js";
 import { showAccount, bindAccountForms } from "./account.js";
 import { showChildren, bindChildren, chosenChild, levels } from "./children.js";
 import { bindTabs, offerTabs, openTab } from "./tabs.js";
+import { showCare, bindCare } from "./care.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let cursor = null;
@@ -154,12 +157,13 @@ async function showChildDetails() {
  * Waits for a change, shows the page again, then says how it went in the status line (so what the
  * message tells of is on the page when it appears). A refusal of a form's input is said in that
  * form (`form`), right below the field at fault, which is marked; other failures in the status line.
- * Answers whether the change was made.
+ * `message` may be a function of what the change answered. Answers whether the change was made.
  */
 async function done(change, message, form) {
   if (form) clearFormError(form);
+  let answer;
   try {
-    await change;
+    answer = await change;
   } catch (error) {
     if (form) {
       refuse(form, error);
@@ -171,7 +175,7 @@ async function done(change, message, form) {
   }
   try {
     await refresh();
-    $("status").textContent = message;
+    $("status").textContent = typeof message === "function" ? message(answer) : message;
   } catch (error) {
     $("status").textContent = errorText(error);
   }
@@ -190,7 +194,7 @@ async function refresh() {
   offerTabs(children > 0);
   for (const id of TODAY_FIELDS) if (!$(id).value) $(id).value = today();
   await Promise.all([showChart(), showTimeline(false), showHealthCard(chosenChild()), showChildDetails(), showMilestonesAndPosts(),
-                     showMilestoneSuggestions()]);
+                     showMilestoneSuggestions(), showCare()]);
   await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
   calendarOpened = true;
 }
@@ -231,6 +235,7 @@ async function main() {
   bindEditing(chosenChild, done);
   bindReminderForm(done);
   bindExportForm(chosenChild);
+  bindCare(chosenChild, done);
   bindAccountForms(refresh);
   try {
     await refresh();

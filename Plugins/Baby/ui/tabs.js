@@ -8,7 +8,7 @@
 
 import { $ } from "./common.js";
 
-export const TABS = ["overview", "growth", "milestones", "posts", "health", "illnesses", "calendar", "contacts", "export", "sharing"];
+export const TABS = ["overview", "care", "growth", "milestones", "posts", "health", "illnesses", "calendar", "contacts", "export", "sharing"];
 const WITHOUT_A_CHILD = ["overview", "sharing"];
 
 let shown = null;

@@ -118,7 +118,7 @@ import TesseraTestFixtures
             #expect(try page.evaluate("\(Self.text("children")).includes('Ema · nar. 1. 9. 2025 · 6 měsíců a 1 den · vaše role: vlastník')") == true)
             #expect(try page.evaluate("document.getElementById('timeline').innerText")
                     == "V deníku zatím nic není. Začněte prvním měřením, milníkem nebo zápisem.")
-            #expect(try page.evaluate("[...document.querySelectorAll('[role=tab]')].filter((b) => !b.hidden).length") == 10)
+            #expect(try page.evaluate("[...document.querySelectorAll('[role=tab]')].filter((b) => !b.hidden).length") == 11)
             try Self.looksRight(page, "Ema's overview")
         }
 
