@@ -172,16 +172,35 @@ private enum GNU {
     }
 }
 
-/// A TCP port nothing listens on on 127.0.0.1 right now: the kernel's pick for port 0, read back
-/// and closed. Another process may take it before the caller binds, so callers retry.
+/// A TCP port nothing listens on on 127.0.0.1 right now, below the ephemeral range (else the
+/// kernel's pick for port 0), tried and closed. Another test may still pick it before the caller
+/// binds, so callers that can retry do.
 public func freeLoopbackPort() throws -> Int {
+    // Below Linux's ephemeral range (32768–60999 by default): the kernel never hands such a port
+    // to another socket bound to port 0 or to an outgoing connection, so it stays free until
+    // the test listens on it. A port from the ephemeral range was taken in between under load,
+    // once (HubMailTests: "the SMTP test server exited before it listened").
+    for _ in 0..<200 {
+        let port = Int.random(in: 20_000..<32_000)
+        if try canBind(port) { return port }
+    }
+    return try boundPort(0)
+}
+
+/// Whether nothing listens on loopback `port` now.
+private func canBind(_ port: Int) throws -> Bool {
+    do { return try boundPort(port) == port } catch { return false }
+}
+
+/// Binds a socket to loopback `port` (0: any), closes it, and answers the port it had.
+private func boundPort(_ port: Int) throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw SpawnFailure("socket: errno \(errno)") }
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }

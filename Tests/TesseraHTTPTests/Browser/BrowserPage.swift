@@ -117,6 +117,9 @@ final class BrowserPage: @unchecked Sendable {
 
     /// A PNG of the whole page, written to `path`.
     func screenshot(to path: String) throws {
+        // A tab behind another draws no frames, and Chromium never answers a screenshot of it: a
+        // test with two people's pages in one browser hung so (SafeTravelGuardiansPageBrowserTests).
+        _ = try send("Page.bringToFront")
         let shot = try send("Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true])
         guard let data = shot["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else { throw HeadlessChromium.Failure("no screenshot") }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

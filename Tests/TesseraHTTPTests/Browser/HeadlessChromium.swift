@@ -74,7 +74,7 @@ final class HeadlessChromium: @unchecked Sendable {
             offset += n
         }
         while true {
-            let answer = try readMessage()
+            let answer = try readMessage(for: method)
             guard answer["id"]?.integerValue == Int64(nextID) else {
                 if let problem = BrowserProblems.problem(in: answer) { problems.withLock { $0.append(problem) } }
                 continue
@@ -84,7 +84,11 @@ final class HeadlessChromium: @unchecked Sendable {
         }
     }
 
-    private func readMessage() throws -> JSONValue {
+    /// How long the browser may take to say anything at all: far beyond any answer under load, so
+    /// that a browser that stopped answering fails its test instead of holding CI until its limit.
+    static let silenceLimitMilliseconds: Int32 = 120_000
+
+    private func readMessage(for method: String) throws -> JSONValue {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if let end = buffer.firstIndex(of: 0) {
@@ -92,6 +96,10 @@ final class HeadlessChromium: @unchecked Sendable {
                 buffer.removeFirst(end + 1)
                 return try JSONValue(parsing: message)
             }
+            var ready = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Self.silenceLimitMilliseconds)
+            if polled == 0 { throw Failure("the browser said nothing for \(Self.silenceLimitMilliseconds / 1000) s after \(method)") }
+            if polled < 0 && errno == EINTR { continue }
             let n = read(answers, &chunk, chunk.count)
             guard n > 0 else { throw Failure("the browser closed the DevTools pipe") }
             buffer += chunk[..<n]
