@@ -23,6 +23,7 @@ TABLES = [
     ("WHOTablesHeadCircumferenceForAge", "headCircumferenceForAge", "hcfa_{}_0_5", "day", "0", "1"),
     ("WHOTablesWeightForLength", "weightForLength", "wfl_{}_0_2", "length", "45.0", "0.1"),
     ("WHOTablesWeightForHeight", "weightForHeight", "wfh_{}_2_5", "height", "65.0", "0.1"),
+    ("WHOTablesBMIForAge", "bmiForAge", "bfa_{}_0_5", "day", "0", "1"),
 ]
 SEXES = [("boys", "boy"), ("girls", "girl")]
 

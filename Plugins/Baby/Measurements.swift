@@ -1,15 +1,11 @@
 import Foundation
 import TesseraSDK
 
-/// The three kinds of measurement (UC14), each with its unit, precision and the physically
-/// possible range for a child (0–18 years), so a slip of the finger — 510 cm, 0 kg — is refused.
+/// The three kinds of measurement (UC14), each with its unit and the physically possible range for a child (0–18 years), so a slip of the finger — 510 cm, 0 kg — is refused.
 enum MeasurementKind: String, CaseIterable, Sendable {
     case height, weight, headCircumference
 
     var unit: String { self == .weight ? "kg" : "cm" }
-    /// cm to one decimal, kg to three (grams), §9.8 question 6.
-    var decimals: Double { self == .weight ? 1000 : 10 }
-
     var range: ClosedRange<Double> {
         switch self {
         case .height: 20...220
@@ -18,12 +14,13 @@ enum MeasurementKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// The value rounded to the kind's precision, or a refusal naming `field` and the range.
+    /// The value as entered (issue 41: WHO Anthro scores 72.86 cm, not 72.9), or a refusal naming
+    /// `field` and the range.
     func checked(_ value: Double, field: String) throws -> Double {
         guard value.isFinite, range.contains(value) else {
             throw BabyError.outOfRange(field, "\(value) \(unit) is outside \(range.lowerBound)–\(range.upperBound) \(unit) for a \(rawValue)")
         }
-        return (value * decimals).rounded() / decimals
+        return value
     }
 }
 
@@ -37,6 +34,10 @@ extension Diary {
         var photos: [String]?
         /// The parent confirms a value the WHO standard finds implausible for the child.
         var confirmed: Bool?
+        /// A height's position, `lying` or `standing`; by default the one the WHO expects at the age.
+        var position: String?
+        /// A weight taken with oedema: kept, but given no weight-based score.
+        var oedema: Bool?
     }
 
     struct SeriesInput: Decodable, Sendable {
@@ -52,9 +53,35 @@ extension Diary {
         let value = try kind.checked(input.value, field: "value")
         try await require(.createRecord, on: input.childId)  // who may, before what they sent
         try await checkMeasurementDay(input.date, childID: input.childId)
-        if input.confirmed != true { try await checkPlausible(value, kind: kind, childID: input.childId, date: input.date) }
+        var values: [String: SQLValue] = ["kind": .text(kind.rawValue), "value": .real(value)]
+        let position = try await measuredPosition(input.position, kind: kind, childID: input.childId, date: input.date)
+        if let position { values["position"] = .text(position.rawValue) }
+        if let oedema = input.oedema {
+            guard kind == .weight else { throw BabyError.invalid("oedema", "only a weight is taken with or without oedema") }
+            values["oedema"] = .integer(oedema ? 1 : 0)
+        }
+        if input.confirmed != true, input.oedema != true {
+            try await checkPlausible(value, kind: kind, position: position, childID: input.childId, date: input.date)
+        }
         return try await addRecord(childID: input.childId, type: .measurement, date: input.date, note: input.note, photos: input.photos,
-                                   values: ["kind": .text(kind.rawValue), "value": .real(value)])
+                                   values: values)
+    }
+
+    /// A height's position: as given, or the one the WHO expects at the child's age (lying before
+    /// two years). A baby under 9 months is measured lying: WHO Anthro ignores a "standing" then.
+    func measuredPosition(_ given: String?, kind: MeasurementKind, childID: String, date: String) async throws -> MeasuredPosition? {
+        guard kind == .height else {
+            if given != nil { throw BabyError.invalid("position", "only a length or height is measured lying or standing") }
+            return nil
+        }
+        let (birth, _) = try await growthSubject(childID)
+        let age = ageDays(birth: birth, at: date) ?? 0
+        guard let given else { return MeasuredPosition.expected(ageDays: age) }
+        let position = try MeasuredPosition(rawValue: Validate.oneOf(given, MeasuredPosition.allCases.map(\.rawValue), field: "position"))!
+        if position == .standing, age < MeasuredPosition.firstStandingDay {
+            throw PluginError(.invalidInput, "position: a baby under 9 months is measured lying down (code standing_too_young)", field: "$.position")
+        }
+        return position
     }
 
     /// Issue 41: a measurement is of a day the child has lived: not after today (it showed as the
@@ -70,25 +97,19 @@ extension Diary {
         }
     }
 
-    /// The z-scores beyond which WHO Anthro flags a value as implausible (its `flag_threshold`s):
-    /// weight-for-age below −6 or above 5, length/height-for-age beyond ±6, head circumference ±5.
-    static func plausibleZScores(_ kind: MeasurementKind) -> ClosedRange<Double> {
-        switch kind {
-        case .weight: -6...5
-        case .height: -6...6
-        case .headCircumference: -5...5
-        }
-    }
-
     /// Issue 41: a value far outside the WHO standard for the child's age and sex (a 70 kg
     /// six-month-old: a slip, or kg for g) is not charted silently; the parent is asked to confirm
     /// it (`confirmed: true`). A child without a recorded sex, or past the tables' five years, is
     /// not checked: there is no standard to hold the value to.
-    func checkPlausible(_ value: Double, kind: MeasurementKind, childID: String, date: String) async throws {
+    func checkPlausible(_ value: Double, kind: MeasurementKind, position: MeasuredPosition?, childID: String, date: String) async throws {
         let (birth, sex) = try await growthSubject(childID)
-        guard let sex, let age = ageDays(birth: birth, at: date),
-              let z = try? GrowthStandard.zScore(value, indicator: Self.indicator(of: kind), sex: sex, ageDays: age),
-              !Self.plausibleZScores(kind).contains(z) else { return }
+        guard let sex, let age = ageDays(birth: birth, at: date) else { return }
+        let visit = GrowthVisit(sex: sex, ageDays: age, weightKg: kind == .weight ? value : nil,
+                                lengthHeightCm: kind == .height ? value : nil, position: position,
+                                headCircumferenceCm: kind == .headCircumference ? value : nil)
+        let indicator = Self.indicator(of: kind)
+        let assessment = GrowthAssessment(visit)
+        guard assessment.isFlagged(indicator), let z = assessment.zScore(indicator) else { return }
         let rounded = (z * 10).rounded() / 10
         throw PluginError(.invalidInput, "value: \(value) \(kind.unit) is far outside the WHO standard for the child's age and sex "
                           + "(z-score \(rounded)); send it again with confirmed true if it is right (code implausible)", field: "$.value")

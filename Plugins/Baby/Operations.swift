@@ -33,6 +33,7 @@ enum BabyOperations {
     static func registerRecords(_ context: PluginContext, _ diary: Diary) {
         context.onDiary(diary, "measurement-add", input: Diary.NewMeasurement.self) { input, _ in try await diary.addMeasurement(input) }
         context.onDiary(diary, "measurements", input: Diary.SeriesInput.self) { input, _ in try await diary.measurementSeries(input) }
+        context.onDiary(diary, "growth", input: Diary.GrowthInput.self) { input, _ in try await diary.growth(input) }
         context.onDiary(diary, "milestone-add", input: Diary.NewMilestone.self) { input, _ in try await diary.addMilestone(input) }
         context.onDiary(diary, "post-add", input: Diary.NewPost.self) { input, _ in try await diary.addPost(input) }
         context.onDiary(diary, "record-get", input: IDInput.self) { input, _ in try await diary.record(input.id) }

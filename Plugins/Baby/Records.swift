@@ -57,6 +57,10 @@ extension Diary {
             if let text = row[column].text, !text.isEmpty { item[key] = .string(text) }
         }
         if !row["value"].isNull { item["value"] = row["value"].jsonValue }
+        if let position = row["position"].text, !position.isEmpty { item["position"] = .string(position) }
+        if row["kind"].text == MeasurementKind.weight.rawValue, row["type"].text == RecordType.measurement.rawValue {
+            item["oedema"] = .bool(row["oedema"].integer == 1)
+        }
         if row["type"].text == RecordType.medication.rawValue { item["doses"] = (try? JSONValue(parsing: row["doses"].text ?? "[]")) ?? [] }
         if row["type"].text == RecordType.temperature.rawValue, let celsius = row["value"].real { item["fever"] = .string(Fever.classify(celsius).rawValue) }
         return .object(item)
@@ -80,6 +84,10 @@ extension Diary {
         var doses: [Dose]?
         /// The parent confirms a measurement the WHO standard finds implausible.
         var confirmed: Bool?
+        /// A height's position, `lying` or `standing`.
+        var position: String?
+        /// Whether a weight was taken with oedema.
+        var oedema: Bool?
     }
 
     /// L228: whoever may, edits any record: its date, note, name, value (checked as for its
@@ -91,10 +99,23 @@ extension Diary {
         if let date = input.date { values["occurred_at"] = .text(try dates.parseDayOrMoment(date, field: "date")) }
         if let note = input.note { values["note"] = .text(try Validate.note(note)) }
         if let name = input.name { values["name"] = .text(try Validate.name(name, field: "name")) }
+        let measured = row["type"].text == RecordType.measurement.rawValue ? MeasurementKind(rawValue: row["kind"].text ?? "") : nil
+        let date = input.date ?? row["occurred_at"].text ?? ""
+        var position = MeasuredPosition(rawValue: row["position"].text ?? "")
+        if let given = input.position {
+            guard let measured else { throw BabyError.invalid("position", "only a length or height is measured lying or standing") }
+            position = try await measuredPosition(given, kind: measured, childID: childID, date: date)
+            values["position"] = .text(position?.rawValue ?? "")
+        }
+        if let oedema = input.oedema {
+            guard measured == .weight else { throw BabyError.invalid("oedema", "only a weight is taken with or without oedema") }
+            values["oedema"] = .integer(oedema ? 1 : 0)
+        }
         if let value = input.value {
             let checked = try checkedValue(value, of: row)
-            if input.confirmed != true, let kind = MeasurementKind(rawValue: row["kind"].text ?? ""), row["type"].text == RecordType.measurement.rawValue {
-                try await checkPlausible(checked, kind: kind, childID: childID, date: input.date ?? row["occurred_at"].text ?? "")
+            let oedema = input.oedema ?? (row["oedema"].integer == 1)
+            if input.confirmed != true, !oedema, let measured {
+                try await checkPlausible(checked, kind: measured, position: position, childID: childID, date: date)
             }
             values["value"] = .real(checked)
         }

@@ -66,5 +66,12 @@ enum BabySchema {
             created_by TEXT NOT NULL DEFAULT '', author_name TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '');
         CREATE INDEX care_by_child ON care (child_id, start_ms DESC, id DESC);
         CREATE INDEX care_by_kind ON care (child_id, kind, start_ms DESC);
+        """),
+        // Issue 41: how a length or height was measured (`lying`, `standing`; '' for records
+        // written before, read as the position the WHO expects at the age) and oedema with a
+        // weight (1: no weight-based score), as WHO Anthro takes them.
+        StorageMigration(version: 5, sql: """
+        ALTER TABLE records ADD COLUMN position TEXT NOT NULL DEFAULT '';
+        ALTER TABLE records ADD COLUMN oedema INTEGER NOT NULL DEFAULT 0;
         """)]
 }

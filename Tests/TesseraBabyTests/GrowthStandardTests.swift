@@ -21,7 +21,7 @@ import Testing
 
     @Test func theTablesRowsAreTheCSVsValues() throws {
         // First and last rows of wfa_boys_0_5.csv and wfl_girls_0_2.csv, copied by hand.
-        #expect(try GrowthStandard.parameters(.weightForAge, sex: .boy, at: 0) == LMS(l: 0.3487, m: 3.3464, s: 0.146))
+        #expect(try GrowthStandard.parameters(.weightForAge, sex: .boy, at: 0) == LMS(l: 0.3487, m: 3.3464, s: 0.14602))
         #expect(try GrowthStandard.parameters(.weightForAge, sex: .boy, at: 1856) == LMS(l: -0.1534, m: 18.4968, s: 0.1358))
         #expect(try GrowthStandard.parameters(.weightForLength, sex: .girl, at: 45.0) == LMS(l: -0.3833, m: 2.4607, s: 0.09029))
         #expect(try GrowthStandard.parameters(.weightForLength, sex: .girl, at: 110.0) == LMS(l: -0.3833, m: 18.3324, s: 0.09401))
@@ -51,15 +51,15 @@ import Testing
     }
 
     @Test func weightBeyondThreeStandardDeviationsUsesTheRestrictedTail() throws {
-        // SD3 = 5.030377, SD2 = 4.419193 (boys, day 0). One SD3−SD2 step above SD3 is z = 4 exactly
+        // SD3 = 5.030639, SD2 = 4.419354 (boys, day 0: L 0.3487, M 3.3464, S 0.14602). One SD3−SD2 step above SD3 is z = 4 exactly
         // under the WHO's restriction; the plain LMS formula would say 3.9237.
-        let sd3 = 5.030377, sd2 = 4.419193
+        let sd3 = 5.030639, sd2 = 4.419354
         let heavy = sd3 + (sd3 - sd2)
         #expect(abs(try GrowthStandard.zScore(heavy, indicator: .weightForAge, sex: .boy, ageDays: 0) - 4) < 1e-4)
         let lms = try GrowthStandard.parameters(.weightForAge, sex: .boy, at: 0)
         #expect(abs(lms.plainZScore(heavy) - 3.9237) < 1e-3)
-        // Below: SD−3 = 2.080455, SD−2 = 2.459422; half a step below SD−3 is z = −3.5.
-        let light = 2.080455 - 0.5 * (2.459422 - 2.080455)
+        // Below: SD−3 = 2.080308, SD−2 = 2.459312; half a step below SD−3 is z = −3.5.
+        let light = 2.080308 - 0.5 * (2.459312 - 2.080308)
         #expect(abs(try GrowthStandard.zScore(light, indicator: .weightForAge, sex: .boy, ageDays: 0) + 3.5) < 1e-4)
         // And the inverse lands on the same weights.
         #expect(abs(try GrowthStandard.value(atZScore: 4, indicator: .weightForAge, sex: .boy, at: 0) - heavy) < 1e-4)
@@ -82,9 +82,9 @@ import Testing
         for z in stride(from: -5.0, through: 5.0, by: 0.25) {
             #expect(abs(try GrowthStandard.zScore(ofPercentile: GrowthStandard.percentile(ofZScore: z)) - z) < 1e-8)
         }
-        // wfa boys day 365: L 0.0645, M 9.646, S 0.1092 → z = ((9.6/9.646)^0.0645 − 1)/(0.0645 · 0.1092) = −0.04377.
-        #expect(abs(try GrowthStandard.zScore(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) + 0.043768) < 1e-6)
-        #expect(abs(try GrowthStandard.percentile(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) - 48.2545) < 1e-4)
+        // wfa boys day 365: L 0.0645, M 9.646, S 0.10925 → z = ((9.6/9.646)^0.0645 − 1)/(0.0645 · 0.10925) = −0.043748.
+        #expect(abs(try GrowthStandard.zScore(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) + 0.0437482) < 1e-6)
+        #expect(abs(try GrowthStandard.percentile(9.6, indicator: .weightForAge, sex: .boy, ageDays: 365) - 48.2553) < 1e-4)
     }
 
     @Test func weightForLengthBetweenTableRowsIsInterpolated() throws {

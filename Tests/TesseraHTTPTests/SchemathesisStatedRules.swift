@@ -37,8 +37,9 @@ enum SchemathesisStatedRules {
         baby + "visit-add": ["$.remindAt", "$.doctorId"],
         baby + "reminder-set": ["$.remindAt"],
         // On the host's clock and the stored child: a measurement not after today nor before the
-        // birth, and not far outside the WHO standard for the child unless confirmed.
-        baby + "measurement-add": ["$.date", "$.value"],
+        // birth, and not far outside the WHO standard for the child unless confirmed; a position
+        // only for a height, and not standing under 9 months; oedema only for a weight.
+        baby + "measurement-add": ["$.date", "$.value", "$.position", "$.oedema"],
         // Daily care: times not ahead on the host's clock, an end not before the start; what each
         // kind may have (an amount only for a bottle or pumping, a nappy's content for a nappy).
         baby + "care-add": ["$.at", "$.endAt", "$.nappy", "$.amountMl"],
@@ -49,7 +50,7 @@ enum SchemathesisStatedRules {
         baby + "medication-add": ["$.until"],
         baby + "problem-close": ["$.endDate"],
         baby + "health-item-update": ["$.date", "$.severity"],
-        baby + "record-update": ["$.value", "$.photos"],
+        baby + "record-update": ["$.value", "$.photos", "$.position", "$.oedema"],
         baby + "record-assign": ["$.id"],
         baby + "contact-update": ["$.specialization", "$.officeHours"],
         // The deployment's insurer list; a cursor only a previous page gives.

@@ -10,6 +10,9 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
     case weightForLength = "weight-for-length"
     /// Weight (kg) for standing height, 65–120 cm: the standard for children from 2 to 5 years.
     case weightForHeight = "weight-for-height"
+    /// Body mass index (kg/m²) for age, 0–1856 days: from recumbent length before 731 days, from
+    /// standing height after, as the WHO's two BMI tables join.
+    case bmiForAge = "bmi-for-age"
 
     /// The weight-for-stature standard for a child's age: weight-for-length before 731 days (when
     /// children are measured lying), weight-for-height from 731 days (standing), as the WHO splits them.
@@ -28,7 +31,7 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
     /// The axis of this indicator's tables.
     public var axis: Axis {
         switch self {
-        case .weightForAge, .lengthHeightForAge, .headCircumferenceForAge: .ageDays
+        case .weightForAge, .lengthHeightForAge, .headCircumferenceForAge, .bmiForAge: .ageDays
         case .weightForLength, .weightForHeight: .lengthCm
         }
     }
@@ -36,7 +39,7 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
     /// Whether the WHO restricts the tails beyond ±3 SD (the weight-based indicators).
     public var restrictsTails: Bool {
         switch self {
-        case .weightForAge, .weightForLength, .weightForHeight: true
+        case .weightForAge, .weightForLength, .weightForHeight, .bmiForAge: true
         case .lengthHeightForAge, .headCircumferenceForAge: false
         }
     }
@@ -46,6 +49,7 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
         switch self {
         case .weightForAge, .weightForLength, .weightForHeight: "kg"
         case .lengthHeightForAge, .headCircumferenceForAge: "cm"
+        case .bmiForAge: "kg/m²"
         }
     }
 
@@ -61,6 +65,8 @@ public enum GrowthIndicator: String, CaseIterable, Codable, Sendable {
         case (.weightForLength, .girl): WHOTables.weightForLength_girl
         case (.weightForHeight, .boy): WHOTables.weightForHeight_boy
         case (.weightForHeight, .girl): WHOTables.weightForHeight_girl
+        case (.bmiForAge, .boy): WHOTables.bmiForAge_boy
+        case (.bmiForAge, .girl): WHOTables.bmiForAge_girl
         }
     }
 }
