@@ -106,9 +106,9 @@ extension Diary {
         var indicator: String
     }
 
-    /// `growth` (issue 41): one indicator's points with z-score, percentile and whether WHO Anthro
-    /// would flag it, the percentile lines for its chart, and the days that could not be scored
-    /// with the reason (`noSex`, `oedema`, `outsideStandard`: past 60 months or a length outside the table).
+    /// `growth` (issue 41): one indicator's points, each with z-score, percentile and whether WHO
+    /// Anthro would flag it when the standard can score it, the percentile lines for its chart, and
+    /// the days that could not be scored with the reason (`noSex`, `oedema`, `outsideStandard`: past 60 months or a length outside the table).
     func growth(_ input: GrowthInput) async throws -> JSONValue {
         guard let indicator = Self.growthIndicators[input.indicator] else {
             throw BabyError.invalid("indicator", "'\(input.indicator)' is not one of \(Self.growthIndicators.keys.sorted().joined(separator: ", "))")
@@ -122,8 +122,10 @@ extension Diary {
             guard let measured = Self.measured(indicator, on: day) else { continue }
             var point: [String: JSONValue] = ["date": .string(day.day), "ageDays": .integer(Int64(day.ageDays)), "value": .number(measured.value)]
             if let length = measured.lengthCm { point["lengthCm"] = .number(length) }
+            // A day the standard cannot score is still the child's value: charted, without a percentile.
             guard let assessment = day.assessment, let z = assessment.zScore(indicator) else {
                 unscored.append(["date": .string(day.day), "reason": .string(Self.whyUnscored(indicator, day: day, sex: sex))])
+                points.append(.object(point))
                 continue
             }
             if byLength { point["standard"] = .string(assessment.weightForStature.rawValue) }

@@ -68,7 +68,8 @@ import TesseraTesting
         let weight = try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 14, "oedema": true, "date": "2026-03-01"])
         #expect(weight["oedema"] == true)
         let answer = try await host.call("growth", ["childId": id, "indicator": "weight-for-age"])
-        #expect(answer["points"]?.arrayValue?.isEmpty == true)
+        let kept = try #require(Self.point(answer, on: "2026-03-01"), "the weight is still charted")
+        #expect(kept["value"]?.doubleValue == 14 && kept["zScore"] == nil && kept["percentile"] == nil)
         #expect(answer["unscored"] == [["date": "2026-03-01", "reason": "oedema"]])
         _ = try await host.call("record-update", ["id": try #require(weight["id"]), "oedema": false, "value": 9.1])
         let scored = try await host.call("growth", ["childId": id, "indicator": "weight-for-age"])
@@ -100,6 +101,8 @@ import TesseraTesting
         _ = try await host.call("measurement-add", ["childId": id, "kind": "weight", "value": 9.1, "date": "2026-03-02"])
         let answer = try await host.call("growth", ["childId": id, "indicator": "weight-for-age"])
         #expect(answer["sex"] == .null)
+        #expect(answer["points"]?.arrayValue?.map { $0["value"] } == [9.1], "charted without a percentile")
+        #expect(answer["points"]?[0]?["zScore"] == nil)
         #expect(answer["unscored"] == [["date": "2026-03-02", "reason": "noSex"]])
         #expect(answer["lines"] == [])
     }

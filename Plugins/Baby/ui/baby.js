@@ -3,25 +3,23 @@
 // address's hash): the overview (the children with their ages and photos, the chosen one's latest
 // measurements and "Edit details", and its timeline newest first, a page at a time, with photos
 // (photos.js) and each record's Edit and Delete (records.js)), daily care (feeds, sleep, nappies,
-// pumping and tummy time with timers, a quick add, today's log and the week, care.js), growth (a
-// measurement kind over 1 month, 1 year or all, as an SVG line over the WHO percentile lines, and
-// a form to add one), milestones and photos and posts (forms.js, each with the child's list),
+// pumping and tummy time with timers, a quick add, today's log and the week, care.js), growth (each
+// WHO indicator as a line over the WHO percentile lines, the latest value in words, and a form to
+// add a measurement, growth.js), milestones and photos and posts (forms.js, each with the child's list),
 // health (the card, health.js; a temperature, forms.js; illnesses and injuries with visits,
 // medications and a chart of their temperatures, illnesses.js, fever-chart.js), the calendar with
 // this device's reminders (calendar.js, reminders.js), contacts (contacts.js), the PDF export
 // (export.js), and sharing with the invitations inbox and this device's account (sharing.js,
 // invitations.js, account.js). Every text is the person's language (messages/*.json), every date
 // and number is formatted for it (common.js), and a refused form says why right below the field at
-// fault. The chart is drawn with presentation attributes, not a style sheet: the host's content
-// policy allows no inline style.
+// fault.
 
 import { startPage } from "/console/page.js";
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 import { t } from "/console/i18n.js";
-import { date } from "/console/format.js";
-import { errorText, reasonCode } from "/console/errors.js";
-import { PLUGIN, $, when, measure, describe, named, numberIn, clearFormError, refuse, readClock, safely, today, milestoneName } from "./common.js";
+import { errorText } from "/console/errors.js";
+import { PLUGIN, $, when, describe, clearFormError, refuse, readClock, safely, today, milestoneName } from "./common.js";
 import { photoImage } from "./photos.js";
 import { showHealthCard, bindHealthForms } from "./health.js";
 import { showCalendar, bindCalendar } from "./calendar.js";
@@ -37,71 +35,10 @@ import { showAccount, bindAccountForms } from "./account.js";
 import { showChildren, bindChildren, chosenChild, levels } from "./children.js";
 import { bindTabs, offerTabs, openTab } from "./tabs.js";
 import { showCare, bindCare } from "./care.js";
+import { showGrowth, bindGrowth } from "./growth.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 let cursor = null;
 let latestMonth = null;  // the newest record's month: where the calendar opens (the host's clock may not be the browser's)
-
-function svg(tag, attributes, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-async function showChart() {
-  const chart = $("chart");
-  for (const node of [...chart.childNodes]) if (node.nodeName !== "title") node.remove();
-  $("chart-title").textContent = t("growth.chartTitleOf", { kind: named("kinds", $("kind").value) });
-  if (!chosenChild()) return;
-  const series = await callOperation(PLUGIN, "measurements", { childId: chosenChild(), kind: $("kind").value, range: $("range").value });
-  const points = series.points;
-  if (points.length === 0) {
-    chart.append(svg("text", { x: 20, y: 120, "font-size": 18, fill: "currentColor" }, t("growth.empty")));
-    return;
-  }
-  const times = points.map((p) => Date.parse(p.date.slice(0, 10)));
-  const values = points.map((p) => p.value);
-  const [t0, t1] = [Math.min(...times), Math.max(...times)];
-  // The WHO percentile lines over the same days, when the child's sex is recorded: a point's age in
-  // days gives the birth date, and each line's values between the first and last measurement.
-  const bands = percentileBands(series, points, times, t0, t1);
-  const shown = values.concat(...bands.map((b) => b.points.map((p) => p.value)));
-  const [v0, v1] = [Math.min(...shown), Math.max(...shown)];
-  const x = (time) => 90 + (t1 === t0 ? 230 : ((time - t0) / (t1 - t0)) * 450);
-  const y = (v) => 210 - (v1 === v0 ? 90 : ((v - v0) / (v1 - v0)) * 180);
-  for (const band of bands) {
-    const path = band.points.map((p) => `${x(p.time)},${y(p.value)}`).join(" ");
-    chart.append(svg("polyline", { points: path, fill: "none", stroke: "#9e9e9e", "stroke-width": band.percentile === 50 ? 1.5 : 1,
-                                   "stroke-dasharray": band.percentile === 50 ? "" : "4 3", class: "percentile" }));
-    const last = band.points[band.points.length - 1];
-    if (last) chart.append(svg("text", { x: x(last.time) + 4, y: y(last.value) + 4, "font-size": 13, fill: "#757575" }, t("growth.percentile", { p: band.percentile })));
-  }
-  const line = points.map((p, i) => `${x(times[i])},${y(values[i])}`).join(" ");
-  chart.append(svg("polyline", { points: line, fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
-  points.forEach((p, i) => {
-    const point = svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 3, fill: "#1565c0" });
-    point.append(svg("title", {}, t("growth.point", { date: when(p.date), value: measure(p.value, series.unit) })));
-    chart.append(point);
-  });
-  const label = (lx, ly, text, anchor = "start") => svg("text", { x: lx, y: ly, "font-size": 15, fill: "currentColor", "text-anchor": anchor }, text);
-  chart.append(label(4, 34, measure(v1, series.unit)), label(4, 214, measure(v0, series.unit)), label(90, 236, date(points[0].date.slice(0, 10))));
-  if (t1 !== t0) chart.append(label(596, 236, date(points[points.length - 1].date.slice(0, 10)), "end"));
-}
-
-/** The WHO percentile lines of a `measurements` answer as times and values between t0 and t1. */
-function percentileBands(series, points, times, t0, t1) {
-  const scored = series.percentiles && series.percentiles.points && series.percentiles.points[0];
-  if (!scored) return [];
-  const index = points.findIndex((p) => p.id === scored.id);
-  if (index < 0) return [];
-  const birth = times[index] - scored.ageDays * 86400000;
-  return series.percentiles.lines.map((line) => ({
-    percentile: line.percentile,
-    points: line.points.map((p) => ({ time: birth + p.ageDays * 86400000, value: p.value }))
-      .filter((p) => p.time >= t0 && p.time <= t1),
-  })).filter((band) => band.points.length > 1);
-}
 
 /** The chosen child's timeline, newest first, a page at a time. */
 async function showTimeline(more) {
@@ -193,26 +130,10 @@ async function refresh() {
   const children = await showChildren(done);
   offerTabs(children > 0);
   for (const id of TODAY_FIELDS) if (!$(id).value) $(id).value = today();
-  await Promise.all([showChart(), showTimeline(false), showHealthCard(chosenChild()), showChildDetails(), showMilestonesAndPosts(),
+  await Promise.all([showGrowth(chosenChild()), showTimeline(false), showHealthCard(chosenChild()), showChildDetails(), showMilestonesAndPosts(),
                      showMilestoneSuggestions(), showCare()]);
   await showCalendar(chosenChildren(), calendarOpened ? undefined : latestMonth);
   calendarOpened = true;
-}
-
-/**
- * The measurement the module last found implausible for the child (far outside the WHO standard,
- * say 74 kg for 7.4): the sentence asks the parent to check it, and saving the very same values
- * again confirms them.
- */
-let implausible = null;
-
-async function addMeasurement(event) {
-  event.preventDefault();
-  const input = { childId: chosenChild(), kind: $("kind").value, value: numberIn($("value")), date: $("date").value };
-  const again = implausible !== null && JSON.stringify(implausible) === JSON.stringify(input);
-  const change = callOperation(PLUGIN, "measurement-add", again ? { ...input, confirmed: true } : input);
-  change.then(() => { implausible = null; }, (error) => { implausible = reasonCode(error) === "implausible" ? input : null; });
-  await done(change, t("growth.added"), event.currentTarget);
 }
 
 async function main() {
@@ -223,8 +144,7 @@ async function main() {
   }
   bindTabs();
   $("more").addEventListener("click", safely(() => showTimeline(true)));
-  for (const id of ["kind", "range"]) $(id).addEventListener("change", safely(() => showChart()));
-  $("measurement-form").addEventListener("submit", addMeasurement);
+  bindGrowth(chosenChild, done, safely(() => showGrowth(chosenChild())));
   bindChildren(done, () => openTab("overview"));
   bindHealthForms(chosenChild, done);
   bindRecordForms(chosenChild, done);

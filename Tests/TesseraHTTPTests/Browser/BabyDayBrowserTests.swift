@@ -137,12 +137,58 @@ import TesseraTestFixtures
             try page.click("#measurement-form button[type=submit]")
             try page.waitFor("\(Self.status) === 'Měření je zapsané.'", "the weight added")
             try page.waitFor("document.querySelectorAll('#chart circle').length === 1", "the weight on the chart")
-            #expect(try page.evaluate("document.getElementById('chart-title').textContent") == "Váha v čase")
-            #expect(try page.evaluate("document.querySelector('#chart circle title').textContent.replace(/[\\u00a0\\u202f]/g, ' ')") == "2. 3. 2026: 7,4 kg")
+            #expect(try page.evaluate("document.getElementById('chart-title').textContent") == "Váha podle věku")
+            // anthro_zscores(sex = 2, age = 182, weight = 7.4): zwei 0.12, the 54.8th percentile.
+            #expect(try page.evaluate("document.querySelector('#chart circle title').textContent.replace(/[\\u00a0\\u202f]/g, ' ')")
+                    == "2. 3. 2026: 7,4 kg (55. percentil)")
+            #expect(try page.evaluate(Self.text("growth-latest"))
+                    == "Naposledy: 2. 3. 2026: 7,4 kg (55. percentil). Mezi 3. a 97. percentilem, kde je většina dětí.")
             try Self.looksRight(page, "the weight added")
             try page.screenshots("baby-day-growth", in: ConsoleBrowserTests.artifacts)
             try page.use(.phone)
         }
+
+        // Issue 41: a length. A six-month-old measured standing is refused with a sentence; lying,
+        // it is added, and the weight of the same day is charted for her length and as BMI.
+        try await onThread {
+            try page.choose("height", in: "kind")
+            try page.waitFor("!document.getElementById('position-field').hidden && document.getElementById('oedema-field').hidden",
+                             "the position offered for a length, the oedema box only for a weight")
+            try page.waitFor("document.getElementById('chart-title').textContent === 'Délka či výška podle věku'", "the length chart")
+            try page.evaluate("document.getElementById('value').value = ''")
+            try page.type("66.5", into: "value")
+            try page.choose("standing", in: "position")
+            try page.click("#measurement-form button[type=submit]")
+            try page.waitFor("document.getElementById('measurement-form').textContent.includes('Miminko mladší 9 měsíců se měří vleže.')",
+                             "standing refused for a six-month-old, in Czech")
+            #expect(try page.evaluate("document.getElementById('position').getAttribute('aria-invalid')") == "true")
+            try page.choose("lying", in: "position")
+            try page.click("#measurement-form button[type=submit]")
+            try page.waitFor("\(Self.status) === 'Měření je zapsané.'", "the length added")
+            try page.waitFor("document.querySelectorAll('#chart circle').length === 1", "the length on its chart")
+            // anthro_zscores(sex = 2, age = 182, weight = 7.4, lenhei = 66.5, measure = "l"): zwfl −0.03
+            // (48.8th percentile), cbmi 16.73, zbmi −0.11 (Anthro's rounding; the unrounded score is the
+            // 45.4th percentile, which the page shows).
+            try page.choose("weight-for-length-height", in: "indicator")
+            try page.waitFor("""
+                document.querySelector('#chart circle title') && document.querySelector('#chart circle title').textContent
+                  .replace(/[\\u00a0\\u202f]/g, ' ') === '2. 3. 2026: 7,4 kg při 66,5 cm (49. percentil)'
+                """, "the weight for her length")
+            #expect(try page.evaluate("document.getElementById('chart-title').textContent") == "Váha podle délky či výšky")
+            #expect(try page.evaluate("document.querySelectorAll('#chart polyline.percentile').length") == 5)
+            try page.choose("bmi-for-age", in: "indicator")
+            try page.waitFor("document.getElementById('chart-title').textContent === 'Index tělesné hmotnosti (BMI) podle věku'", "the BMI chart")
+            try page.waitFor("document.querySelectorAll('#chart circle').length === 1", "her BMI")
+            let bmi = try page.evaluate("document.querySelector('#chart circle title').textContent.replace(/[\\u00a0\\u202f]/g, ' ')")
+            #expect(bmi == "2. 3. 2026: 16,7 kg/m² (45. percentil)", "\(bmi)")
+            try Self.looksRight(page, "the growth indicators")
+            try page.screenshots("baby-day-growth-indicators", in: ConsoleBrowserTests.artifacts)
+            try page.use(.phone)
+            try page.choose("weight", in: "kind")
+        }
+        let emaID = try #require(try await call("children-list", "{}")["children"]?.arrayValue?.first?["id"]?.stringValue)
+        let height = try await call("growth", #"{"childId": "\#(emaID)", "indicator": "length-height-for-age"}"#)
+        #expect(height["points"]?.arrayValue?.first?["zScore"]?.doubleValue == 0.35, "anthro: zlen 0.35")
 
         // Milestones: the presets in Czech words, the first smile picked.
         try await onThread {
