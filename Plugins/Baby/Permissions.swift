@@ -53,20 +53,29 @@ extension Diary {
     func me() async throws -> (person: String, name: String) {
         let rows = try await query("SELECT id, value FROM profile WHERE id IN ('person', 'name', 'name_for')")
         let values = Dictionary(rows.map { ($0["id"].text ?? "", $0["value"].text ?? "") }, uniquingKeysWith: { a, _ in a })
-        let person = try await loggedInPerson() ?? values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
+        let loggedIn = try await loggedInAccount()
+        let person = loggedIn?.name ?? values["person"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
         // A name given with `profile-set` is its person's only: after a logout and a login as
         // someone else, records are not signed with the previous person's name (issue 41, defect 3).
         // (A name kept before `name_for` existed belongs to the profile's person.)
         let owner = values["name_for"] ?? values["person"] ?? person
         let name = owner == person ? values["name"].flatMap { $0.isEmpty ? nil : $0 } : nil
-        return (person, name ?? person)
+        // Without one, the names the person registered with at the hub, not their e-mail address
+        // (issue 41, defect 8).
+        return (person, name ?? loggedIn?.displayName ?? person)
     }
 
     /// The hub login this device is logged in as, or `nil` without sync, a login, or a host that
     /// knows it (one older than SDK 1.6).
     func loggedInPerson() async throws -> String? {
+        try await loggedInAccount()?.name
+    }
+
+    /// The hub account this device is logged in as, with the names the person registered with
+    /// (SDK 1.9), or `nil` as ``loggedInPerson()``.
+    func loggedInAccount() async throws -> LoggedInPerson? {
         guard let sync else { return nil }
-        return try await sync.spaces.currentPerson()?.name
+        return try await sync.spaces.currentPerson()
     }
 
     /// Remembers this device's person when the hub has just said who it is (the creator of a new

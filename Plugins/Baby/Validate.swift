@@ -7,6 +7,10 @@ enum Validate {
     static func name(_ text: String, field: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw BabyError.invalid(field, "must not be empty") }
+        // Issue 41: a name is one line of text; a NUL or a line break in it is a slip or an attack.
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw BabyError.invalid(field, "must not contain control characters such as NUL or a line break")
+        }
         guard trimmed.count <= 200 else { throw BabyError.invalid(field, "is longer than 200 characters") }
         return trimmed
     }

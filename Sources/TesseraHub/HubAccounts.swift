@@ -65,7 +65,7 @@ extension HubStore {
             try await connection.execute("UPDATE hub_invitations SET invitee = ? WHERE invitee_email = ? AND invitee IS NULL AND accepted_by IS NULL",
                                          [.text(id), .text(email)])
         }
-        return try await newDevice(for: HubPerson(id: id, name: email), named: deviceName)
+        return try await newDevice(for: HubPerson(id: id, name: email, displayName: "\(first) \(surname)"), named: deviceName)
     }
 
     /// Starts a password reset for the account with `email`: a new 7-digit code, valid 10 minutes,

@@ -37,6 +37,9 @@ public struct HubDevice: Sendable, Hashable {
 public struct HubPerson: Sendable, Hashable, Codable {
     public let id: String
     public let name: String
+    /// The first name and surname a person gave when registering ("Jana Nováková"); absent for an
+    /// account the operator made. Sent where a device shows or signs with the person's name.
+    public var displayName: String? = nil
 }
 
 /// What a login hands out: the device and its token, shown this once.

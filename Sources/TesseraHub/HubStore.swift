@@ -117,16 +117,18 @@ public final class HubStore: Sendable {
         let deviceName = try Self.deviceName(deviceName)
         let address = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let found = try await transaction { connection in
-            try await connection.fetchOne("SELECT id, password_hash, name FROM hub_people WHERE name = ? OR email = ? ORDER BY name = ? DESC LIMIT 1",
-                                          [.text(name), .text(address), .text(name)])
-                .map { Credentials(id: $0[0].text ?? "", hash: $0[1].text ?? "", name: $0[2].text ?? "") }
+            try await connection.fetchOne("""
+                SELECT id, password_hash, name, first_name, surname FROM hub_people WHERE name = ? OR email = ? ORDER BY name = ? DESC LIMIT 1
+                """, [.text(name), .text(address), .text(name)])
+                .map { Credentials(id: $0[0].text ?? "", hash: $0[1].text ?? "", name: $0[2].text ?? "",
+                                   displayName: Self.displayName(first: $0[3].text, surname: $0[4].text)) }
         }
         // An unknown name costs a hash too, so the answer's time does not tell which names exist.
         let verified = PasswordHash.verify(password, against: found?.hash ?? Self.decoyHash)
         guard let found, verified else {
             throw HubError(.unauthorized, "invalid_credentials", "the name or the password is wrong")
         }
-        return try await newDevice(for: HubPerson(id: found.id, name: found.name), named: deviceName)
+        return try await newDevice(for: HubPerson(id: found.id, name: found.name, displayName: found.displayName), named: deviceName)
     }
 
     /// Registers a new device of `person`; its token is in the answer, and only there.
@@ -172,7 +174,13 @@ public final class HubStore: Sendable {
         return found.device
     }
 
-    private struct Credentials: Sendable { let id: String; let hash: String; let name: String }
+    private struct Credentials: Sendable { let id: String; let hash: String; let name: String; let displayName: String? }
+
+    /// "Jana Nováková" from a registered person's names; nil for an account the operator made.
+    static func displayName(first: String?, surname: String?) -> String? {
+        let name = [first, surname].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return name.isEmpty ? nil : name
+    }
     private struct DeviceUse: Sendable { let device: HubDevice; let lastUsed: Int64 }
 
     /// A yescrypt hash of a random password nobody knows: what an unknown name is checked against.

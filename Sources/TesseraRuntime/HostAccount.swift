@@ -29,16 +29,16 @@ extension PluginHost {
         guard isLoggedInToHub, let text = try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubPersonName),
               let json = try? JSONValue(parsing: Array(text.utf8)),
               let id = json["id"]?.stringValue, let name = json["name"]?.stringValue else { return nil }
-        return LoggedInPerson(id: id, name: name)
+        return LoggedInPerson(id: id, name: name, displayName: json["displayName"]?.stringValue)
     }
 
     /// Drops any old token, keeps the person, then the new token: a crash in between leaves a
     /// person without a token, which counts as logged out (``hubPerson`` needs the token), never a
     /// token beside another person.
     func keepLogin(_ login: HubDeviceLogin) throws -> LoggedInPerson {
-        let person = LoggedInPerson(id: login.personID, name: login.personName)
+        let person = LoggedInPerson(id: login.personID, name: login.personName, displayName: login.personDisplayName)
         _ = try secrets.remove(plugin: Self.hubTokenOwner, name: Self.hubTokenName)
-        let json = JSONValue.object(["id": .string(person.id), "name": .string(person.name)]).serialized()
+        let json = person.wire.serialized()
         try secrets.set(plugin: Self.hubTokenOwner, name: Self.hubPersonName, value: json, at: clock.now())
         try secrets.set(plugin: Self.hubTokenOwner, name: Self.hubTokenName, value: login.token, at: clock.now())
         return person

@@ -9,6 +9,8 @@ public struct HubDeviceLogin: Sendable, Hashable {
     public var personID: String
     /// The person's account name (their e-mail address when they registered themselves).
     public var personName: String
+    /// The person's first name and surname, when they registered themselves.
+    public var personDisplayName: String?
 }
 
 /// What a person gives to register themselves at a hub with open registration (docs/hub.md,
@@ -52,7 +54,7 @@ extension HubConnection {
         return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/register", body: body)
     }
 
-    /// Both routes answer 201 `{"person": {"id", "name"}, "device", "token"}`.
+    /// Both routes answer 201 `{"person": {"id", "name", "displayName"?}, "device", "token"}`.
     private static func deviceLogin(baseURL: String, path: String, body: JSONValue) async throws -> HubDeviceLogin {
         let anonymous = HubConnection(baseURL: baseURL, token: "")
         let answer = try await anonymous.send("POST", path, body: Array(body.serialized().utf8), contentType: "application/json", authorized: false)
@@ -60,6 +62,6 @@ extension HubConnection {
               let id = json["person"]?["id"]?.stringValue, let name = json["person"]?["name"]?.stringValue else {
             throw SyncClientError(answer)
         }
-        return HubDeviceLogin(token: token, personID: id, personName: name)
+        return HubDeviceLogin(token: token, personID: id, personName: name, personDisplayName: json["person"]?["displayName"]?.stringValue)
     }
 }

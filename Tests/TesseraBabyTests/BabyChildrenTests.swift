@@ -93,6 +93,22 @@ import TesseraTesting
         #expect(edited?.reason == "implausible" && edited?.field == "$.value")
     }
 
+    /// Issue 41, defect 7: a name is one line of text. A NUL or a line break in it is refused by
+    /// the manifest's pattern, naming the field, and nothing is written.
+    @Test func aNameWithControlCharactersIsRefused() async throws {
+        let host = try await BabyFixture.host()
+        for name in ["\u{0}null", "Ema\nMarie", "Ema\u{7f}", "\u{85}"] {
+            let refused = await refusal { try await host.call("child-create", ["name": .string(name), "birthDate": "2025-06-15"]) }
+            #expect(refused?.code == .invalidInput && refused?.field == "$.name", "\(name.debugDescription): \(String(describing: refused))")
+        }
+        #expect(try await BabyFixture.counts(host).values.allSatisfy { $0 == 0 })
+        // Letters of any script, spaces inside and emoji joined by a zero-width joiner are names.
+        let child = try await host.call("child-create", ["name": " Žofie Nováková 👩‍👧 ", "birthDate": "2025-06-15"])
+        #expect(child["name"] == "Žofie Nováková 👩‍👧")
+        // The module's own check says the same where no schema stands before it.
+        #expect(throws: PluginError.self) { try Validate.name("a\u{0}b", field: "name") }
+    }
+
     @Test func anUnknownChildIsNamed() async throws {
         let (host, _) = try await BabyFixture.withChild()
         let before = try await BabyFixture.counts(host)

@@ -165,7 +165,7 @@ import TesseraTestFixtures
         let made = try await send("POST", "/v1/sync/register", ada)
         #expect(made.status == 201 && made.json?["person"]?["name"] == "ada@example.org" && made.json?["loggedIn"] == true, "\(made.text)")
         let id = try #require(made.json?["person"]?["id"]?.stringValue)
-        #expect(try await send("GET", "/v1/sync/me").json?["person"] == ["id": .string(id), "name": "ada@example.org"])
+        #expect(try await send("GET", "/v1/sync/me").json?["person"] == ["id": .string(id), "name": "ada@example.org", "displayName": "Ada Lovelace"])
         let again = try await send("POST", "/v1/sync/login", #"{"name": "ada@example.org", "password": "\#(Self.password)"}"#)
         #expect(again.status == 409 && again.json?["error"]?["code"] == "already_logged_in", "\(again.text)")
 
@@ -185,6 +185,58 @@ import TesseraTestFixtures
         #expect(away.status == 503 && away.json?["error"]?["code"] == "hub_unreachable", "\(away.text)")
         let rest = try await serve.terminate().rest
         #expect(!(serve.output + rest).contains(Self.password) && !rest.contains("short12"))
+    }
+
+    /// Issue 41, defect 9: a person sees whether their changes reached the others. `GET
+    /// /v1/sync/me` counts, per syncing plugin, this device's changes waiting to be sent and says
+    /// when the last round ran and whether it reached the hub: a weight written while the hub is
+    /// out of reach waits (and the round says it failed), and is sent once the hub is back.
+    @Test(.hangWatchdog) func theDeviceSaysWhichChangesWaitToBeSentAndWhetherTheLastRoundReachedTheHub() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let proxy = try FaultProxy(upstreamPort: hub.port, seed: 41)
+        proxy.heal()  // no seeded faults: only the outage below
+        let ws = FixtureWorkspace("sync-account-waiting")
+        try ConsoleBrowserTests.copyShippedManifest("baby", into: ws)
+        let grants: [String: Any] = ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "notifications": [:] as [String: Any],
+                                     "files": [:] as [String: Any], "sync": [:] as [String: Any]]
+        ws.writeDeployment(plugins: [["id": "cz.tessera.baby", "grants": grants]],
+                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                                 "sync": ["hub": "http://127.0.0.1:\(proxy.port)"]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let admin = try #require(serve.adminToken)
+        func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> RawResponse {
+            var headers = [("Authorization", "Bearer \(admin)")]
+            if body != nil { headers.append(("Content-Type", "application/json")) }
+            return try await RawHTTPClient.request(port: serve.port, method, path, headers: headers, body: body.map { Array($0.utf8) })
+        }
+        func baby() async throws -> JSONValue? { try await send("GET", "/v1/sync/me").json?["plugins"]?["cz.tessera.baby"] }
+        /// Moves the virtual clock on until the device's state is `wanted` (a round runs 2 s after a
+        /// change on the host's clock, and a failed one is tried again on the schedule).
+        func advance(until wanted: @escaping (JSONValue?) -> Bool, _ what: String) async throws {
+            for _ in 0..<120 {
+                if wanted(try await baby()) { return }
+                _ = try await send("POST", "/v1/clock/advance", #"{"by": "30s"}"#)
+            }
+            Issue.record("never: \(what); the device says \(String(describing: try await baby()))")
+        }
+        let ada = #"{"firstName": "Ada", "surname": "Lovelace", "email": "ada@example.org", "password": "\#(Self.password)", "acceptTerms": true, "device": "phone"}"#
+        #expect(try await send("POST", "/v1/sync/register", ada).status == 201)
+        let child = try await send("POST", "/v1/plugins/cz.tessera.baby/ops/child-create", #"{"name": "Ema", "birthDate": "2025-09-01", "sex": "girl"}"#)
+        let childID = try #require(child.json?["id"]?.stringValue, "\(child.text)")
+        try await advance(until: { $0?["waiting"] == 0 && $0?["lastRound"]?["ok"] == true }, "the child sent")
+
+        proxy.goOffline()
+        let weight = #"{"childId": "\#(childID)", "kind": "weight", "value": 7.4, "date": "2026-03-02"}"#
+        #expect(try await send("POST", "/v1/plugins/cz.tessera.baby/ops/measurement-add", weight).status == 200)
+        #expect(try await baby()?["waiting"]?.integerValue ?? 0 >= 1, "the weight waits before any round")
+        try await advance(until: { $0?["lastRound"]?["ok"] == false }, "a round that could not reach the hub")
+        let failed = try await baby()
+        #expect(failed?["waiting"]?.integerValue ?? 0 >= 1, "the weight still waits: \(String(describing: failed))")
+
+        proxy.goOnline()
+        try await advance(until: { $0?["waiting"] == 0 && $0?["lastRound"]?["ok"] == true }, "the weight sent once the hub is back")
     }
 
     /// Signing in to the console of a device whose deployment names a hub (docs/console.md,

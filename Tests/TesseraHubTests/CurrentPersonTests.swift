@@ -56,4 +56,29 @@ struct CurrentPersonTests {
             await device.stop()
         }
     }
+
+    /// Issue 41, defect 8 (SDK 1.9): a person who registered as "Ada Lovelace" and never used
+    /// `profile-set` signs her records with that name, not her e-mail address — through the
+    /// process tier's wire, and again after logging in anew on the same device.
+    @Test func theBabyDiarySignsWithTheNamesThePersonRegisteredWith() async throws {
+        try await HubTestServer.start().use { hub in
+            let device = try await PluginTestHost(manifest: Fixtures.repositoryRoot + "/manifests/baby.json",
+                                                  plugin: { fatalError("the process tier loads the library") },
+                                                  grants: ["storage": [:], "clock": [:], "notifications": [:], "files": [:], "sync": [:]],
+                                                  start: try Date("2026-03-02T08:00:00Z", strategy: .iso8601),
+                                                  syncHub: "http://127.0.0.1:\(hub.port)", isolation: "process")
+            defer { Task { await device.stop() } }
+            let person = try await device.host.syncRegister(Self.ada)
+            #expect(person.displayName == "Ada Lovelace")
+            let child = try #require(try await device.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])["id"])
+            let weight = try await device.call("measurement-add", ["childId": child, "kind": "weight", "value": 8, "date": "2026-03-01"])
+            #expect(weight["authorName"] == "Ada Lovelace", "\(weight)")
+            #expect(weight["createdBy"] == "ada@example.org")
+            _ = try await device.host.syncLogout(discardUnsynced: true)
+            let again = try await device.host.syncLogin(name: "ada@example.org", password: Self.ada.password, device: "Ada's phone")
+            #expect(again.displayName == "Ada Lovelace", "the hub's login answers the names too")
+            #expect(device.host.hubPerson?.displayName == "Ada Lovelace", "kept beside the token")
+            await device.stop()
+        }
+    }
 }

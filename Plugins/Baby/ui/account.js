@@ -12,6 +12,7 @@
 import { request, callOperation, APIError } from "/console/api.js";
 import { t } from "/console/i18n.js";
 import { errorText, fieldName } from "/console/errors.js";
+import { dateTime } from "/console/format.js";
 import { PLUGIN, $ } from "./common.js";
 
 function say(text) { $("account-status").textContent = text; }
@@ -64,7 +65,7 @@ export async function showAccount() {
     $("signed-out").hidden = true;
     $("signed-in").hidden = true;
   } else if (me.loggedIn && !accountMade) {
-    $("account-state").textContent = me.person ? t("account.loggedInAs", { name: me.person.name }) : t("account.loggedIn");
+    $("account-state").textContent = me.person ? t("account.loggedInAs", { name: personName(me.person) }) : t("account.loggedIn");
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
   } else {
@@ -74,6 +75,28 @@ export async function showAccount() {
   }
   $("account-hint").hidden = !me.hub || (me.loggedIn && !accountMade);
   document.body.dataset.account = me.loggedIn ? "in" : "out";
+  showSyncState(me);
+}
+
+/** "Jana Nováková (jana@example.cz)": the names the person registered with, and the account. */
+function personName(person) {
+  return person.displayName ? t("account.nameAndAccount", { name: person.displayName, account: person.name }) : person.name;
+}
+
+/**
+ * Issue 41, defect 9: whether this device's changes have reached the others. Changes waiting to be
+ * sent are counted; a last round that did not reach the hub is said, with when; otherwise when
+ * everything was last synchronised. Shown only on a device logged in to its hub.
+ */
+function showSyncState(me) {
+  const state = me.loggedIn && me.plugins ? me.plugins[PLUGIN] : null;
+  const line = $("sync-state");
+  const sentences = [];
+  if (state && state.lastRound && !state.lastRound.ok) sentences.push(t("sync.unreachable", { when: dateTime(state.lastRound.at) }));
+  if (state && state.waiting > 0) sentences.push(t("sync.waiting", { count: state.waiting }));
+  else if (state && state.lastRound && state.lastRound.ok) sentences.push(t("sync.allSent", { when: dateTime(state.lastRound.at) }));
+  line.textContent = sentences.join(" ");
+  line.hidden = sentences.length === 0;
 }
 
 async function createChild(child, refresh) {

@@ -226,7 +226,8 @@ extension OpenAPIComponents {
                                         "hubRole": role, "tables": ["type": "object", "additionalProperties": ["type": "string", "enum": ["write", "own", "none"]]]]]]
         return [
             "HubNewPerson": object(["name": ["type": "string", "minLength": 1, "maxLength": 100], "password": ["type": "string", "minLength": 8]]),
-            "HubPerson": object(["id": string, "name": string]),
+            // displayName: the names a person registered with; absent for an account the operator made.
+            "HubPerson": ["type": "object", "required": ["id", "name"], "properties": ["id": string, "name": string, "displayName": string]],
             "HubLogin": ["type": "object", "required": ["password", "device"], "properties": [
                 "name": string, "email": ["type": "string", "description": "A registered person's address (instead of name)."],
                 "password": string, "device": ["type": "string", "minLength": 1, "maxLength": 100]]],

@@ -17,7 +17,7 @@ extension OpenAPIComponents {
                 "syncLogout", "Admin: log this device out after a last sync round, removing the person's synced data from it. 409: not logged in, no hub, or the last round failed (send discardUnsynced).",
                 input: SyncAccountRoutes.logoutInput.document, output: ref("SyncLogout"), errors: ["400", "403", "409", "413", "415"]), created: false)],
             "/v1/sync/me": ["get": syncOperation(getOperation(
-                "syncMe", "Admin: the hub and the person this device is logged in as (`null` when nobody is).",
+                "syncMe", "Admin: the hub, the person this device is logged in as (`null` when nobody is), and per syncing plugin the changes waiting to be sent and the last round.",
                 content: jsonContent(ref("SyncPerson")), extraErrors: ["403"]), created: false)],
         ]
     }
@@ -32,11 +32,19 @@ extension OpenAPIComponents {
 
     static var syncAccountSchemas: [String: JSONValue] {
         let person: JSONValue = ["type": "object", "additionalProperties": false, "required": ["id", "name"],
-                                 "properties": ["id": ["type": "string"], "name": ["type": "string"]]]
+                                 "properties": ["id": ["type": "string"], "name": ["type": "string"], "displayName": ["type": "string"]]]
+        // Per syncing plugin: changes waiting to be sent, and the last round's time and outcome.
+        let pluginState: JSONValue = [
+            "type": "object", "additionalProperties": false, "required": ["waiting"],
+            "properties": ["waiting": ["type": "integer", "minimum": 0],
+                           "lastRound": ["type": "object", "additionalProperties": false, "required": ["at", "ok"],
+                                         "properties": ["at": ["type": "string", "format": "date-time"], "ok": ["type": "boolean"]]]],
+        ]
         return [
-            "SyncPerson": ["type": "object", "additionalProperties": false, "required": ["hub", "loggedIn", "person"],
+            "SyncPerson": ["type": "object", "additionalProperties": false, "required": ["hub", "loggedIn", "person", "plugins"],
                            "properties": ["hub": ["type": ["string", "null"]], "loggedIn": ["type": "boolean"],
-                                          "person": ["oneOf": [person, ["type": "null"]]]]],
+                                          "person": ["oneOf": [person, ["type": "null"]]],
+                                          "plugins": ["type": "object", "additionalProperties": pluginState]]],
             "SyncLogout": ["type": "object", "additionalProperties": false, "required": ["rows", "files", "notifications"],
                            "properties": ["rows": ["type": "integer", "minimum": 0], "files": ["type": "integer", "minimum": 0],
                                           "notifications": ["type": "integer", "minimum": 0]]],

@@ -123,7 +123,31 @@ struct SyncAccountRoutes: Sendable {
 
     private func answer(_ person: LoggedInPerson?) -> JSONValue {
         ["hub": host.deployment.sync.map { JSONValue.string($0.hub) } ?? .null, "loggedIn": .bool(host.isLoggedInToHub),
-         "person": person.map { JSONValue.object(["id": .string($0.id), "name": .string($0.name)]) } ?? .null]
+         "person": person.map(Self.personJSON) ?? .null, "plugins": .object(syncState())]
+    }
+
+    /// `{"id", "name", "displayName"?}`: the account, and the names the person registered with.
+    static func personJSON(_ person: LoggedInPerson) -> JSONValue {
+        var members: [String: JSONValue] = ["id": .string(person.id), "name": .string(person.name)]
+        if let displayName = person.displayName { members["displayName"] = .string(displayName) }
+        return .object(members)
+    }
+
+    /// Per syncing plugin, what a page shows a person about their data (issue 41, defect 9): how
+    /// many of this device's changes wait to be sent (`waiting`), and when the last sync round
+    /// ran and whether it reached the hub (`lastRound` `{at, ok}`; absent before the first).
+    private func syncState() -> [String: JSONValue] {
+        let rounds = host.lastSyncRounds()
+        var plugins: [String: JSONValue] = [:]
+        for id in host.syncingPlugins {
+            let waiting = ((try? host.pendingChanges(of: id)) ?? nil)?.values.reduce(0, +) ?? 0
+            var state: [String: JSONValue] = ["waiting": .integer(Int64(waiting))]
+            if let round = rounds[id] {
+                state["lastRound"] = ["at": .string(round.at.formatted(.iso8601)), "ok": .bool(round.error == nil)]
+            }
+            plugins[id] = .object(state)
+        }
+        return plugins
     }
 
     private func deviceName(_ input: JSONValue) -> String {

@@ -72,7 +72,8 @@ import TesseraTestFixtures
             try Self.setValue(page, "first-child-birth", "2025-06-15")
             try page.click("#register-submit")
             try page.waitFor("\(Self.status) === 'Account ada@example.org created, this device logged in, and Ema added.'", "Ema added")
-            try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as ada@example.org.'", "who is logged in")
+            // Issue 41, defect 8: the names she registered with, beside her account.
+            try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as Ada Lovelace (ada@example.org).'", "who is logged in")
             try page.openDiaryTab("overview")
             try page.waitFor("document.getElementById('children').innerText.includes('Ema · born Jun 15, 2025')", "Ema in the list")
             #expect(try page.evaluate("document.getElementById('account-hint').hidden") == true)
@@ -84,6 +85,23 @@ import TesseraTestFixtures
             #expect(try page.fitsItsWidth())
             try page.screenshots("baby-signup", in: ConsoleBrowserTests.artifacts)
         }
+
+        // Issue 41, defect 9: once a round has run (2 s after the change on the host's clock), the
+        // overview says everything reached the hub.
+        var synced = false
+        for attempt in 0..<20 where !synced {
+            _ = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/clock/advance",
+                                                headers: [("Authorization", "Bearer \(admin)"), ("Content-Type", "application/json")],
+                                                body: Array(#"{"by": "5s"}"#.utf8))
+            synced = try await onThread {
+                // A new query loads the page anew (a new hash alone would not); the part stays "Sharing & account".
+                try page.navigate(base + "/ui/cz.tessera.baby/?visit=\(attempt)#/sharing")
+                try page.waitFor("location.search === '?visit=\(attempt)' && document.body.dataset.ready === 'true'", "the page again")
+                return try page.evaluate("document.getElementById('sync-state').textContent.startsWith('Everything is synchronised (last at ')") == true
+                    && page.evaluate("document.getElementById('sync-state').hidden") == false
+            }
+        }
+        #expect(synced, "the overview never said the diary was synchronised")
 
         // At the hub: Ema is a space of the baby diary, and Ada, the new person, owns it.
         let login = try await RawHTTPClient.request(port: hub.port, "POST", "/v1/hub/login", headers: [("Content-Type", "application/json")],
@@ -105,7 +123,7 @@ import TesseraTestFixtures
             try Self.fillAccount(page, first: "Bob", email: "bob@example.org")
             try page.click("#register-submit")
             try page.waitFor("\(Self.status) === 'Account bob@example.org created and this device logged in.'", "Bob signed up")
-            try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as bob@example.org.'", "Bob logged in")
+            try page.waitFor("document.getElementById('account-state').textContent === 'Logged in as Bob Lovelace (bob@example.org).'", "Bob logged in")
             #expect(try page.evaluate("document.getElementById('children').children.length") == 0)
             #expect(try page.evaluate("document.getElementById('children-empty').hidden") == false)
         }

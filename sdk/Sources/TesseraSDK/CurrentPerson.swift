@@ -10,11 +10,22 @@ public struct LoggedInPerson: Sendable, Hashable {
     /// The person's account name: the name they log in with (their e-mail address, lowercased,
     /// when they registered themselves).
     public var name: String
+    /// The name to show for the person, as they gave it when they registered ("Jana Nováková"),
+    /// or `nil` when the hub has none (an account the operator made) or the device logged in
+    /// before SDK 1.9. Sign what the person writes with it rather than with ``name``.
+    public var displayName: String?
 
     /// Creates a person value (SDK 1.6).
     public init(id: String, name: String) {
         self.id = id
         self.name = name
+    }
+
+    /// Creates a person value with a display name (SDK 1.9).
+    public init(id: String, name: String, displayName: String?) {
+        self.id = id
+        self.name = name
+        self.displayName = displayName
     }
 }
 

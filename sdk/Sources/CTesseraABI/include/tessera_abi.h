@@ -36,12 +36,13 @@
  * invalidRecipient, invalidSubject, textTooLong, invalidAttachmentName, invalidAttachment,
  * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded); 1.7 adds time-ordered record ids
  * (RecordID.timeOrdered(at:)); 1.8 adds notification priorities and catalogue messages
- * (NotificationRequest.priority and message, NotificationPriority, NotificationMessage, NotificationValue). */
+ * (NotificationRequest.priority and message, NotificationPriority, NotificationMessage, NotificationValue);
+ * 1.9 adds the logged-in person's display name (LoggedInPerson.displayName). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 8u
+#define TESSERA_SDK_ABI_MINOR 9u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
