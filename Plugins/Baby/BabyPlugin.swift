@@ -15,6 +15,7 @@ package final class BabyPlugin: Plugin {
                           notifications: context.isGranted(.notifications) ? try context.capability(.notifications) : nil,
                           files: context.isGranted(.files) ? try context.capability(.files) : nil,
                           sync: context.isGranted(.sync) ? try context.capability(.sync) : nil,
+                          events: context.isGranted(.events) ? try context.capability(.events) : nil,
                           config: BabyConfig(context.config))
         BabyOperations.registerChildren(context, diary)
         BabyOperations.registerHealthCard(context, diary)
@@ -29,7 +30,10 @@ package final class BabyPlugin: Plugin {
             for row in changes.rows where ["records", "health_items"].contains(row.table) {
                 if row.deleted { try await diary.cancelReminders(recordID: row.id) } else if row.table == "records" { try await diary.problemMayHaveEnded(row.id) }
             }
-            for space in changes.droppedSpaces { try await diary.cancelReminders(childID: space) }
+            for space in changes.droppedSpaces {
+                try await diary.cancelReminders(childID: space)
+                try await diary.publish(BabyEvents.childLost, ["childId": .string(space)])
+            }
         }
     }
 }

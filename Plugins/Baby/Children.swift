@@ -43,6 +43,7 @@ extension Diary {
             batch.put("children", id: id, ["name": .text(name), "birth_date": .text(input.birthDate), "sex": .text(sex), "photo": .text(input.photo ?? ""),
                                            "created_by": .text(person), "author_name": .text(author), "created_at": .text(now)])
             batch.put("health_cards", id: id, ["child_id": .text(id)])
+            emit(BabyEvents.childAdded, ["childId": .string(id)], in: &batch)
             for (kind, value) in initial {
                 batch.put("records", id: newID(), ["child_id": .text(id), "type": "measurement", "kind": .text(kind.rawValue),
                                                    "value": .real(value), "occurred_at": .text(today), "created_by": .text(person),

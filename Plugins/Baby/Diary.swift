@@ -9,6 +9,8 @@ struct Diary: Sendable {
     let notifications: (any PluginNotifications)?
     let files: (any PluginFiles)?
     let sync: (any PluginSync)?
+    /// Publishing to other modules (`Events.swift`); nil without the `events` grant.
+    var events: (any PluginEvents)? = nil
     let config: BabyConfig
     /// Whether the old schema's photo lists were moved into rows (`RecordPhotos.swift`).
     let legacyPhotoLists = LegacyPhotoLists()

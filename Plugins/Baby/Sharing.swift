@@ -72,6 +72,7 @@ extension Diary {
         }
         let space = try await spaces.accept(invitationID: input.invitationId)
         if let invitee { try await learnPerson(invitee) }
+        try await publish(BabyEvents.invitationAccepted, ["childId": .string(space.id)])
         return ["childId": .string(space.id), "childName": .string(space.name)]
     }
 
@@ -107,7 +108,10 @@ extension Diary {
             throw BabyError.notFound("member", input.person)
         }
         try await spaces.revoke(member.person, from: input.childId)
-        try await write(in: input.childId) { $0.delete("access", id: "\(input.childId):\(input.person)") }
+        try await write(in: input.childId) { batch in
+            batch.delete("access", id: "\(input.childId):\(input.person)")
+            emit(BabyEvents.accessRevoked, ["childId": .string(input.childId), "person": .string(member.name)], in: &batch)
+        }
     }
 
     private func requireSpaces() throws -> any PluginSpaces {

@@ -109,6 +109,26 @@ import TesseraTesting
         #expect(throws: PluginError.self) { try Validate.name("a\u{0}b", field: "name") }
     }
 
+    /// Issue 41, defect 9: with the `events` grant the diary tells other modules that a child was
+    /// added, in the same batch as the child; without it the child is added all the same.
+    @Test func anAddedChildIsPublishedWhenTheDeploymentGrantsEvents() async throws {
+        let host = try await PluginTestHost(manifest: BabyFixture.manifest, plugin: { BabyPlugin() },
+                                            grants: ["storage": [:], "clock": [:], "notifications": [:], "files": [:], "events": [:]],
+                                            start: try Date("2026-03-02T08:00:00Z", strategy: .iso8601))
+        let child = try await host.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])
+        let events = try host.publishedEvents()
+        #expect(events.map(\.name) == ["child-added"])
+        #expect(events.first?.payload == ["childId": try #require(child["id"])])
+        // A refused child publishes nothing.
+        _ = await refusal { try await host.call("child-create", ["name": "Ema", "birthDate": "2030-01-01"]) }
+        #expect(try host.publishedEvents().count == 1)
+        await host.stop()
+
+        let quiet = try await BabyFixture.host()
+        _ = try await quiet.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])
+        #expect(try quiet.publishedEvents().isEmpty)
+    }
+
     @Test func anUnknownChildIsNamed() async throws {
         let (host, _) = try await BabyFixture.withChild()
         let before = try await BabyFixture.counts(host)
