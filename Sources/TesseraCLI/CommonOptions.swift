@@ -29,6 +29,7 @@ struct HostArguments: ParsableArguments {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
         }
         let dataDirectory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
+        Self.keepPrivate(dataDirectory)
         let verbose = self.verbose
         let log = HostLog.standardError(verbose: verbose)
         do {
@@ -37,6 +38,19 @@ struct HostArguments: ParsableArguments {
         } catch {
             throw CLIError(code: .failure, message: "cannot open data directory \(dataDirectory): \(error)")
         }
+    }
+}
+
+extension HostArguments {
+    /// What the host writes is the person's data, their tokens and secrets: from here on every
+    /// folder it makes is 0700 and every file 0600 (umask 077; the plugin runners inherit it), and
+    /// a data directory made before, readable by others, is closed to them (issue 46). A folder
+    /// someone else owns is left as it is: it is not ours to change.
+    static func keepPrivate(_ dataDirectory: String) {
+        umask(0o077)
+        var info = stat()
+        guard stat(dataDirectory, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 else { return }
+        _ = chmod(dataDirectory, info.st_mode & 0o700)
     }
 }
 

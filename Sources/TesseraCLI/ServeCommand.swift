@@ -44,6 +44,40 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// Gives the operator the new admin token once. On a terminal or a pipe it is printed; into
+    /// the journal (a systemd service) it is not, since a journal is read by more people than the
+    /// operator and kept for months (issue 46: a token is never logged): it goes to
+    /// `<data>/admin-token`, 0600, and the log says where.
+    static func handOver(adminToken secret: String, tokens: TokenStore, dataDirectory: String) throws {
+        guard stdoutIsTheJournal() else {
+            say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
+            return
+        }
+        let file = URL(fileURLWithPath: dataDirectory).appendingPathComponent("admin-token").path
+        // Made 0600 whatever the umask: only the host's user reads it.
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CLIError(code: .failure, message: "cannot write the admin token to \(file): errno \(errno)") }
+        defer { close(fd) }
+        _ = fchmod(fd, 0o600)
+        let bytes = Array((secret + "\n").utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else {
+            throw CLIError(code: .failure, message: "cannot write the admin token to \(file): errno \(errno)")
+        }
+        say("admin token written to \(file) (readable only by this user; only its SHA-256 is kept, in \(tokens.path)): "
+            + "read it, keep it somewhere safe, and delete the file")
+    }
+
+    /// Whether standard output is systemd's journal: `JOURNAL_STREAM` names the device and inode
+    /// of the stream systemd connected, which a child's own pipe or file does not match
+    /// (systemd.exec(5)).
+    static func stdoutIsTheJournal() -> Bool {
+        guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+        let parts = stream.split(separator: ":")
+        var info = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(STDOUT_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+
     /// Starts the HTTP listener and the host's plugins, and the background work (the timer loop on
     /// the system clock, the deployment's location sources); prints the states, the URL and, on
     /// first start, the admin token. Shared by `serve` and `dev`.
@@ -62,7 +96,7 @@ struct Serve: AsyncParsableCommand {
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
         // Only once listening: a start that fails leaves no token behind that nobody saw work.
         if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
-            say("admin token (shown this once; only its SHA-256 is kept, in \(tokens.path)):\n  \(secret)")
+            try Self.handOver(adminToken: secret, tokens: tokens, dataDirectory: host.options.dataDirectory)
         }
         await host.start()
         server.markReady()

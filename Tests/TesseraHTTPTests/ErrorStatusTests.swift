@@ -60,10 +60,13 @@ import TesseraTestFixtures
                 #expect(refused.errorCode == "unauthorized")
                 #expect(refused.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
             }
-            // Every route but /healthz needs a token — an unknown one too, so the routes stay hidden.
-            for path in ["/v1/plugins", "/openapi.json", "/metrics", "/readyz", "/no-such-route"] {
+            // Every route but the probes needs a token — an unknown one too, so the routes stay hidden.
+            for path in ["/v1/plugins", "/openapi.json", "/metrics", "/no-such-route"] {
                 #expect(try await server.request("GET", path, as: .none).status == 401, "\(path)")
             }
+            // Issue 46: a probe has no token; /readyz says ready, and nothing else.
+            let probe = try await server.request("GET", "/readyz", as: .none)
+            #expect(probe.status == 200 && probe.json == ["status": "ready"], "\(probe.text)")
             // The scheme's name is case-insensitive.
             #expect(try await server.request("GET", "/v1/plugins", as: .none, headers: [("Authorization", "bearer \(server.adminToken)")]).status == 200)
             #expect(server.calls.value == 0)

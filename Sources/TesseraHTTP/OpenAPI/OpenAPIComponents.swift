@@ -134,8 +134,13 @@ enum OpenAPIComponents {
                                                    content: jsonContent(["type": "object"]))],
             "/metrics": ["get": getOperation("metrics", "Prometheus text exposition: calls, errors, latency, plugin states.",
                                               content: ["text/plain": ["schema": ["type": "string"]]])],
-            "/readyz": ["get": getOperation("readiness", "200 once the host has started its plugins; 503 before.",
-                                             content: jsonContent(ref("Status")), extraErrors: ["503"])],
+            // Probes carry no token (issue 46): the answer says ready or not, and nothing else.
+            "/readyz": ["get": [
+                "operationId": "readiness", "summary": "200 once the host has started its plugins; 503 before and while it stops. Needs no token.",
+                "tags": ["host"], "security": [],
+                "responses": ["200": ["description": "Ready.", "content": jsonContent(ref("Status"))],
+                              "503": ["description": "Starting or stopping.", "content": jsonContent(ref("Error"))]],
+            ]],
             "/healthz": ["get": [
                 "operationId": "health", "summary": "200 while the server answers. Needs no token.", "tags": ["host"],
                 "security": [],

@@ -82,7 +82,7 @@ enum APIRouter {
             ResponseCountMiddleware(metrics: metrics),
             ErrorMiddleware(),
             // The hub's routes check their own device tokens (HubRoutes).
-            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/", "/favicon.ico"] + SessionRoutes.openPaths),
+            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/readyz", "/", "/favicon.ico"] + SessionRoutes.openPaths),
                            openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
                            basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"],
                            signIn: signIn, now: { [clock] in clock?.now() ?? Date() }),

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Issue 46: `tessera serve` as a systemd service would run it. Its output is the journal
+/// (`JOURNAL_STREAM` names the stream), so the first start's admin token is not printed but
+/// written to `<data>/admin-token`, 0600, and the output says where; everything the host writes
+/// in its data directory is its user's alone (folders 0700, files 0600); the probes answer
+/// without a token.
+@Suite struct ServeAsServiceTests {
+    @Test(.hangWatchdog) func theAdminTokenIsNeverInTheJournalAndTheDataIsPrivate() async throws {
+        let ws = FixtureWorkspace("http-serve-service")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        // The shell names its own standard output (the test's pipe) as the journal's stream, as
+        // systemd does for a service's, then becomes the host.
+        let script = #"export JOURNAL_STREAM=$(stat -L -c '%d:%i' /proc/$$/fd/1); exec "$0" "$@""#
+        let process = try ChildProcess("/bin/sh", ["-c", script, Fixtures.tesseraExecutable, "serve", "--deployment", ws.deploymentFile,
+                                                   "--data", ws.dataDirectory, "--port", "0"])
+        let out = try #require(process.standardOutput)
+        defer { process.terminate() }
+        let output = try await onThread {
+            var text = ""
+            while !text.contains("Ctrl-C to stop") {
+                let chunk = out.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        #expect(!output.contains("tsr_"), "a token in the journal: \(output)")
+        let tokenFile = ws.dataDirectory + "/admin-token"
+        #expect(output.contains("admin token written to \(tokenFile)"), "\(output)")
+        let token = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("tsr_"))
+        let range = try #require(output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression))
+        let port = try #require(Int(output[range].split(separator: ":").last ?? ""))
+        #expect(try await RawHTTPClient.request(port: port, "GET", "/v1/plugins", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+        // A probe carries no token, and learns nothing but ready.
+        let ready = try await RawHTTPClient.request(port: port, "GET", "/readyz")
+        #expect(ready.status == 200 && ready.json == ["status": "ready"], "\(ready.text)")
+        #expect(try await RawHTTPClient.request(port: port, "GET", "/healthz").status == 200)
+        #expect(try await RawHTTPClient.request(port: port, "GET", "/v1/plugins").status == 401)
+
+        // Nothing in the data directory is open to the group or others.
+        var open: [String] = []
+        let root = URL(fileURLWithPath: ws.dataDirectory)
+        var paths = [root.path]
+        if let walker = FileManager.default.enumerator(atPath: root.path) {
+            for case let relative as String in walker { paths.append(root.appendingPathComponent(relative).path) }
+        }
+        for path in paths {
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFLNK else { continue }
+            if info.st_mode & 0o077 != 0 { open.append("\(path) \(String(info.st_mode & 0o777, radix: 8))") }
+        }
+        #expect(paths.count > 5, "the host wrote its stores: \(paths)")
+        #expect(open.isEmpty, "open to others: \(open)")
+    }
+}
