@@ -28,7 +28,7 @@ struct HostArguments: ParsableArguments {
         do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
         }
-        let dataDirectory = data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
+        let dataDirectory = self.dataDirectory(of: deployment)
         Self.keepPrivate(dataDirectory)
         let verbose = self.verbose
         let log = HostLog.standardError(verbose: verbose)
@@ -42,6 +42,23 @@ struct HostArguments: ParsableArguments {
 }
 
 extension HostArguments {
+    /// The data directory: `--data`, else the deployment's `dataDirectory`, else `.tessera/<name>`.
+    func dataDirectory(of deployment: Deployment) -> String {
+        data ?? deployment.dataDirectory ?? ".tessera/\(deployment.name)"
+    }
+
+    /// The data directory without opening anything, or nil when the deployment cannot be read
+    /// (the command then says why, as it always did).
+    var dataDirectoryIfReadable: String? {
+        if let data { return data }
+        return (try? DeploymentReader.read(file: deploymentFile)).map(dataDirectory(of:))
+    }
+
+    /// The host serving this data directory, if one is running (`RunningHostFile`).
+    func runningHost() -> RunningHostFile.Announcement? {
+        dataDirectoryIfReadable.flatMap { RunningHostFile(dataDirectory: $0).running() }
+    }
+
     /// What the host writes is the person's data, their tokens and secrets: from here on every
     /// folder it makes is 0700 and every file 0600 (umask 077; the plugin runners inherit it), and
     /// a data directory made before, readable by others, is closed to them (issue 46). A folder
@@ -60,6 +77,8 @@ struct CLIError: Error, CustomStringConvertible {
         case failure = 1, invalidInput = 2, notFound = 3, forbidden = 4, unavailable = 5, invalidDeployment = 6
         /// The plugin's process crashed during the call (process tier); 8: the call ran past its deadline.
         case pluginCrashed = 7, pluginTimeout = 8
+        /// A running host serves the data directory: ask it (issue 46).
+        case hostRunning = 9
     }
     let code: Code
     let message: String

@@ -26,6 +26,11 @@ struct Plugins: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 if running { return try await listRunning() }
+                // A host serving this data: its states are the true ones (issue 46).
+                if let serving = self.host.runningHost() {
+                    guard runningHost.hasToken else { throw Plugins.askTheRunningHost(serving, command: "plugins list --running") }
+                    return try await listRunning()
+                }
                 let host = try self.host.makeHost()
                 await host.start(until: start ? .active : .validated)
                 let statuses = host.statuses()
@@ -58,9 +63,15 @@ struct Plugins: AsyncParsableCommand {
         @Argument(help: "The plugin id.") var plugin: String
         @OptionGroup var host: HostArguments
         @Flag(name: .long, help: "Print JSON.") var json = false
+        @OptionGroup var runningHost: RunningHostArguments
 
         func run() async throws {
             try await reportingErrors {
+                // Never a second copy of the plugin against a running host's live data (issue 46).
+                if let serving = self.host.runningHost() {
+                    guard runningHost.hasToken else { throw Plugins.askTheRunningHost(serving, command: "plugins why \(plugin) --token …") }
+                    return try await explainRunning()
+                }
                 let host = try self.host.makeHost(onlyPlugins: [plugin])
                 await host.start()
                 let status = host.status(of: plugin)
@@ -68,12 +79,32 @@ struct Plugins: AsyncParsableCommand {
                 guard let status else {
                     throw CLIError(code: .notFound, message: "no plugin '\(plugin)': it is neither in the deployment nor in any manifest")
                 }
-                if json { say(status.json.prettySerialized()); return }
-                say("\(status.id) \(status.version ?? "") — \(status.state.rawValue)")
-                if let reason = status.reason { say("reason: \(reason)") }
-                for (i, step) in status.history.enumerated() { say("  \(i + 1). \(step)") }
+                explain(status)
             }
         }
+
+        /// The running host's view of the plugin, from `GET /v1/plugins`.
+        func explainRunning() async throws {
+            let reply = try await runningHost.client(deployment: host).request("GET", "/v1/plugins")
+            guard let status = (reply["plugins"]?.arrayValue ?? []).compactMap(PluginStatus.init(json:)).first(where: { $0.id == plugin }) else {
+                throw CLIError(code: .notFound, message: "no plugin '\(plugin)' in the running host")
+            }
+            explain(status)
+        }
+
+        func explain(_ status: PluginStatus) {
+            if json { say(status.json.prettySerialized()); return }
+            say("\(status.id) \(status.version ?? "") — \(status.state.rawValue)")
+            if let reason = status.reason { say("reason: \(reason)") }
+            for (i, step) in status.history.enumerated() { say("  \(i + 1). \(step)") }
+        }
+    }
+
+    /// Said instead of loading plugins against the live data of a host that serves it.
+    static func askTheRunningHost(_ serving: RunningHostFile.Announcement, command: String) -> CLIError {
+        let who = serving.pid > 0 ? "a host (pid \(serving.pid)\(serving.url.isEmpty ? "" : ", \(serving.url)"))" : "a host"
+        return CLIError(code: .hostRunning, message: "\(who) serves this data directory, and its plugins' states are its own: "
+                        + "ask it with `tessera \(command)`, with --token or TESSERA_TOKEN (an admin token)")
     }
 
     struct Verify: AsyncParsableCommand {

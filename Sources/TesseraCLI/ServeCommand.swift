@@ -91,9 +91,13 @@ struct Serve: AsyncParsableCommand {
                                                      sleepUntil: { try? await host.clock.sleep(until: $0) }) : nil
         let hubFiles = hub.map { host.deployment.openHubFiles(store: $0, dataDirectory: host.options.dataDirectory) }
         if let hubFiles { host.addDueWork(HubFileCollector(files: hubFiles, clock: host.clock)) }
+        // One host per data directory: a second one would run every plugin twice on the same stores.
+        let here = RunningHostFile(dataDirectory: host.options.dataDirectory)
+        _ = try here.claim()
         let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub, hubFiles: hubFiles)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
+        try? here.announce(pid: getpid(), url: Self.url(http.host == "0.0.0.0" ? "127.0.0.1" : http.host, boundPort))
         // Only once listening: a start that fails leaves no token behind that nobody saw work.
         if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
             try Self.handOver(adminToken: secret, tokens: tokens, dataDirectory: host.options.dataDirectory)
@@ -126,6 +130,7 @@ struct Serve: AsyncParsableCommand {
         await server.stop()
         for task in background { task.cancel() }
         await host.stop()
+        RunningHostFile(dataDirectory: host.options.dataDirectory).withdraw()
         say("stopped")
     }
 

@@ -9,12 +9,19 @@ struct RunningHostArguments: ParsableArguments {
     @Option(name: .long, help: "The running host's base URL (default: the deployment's http host and port).") var url: String?
     @Option(name: .long, help: "An admin token (default: $TESSERA_TOKEN).") var token: String?
 
+    /// Whether a token was given (`--token` or `TESSERA_TOKEN`).
+    var hasToken: Bool { !(token ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"] ?? "").isEmpty }
+
     /// The client for the host serving `deployment`.
     func client(deployment: HostArguments) throws -> RunningHost {
         guard let token = token ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"], !token.isEmpty else {
             throw CLIError(code: .forbidden, message: "an admin token is needed: pass --token or set TESSERA_TOKEN (tessera token rotate makes one)")
         }
         if let url { return RunningHost(base: url, token: token) }
+        // The host serving the deployment's data says where it listens, `--port` or not.
+        if let running = deployment.runningHost(), !running.url.isEmpty {
+            return RunningHost(base: running.url.hasSuffix("/") ? String(running.url.dropLast()) : running.url, token: token)
+        }
         do {
             let deployment = try DeploymentReader.read(file: deployment.deploymentFile)
             let address = deployment.httpHost == "0.0.0.0" ? "127.0.0.1" : deployment.httpHost

@@ -58,4 +58,43 @@ import TesseraTestFixtures
         #expect(paths.count > 5, "the host wrote its stores: \(paths)")
         #expect(open.isEmpty, "open to others: \(open)")
     }
+
+    /// Issue 46: the CLI knows a running host. `plugins list` and `plugins why` on the data a host
+    /// serves ask that host (with a token) or say it runs and how to ask it (exit 9) — never
+    /// loading plugins of their own against its live data; a second `serve` on the same data is
+    /// refused, naming the first; `plugins restart` and `list --running` find the host's URL although
+    /// `--port 0` moved it from the deployment's 8420.
+    @Test(.hangWatchdog) func theCLIAsksTheHostThatServesTheDataInsteadOfLoadingItsOwnPlugins() async throws {
+        let ws = FixtureWorkspace("http-serve-running")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let admin = try #require(serve.adminToken)
+        func tessera(_ arguments: [String]) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        }
+        let blind = try await tessera(["plugins", "list"])
+        #expect(blind.status == 9, "\(blind.stdout)\(blind.stderr)")
+        #expect(blind.stderr.contains("a host (pid ") && blind.stderr.contains("serves this data directory") && blind.stderr.contains("--token"), "\(blind.stderr)")
+        let asked = try await tessera(["plugins", "list", "--token", admin])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stdout.contains("dev.tessera.example") && asked.stdout.contains("active"), "the host's own state: \(asked.stdout)")
+        let why = try await tessera(["plugins", "why", "dev.tessera.example", "--token", admin])
+        #expect(why.status == 0 && why.stdout.contains("— active"), "\(why.stdout)\(why.stderr)")
+        #expect(try await tessera(["plugins", "why", "dev.tessera.example"]).status == 9)
+        // No --url: the host's own, not the deployment's 8420 (the host answers; the example runs in-process).
+        let restarted = try await tessera(["plugins", "restart", "dev.tessera.example", "--token", admin])
+        #expect(restarted.stderr.contains("does not run in the process tier"), "\(restarted.stderr)")
+        #expect(try await tessera(["plugins", "list", "--running", "--token", admin]).status == 0)
+
+        let second = try await runDetached(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"])
+        #expect(second.status == 9, "\(second.stdout)\(second.stderr)")
+        #expect(second.stderr.contains("already serves the data directory"), "\(second.stderr)")
+
+        _ = try await serve.terminate()
+        // Stopped: the data is the CLI's again.
+        let after = try await tessera(["plugins", "list"])
+        #expect(after.status == 0 && after.stdout.contains("validated"), "\(after.stdout)\(after.stderr)")
+    }
 }
