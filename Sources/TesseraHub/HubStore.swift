@@ -23,6 +23,8 @@ public final class HubStore: Sendable {
     let database: any HubDatabase
     /// Wakes the devices waiting for changes (``waitForChanges(plugin:person:after:seconds:)``).
     let changeSignal = HubChangeSignal()
+    /// Set when the hub stops: waits end at once (``endWaits()``).
+    let waitsEnded = HubStopFlag()
     /// Wakes the mailer when mail was queued (``HubMailer``).
     let mailSignal = HubChangeSignal()
     /// Wakes the channel sender when deliveries to people's channels were queued (``HubChannelSender``).

@@ -28,6 +28,7 @@ extension HubStore {
         guard cursor >= 0 else { throw HubError(.invalidInput, "invalid_cursor", "a cursor is 0 or a number a pull returned", field: "after") }
         let deadline = ContinuousClock.now + .seconds(min(max(seconds, 0), Self.maxWaitSeconds))
         while true {
+            if waitsEnded.isSet { return (false, false) }
             let generation = changeSignal.generation
             let changes = try await hasChanges(plugin: plugin, person: person, after: cursor)
             var notifications = false
@@ -48,6 +49,23 @@ extension HubStore {
                 """, [.text(plugin)] + spaces.map { .text($0) } + [.integer(cursor)]) != nil
         }
     }
+}
+
+extension HubStore {
+    /// Ends every wait now with "nothing new", and every wait asked for later at once: the hub is
+    /// stopping, and a graceful stop waits for every response, which a device's wait could hold
+    /// for 25 s (issue 46: a hub took 10–30 s to stop). The device asks again, elsewhere or later.
+    public func endWaits() {
+        waitsEnded.set()
+        changeSignal.fire()
+    }
+}
+
+/// A flag that is only ever set: the hub is stopping.
+final class HubStopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
 
 /// Wakes whoever waits for changes when a push stored some: a counter that moves on, and the

@@ -239,6 +239,35 @@ import TesseraTestFixtures
         try await advance(until: { $0?["waiting"] == 0 && $0?["lastRound"]?["ok"] == true }, "the weight sent once the hub is back")
     }
 
+    /// Issue 46: a hub stops at once on SIGTERM. A device's wait for changes lasts up to 25 s, and
+    /// a graceful stop waits for every response: the hub answers the wait "nothing new" as it
+    /// stops, instead of letting it run out (a hub took 10–30 s to stop). Printed: how long the
+    /// stop took.
+    @Test(.hangWatchdog) func aHubStopsWithoutWaitingForItsDevicesWaits() async throws {
+        let hub = try await Self.startHub(registration: "open")
+        defer { hub.process.terminate() }
+        let body = #"{"firstName": "Ada", "surname": "Lovelace", "email": "ada@example.org", "password": "\#(Self.password)", "acceptTerms": true, "device": "phone"}"#
+        let made = try await RawHTTPClient.request(port: hub.port, "POST", "/v1/hub/register", headers: [("Content-Type", "application/json")],
+                                                   body: Array(body.utf8))
+        let token = try #require(made.json?["token"]?.stringValue, "\(made.text)")
+        let wait = Task {
+            try await RawHTTPClient.request(port: hub.port, "GET", "/v1/hub/sync/cz.tessera.baby/wait?after=0&seconds=25",
+                                            headers: [("Authorization", "Bearer \(token)")])
+        }
+        // Another request answered after it: the hub has read the wait and holds it.
+        for _ in 0..<3 { #expect(try await RawHTTPClient.request(port: hub.port, "GET", "/healthz").status == 200) }
+        let asked = ContinuousClock.now
+        hub.process.terminate()
+        let answer = try await wait.value
+        let answered = ContinuousClock.now - asked
+        let (status, _) = try await hub.terminate()
+        let stopped = ContinuousClock.now - asked
+        print("hub stop: the wait answered after \(answered), the hub exited after \(stopped) (the wait would have lasted 25 s)")
+        #expect(answer.status == 200 && answer.json?["changes"] == false, "\(answer.text)")
+        #expect(status == 0)
+        #expect(answered < .seconds(20), "the wait ran out instead of being ended: \(answered)")
+    }
+
     /// Signing in to the console of a device whose deployment names a hub (docs/console.md,
     /// "Signing in"): the person's hub account. The first sign-in logs the device in to the hub as
     /// them; the device keeps a hash of the password, so signing in again works with the hub

@@ -84,6 +84,8 @@ public final class HTTPServer: Sendable {
     public func stop() async {
         readiness.markStopping()
         streams.close()
+        // A hub's waiting devices are answered now, not when their 25-second waits run out.
+        hub?.endWaits()
         guard let (group, task) = running.withLock({ $0 }) else { return }
         await group.triggerGracefulShutdown()
         _ = try? await task.value
