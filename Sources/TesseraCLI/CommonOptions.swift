@@ -18,12 +18,26 @@ struct HostArguments: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what the host does to stderr.")
     var verbose = false
 
+    @Option(name: .long, help: "How log lines look: text or json (default: $TESSERA_LOG_FORMAT, else text).")
+    var logFormat: String?
+
     var deploymentFile: String {
         deployment ?? ProcessInfo.processInfo.environment["TESSERA_DEPLOYMENT"] ?? "manifests/deployments/default.json"
     }
 
     /// Reads the deployment and makes a host for it (not yet started).
-    func makeHost(onlyPlugins: Set<String>? = nil) throws -> PluginHost {
+    /// The log format asked for, or a refusal naming the option.
+    func resolvedLogFormat() throws -> LogFormat {
+        let text = logFormat ?? ProcessInfo.processInfo.environment["TESSERA_LOG_FORMAT"] ?? "text"
+        guard let format = LogFormat(rawValue: text) else {
+            throw CLIError(code: .invalidInput, message: "--log-format: expected text or json, found '\(text)'")
+        }
+        return format
+    }
+
+    /// `quietLevel`: the least level logged without `-v` (warning; `serve` logs info, a service's
+    /// journal being where an operator looks when something fails).
+    func makeHost(onlyPlugins: Set<String>? = nil, quietLevel: HostLog.Level = .warning) throws -> PluginHost {
         let deployment: Deployment
         do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
             throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
@@ -31,7 +45,7 @@ struct HostArguments: ParsableArguments {
         let dataDirectory = self.dataDirectory(of: deployment)
         Self.keepPrivate(dataDirectory)
         let verbose = self.verbose
-        let log = HostLog.standardError(verbose: verbose)
+        let log = HostLog.standardError(level: verbose ? .debug : quietLevel, format: try resolvedLogFormat())
         do {
             return try PluginHost(deployment: deployment, options: HostOptions(
                 dataDirectory: dataDirectory, libraryPaths: libraryPath, log: log, onlyPlugins: onlyPlugins))

@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
         // host starts still leads to a clean stop.
         let termination = TerminationSignal()
         try await reportingErrors {
-            let host = try self.host.makeHost()
+            let host = try self.host.makeHost(quietLevel: .info)
             let (server, background) = try await Self.start(host, http: httpConfiguration(host.deployment))
             await termination.wait()
             await Self.stop(host, server: server, background: background)

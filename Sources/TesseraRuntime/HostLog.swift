@@ -7,7 +7,7 @@ import TesseraSDK
 /// `generation`; the HTTP edge adds `request` (the request id) to the lines of a request.
 ///
 /// Where lines go is the `Logger`'s handler: the CLI's writes them to stderr
-/// (``HostLog/standardError(verbose:)``); tests discard them. Never put secrets or tokens in a line.
+/// (``HostLog/standardError(level:format:)``); tests discard them. Never put secrets or tokens in a line.
 public struct HostLog: Sendable {
     public typealias Level = PluginLog.Level
     /// The logger every line goes to.
@@ -19,13 +19,21 @@ public struct HostLog: Sendable {
     /// A log that drops every line.
     public static var discarding: HostLog { HostLog(Logger(label: "tessera", factory: { _ in SwiftLogNoOpLogHandler() })) }
 
-    /// A log writing one line per entry to stderr, `[level] source: message key=value…`: warnings
-    /// and errors, and with `verbose` everything.
+    /// A log writing one line per entry to stderr, `time [level] source: message key=value…`:
+    /// warnings and errors, and with `verbose` everything.
     public static func standardError(verbose: Bool) -> HostLog {
-        var logger = Logger(label: "tessera") { _ in LineLogHandler() }
-        logger.logLevel = verbose ? .debug : .warning
+        standardError(level: verbose ? .debug : .warning, format: .text)
+    }
+
+    /// A log writing one line per entry at `level` and above to stderr, as text or JSON.
+    public static func standardError(level: Level, format: LogFormat) -> HostLog {
+        var logger = Logger(label: "tessera") { _ in LineLogHandler(format: format) }
+        logger.logLevel = level.swiftLogLevel
         return HostLog(logger)
     }
+
+    /// Whether a line at `level` would be written: for lines costly to make (one per request).
+    public func writes(_ level: Level) -> Bool { logger.logLevel <= level.swiftLogLevel }
 
     /// Writes `message` from `source` at `level`.
     public func callAsFunction(_ level: Level, _ source: String, _ message: String) {

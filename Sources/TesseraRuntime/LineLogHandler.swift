@@ -1,11 +1,23 @@
 import Foundation
 import Logging
 
-/// Writes each entry as one line on stderr: `[level] source: message key=value…`, the form the
-/// CLI has always printed, with any other metadata after the message.
+/// How the host's log lines look: text for a person reading a terminal or the journal, JSON for
+/// a log collector (`--log-format json`).
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// `2026-03-02T08:00:00.123Z [warning] source: message key=value…`
+    case text
+    /// One JSON object per line: `{"time", "level", "source", "message", …metadata}`.
+    case json
+}
+
+/// Writes each entry as one line on stderr, with the wall-clock time it was written (a virtual
+/// deployment clock is not the time an operator reads a log by): `time [level] source: message
+/// key=value…`, or the same as a JSON object. A message is kept on its line: a line break in it
+/// is written as `\n`, so nothing a plugin logs can pose as a line of the host's (issue 43).
 struct LineLogHandler: LogHandler {
     var logLevel: Logger.Level = .warning
     var metadata: Logger.Metadata = [:]
+    var format: LogFormat = .text
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -16,8 +28,27 @@ struct LineLogHandler: LogHandler {
         var all = metadata.merging(event.metadata ?? [:]) { _, entry in entry }
         let source = all.removeValue(forKey: "source").map { "\($0)" } ?? event.source
         all.removeValue(forKey: "plugin")  // the source says it
-        let extra = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        FileHandle.standardError.write(Data("[\(Self.name(event.level))] \(source): \(event.message)\(extra)\n".utf8))
+        let time = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        let line: String
+        switch format {
+        case .text:
+            let extra = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.oneLine("\($0.value)"))" }.joined(separator: " ")
+            line = "\(time) [\(Self.name(event.level))] \(source): \(Self.oneLine("\(event.message)"))\(extra)"
+        case .json:
+            var object: [String: String] = ["time": time, "level": Self.name(event.level), "source": source, "message": "\(event.message)"]
+            for (key, value) in all where object[key] == nil { object[key] = "\(value)" }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            line = String(decoding: data, as: UTF8.self)
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// The text with its line breaks written as `\n` and `\r`.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0.isNewline }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+            .replacingOccurrences(of: "\u{85}", with: "\\u0085")
     }
 
     static func name(_ level: Logger.Level) -> String {

@@ -97,4 +97,46 @@ import TesseraTestFixtures
         let after = try await tessera(["plugins", "list"])
         #expect(after.status == 0 && after.stdout.contains("validated"), "\(after.stdout)\(after.stderr)")
     }
+
+    /// Issue 46: the log says when, and says each request. With `--log-format json` every line of
+    /// `serve` is a JSON object with its time, level, source and message; each request has an
+    /// access line with its status and request id, which the response carries as `X-Request-Id`;
+    /// `serve` logs at info without `-v` (a plugin becoming active is there).
+    @Test(.hangWatchdog) func everyLineHasItsTimeAndEveryRequestItsLineInJSON() async throws {
+        let ws = FixtureWorkspace("http-serve-log")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory,
+                                                                    "--port", "0", "--log-format", "json"], stderr: .pipe)
+        defer { process.terminate() }
+        let out = try #require(process.standardOutput), err = try #require(process.standardError)
+        let output = try await onThread {
+            var text = ""
+            while !text.contains("Ctrl-C to stop") {
+                let chunk = out.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        let range = try #require(output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression))
+        let port = try #require(Int(output[range].split(separator: ":").last ?? ""))
+        let admin = try #require(output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("tsr_") }.map(String.init))
+        let listed = try await RawHTTPClient.request(port: port, "GET", "/v1/plugins?verbose=1", headers: [("Authorization", "Bearer \(admin)")])
+        let id = try #require(listed.headers["x-request-id"], "\(listed.headers)")
+        process.terminate()
+        let log = try await onThread { String(decoding: err.readDataToEndOfFile(), as: UTF8.self) }
+        let lines = log.split(separator: "\n").map(String.init)
+        let objects = lines.compactMap { try? JSONValue(parsing: Array($0.utf8)) }
+        #expect(objects.count == lines.count && !lines.isEmpty, "every line is JSON: \(log)")
+        for object in objects {
+            #expect(object["time"]?.stringValue?.hasPrefix("20") == true && object["level"] != nil && object["source"] != nil, "\(object)")
+        }
+        let access = objects.first { $0["source"] == "http" && $0["message"]?.stringValue?.hasPrefix("GET /v1/plugins 200 ") == true }
+        #expect(access?["message"]?.stringValue?.hasSuffix("request=\(id)") == true, "\(log)")
+        #expect(!log.contains("verbose=1"), "no query string in the access line")
+        #expect(!log.contains(admin), "no token in the log")
+        #expect(objects.contains { $0["source"] == "dev.tessera.example" && $0["level"] == "info" && $0["message"]?.stringValue?.hasPrefix("active") == true },
+                "\(log)")
+    }
 }

@@ -7,13 +7,14 @@ import TesseraRuntime
 /// The HTTP API as one Hummingbird router: the middleware layers, then the routes.
 ///
 /// A request goes through, outermost first:
-/// 1. ``ResponseCountMiddleware`` — counts the response's status for `/metrics`;
-/// 2. ``ErrorMiddleware`` — anything thrown below becomes a JSON error response;
-/// 3. ``AuthMiddleware`` — a known bearer token, except on `/healthz` and the static files of the
-///    console (`/`, `/console/…`) and of the modules (`/ui/…`), and on capability links
-///    (`/v1/links/…`, the `link` principal: ``LinkRoutes``);
-/// 4. ``RateLimitMiddleware`` — the token's budget (its calls', or its admin routes');
-/// 5. the route (``PluginRoutes``, ``LinkRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
+/// 1. ``AccessLogMiddleware`` — a line per request in the host's log, and its `X-Request-Id`;
+/// 2. ``ResponseCountMiddleware`` — counts the response's status for `/metrics`;
+/// 3. ``ErrorMiddleware`` — anything thrown below becomes a JSON error response;
+/// 4. ``AuthMiddleware`` — a known bearer token, except on the probes (`/healthz`, `/readyz`) and
+///    the static files of the console (`/`, `/console/…`) and of the modules (`/ui/…`), and on
+///    capability links (`/v1/links/…`, the `link` principal: ``LinkRoutes``);
+/// 5. ``RateLimitMiddleware`` — the token's budget (its calls', or its admin routes');
+/// 6. the route (``PluginRoutes``, ``LinkRoutes``, ``ServerRoutes``, ``NotificationRoutes``, ``StreamRoutes``,
 ///    ``LocationRoutes``, ``ClockRoutes``, ``ConsoleRoutes``, ``ModuleAssetRoutes``), or 404/405.
 ///
 /// A plugin operation's call reaches its route without the router's look-up (``EdgeResponder``).
@@ -24,7 +25,7 @@ enum APIRouter {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         let signIn = SignIn(dataDirectory: tokens.dataDirectory)
         let middlewares = self.middlewares(tokens: tokens, signIn: signIn, clock: host.clock, configuration: configuration,
-                                           metrics: metrics, hub: hub)
+                                           metrics: metrics, hub: hub, log: host.options.log)
         // Middlewares apply to routes added after them, so they come first.
         for middleware in middlewares { router.add(middleware: middleware) }
         let server = ServerRoutes(host: host, metrics: metrics, readiness: readiness)
@@ -77,8 +78,10 @@ enum APIRouter {
 
     /// The middlewares of every route, outermost first (the list at the top).
     static func middlewares(tokens: TokenStore, signIn: SignIn? = nil, clock: (any ClockSource)? = nil,
-                            configuration: HTTPConfiguration, metrics: HTTPMetrics, hub: HubStore?) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
+                            configuration: HTTPConfiguration, metrics: HTTPMetrics, hub: HubStore?,
+                            log: HostLog = .discarding) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
         var middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>] = [
+            AccessLogMiddleware(log: log),
             ResponseCountMiddleware(metrics: metrics),
             ErrorMiddleware(),
             // The hub's routes check their own device tokens (HubRoutes).
