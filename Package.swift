@@ -119,7 +119,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", "TesseraSQLite", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
