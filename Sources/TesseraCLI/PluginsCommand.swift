@@ -40,6 +40,13 @@ struct Plugins: AsyncParsableCommand {
                 } else {
                     say(PluginTable.render(statuses))
                 }
+                // A module the deployment enables and the host refused is the operator's to fix:
+                // said, and the exit code says it to a script (issue 46).
+                let refused = statuses.filter { [.rejected, .failed].contains($0.state) }
+                if !refused.isEmpty {
+                    throw CLIError(code: .invalidDeployment, message: refused.map { "\($0.id) is \($0.state.rawValue): \($0.reason ?? "see tessera plugins why \($0.id)")" }
+                        .joined(separator: "; "))
+                }
             }
         }
 

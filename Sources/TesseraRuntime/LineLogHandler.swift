@@ -28,7 +28,7 @@ struct LineLogHandler: LogHandler {
         var all = metadata.merging(event.metadata ?? [:]) { _, entry in entry }
         let source = all.removeValue(forKey: "source").map { "\($0)" } ?? event.source
         all.removeValue(forKey: "plugin")  // the source says it
-        let time = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        let time = Date().formatted(Self.timeStyle)
         let line: String
         switch format {
         case .text:
@@ -42,6 +42,9 @@ struct LineLogHandler: LogHandler {
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
+
+    /// `2026-11-29T03:35:40.123Z`: UTC, to the millisecond.
+    static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// The text with its line breaks written as `\n` and `\r`.
     static func oneLine(_ text: String) -> String {

@@ -26,12 +26,16 @@ struct ManifestCatalog {
     private var candidates: [String: [Candidate]] = [:]
     /// Files that are not manifests of any identifiable plugin (no readable `id`).
     private(set) var unattributed: [ManifestError] = []
+    /// Folders not read because every user may write in them (issue 46: `/tmp`).
+    private(set) var unsafeDirectories: [String] = []
 
     /// Finds every `*.json` file directly in each folder (sub-folders such as `deployments/` and
-    /// `schema/` are not manifests), and the id each names.
+    /// `schema/` are not manifests), and the id each names. A folder every user may write in is
+    /// not read: a manifest there could be anyone's, and it says which code the host loads.
     init(directories: [String]) {
         let fm = FileManager.default
         for dir in directories {
+            if Self.everyoneWrites(dir) { unsafeDirectories.append(dir); continue }
             let names = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
             for name in names {
                 add(file: (dir as NSString).appendingPathComponent(name))
@@ -76,8 +80,18 @@ struct ManifestCatalog {
     /// Why no manifest declares `id`: where the host looked, and the files it could not read at
     /// all (not JSON, or no `id`), with their errors: one of them may be the plugin's.
     func missingReason(for id: String, in directories: [String]) -> String {
-        let base = "no manifest declares the id '\(id)' in \(directories.joined(separator: ", "))"
+        var base = "no manifest declares the id '\(id)' in \(directories.joined(separator: ", "))"
+        if !unsafeDirectories.isEmpty {
+            base += "; not read, because every user may write there and a manifest in it could be anyone's: "
+                + unsafeDirectories.joined(separator: ", ") + " (keep manifests in a folder only their owner can write)"
+        }
         guard !unattributed.isEmpty else { return base }
         return base + "; unreadable manifests there: " + unattributed.map(\.description).joined(separator: "; ")
+    }
+
+    /// Whether every user may write in `dir` (the sticky bit of `/tmp` does not stop a new file).
+    static func everyoneWrites(_ dir: String) -> Bool {
+        var info = stat()
+        return stat(dir, &info) == 0 && info.st_mode & 0o002 != 0
     }
 }

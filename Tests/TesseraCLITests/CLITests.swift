@@ -144,6 +144,25 @@ import TesseraTestFixtures
         #expect(bad.stderr.contains("not an ELF file"))
     }
 
+    /// Issue 46: a manifest folder every user may write in is not read (a manifest there could be
+    /// anyone's), and `plugins list` says so and exits 6 for the enabled plugin it left without a
+    /// manifest; moved to the owner's own folder, the same manifest is read.
+    @Test func aManifestFolderEveryoneMayWriteInIsNotReadAndAnEnabledPluginRefusedIsExitSix() async throws {
+        let open = ws.root + "/open-manifests"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ws.root + "/example.json", toPath: open + "/example.json")
+        #expect(chmod(open, 0o1777) == 0)
+        let file = ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]],
+                                      extra: ["manifestDirectories": [open]])
+        let refused = try await tessera("plugins", "list")
+        #expect(refused.status == 6, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("dev.tessera.example is rejected") && refused.stderr.contains("every user may write there")
+                && refused.stderr.contains(open), "\(refused.stderr)")
+        #expect(chmod(open, 0o755) == 0)
+        let read = try await tessera("plugins", "list")
+        #expect(read.status == 0 && read.stdout.contains("validated"), "\(read.stderr) (\(file))")
+    }
+
     @Test func invalidDeploymentIsExitSixNamingTheFile() async throws {
         Fixtures.write(#"{"name": "x", "role": "phone", "plugins": []}"#, to: ws.root + "/bad-deployment.json")
         let result = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "list", "--deployment", ws.root + "/bad-deployment.json"])

@@ -17,7 +17,8 @@ import TesseraTestFixtures
 
         let moved = try await device.tessera(["clock", "set", "2026-03-02T14:00:00Z"])
         #expect(moved.status == 0)
-        let warnings = moved.stderr.split(separator: "\n").filter { $0.hasPrefix("[warning]") }
+        // Each line: its time, then its level (issue 46).
+        let warnings = moved.stderr.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains("Z [warning] ") }
         #expect(warnings.count == 1, "\(moved.stderr)")
         let line = try #require(warnings.first.map(String.init))
         #expect(line.contains("the hub at http://127.0.0.1:\(port) cannot be reached (nothing accepts connections at that address)"), "\(line)")

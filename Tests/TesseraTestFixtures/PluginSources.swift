@@ -20,7 +20,7 @@ enum PluginSources {
                     d.pointee.size = UInt32(MemoryLayout<tessera_descriptor_t>.size)
                     d.pointee.magic = TESSERA_DESCRIPTOR_MAGIC
                     d.pointee.sdk_abi_major = TESSERA_SDK_ABI_MAJOR
-                    d.pointee.sdk_abi_minor = 9
+                    d.pointee.sdk_abi_minor = TESSERA_SDK_ABI_MINOR + 1
                     d.pointee.plugin_id = UnsafePointer(strdup("fixture.newer-minor"))
                     d.pointee.factory = Unmanaged.passRetained(PluginFactory { FixturePlugin() }).toOpaque()
                     return UnsafeRawPointer(d)

@@ -13,6 +13,8 @@ import TesseraRuntime
 /// | `tessera_plugin_generation` | gauge | plugin |
 /// | `tessera_plugin_retired_generations` | gauge | plugin |
 /// | `tessera_http_responses_total` | counter | status |
+///
+/// and the process's own (``ProcessMetrics``): `process_*` and `tessera_build_info`.
 enum MetricsReport {
     static func render(host: PluginHost, metrics: HTTPMetrics) -> String {
         var out = PrometheusText()
@@ -22,6 +24,7 @@ enum MetricsReport {
         for (status, count) in metrics.responseSnapshot {
             out.sample("tessera_http_responses_total", ["status": String(status)], Double(count))
         }
+        ProcessMetrics.write(to: &out)
         return out.text
     }
 

@@ -7,14 +7,15 @@ import Hummingbird
 /// is full again), on every answer. Once the bucket is empty: 429 with `Retry-After`.
 ///
 /// Runs after ``AuthMiddleware``: the budget is per token, and requests without a principal
-/// (`/healthz`, the console's files) are not counted. Admin routes spend their own bucket
+/// (the probes, the console's files) and `/metrics` are not counted. Admin routes spend their own bucket
 /// (``RateLimitBudget``).
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let principal = context.principal,
+        // A scraper's `/metrics` every few seconds is not a client's calls (issue 46): never limited.
+        guard let principal = context.principal, request.uri.path != "/metrics",
               let decision = limiter.admit(principal.id, RateLimitBudget.of(request.method, path: request.uri.path))
         else { return try await next(request, context) }
         if let wait = decision.retryAfter {
