@@ -28,7 +28,7 @@ build apt  libcrypt-dev            -                                 yescrypt, t
 build apt  libjs-leaflet           -                                 the map under the safe travel route, served by the host from /usr/share/javascript/leaflet (never a CDN)
 test  apt  coreutils               env,sha256sum,chown               checksums the tests compare with the host; the PostgreSQL test folder handed to postgres
 test  apt  bash                    bash                              scripts the tests run (sdk-docs.sh)
-test  apt  dash                    sh                                starts serve with its stdout named as the journal's stream, as systemd does (ServeAsServiceTests)
+test  apt  dash                    sh                                starts serve with its stdout named as the journal stream, as systemd does (ServeAsServiceTests)
 test  apt  tar                     tar                               lists a backup archive as any tar reads it (BackupRestoreTests)
 test  apt  binutils                readelf,nm                        the loader tests read ELF notes and symbols
 test  apt  gcc                     cc                                the loader tests build a small C library

@@ -139,4 +139,35 @@ import TesseraTestFixtures
         #expect(objects.contains { $0["source"] == "dev.tessera.example" && $0["level"] == "info" && $0["message"]?.stringValue?.hasPrefix("active") == true },
                 "\(log)")
     }
+
+    /// Issue 46: `/metrics` has what every service's dashboard expects — `process_*` and
+    /// `tessera_build_info` — and a scraper is never rate-limited, even where calls are limited
+    /// to one a second.
+    @Test(.hangWatchdog) func metricsHaveTheProcessAndTheBuildAndAreNeverRateLimited() async throws {
+        let ws = FixtureWorkspace("http-serve-metrics")
+        ws.addExampleManifest()
+        ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
+        let serve = try await ServeProcess.start(ws, extraArguments: ["--rate-limit", "1", "--rate-burst", "1"])
+        defer { serve.process.terminate() }
+        let admin = try #require(serve.adminToken)
+        var statuses: [Int] = []
+        for _ in 0..<5 {
+            statuses.append(try await RawHTTPClient.request(port: serve.port, "GET", "/metrics", headers: [("Authorization", "Bearer \(admin)")]).status)
+        }
+        #expect(statuses == [200, 200, 200, 200, 200], "\(statuses)")
+        let page = try await RawHTTPClient.request(port: serve.port, "GET", "/metrics", headers: [("Authorization", "Bearer \(admin)")]).text
+        for family in ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds",
+                       "process_max_fds", "process_start_time_seconds"] {
+            #expect(page.contains("# TYPE \(family) "), "\(family) missing")
+        }
+        let rss = page.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        #expect((rss ?? 0) > 1_000_000, "a resident size in bytes: \(String(describing: rss))")
+        #expect(page.contains(#"tessera_build_info{version="0.1.0",swift="6.3.1",sdk_abi="1.9"} 1"#), "\(page.suffix(600))")
+        // Calls are still limited: the second call within the second is refused.
+        var calls: [Int] = []
+        for _ in 0..<2 {
+            calls.append(try await RawHTTPClient.request(port: serve.port, "GET", "/v1/plugins", headers: [("Authorization", "Bearer \(admin)")]).status)
+        }
+        #expect(calls.contains(429), "\(calls)")
+    }
 }
