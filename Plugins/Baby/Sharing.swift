@@ -57,7 +57,8 @@ extension Diary {
         let waiting = try await requireSpaces().invitationsForMe()
         return ["invitations": .array(waiting.map { invitation in
             ["invitationId": .string(invitation.id), "childId": .string(invitation.space), "childName": .string(invitation.spaceName),
-             "from": .string(invitation.inviter), "level": invitation.pluginRole.map(JSONValue.string) ?? .null,
+             "from": .string(invitation.inviter), "fromName": invitation.inviterDisplayName.map(JSONValue.string) ?? .null,
+             "level": invitation.pluginRole.map(JSONValue.string) ?? .null,
              "expiresAt": .string(invitation.expiresAt.formatted(.iso8601))]
         })]
     }

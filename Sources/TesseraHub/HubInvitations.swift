@@ -83,7 +83,8 @@ extension HubStore {
     static func pendingInvitations(where clause: String, _ arguments: [SQLValue], now: Int64, person: String,
                                    on connection: any HubSQL) async throws -> [PendingInvitation] {
         try await connection.fetchAll("""
-            SELECT i.id, i.space, s.name, i.role, i.inviter, pi.name, i.invitee, pe.name, i.expires_ms, i.plugin_role, i.invitee_email
+            SELECT i.id, i.space, s.name, i.role, i.inviter, pi.name, i.invitee, pe.name, i.expires_ms, i.plugin_role, i.invitee_email,
+                pi.first_name, pi.surname
             FROM hub_invitations i JOIN hub_spaces s ON s.id = i.space
             JOIN hub_people pi ON pi.id = i.inviter LEFT JOIN hub_people pe ON pe.id = i.invitee
             WHERE \(clause) AND i.accepted_by IS NULL AND i.expires_ms >= ? AND s.deleted = 0
@@ -91,7 +92,8 @@ extension HubStore {
             """, arguments + [.integer(now)]).map { row in
             PendingInvitation(id: row[0].text ?? "", space: row[1].text ?? "", spaceName: row[2].text ?? "",
                               role: SpaceRole(rawValue: row[3].text ?? "") ?? .viewer,
-                              inviter: HubPerson(id: row[4].text ?? "", name: row[5].text ?? ""),
+                              inviter: HubPerson(id: row[4].text ?? "", name: row[5].text ?? "",
+                                                 displayName: HubStore.displayName(first: row[11].text, surname: row[12].text)),
                               invitee: row[6].text.map { HubPerson(id: $0, name: row[7].text ?? "") },
                               expiresAtMillis: row[8].integer ?? 0, pluginRole: row[9].text, inviteeEmail: row[10].text)
         }

@@ -42,13 +42,14 @@ extension SpaceInvitation {
     public var wire: JSONValue {
         ["id": .string(id), "space": .string(space), "spaceName": .string(spaceName), "role": .string(role.rawValue),
          "pluginRole": optionalString(pluginRole), "invitee": optionalString(invitee), "inviter": .string(inviter),
-         "expiresAt": expiresAt.wire, "code": optionalString(code)]
+         "inviterDisplayName": optionalString(inviterDisplayName), "expiresAt": expiresAt.wire, "code": optionalString(code)]
     }
     public init(wire: JSONValue) throws {
         self.init(id: try wire.wireString("id"), space: try wire.wireString("space"), spaceName: try wire.wireString("spaceName"),
                   role: SpaceMemberRole(rawValue: try wire.wireString("role")), pluginRole: wire["pluginRole"]?.stringValue,
                   invitee: wire["invitee"]?.stringValue, inviter: try wire.wireString("inviter"),
                   expiresAt: try Date(wire: wire["expiresAt"]), code: wire["code"]?.stringValue)
+        inviterDisplayName = wire["inviterDisplayName"]?.stringValue
     }
 }
 

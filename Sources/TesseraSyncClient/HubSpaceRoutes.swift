@@ -142,13 +142,15 @@ extension HubConnection {
     }
 
     static func invitation(_ json: JSONValue) -> SpaceInvitation {
-        SpaceInvitation(id: json["id"]?.stringValue ?? "", space: json["space"]?.stringValue ?? "",
+        var invitation = SpaceInvitation(id: json["id"]?.stringValue ?? "", space: json["space"]?.stringValue ?? "",
                         spaceName: json["spaceName"]?.stringValue ?? "", role: SpaceMemberRole(rawValue: json["role"]?.stringValue ?? "viewer"),
                         pluginRole: json["pluginRole"]?.stringValue,
                         // An invitation by e-mail to someone with no account yet names its address.
                         invitee: json["invitee"]?["name"]?.stringValue ?? json["email"]?.stringValue, inviter: json["inviter"]?["name"]?.stringValue ?? "",
                         expiresAt: Date(timeIntervalSince1970: Double(json["expiresAtMillis"]?.integerValue ?? 0) / 1000),
                         code: json["code"]?.stringValue)
+        invitation.inviterDisplayName = json["inviter"]?["displayName"]?.stringValue
+        return invitation
     }
 
     /// A path segment: what a plugin passes is escaped, so it names one resource and no other route.

@@ -81,4 +81,29 @@ struct CurrentPersonTests {
             await device.stop()
         }
     }
+
+    /// Issue 41: the invitee sees who invites by the names they registered with (SDK 1.9
+    /// `SpaceInvitation.inviterDisplayName`), not only by their e-mail address.
+    @Test func anInvitationNamesTheInviterByTheNamesTheyRegisteredWith() async throws {
+        try await HubTestServer.start().use { hub in
+            func device() async throws -> PluginTestHost {
+                // The shipped library in the process tier: the names cross its wire too.
+                try await PluginTestHost(manifest: Fixtures.repositoryRoot + "/manifests/baby.json",
+                                         plugin: { fatalError("the process tier loads the library") },
+                                         grants: ["storage": [:], "clock": [:], "notifications": [:], "files": [:], "sync": [:]],
+                                         start: try Date("2026-03-02T08:00:00Z", strategy: .iso8601), syncHub: "http://127.0.0.1:\(hub.port)",
+                                         isolation: "process")
+            }
+            let ada = try await device(), bob = try await device()
+            try await ada.host.syncRegister(Self.ada)
+            try await bob.host.syncRegister(HubRegistration(firstName: "Bob", surname: "Novák", email: "bob@example.org",
+                                                            password: "correct horse battery", acceptTerms: true, device: "Bob's phone"))
+            let child = try #require(try await ada.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])["id"])
+            _ = try await ada.call("share-invite", ["childId": child, "person": "bob@example.org", "level": "parent"])
+            let waiting = try await bob.call("invitations-list")["invitations"]?.arrayValue?.first
+            #expect(waiting?["from"] == "ada@example.org" && waiting?["fromName"] == "Ada Lovelace", "\(String(describing: waiting))")
+            await ada.stop()
+            await bob.stop()
+        }
+    }
 }

@@ -88,15 +88,17 @@ struct SyncFaultPropertyTests {
         return (nil, proxy.counts)
     }
 
-    /// A round once the network has healed. A transport failure there (seen once in 200 seeds while
-    /// the whole suite ran on two loaded cores: one request timed out) is retried twice and counted,
-    /// so that it shows in the output; any other error, or a third failure, is the test's failure.
+    /// A round once the network has healed. A transport failure there — a request timing out while
+    /// the whole suite (browsers, hubs, builds of fixtures) shares two cores: 7 and 8 retries in the
+    /// full runs of 2026-11-29, once three in a row at one hub — is retried up to five times and
+    /// counted, so that it shows in the output; any other error, or a sixth failure, is the test's
+    /// failure. What the test judges is convergence, not the machine's load.
     static func roundOnHealedNetwork(_ sync: DeviceSync) async -> (any Error)? {
-        for attempt in 1...3 {
+        for attempt in 1...6 {
             do {
                 _ = try await sync.round()
                 return nil
-            } catch let error as SyncClientError where error.code == "unavailable" && attempt < 3 {
+            } catch let error as SyncClientError where error.code == "unavailable" && attempt < 6 {
                 print("sync property: a round on the healed network was retried after: \(error)")
             } catch {
                 return error

@@ -26,7 +26,9 @@ export async function showInvitations(done) {
   $("invitations-hint-text").textContent = t("overview.invitations", { count: invitations.length });
   $("invitations-hint").hidden = invitations.length === 0;
   for (const invitation of invitations) {
-    const what = { child: invitation.childName, from: invitation.from };
+    // "Ada Lovelace (ada@example.org)": the names the inviter registered with, and the account (issue 41).
+    const from = invitation.fromName ? t("account.nameAndAccount", { name: invitation.fromName, account: invitation.from }) : invitation.from;
+    const what = { child: invitation.childName, from };
     const accept = el("button", { type: "button", class: "accept", "aria-label": t("invitations.acceptLabel", what) }, t("invitations.accept"));
     accept.addEventListener("click", () => done(callOperation(PLUGIN, "invitation-accept", { invitationId: invitation.invitationId }),
                                                 t("invitations.accepted", what)));

@@ -262,6 +262,9 @@ public struct SpaceInvitation: Sendable, Hashable {
     public var code: String?
     /// The per-plugin role it gives, if any (SDK 1.5).
     public var pluginRole: String? = nil
+    /// The names the inviter registered with ("Ada Lovelace"), to show beside ``inviter``; `nil`
+    /// for an account the operator made, and in the answer to ``PluginSpaces/invite(to:role:person:expiresIn:)`` (SDK 1.9).
+    public var inviterDisplayName: String? = nil
 
     /// Creates an invitation value.
     public init(id: String, space: String, spaceName: String, role: SpaceMemberRole, invitee: String?, inviter: String,
