@@ -28,7 +28,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            guard let data = host.dataDirectoryIfReadable else { _ = try host.makeHost(); return }
+            let data = try host.resolvedDataDirectory()
             guard FileManager.default.fileExists(atPath: data) else { throw CLIError(code: .notFound, message: "no data directory at \(data)") }
             umask(0o077)
             let summary: BackupArchive.Summary
@@ -53,7 +53,7 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            guard let data = host.dataDirectoryIfReadable else { _ = try host.makeHost(); return }
+            let data = try host.resolvedDataDirectory()
             umask(0o077)
             let summary: BackupArchive.Summary
             do { summary = try BackupArchive.restore(archive, into: data) } catch let error as BackupError {

@@ -25,7 +25,6 @@ struct HostArguments: ParsableArguments {
         deployment ?? ProcessInfo.processInfo.environment["TESSERA_DEPLOYMENT"] ?? "manifests/deployments/default.json"
     }
 
-    /// Reads the deployment and makes a host for it (not yet started).
     /// The log format asked for, or a refusal naming the option.
     func resolvedLogFormat() throws -> LogFormat {
         let text = logFormat ?? ProcessInfo.processInfo.environment["TESSERA_LOG_FORMAT"] ?? "text"
@@ -35,13 +34,24 @@ struct HostArguments: ParsableArguments {
         return format
     }
 
+    /// The deployment file read, or a refusal naming it (exit 6).
+    func readDeployment() throws -> Deployment {
+        do { return try DeploymentReader.read(file: deploymentFile) } catch {
+            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
+        }
+    }
+
+    /// The data directory, reading the deployment only when `--data` does not say it.
+    func resolvedDataDirectory() throws -> String {
+        if let data { return data }
+        return dataDirectory(of: try readDeployment())
+    }
+
+    /// Reads the deployment and makes a host for it (not yet started).
     /// `quietLevel`: the least level logged without `-v` (warning; `serve` logs info, a service's
     /// journal being where an operator looks when something fails).
     func makeHost(onlyPlugins: Set<String>? = nil, quietLevel: HostLog.Level = .warning) throws -> PluginHost {
-        let deployment: Deployment
-        do { deployment = try DeploymentReader.read(file: deploymentFile) } catch {
-            throw CLIError(code: .invalidDeployment, message: "deployment: \(error)")
-        }
+        let deployment = try readDeployment()
         let dataDirectory = self.dataDirectory(of: deployment)
         Self.keepPrivate(dataDirectory)
         let verbose = self.verbose

@@ -16,26 +16,15 @@ import TesseraTestFixtures
         // The shell names its own standard output (the test's pipe) as the journal's stream, as
         // systemd does for a service's, then becomes the host.
         let script = #"export JOURNAL_STREAM=$(stat -L -c '%d:%i' /proc/$$/fd/1); exec "$0" "$@""#
-        let process = try ChildProcess("/bin/sh", ["-c", script, Fixtures.tesseraExecutable, "serve", "--deployment", ws.deploymentFile,
-                                                   "--data", ws.dataDirectory, "--port", "0"])
-        let out = try #require(process.standardOutput)
-        defer { process.terminate() }
-        let output = try await onThread {
-            var text = ""
-            while !text.contains("Ctrl-C to stop") {
-                let chunk = out.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
+        let serve = try await ServeProcess.reading(try ChildProcess("/bin/sh", ["-c", script, Fixtures.tesseraExecutable, "serve",
+                                                                            "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"]))
+        defer { serve.process.terminate() }
+        let output = serve.output, port = serve.port
         #expect(!output.contains("tsr_"), "a token in the journal: \(output)")
         let tokenFile = ws.dataDirectory + "/admin-token"
         #expect(output.contains("admin token written to \(tokenFile)"), "\(output)")
         let token = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.hasPrefix("tsr_"))
-        let range = try #require(output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression))
-        let port = try #require(Int(output[range].split(separator: ":").last ?? ""))
         #expect(try await RawHTTPClient.request(port: port, "GET", "/v1/plugins", headers: [("Authorization", "Bearer \(token)")]).status == 200)
         // A probe carries no token, and learns nothing but ready.
         let ready = try await RawHTTPClient.request(port: port, "GET", "/readyz")
@@ -106,22 +95,12 @@ import TesseraTestFixtures
         let ws = FixtureWorkspace("http-serve-log")
         ws.addExampleManifest()
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
-        let process = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory,
-                                                                    "--port", "0", "--log-format", "json"], stderr: .pipe)
+        let serve = try await ServeProcess.reading(try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile,
+                                                                 "--data", ws.dataDirectory, "--port", "0", "--log-format", "json"], stderr: .pipe))
+        let process = serve.process
         defer { process.terminate() }
-        let out = try #require(process.standardOutput), err = try #require(process.standardError)
-        let output = try await onThread {
-            var text = ""
-            while !text.contains("Ctrl-C to stop") {
-                let chunk = out.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
-        let range = try #require(output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression))
-        let port = try #require(Int(output[range].split(separator: ":").last ?? ""))
-        let admin = try #require(output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("tsr_") }.map(String.init))
+        let err = try #require(process.standardError), port = serve.port
+        let admin = try #require(serve.adminToken)
         let listed = try await RawHTTPClient.request(port: port, "GET", "/v1/plugins?verbose=1", headers: [("Authorization", "Bearer \(admin)")])
         let id = try #require(listed.headers["x-request-id"], "\(listed.headers)")
         process.terminate()

@@ -97,8 +97,13 @@ struct ServeProcess: @unchecked Sendable {
     }
 
     static func start(_ ws: FixtureWorkspace, extraArguments: [String] = []) async throws -> ServeProcess {
-        let process = try ChildProcess(Fixtures.tesseraExecutable,
-                                       ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"] + extraArguments)
+        try await reading(try ChildProcess(Fixtures.tesseraExecutable,
+                                           ["serve", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory, "--port", "0"] + extraArguments))
+    }
+
+    /// A `tessera serve` started some other way (through a shell, with stderr piped), read until it
+    /// says it is serving.
+    static func reading(_ process: ChildProcess) async throws -> ServeProcess {
         let out = process.standardOutput!
         let handle = out
         let output = try await onThread {
