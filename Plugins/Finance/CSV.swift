@@ -101,8 +101,8 @@ extension Ledger {
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Rows of `;`-separated fields, quotes honoured; lines end in LF or CRLF.
-    static func parse(_ text: String) throws -> [[String]] {
+    /// Rows of fields separated by `delimiter`, quotes honoured; lines end in LF or CRLF.
+    static func parse(_ text: String, delimiter: Character = ";") throws -> [[String]] {
         var rows: [[String]] = [], row: [String] = [], field = "", quoted = false, justClosed = false
         var iterator = Array(text).makeIterator()
         var line = 1
@@ -116,7 +116,7 @@ extension Ledger {
                 if justClosed { field.append("\""); quoted = true; justClosed = false }
                 else if field.isEmpty { quoted = true }
                 else { throw PluginError(.invalidInput, "line \(line): a quote inside an unquoted field", field: "$.csv") }
-            case ";": row.append(field); field = ""; justClosed = false
+            case delimiter: row.append(field); field = ""; justClosed = false
             case "\r": continue
             case "\n", "\r\n": row.append(field); rows.append(row); row = []; field = ""; justClosed = false; line += 1
             default: field.append(c); justClosed = false

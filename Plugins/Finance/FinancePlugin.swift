@@ -40,6 +40,12 @@ package final class FinancePlugin: Plugin {
             ALTER TABLE goals ADD COLUMN completed_at TEXT NOT NULL DEFAULT '';
             CREATE TABLE category_budgets (id TEXT PRIMARY KEY, amount_minor INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE device_local (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
+            """),
+         // Bank statements (Statements/): the import a transaction came from, so a whole import can be undone.
+         StorageMigration(version: 5, sql: """
+            ALTER TABLE transactions ADD COLUMN import_id TEXT NOT NULL DEFAULT '';
+            CREATE TABLE imports (id TEXT PRIMARY KEY, source TEXT NOT NULL DEFAULT '', filename TEXT NOT NULL DEFAULT '',
+                created_at TEXT NOT NULL DEFAULT '', imported INTEGER NOT NULL DEFAULT 0, undone_at TEXT NOT NULL DEFAULT '');
             """)]
     }
 
@@ -52,6 +58,7 @@ package final class FinancePlugin: Plugin {
         registerBudgetAndGoals(context, ledger)
         registerReports(context, ledger)
         registerBank(context, ledger)
+        registerStatements(context, ledger)
         context.onOperation("recurring-add", input: Ledger.NewRecurring.self) { input, _ in try await ledger.addRecurring(input) }
         context.onOperation("recurring-list", input: Empty.self) { _, _ in RecurringList(recurring: try await ledger.recurring()) }
         context.onOperation("recurring-delete", input: IDInput.self) { input, _ in
@@ -83,6 +90,13 @@ package final class FinancePlugin: Plugin {
         context.onOperation("category-rule-add", input: Ledger.NewRule.self) { input, _ in RuleList(rules: try await ledger.addCategoryRule(input)) }
         context.onOperation("category-rule-delete", input: IDInput.self) { input, _ in RuleList(rules: try await ledger.deleteCategoryRule(input.id)) }
         context.onOperation("category-rules-list", input: Empty.self) { _, _ in RuleList(rules: try await ledger.categoryRules()) }
+    }
+
+    private func registerStatements(_ context: PluginContext, _ ledger: Ledger) {
+        context.onOperation("statement-preview", input: Ledger.StatementInput.self) { input, _ in try await ledger.previewStatement(input) }
+        context.onOperation("statement-import", input: Ledger.StatementInput.self) { input, _ in try await ledger.importStatement(input) }
+        context.onOperation("imports-list", input: Empty.self) { _, _ in ImportList(imports: try await ledger.imports()) }
+        context.onOperation("import-undo", input: IDInput.self) { input, _ in try await ledger.undoImport(input.id) }
     }
 
     private func registerSettings(_ context: PluginContext, _ ledger: Ledger) {
@@ -163,6 +177,7 @@ struct Chart: Encodable, Sendable { var svg: String }
 struct TransactionList: Encodable, Sendable { var transactions: [Ledger.Transaction] }
 struct GoalList: Encodable, Sendable { var goals: [Ledger.Goal] }
 struct RecurringList: Encodable, Sendable { var recurring: [Ledger.Recurring] }
+struct ImportList: Encodable, Sendable { var imports: [Ledger.ImportRecord] }
 struct RuleList: Encodable, Sendable { var rules: [Ledger.Rule] }
 struct FioImportInput: Decodable, Sendable { var resolveMismatch: String? }
 struct AccountList: Codable, Sendable {

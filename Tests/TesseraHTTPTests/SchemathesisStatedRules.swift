@@ -23,6 +23,10 @@ enum SchemathesisStatedRules {
         finance + "settings-set": ["$.timeZone", "$.confirm"],
         // The header and every line of a CSV text.
         finance + "import-csv": ["$.csv"],
+        // A bank statement's file and its columns: readable as CSV or CAMT.053, the mapping's
+        // columns in the file.
+        finance + "statement-preview": ["$.file", "$.options.mapping"],
+        finance + "statement-import": ["$.file", "$.options.mapping"],
         // Across fields: `until` not before `start`; `to` not before `from`, at most 366 days on.
         finance + "recurring-add": ["$.until"],
         finance + "overview": ["$.to"],
