@@ -25,6 +25,9 @@ struct Ledger: Sendable {
         var weeklyBudget = false
         var logReminder = false
         var repeatBudget = false
+        /// Whether a currency was ever chosen; until then `currency` is the default, EUR, and a
+        /// page may propose the one of the person's country.
+        var currencyChosen = false
     }
 
     func settings() async throws -> Settings {
@@ -32,7 +35,7 @@ struct Ledger: Sendable {
         for row in try await storage.query("SELECT id, value FROM settings") {
             let value = row["value"].text ?? ""
             switch row["id"].text {
-            case "currency": settings.currency = value
+            case "currency": settings.currency = value; settings.currencyChosen = true
             case "language": settings.language = value
             case "timeZone": settings.timeZone = value
             case "weeklyBudget": settings.weeklyBudget = value == "1"

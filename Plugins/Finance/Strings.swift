@@ -25,6 +25,9 @@ enum Strings {
         "goal.title": ["en": "Goal reached", "sk": "Cieľ splnený", "cs": "Cíl splněn"],
         "goal.body": ["en": "You have saved {target} for {name}.", "sk": "Na {name} si nasporil(a) {target}.",
                       "cs": "Na {name} jsi naspořil(a) {target}."],
+        // The name of a bank movement whose statement says nothing of it.
+        "movement.expense": ["en": "Bank payment", "sk": "Platba z účtu", "cs": "Platba z účtu"],
+        "movement.income": ["en": "Bank income", "sk": "Príjem na účet", "cs": "Příjem na účet"],
         "import.failed.title": ["en": "Bank import failed", "sk": "Import z banky zlyhal", "cs": "Import z banky selhal"],
         "token.title": ["en": "Your Fio token expires soon", "sk": "Tvoj token Fio čoskoro vyprší", "cs": "Tvůj token Fio brzy vyprší"],
         "token.body": ["en": "Fio tokens last at most 180 days: create a new one in internet banking (Settings → API) and enter it here.",

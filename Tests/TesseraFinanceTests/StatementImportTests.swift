@@ -14,74 +14,10 @@ import TesseraTesting
         return host
     }
 
-    /// A statement as a Czech bank writes it (camt.053.001.02, a prefix on every element): a card
-    /// payment, a salary, a pending entry, a batch of two transfers, a reversal.
-    static let camt = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- exported 2026-03-09 -->
-        <ns2:Document xmlns:ns2="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">
-          <ns2:BkToCstmrStmt>
-            <ns2:GrpHdr><ns2:MsgId>123</ns2:MsgId></ns2:GrpHdr>
-            <ns2:Stmt>
-              <ns2:Acct><ns2:Id><ns2:IBAN>CZ6508000000192000145399</ns2:IBAN></ns2:Id><ns2:Ccy>CZK</ns2:Ccy></ns2:Acct>
-              <ns2:Ntry>
-                <ns2:NtryRef>1</ns2:NtryRef>
-                <ns2:Amt Ccy="CZK">249.90</ns2:Amt>
-                <ns2:CdtDbtInd>DBIT</ns2:CdtDbtInd>
-                <ns2:Sts>BOOK</ns2:Sts>
-                <ns2:BookgDt><ns2:Dt>2026-03-02</ns2:Dt></ns2:BookgDt>
-                <ns2:AcctSvcrRef>26512345001</ns2:AcctSvcrRef>
-                <ns2:NtryDtls><ns2:TxDtls>
-                  <ns2:RltdPties><ns2:Cdtr><ns2:Nm>ALBERT CR &amp; SK</ns2:Nm></ns2:Cdtr></ns2:RltdPties>
-                </ns2:TxDtls></ns2:NtryDtls>
-              </ns2:Ntry>
-              <ns2:Ntry>
-                <ns2:Amt Ccy="CZK">42500.00</ns2:Amt>
-                <ns2:CdtDbtInd>CRDT</ns2:CdtDbtInd>
-                <ns2:Sts>BOOK</ns2:Sts>
-                <ns2:BookgDt><ns2:Dt>2026-03-05</ns2:Dt></ns2:BookgDt>
-                <ns2:AcctSvcrRef>26512345002</ns2:AcctSvcrRef>
-                <ns2:NtryDtls><ns2:TxDtls>
-                  <ns2:RltdPties><ns2:Dbtr><ns2:Nm>Employer s.r.o.</ns2:Nm></ns2:Dbtr></ns2:RltdPties>
-                  <ns2:RmtInf><ns2:Ustrd><![CDATA[Mzda 02/2026]]></ns2:Ustrd></ns2:RmtInf>
-                </ns2:TxDtls></ns2:NtryDtls>
-              </ns2:Ntry>
-              <ns2:Ntry>
-                <ns2:Amt Ccy="CZK">99.00</ns2:Amt>
-                <ns2:CdtDbtInd>DBIT</ns2:CdtDbtInd>
-                <ns2:Sts>PDNG</ns2:Sts>
-                <ns2:BookgDt><ns2:Dt>2026-03-09</ns2:Dt></ns2:BookgDt>
-              </ns2:Ntry>
-              <ns2:Ntry>
-                <ns2:Amt Ccy="CZK">1500.00</ns2:Amt>
-                <ns2:CdtDbtInd>DBIT</ns2:CdtDbtInd>
-                <ns2:Sts>BOOK</ns2:Sts>
-                <ns2:BookgDt><ns2:Dt>2026-03-06</ns2:Dt></ns2:BookgDt>
-                <ns2:AcctSvcrRef>26512345003</ns2:AcctSvcrRef>
-                <ns2:NtryDtls>
-                  <ns2:TxDtls><ns2:AmtDtls><ns2:TxAmt><ns2:Amt Ccy="CZK">1000.00</ns2:Amt></ns2:TxAmt></ns2:AmtDtls>
-                    <ns2:RmtInf><ns2:Ustrd>Nájem březen</ns2:Ustrd></ns2:RmtInf></ns2:TxDtls>
-                  <ns2:TxDtls><ns2:AmtDtls><ns2:TxAmt><ns2:Amt Ccy="CZK">500.00</ns2:Amt></ns2:TxAmt></ns2:AmtDtls>
-                    <ns2:RmtInf><ns2:Ustrd>Zálohy energie</ns2:Ustrd></ns2:RmtInf></ns2:TxDtls>
-                </ns2:NtryDtls>
-              </ns2:Ntry>
-              <ns2:Ntry>
-                <ns2:Amt Ccy="CZK">249.90</ns2:Amt>
-                <ns2:CdtDbtInd>DBIT</ns2:CdtDbtInd>
-                <ns2:RvslInd>true</ns2:RvslInd>
-                <ns2:BookgDt><ns2:Dt>2026-03-07</ns2:Dt></ns2:BookgDt>
-                <ns2:AcctSvcrRef>26512345004</ns2:AcctSvcrRef>
-                <ns2:AddtlNtryInf>Storno platby kartou</ns2:AddtlNtryInf>
-              </ns2:Ntry>
-            </ns2:Stmt>
-          </ns2:BkToCstmrStmt>
-        </ns2:Document>
-        """
-
     @Test func aCAMT053StatementIsPreviewedImportedNeverDoubledAndUndoneAsAWhole() async throws {
         let host = try await host()
         _ = try await host.call("category-rule-add", ["match": "albert", "category": "food"])
-        let preview = try await host.call("statement-preview", ["file": .string(Self.camt), "filename": "vypis-2026-03.xml"])
+        let preview = try await host.call("statement-preview", ["file": .string(StatementFixtures.camt), "filename": "vypis-2026-03.xml"])
         #expect(preview["format"] == "camt053" && preview["currency"] == "CZK" && preview["account"] == "CZ6508000000192000145399")
         #expect(preview["total"] == 5 && preview["new"] == 5 && preview["duplicates"] == 0)
         let lines = preview["lines"]?.arrayValue ?? []
@@ -93,9 +29,9 @@ import TesseraTesting
         #expect(lines.first?["category"] == "food")  // the rule applied to the counterparty
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)  // a preview writes nothing
 
-        let imported = try await host.call("statement-import", ["file": .string(Self.camt), "filename": "vypis-2026-03.xml"])
+        let imported = try await host.call("statement-import", ["file": .string(StatementFixtures.camt), "filename": "vypis-2026-03.xml"])
         #expect(imported["imported"] == 5 && imported["done"] == true)
-        let again = try await host.call("statement-import", ["file": .string(Self.camt)])
+        let again = try await host.call("statement-import", ["file": .string(StatementFixtures.camt)])
         #expect(again["imported"] == 0 && again["duplicates"] == 5)
         let budget = try await host.call("overview", ["period": "month", "month": "2026-03"])
         #expect(budget["income"] == "42749.90" && budget["expense"] == "1749.90")
@@ -144,7 +80,7 @@ import TesseraTesting
         let imported = try await host.call("statement-import", ["file": .string(Self.fioCSV), "options": ["mapping": .object(mapping)]])
         #expect(imported["imported"] == 3 && imported["problems"]?.arrayValue?.count == 1)
         // The same movements in a CAMT.053 statement of the same account are already there: the bank's references match.
-        let camt = try await host.call("statement-preview", ["file": .string(Self.camt)])
+        let camt = try await host.call("statement-preview", ["file": .string(StatementFixtures.camt)])
         #expect(camt["lines"]?.arrayValue?[0]["duplicate"] == "exact" && camt["lines"]?.arrayValue?[1]["duplicate"] == "exact")
         await host.stop()
     }
@@ -190,7 +126,7 @@ import TesseraTesting
         let host = try await host()
         var next = 0, importId: JSONValue? = nil, done = false, slices = 0
         while !done {
-            var input: [String: JSONValue] = ["file": .string(Self.camt), "start": .integer(Int64(next)), "count": 2]
+            var input: [String: JSONValue] = ["file": .string(StatementFixtures.camt), "start": .integer(Int64(next)), "count": 2]
             if let importId { input["importId"] = importId }
             let slice = try await host.call("statement-import", .object(input))
             importId = slice["importId"]
@@ -205,7 +141,7 @@ import TesseraTesting
         _ = try await host.call("import-undo", ["id": importId!])
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         let unknown = await #expect(throws: PluginError.self) {
-            _ = try await host.call("statement-import", ["file": .string(Self.camt), "importId": "nope"])
+            _ = try await host.call("statement-import", ["file": .string(StatementFixtures.camt), "importId": "nope"])
         }
         #expect(unknown?.field == "$.importId")
         await host.stop()
@@ -213,7 +149,7 @@ import TesseraTesting
 
     @Test func aStatementInAnotherCurrencyOrNotReadableWritesNothingAndSaysWhy() async throws {
         let host = try await host(currency: "EUR")
-        let other = await #expect(throws: PluginError.self) { _ = try await host.call("statement-import", ["file": .string(Self.camt)]) }
+        let other = await #expect(throws: PluginError.self) { _ = try await host.call("statement-import", ["file": .string(StatementFixtures.camt)]) }
         #expect(other?.message.contains("the statement is in CZK but the app's amounts are in EUR") == true)
         let broken = await #expect(throws: PluginError.self) {
             _ = try await host.call("statement-preview", ["file": "<Document><BkToCstmrStmt><Stmt></BkToCstmrStmt></Document>"])
@@ -223,6 +159,10 @@ import TesseraTesting
             _ = try await host.call("statement-preview", ["file": "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaa\">]><Document/>", "format": "camt053"])
         }
         #expect(entities?.message.contains("<!DOCTYPE>") == true)
+        let quotes = await #expect(throws: PluginError.self) {
+            _ = try await host.call("statement-preview", ["file": "Datum;Objem\n\"\"Celkem\";1\n"])
+        }
+        #expect(quotes?.field == "$.file" && quotes?.message.contains("(code statement_unreadable)") == true)
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         await host.stop()
     }

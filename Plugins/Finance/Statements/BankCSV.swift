@@ -14,10 +14,16 @@ struct StatementMovement: Sendable, Equatable {
     var reference: String?
 }
 
-/// A line of a bank's file that could not be read, in words.
+/// A line of a bank's file that could not be read: in words for a program's log, and as its parts
+/// for a page to say in the person's language.
 struct StatementProblem: Codable, Sendable, Equatable, Error {
     var line: Int
     var reason: String
+    /// `day` (not a day in the format), `amount` (not an amount), `oneAmount` (not exactly one of
+    /// money out and money in).
+    var kind: String
+    var column: Int
+    var value: String
 }
 
 /// An amount as a bank writes it, with a known decimal separator: a sign before or after,
@@ -151,7 +157,11 @@ struct BankCSV {
 
     init(_ text: String, options given: Options) throws {
         let delimiter = given.delimiter ?? Self.guessDelimiter(text)
-        let rows = try Ledger.parse(text, delimiter: Character(delimiter))
+        let parsed: [[String]]
+        do { parsed = try Ledger.parse(text, delimiter: Character(delimiter)) } catch let error as PluginError {
+            throw PluginError(.invalidInput, "the file is not a readable CSV: \(error.message); nothing was imported (code statement_unreadable)", field: "$.file")
+        }
+        let rows = parsed
             .enumerated().map { (line: $0.offset + 1, fields: $0.element) }
             .filter { !($0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }) }
         guard rows.count > 0 else { throw PluginError(.invalidInput, "the file is empty", field: "$.file") }
@@ -191,13 +201,15 @@ struct BankCSV {
                                  value: ([String], Int) -> String) -> Result<StatementMovement, StatementProblem> {
         let dateText = value(fields, mapping.date)
         guard let date = dateFormat.day(dateText) else {
-            return .failure(StatementProblem(line: line, reason: "'\(dateText)' in column \(mapping.date) is not a day written \(dateFormat.rawValue)"))
+            return .failure(StatementProblem(line: line, reason: "'\(dateText)' in column \(mapping.date) is not a day written \(dateFormat.rawValue)",
+                                             kind: "day", column: mapping.date, value: dateText))
         }
         let signed: Int64
         if let column = mapping.amount {
             let text = value(fields, column)
             guard let amount = BankAmount.parse(text, decimalSeparator: separator), amount != 0 else {
-                return .failure(StatementProblem(line: line, reason: "'\(text)' in column \(column) is not an amount other than zero with at most two decimals"))
+                return .failure(StatementProblem(line: line, reason: "'\(text)' in column \(column) is not an amount other than zero with at most two decimals",
+                                                 kind: "amount", column: column, value: text))
             }
             signed = amount
         } else {
@@ -205,7 +217,8 @@ struct BankCSV {
             let outMinor = out.isEmpty ? 0 : BankAmount.parse(out, decimalSeparator: separator)
             let inMinor = into.isEmpty ? 0 : BankAmount.parse(into, decimalSeparator: separator)
             guard let o = outMinor, let i = inMinor, (o == 0) != (i == 0) else {
-                return .failure(StatementProblem(line: line, reason: "columns \(mapping.debit!) and \(mapping.credit!) must hold one amount, money out or money in"))
+                return .failure(StatementProblem(line: line, reason: "columns \(mapping.debit!) and \(mapping.credit!) must hold one amount, money out or money in",
+                                                 kind: "oneAmount", column: mapping.debit!, value: out.isEmpty ? into : out))
             }
             signed = i != 0 ? abs(i) : -abs(o)
         }

@@ -199,7 +199,7 @@ extension Ledger {
 
     /// Each movement with its transaction id, category and whether the ledger has it already.
     private func matched(_ movements: [StatementMovement], account: String, importId: String?) async throws -> [StatementLine] {
-        let rules = try await categoryRules()
+        let rules = try await categoryRules(), language = try await settings().language
         let ledger = try await storage.query("SELECT id, kind, name, amount_minor, occurred_on, import_id FROM transactions")
         let ids = Set(ledger.compactMap { $0["id"].text })
         // The ledger's transactions (but this import's own), by direction and amount, for
@@ -212,7 +212,7 @@ extension Ledger {
         var seen: [String: Int] = [:]
         var claimed = Set<String>()
         return movements.map { m in
-            let name = String((m.name ?? m.counterparty ?? (m.kind == "income" ? "Bank income" : "Bank payment")).prefix(120))
+            let name = String((m.name ?? m.counterparty ?? Strings.text("movement.\(m.kind)", language)).prefix(120))
             let id: String
             if let reference = m.reference {
                 id = "imp-" + Self.fingerprint("ref|\(account)|\(reference)")

@@ -1,18 +1,21 @@
 // The finance module's page: this month's budget and category limits, a form to add a
-// transaction, the month's spending by category and a period's income and expenses as two lines,
-// the savings goals with their progress, the newest transactions, and the five-page tutorial.
+// transaction (on a day, today unless changed), importing from the bank (statements.js), the
+// month's spending by category and a period's income and expenses as two lines,
+// the savings goals with their progress, the newest transactions, the currency (proposed from the
+// person's country until they choose one), and the five-page tutorial.
 //
 // Every word is the person's language (ui/messages/<lang>.json), amounts, days and months are
 // formatted by /console/format.js. The charts are drawn here from the `overview` operation's
 // figures, not taken from `chart-svg`, whose SVG has its texts in English and its days in ISO
 // form; their colours come from finance.css (light and dark), as the host's CSP wants.
 
-import { callOperation } from "/console/api.js";
+import { callOperation, request } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 import { startPage } from "/console/page.js";
 import { t, language } from "/console/i18n.js";
-import { errorText, showError } from "/console/errors.js";
+import { errorText, showError, clearError } from "/console/errors.js";
 import { date, month, money, number } from "/console/format.js";
+import { startStatements } from "./statements.js";
 
 const PLUGIN = "cz.tessera.finance";
 const $ = (id) => document.getElementById(id);
@@ -25,6 +28,47 @@ const categoryName = (key) => (BUILTIN_CATEGORIES.has(key) ? t(`category.${key}`
 
 let currency = "EUR";
 const amount = (value) => money(value, currency);
+/** The currencies the module keeps amounts in (Money.currencies in Plugins/Finance/Money.swift). */
+const CURRENCIES = ["EUR", "CZK", "USD", "GBP", "PLN", "CHF", "HUF"];
+
+/**
+ * The currency of the person's country: their language says it for Czech and Slovak, the
+ * browser's region otherwise (en-GB pounds, en-US dollars), euros when nothing tells.
+ */
+function localCurrency() {
+  const byLanguage = { cs: "CZK", sk: "EUR" };
+  if (byLanguage[language()]) return byLanguage[language()];
+  const byRegion = { GB: "GBP", US: "USD", CZ: "CZK", SK: "EUR", PL: "PLN", HU: "HUF", CH: "CHF" };
+  const regions = (navigator.languages?.length ? navigator.languages : [navigator.language]).map((tag) => tag.split("-")[1]);
+  return regions.map((region) => byRegion[region?.toUpperCase()]).find(Boolean) ?? "EUR";
+}
+
+/**
+ * An amount as a person may type it, grouped by their habit ("1,234.50", "1.234,50"): the
+ * grouping marks taken out where they cannot be the decimals (the other mark follows them, or they
+ * repeat). A lone "1.234" stays as typed: the module asks which was meant.
+ */
+function withoutGrouping(text) {
+  const value = text.trim();
+  const dots = (value.match(/\./g) || []).length, commas = (value.match(/,/g) || []).length;
+  if (dots && commas) {
+    const decimal = value.lastIndexOf(".") > value.lastIndexOf(",") ? "." : ",";
+    return value.replaceAll(decimal === "." ? "," : ".", "");
+  }
+  if (dots > 1) return value.replaceAll(".", "");
+  if (commas > 1) return value.replaceAll(",", "");
+  return value;
+}
+
+/** Today on the host's clock (a virtual deployment's is not the browser's), as YYYY-MM-DD. */
+let hostNow = new Date();
+async function readHostClock() {
+  try { hostNow = new Date((await request("GET", "/v1/clock")).now); } catch { hostNow = new Date(); }
+}
+function today() {
+  const two = (n) => String(n).padStart(2, "0");
+  return `${hostNow.getFullYear()}-${two(hostNow.getMonth() + 1)}-${two(hostNow.getDate())}`;
+}
 const percent = (value) => number(value, 0);
 
 // MARK: The budget
@@ -177,6 +221,32 @@ function showTutorialPage() {
   $("tutorial-page").textContent = t("tutorial.page", { page: page.page, count: tutorial.pages.length });
 }
 
+// MARK: Currency
+
+function fillCurrencies() {
+  const names = new Intl.DisplayNames([language()], { type: "currency" });
+  const select = $("currency");
+  clear(select);
+  for (const code of CURRENCIES) select.append(el("option", { value: code }, `${names.of(code)} (${code})`));
+  select.value = currency;
+}
+
+/**
+ * Until a currency is chosen, the module counts in euros: a person who has recorded nothing yet
+ * gets their country's currency instead, and is told so.
+ */
+async function proposeCurrency(settings, status) {
+  if (settings.currencyChosen) return;
+  const local = localCurrency();
+  if (local === settings.currency) return;
+  const { transactions } = await callOperation(PLUGIN, "transactions-list", { limit: 1 });
+  const { goals } = await callOperation(PLUGIN, "goals-list", {});
+  if (transactions.length > 0 || goals.length > 0 || status.isSet) return;
+  ({ currency } = await callOperation(PLUGIN, "settings-set", { currency: local, confirm: true }));
+  const names = new Intl.DisplayNames([language()], { type: "currency" });
+  $("status").textContent = t("settings.proposed", { currency: names.of(currency) });
+}
+
 async function refresh() {
   const status = await callOperation(PLUGIN, "budget-status", {});
   showBudget(status);
@@ -190,21 +260,47 @@ async function refresh() {
 async function start() {
   const me = await startPage({ status: $("status") });
   if (!me) return;
-  for (const id of ["budget-section", "add-section", "chart-section", "overview-section", "goals-section", "list-section", "tutorial-section"]) {
+  for (const id of ["budget-section", "add-section", "import-section", "fio-section", "chart-section", "overview-section", "goals-section",
+    "list-section", "settings-section", "tutorial-section"]) {
     $(id).hidden = false;
   }
   try {
-    ({ currency } = await callOperation(PLUGIN, "settings-get", {}));
+    await readHostClock();
+    $("date").value = today();
+    let settings = await callOperation(PLUGIN, "settings-get", {});
+    // The module writes its notifications, and names what a bank statement leaves unnamed, in
+    // its own language setting: the one the person reads the page in.
+    if (settings.language !== language()) settings = await callOperation(PLUGIN, "settings-set", { language: language() });
+    currency = settings.currency;
+    await proposeCurrency(settings, await callOperation(PLUGIN, "budget-status", {}));
+    fillCurrencies();
     // The module has the tutorial in English, Slovak and Czech: the page asks for its own language.
     tutorial = { pages: (await callOperation(PLUGIN, "tutorial", { language: language() })).pages, at: 0 };
     showTutorialPage();
     const { names } = await callOperation(PLUGIN, "categories-list", {});
     for (const name of names) $("category").append(el("option", { value: name }, categoryName(name)));
+    const { accounts } = await callOperation(PLUGIN, "accounts-list", {});
+    await startStatements({ amount, categoryName, accounts, changed: refresh });
     await refresh();
   } catch (error) {
     $("status").textContent = errorText(error);
     return;
   }
+
+  $("currency-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    clearError({ form, output: $("currency-error") });
+    try {
+      ({ currency } = await callOperation(PLUGIN, "settings-set", { currency: $("currency").value, confirm: true }));
+    } catch (error) {
+      showError(error, { form, output: $("currency-error") });
+      return;
+    }
+    const names = new Intl.DisplayNames([language()], { type: "currency" });
+    $("status").textContent = t("settings.changed", { currency: names.of(currency) });
+    await refresh();
+  });
 
   $("tutorial-next").addEventListener("click", () => {
     tutorial.at = (tutorial.at + 1) % tutorial.pages.length;
@@ -217,6 +313,8 @@ async function start() {
     event.preventDefault();
     const form = event.target;
     const input = Object.fromEntries(new FormData(form).entries());
+    input.amount = withoutGrouping(input.amount);
+    if (!input.date) delete input.date;
     $("add-error").textContent = "";
     $("status").textContent = "";
     try {
@@ -227,6 +325,7 @@ async function start() {
     }
     for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
     form.reset();
+    $("date").value = today();
     $("status").textContent = t("add.done", { name: input.name });
     try { await refresh(); } catch (error) { $("status").textContent = errorText(error); }
   });
