@@ -41,9 +41,22 @@ package final class FinancePlugin: Plugin {
             CREATE TABLE category_budgets (id TEXT PRIMARY KEY, amount_minor INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE device_local (id TEXT PRIMARY KEY, value TEXT NOT NULL DEFAULT '');
             """),
-         // Bank statements (Statements/): the import a transaction came from, so a whole import can be undone.
+         // Issue 42: bank statements (Statements/: the import a transaction came from, so a whole
+         // import can be undone, and its counterparty), split transactions, rules with more
+         // conditions, category limits that roll over.
          StorageMigration(version: 5, sql: """
             ALTER TABLE transactions ADD COLUMN import_id TEXT NOT NULL DEFAULT '';
+            ALTER TABLE transactions ADD COLUMN counterparty TEXT NOT NULL DEFAULT '';
+            CREATE TABLE splits (id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL DEFAULT '', category TEXT NOT NULL DEFAULT 'other',
+                amount_minor INTEGER NOT NULL DEFAULT 0, note TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX splits_by_transaction ON splits (transaction_id);
+            ALTER TABLE category_rules ADD COLUMN payee TEXT NOT NULL DEFAULT '';
+            ALTER TABLE category_rules ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+            ALTER TABLE category_rules ADD COLUMN account TEXT NOT NULL DEFAULT '';
+            ALTER TABLE category_rules ADD COLUMN min_minor INTEGER;
+            ALTER TABLE category_rules ADD COLUMN max_minor INTEGER;
+            ALTER TABLE category_budgets ADD COLUMN rollover INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE category_budgets ADD COLUMN since TEXT NOT NULL DEFAULT '';
             CREATE TABLE imports (id TEXT PRIMARY KEY, source TEXT NOT NULL DEFAULT '', filename TEXT NOT NULL DEFAULT '',
                 created_at TEXT NOT NULL DEFAULT '', imported INTEGER NOT NULL DEFAULT 0, undone_at TEXT NOT NULL DEFAULT '');
             """)]
@@ -87,7 +100,8 @@ package final class FinancePlugin: Plugin {
         }
         context.onOperation("fio-auto-import", input: Ledger.AutoImportInput.self) { input, _ in try await ledger.setAutoImport(input, secrets: secrets) }
         context.onTimer(Ledger.dailyImportTimer) { _ in try await ledger.dailyImportDue(http: http, secrets: secrets) }
-        context.onOperation("category-rule-add", input: Ledger.NewRule.self) { input, _ in RuleList(rules: try await ledger.addCategoryRule(input)) }
+        context.onOperation("category-rule-add", input: Ledger.NewRule.self) { input, _ in try await ledger.addCategoryRule(input) }
+        context.onOperation("category-rule-test", input: Ledger.NewRule.self) { input, _ in try await ledger.testCategoryRule(input) }
         context.onOperation("category-rule-delete", input: IDInput.self) { input, _ in RuleList(rules: try await ledger.deleteCategoryRule(input.id)) }
         context.onOperation("category-rules-list", input: Empty.self) { _, _ in RuleList(rules: try await ledger.categoryRules()) }
     }
@@ -120,6 +134,7 @@ package final class FinancePlugin: Plugin {
     private func registerTransactions(_ context: PluginContext, _ ledger: Ledger) {
         context.onOperation("transaction-add", input: Ledger.NewTransaction.self) { input, _ in try await ledger.addTransaction(input) }
         context.onOperation("transaction-update", input: Ledger.TransactionChange.self) { input, _ in try await ledger.updateTransaction(input) }
+        context.onOperation("transaction-split", input: Ledger.SplitInput.self) { input, _ in try await ledger.splitTransaction(input) }
         context.onOperation("transaction-delete", input: IDInput.self) { input, _ in
             try await ledger.deleteTransaction(input.id)
             return Done(ok: true)
@@ -135,6 +150,9 @@ package final class FinancePlugin: Plugin {
         context.onOperation("budget-status", input: MonthInput.self) { input, _ in try await ledger.budgetStatus(month: input.month) }
         context.onOperation("category-budget-set", input: Ledger.CategoryBudgetInput.self) { input, _ in try await ledger.setCategoryBudget(input) }
         context.onOperation("category-budget-clear", input: Ledger.CategoryInput.self) { input, _ in try await ledger.clearCategoryBudget(input) }
+        context.onOperation("category-budget-history", input: Ledger.CategoryHistoryInput.self) { input, _ in
+            CategoryHistory(category: input.category, months: try await ledger.categoryHistory(input))
+        }
         context.onOperation("goal-create", input: Ledger.NewGoal.self) { input, _ in try await ledger.createGoal(input) }
         context.onOperation("goal-contribute", input: Ledger.Contribution.self) { input, _ in try await ledger.contribute(input) }
         context.onOperation("goal-delete", input: Ledger.GoalDeletion.self) { input, _ in
@@ -177,6 +195,7 @@ struct Chart: Encodable, Sendable { var svg: String }
 struct TransactionList: Encodable, Sendable { var transactions: [Ledger.Transaction] }
 struct GoalList: Encodable, Sendable { var goals: [Ledger.Goal] }
 struct RecurringList: Encodable, Sendable { var recurring: [Ledger.Recurring] }
+struct CategoryHistory: Encodable, Sendable { var category: String; var months: [Ledger.CategoryMonth] }
 struct ImportList: Encodable, Sendable { var imports: [Ledger.ImportRecord] }
 struct RuleList: Encodable, Sendable { var rules: [Ledger.Rule] }
 struct FioImportInput: Decodable, Sendable { var resolveMismatch: String? }

@@ -123,9 +123,10 @@ extension Ledger {
                 batch.put("settings", id: "currency", ["value": .text(statement.currency)])
             }
             for m in fresh {
+                let subject = RuleSubject(name: m.name, counterparty: m.counterparty, kind: m.kind, minor: m.minor, account: "bank")
                 batch.recordTransaction(m.id, ["kind": .text(m.kind), "name": .text(m.name), "amount_minor": .integer(m.minor),
-                                               "category": .text(Self.category(for: m.name, rules: rules)), "occurred_on": .text(m.date),
-                                               "account": .text("bank"), "created_at": .text(now)],
+                                               "category": .text(Self.category(for: subject, rules: rules)), "occurred_on": .text(m.date),
+                                               "account": .text("bank"), "created_at": .text(now), "counterparty": .text(m.counterparty ?? "")],
                                         currency: statement.currency, source: "fio", emits: emits)
             }
             batch.put("settings", id: "fioLastImport", ["value": .text(today)])
@@ -173,7 +174,7 @@ extension Ledger {
     /// Komentář, Zpráva pro příjemce, Uživatelská identifikace, Název protiúčtu, Typ.
     static let nameColumns = [25, 16, 7, 10, 8]
 
-    struct Movement: Sendable { var id: String; var kind: String; var name: String; var minor: Int64; var date: String }
+    struct Movement: Sendable { var id: String; var kind: String; var name: String; var minor: Int64; var date: String; var counterparty: String? }
 
     /// The account's currency and its movements, from a Fio statement; throws for a malformed one.
     static func statement(_ body: [UInt8]) throws -> (currency: String, movements: [Movement]) {
@@ -195,8 +196,10 @@ extension Ledger {
             let name = Self.nameColumns.lazy.compactMap { t["column\($0)"]?["value"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
                 .first { !$0.isEmpty } ?? "Fio \(id)"
             let minor = Int64((abs(amount) * 100).rounded())
+            // Název protiúčtu: for the rules' counterparty condition.
+            let counterparty = t["column10"]?["value"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
             out.append(Movement(id: "fio-\(id)", kind: amount < 0 ? "expense" : "income", name: String(name.prefix(120)), minor: minor,
-                                date: String(rawDate.prefix(10))))
+                                date: String(rawDate.prefix(10)), counterparty: counterparty?.isEmpty == false ? String(counterparty!.prefix(120)) : nil))
         }
         return (currency, out)
     }

@@ -35,10 +35,12 @@ extension Ledger {
         let dates = try await dates()
         let (from, to, byMonth) = try range(input, dates: dates)
         let rows = try await storage.query("""
-            SELECT occurred_on, kind, category, amount_minor FROM transactions WHERE occurred_on BETWEEN ? AND ?
+            SELECT occurred_on, kind, amount_minor FROM transactions WHERE occurred_on BETWEEN ? AND ?
             """, [.text(from), .text(to)])
         var income: Int64 = 0, expense: Int64 = 0
-        var categories: [String: Int64] = [:], buckets: [String: (Int64, Int64)] = [:]
+        // By category, a split transaction counts by its parts.
+        let categories = try await expensesByCategory(first: from, last: to, byMonth: false)[""] ?? [:]
+        var buckets: [String: (Int64, Int64)] = [:]
         for row in rows {
             let amount = row["amount_minor"].integer ?? 0, day = row["occurred_on"].text ?? ""
             let bucket = byMonth ? String(day.prefix(7)) : day
@@ -47,7 +49,6 @@ extension Ledger {
                 buckets[bucket, default: (0, 0)].0 += amount
             } else {
                 expense += amount
-                categories[row["category"].text ?? "other", default: 0] += amount
                 buckets[bucket, default: (0, 0)].1 += amount
             }
         }

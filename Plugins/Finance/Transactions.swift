@@ -38,6 +38,10 @@ extension Ledger {
         var category: String
         var date: String
         var account: String
+        /// Who was paid or paid, when a bank's statement said it.
+        var counterparty: String?
+        /// The parts of a split transaction (Splits.swift), absent when it is not split.
+        var splits: [SplitPart]?
     }
 
     func addTransaction(_ input: NewTransaction) async throws -> Transaction {
@@ -60,6 +64,9 @@ extension Ledger {
         let row = try await validated(kind: input.kind ?? current.kind, name: input.name ?? current.name,
                                       amount: input.amount ?? current.amount, category: input.category ?? current.category,
                                       date: input.date ?? current.date, account: input.account ?? current.account)
+        if let amount = input.amount, try Money.parse(amount, field: "$.amount") != current.amountMinor, current.splits != nil {
+            throw PluginError(.conflict, "this transaction is split, and its parts would no longer add up: change the amount and the parts together with transaction-split (code split_amount)")
+        }
         // Only the columns the person changed: the rest keep their sync timestamps, so another
         // device's edit of them is not undone (issue 38; the host holds to it as well, docs/sync.md).
         let given = input.changedColumns
@@ -70,7 +77,11 @@ extension Ledger {
 
     func deleteTransaction(_ id: String) async throws {
         guard let current = try await transaction(id) else { throw PluginError(.notFound, "no transaction '\(id)'", field: "$.id") }
-        try await storage.write { $0.delete("transactions", id: id) }
+        let parts = try await storage.query("SELECT id FROM splits WHERE transaction_id = ?", [.text(id)]).compactMap { $0["id"].text }
+        try await storage.write { batch in
+            batch.delete("transactions", id: id)
+            for part in parts { batch.delete("splits", id: part) }
+        }
         try await afterTransactionsChanged(month: String(current.date.prefix(7)))
     }
 
@@ -94,7 +105,9 @@ extension Ledger {
     }
 
     func transaction(_ id: String) async throws -> Transaction? {
-        try await storage.query("SELECT * FROM transactions WHERE id = ?", [.text(id)]).first.map(Self.transaction)
+        guard var found = try await storage.query("SELECT * FROM transactions WHERE id = ?", [.text(id)]).first.map(Self.transaction) else { return nil }
+        found.splits = try await splits(of: [id])[id]
+        return found
     }
 
     struct ListFilter: Decodable, Sendable {
@@ -111,7 +124,11 @@ extension Ledger {
         var sql = "SELECT * FROM transactions WHERE 1 = 1"
         var parameters: [SQLValue] = []
         if let kind = filter.kind { sql += " AND kind = ?"; parameters.append(.text(kind)) }
-        if let category = filter.category { sql += " AND category = ?"; parameters.append(.text(category)) }
+        if let category = filter.category {
+            // A split transaction is in each of its parts' categories.
+            sql += " AND (category = ? OR id IN (SELECT transaction_id FROM splits WHERE category = ?))"
+            parameters += [.text(category), .text(category)]
+        }
         if let from = filter.from { sql += " AND occurred_on >= ?"; parameters.append(.text(from)) }
         if let to = filter.to { sql += " AND occurred_on <= ?"; parameters.append(.text(to)) }
         sql += " ORDER BY occurred_on DESC, created_at DESC, id"
@@ -120,7 +137,10 @@ extension Ledger {
             let needle = Self.folded(search)
             rows = rows.filter { Self.folded($0.name).contains(needle) }
         }
-        return Array(rows.prefix(filter.limit ?? 500))
+        rows = Array(rows.prefix(filter.limit ?? 500))
+        let parts = try await splits(of: rows.map(\.id))
+        for index in rows.indices { rows[index].splits = parts[rows[index].id] }
+        return rows
     }
 
     static func folded(_ text: String) -> String {
@@ -131,6 +151,7 @@ extension Ledger {
         let minor = row["amount_minor"].integer ?? 0
         return Transaction(id: row["id"].text ?? "", kind: row["kind"].text ?? "", name: row["name"].text ?? "",
                            amount: Money.plain(minor), amountMinor: minor, category: row["category"].text ?? "",
-                           date: row["occurred_on"].text ?? "", account: row["account"].text ?? "")
+                           date: row["occurred_on"].text ?? "", account: row["account"].text ?? "",
+                           counterparty: row["counterparty"].text.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -27,6 +27,11 @@ enum SchemathesisStatedRules {
         // columns in the file.
         finance + "statement-preview": ["$.file", "$.options.mapping"],
         finance + "statement-import": ["$.file", "$.options.mapping"],
+        // Across fields and the stored transaction: parts that add up to its amount; a rule with
+        // a condition, its smallest amount not above its largest.
+        finance + "transaction-split": ["$.parts"],
+        finance + "category-rule-add": ["$.match", "$.maxAmount"],
+        finance + "category-rule-test": ["$.match", "$.maxAmount"],
         // Across fields: `until` not before `start`; `to` not before `from`, at most 366 days on.
         finance + "recurring-add": ["$.until"],
         finance + "overview": ["$.to"],

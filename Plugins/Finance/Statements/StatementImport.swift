@@ -132,7 +132,7 @@ extension Ledger {
             for line in taken {
                 batch.recordTransaction(line.id, ["kind": .text(line.kind), "name": .text(line.name), "amount_minor": .integer(line.amountMinor),
                                                   "category": .text(line.category), "occurred_on": .text(line.date), "account": .text(account),
-                                                  "created_at": .text(now), "import_id": .text(importId)],
+                                                  "created_at": .text(now), "import_id": .text(importId), "counterparty": .text(line.counterparty ?? "")],
                                         currency: currency, source: read.format, emits: emits)
             }
         }
@@ -224,7 +224,8 @@ extension Ledger {
             }
             var line = StatementLine(line: m.line, date: m.date, kind: m.kind, amount: Money.plain(m.minor), amountMinor: m.minor, name: name,
                                      counterparty: m.counterparty, reference: m.reference,
-                                     category: Self.category(for: [name, m.counterparty].compactMap { $0 }.joined(separator: " "), rules: rules) , id: id)
+                                     category: Self.category(for: RuleSubject(name: name, counterparty: m.counterparty, kind: m.kind, minor: m.minor,
+                                                                              account: account), rules: rules), id: id)
             if ids.contains(id) || m.reference.map({ ids.contains("fio-\($0)") }) == true {
                 line.duplicate = "exact"
             } else if let match = others["\(m.kind)|\(m.minor)"]?.first(where: { !claimed.contains($0.id) && LocalDates.isDay($0.day) && abs(LocalDates.daysBetween($0.day, m.date)) <= 2 }) {
