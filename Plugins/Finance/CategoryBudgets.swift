@@ -111,11 +111,14 @@ extension Ledger {
     }
 
     /// The months of `limit` up to `month` with what was carried into each and spent in it: from
-    /// the month rollover began (carrying needs every month since), the last `count` of them.
+    /// the month rollover began (carrying needs every month since), the last `count` of them, none
+    /// before the limit was set (`since`; a limit set before `since` was kept shows them all).
     private func months(of limit: Limit, through month: String, count: Int?) async throws -> [(month: String, carried: Int64, spent: Int64)] {
         let wanted = count ?? 1
         var first = Self.month(month, adding: -(wanted - 1))
-        if limit.rollover, !limit.since.isEmpty, limit.since < first { first = limit.since }
+        // Carrying needs every month from rollover's first; before the limit was set there was none.
+        if !limit.since.isEmpty { first = limit.rollover ? limit.since : max(first, limit.since) }
+        if !limit.since.isEmpty, limit.since > month { first = month }
         guard let start = LocalDates.parseMonth(first).map({ LocalDates.text($0.0, $0.1, 1) }),
               let end = LocalDates.parseMonth(month).map({ LocalDates.text($0.0, $0.1, LocalDates.daysIn(year: $0.0, month: $0.1)) }) else {
             throw PluginError(.invalidInput, "'\(month)' is not a month YYYY-MM", field: "$.month")

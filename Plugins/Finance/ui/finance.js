@@ -1,74 +1,30 @@
-// The finance module's page: this month's budget and category limits, a form to add a
-// transaction (on a day, today unless changed), importing from the bank (statements.js), the
-// month's spending by category and a period's income and expenses as two lines,
-// the savings goals with their progress, the newest transactions, the currency (proposed from the
-// person's country until they choose one), and the five-page tutorial.
+// The finance module's page, in six parts (tabs, console/tabs.js): the overview — this month's
+// budget and category limits, a form to add a transaction (on a day, today unless changed), the
+// month's spending by category, a period's income and expenses as two lines, the newest
+// transactions and the five-page tutorial; every transaction, searched, changed, split, deleted
+// and exported (transactions.js); importing from the bank (statements.js); budgets, category
+// limits and goals (budgets.js); repeating transactions and rules (automation.js); the currency,
+// reminders, own categories and accounts (preferences.js).
 //
 // Every word is the person's language (ui/messages/<lang>.json), amounts, days and months are
 // formatted by /console/format.js. The charts are drawn here from the `overview` operation's
 // figures, not taken from `chart-svg`, whose SVG has its texts in English and its days in ISO
 // form; their colours come from finance.css (light and dark), as the host's CSP wants.
 
-import { callOperation, request } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 import { startPage } from "/console/page.js";
 import { t, language } from "/console/i18n.js";
-import { errorText, showError, clearError } from "/console/errors.js";
-import { date, month, money, number } from "/console/format.js";
+import { errorText, showError } from "/console/errors.js";
+import { bindTabs } from "/console/tabs.js";
+import { date, month, number } from "/console/format.js";
+import { $, call, state, amount, signed, categoryName, fillCategories, withoutGrouping, readHostClock, today } from "./common.js";
 import { startStatements } from "./statements.js";
+import { startTransactions, refreshAll } from "./transactions.js";
+import { startBudgets, refreshBudgets, refreshGoals } from "./budgets.js";
+import { startAutomation, refreshRecurring, refreshRules } from "./automation.js";
+import { startPreferences, refreshOwn } from "./preferences.js";
 
-const PLUGIN = "cz.tessera.finance";
-const $ = (id) => document.getElementById(id);
-
-// The module's own categories (Ledger.builtinCategories in Plugins/Finance/Ledger.swift) are keys,
-// shown in the person's language; a category a person added is shown as they wrote it.
-const BUILTIN_CATEGORIES = new Set(["travel", "food", "health", "housing", "transport", "shopping", "entertainment",
-  "subscriptions", "salary", "gifts", "other"]);
-const categoryName = (key) => (BUILTIN_CATEGORIES.has(key) ? t(`category.${key}`) : key);
-
-let currency = "EUR";
-const amount = (value) => money(value, currency);
-/** The currencies the module keeps amounts in (Money.currencies in Plugins/Finance/Money.swift). */
-const CURRENCIES = ["EUR", "CZK", "USD", "GBP", "PLN", "CHF", "HUF"];
-
-/**
- * The currency of the person's country: their language says it for Czech and Slovak, the
- * browser's region otherwise (en-GB pounds, en-US dollars), euros when nothing tells.
- */
-function localCurrency() {
-  const byLanguage = { cs: "CZK", sk: "EUR" };
-  if (byLanguage[language()]) return byLanguage[language()];
-  const byRegion = { GB: "GBP", US: "USD", CZ: "CZK", SK: "EUR", PL: "PLN", HU: "HUF", CH: "CHF" };
-  const regions = (navigator.languages?.length ? navigator.languages : [navigator.language]).map((tag) => tag.split("-")[1]);
-  return regions.map((region) => byRegion[region?.toUpperCase()]).find(Boolean) ?? "EUR";
-}
-
-/**
- * An amount as a person may type it, grouped by their habit ("1,234.50", "1.234,50"): the
- * grouping marks taken out where they cannot be the decimals (the other mark follows them, or they
- * repeat). A lone "1.234" stays as typed: the module asks which was meant.
- */
-function withoutGrouping(text) {
-  const value = text.trim();
-  const dots = (value.match(/\./g) || []).length, commas = (value.match(/,/g) || []).length;
-  if (dots && commas) {
-    const decimal = value.lastIndexOf(".") > value.lastIndexOf(",") ? "." : ",";
-    return value.replaceAll(decimal === "." ? "," : ".", "");
-  }
-  if (dots > 1) return value.replaceAll(".", "");
-  if (commas > 1) return value.replaceAll(",", "");
-  return value;
-}
-
-/** Today on the host's clock (a virtual deployment's is not the browser's), as YYYY-MM-DD. */
-let hostNow = new Date();
-async function readHostClock() {
-  try { hostNow = new Date((await request("GET", "/v1/clock")).now); } catch { hostNow = new Date(); }
-}
-function today() {
-  const two = (n) => String(n).padStart(2, "0");
-  return `${hostNow.getFullYear()}-${two(hostNow.getMonth() + 1)}-${two(hostNow.getDate())}`;
-}
+const TABS = ["overview", "transactions", "import", "budgets", "automation", "settings"];
 const percent = (value) => number(value, 0);
 
 // MARK: The budget
@@ -178,37 +134,24 @@ function drawLines(figure, overview) {
 }
 
 async function refreshOverview() {
-  const overview = await callOperation(PLUGIN, "overview", { period: $("period").value });
+  const overview = await call("overview", { period: $("period").value });
   $("overview-totals").textContent = t("overview.totals", { period: periodName(overview), income: amount(overview.income),
     expense: amount(overview.expense), balance: amount(overview.balance) });
   drawLines($("line-chart"), overview);
 }
 
-// MARK: Goals, transactions, tutorial
-
-async function refreshGoals() {
-  const { goals } = await callOperation(PLUGIN, "goals-list", {});
-  const list = $("goals");
-  clear(list);
-  if (goals.length === 0) list.append(el("li", {}, t("goals.none")));
-  for (const goal of goals) {
-    const figures = { name: goal.name, duration: t(goal.duration === "annual" ? "goal.annual" : "goal.monthly"),
-      saved: amount(goal.saved), target: amount(goal.target), percent: percent(goal.percent) };
-    list.append(el("li", {}, t(goal.completed ? "goal.reached" : "goal.line", figures),
-      el("progress", { max: "100", value: goal.progress, "aria-label": t("goal.progress", { name: goal.name }) })));
-  }
-}
+// MARK: The newest transactions, the tutorial
 
 async function refreshTransactions() {
-  const { transactions } = await callOperation(PLUGIN, "transactions-list", { limit: 20 });
+  const { transactions } = await call("transactions-list", { limit: 20 });
   const body = $("transactions").querySelector("tbody");
   clear(body);
   if (transactions.length === 0) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, t("list.none"))));
   for (const item of transactions) {
-    const shown = item.kind === "expense" ? amount(-Number(item.amount)) : `+${amount(item.amount)}`;
+    const category = item.splits ? t("split.categories", { categories: item.splits.map((part) => categoryName(part.category)).join(", ") })
+      : categoryName(item.category);
     body.append(el("tr", {}, el("td", { class: "day" }, date(item.date)), el("th", { scope: "row" }, item.name),
-      el("td", {}, categoryName(item.category)),
-      el("td", { class: `amount ${item.kind === "income" ? "income" : "expense"}` }, shown)));
+      el("td", {}, category), el("td", { class: `amount ${item.kind === "income" ? "income" : "expense"}` }, signed(item))));
   }
 }
 
@@ -221,86 +164,57 @@ function showTutorialPage() {
   $("tutorial-page").textContent = t("tutorial.page", { page: page.page, count: tutorial.pages.length });
 }
 
-// MARK: Currency
-
-function fillCurrencies() {
-  const names = new Intl.DisplayNames([language()], { type: "currency" });
-  const select = $("currency");
-  clear(select);
-  for (const code of CURRENCIES) select.append(el("option", { value: code }, `${names.of(code)} (${code})`));
-  select.value = currency;
-}
-
-/**
- * Until a currency is chosen, the module counts in euros: a person who has recorded nothing yet
- * gets their country's currency instead, and is told so.
- */
-async function proposeCurrency(settings, status) {
-  if (settings.currencyChosen) return;
-  const local = localCurrency();
-  if (local === settings.currency) return;
-  const { transactions } = await callOperation(PLUGIN, "transactions-list", { limit: 1 });
-  const { goals } = await callOperation(PLUGIN, "goals-list", {});
-  if (transactions.length > 0 || goals.length > 0 || status.isSet) return;
-  ({ currency } = await callOperation(PLUGIN, "settings-set", { currency: local, confirm: true }));
-  const names = new Intl.DisplayNames([language()], { type: "currency" });
-  $("status").textContent = t("settings.proposed", { currency: names.of(currency) });
-}
-
 async function refresh() {
-  const status = await callOperation(PLUGIN, "budget-status", {});
+  const status = await call("budget-status", {});
   showBudget(status);
-  drawCategories($("chart"), await callOperation(PLUGIN, "overview", { period: "month" }));
+  await refreshBudgets(status);
+  drawCategories($("chart"), await call("overview", { period: "month" }));
   await refreshOverview();
   await refreshGoals();
   await refreshTransactions();
+  await refreshAll();
+  await refreshRecurring();
+  await refreshRules();
+  await refreshOwn();
   document.body.dataset.ready = "true";
+}
+
+/** The categories and accounts into every choice that lists them. */
+async function readLists() {
+  state.categories = (await call("categories-list", {})).names;
+  state.accounts = (await call("accounts-list", {})).accounts;
+  for (const id of ["category", "edit-category", "limit-category", "recurring-category", "rule-category"]) fillCategories($(id));
+  fillCategories($("filter-category"), { first: { value: "", label: t("filter.any") } });
 }
 
 async function start() {
   const me = await startPage({ status: $("status") });
   if (!me) return;
-  for (const id of ["budget-section", "add-section", "import-section", "fio-section", "chart-section", "overview-section", "goals-section",
-    "list-section", "settings-section", "tutorial-section"]) {
-    $(id).hidden = false;
-  }
+  $("tablist").hidden = $("parts").hidden = false;
+  bindTabs(TABS);
   try {
     await readHostClock();
     $("date").value = today();
-    let settings = await callOperation(PLUGIN, "settings-get", {});
+    let settings = await call("settings-get", {});
     // The module writes its notifications, and names what a bank statement leaves unnamed, in
     // its own language setting: the one the person reads the page in.
-    if (settings.language !== language()) settings = await callOperation(PLUGIN, "settings-set", { language: language() });
-    currency = settings.currency;
-    await proposeCurrency(settings, await callOperation(PLUGIN, "budget-status", {}));
-    fillCurrencies();
+    if (settings.language !== language()) settings = await call("settings-set", { language: language() });
+    state.currency = settings.currency;
+    state.changed = async () => { await readLists(); await refresh(); };
     // The module has the tutorial in English, Slovak and Czech: the page asks for its own language.
-    tutorial = { pages: (await callOperation(PLUGIN, "tutorial", { language: language() })).pages, at: 0 };
+    tutorial = { pages: (await call("tutorial", { language: language() })).pages, at: 0 };
     showTutorialPage();
-    const { names } = await callOperation(PLUGIN, "categories-list", {});
-    for (const name of names) $("category").append(el("option", { value: name }, categoryName(name)));
-    const { accounts } = await callOperation(PLUGIN, "accounts-list", {});
-    await startStatements({ amount, categoryName, accounts, changed: refresh });
+    await readLists();
+    await startPreferences(settings, await call("budget-status", {}));
+    await startStatements({ amount, categoryName, accounts: state.accounts, changed: refresh });
+    startTransactions();
+    startBudgets();
+    startAutomation();
     await refresh();
   } catch (error) {
     $("status").textContent = errorText(error);
     return;
   }
-
-  $("currency-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const form = event.target;
-    clearError({ form, output: $("currency-error") });
-    try {
-      ({ currency } = await callOperation(PLUGIN, "settings-set", { currency: $("currency").value, confirm: true }));
-    } catch (error) {
-      showError(error, { form, output: $("currency-error") });
-      return;
-    }
-    const names = new Intl.DisplayNames([language()], { type: "currency" });
-    $("status").textContent = t("settings.changed", { currency: names.of(currency) });
-    await refresh();
-  });
 
   $("tutorial-next").addEventListener("click", () => {
     tutorial.at = (tutorial.at + 1) % tutorial.pages.length;
@@ -318,7 +232,7 @@ async function start() {
     $("add-error").textContent = "";
     $("status").textContent = "";
     try {
-      await callOperation(PLUGIN, "transaction-add", input);
+      await call("transaction-add", input);
     } catch (error) {
       showError(error, { form, output: $("add-error") });
       return;
@@ -326,8 +240,9 @@ async function start() {
     for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
     form.reset();
     $("date").value = today();
+    try { await refresh(); } catch (error) { $("status").textContent = errorText(error); return; }
+    // The sentence comes last, once the page shows the transaction.
     $("status").textContent = t("add.done", { name: input.name });
-    try { await refresh(); } catch (error) { $("status").textContent = errorText(error); }
   });
 }
 

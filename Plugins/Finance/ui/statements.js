@@ -6,14 +6,13 @@
 // statements"); the page only decodes it — many Czech banks still write Windows-1250 — and says in
 // the person's language what the module found.
 
-import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
-import { t, has } from "/console/i18n.js";
+import { has } from "/console/i18n.js";
 import { errorText, showError, clearError, reasonCode } from "/console/errors.js";
 import { date, dateTime } from "/console/format.js";
 
-const PLUGIN = "cz.tessera.finance";
-const $ = (id) => document.getElementById(id);
+import { $, call, t } from "./common.js";
+
 const ROLES = ["date", "amount", "debit", "credit", "name", "counterparty", "reference"];
 /** How many movements the preview's table shows. */
 const SHOWN = 20;
@@ -43,7 +42,7 @@ async function preview() {
   clearError({ output: $("import-error") });
   $("import-progress-text").textContent = "";
   try {
-    chosen.preview = await callOperation(PLUGIN, "statement-preview", input());
+    chosen.preview = await call("statement-preview", input());
   } catch (error) {
     $("import-preview").hidden = true;
     showError(error, { form: $("import-form"), output: $("import-error") });
@@ -163,7 +162,7 @@ async function importAll() {
     while (next < total) {
       const extra = { start: next, count: slice, includeLikely: $("import-likely").checked };
       if (importId) extra.importId = importId;
-      const answer = await callOperation(PLUGIN, "statement-import", input(extra));
+      const answer = await call("statement-import", input(extra));
       importId = answer.importId;
       imported += answer.imported;
       next = answer.next;
@@ -199,7 +198,7 @@ function reset() {
 // MARK: Earlier imports
 
 async function refreshImports() {
-  const { imports } = await callOperation(PLUGIN, "imports-list", {});
+  const { imports } = await call("imports-list", {});
   const list = $("imports");
   clear(list);
   if (imports.length === 0) list.append(el("li", { class: "muted" }, t("imports.none")));
@@ -213,7 +212,7 @@ async function refreshImports() {
       undo.setAttribute("aria-label", t("imports.undoLabel", { what }));
       undo.addEventListener("click", async () => {
         try {
-          await callOperation(PLUGIN, "import-undo", { id: record.id });
+          await call("import-undo", { id: record.id });
           await hooks.changed();
           await refreshImports();
           $("import-progress-text").textContent = t("imports.undoneNow", { count: record.remaining });
@@ -230,7 +229,7 @@ async function refreshImports() {
 // MARK: Fio banka
 
 async function refreshFio() {
-  const status = await callOperation(PLUGIN, "fio-status", {});
+  const status = await call("fio-status", {});
   $("fio-state").textContent = !status.hasToken ? t("fio.noToken")
     : status.lastImport ? t("fio.lastImport", { day: date(status.lastImport) }) : t("fio.neverImported");
   $("fio-import").hidden = $("fio-forget").hidden = !status.hasToken;
@@ -243,7 +242,7 @@ async function fioImport(resolveMismatch) {
   progress.hidden = false;
   $("fio-import").disabled = true;
   try {
-    const answer = await callOperation(PLUGIN, "fio-import", resolveMismatch ? { resolveMismatch } : {});
+    const answer = await call("fio-import", resolveMismatch ? { resolveMismatch } : {});
     $("fio-mismatch").hidden = true;
     await hooks.changed();
     await refreshFio();
@@ -302,7 +301,7 @@ export async function startStatements({ amount, categoryName, changed, accounts 
     const form = event.target;
     clearError({ form, output: $("fio-error") });
     try {
-      await callOperation(PLUGIN, "fio-token-set", { token: $("fio-token").value.trim() });
+      await call("fio-token-set", { token: $("fio-token").value.trim() });
     } catch (error) {
       showError(error, { form, output: $("fio-error") });
       return;
@@ -312,7 +311,7 @@ export async function startStatements({ amount, categoryName, changed, accounts 
     await refreshFio();
   });
   $("fio-forget").addEventListener("click", async () => {
-    await callOperation(PLUGIN, "fio-token-clear", {});
+    await call("fio-token-clear", {});
     $("fio-result").textContent = t("fio.forgotten");
     await refreshFio();
   });

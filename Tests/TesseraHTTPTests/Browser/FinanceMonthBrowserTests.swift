@@ -109,6 +109,7 @@ import TesseraTestFixtures
         #expect(try await text("budget") == "Na březen 2026 nemáte nastavený rozpočet. Zatím utraceno: 12\u{a0}002,40\u{a0}Kč.")
 
         // The bank's CSV: what the module guessed, the footer left out, the coffee already recorded.
+        try await onThread { try page.openDiaryTab("import") }
         try await chooseFile(csvPath)
         try await onThread { try page.waitFor("!document.getElementById('import-preview').hidden", "the preview of the CSV") }
         #expect(try await text("import-summary")
@@ -168,6 +169,7 @@ import TesseraTestFixtures
             try page.evaluate("localStorage.setItem('tessera.language', 'en')")
             try page.navigate(base + "/ui/cz.tessera.finance/")
             try page.waitFor("document.documentElement.lang === 'en' && document.body.dataset.ready === 'true'", "the finance page in English")
+            try page.openDiaryTab("import")
         }
         try await chooseFile(camtPath)
         try await onThread { try page.waitFor("!document.getElementById('import-preview').hidden", "the preview of the CAMT.053 statement") }
@@ -176,7 +178,7 @@ import TesseraTestFixtures
         #expect(try await onThread { try page.evaluate("document.getElementById('import-columns').hidden") } == true)
         try await onThread {
             try page.click("#import-confirm")
-            try page.waitFor("document.getElementById('import-progress-text').textContent.startsWith('Imported')", "the CAMT.053 import")
+            try page.waitFor("document.getElementById('import-progress-text').textContent.includes('statement-march.xml')", "the CAMT.053 import")
         }
         #expect(try await text("import-progress-text") == "Imported 5 transactions from statement-march.xml.")
         #expect(try await text("transactions").contains("Mzda 02/2026"))
