@@ -68,7 +68,9 @@ struct STAGClient: Sendable {
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws(STAGFailure) -> OutboundResponse {
-        let url = "\(base)/services/rest2/\(path)?" + (query + [("lang", "cs")]).map { "\($0)=\(Self.encode($1))" }.joined(separator: "&")
+        // Czech unless the call asks for English (Catalogue's reads, in the person's language).
+        let language = query.contains { $0.0 == "lang" } ? [] : [("lang", "cs")]
+        let url = "\(base)/services/rest2/\(path)?" + (query + language).map { "\($0)=\(Self.encode($1))" }.joined(separator: "&")
         let basic = Data("\(ticket.revealed):".utf8).base64EncodedString()
         let response: OutboundResponse
         do {

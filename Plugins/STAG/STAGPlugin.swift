@@ -21,6 +21,7 @@ package final class STAGPlugin: Plugin {
         registerLogin(context, student, refresher)
         registerStudent(context, student, refresher)
         registerTeacherAndNotes(context, Teacher(student: student), Notes(store: store), refresher.reminders)
+        registerCatalogue(context, Catalogue(student: student))
         context.onOperation("overview", input: JSONValue.self) { _, _ in try await Overview(student: student).overview() }
         context.onOperation("refresh", input: JSONValue.self) { _, _ in try await refresher.run() }
         context.onTimer("refresh") { _ in _ = try await refresher.runScheduled() }
@@ -67,6 +68,13 @@ package final class STAGPlugin: Plugin {
             return answer
         }
         context.onOperation("timetable", input: TimetableInput.self) { input, _ in try await student.timetable(input) }
+    }
+
+    /// A subject's details, a teacher's theses, the canteen (Catalogue.swift).
+    private func registerCatalogue(_ context: PluginContext, _ catalogue: Catalogue) {
+        context.onOperation("subject-info", input: SubjectInfoInput.self) { input, _ in try await catalogue.subjectInfo(input) }
+        context.onOperation("theses", input: ThesesInput.self) { input, _ in try await catalogue.theses(input) }
+        context.onOperation("canteen", input: CanteenInput.self) { input, _ in try await catalogue.canteen(input) }
     }
 
     private func registerTeacherAndNotes(_ context: PluginContext, _ teacher: Teacher, _ notes: Notes, _ reminders: Reminders) {

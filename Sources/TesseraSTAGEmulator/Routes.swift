@@ -10,6 +10,7 @@ enum Routes {
             return try await service(name, request, state)
         }
         AdminRoutes.install(on: router, state: state)
+        CatalogueRoutes.install(on: router)
     }
 
     /// The SSO login: the real one passes through the university's Shibboleth; this one logs the
@@ -54,6 +55,7 @@ enum Routes {
         }
         let student = query.get("osCislo") ?? ""
         if let answer = teacherService(name, query, state, fault) { return answer }
+        if let answer = CatalogueRoutes.service(name, query, fault) { return answer }
         switch name {
         case "student/getStudentInfo":
             guard let account = state.box.withLock({ $0.accounts.values.first { $0.studentNumber == student } }) else {

@@ -16,7 +16,7 @@ struct STAGFixture {
     static func start(config: JSONValue = [:], clock: Date = Date(timeIntervalSince1970: 1_767_225_600)) async throws -> STAGFixture {
         let emulator = try await STAGEmulator.start()
         let host = try await PluginTestHost(manifest: manifestPath, plugin: { STAGPlugin() }, config: config, start: clock,
-                                            httpRedirects: ["https://stag-demo.zcu.cz": emulator.origin])
+                                            httpRedirects: ["https://stag-demo.zcu.cz": emulator.origin, "https://www.zcu.cz": emulator.origin])
         return STAGFixture(emulator: emulator, host: host)
     }
 
