@@ -18,6 +18,7 @@ import { showResults } from "./results.js";
 import { bindNotes, setNoteSubjects, showNotes } from "./notes.js";
 import { showReminders } from "./reminders.js";
 import { bindTeaching, showTeaching } from "./teacher.js";
+import { showTheses, startCanteen } from "./catalogue.js";
 
 /** What the page knows of the login: its roles and the day it is on the host's clock. */
 const person = { roles: { student: false, teacher: false }, today: null };
@@ -98,7 +99,8 @@ async function showLoggedIn() {
   showToday(overview, roles);
   setNoteSubjects(await noteSubjects(roles, teaching));
   await Promise.all([startTimetable(person.today, roles), roles.student ? showExams() : null, roles.student ? showResults() : null,
-    roles.teacher ? showTeaching(person.today) : null, showNotes(), showReminders()]);
+    roles.teacher ? showTeaching(person.today) : null, roles.teacher ? showTheses() : null, showNotes(), showReminders(),
+    startCanteen(person.today)]);
   document.body.dataset.stag = "in";
 }
 

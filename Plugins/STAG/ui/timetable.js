@@ -10,6 +10,7 @@ import { clear, el } from "/console/dom.js";
 import { t } from "/console/i18n.js";
 import { dateRange, longDate } from "/console/format.js";
 import { $, PLUGIN, addDays, classKind, classKindName, failure, staleNote, subjectLabel, timeSpan, weekdayDate } from "./common.js";
+import { openSubject } from "./catalogue.js";
 
 const VIEW_SETTING = "stag.timetableView";  // day or week, this browser's choice
 
@@ -20,11 +21,14 @@ let drawing = 0;  // the latest read: an earlier one that answers later is not d
 function classItem(event, bothRoles) {
   const room = (event.room || "").trim();
   const details = [classKindName(event), room ? t("timetable.room", { room }) : null, event.teacher].filter(Boolean);
+  const about = el("button", { type: "button", class: "secondary class-about" }, t("timetable.about"));
+  about.setAttribute("aria-label", t("timetable.aboutLabel", { subject: subjectLabel(event.subjectName, event.subject) }));
+  about.addEventListener("click", () => openSubject(event.subject));
   return el("li", { class: `class kind-${classKind(event)}`, "data-subject": event.subject, "data-date": event.date },
     el("p", { class: "class-time" }, timeSpan(event.date, event.start, event.end)),
     el("p", { class: "class-name" }, subjectLabel(event.subjectName, event.subject)),
     el("p", { class: "class-details" }, details.join(" · ")),
-    bothRoles && event.role ? el("p", { class: `class-role role-${event.role}` }, t(`timetable.roles.${event.role}`)) : null);
+    bothRoles && event.role ? el("p", { class: `class-role role-${event.role}` }, t(`timetable.roles.${event.role}`)) : null, about);
 }
 
 /** A list of classes, or the sentence that there are none. */

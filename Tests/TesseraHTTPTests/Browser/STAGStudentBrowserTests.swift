@@ -29,9 +29,9 @@ import TesseraTestFixtures
         try ConsoleBrowserTests.copyShippedManifest("stag", into: ws)
         let empty: [String: Any] = [:]
         ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty, "notifications": empty,
-                                                                           "http": ["hosts": ["stag-demo.zcu.cz"]]]]],
+                                                                           "http": ["hosts": ["stag-demo.zcu.cz", "www.zcu.cz"]]]]],
                            extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-02-16T07:00:00Z"],
-                                                 "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
+                                                 "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin, "https://www.zcu.cz": emulator.origin]]]])
         let serve = try await ServeProcess.start(ws)
         defer { serve.process.terminate() }
         let token = try #require(serve.adminToken)
@@ -83,6 +83,20 @@ import TesseraTestFixtures
         let today = try await text("document.getElementById('today').innerText")
         #expect(today.contains("pondělí 16. února 2026") && today.contains("9:20–11:00") && today.contains("Programování"), "\(today)")
         #expect(try await text(termItem + ".querySelector('.term-status').textContent") == "Můžete se přihlásit.")
+        // The ZČU canteen's menu for today, prices by diner and allergens in words.
+        try await onThread { try page.waitFor("document.getElementById('canteen-menu').innerText.includes('Svíčková')", "the canteen's menu") }
+        let menu = try await text("document.getElementById('canteen-menu').innerText")
+        #expect(menu.contains("Polévky") && menu.contains("Svíčková na smetaně, knedlík") && menu.contains("studenti 62,00\u{a0}Kč")
+                && menu.contains("Alergeny: 1 lepek, 3 vejce a\u{a0}7 mléko"), "\(menu)")
+        // The lecture's subject, opened from the timetable.
+        try await onThread {
+            try page.evaluate("\(lecture).querySelector('button.class-about').click()")
+            try page.waitFor("document.getElementById('subject-info').innerText.includes('Kredity')", "the subject's details")
+        }
+        #expect(try await text("document.getElementById('subject-heading').textContent") == "Programování (KMI/PRG)")
+        let subject = try await text("document.getElementById('subject-info').innerText")
+        #expect(subject.contains("2 hodiny přednášek, 2 hodiny cvičení") && subject.contains("zápočet před zkouškou")
+                && subject.contains("doc. Ing. Jan Garant, Ph.D., RNDr. Petr Dvořák") && subject.contains("Předmět v Courseware"), "\(subject)")
         #expect(try await onThread { try page.developerText() } == [])
         #expect(try await onThread { try page.fitsItsWidth() })
         try await onThread {
