@@ -5,6 +5,8 @@ import TesseraSDK
 /// deadline says the term is closed): `registered` (with `canUnregister`), `open`, or `closed` with
 /// the reason — `not_open_yet`, `registration_closed`, `full`, `past`, or `refused` with IS/STAG's own
 /// words (`textDuvoduProcNelzeZapsatOdepsat`) when IS/STAG says no for a reason of its own.
+/// `reason` is for programs and logs (English where the module words it); `stagReason`, present only
+/// when IS/STAG gave one, is IS/STAG's own sentence, which a page may show as it is.
 enum ExamTerms {
     static func withStatus(_ term: JSONValue, now: Date) -> JSONValue {
         guard case .object(var out) = term else { return term }
@@ -13,6 +15,7 @@ enum ExamTerms {
         let stagReason = term["stagReason"]?.stringValue
         out.removeValue(forKey: "stagAllows")
         out.removeValue(forKey: "stagReason")
+        if let stagReason, !stagReason.isEmpty { out["stagReason"] = .string(stagReason) }
         if term["registered"]?.boolValue == true {
             out["status"] = "registered"
             out["canUnregister"] = .bool(stagAllows && (date("unregisterBy").map { now <= $0 } ?? true))

@@ -110,6 +110,9 @@ struct STAGOverviewAndResultsTests {
         #expect(groups.map { $0["count"] } == [1, 1, 2])
         let alg = groups[0]["terms"]?.arrayValue?.first
         #expect(alg?["status"] == "closed" && alg?["reasonCode"] == "full" && alg?["reason"] == "the term is full (2/2)")
+        // IS/STAG's own sentence, for a page to show as it is (the module's `reason` is English, for programs).
+        #expect(alg?["stagReason"] == "Termín je již plně obsazen.")
+        #expect(groups[1]["terms"]?.arrayValue?.first?["stagReason"] == nil)
         #expect(groups[1]["terms"]?.arrayValue?.first?["status"] == "open")
         let prg = groups[2]["terms"]?.arrayValue ?? []
         #expect(prg.map { $0["termId"] } == [1118482, 2000020])

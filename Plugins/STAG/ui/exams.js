@@ -17,13 +17,11 @@ function isPast(text) {
   return Boolean(text) && new Date(text) < clock.now;
 }
 
-/** The module's words when IS/STAG gives no reason of its own (ExamTerms.swift): not IS/STAG's, so not shown. */
-const MODULE_FALLBACK = "IS/STAG does not allow registering";
-
 /** Why a registered student cannot unregister: the deadline, or IS/STAG's own reason. */
 function lockedText(term) {
   if (isPast(term.unregisterBy)) return t("exams.unregisterClosed", { at: when(term.unregisterBy) });
-  return term.reason ? t("exams.stagSaysNo", { reason: term.reason }) : t("exams.cannotUnregister");
+  // IS/STAG's own sentence (`stagReason`), never the module's English words for programs (`reason`).
+  return term.stagReason ? t("exams.stagSaysNo", { reason: term.stagReason }) : t("exams.cannotUnregister");
 }
 
 /** The term's status for this student, in a sentence. */
@@ -35,7 +33,7 @@ function statusText(term) {
     case "registration_closed": return t("exams.registrationClosed", { at: when(term.registerBy) });
     case "full": return t("exams.full");
     case "past": return t("exams.past");
-    default: return term.reason && term.reason !== MODULE_FALLBACK ? t("exams.stagSaysNo", { reason: term.reason }) : t("exams.closed");
+    default: return term.stagReason ? t("exams.stagSaysNo", { reason: term.stagReason }) : t("exams.closed");
   }
 }
 
