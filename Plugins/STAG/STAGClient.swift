@@ -53,6 +53,8 @@ struct STAGClient: Sendable {
     let base: String
     let ticket: Secret
     var timeout: Duration = .seconds(20)
+    /// IS/STAG's language for names and texts, `cs` or `en` (the person's, `language-set`).
+    var language = "cs"
     /// Called when IS/STAG answers 401 (the ticket expired), before the call fails with ``STAGFailure/ticketExpired``.
     var onUnauthorized: (@Sendable () async -> Void)?
 
@@ -68,9 +70,9 @@ struct STAGClient: Sendable {
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws(STAGFailure) -> OutboundResponse {
-        // Czech unless the call asks for English (Catalogue's reads, in the person's language).
-        let language = query.contains { $0.0 == "lang" } ? [] : [("lang", "cs")]
-        let url = "\(base)/services/rest2/\(path)?" + (query + language).map { "\($0)=\(Self.encode($1))" }.joined(separator: "&")
+        // The person's language unless the call asks for its own (Catalogue's reads).
+        let lang = query.contains { $0.0 == "lang" } ? [] : [("lang", language)]
+        let url = "\(base)/services/rest2/\(path)?" + (query + lang).map { "\($0)=\(Self.encode($1))" }.joined(separator: "&")
         let basic = Data("\(ticket.revealed):".utf8).base64EncodedString()
         let response: OutboundResponse
         do {

@@ -141,7 +141,22 @@ struct Student: Sendable {
     /// A client with the kept ticket, or `nil` when not logged in.
     func client() async throws(STAGFailure) -> STAGClient? {
         guard let base = try? await store.setting("baseURL"), let ticket = try? await secrets.secret(named: Self.ticketSecret) else { return nil }
-        return STAGClient(http: http, base: base, ticket: ticket, timeout: timeout, onUnauthorized: onUnauthorized)
+        let language = (try? await store.setting("language")) ?? nil
+        return STAGClient(http: http, base: base, ticket: ticket, timeout: timeout, language: language ?? "cs", onUnauthorized: onUnauthorized)
+    }
+
+    /// IS/STAG's language for this person's reads: `en` or `cs` (IS/STAG has no other). A change
+    /// forgets what was read in the other language, so the next reads come in the new one.
+    func setLanguage(_ input: LanguageInput) async throws -> JSONValue {
+        let language = input.language == "en" ? "en" : "cs"
+        if (try await store.setting("language") ?? "cs") != language {
+            let cached = try await store.storage.query("SELECT id FROM cache").compactMap { $0["id"].text }
+            try await store.storage.write { batch in
+                batch.put("settings", id: "language", ["value": .text(language)])
+                for key in cached { batch.delete("cache", id: key) }
+            }
+        }
+        return ["language": .string(language)]
     }
 
     func profile() async throws -> JSONValue {
@@ -190,3 +205,5 @@ struct Student: Sendable {
         return names
     }
 }
+
+struct LanguageInput: Decodable, Sendable { let language: String }

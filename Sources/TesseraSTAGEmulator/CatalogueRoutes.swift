@@ -32,6 +32,16 @@ enum CatalogueRoutes {
         }
     }
 
+    /// Rows whose subject names (`nazev`) IS/STAG gives in English with `lang=en`.
+    static func localized(_ rows: [[String: Any]], _ query: Parameters) -> [[String: Any]] {
+        guard query.get("lang") == "en" else { return rows }
+        return rows.map { row in
+            var row = row
+            if let code = (row["predmet"] ?? row["zkratka"]) as? String, let name = englishNames[code] { row["nazev"] = name }
+            return row
+        }
+    }
+
     static let englishNames = ["PRG": "Programming", "ALG": "Algorithms", "DM": "Discrete Mathematics", "ZPR": "Introduction to Programming",
                                "MA1": "Mathematical Analysis 1", "TV": "Physical Education", "SEM": "Doctoral Seminar", "DB": "Databases"]
 

@@ -68,14 +68,14 @@ enum Routes {
                 s.subjects.filter { $0.student == student && (semester == "%" || $0.semester == semester) && (year == nil || $0.year == year) }
                     .map(Rendering.subject)
             }
-            return json(["predmetStudenta": subjects], fault)
-        case "rozvrhy/getRozvrhByStudent": return json(["rozvrhovaAkce": Fixtures.timetable(student: student)], fault)
+            return json(["predmetStudenta": CatalogueRoutes.localized(subjects, query)], fault)
+        case "rozvrhy/getRozvrhByStudent": return json(["rozvrhovaAkce": CatalogueRoutes.localized(Fixtures.timetable(student: student), query)], fault)
         case "terminy/getTerminyProStudenta":
             let terms = state.box.withLock { s in s.terms.map { Rendering.term($0, for: student, at: s.now) } }
             return json(["termin": terms], fault)
         case "znamky/getZnamkyByStudent":
             let grades = state.box.withLock { s in s.grades.filter { $0.student == student }.map(Rendering.grade) }
-            return json(["student_na_predmetu": grades], fault)
+            return json(["student_na_predmetu": CatalogueRoutes.localized(grades, query)], fault)
         case "terminy/zapisStudentaNaTermin", "terminy/odhlasStudentaZTerminu":
             guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
             let answer = state.box.withLock { s in
@@ -91,7 +91,7 @@ enum Routes {
     static func teacherService(_ name: String, _ query: Parameters, _ state: SharedState, _ fault: EmulatorFault) -> Response? {
         switch name {
         case "rozvrhy/getRozvrhByUcitel":
-            return json(["rozvrhovaAkce": Fixtures.timetable(teacher: query.get("ucitIdno").flatMap(Int.init) ?? 0)], fault)
+            return json(["rozvrhovaAkce": CatalogueRoutes.localized(Fixtures.timetable(teacher: query.get("ucitIdno").flatMap(Int.init) ?? 0), query)], fault)
         case "terminy/getTerminyList":
             guard query.get("ucitIdno") == String(Fixtures.ucitIdno) else { return json(["termin": [] as [Any]], fault) }
             return json(["termin": state.box.withLock { $0.terms.map(Rendering.teacherTerm) }], fault)

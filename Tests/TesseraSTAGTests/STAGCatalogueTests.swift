@@ -55,3 +55,22 @@ struct STAGCatalogueTests {
         #expect(wrong?.field == "$.canteen")
     }
 }
+
+/// Issue 42: English as well as Czech — every read in the person's IS/STAG language.
+@Suite("STAG in English", .hangWatchdog)
+struct STAGLanguageTests {
+    @Test func subjectNamesComeInTheLanguageSetAndAChangeReadsThemAgain() async throws {
+        let f = try await STAGFixture.start(clock: STAGEmulator.pragueDate("16.2.2026 8:00"))
+        defer { Task { await f.stop() } }
+        try await f.login()
+        let names = { (read: JSONValue) in Set((read["data"]?["events"]?.arrayValue ?? []).compactMap { $0["subjectName"]?.stringValue }) }
+        #expect(names(try await f.host.call("timetable", ["date": "2026-02-16"])).contains("Programování"))
+        #expect(try await f.host.call("language-set", ["language": "en"]) == ["language": "en"])
+        let english = try await f.host.call("timetable", ["date": "2026-02-16"])
+        #expect(names(english).contains("Programming") && !names(english).contains("Programování"))
+        let grades = try await f.host.call("subjects")["data"]?.arrayValue ?? []
+        #expect(grades.contains { $0["name"] == "Programming" }, "\(grades)")
+        _ = try await f.host.call("language-set", ["language": "cs"])
+        #expect(names(try await f.host.call("timetable", ["date": "2026-02-16"])).contains("Programování"))
+    }
+}

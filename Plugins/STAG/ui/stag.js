@@ -7,7 +7,7 @@
 
 import { callOperation } from "/console/api.js";
 import { list } from "/console/format.js";
-import { t } from "/console/i18n.js";
+import { language, t } from "/console/i18n.js";
 import { startPage } from "/console/page.js";
 import { $, PLUGIN, isNotLoggedIn, readClock, sentenceFor } from "./common.js";
 import { bindLogin, offerUniversities } from "./login.js";
@@ -113,6 +113,8 @@ async function start() {
   bindNotes(refreshToday);
   onExamsChanged(refreshToday);
   try {
+    // IS/STAG names subjects in Czech or English: English for an English reader, Czech for the rest.
+    await callOperation(PLUGIN, "language-set", { language: language() === "en" ? "en" : "cs" });
     await offerUniversities();
   } catch (error) {
     $("status").textContent = sentenceFor(error);

@@ -11,7 +11,7 @@ import TesseraTestFixtures
 /// which shows Monday's lecture with its time, room and "Přednáška"; she registers for an exam
 /// term and sees it registered, unregisters, sees a result, is refused a note without a title,
 /// adds one for a subject and deletes it, and switches the class reminder on. Then the same page in
-/// English says "Lecture". Nothing for developers at any step, nothing wider than a phone;
+/// English says "Lecture", and IS/STAG names the subject and the canteen its meals in English. Nothing for developers at any step, nothing wider than a phone;
 /// screenshots at phone and desktop size in artifacts/stag-student-*.png.
 @Suite(.needs("chromium")) struct STAGStudentBrowserTests {
     /// An exam term added to the emulator's: PRG on 25 February, registering open until the day before.
@@ -187,6 +187,9 @@ import TesseraTestFixtures
         // (ICU writes a narrow no-break space before "AM" in some versions.)
         #expect(try await text("\(lecture).querySelector('.class-time').textContent.replace(/\\u202f/g, ' ')") == "9:20 AM–11:00 AM")
         #expect(try await text("document.getElementById('timetable-when').textContent").hasPrefix("Week 8 (even)"))
+        // IS/STAG names the subject in English too (the page asks for its reads in English).
+        #expect(try await text("\(lecture).querySelector('.class-name').textContent").hasPrefix("Programming"))
+        try await onThread { try page.waitFor("document.getElementById('canteen-menu').innerText.includes('Beef sirloin')", "the menu in English") }
         #expect(try await onThread { try page.evaluate("document.getElementById('reminder-classBefore').checked") } == true)
         #expect(try await onThread { try page.developerText() } == [])
         #expect(try await onThread { try page.fitsItsWidth() })
