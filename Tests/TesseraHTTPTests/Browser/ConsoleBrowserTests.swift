@@ -241,7 +241,7 @@ import TesseraTestFixtures
         }
         #expect(try await onThread { try page.evaluate("document.documentElement.lang") } == "cs")
         // The module's reason (consent required) says more than the field alone.
-        #expect(try await text("consent-error") == "Nejdřív prosím dejte souhlas s účastí ve výzkumu: zaškrtněte, že souhlasíte.")
+        #expect(try await text("consent-error") == "Nejdřív prosím dej souhlas s účastí ve výzkumu: zaškrtni, že souhlasíš.")
         #expect(try await onThread { try page.developerText() } == [])
         try await onThread { try page.use(.phone) }
         #expect(try await onThread { try page.fitsItsWidth() })
@@ -255,7 +255,7 @@ import TesseraTestFixtures
             try page.click("#record-form button[type=submit]")
             try page.waitFor("document.getElementById('record-error').textContent !== ''", "the refusal of an empty record")
         }
-        #expect(try await text("record-error") == "Napište sem prosím pár slov (nejvýše 4 000 znaků).")
+        #expect(try await text("record-error") == "Napiš sem prosím pár slov (nejvýše 4 000 znaků).")
         #expect(try await onThread { try page.evaluate("document.getElementById('answer').getAttribute('aria-invalid')") } == "true")
         try await onThread {
             try page.evaluate("document.getElementById('answer').value = ''")
@@ -267,11 +267,11 @@ import TesseraTestFixtures
             try page.click("#note-form button[type=submit]")
             try page.waitFor("document.getElementById('note-error').textContent !== ''", "the refusal of an empty note")
         }
-        #expect(try await text("note-error") == "Napište sem prosím pár slov (nejvýše 4 000 znaků).")
+        #expect(try await text("note-error") == "Napiš sem prosím pár slov (nejvýše 4 000 znaků).")
         #expect(try await text("record-error") == "")
         let czechWeeks = try await onThread { try page.evaluate("document.getElementById('weeks').innerText").stringValue ?? "" }
         #expect(czechWeeks.contains("Cíle: zavřeno — otevře se po vyplnění vstupních dotazníků"))
-        #expect(try await text("next-step") == "Vyplňte dva vstupní dotazníky a otevře se vám první týden.")
+        #expect(try await text("next-step") == "Vyplň dva vstupní dotazníky a otevře se ti první týden.")
         #expect(try await onThread { try page.developerText() } == [])
         try await onThread { try page.use(.phone) }
         #expect(try await onThread { try page.fitsItsWidth() })
