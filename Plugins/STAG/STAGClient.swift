@@ -28,11 +28,11 @@ enum STAGFailure: Error {
 
     var message: String {
         switch self {
-        case .ticketExpired: "ticket_expired: the IS/STAG ticket expired; log in again (login-url, then complete-login)"
-        case .unavailable(let why): "unavailable: IS/STAG could not be reached (\(why))"
-        case .malformed: "malformed_response: IS/STAG answered with something that is not the expected JSON"
-        case .notLoggedIn: "not_logged_in: log in first (login-url, then complete-login)"
-        case .notGranted(let why): "not_granted: \(why)"
+        case .ticketExpired: "the IS/STAG ticket expired; log in again (login-url, then complete-login) (code ticket_expired)"
+        case .unavailable(let why): "IS/STAG could not be reached (\(why)) (code unavailable)"
+        case .malformed: "IS/STAG answered with something that is not the expected JSON (code malformed_response)"
+        case .notLoggedIn: "log in first (login-url, then complete-login) (code not_logged_in)"
+        case .notGranted(let why): "\(why) (code not_granted)"
         }
     }
 

@@ -84,7 +84,7 @@ struct STAGDefectTests {
         try await f.login()
         let jana = try await f.host.call("note-save", ["title": "Zápočet", "text": "odevzdat úlohu"])["id"]?.stringValue ?? ""
         _ = try await f.host.call("logout")
-        #expect(await failure { try await f.host.call("notes") }?.message.hasPrefix("not_logged_in") == true)
+        #expect(await failure { try await f.host.call("notes") }?.message.hasSuffix("(code not_logged_in)") == true)
 
         f.emulator.setLoginUser(.teacher)
         try await f.login()

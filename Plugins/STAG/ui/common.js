@@ -4,7 +4,7 @@
 
 import { APIError, request } from "/console/api.js";
 import { el } from "/console/dom.js";
-import { errorText, showError } from "/console/errors.js";
+import { errorText, reasonCode, showError } from "/console/errors.js";
 import { has, language, t } from "/console/i18n.js";
 import { dateTime, relative, time } from "/console/format.js";
 
@@ -108,19 +108,17 @@ export function gradeText(grade) {
 
 // ---- Refusals ----
 //
-// The module starts its refusals with a reason ("term_full: Termín je již plně obsazen.",
-// "not_logged_in: log in first …"): the page says each in a sentence of the person's language
-// (`refusals.<reason>`, which may repeat IS/STAG's own words as {reason}); anything else is the
-// console's sentence for its code.
+// The module ends its refusals with a reason code, as every module does ("Termín je již plně
+// obsazen. (code term_full)", "log in first … (code not_logged_in)"): the page says each in a
+// sentence of the person's language (`refusals.<reason>`, which may repeat IS/STAG's own words as
+// {reason}); anything else is the console's sentence for its code.
 
-const REASONS = ["term_full", "deadline_passed", "already_registered", "no_such_term", "refused", "not_logged_in",
-  "ticket_expired", "unavailable", "malformed_response", "invalid_credentials", "no_ticket", "anonymous_ticket", "ticket_rejected"];
-
-/** The module's reason a refusal starts with, and the rest of its message; or null. */
+/** The module's reason code, and the message before it; or null when the page has no sentence for it. */
 function refusalReason(error) {
   if (!(error instanceof APIError)) return null;
-  const match = /^([a-z_]+): ?([\s\S]*)$/.exec(error.message || "");
-  return match && REASONS.includes(match[1]) ? { code: match[1], rest: match[2] } : null;
+  const code = reasonCode(error);
+  if (!code || !has(`refusals.${code}`)) return null;
+  return { code, rest: (error.message || "").replace(/\s*\(code [A-Za-z0-9_]+\)\s*$/, "") };
 }
 
 /** The sentence for a failed call. */
