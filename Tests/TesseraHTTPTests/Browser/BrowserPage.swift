@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TesseraSDK
 
 /// One tab of a ``HeadlessChromium``: navigate, run JavaScript, wait for a condition, type, take a
@@ -46,6 +47,17 @@ final class BrowserPage: @unchecked Sendable {
         try screenshot(to: "\(folder)/\(name)-phone.png")
         try use(.desktop)
         try screenshot(to: "\(folder)/\(name)-desktop.png")
+    }
+
+    /// What a person meets at a step of a walk, checked: nothing meant for developers on the page,
+    /// and nothing wider than a phone or a desktop window; screenshots of both as
+    /// `<name>-phone.png` and `<name>-desktop.png` in `folder`. The tab is left at desktop size.
+    func looksRight(_ name: String, in folder: String) throws {
+        #expect(try developerText() == [], "developer text at \(name)")
+        try use(.phone)
+        #expect(try fitsItsWidth(), "\(name) is wider than a phone")
+        try screenshots(name, in: folder)
+        #expect(try fitsItsWidth(), "\(name) is wider than a desktop window")
     }
 
     /// Whether the page can be read without scrolling sideways (nothing wider than the screen).

@@ -32,11 +32,7 @@ import TesseraTestFixtures
             try await onThread { try page.evaluate("document.getElementById('\(id)').innerText").stringValue ?? "" }
         }
         let looksRight: @Sendable (String) async throws -> Void = { name in
-            #expect(try await onThread { try page.developerText() } == [], "developer text at \(name)")
-            try await onThread { try page.use(.phone) }
-            #expect(try await onThread { try page.fitsItsWidth() }, "\(name) is wider than a phone")
-            try await onThread { try page.screenshots("finance-manage-\(name)", in: ConsoleBrowserTests.artifacts) }
-            #expect(try await onThread { try page.fitsItsWidth() }, "\(name) is wider than a desktop window")
+            try await onThread { try page.looksRight("finance-manage-\(name)", in: ConsoleBrowserTests.artifacts) }
         }
         // A sentence the page writes as the person types: waited for, then compared (a wait that ends says what it found).
         let reads: @Sendable (String, String) async throws -> Void = { id, expected in
