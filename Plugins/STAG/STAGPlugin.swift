@@ -82,6 +82,7 @@ package final class STAGPlugin: Plugin {
         context.onOperation("teacher-timetable", input: TimetableInput.self) { input, _ in try await teacher.timetable(input) }
         context.onOperation("teacher-exams", input: JSONValue.self) { _, _ in try await teacher.exams() }
         context.onOperation("subject-students", input: SubjectInput.self) { input, _ in try await teacher.subjectStudents(input) }
+        context.onOperation("class-students", input: ClassInput.self) { input, _ in try await teacher.classStudents(input) }
         context.onOperation("notes", input: NoteFilter.self) { input, _ in try await notes.list(subject: input.subject) }
         context.onOperation("note-save", input: Notes.Input.self) { input, _ in try await notes.save(input) }
         context.onOperation("note-delete", input: NoteID.self) { input, _ in try await notes.delete(input.id) }

@@ -59,6 +59,15 @@ struct Teacher: Sendable {
         }
     }
 
+    /// The students attending one class of the timetable (`student/getStudentiByRoakce`, spec §5
+    /// step 5: "the students on the action"), for a teacher; cached per class.
+    func classStudents(_ input: ClassInput) async throws -> JSONValue {
+        try await store.cachedRead("class-students:\(input.action)") { () throws(STAGFailure) in
+            let (client, _) = try await session()
+            return Mapping.people(try await client.json("student/getStudentiByRoakce", [("roakIdno", String(input.action))])["studentPredmetu"])
+        }
+    }
+
     /// STAG's academic year: it starts in September (`2025` is 2025/26).
     static func academicYear(_ now: Date) -> String {
         let c = Timetable.calendar.dateComponents([.year, .month], from: now)
@@ -66,4 +75,5 @@ struct Teacher: Sendable {
     }
 }
 
+struct ClassInput: Decodable, Sendable { let action: Int64 }
 struct SubjectInput: Decodable, Sendable { let subject: String; let year: String?; let semester: String? }

@@ -99,6 +99,14 @@ enum Routes {
             guard let id = query.get("termIdno").flatMap(Int.init) else { return plain(.badRequest, "Chybí parametr termIdno.") }
             let students = state.box.withLock { s in s.terms.first { $0.id == id }.map { Rendering.termStudents($0, accounts: s.accounts) } }
             return json(["studentTerminu": students ?? []], fault)
+        case "student/getStudentiByRoakce":
+            // The student attends every class of the fixtures' timetable; three others do too.
+            guard let id = query.get("roakIdno").flatMap(Int.init),
+                  Fixtures.timetable(student: Fixtures.osCislo).contains(where: { $0["roakIdno"] as? Int == id }) else {
+                return json(["studentPredmetu": [] as [Any]], fault)
+            }
+            let others = (0..<3).map { Fixtures.otherStudent($0) }
+            return json(["studentPredmetu": [Rendering.studentRow(.student)] + others], fault)
         case "student/getStudentiByPredmet":
             guard query.get("katedra") == "KMI", let code = query.get("zkratka"), Fixtures.subjectNames[code] != nil else {
                 return json(["studentPredmetu": [] as [Any]], fault)

@@ -101,4 +101,20 @@ struct STAGBasicLoginTests {
             #expect(bytes.range(of: Data("heslo123".utf8)) == nil, "the password reached \(file)")
         }
     }
+
+    /// Issue 42: a class's students for its teacher (`student/getStudentiByRoakce`), cached.
+    @Test func aTeacherSeesTheStudentsOfOneOfTheirClasses() async throws {
+        let f = try await STAGFixture.start()
+        defer { Task { await f.stop() } }
+        f.emulator.setLoginUser(.teacher)
+        try await f.login()
+        let week = try await f.host.call("teacher-timetable", ["date": "2026-02-17"])
+        let lecture = try #require(week["data"]?["events"]?.arrayValue?.first { $0["subject"] == "KMI/PRG" && $0["kindShort"] == "Př" })
+        let students = try #require(try await f.host.call("class-students", ["action": lecture["id"]!])["data"]?.arrayValue)
+        #expect(students.count == 4 && students.first?["studentNumber"] == .string(STAGEmulator.student))
+        #expect(try await f.host.call("class-students", ["action": 999])["data"]?.arrayValue?.isEmpty == true)
+        f.emulator.setFault(.down)
+        let offline = try await f.host.call("class-students", ["action": lecture["id"]!])
+        #expect(offline["stale"] == true && offline["data"]?.arrayValue?.count == 4)
+    }
 }

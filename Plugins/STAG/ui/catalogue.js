@@ -8,6 +8,7 @@ import { clear, el } from "/console/dom.js";
 import { language, t } from "/console/i18n.js";
 import { date, list, longDate, money } from "/console/format.js";
 import { $, PLUGIN, addDays, failure, staleNote } from "./common.js";
+import { studentList } from "./teacher.js";
 
 /** IS/STAG's language for the person: English, or Czech (it has no Slovak). */
 const stagLanguage = () => (language() === "en" ? "en" : "cs");
@@ -19,8 +20,11 @@ function row(label, value) {
   return [el("dt", {}, label), el("dd", {}, Array.isArray(value) ? value.join(", ") : String(value))];
 }
 
-/** Shows the details of `subject` ("KMI/PRG") in the subject part, and moves there. */
-export async function openSubject(subject) {
+/**
+ * Shows the details of `subject` ("KMI/PRG") in the subject part, and moves there; for a class the
+ * person teaches (`teaching`, with the class's `action` id), its students too.
+ */
+export async function openSubject(subject, { action, teaching } = {}) {
   const section = $("subject-section"), box = $("subject-info");
   section.hidden = false;
   clear(box);
@@ -43,10 +47,18 @@ export async function openSubject(subject) {
     clear(box);
     box.append(...[staleNote(read)].filter(Boolean), el("dl", { class: "subject-info" }, ...rows));
     if (info.url) box.append(el("p", {}, el("a", { href: info.url, rel: "noopener", target: "_blank" }, t("subject.courseware"))));
+    if (teaching && action) box.append(...await classStudents(action));
   } catch (error) {
     clear(box);
     box.append(failure(error));
   }
+}
+
+/** The students of a class the person teaches: a heading with their number, and the list. */
+async function classStudents(action) {
+  const read = await callOperation(PLUGIN, "class-students", { action });
+  return [...[staleNote(read)].filter(Boolean), el("h3", {}, t("subject.students", { count: read.data.length })),
+    read.data.length ? studentList(read.data) : el("p", { class: "muted" }, t("subject.noStudents"))];
 }
 
 // MARK: A teacher's theses

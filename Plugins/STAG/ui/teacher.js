@@ -14,7 +14,8 @@ function studentDetails(student) {
   return [student.studentNumber, student.programme, student.year ? t("teaching.year", { year: student.year }) : null].filter(Boolean).join(", ");
 }
 
-function studentList(students) {
+/** The students, each with who they are beyond the name. */
+export function studentList(students) {
   return el("ul", { class: "plain students" }, students.map((student) =>
     el("li", {}, el("strong", {}, student.name), el("br"), el("span", { class: "muted" }, studentDetails(student)))));
 }

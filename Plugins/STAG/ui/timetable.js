@@ -23,7 +23,7 @@ function classItem(event, bothRoles) {
   const details = [classKindName(event), room ? t("timetable.room", { room }) : null, event.teacher].filter(Boolean);
   const about = el("button", { type: "button", class: "secondary class-about" }, t("timetable.about"));
   about.setAttribute("aria-label", t("timetable.aboutLabel", { subject: subjectLabel(event.subjectName, event.subject) }));
-  about.addEventListener("click", () => openSubject(event.subject));
+  about.addEventListener("click", () => openSubject(event.subject, { action: event.id, teaching: event.role === "teacher" }));
   return el("li", { class: `class kind-${classKind(event)}`, "data-subject": event.subject, "data-date": event.date },
     el("p", { class: "class-time" }, timeSpan(event.date, event.start, event.end)),
     el("p", { class: "class-name" }, subjectLabel(event.subjectName, event.subject)),
