@@ -51,6 +51,7 @@ package final class STAGPlugin: Plugin {
 
     private func registerStudent(_ context: PluginContext, _ student: Student, _ refresher: Refresher) {
         context.onOperation("profile", input: JSONValue.self) { _, _ in try await student.profile() }
+        context.onOperation("account", input: JSONValue.self) { _, _ in try await student.account() }
         context.onOperation("language-set", input: LanguageInput.self) { input, _ in try await student.setLanguage(input) }
         context.onOperation("subjects", input: JSONValue.self) { _, _ in try await student.subjects() }
         context.onOperation("grades", input: JSONValue.self) { _, _ in try await student.grades() }

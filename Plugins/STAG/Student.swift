@@ -123,6 +123,23 @@ struct Student: Sendable {
         return String(trimmed[range.upperBound...].prefix { $0 != "&" })
     }
 
+    /// Who is logged in, from what the login kept, without asking IS/STAG: the same members as
+    /// `complete-login`'s answer and `loggedIn`; `{"loggedIn": false}` when no ticket is kept. A
+    /// ticket IS/STAG has since refused is still a login here, with `ticketExpiredAt` (log in again).
+    func account() async throws -> JSONValue {
+        guard try await secrets.secret(named: Self.ticketSecret) != nil, let base = try await store.setting("baseURL"),
+              let userName = try await store.setting("userName") else { return ["loggedIn": false] }
+        let number = try await store.setting("osCislo"), teacherID = try await store.setting("ucitIdno").flatMap { Int64($0) }
+        var answer: [String: JSONValue] = ["loggedIn": true, "userName": .string(userName), "name": .string(try await store.setting("name") ?? userName),
+                                           "baseURL": .string(base),
+                                           "roles": .array([number.map { _ in "student" }, teacherID.map { _ in "teacher" }].compactMap { $0 }.map(JSONValue.string))]
+        if let number { answer["studentNumber"] = .string(number) }
+        if let teacherID { answer["teacherId"] = .integer(teacherID) }
+        if let expires = try await store.setting("ticketExpires") { answer["ticketExpires"] = .string(expires) }
+        if let expired = try await store.setting("ticketExpiredAt") { answer["ticketExpiredAt"] = .string(expired) }
+        return .object(answer)
+    }
+
     func logout() async throws -> JSONValue {
         try await secrets.removeSecret(named: Self.ticketSecret)
         try await store.clearCache()

@@ -16,6 +16,10 @@ struct STAGTeacherTests {
         let ticket = try await f.ssoTicket()
         let me = try await f.host.call("complete-login", ["university": "demo", "ticket": .string(ticket)])
         #expect(me["roles"] == ["teacher"] && me["teacherId"] == 4711 && me["studentNumber"] == nil)
+        // Who is logged in, without asking IS/STAG (issue 42: no operation said so).
+        let account = try await f.host.call("account")
+        #expect(account["loggedIn"] == true && account["roles"] == ["teacher"] && account["teacherId"] == 4711 && account["name"] == me["name"])
+        #expect(account["userName"] == me["userName"])
         // The student part needs the student role.
         #expect(await failure { try await f.host.call("exams") }?.message.hasSuffix("(code not_logged_in)") == true)
 

@@ -28,18 +28,20 @@ const person = { roles: { student: false, teacher: false }, today: null };
  * part the login does not have. The student's profile also gives the name.
  */
 async function findRoles(today) {
-  const [profile, teaching] = await Promise.allSettled([callOperation(PLUGIN, "profile", {}),
-    callOperation(PLUGIN, "teacher-timetable", { date: today })]);
-  const has = (result) => result.status === "fulfilled" || !isNotLoggedIn(result.reason);
-  return { roles: { student: has(profile), teacher: has(teaching) }, profile: profile.value?.data, teaching: teaching.value?.data };
+  // The login's roles and name as the module kept them (`account`); the profile and the teacher's
+  // week are read for what they add (the student's name, the subjects taught).
+  const account = await callOperation(PLUGIN, "account", {});
+  const roles = { student: account.roles?.includes("student") ?? false, teacher: account.roles?.includes("teacher") ?? false };
+  const [profile, teaching] = await Promise.allSettled([roles.student ? callOperation(PLUGIN, "profile", {}) : null,
+    roles.teacher ? callOperation(PLUGIN, "teacher-timetable", { date: today }) : null]);
+  return { roles, account, profile: profile.value?.data, teaching: teaching.value?.data };
 }
 
-/** "Logged in as Jana Nováková (student)." — or, for a teacher, whose name no part gives, the role only. */
-function whoText(roles, profile) {
+/** "Logged in as Jana Nováková (student)." — the profile's name, else the one the login gave. */
+function whoText(roles, profile, account) {
   const words = [roles.student ? t("stag.roles.student") : null, roles.teacher ? t("stag.roles.teacher") : null].filter(Boolean);
-  if (profile?.firstName || profile?.lastName) {
-    return t("stag.loggedIn", { name: [profile.firstName, profile.lastName].filter(Boolean).join(" "), roles: list(words) });
-  }
+  const name = [profile?.firstName, profile?.lastName].filter(Boolean).join(" ") || (account?.name !== account?.userName ? account?.name : "");
+  if (name) return t("stag.loggedIn", { name, roles: list(words) });
   return t("account.loggedInRoles", { roles: list(words) });
 }
 
@@ -87,9 +89,9 @@ async function showLoggedIn() {
     return isNotLoggedIn(error) ? showLoggedOut() : showLoggedOut(sentenceFor(error));
   }
   person.today = overview.data.date;
-  const { roles, profile, teaching } = await findRoles(person.today);
+  const { roles, account, profile, teaching } = await findRoles(person.today);
   person.roles = roles;
-  $("account-who").textContent = whoText(roles, profile);
+  $("account-who").textContent = whoText(roles, profile, account);
   // An expired login still shows what was last read, and offers the login again above it.
   const expired = overview.reason === "ticket_expired";
   $("login-section").hidden = !expired;

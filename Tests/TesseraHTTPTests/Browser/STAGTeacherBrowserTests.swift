@@ -7,7 +7,7 @@ import TesseraTestFixtures
 /// Issue 42: IS/STAG's page for a teacher, in a real headless Chromium against the real `tessera
 /// serve` on a virtual clock (Monday 16 February 2026, 8:00 in Prague), the university's and ZČU's
 /// hosts sent to the emulator. In English: the teacher logs in through the emulator's single
-/// sign-on, sees the theses he supervises and opposes with his part in each, opens "About the
+/// sign-on, is greeted by his name, sees the theses he supervises and opposes with his part in each, opens "About the
 /// subject" on a lecture he teaches and reads its details and the four students who attend it.
 /// Nothing for developers, nothing wider than a phone; screenshots artifacts/stag-teacher-*.png.
 @Suite(.needs("chromium")) struct STAGTeacherBrowserTests {
@@ -48,6 +48,9 @@ import TesseraTestFixtures
                              "the page after the login")
             try page.waitFor("document.getElementById('theses').innerText.includes('A mobile client for IS/STAG')", "the theses")
         }
+        // His name, as the login gave it (`account`): IS/STAG's profile is a student's only.
+        let who = try await text("document.getElementById('account-who').textContent")
+        #expect(who == "Logged in as Petr Dvořák (teacher).")
         let theses = try await text("document.getElementById('theses').innerText")
         #expect(theses.contains("Bachelor's thesis · Jana Nováková · Computer Science") && theses.contains("You supervise it")
                 && theses.contains("to be handed in by May 15, 2026") && theses.contains("You are its opponent"), "\(theses)")
