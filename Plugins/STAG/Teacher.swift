@@ -46,14 +46,11 @@ struct Teacher: Sendable {
 
     /// The students of a subject (`KMI/PRG`) in a year and semester (`student/getStudentiByPredmet`).
     func subjectStudents(_ input: SubjectInput) async throws -> JSONValue {
-        let parts = input.subject.split(separator: "/").map(String.init)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 10 }) else {
-            throw PluginError(.invalidInput, "a subject is DEPARTMENT/CODE, e.g. KMI/PRG", field: "$.subject")
-        }
+        let parts = try Catalogue.subject(input.subject)
         let year = input.year ?? Self.academicYear(store.clock.now())
         return try await store.cachedRead("subject-students:\(input.subject)/\(year)/\(input.semester ?? "%")") { () throws(STAGFailure) in
             let (client, _) = try await session()
-            let raw = try await client.json("student/getStudentiByPredmet", [("katedra", parts[0]), ("zkratka", parts[1]),
+            let raw = try await client.json("student/getStudentiByPredmet", [("katedra", parts.0), ("zkratka", parts.1),
                                                                            ("rok", year), ("semestr", input.semester ?? "%")])
             return Mapping.people(raw["studentPredmetu"])
         }

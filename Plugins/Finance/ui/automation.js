@@ -5,7 +5,7 @@
 import { el, clear } from "/console/dom.js";
 import { date } from "/console/format.js";
 import { errorText } from "/console/errors.js";
-import { $, call, state, t, amount, categoryName, fillCategories, withoutGrouping, onSubmit, formInput, today } from "./common.js";
+import { $, call, state, t, amount, categoryName, withoutGrouping, onSubmit, formInput, today } from "./common.js";
 
 // MARK: Repeating transactions
 
@@ -91,8 +91,6 @@ async function previewRule() {
 }
 
 export function startAutomation() {
-  fillCategories($("recurring-category"));
-  fillCategories($("rule-category"));
   $("recurring-start").value = today();
   onSubmit($("recurring-form"), $("recurring-error"), (fields) => {
     const input = { ...fields, amount: withoutGrouping(fields.amount), interval: Number(fields.interval || 1) };

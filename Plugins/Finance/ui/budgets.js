@@ -5,7 +5,7 @@
 import { el, clear } from "/console/dom.js";
 import { month, dateTime } from "/console/format.js";
 import { errorText } from "/console/errors.js";
-import { $, call, state, t, amount, categoryName, fillCategories, withoutGrouping, onSubmit } from "./common.js";
+import { $, call, state, t, amount, categoryName, withoutGrouping, onSubmit } from "./common.js";
 
 const percent = (value) => new Intl.NumberFormat(document.documentElement.lang).format(Number(value));
 
@@ -109,7 +109,6 @@ function deleteButton(goal) {
 }
 
 export function startBudgets() {
-  fillCategories($("limit-category"));
   onSubmit($("budget-form"), $("budget-error"),
     (fields) => call("budget-set", { amount: withoutGrouping(fields.amount), repeatMonthly: fields.repeatMonthly }),
     async (status) => {

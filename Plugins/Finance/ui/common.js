@@ -25,6 +25,9 @@ const BUILTIN_CATEGORIES = new Set(["travel", "food", "health", "housing", "tran
   "subscriptions", "salary", "gifts", "other"]);
 export const categoryName = (key) => (BUILTIN_CATEGORIES.has(key) ? t(`category.${key}`) : key);
 
+/** Whether `key` is a category the person added (not one of the module's own). */
+export const isOwnCategory = (key) => !BUILTIN_CATEGORIES.has(key);
+
 /**
  * An amount as a person may type it, grouped by their habit ("1,234.50", "1.234,50"): the
  * grouping marks taken out where they cannot be the decimals (the other mark follows them, or they

@@ -179,7 +179,7 @@ async function refresh() {
   document.body.dataset.ready = "true";
 }
 
-/** The categories and accounts into every choice that lists them. */
+/** The categories and accounts into every choice that lists them (the parts' own start functions fill none). */
 async function readLists() {
   state.categories = (await call("categories-list", {})).names;
   state.accounts = (await call("accounts-list", {})).accounts;
@@ -206,7 +206,7 @@ async function start() {
     showTutorialPage();
     await readLists();
     await startPreferences(settings, await call("budget-status", {}));
-    await startStatements({ amount, categoryName, accounts: state.accounts, changed: refresh });
+    await startStatements();
     startTransactions();
     startBudgets();
     startAutomation();

@@ -5,7 +5,7 @@
 import { dateTime } from "/console/format.js";
 import { errorText } from "/console/errors.js";
 import { language } from "/console/i18n.js";
-import { $, call, state, t, categoryName, onSubmit } from "./common.js";
+import { $, call, state, t, categoryName, isOwnCategory, onSubmit } from "./common.js";
 
 /** The currencies the module keeps amounts in (Money.currencies in Plugins/Finance/Money.swift). */
 const CURRENCIES = ["EUR", "CZK", "USD", "GBP", "PLN", "CHF", "HUF"];
@@ -78,8 +78,7 @@ async function configureReminders() {
 // MARK: Own categories and accounts
 
 export async function refreshOwn() {
-  const builtin = new Set(["travel", "food", "health", "housing", "transport", "shopping", "entertainment", "subscriptions", "salary", "gifts", "other"]);
-  const own = state.categories.filter((key) => !builtin.has(key));
+  const own = state.categories.filter(isOwnCategory);
   $("own-categories").textContent = own.length ? t("categories.own", { names: own.map(categoryName).join(", ") }) : t("categories.noOwn");
   const accounts = state.accounts.filter((account) => account.id !== "cash" && account.id !== "bank");
   $("own-accounts").textContent = accounts.length ? t("accounts.own", { names: accounts.map((account) => account.name).join(", ") }) : t("accounts.noOwn");

@@ -11,13 +11,12 @@ import { has } from "/console/i18n.js";
 import { errorText, showError, clearError, reasonCode } from "/console/errors.js";
 import { date, dateTime } from "/console/format.js";
 
-import { $, call, t } from "./common.js";
+import { $, call, state, t, categoryName, signed } from "./common.js";
 
 const ROLES = ["date", "amount", "debit", "credit", "name", "counterparty", "reference"];
 /** How many movements the preview's table shows. */
 const SHOWN = 20;
 
-let hooks = { amount: (value) => value, categoryName: (key) => key, changed: async () => {} };
 let chosen = null;  // { file, filename, text, options, preview }
 
 /** The file's text: UTF-8 if it is valid UTF-8, else Windows-1250 (Czech and Slovak banks' CSV). */
@@ -138,10 +137,9 @@ function showLines(found) {
   const body = $("import-lines").querySelector("tbody");
   clear(body);
   for (const line of found.lines.slice(0, SHOWN)) {
-    const shown = line.kind === "expense" ? hooks.amount(-Number(line.amount)) : `+${hooks.amount(line.amount)}`;
     body.append(el("tr", { class: line.duplicate ? "muted" : "" }, el("td", { class: "day" }, date(line.date)),
-      el("th", { scope: "row" }, line.name), el("td", {}, hooks.categoryName(line.category)),
-      el("td", { class: `amount ${line.kind}` }, shown), el("td", {}, lineState(line))));
+      el("th", { scope: "row" }, line.name), el("td", {}, categoryName(line.category)),
+      el("td", { class: `amount ${line.kind}` }, signed(line)), el("td", {}, lineState(line))));
   }
   $("import-caption").textContent = found.total > SHOWN ? t("import.captionSome", { shown: SHOWN, count: found.total }) : t("import.captionAll");
 }
@@ -182,7 +180,7 @@ async function importAll() {
   const filename = chosen.filename;
   reset();
   // The sentence comes last, once the page shows what was imported.
-  await hooks.changed();
+  await state.changed();
   await refreshImports();
   $("import-progress-text").textContent = t("import.done", { count: imported, file: filename });
 }
@@ -213,7 +211,7 @@ async function refreshImports() {
       undo.addEventListener("click", async () => {
         try {
           await call("import-undo", { id: record.id });
-          await hooks.changed();
+          await state.changed();
           await refreshImports();
           $("import-progress-text").textContent = t("imports.undoneNow", { count: record.remaining });
         } catch (error) {
@@ -244,7 +242,7 @@ async function fioImport(resolveMismatch) {
   try {
     const answer = await call("fio-import", resolveMismatch ? { resolveMismatch } : {});
     $("fio-mismatch").hidden = true;
-    await hooks.changed();
+    await state.changed();
     await refreshFio();
     $("fio-result").textContent = answer.aborted ? t("fio.aborted")
       : t("fio.done", { count: answer.imported, already: answer.alreadyThere, from: date(answer.from), to: date(answer.to) });
@@ -265,13 +263,9 @@ async function fioImport(resolveMismatch) {
   }
 }
 
-/**
- * Wires the import and Fio sections. `amount` formats an amount in the app's currency,
- * `categoryName` names a category, `changed` refreshes what the imports change on the page.
- */
-export async function startStatements({ amount, categoryName, changed, accounts }) {
-  hooks = { amount, categoryName, changed };
-  for (const account of accounts) {
+/** Wires the import and Fio sections; the accounts are the page's (`state.accounts`). */
+export async function startStatements() {
+  for (const account of state.accounts) {
     const name = has(`account.${account.id}`) ? t(`account.${account.id}`) : account.name;
     $("import-account").append(el("option", { value: account.id }, name));
   }

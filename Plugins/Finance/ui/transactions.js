@@ -35,7 +35,6 @@ function startEditing(item) {
   editing = item;
   const form = $("edit-form");
   clearError({ form, output: $("edit-error") });
-  fillCategories($("edit-category"));
   $("edit-kind").value = item.kind;
   $("edit-name").value = item.name;
   $("edit-amount").value = item.amount;
@@ -139,7 +138,6 @@ async function download(layout) {
 }
 
 export function startTransactions() {
-  fillCategories($("filter-category"), { first: { value: "", label: t("filter.any") } });
   for (const control of $("filter-form").elements) control.addEventListener("change", () => refreshAll());
   $("filter-search").addEventListener("input", () => refreshAll());
   $("filter-form").addEventListener("submit", (event) => { event.preventDefault(); refreshAll(); });
