@@ -239,6 +239,10 @@ struct HubClient {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.timeoutInterval = timeout
+        // No kept-alive connection: tests stop a hub and start another on the same port, and a
+        // POST that URLSession.shared sent on the old server's pooled connection came back as
+        // "Connection reset by peer" (CI, stop 54) — it is not retried, being non-idempotent.
+        request.setValue("close", forHTTPHeaderField: "Connection")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
