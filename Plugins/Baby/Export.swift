@@ -159,25 +159,48 @@ extension Diary {
         }
     }
 
-    /// One page per measurement kind the child has, against the WHO lines for the child's sex.
+    /// One page per WHO indicator the child's measurements give (the three by age of what was
+    /// measured, then weight-for-length/height and BMI-for-age from the days with a weight and a
+    /// length), against the WHO lines for the child's sex. Points are what the page charts:
+    /// lengths corrected for the position, the days the standard cannot score left out.
     private func addGrowthCharts(_ pdf: inout PDFDocument, childID: String, name: String, words: ExportWords) async throws {
         let (birth, sex) = try await growthSubject(childID)
         guard let sex else { return }
-        for kind in MeasurementKind.allCases {
-            let rows = try await query("SELECT occurred_at, value FROM records WHERE child_id = ? AND type = 'measurement' AND kind = ? ORDER BY occurred_at, id",
-                                       [.text(childID), .text(kind.rawValue)])
-            let points = rows.compactMap { row -> PDFGrowthChart.Measurement? in
-                guard let value = row["value"].real, let age = ageDays(birth: birth, at: row["occurred_at"].text ?? ""), (0...1856).contains(age) else { return nil }
-                return .init(x: Double(age), value: value)
-            }
-            guard !points.isEmpty else { continue }
-            let last = min(max(points.map(\.x).max() ?? 0, 365), 1856)
-            var chart = try PDFGrowthChart(indicator: Self.indicator(of: kind), sex: sex, range: 0...last, measurements: points,
-                                           title: words.growthChartTitle(childName: name, kind: kind),
-                                           xLabel: words.ageInMonths, yLabel: words.growthAxis(kind))
-            chart.decimalSeparator = words.decimalSeparator
+        let days = try await growthDays(childID: childID, sex: sex, birth: birth)
+        let indicators: [GrowthIndicator] = [.weightForAge, .lengthHeightForAge, .headCircumferenceForAge, .weightForLength, .bmiForAge]
+        for indicator in indicators {
+            guard let chart = try growthChart(indicator, sex: sex, days: days, name: name, words: words) else { continue }
             pdf.addPage { page in page.growthChart(chart, in: PDFRect(x: 56, y: 72, width: 483, height: 360)) }
         }
+    }
+
+    /// One indicator's chart, or nil when no day gives a point for it. Weight-for-length/height is
+    /// drawn on the table of the latest day (length before two years, height from then), as the
+    /// page draws it; its x axis is the corrected length in cm.
+    private func growthChart(_ indicator: GrowthIndicator, sex: GrowthStandard.Sex, days: [GrowthDay], name: String,
+                             words: ExportWords) throws -> PDFGrowthChart? {
+        let byLength = indicator.axis == .lengthCm
+        let points = days.compactMap { day -> PDFGrowthChart.Measurement? in
+            guard (0...1856).contains(day.ageDays), let measured = Self.measured(indicator, on: day) else { return nil }
+            if byLength { return measured.lengthCm.map { .init(x: $0, value: measured.value) } }
+            return .init(x: Double(day.ageDays), value: measured.value)
+        }
+        guard !points.isEmpty else { return nil }
+        let table = byLength ? GrowthIndicator.weightForStature(ageDays: days.last?.ageDays ?? 0) : indicator
+        let range: ClosedRange<Double>
+        if byLength {
+            let bounds = table == .weightForLength ? 45.0...110.0 : 65.0...120.0
+            let low = max(bounds.lowerBound, ((points.map(\.x).min() ?? bounds.lowerBound) - 5).rounded(.down))
+            let high = min(bounds.upperBound, ((points.map(\.x).max() ?? bounds.lowerBound) + 5).rounded(.up))
+            range = low...max(high, low + 1)
+        } else {
+            range = 0...min(max(points.map(\.x).max() ?? 0, 365), 1856)
+        }
+        var chart = try PDFGrowthChart(indicator: table, sex: sex, range: range, measurements: points,
+                                       title: words.growthChartTitle(childName: name, indicator: indicator),
+                                       xLabel: byLength ? words.lengthAxis : words.ageInMonths, yLabel: words.growthAxis(indicator))
+        chart.decimalSeparator = words.decimalSeparator
+        return chart
     }
 
     /// The chart's lines: where `Fever`'s classes above normal start, named in `words`' language

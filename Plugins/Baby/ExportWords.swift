@@ -181,20 +181,40 @@ struct ExportWords: Sendable {
     // MARK: the charts
 
     /// A growth chart's title: "Ema: hmotnost ve srovnání s percentily WHO (3, 15, 50, 85, 97)".
-    func growthChartTitle(childName: String, kind: MeasurementKind) -> String {
-        let what = measurementInText(kind)
+    func growthChartTitle(childName: String, indicator: GrowthIndicator) -> String {
+        let what = indicatorInText(indicator)
         return "\(childName): " + pick("\(what) ve srovnání s percentily WHO", "\(what) v porovnaní s percentilmi WHO",
                                        "\(what) against the WHO percentiles") + " (3, 15, 50, 85, 97)"
+    }
+
+    /// What an indicator's chart shows, inside a sentence: the measured kind for the three by age
+    /// ("hmotnost"), the two that combine a weight and a length by their own names.
+    func indicatorInText(_ indicator: GrowthIndicator) -> String {
+        switch indicator {
+        case .weightForAge: measurementInText(.weight)
+        case .lengthHeightForAge: pick("délka/výška", "dĺžka/výška", "length/height")
+        case .headCircumferenceForAge: measurementInText(.headCircumference)
+        case .weightForLength, .weightForHeight:
+            pick("hmotnost k délce/výšce", "hmotnosť k dĺžke/výške", "weight for length/height")
+        case .bmiForAge: pick("BMI podle věku", "BMI podľa veku", "BMI for age")
+        }
     }
 
     /// A growth chart's x axis: the child's age in months.
     var ageInMonths: String { pick("Věk (měsíce)", "Vek (mesiace)", "Age (months)") }
 
-    /// A growth chart's y axis: the kind and its unit ("Hmotnost (kg)"; a height is a baby's length
-    /// lying down and a child's height standing, as the WHO table is).
-    func growthAxis(_ kind: MeasurementKind) -> String {
-        let label = kind == .height ? pick("Délka/výška", "Dĺžka/výška", "Length/height") : measurement(kind)
-        return "\(label) (\(kind.unit))"
+    /// The x axis of weight-for-length/height: the length as the standard takes it.
+    var lengthAxis: String { pick("Délka/výška (cm)", "Dĺžka/výška (cm)", "Length/height (cm)") }
+
+    /// A growth chart's y axis: what it shows and its unit ("Hmotnost (kg)"; a height is a baby's
+    /// length lying down and a child's height standing, as the WHO table is).
+    func growthAxis(_ indicator: GrowthIndicator) -> String {
+        switch indicator {
+        case .weightForAge, .weightForLength, .weightForHeight: "\(measurement(.weight)) (kg)"
+        case .lengthHeightForAge: pick("Délka/výška", "Dĺžka/výška", "Length/height") + " (cm)"
+        case .headCircumferenceForAge: "\(measurement(.headCircumference)) (cm)"
+        case .bmiForAge: "BMI (kg/m²)"
+        }
     }
 
     /// A temperature chart's title: the illness's name and its days ("Angína: teploty (1. 3. 2026 –

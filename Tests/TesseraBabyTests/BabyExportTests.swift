@@ -72,6 +72,36 @@ import TesseraTestFixtures
         await host.stop()
     }
 
+    /// Every indicator the measurements give has its chart page: a weight alone gives only
+    /// weight-for-age; with a length on the same days come length-for-age, weight-for-length (its
+    /// x axis the length in cm) and BMI-for-age, titled in the asked language.
+    @Test(.needs("pdftotext")) func thePDFHasAChartForEveryIndicatorTheMeasurementsGive() async throws {
+        let (host, id) = try await Self.emaWithMeasurements()
+        let pdfText = { (language: String) async throws -> String in
+            let answer = try await host.call("export", ["childId": .string(id), "format": "pdf", "language": .string(language)])
+            return try await Poppler.text(of: try Self.storedFile(host, try #require(answer["pdf"]?["address"]?.stringValue)))
+        }
+        let weightsOnly = try await pdfText("en")
+        #expect(weightsOnly.components(separatedBy: "against the WHO percentiles").count - 1 == 1, "\(weightsOnly)")
+        #expect(!weightsOnly.contains("BMI") && !weightsOnly.contains("weight for length"))
+
+        for (date, cm) in [("2025-06-15", 49.5), ("2025-08-15", 57.0), ("2025-11-15", 65.0), ("2026-02-15", 70.5)] {
+            _ = try await host.call("measurement-add", ["childId": .string(id), "kind": "height", "value": .number(cm), "date": .string(date)])
+        }
+        let english = try await pdfText("en")
+        // pdftotext interleaves the turned y axis's label with a title's first words: the ends are compared.
+        for title in ["weight against the WHO", "length/height against the WHO", "weight for length/height against the WHO",
+                      "BMI for age against the WHO", "Length/height (cm)", "BMI (kg/m²)"] {
+            #expect(english.contains(title), "the English PDF lacks \(title):\n\(english)")
+        }
+        #expect(english.components(separatedBy: "against the WHO percentiles").count - 1 == 4)
+        let czech = try await pdfText("cs")
+        for title in ["hmotnost k délce/výšce ve srovnání s percentily WHO", "BMI podle věku ve srovnání s percentily WHO", "Délka/výška (cm)"] {
+            #expect(czech.contains(title), "the Czech PDF lacks \(title):\n\(czech)")
+        }
+        await host.stop()
+    }
+
     /// The PDF speaks the person's language: asked in Czech (the page passes the console's
     /// language), its labels, dates ("15. 6. 2025") and numbers ("3,2 kg") are Czech; in Slovak,
     /// Slovak; without a language, English ("15 June 2025", "3.2 kg"); another language is refused.
