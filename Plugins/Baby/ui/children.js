@@ -3,13 +3,14 @@
 // birth date, sex; open by itself while the diary has no child), and in the overview every child
 // with photo, birth date, age and the person's role, the chosen one with its latest weight, height
 // and head circumference (`child-get`) and "Edit details" (`child-update`: name, birth date, sex;
-// the photo beside it, records.js). A refusal is said right below the field at fault.
+// the photo beside it, records.js; for the owner, deleting the child's diary after ticking that it
+// cannot be undone: `child-delete`). A refusal is said right below the field at fault.
 
 import { callOperation } from "/console/api.js";
 import { el, clear } from "/console/dom.js";
 import { t } from "/console/i18n.js";
 import { date } from "/console/format.js";
-import { PLUGIN, $, ageText, named, measure, when, clearFormError } from "./common.js";
+import { PLUGIN, $, ageText, named, measure, when, clearFormError, sayUnder } from "./common.js";
 import { photoImage } from "./photos.js";
 
 const KEPT = "tessera.baby.child";
@@ -123,6 +124,12 @@ function openEditForm() {
   $("child-edit-name").value = profile.name;
   $("child-edit-birth").value = profile.birthDate;
   $("child-edit-sex").value = profile.sex || "";
+  // Only the owner deletes a child (with a hub, for everyone it is shared with).
+  $("child-delete-form").hidden = levels[chosenChild()] !== "owner";
+  $("child-delete-form").reset();
+  clearFormError($("child-delete-form"));
+  $("child-delete-heading").textContent = t("children.deleteHeading", { name: profile.name });
+  $("child-delete-warning").textContent = t("children.deleteWarning", { name: profile.name });
   $("child-edit").hidden = false;
   if ($("child-edit-open")) $("child-edit-open").setAttribute("aria-expanded", "true");
   $("child-edit-name").focus();
@@ -161,6 +168,18 @@ export function bindChildren(done, chosen) {
     const form = event.currentTarget;
     const input = { id: chosenChild(), name: $("child-edit-name").value, birthDate: $("child-edit-birth").value, sex: $("child-edit-sex").value };
     if (await done(callOperation(PLUGIN, "child-update", input), t("children.saved", { name: input.name.trim() }), form)) closeEditForm();
+  });
+  $("child-delete-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = chosenProfile()?.name || "";
+    if (!$("child-delete-sure").checked) {
+      sayUnder(form, t("children.deleteNotSure", { name }));
+      $("child-delete-sure").focus();
+      return;
+    }
+    const change = callOperation(PLUGIN, "child-delete", { id: chosenChild() }).then(() => choose(""));
+    if (await done(change, t("children.deleted", { name }), form)) closeEditForm();
   });
   $("child-edit-cancel").addEventListener("click", () => {
     closeEditForm();

@@ -1,8 +1,8 @@
 // Illnesses and injuries on the baby diary's page (UC24–UC28): the chosen child's problems, each
 // with its whole course from `problem-get` (a chart of its temperatures against the fever
-// thresholds (fever-chart.js), the temperatures with their fever class, symptoms, doctor visits,
-// medications with a button that turns their dosing reminders on or off on this device), and forms
-// to open one, end (or reopen) it, add a symptom, a visit (to a saved doctor, with an optional
+// thresholds (fever-chart.js), the temperatures with their fever class, symptoms (with a photo, if
+// one was taken), doctor visits, medications with a button that turns their dosing reminders on or off on this device), and forms
+// to open one, end (or reopen) it, add a symptom (its photo uploaded first), a visit (to a saved doctor, with an optional
 // reminder on this device) or a medication (a dose at a time of day, reminders optional), and
 // assign a symptom, temperature or visit to a problem (or none) afterwards (`record-assign`).
 // The temperature form (forms.js) may name a problem too: the selects are filled from here.
@@ -13,6 +13,7 @@ import { t } from "/console/i18n.js";
 import { date, list as listOf } from "/console/format.js";
 import { PLUGIN, $, when, celsius, named, timeOfDay, doctorNames } from "./common.js";
 import { temperatureChart } from "./fever-chart.js";
+import { photoImage, uploadPhoto } from "./photos.js";
 
 const PROBLEM_SELECTS = ["temperature-problem", "symptom-problem", "visit-problem", "medication-problem", "problem-end-which", "assign-problem"];
 const ASSIGNABLE = ["symptom", "temperature", "doctor_visit"];
@@ -61,9 +62,16 @@ function problemItem(course, done) {
               (r) => t("problems.temperature", { at: when(r.date), value: celsius(r.value), fever: named("fever", r.fever) })),
       section("problems.symptoms", course.symptoms,
               (s) => t(s.note ? "problems.symptomWithNote" : "problems.symptomAt", { at: when(s.date), name: s.name, note: s.note || "" })),
+      symptomPhotos(course.symptoms),
       section("problems.visits", course.doctorVisits,
               (v) => (doctorNames.has(v.contactId) ? t("problems.visitTo", { at: when(v.date), doctor: doctorNames.get(v.contactId) }) : when(v.date))),
       course.medications.map((m) => medicationItem(m, done))));
+}
+
+/** The photos taken of the symptoms (a rash, a bite), each described by its symptom's name. */
+function symptomPhotos(symptoms) {
+  const photos = symptoms.flatMap((s) => (s.photos || []).map((address) => photoImage(address, t("problems.symptomPhotoAlt", { name: s.name }))));
+  return photos.length ? el("li", { class: "symptom-photos" }, ...photos) : null;
 }
 
 /** A medication with its plan and a button that turns its reminders on this device on or off. */
@@ -100,7 +108,12 @@ export function bindProblemForms(childId, done) {
     const input = { childId: childId(), name: $("symptom-name").value, at: $("symptom-at").value.slice(0, 16) };
     optional(input, "problemId", $("symptom-problem").value);
     optional(input, "note", $("symptom-note").value);
-    await done(callOperation(PLUGIN, "symptom-add", input), t("problems.symptomAdded"), event.currentTarget);
+    const photo = $("symptom-photo").files[0];
+    const change = (async () => {
+      if (photo) input.photo = await uploadPhoto(photo);
+      return callOperation(PLUGIN, "symptom-add", input);
+    })();
+    await done(change, t("problems.symptomAdded"), event.currentTarget);
   });
   // A record to a problem afterwards (UC25, UC26: "also retroactively"), or to none.
   $("assign-form").addEventListener("submit", async (event) => {

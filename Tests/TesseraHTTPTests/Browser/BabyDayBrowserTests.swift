@@ -13,8 +13,10 @@ import TesseraTestFixtures
 /// (never a key such as `firstSmile`), she picks the first smile, and the module gets the key. The
 /// overview stays short (under 3000 px at desktop size); the part chosen is kept in the address, so
 /// a reload shows it again and Back returns to the one before. At each step, at phone and desktop
-/// size, nothing meant for developers is on the page and nothing is wider than the screen; the
-/// screenshots are artifacts/baby-day-*-phone.png and -desktop.png.
+/// size, nothing meant for developers is on the page and nothing is wider than the screen. Last, she
+/// deletes Ema's diary from its details: refused in Czech until she ticks that it cannot be undone,
+/// then gone, and the page offers to add a child again. The screenshots are
+/// artifacts/baby-day-*-phone.png and -desktop.png.
 @Suite(.needs("chromium")) struct BabyDayBrowserTests {
     /// At both sizes: nothing for developers on the page, nothing wider than the screen. The tab is
     /// left at phone size, where the parent goes on.
@@ -246,6 +248,30 @@ import TesseraTestFixtures
         #expect(weights.compactMap { $0["value"]?.doubleValue } == [7.4])
         let milestones = try await call("timeline", #"{"childIds": ["\#(child)"], "types": ["milestone"], "includeFuture": true}"#)["items"]?.arrayValue ?? []
         #expect(milestones.map { $0["kind"] } == ["firstSmile"])
+
+        // UC8: the owner deletes Ema's diary from its details, only after ticking that it cannot be undone.
+        try await onThread {
+            try page.openDiaryTab("overview")
+            try page.click("#child-edit-open")
+            try page.waitFor("!document.getElementById('child-delete-form').hidden", "the owner offered to delete the diary")
+            #expect(try page.evaluate("document.getElementById('child-delete-heading').textContent") == "Smazat deník dítěte Ema")
+            #expect(try page.evaluate("document.getElementById('child-delete-warning').textContent.includes('Vrátit to nejde.')") == true)
+            try page.click("#child-delete")
+            try page.waitFor("document.getElementById('child-delete-form').textContent.includes('Nejdřív zaškrtněte políčko výše')",
+                             "not deleted before the box is ticked, said in Czech")
+            try Self.looksRight(page, "deleting asks to confirm")
+            try page.use(.phone)
+        }
+        #expect(try await call("children-list", "{}")["children"]?.arrayValue?.count == 1, "nothing deleted before the box was ticked")
+        try await onThread {
+            try page.click("#child-delete-sure")
+            try page.click("#child-delete")
+            try page.waitFor("\(Self.status) === 'Deník dítěte Ema je smazaný.'", "Ema's diary deleted")
+            try page.waitFor("!document.getElementById('child-form').hidden && document.getElementById('child-pick').hidden",
+                             "with no child left, the form to add one open again")
+            #expect(try page.developerText() == [])
+        }
+        #expect(try await call("children-list", "{}")["children"] == [], "the module deleted the child")
         _ = try await serve.terminate()
     }
 }

@@ -6,7 +6,7 @@ import TesseraTestFixtures
 /// The baby diary's health forms in a real headless Chromium against the real `tessera serve`
 /// (UC24–UC28, UC10–UC12, UC21, UC32): an illness's temperature chart (one point per reading,
 /// placed between the fever threshold lines it lies between), a lone reading assigned to the
-/// illness afterwards (its point joins the chart), a symptom added to the illness, a
+/// illness afterwards (its point joins the chart), a symptom with a photo added to the illness, a
 /// reminder set on an existing vaccination and cleared again, a medication's dosing reminders
 /// turned on, a doctor's phone edited, an allergy's severity edited, and a PDF export downloaded
 /// from `export-download` whose bytes `pdftotext` reads. Every change is checked through the API;
@@ -36,6 +36,9 @@ import TesseraTestFixtures
         for (at, celsius) in [("2026-03-01T08:00", "37.2"), ("2026-03-01T19:30", "38.6"), ("2026-03-02T07:30", "39.4")] {
             _ = try await call("temperature-add", #"{"childId": "\#(child)", "celsius": \#(celsius), "at": "\#(at)", "problemId": "\#(problem)"}"#)
         }
+        // A real PNG (48×32) for the symptom's photo.
+        let photoFile = ws.root + "/vyrazka.png"
+        try Data(base64Encoded: BabyConsoleBrowserTests.photoPNG)!.write(to: URL(fileURLWithPath: photoFile))
         // A reading taken alone, assigned to the illness afterwards through the page.
         let alone = try #require(try await call("temperature-add", #"{"childId": "\#(child)", "celsius": 37.9, "at": "2026-03-02T08:45"}"#)["id"]?.stringValue)
         let medication = try #require(try await call("medication-add", #"{"problemId": "\#(problem)", "name": "Ospen", "doses": [{"time": "20:00", "dose": "5 ml"}], "until": "2026-03-08"}"#)["id"]?.stringValue)
@@ -84,12 +87,19 @@ import TesseraTestFixtures
             try page.waitFor("document.getElementById('status').textContent === 'Assigned.'", "the reading assigned")
             try page.waitFor("document.querySelectorAll('#problems svg.temperature-chart circle.temperature').length === 4", "its point on the chart")
 
-            // A symptom of the illness.
+            // A symptom of the illness, with a photo of it (the file uploaded first, then named by the symptom).
             try page.type("kašel", into: "symptom-name")
             try page.evaluate("document.getElementById('symptom-at').value = '2026-03-01T20:00'")
             try page.evaluate("document.getElementById('symptom-problem').selectedIndex = 1")
+            let document = try page.send("DOM.getDocument")
+            let input = try page.send("DOM.querySelector", ["nodeId": document["root"]?["nodeId"] ?? .null, "selector": "#symptom-photo"])
+            _ = try page.send("DOM.setFileInputFiles", ["nodeId": input["nodeId"] ?? .null, "files": [.string(photoFile)]])
             try page.click("#symptom-form button[type=submit]")
             try page.waitFor("document.getElementById('status').textContent === 'Symptom added.'", "the symptom added")
+            try page.waitFor("""
+                [...document.querySelectorAll('#problems .symptom-photos img')]
+                  .some((i) => i.complete && i.naturalWidth === 48 && i.alt === 'Photo of the symptom kašel')
+                """, "the symptom's photo in the illness")
             // Times are the browser's ("8:00 PM", its space a narrow one in newer ICU): compared with blanks made plain.
             try page.waitFor("document.getElementById('problems').innerText.replace(/\\s+/g, ' ').includes('Symptoms: Mar 1, 2026, 8:00 PM: kašel')",
                              "the symptom in the illness")
@@ -124,6 +134,7 @@ import TesseraTestFixtures
         #expect(reminders.first?["next"] == "2026-03-02T20:00")
         let course = try await call("problem-get", #"{"id": "\#(problem)"}"#)
         #expect(course["symptoms"]?.arrayValue?.map { $0["name"] } == ["kašel"])
+        #expect(course["symptoms"]?.arrayValue?.first?["photos"]?.arrayValue?.count == 1, "the symptom keeps its photo")
         #expect(course["temperatures"]?.arrayValue?.compactMap { $0["value"]?.doubleValue } == [37.2, 38.6, 39.4, 37.9])
         #expect(course["medications"]?.arrayValue?.first?["notify"] == true)
 
