@@ -14,9 +14,11 @@ import TesseraTestFixtures
     static let password = "correct horse battery\n"
 
     /// A served hub with people `ada` and `bob`: the process and its port.
-    static func startHub() async throws -> (ChildProcess, String) {
+    /// `clock`: the hub's; a virtual one stays at the devices' start, so a device whose clock moved
+    /// more than 5 minutes past it has its changes refused as `clock_ahead` (docs/sync.md).
+    static func startHub(clock: String = "virtual") async throws -> (ChildProcess, String) {
         let hub = FixtureWorkspace("baby-sync-hub")
-        hub.writeDeployment(plugins: [], extra: ["role": "hub"])
+        hub.writeDeployment(plugins: [], clock: clock, extra: ["role": "hub"])
         for person in ["ada", "bob"] {
             let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", person, "--deployment", hub.deploymentFile,
                                                                          "--data", hub.dataDirectory], input: password)
@@ -115,6 +117,44 @@ import TesseraTestFixtures
         #expect(try await phone.call("share-members", #"{"childId": "\#(id)"}"#)["invitations"] == [])
         try await nanny.sync()
         #expect(try await nanny.call("children-list")["children"] == [])
+        await hub.terminateAndWait()
+    }
+
+    /// Issue 41: a timer started on one parent's phone is stopped on the other's. Ada starts a
+    /// breastfeed; Bob, a parent of Ema, sees it running after a round and stops it ten minutes
+    /// later; after his round and hers, both devices hold one feed, ended, 10 minutes long.
+    @Test func aTimerStartedOnOnePhoneIsStoppedOnTheOther() async throws {
+        // The hub on the system clock, as a deployed one: the devices' virtual 10 minutes are in its past.
+        let (hub, port) = try await Self.startHub(clock: "system")
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }
+        let ada = BabyProcessTests.Device("timer-ada", hubPort: port), bob = BabyProcessTests.Device("timer-bob", hubPort: port)
+        for (device, person) in [(ada, "ada"), (bob, "bob")] {
+            try await device.tessera(["sync", "login", person, "--device", device.name], input: Self.password)
+        }
+        let id = try #require(try await ada.call("child-create", #"{"name": "Ema", "birthDate": "2025-09-01"}"#)["id"]?.stringValue)
+        try await ada.sync()
+        _ = try await ada.call("share-invite", #"{"childId": "\#(id)", "person": "bob", "level": "parent"}"#)
+        let invitation = try #require(try await bob.call("invitations-list")["invitations"]?.arrayValue?.first?["invitationId"]?.stringValue)
+        _ = try await bob.call("invitation-accept", #"{"invitationId": "\#(invitation)"}"#)
+        try await bob.sync()
+
+        let feed = try await ada.call("care-start", #"{"childId": "\#(id)", "kind": "feed", "method": "breast", "side": "left"}"#)
+        try await ada.sync()
+        try await bob.sync()
+        let running = try await bob.call("care-list", #"{"childId": "\#(id)"}"#)["running"]?.arrayValue ?? []
+        #expect(running.map { $0["id"] } == [feed["id"]], "Ada's feed runs on Bob's phone")
+
+        for device in [ada, bob] { try await device.tessera(["clock", "advance", "10m"]) }
+        let stopped = try await bob.call("care-stop", #"{"id": "\#(try #require(feed["id"]?.stringValue))"}"#)
+        #expect(stopped["durationMinutes"] == 10)
+        try await bob.sync()
+        try await ada.sync()
+        for device in [bob, ada] {
+            let list = try await device.call("care-list", #"{"childId": "\#(id)"}"#)
+            #expect(list["running"] == [], "\(device.name): the feed is stopped")
+            let feeds = list["entries"]?.arrayValue?.filter { $0["kind"] == "feed" } ?? []
+            #expect(feeds.map { $0["durationMinutes"] } == [10], "\(device.name): \(feeds)")
+        }
         await hub.terminateAndWait()
     }
 

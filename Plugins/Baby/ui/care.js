@@ -42,7 +42,7 @@ let shownChild = null;
 let reading = 0;  // the latest read's number: an older answer arriving late is dropped
 let lastRead = -Infinity;
 let lastGlance = -Infinity;
-let wasOpen = false;
+let readSinceOpened = false;  // whether the tab read the log since it was last opened
 
 /** A local moment "2026-03-02T09:05" as a Date in the browser's zone (shown as written, as common.js does). */
 function local(text) {
@@ -458,11 +458,16 @@ export function bindCare(chosenChild, report) {
     $("care-log").focus();
   });
 
+  document.addEventListener("diary-part-shown", (event) => { if (event.detail === "care") readSinceOpened = false; });
   setInterval(() => {
     const open = document.body.dataset.tab === "care" && !document.hidden;
-    // Opened (or back on the screen) after a while, or open for 30 seconds: read the log again.
-    if (open && performance.now() - lastRead >= (wasOpen ? AGAIN : 2000)) showCare();
-    wasOpen = open;
+    if (!open) readSinceOpened = false;
+    // Opened (or back on the screen): the log is read again once the last read is 2 seconds old
+    // (another phone's timer shows), then every 30 seconds while the tab stays open.
+    if (open && performance.now() - lastRead >= (readSinceOpened ? AGAIN : 2000)) {
+      readSinceOpened = true;
+      showCare();
+    }
     if (open && performance.now() - lastGlance >= AGAIN) showGlance();
     tick();
   }, 1000);

@@ -40,8 +40,11 @@ function show(name) {
   // at its beginning, just below the row.
   const top = $("parts").getBoundingClientRect().top;
   if (shown !== null && shown !== chosen && top < row.offsetHeight) window.scrollBy(0, top - row.offsetHeight);
+  const opened = shown !== chosen;
   shown = chosen;
   document.body.dataset.tab = chosen;
+  // A part that reads its data while open (care.js) hears that it was opened again.
+  if (opened) document.dispatchEvent(new CustomEvent("diary-part-shown", { detail: chosen }));
 }
 
 /** Opens the part `name` as a tab press does: the hash changes (a history entry), the part shows. */
