@@ -30,6 +30,8 @@ package final class BabyPlugin: Plugin {
             for row in changes.rows where ["records", "health_items"].contains(row.table) {
                 if row.deleted { try await diary.cancelReminders(recordID: row.id) } else if row.table == "records" { try await diary.problemMayHaveEnded(row.id) }
             }
+            // Changes of this device the hub refused were taken back: the person is told (Refusals.swift).
+            try await diary.tellRefused(changes.refused)
             for space in changes.droppedSpaces {
                 try await diary.cancelReminders(childID: space)
                 try await diary.publish(BabyEvents.childLost, ["childId": .string(space)])

@@ -158,6 +158,46 @@ import TesseraTestFixtures
         await hub.terminateAndWait()
     }
 
+    /// Issue 41, defect 9: a change the hub refuses is taken back on the device, and the person is
+    /// told why. Bob's phone runs 10 minutes ahead of the hub's clock (the hub's virtual clock stays
+    /// at the start): his stop of the feed Ada started on Ema is refused as `clock_ahead`, the feed
+    /// runs again on his device after the round, and his inbox says, with Ema's name, to set the
+    /// time right.
+    @Test func aChangeTheHubRefusesIsTakenBackAndThePersonIsToldWhy() async throws {
+        let (hub, port) = try await Self.startHub()
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }
+        let ada = BabyProcessTests.Device("refused-ada", hubPort: port), bob = BabyProcessTests.Device("refused-bob", hubPort: port)
+        for (device, person) in [(ada, "ada"), (bob, "bob")] {
+            try await device.tessera(["sync", "login", person, "--device", device.name], input: Self.password)
+        }
+        let id = try #require(try await ada.call("child-create", #"{"name": "Ema", "birthDate": "2025-09-01"}"#)["id"]?.stringValue)
+        try await ada.sync()
+        _ = try await ada.call("share-invite", #"{"childId": "\#(id)", "person": "bob", "level": "parent"}"#)
+        let invitation = try #require(try await bob.call("invitations-list")["invitations"]?.arrayValue?.first?["invitationId"]?.stringValue)
+        _ = try await bob.call("invitation-accept", #"{"invitationId": "\#(invitation)"}"#)
+        try await bob.sync()
+
+        let feed = try #require(try await ada.call("care-start", #"{"childId": "\#(id)", "kind": "feed", "method": "breast", "side": "left"}"#)["id"])
+        try await ada.sync()
+        try await bob.sync()
+        try await bob.tessera(["clock", "advance", "10m"])
+        _ = try await bob.call("care-stop", #"{"id": \#(feed.serialized())}"#)
+        let round = try JSONValue(parsing: try await bob.tessera(["sync", "now", "--json"]).stdout)
+        let rejected = round.arrayValue?.first?["rejected"]?.arrayValue ?? []
+        #expect(!rejected.isEmpty && rejected.allSatisfy { $0["reason"] == "clock_ahead" }, "\(round)")
+        let running = try await bob.call("care-list", #"{"childId": "\#(id)"}"#)["running"]?.arrayValue ?? []
+        #expect(running.map { $0["id"] } == [feed], "the refused stop was taken back: the feed runs again")
+        try await bob.tessera(["clock", "advance", "1s"])
+        let inbox = try await bob.notifications()
+        let told = inbox.filter { $0["message"]?["key"]?.stringValue?.hasPrefix("notify.refused") == true }
+        #expect(told.count == 1, "\(inbox)")
+        #expect(told.first?["message"]?["key"] == "notify.refusedClock")
+        #expect(told.first?["title"] == "Ema: změna nebyla uložena")
+        #expect(told.first?["body"] == "Hodiny tohoto zařízení jdou napřed. Nastavte správný čas a změnu zadejte znovu.")
+        #expect(try await ada.notifications().isEmpty, "only the device whose change was refused is told")
+        await hub.terminateAndWait()
+    }
+
     /// Issue 20: a post's photos are rows of `record_photos`, one address each, so their bytes
     /// travel through the hub like a child's photo: a post with two photos made on Ada's phone is
     /// read on her laptop, and the laptop's `photo-get` serves the same bytes (SHA-256 equal).
