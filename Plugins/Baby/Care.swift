@@ -224,7 +224,7 @@ extension Diary {
     private func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
 
     /// The kind's own columns, each checked against what the kind may have.
-    private func careDetails(kind: CareKind, method: String?, side: String?, amountMl: Int?, food: String?, nappy: String?,
+    func careDetails(kind: CareKind, method: String?, side: String?, amountMl: Int?, food: String?, nappy: String?,
                              colour: String?) throws -> [String: SQLValue] {
         var values: [String: SQLValue] = ["method": "", "side": "", "amount_ml": .null, "food": "", "nappy": "", "colour": ""]
         switch kind {
@@ -257,7 +257,7 @@ extension Diary {
 
     /// An entry's start and end as instants: local moments, not after now, the end not before
     /// the start (`end_before_start`).
-    private func careTimes(at: String, endAt: String?) throws -> (Date, Date?) {
+    func careTimes(at: String, endAt: String?) throws -> (Date, Date?) {
         let start = try dates.instant(at, field: "at")
         let now = clock.now()
         guard start <= now else { throw PluginError(.invalidInput, "at: \(at) is still ahead (code date_in_future)", field: "$.at") }
@@ -269,8 +269,16 @@ extension Diary {
     }
 
     private func insertCare(childID: String, kind: CareKind, start: Date, end: Date?, details: [String: SQLValue], note: String?) async throws -> JSONValue {
-        let (person, author) = try await me()
         let id = newID()
+        let row = try await careRow(childID: childID, kind: kind, start: start, end: end, details: details, note: note)
+        try await write(in: childID) { $0.put("care", id: id, row) }
+        return try await careEntry(id)
+    }
+
+    /// A `care` row as this device's person writes it: the details, the times both as local
+    /// moments and as instants, the note, and who wrote it.
+    func careRow(childID: String, kind: CareKind, start: Date, end: Date?, details: [String: SQLValue], note: String?) async throws -> [String: SQLValue] {
+        let (person, author) = try await me()
         var row = details
         row["child_id"] = .text(childID)
         row["kind"] = .text(kind.rawValue)
@@ -282,8 +290,7 @@ extension Diary {
         row["created_by"] = .text(person)
         row["author_name"] = .text(author)
         row["created_at"] = .text(stamp())
-        try await write(in: childID) { $0.put("care", id: id, row) }
-        return try await careEntry(id)
+        return row
     }
 
     private func changeableCare(_ id: String) async throws -> Row {
@@ -292,7 +299,7 @@ extension Diary {
         return row
     }
 
-    private func requireChild(_ childID: String) async throws {
+    func requireChild(_ childID: String) async throws {
         guard try await !query("SELECT 1 FROM children WHERE id = ?", [.text(childID)]).isEmpty else { throw BabyError.notFound("child", childID) }
     }
 

@@ -59,6 +59,7 @@ enum BabyOperations {
         }
         context.onDiary(diary, "care-list", input: Diary.CareListInput.self) { input, _ in try await diary.careList(input) }
         context.onDiary(diary, "care-summary", input: Diary.CareSummaryInput.self) { input, _ in try await diary.careSummary(input) }
+        context.onDiary(diary, "care-import", input: Diary.CareImportInput.self) { input, _ in try await diary.importCare(input) }
     }
 
     static func registerHealthProblems(_ context: PluginContext, _ diary: Diary) {

@@ -82,4 +82,62 @@ import TesseraTesting
         let tooMany = await refusal { try await host.call("care-summary", ["childId": .string(id), "days": 40]) }
         #expect(tooMany?.code == .invalidInput)
     }
+
+    /// What Baby Buddy's API answers for a child, as `care-import` takes it: the lists by name, a
+    /// page's `results`, times with their offsets. Seven entries become care entries at the child's
+    /// local times (a breastfeed on the left, a formula bottle of 120 ml, solids, a nap, a nappy
+    /// both wet and dirty, tummy time, pumping); three are skipped with a code each (a feed still
+    /// ahead, a sleep ending before it starts, a change neither wet nor dirty). A dry run writes
+    /// nothing; importing again adds nothing.
+    @Test func aBabyBuddyLogIsImportedOnceWithWhatCannotBeTakenNamed() async throws {
+        let (host, id) = try await BabyFixture.withChild()
+        let data: JSONValue = try JSONValue(parsing: #"""
+            {"feedings": {"count": 4, "next": null, "previous": null, "results": [
+               {"id": 1, "child": 1, "start": "2026-03-01T07:00:00.123456+01:00", "end": "2026-03-01T07:15:40+01:00", "duration": "00:15:40",
+                "type": "breast milk", "method": "left breast", "amount": null, "notes": "", "tags": []},
+               {"id": 2, "child": 1, "start": "2026-03-01T11:00:00+01:00", "end": "2026-03-01T11:20:00+01:00", "type": "formula", "method": "bottle",
+                "amount": 120.0, "notes": "u babičky"},
+               {"id": 3, "child": 1, "start": "2026-03-01T12:30:00Z", "end": "2026-03-01T12:45:00Z", "type": "solid food", "method": "parent fed",
+                "amount": null, "notes": "mrkev"},
+               {"id": 4, "child": 1, "start": "2026-03-05T08:00:00+01:00", "end": "2026-03-05T08:10:00+01:00", "type": "breast milk", "method": "right breast"}]},
+             "sleep": [{"id": 7, "start": "2026-03-01T13:00:00+01:00", "end": "2026-03-01T14:30:00+01:00", "nap": true},
+                       {"id": 8, "start": "2026-03-01T20:00:00+01:00", "end": "2026-03-01T19:00:00+01:00", "nap": false}],
+             "changes": [{"id": 3, "time": "2026-03-01T09:00:00+01:00", "wet": true, "solid": true, "color": "brown", "amount": null, "notes": ""},
+                         {"id": 4, "time": "2026-03-01T10:00:00+01:00", "wet": false, "solid": false, "color": ""}],
+             "tummy-times": [{"id": 2, "start": "2026-03-01T16:00:00+01:00", "end": "2026-03-01T16:10:00+01:00", "milestone": "zvedla hlavičku"}],
+             "pumping": [{"id": 5, "start": "2026-03-01T06:00:00+01:00", "end": "2026-03-01T06:20:00+01:00", "amount": 90.0}]}
+            """#)
+        let expectedCounts: JSONValue = ["feed": 3, "sleep": 1, "nappy": 1, "tummy": 1, "pumping": 1]
+        let expectedSkipped: JSONValue = [["list": "changes", "index": 1, "code": "not_a_change"],
+                                          ["list": "feedings", "index": 3, "code": "date_in_future"],
+                                          ["list": "sleep", "index": 1, "code": "end_before_start"]]
+        let preview = try await host.call("care-import", ["childId": .string(id), "data": data, "dryRun": true])
+        #expect(preview["dryRun"] == true && preview["imported"] == expectedCounts && preview["skipped"] == expectedSkipped, "\(preview)")
+        #expect(try await host.call("care-list", ["childId": .string(id), "day": "2026-03-01"])["entries"] == [], "a dry run writes nothing")
+
+        let imported = try await host.call("care-import", ["childId": .string(id), "data": data])
+        #expect(imported["imported"] == expectedCounts && imported["alreadyImported"] == 0 && imported["skipped"] == expectedSkipped)
+        let day = try await host.call("care-list", ["childId": .string(id), "day": "2026-03-01"])["entries"]?.arrayValue ?? []
+        #expect(day.count == 7)
+        func entry(at start: String) -> JSONValue? { day.first { $0["startedAt"]?.stringValue == start } }
+        #expect(entry(at: "2026-03-01T07:00")?["side"] == "left" && entry(at: "2026-03-01T07:00")?["durationMinutes"] == 16)
+        #expect(entry(at: "2026-03-01T11:00")?["method"] == "bottle" && entry(at: "2026-03-01T11:00")?["amountMl"] == 120
+                && entry(at: "2026-03-01T11:00")?["note"] == "formula. u babičky")
+        #expect(entry(at: "2026-03-01T13:30")?["method"] == "solids" && entry(at: "2026-03-01T13:30")?["note"] == "mrkev", "12:30Z is 13:30 in Prague")
+        #expect(entry(at: "2026-03-01T13:00")?["kind"] == "sleep" && entry(at: "2026-03-01T13:00")?["durationMinutes"] == 90)
+        #expect(entry(at: "2026-03-01T09:00")?["nappy"] == "both" && entry(at: "2026-03-01T09:00")?["colour"] == "brown")
+        #expect(entry(at: "2026-03-01T16:00")?["kind"] == "tummy" && entry(at: "2026-03-01T16:00")?["note"] == "zvedla hlavičku")
+        #expect(entry(at: "2026-03-01T06:00")?["kind"] == "pumping" && entry(at: "2026-03-01T06:00")?["amountMl"] == 90)
+
+        let again = try await host.call("care-import", ["childId": .string(id), "data": data])
+        #expect(again["imported"] == [:] && again["alreadyImported"] == 7, "\(again)")
+        #expect(try await host.call("care-list", ["childId": .string(id), "day": "2026-03-01"])["entries"]?.arrayValue?.count == 7)
+
+        // An unnamed page: each entry recognised by its fields; one that is no Baby Buddy entry is skipped.
+        let page: JSONValue = ["count": 2, "results": [["id": 9, "time": "2026-03-01T18:00:00+01:00", "wet": true, "solid": false], ["colour": "red"]]]
+        let unnamed = try await host.call("care-import", ["childId": .string(id), "data": page])
+        #expect(unnamed["imported"] == ["nappy": 1] && unnamed["skipped"] == [["list": .null, "index": 1, "code": "unknown_entry"]], "\(unnamed)")
+        let unknownList = await refusal { try await host.call("care-import", ["childId": .string(id), "data": ["diapers": []]]) }
+        #expect(unknownList?.code == .invalidInput && unknownList?.field == "$.data", "\(String(describing: unknownList))")
+    }
 }

@@ -54,6 +54,8 @@ enum SchemathesisStatedRules {
         baby + "care-add": ["$.at", "$.endAt", "$.nappy", "$.amountMl"],
         baby + "care-update": ["$.at", "$.endAt", "$.nappy", "$.amountMl"],
         baby + "care-stop": ["$.amountMl"],
+        // Baby Buddy's shapes: a page with results, a list, or lists by their names.
+        baby + "care-import": ["$.data"],
         // Across fields, or on the stored record: `until` not before `from` (today if left out),
         // an end not before the problem's start, what a stored record's kind may have.
         baby + "medication-add": ["$.until"],

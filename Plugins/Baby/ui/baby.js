@@ -3,7 +3,7 @@
 // address's hash): the overview (the children with their ages and photos, the chosen one's latest
 // measurements and "Edit details", and its timeline newest first, a page at a time, with photos
 // (photos.js) and each record's Edit and Delete (records.js)), daily care (feeds, sleep, nappies,
-// pumping and tummy time with timers, a quick add, today's log and the week, care.js), growth (each
+// pumping and tummy time with timers, a quick add, today's log and the week, care.js; brought over from Baby Buddy, care-import.js), growth (each
 // WHO indicator as a line over the WHO percentile lines, the latest value in words, and a form to
 // add a measurement, growth.js), milestones and photos and posts (forms.js, each with the child's list),
 // health (the card, health.js; a temperature, forms.js; illnesses and injuries with visits,
@@ -35,6 +35,7 @@ import { showAccount, bindAccountForms } from "./account.js";
 import { showChildren, bindChildren, chosenChild, levels } from "./children.js";
 import { bindTabs, offerTabs, openTab } from "./tabs.js";
 import { showCare, bindCare } from "./care.js";
+import { bindCareImport } from "./care-import.js";
 import { showGrowth, bindGrowth } from "./growth.js";
 
 let cursor = null;
@@ -156,6 +157,7 @@ async function main() {
   bindReminderForm(done);
   bindExportForm(chosenChild);
   bindCare(chosenChild, done);
+  bindCareImport(chosenChild, done);
   bindAccountForms(refresh);
   try {
     await refresh();

@@ -15,7 +15,10 @@ import TesseraTestFixtures
 /// screen readers). Then a sleep timer started on another device (through the API): her own start
 /// is refused with a Czech sentence under the buttons, and the page shows the timer that runs. At
 /// each step, at phone and desktop size, nothing meant for developers is on the page and nothing is
-/// wider than the screen; the screenshots are artifacts/baby-care-*-phone.png and -desktop.png.
+/// wider than the screen. Last, yesterday's log comes over from two files saved from Baby Buddy:
+/// checked first (what will be added, and the one entry that cannot be, in Czech sentences),
+/// imported, and the same files again add nothing. The screenshots are
+/// artifacts/baby-care-*-phone.png and -desktop.png.
 @Suite(.needs("chromium")) struct BabyCareBrowserTests {
     /// At both sizes: nothing for developers on the page, nothing wider than the screen. The tab is
     /// left at phone size, where the parent goes on.
@@ -215,6 +218,55 @@ import TesseraTestFixtures
         #expect((list["running"]?.arrayValue ?? []).map { $0["kind"] } == ["sleep"])
         let today = try await call("care-summary", #"{"childId": "\#(child)", "days": 1}"#)["days"]?.arrayValue?.first
         #expect(today?["feeds"] == 1 && today?["sleepMinutes"] == 90 && today?["wet"] == 1)
+
+        // Yesterday's log from Baby Buddy: two files she saved from it (its feedings as a page, its
+        // nappy changes as a list, one of them neither wet nor dirty) are checked, then brought over.
+        let feedings = ws.root + "/feedings.json", changes = ws.root + "/changes.json"
+        try Data(#"""
+            {"count": 2, "next": null, "previous": null, "results": [
+              {"id": 1, "child": 1, "start": "2026-03-01T07:00:00+01:00", "end": "2026-03-01T07:20:00+01:00", "type": "breast milk", "method": "right breast", "amount": null},
+              {"id": 2, "child": 1, "start": "2026-03-01T19:00:00+01:00", "end": "2026-03-01T19:15:00+01:00", "type": "formula", "method": "bottle", "amount": 90}]}
+            """#.utf8).write(to: URL(fileURLWithPath: feedings))
+        try Data(#"""
+            [{"id": 5, "time": "2026-03-01T08:00:00+01:00", "wet": true, "solid": false, "color": ""},
+             {"id": 6, "time": "2026-03-01T12:00:00+01:00", "wet": false, "solid": false, "color": ""}]
+            """#.utf8).write(to: URL(fileURLWithPath: changes))
+        try await onThread {
+            try page.use(.phone)
+            try page.click("#care-import-check")
+            try page.waitFor("document.querySelector('#care-import-form .form-error')?.textContent === 'Nejdřív vyberte soubory uložené z Baby Buddy.'",
+                             "no file chosen, said in Czech")
+            let document = try page.send("DOM.getDocument")
+            let input = try page.send("DOM.querySelector", ["nodeId": document["root"]?["nodeId"] ?? .null, "selector": "#care-import-files"])
+            _ = try page.send("DOM.setFileInputFiles", ["nodeId": input["nodeId"] ?? .null, "files": [.string(feedings), .string(changes)]])
+            try page.click("#care-import-check")
+            try page.waitFor("!document.getElementById('care-import-go').hidden", "the check's answer")
+            #expect(try page.evaluate(Self.text("#care-import-preview"))
+                    == "Připraveno k přidání: 2 krmení a 1 plenka. 1 záznam nejde přidat: přebalení, kdy plenka nebyla mokrá ani špinavá.")
+            try Self.looksRight(page, "Baby Buddy's files checked")
+            try page.screenshots("baby-care-import", in: ConsoleBrowserTests.artifacts)
+            try page.use(.phone)
+        }
+        #expect(try await call("care-list", #"{"childId": "\#(child)", "day": "2026-03-01"}"#)["entries"] == [], "the check wrote nothing")
+        try await onThread {
+            try page.click("#care-import-go")
+            try page.waitFor("\(Self.status) === 'Přidáno z Baby Buddy: 2 krmení a 1 plenka. 1 záznam nejde přidat: přebalení, kdy plenka nebyla mokrá ani špinavá.'",
+                             "the log brought over")
+            try page.waitFor("document.querySelector('#care-week-text > li:nth-last-child(2)')?.textContent.replace(/[\\u00a0\\u202f]/g, ' ') === 'neděle 1. 3.: 2 krmení, spánek 0 min, 1 plenka'",
+                             "yesterday in the week")
+            // The same files again: nothing new.
+            let document = try page.send("DOM.getDocument")
+            let input = try page.send("DOM.querySelector", ["nodeId": document["root"]?["nodeId"] ?? .null, "selector": "#care-import-files"])
+            _ = try page.send("DOM.setFileInputFiles", ["nodeId": input["nodeId"] ?? .null, "files": [.string(feedings), .string(changes)]])
+            try page.click("#care-import-check")
+            try page.waitFor("""
+                \(Self.text("#care-import-preview")) === 'Nic nového k přidání. 3 záznamy už byly přeneseny dřív a zůstávají, jak jsou. 1 záznam nejde přidat: přebalení, kdy plenka nebyla mokrá ani špinavá.'
+                """, "nothing new the second time")
+            #expect(try page.evaluate("document.getElementById('care-import-go').hidden") == true)
+            try Self.looksRight(page, "Baby Buddy's files again")
+        }
+        let yesterday = try await call("care-list", #"{"childId": "\#(child)", "day": "2026-03-01"}"#)["entries"]?.arrayValue ?? []
+        #expect(yesterday.count == 3 && yesterday.contains { $0["method"] == "bottle" && $0["amountMl"] == 90 })
         _ = try await serve.terminate()
     }
 }
