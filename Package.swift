@@ -100,9 +100,11 @@ let package = Package(
         // The process tier's sandbox (Landlock, seccomp, a network namespace, rlimits), applied by a
         // constructor of the runner only: never linked into the host.
         .target(name: "CTesseraSandbox"),
+        // The host's fatal-signal handlers: which in-process plugin crashed it (issue 43).
+        .target(name: "CTesseraCrash"),
         .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation", "CTesseraSandbox"]),
         .target(name: "TesseraRuntime", dependencies: [
-            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite",
+            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite", "CTesseraCrash",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient", "TesseraFiles",
             // The host's log (DESIGN.md §9): one swift-log Logger, shared with the HTTP edge.
             .product(name: "Logging", package: "swift-log"),

@@ -24,6 +24,7 @@ struct Dev: AsyncParsableCommand {
 
     func run() async throws {
         let termination = TerminationSignal()
+        CrashReport.installHandlers()  // a crash names the in-process plugin and ends the host at once
         try await reportingErrors {
             let host = try self.host.makeHost()
             let http = HTTPConfiguration(host: host.deployment.httpHost, port: port ?? host.deployment.httpPort,

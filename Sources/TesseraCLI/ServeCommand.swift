@@ -36,6 +36,8 @@ struct Serve: AsyncParsableCommand {
         // Take over SIGINT and SIGTERM before anything else, so a signal that arrives while the
         // host starts still leads to a clean stop.
         let termination = TerminationSignal()
+        // A crash names the in-process plugin that caused it and ends the host at once.
+        CrashReport.installHandlers()
         try await reportingErrors {
             let host = try self.host.makeHost(quietLevel: .info)
             let (server, background) = try await Self.start(host, http: httpConfiguration(host.deployment))
@@ -150,7 +152,15 @@ let tesseraVersionText = Tessera.configuration.version
 
 /// Catches SIGINT and SIGTERM from the moment it is made; ``wait()`` returns once one arrived
 /// (at once if one already did).
+///
+/// A host that must stop, stops (issue 43): the clean stop waits for calls in flight, and an
+/// in-process plugin that spins never ends its call. So once a signal arrived, a thread of its own
+/// (not Swift's pool, which such plugins may hold) gives the clean stop ``grace`` seconds and then
+/// ends the process, saying so; a second signal ends it at once. What plugins had committed is on
+/// disk either way (SQLite's journal); what they were still doing is lost, as in a crash.
 final class TerminationSignal: @unchecked Sendable {
+    /// How long a clean stop may take after the signal.
+    static let grace: TimeInterval = 2
     private let lock = NSLock()
     private var arrived = false
     private var waiter: CheckedContinuation<Void, Never>?
@@ -168,11 +178,26 @@ final class TerminationSignal: @unchecked Sendable {
 
     private func fire() {
         lock.lock()
+        let again = arrived
         arrived = true
         let waiter = self.waiter
         self.waiter = nil
         lock.unlock()
+        if again { Self.exitNow("a second signal arrived") }
         waiter?.resume()
+        let deadline = Thread {
+            Thread.sleep(forTimeInterval: Self.grace)
+            Self.exitNow("the clean stop took longer than \(Int(Self.grace)) s (a plugin's call is still running)")
+        }
+        deadline.name = "tessera-stop-deadline"
+        deadline.start()
+    }
+
+    /// Ends the process at once, saying why where the host says that it stopped (standard output).
+    static func exitNow(_ why: String) -> Never {
+        FileHandle.standardOutput.write(Data("tessera: stopping now: \(why)\n".utf8))
+        fflush(nil)  // every output stream: what the host said before is not lost in a buffer
+        _exit(0)
     }
 
     func wait() async {

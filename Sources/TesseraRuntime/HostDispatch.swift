@@ -42,7 +42,8 @@ extension PluginHost {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
         do {
-            return try await handler(OperationCall(operation: operation, input: input, principal: principal))
+            let call = OperationCall(operation: operation, input: input, principal: principal)
+            return try await PluginThreads.run(inProcess: slot.runsInProcess) { try await handler(call) }
         } catch let error as PluginError {
             throw error
         } catch {
@@ -59,7 +60,8 @@ extension PluginHost {
             return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")
         }
         do {
-            try await handler(TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload))
+            let firing = TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload)
+            try await PluginThreads.run(inProcess: slot.runsInProcess) { try await handler(firing) }
             return .delivered
         } catch {
             log(.warning, timer.plugin, "timer '\(timer.key)' handler threw: \(error)")

@@ -39,7 +39,10 @@ struct GenerationPipeline: Sendable {
         let staged = try LibraryLoader.stage(path, in: generations)
         do {
             let library = try FileGate.verify(staged, manifest: manifest, host: .current)
-            return try LibraryLoader.load(library, manifest: manifest)
+            let loaded = try LibraryLoader.load(library, manifest: manifest)
+            // Its code is in this process now: a crash in it is reported by its id.
+            CrashReport.register(library: loaded.stagedPath, pluginID: manifest.id)
+            return loaded
         } catch {
             throw error.naming(path, insteadOf: staged.path)
         }

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// Issue 43: a host that an in-process plugin crashes ends at once and says which plugin and which
+/// signal, so that its supervisor restarts it. The fixture plugin, in `tessera serve`'s own
+/// process, is asked to crash: by a bad pointer (SIGSEGV in its code) and by `fatalError` (a trap
+/// inside Swift's runtime, called from its code). Each time the host's last line names
+/// `fixture.isolated` and the signal, and the process ends by that signal. Swift's backtracer,
+/// which the host's handlers replace, took about 24 s here before the host exited.
+@Suite(.hangWatchdog) struct CrashingPluginTests {
+    @Test(arguments: [("segfault", SIGSEGV, "SIGSEGV"), ("fatal", SIGILL, "SIGILL")])
+    func anInProcessCrashEndsTheHostAtOnceNamingThePluginAndTheSignal(kind: String, signal: Int32, name: String) async throws {
+        let ws = FixtureWorkspace("serve-crashing-\(kind)")
+        let anyOp: [String: Any] = ["type": "object"]
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
+            m["operations"] = ["echo", "crash"].map { ["name": $0, "input": anyOp, "output": anyOp] }
+        }
+        ws.writeDeployment(plugins: [["id": "fixture.isolated", "grants": [:] as [String: Any]]])  // in the host's process
+        let (process, text) = try await ServeTests.serve(ws)
+        defer { if process.isRunning { process.killNow() } }
+        let lines = text.split(separator: "\n").map(String.init)
+        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+
+        var request = URLRequest(url: URL(string: url + "/v1/plugins/fixture.isolated/ops/crash")!)
+        request.httpMethod = "POST"
+        request.timeoutInterval = 120
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"kind": "\#(kind)"}"#.utf8)
+        let asked = ContinuousClock.now
+        _ = try? await URLSession.shared.data(for: request)  // the connection ends with the host
+        let status = try await onOwnThread { process.terminationStatus }
+        let ended = ContinuousClock.now - asked
+        let said = await process.output()
+        print("\(kind): the host ended \(ended) after the request, status \(status): \(said.split(separator: "\n").last ?? "")")
+        #expect(said.contains("tessera: plugin 'fixture.isolated' crashed the host (\(name), signal \(signal))"), "\(said)")
+        #expect(status == signal, "the process ended by \(name)")
+    }
+}
