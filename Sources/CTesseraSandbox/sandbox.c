@@ -275,8 +275,11 @@ static const char *argument(int argc, char **argv, const char *name) {
 __attribute__((constructor)) static void tessera_sandbox_apply(int argc, char **argv, char **envp) {
     (void)envp;
     report.memoryLimit = report.cpuLimit = -1;
-    if (argc < 2 || strcmp(argv[1], "serve") != 0) return;
-    const char *library = argument(argc, argv, "--library");
+    const char *library = NULL;
+    // `verify PATH` (`tessera plugins verify --load`) loads a library only to check it: the same
+    // sandbox as a serving child (issue 43), with no data directory and no limits.
+    if (argc >= 3 && strcmp(argv[1], "verify") == 0) library = argv[2];
+    else if (argc >= 2 && strcmp(argv[1], "serve") == 0) library = argument(argc, argv, "--library");
     if (!library) return;
     report.applied = 1;
     const char *memory = argument(argc, argv, "--memory-limit"), *cpu = argument(argc, argv, "--cpu-limit");

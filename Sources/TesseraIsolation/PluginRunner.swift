@@ -7,7 +7,8 @@ import TesseraSDK
 /// - `tessera-plugin-runner verify PATH [--id ID]`: gates 2 and 3 on a library, in this throwaway
 ///   process; prints one JSON line (`{"ok": true, "pluginID", "abi"}` or `{"ok": false, "refused"}`)
 ///   and exits 0 or 1. `tessera plugins verify --load` runs it, so the library's constructors never
-///   run in the command's own process.
+///   run in the command's own process; the runner's constructor sandboxes it as it does `serve`
+///   (without a data directory or limits).
 /// - `tessera-plugin-runner serve --parent PID [--lanes N] [--busy-poll-us N] --library PATH [--data DIR] [--memory-limit BYTES]
 ///   [--cpu-limit SECONDS]`: one plugin for a host, over the socket on fd 3, in the sandbox the
 ///   runner's constructor applied before `main` (CTesseraSandbox; docs/isolation.md).

@@ -7,7 +7,7 @@
 /// What the constructor applied in this process. Each field is 1 when enforced, 0 when the kernel
 /// or the privileges lacked it (then `warnings` says why), -1 when not asked for.
 typedef struct {
-    int applied;           ///< 1 when this process was started as a sandboxed `serve` child
+    int applied;           ///< 1 when this process was started as a sandboxed `serve` or `verify` child
     int landlockABI;       ///< the kernel's Landlock ABI version, 0 when it has none
     int landlockFiles;     ///< file system fenced by Landlock
     int landlockTCP;       ///< TCP bind/connect denied by Landlock (ABI 4+)
