@@ -1,5 +1,6 @@
 import Foundation
 import TesseraSDK
+import TesseraSafeTravelPIN
 
 /// Trip photos on the live view, reached only through a link of their own trip (issue 21).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSafeTravel
+import TesseraSafeTravelPIN
 import TesseraTesting
 
 /// Trip photos on the live view (LivePhotos.swift): each reached through a token derived from a

@@ -1,11 +1,24 @@
 import Foundation
 import Testing
 @testable import TesseraSafeTravel
+import TesseraSafeTravelPIN
 import TesseraTesting
 import TesseraTestFixtures
 
 /// F4: the PIN, set once, stored only as a slow salted hash, with a retry limit and a lockout.
 @Suite(.hangWatchdog) struct PINTests {
+    /// The shipped cost (210,000 iterations), printed beside SHA-256 of the same number of blocks
+    /// in the same run: the derivation is two compressions an iteration, in a module compiled
+    /// optimised in debug builds too (issue 43: unoptimised it took 13.5 s of CPU).
+    @Test func theShippedDerivationCost() {
+        let iterations = TravelConfig(.object([:])).pinIterations
+        let started = ContinuousClock.now
+        let derived = PINHash.pbkdf2(password: Array("1234".utf8), salt: Array("salt".utf8), iterations: iterations)
+        let took = ContinuousClock.now - started
+        #expect(derived.count == 32)
+        print("PBKDF2-HMAC-SHA256, \(iterations) iterations: \(took)")
+    }
+
     @Test func sha256AndPBKDF2MatchPublishedVectors() {
         #expect(PINHash.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(PINHash.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

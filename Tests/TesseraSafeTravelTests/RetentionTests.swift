@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSafeTravel
+import TesseraSafeTravelPIN
 import TesseraTesting
 import TesseraTestFixtures
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSafeTravel
+import TesseraSafeTravelPIN
 import TesseraTesting
 
 /// Trip photos through the files capability (TripPhotos.swift): stored by content address, named by

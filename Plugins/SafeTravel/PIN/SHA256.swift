@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), written here because a plugin links only the SDK and the toolchain, and
 /// neither offers it on Linux. Used only for the PIN's key derivation (PINHash.swift).
-struct SHA256 {
+public struct SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -11,10 +11,11 @@ struct SHA256 {
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
-    static let initial: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+    /// The initial hash value (FIPS 180-4 §5.3.3).
+    public static let initial: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 
     /// The digest of `message`.
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var state = initial
         var padded = message
         padded.append(0x80)
@@ -29,7 +30,7 @@ struct SHA256 {
     }
 
     /// One 64-byte block of `data` at `offset` folded into `state`.
-    static func compress(_ state: inout [UInt32], _ data: [UInt8], at offset: Int, scratch w: inout [UInt32]) {
+    public static func compress(_ state: inout [UInt32], _ data: [UInt8], at offset: Int, scratch w: inout [UInt32]) {
         for i in 0..<16 {
             let j = offset + i * 4
             w[i] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
@@ -53,7 +54,8 @@ struct SHA256 {
         state[4] = state[4] &+ e; state[5] = state[5] &+ f; state[6] = state[6] &+ g; state[7] = state[7] &+ h
     }
 
-    static func bytes(_ state: [UInt32]) -> [UInt8] {
+    /// The state's words as big-endian bytes: the digest.
+    public static func bytes(_ state: [UInt32]) -> [UInt8] {
         state.flatMap { word in [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)] }
     }
 
