@@ -120,14 +120,10 @@ import TesseraTestFixtures
         await hub.terminateAndWait()
     }
 
-    /// Issue 41: a timer started on one parent's phone is stopped on the other's. Ada starts a
-    /// breastfeed; Bob, a parent of Ema, sees it running after a round and stops it ten minutes
-    /// later; after his round and hers, both devices hold one feed, ended, 10 minutes long.
-    @Test func aTimerStartedOnOnePhoneIsStoppedOnTheOther() async throws {
-        // The hub on the system clock, as a deployed one: the devices' virtual 10 minutes are in its past.
-        let (hub, port) = try await Self.startHub(clock: "system")
-        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }
-        let ada = BabyProcessTests.Device("timer-ada", hubPort: port), bob = BabyProcessTests.Device("timer-bob", hubPort: port)
+    /// Ada's and Bob's devices (data directories named after `names`) logged in to the hub; Ada's
+    /// child Ema, shared with Bob as a parent and synced to his device; Ema's id.
+    static func emaSharedWithBob(hubPort port: String, names: String) async throws -> (BabyProcessTests.Device, BabyProcessTests.Device, String) {
+        let ada = BabyProcessTests.Device("\(names)-ada", hubPort: port), bob = BabyProcessTests.Device("\(names)-bob", hubPort: port)
         for (device, person) in [(ada, "ada"), (bob, "bob")] {
             try await device.tessera(["sync", "login", person, "--device", device.name], input: Self.password)
         }
@@ -137,6 +133,17 @@ import TesseraTestFixtures
         let invitation = try #require(try await bob.call("invitations-list")["invitations"]?.arrayValue?.first?["invitationId"]?.stringValue)
         _ = try await bob.call("invitation-accept", #"{"invitationId": "\#(invitation)"}"#)
         try await bob.sync()
+        return (ada, bob, id)
+    }
+
+    /// Issue 41: a timer started on one parent's phone is stopped on the other's. Ada starts a
+    /// breastfeed; Bob, a parent of Ema, sees it running after a round and stops it ten minutes
+    /// later; after his round and hers, both devices hold one feed, ended, 10 minutes long.
+    @Test func aTimerStartedOnOnePhoneIsStoppedOnTheOther() async throws {
+        // The hub on the system clock, as a deployed one: the devices' virtual 10 minutes are in its past.
+        let (hub, port) = try await Self.startHub(clock: "system")
+        defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }
+        let (ada, bob, id) = try await Self.emaSharedWithBob(hubPort: port, names: "timer")
 
         let feed = try await ada.call("care-start", #"{"childId": "\#(id)", "kind": "feed", "method": "breast", "side": "left"}"#)
         try await ada.sync()
@@ -166,16 +173,7 @@ import TesseraTestFixtures
     @Test func aChangeTheHubRefusesIsTakenBackAndThePersonIsToldWhy() async throws {
         let (hub, port) = try await Self.startHub()
         defer { if hub.isRunning { Task { await hub.terminateAndWait() } } }
-        let ada = BabyProcessTests.Device("refused-ada", hubPort: port), bob = BabyProcessTests.Device("refused-bob", hubPort: port)
-        for (device, person) in [(ada, "ada"), (bob, "bob")] {
-            try await device.tessera(["sync", "login", person, "--device", device.name], input: Self.password)
-        }
-        let id = try #require(try await ada.call("child-create", #"{"name": "Ema", "birthDate": "2025-09-01"}"#)["id"]?.stringValue)
-        try await ada.sync()
-        _ = try await ada.call("share-invite", #"{"childId": "\#(id)", "person": "bob", "level": "parent"}"#)
-        let invitation = try #require(try await bob.call("invitations-list")["invitations"]?.arrayValue?.first?["invitationId"]?.stringValue)
-        _ = try await bob.call("invitation-accept", #"{"invitationId": "\#(invitation)"}"#)
-        try await bob.sync()
+        let (ada, bob, id) = try await Self.emaSharedWithBob(hubPort: port, names: "refused")
 
         let feed = try #require(try await ada.call("care-start", #"{"childId": "\#(id)", "kind": "feed", "method": "breast", "side": "left"}"#)["id"])
         try await ada.sync()

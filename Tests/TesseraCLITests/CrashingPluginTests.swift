@@ -15,17 +15,8 @@ import TesseraTestFixtures
 @Suite(.hangWatchdog) struct CrashingPluginTests {
     @Test(arguments: [("segfault", SIGSEGV, "SIGSEGV"), ("fatal", SIGILL, "SIGILL")])
     func anInProcessCrashEndsTheHostAtOnceNamingThePluginAndTheSignal(kind: String, signal: Int32, name: String) async throws {
-        let ws = FixtureWorkspace("serve-crashing-\(kind)")
-        let anyOp: [String: Any] = ["type": "object"]
-        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
-            m["operations"] = ["echo", "crash"].map { ["name": $0, "input": anyOp, "output": anyOp] }
-        }
-        ws.writeDeployment(plugins: [["id": "fixture.isolated", "grants": [:] as [String: Any]]])  // in the host's process
-        let (process, text) = try await ServeTests.serve(ws)
+        let (process, token, url) = try await SpinningPluginTests.serveTheFixtureInProcess("serve-crashing-\(kind)", operations: ["echo", "crash"])
         defer { if process.isRunning { process.killNow() } }
-        let lines = text.split(separator: "\n").map(String.init)
-        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
-        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
 
         var request = URLRequest(url: URL(string: url + "/v1/plugins/fixture.isolated/ops/crash")!)
         request.httpMethod = "POST"

@@ -34,18 +34,25 @@ import TesseraTestFixtures
         }
     }
 
-    @Test func healthzAndTheAdminAnswerAndSIGTERMStopsTheHostWhileEveryPluginThreadSpins() async throws {
-        let ws = FixtureWorkspace("serve-spinning")
+    /// `tessera serve` with the fixture plugin in its own process, offering `operations`: the
+    /// process, the admin token and the URL.
+    static func serveTheFixtureInProcess(_ name: String, operations: [String]) async throws -> (ChildProcess, String, String) {
+        let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
-            m["operations"] = ["echo", "spin"].map { ["name": $0, "input": anyOp, "output": anyOp] }
+            m["operations"] = operations.map { ["name": $0, "input": anyOp, "output": anyOp] }
         }
         ws.writeDeployment(plugins: [["id": "fixture.isolated", "grants": [:] as [String: Any]]])  // in the host's process
         let (process, text) = try await ServeTests.serve(ws)
-        defer { if process.isRunning { process.killNow() } }
         let lines = text.split(separator: "\n").map(String.init)
         let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
         let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+        return (process, token, url)
+    }
+
+    @Test func healthzAndTheAdminAnswerAndSIGTERMStopsTheHostWhileEveryPluginThreadSpins() async throws {
+        let (process, token, url) = try await Self.serveTheFixtureInProcess("serve-spinning", operations: ["echo", "spin"])
+        defer { if process.isRunning { process.killNow() } }
 
         // A first call starts the plugin threads (they are made when a plugin first needs them).
         var echo = URLRequest(url: URL(string: url + "/v1/plugins/fixture.isolated/ops/echo")!)
