@@ -14,8 +14,9 @@ import TesseraTestFixtures
 /// Ema's diary is on his phone with Ada's measurements, charted in English. Ada starts a breastfeed
 /// on the left on her phone; once her round has sent it, Bob's device has it through the hub's long
 /// poll (at its clock's next second) and his page shows that timer running; ten minutes later he stops it
-/// on his phone, and Ada's glance says the last feed was on the left, 10 minutes long. A device's
-/// own rounds run when its clock moves (`POST /v1/clock/advance`, a change's round 2 s after it). At each
+/// on his phone, and Ada's glance says the last feed was on the left, 10 minutes long. Last, Ada
+/// renames Ema (Bob's phone gets the new name) and revokes Bob's access (his phone drops Ema at its
+/// next periodic round, 15 minutes on). A device's own rounds run when its clock moves (`POST /v1/clock/advance`, a change's round 2 s after it). At each
 /// step, at phone and desktop size, nothing meant for developers is on either page and nothing is
 /// wider than the screen; the screenshots are artifacts/baby-shared-*-phone.png and -desktop.png.
 @Suite(.needs("chromium")) struct BabySharedDayBrowserTests {
@@ -257,6 +258,36 @@ import TesseraTestFixtures
             let feeds = entries.filter { $0["kind"] == "feed" }
             #expect(feeds.count == 1 && feeds.first?["side"] == "left" && feeds.first?["endedAt"] != nil && feeds.first?["endedAt"] != .null,
                     "\(phone.base): \(entries)")
+        }
+        // UC8 and UC31 from Ada's page: she renames Ema, and the new name reaches Bob's phone; then
+        // she revokes Bob's access, and his phone drops Ema with its next round.
+        try await onThread {
+            try adaPage.openDiaryTab("overview")
+            try adaPage.click("#child-edit-open")
+            try adaPage.waitFor("!document.getElementById('child-edit').hidden", "Ema's details")
+            try adaPage.evaluate("document.getElementById('child-edit-name').value = ''")
+            try adaPage.type("Ema Marie", into: "child-edit-name")
+            try adaPage.click("#child-edit-form button[type=submit]")
+            try adaPage.waitFor("\(Self.status) === 'Údaje dieťaťa Ema Marie sú uložené.'", "the new name saved, in Slovak")
+        }
+        try await ada.advance("3s")
+        try await bob.waitFor("Ema's new name", "children-list", "{}") { $0["children"]?.arrayValue?.first?["name"] == "Ema Marie" }
+        try await onThread {
+            try adaPage.openDiaryTab("sharing")
+            try adaPage.waitFor("document.querySelectorAll('#members button').length === 1", "Bob among Ema's members, with Revoke")
+            try adaPage.click("#members button")
+            try adaPage.waitFor("\(Self.status) === 'Prístup je odobratý.'", "Bob's access revoked, in Slovak")
+            try Self.looksRight(adaPage, "Bob's access revoked")
+        }
+        // A revocation is no change in the space, so the hub's long poll does not wake Bob's phone:
+        // it learns of it at its next periodic round (every 15 minutes by default).
+        try await bob.advance("15m")
+        try await bob.waitFor("Ema dropped", "children-list", "{}") { $0["children"] == [] }
+        try await onThread {
+            _ = try bobPage.send("Page.reload")
+            try bobPage.waitFor("document.body.dataset.ready === 'true' && !document.getElementById('child-form').hidden",
+                                "Bob's page without Ema, offering to add a child")
+            #expect(try bobPage.developerText() == [])
         }
         _ = try await ada.serve.terminate()
         _ = try await bob.serve.terminate()
