@@ -110,11 +110,9 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     /// The loop thread's name in the kernel (`/proc/<pid>/task/<tid>/comm`, `top -H`).
     public static let threadName = "tessera-loop"
 
-    /// Names the calling thread in the kernel (`/proc/<pid>/task/<tid>/comm`, `top -H`; 15
-    /// characters at most): `prctl(PR_SET_NAME)`, looked up by name as in ``PluginRunner`` (Swift's
-    /// Glibc module leaves out <sys/prctl.h>). Foundation's `Thread.name` does not reach the kernel
-    /// on Linux.
-    public static func nameThread(_ name: String) {
+    /// `prctl(PR_SET_NAME)`, looked up by name as in ``PluginRunner`` (Swift's Glibc module leaves
+    /// out <sys/prctl.h>): Foundation's `Thread.name` does not reach the kernel on Linux.
+    private static func nameThread(_ name: String) {
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
         let PR_SET_NAME: Int32 = 15
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }

@@ -42,8 +42,7 @@ extension PluginHost {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
         do {
-            let call = OperationCall(operation: operation, input: input, principal: principal)
-            return try await PluginThreads.run(inProcess: slot.runsInProcess) { try await handler(call) }
+            return try await handler(OperationCall(operation: operation, input: input, principal: principal))
         } catch let error as PluginError {
             throw error
         } catch {
@@ -60,8 +59,7 @@ extension PluginHost {
             return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")
         }
         do {
-            let firing = TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload)
-            try await PluginThreads.run(inProcess: slot.runsInProcess) { try await handler(firing) }
+            try await handler(TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload))
             return .delivered
         } catch {
             log(.warning, timer.plugin, "timer '\(timer.key)' handler threw: \(error)")

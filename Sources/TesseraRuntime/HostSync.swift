@@ -105,7 +105,7 @@ extension PluginHost {
             return
         }
         defer { slot.endCall() }
-        await hand(changes, to: context, of: pluginID, inProcess: slot.runsInProcess)
+        await hand(changes, to: context, of: pluginID)
     }
 
     /// Tells a plugin that has just become active what sync changed while it was not.
@@ -119,17 +119,17 @@ extension PluginHost {
         }
         guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
         defer { slot.endCall() }
-        guard await hand(untold.remoteChanges, to: context, of: pluginID, inProcess: slot.runsInProcess) else { return }
+        guard await hand(untold.remoteChanges, to: context, of: pluginID) else { return }
         // Cleared only if no round added to it meanwhile (then it is told again, whole, next time).
         try? state.mergeUntold(plugin: pluginID) { current in current == bytes ? nil : current }
     }
 
     /// Calls the plugin's remote-changes handler; whether it took them (no handler: nothing to take).
     @discardableResult
-    private func hand(_ changes: RemoteChanges, to context: PluginContext, of pluginID: String, inProcess: Bool) async -> Bool {
+    private func hand(_ changes: RemoteChanges, to context: PluginContext, of pluginID: String) async -> Bool {
         guard let handler = context.hostHandlers.remoteChanges else { return true }
         do {
-            try await PluginThreads.run(inProcess: inProcess) { try await handler(changes) }
+            try await handler(changes)
             return true
         } catch {
             log(.warning, pluginID, "remote-changes handler threw: \(error)")

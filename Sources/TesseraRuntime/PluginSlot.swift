@@ -152,10 +152,6 @@ final class PluginSlot: Sendable {
 
     func endSwap() { state.withLock { $0.swapping = false } }
 
-    /// Whether the plugin's code runs in this process (not in the process tier): its calls then
-    /// prefer ``PluginThreads``.
-    var runsInProcess: Bool { !(state.withLock { $0.instance } is ProcessPlugin) }
-
     var status: PluginStatus {
         // The process tier's figures are read outside the slot's lock: the plugin takes its own.
         let processPlugin = state.withLock { $0.instance } as? ProcessPlugin

@@ -13,9 +13,25 @@ import TesseraTestFixtures
 /// `fixture.isolated` and the signal, and the process ends by that signal. Swift's backtracer,
 /// which the host's handlers replace, took about 24 s here before the host exited.
 @Suite(.hangWatchdog) struct CrashingPluginTests {
+    /// `tessera serve` with the fixture plugin in its own process, offering `operations`: the
+    /// process, the admin token and the URL.
+    static func serveTheFixtureInProcess(_ name: String, operations: [String]) async throws -> (ChildProcess, String, String) {
+        let ws = FixtureWorkspace(name)
+        let anyOp: [String: Any] = ["type": "object"]
+        ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
+            m["operations"] = operations.map { ["name": $0, "input": anyOp, "output": anyOp] }
+        }
+        ws.writeDeployment(plugins: [["id": "fixture.isolated", "grants": [:] as [String: Any]]])  // in the host's process
+        let (process, text) = try await ServeTests.serve(ws)
+        let lines = text.split(separator: "\n").map(String.init)
+        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+        return (process, token, url)
+    }
+
     @Test(arguments: [("segfault", SIGSEGV, "SIGSEGV"), ("fatal", SIGILL, "SIGILL")])
     func anInProcessCrashEndsTheHostAtOnceNamingThePluginAndTheSignal(kind: String, signal: Int32, name: String) async throws {
-        let (process, token, url) = try await SpinningPluginTests.serveTheFixtureInProcess("serve-crashing-\(kind)", operations: ["echo", "crash"])
+        let (process, token, url) = try await Self.serveTheFixtureInProcess("serve-crashing-\(kind)", operations: ["echo", "crash"])
         defer { if process.isRunning { process.killNow() } }
 
         var request = URLRequest(url: URL(string: url + "/v1/plugins/fixture.isolated/ops/crash")!)

@@ -28,8 +28,7 @@ struct LocationBinding: CapabilityBinding {
         feed.subscribe(pluginID) { fix in
             guard let (_, context) = await slot.admit() else { return }
             defer { slot.endCall() }
-            guard let handler = context.hostHandlers.location else { return }
-            try await PluginThreads.run(inProcess: slot.runsInProcess) { try await handler(fix) }
+            try await context.hostHandlers.location?(fix)
         }
     }
 
