@@ -53,6 +53,8 @@
 #                      $ORIGIN would be that stage; in practice every library a shipped plugin
 #                      needs is already loaded by the host or the runner, and is found by name)
 set -euo pipefail
+# ldconfig is in /usr/sbin, which a user's PATH on Debian lacks (root's has it).
+PATH=$PATH:/usr/sbin:/sbin
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packaging=$repo/packaging

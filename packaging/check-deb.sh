@@ -33,6 +33,8 @@
 # (setpriv), bash; lintian if installed. Prints each step; exits 1 naming the step that failed.
 # --keep keeps the temporary folder; --timeout is how long a host may take to start (default 180 s).
 set -euo pipefail
+# ldconfig is in /usr/sbin, which a user's PATH on Debian lacks (root's has it).
+PATH=$PATH:/usr/sbin:/sbin
 
 keep=0 timeout=180 deb='' lintian=1
 while [ $# -gt 0 ]; do

@@ -26,14 +26,14 @@ PACKAGES='
 build apt  libsqlite3-dev          -                                 the system SQLite every store is written with
 build apt  libcrypt-dev            -                                 yescrypt, the hub password hashes (Sources/CCrypt)
 build apt  libjs-leaflet           -                                 the map under the safe travel route, served by the host from /usr/share/javascript/leaflet (never a CDN)
-test  apt  coreutils               env,sha256sum,chown               checksums the tests compare with the host; the PostgreSQL test folder handed to postgres
+test  apt  coreutils               env,sha256sum,chown,md5sum        checksums the tests compare with the host; the PostgreSQL test folder handed to postgres; the md5sums of the package packaging/build-deb.sh builds
 test  apt  bash                    bash                              scripts the tests run (sdk-docs.sh)
 test  apt  dash                    sh                                starts serve with its stdout named as the journal stream, as systemd does (ServeAsServiceTests)
 test  apt  tar                     tar                               lists a backup archive as any tar reads it (BackupRestoreTests)
-test  apt  binutils                readelf,nm                        the loader tests read ELF notes and symbols
+test  apt  binutils                readelf,nm,strip                  the loader tests read ELF notes and symbols; packaging/build-deb.sh strips the packaged ELF files, and both packaging/ scripts read their NEEDED and RUNPATH
 test  apt  gcc                     cc                                the loader tests build a small C library
-test  apt  libc-bin                ldd                               the loader tests read which libraries a plugin links
-test  apt  util-linux              runuser                           the PostgreSQL test server runs as the postgres user
+test  apt  libc-bin                ldd,/usr/sbin/ldconfig,getent     the loader tests read which libraries a plugin links; packaging/ checks every packaged NEEDED is packaged or a system library (ldconfig -p); packaging/check-deb.sh looks up the user nobody it runs the unpacked host as (getent)
+test  apt  util-linux              runuser,setpriv                   the PostgreSQL test server runs as the postgres user; packaging/check-deb.sh runs the unpacked host as nobody (setpriv)
 test  apt  python3                 python3                           the SMTP test server and the checks written in Python
 test  apt  gpsd                    /usr/sbin/gpsd                    the location feed against a real gpsd
 test  apt  gpsd-clients            gpsfake                           feeds gpsd an NMEA log in the location tests
@@ -44,6 +44,12 @@ test  apt  mosquitto               /usr/sbin/mosquitto,mosquitto_passwd   the MQ
 test  apt  mosquitto-clients       mosquitto_pub                     publishes OwnTracks messages to the broker, as the app does
 test  apt  openssl                 openssl                           makes the certificate authority and certificate of the TLS broker in the MQTT tests
 test  apt  poppler-utils           pdftotext,pdftoppm                the baby diary PDF tests read and render the PDFs
+test  apt  dpkg                    dpkg,dpkg-deb                     packaging/build-deb.sh builds the Debian package and packaging/check-deb.sh reads and unpacks it (the last phase of scripts/test.sh)
+test  apt  dpkg-dev                dpkg-shlibdeps                    packaging/build-deb.sh works out the Depends of the package from the libraries its files link
+test  apt  patchelf                patchelf                          packaging/build-deb.sh sets the RUNPATH of the packaged binaries and libraries to the Swift runtime shipped in the package
+test  apt  gzip                    gzip                              packaging/build-deb.sh compresses the changelog and the man page of the package
+test  apt  lintian                 lintian                           packaging/check-deb.sh lints the package (no error or warning)
+test  apt  systemd                 systemd-analyze                   packaging/check-deb.sh verifies the two units of the package (systemd-analyze verify)
 test  pip  openapi-spec-validator  python:openapi_spec_validator     checks /openapi.json against OpenAPI 3.1
 test  pip  schemathesis            python:schemathesis               fuzzes the API against its OpenAPI document
 build tool swift                   toolchain:swift,toolchain:swiftc,toolchain:clang   the Swift 6.3.1 toolchain (sdk/.swift-version), not a package
