@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
     var rateLimit: Double?
     @Option(name: .long, help: "Calls a token may make at once before the rate limit applies (default: the deployment's, else 1000).")
     var rateBurst: Double?
+    @Flag(name: .long, help: "Serve the other plugins when an enabled plugin is rejected or fails to start (by default the host says which and why, and exits 6).")
+    var keepGoing = false
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port: expected 0...65535, found \(port)") }
@@ -36,11 +38,18 @@ struct Serve: AsyncParsableCommand {
         // Take over SIGINT and SIGTERM before anything else, so a signal that arrives while the
         // host starts still leads to a clean stop.
         let termination = TerminationSignal()
+        let reloadSignal = ReloadSignal()
         // A crash names the in-process plugin that caused it and ends the host at once.
         CrashReport.installHandlers()
         try await reportingErrors {
             let host = try self.host.makeHost(quietLevel: .info)
             let (server, background) = try await Self.start(host, http: httpConfiguration(host.deployment))
+            if let refused = Self.refusedAtStart(host), !keepGoing {
+                await Self.stop(host, server: server, background: background)
+                throw CLIError(code: .invalidDeployment, message: refused + ". Fix the deployment or the plugin and start again, or "
+                    + "disable the plugin; `tessera serve --keep-going` serves the other plugins meanwhile.")
+            }
+            reloadSignal.serve(host)
             await termination.wait()
             await Self.stop(host, server: server, background: background)
         }
@@ -125,6 +134,16 @@ struct Serve: AsyncParsableCommand {
             background.append(Task { await sender.run() })
         }
         return (server, background)
+    }
+
+    /// The enabled plugins the host refused or could not start, said in one line; `nil` when
+    /// every enabled plugin serves. A host that serves without a module the operator enabled
+    /// looks healthy to its supervisor while that module's users get errors (issue 46), so
+    /// `serve` ends instead, unless told to keep going.
+    static func refusedAtStart(_ host: PluginHost) -> String? {
+        let refused = host.statuses().filter { [.rejected, .failed].contains($0.state) }
+        guard !refused.isEmpty else { return nil }
+        return refused.map { "\($0.id) is \($0.state.rawValue): \($0.reason ?? "see tessera plugins why \($0.id)")" }.joined(separator: "; ")
     }
 
     /// Stops what ``start(_:http:)`` started, the listener first.

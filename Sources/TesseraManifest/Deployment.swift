@@ -46,6 +46,8 @@ public struct Deployment: Sendable {
     public internal(set) var hubRegistrationOpen = false
     /// The map tile server the console's pages use (`http.mapTiles`), if the deployment names one.
     public internal(set) var mapTiles: MapTiles? = nil
+    /// The file's JSON as read: a reload compares it with the file's new text, setting by setting.
+    public internal(set) var document: JSONValue = .null
 
     /// A map tile server: its URL template (`{z}/{x}/{y}`) and the attribution its terms ask for.
     public struct MapTiles: Sendable, Hashable {
@@ -270,6 +272,7 @@ public enum DeploymentReader {
             hubRegistrationOpen: doc["hub"]?["registration"]?.stringValue == "open"
         )
         deployment.hubFiles = hubFilesProvider(doc["providers"]?["hubFiles"], base: base)
+        deployment.document = doc
         if let tiles = doc["http"]?["mapTiles"], let url = tiles["url"]?.stringValue, let attribution = tiles["attribution"]?.stringValue {
             deployment.mapTiles = Deployment.MapTiles(url: url, attribution: attribution)
         }

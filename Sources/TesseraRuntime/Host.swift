@@ -17,7 +17,12 @@ import TesseraSDK
 /// dispatches calls, and fires timers. A plugin that fails anywhere is parked in `rejected` or
 /// `failed` with its reason; the others go on.
 public final class PluginHost: Sendable {
-    public let deployment: Deployment
+    /// The deployment in force: the one read at start, or the last one a reload applied
+    /// (``reload()``).
+    public var deployment: Deployment { deploymentInForce.withLock { $0 } }
+    let deploymentInForce: Mutex<Deployment>
+    /// A reload is under way (one at a time).
+    let reloading = Mutex(false)
     public let options: HostOptions
     /// The host's clock: the system's, or the data directory's virtual clock.
     public let clock: any ClockSource
@@ -58,7 +63,7 @@ public final class PluginHost: Sendable {
 
     /// Opens the data directory (creating it) and the host's own state; starts nothing yet.
     public init(deployment: Deployment, options: HostOptions) throws {
-        self.deployment = deployment
+        deploymentInForce = Mutex(deployment)
         self.options = options
         self.log = options.log
         let data = options.dataDirectory
@@ -134,7 +139,7 @@ public final class PluginHost: Sendable {
                                    location: location, secrets: secrets, outbound: outbound, syncStores: stores,
                                    syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log,
                                    files: FilesProvider(store: files, clock: clock, channels: fileChannels, remote: box.map(HubFileSource.init)))
-        pipeline = GenerationPipeline(options: options, deployment: deployment, providers: providers, generations: generations,
+        pipeline = GenerationPipeline(options: options, providers: providers, generations: generations,
                                       clock: clock, timerStore: store, log: log)
         box?.host = self
     }

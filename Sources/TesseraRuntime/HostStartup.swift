@@ -136,6 +136,12 @@ extension PluginHost {
     /// The deployment's side: enabled, version accepted, isolation available, grants within the
     /// manifest's request, config valid, every required capability granted and provided.
     func checkDeployment(_ manifest: PluginManifest) throws -> (Deployment.PluginEntry, [String: JSONValue]) {
+        try checkDeployment(manifest, against: deployment)
+    }
+
+    /// ``checkDeployment(_:)`` against `deployment` rather than the one in force (a reload checks
+    /// the new file before it applies anything).
+    func checkDeployment(_ manifest: PluginManifest, against deployment: Deployment) throws -> (Deployment.PluginEntry, [String: JSONValue]) {
         guard let entry = deployment.entry(for: manifest.id) else {
             throw DisabledPlugin(reason: "not enabled in deployment '\(deployment.name)' (\(deployment.file))")
         }

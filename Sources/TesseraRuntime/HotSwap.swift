@@ -201,7 +201,7 @@ extension PluginHost {
         return state.bytes.count
     }
 
-    private func reason(of error: any Error) -> String {
+    func reason(of error: any Error) -> String {
         switch error {
         case let e as Refusal: e.reason
         case let e as StartFailure: e.reason

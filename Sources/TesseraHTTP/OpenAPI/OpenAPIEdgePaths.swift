@@ -18,6 +18,7 @@ extension OpenAPIComponents {
                 input: ClockRoutes.advanceInput.document, output: ref("ClockAdvance"), errors: ["400", "403", "409", "413", "415"])],
             "/v1/plugins/{id}/swap": ["post": swapOperation()],
             "/v1/plugins/{id}/restart": ["post": restartOperation()],
+            "/v1/deployment/reload": ["post": reloadOperation],
         ]
     }
 
@@ -47,6 +48,26 @@ extension OpenAPIComponents {
         ]])
     }
 
+    /// `POST /v1/deployment/reload` (docs/operating.md): the deployment file read again and its
+    /// plugins' changes applied.
+    static var reloadOperation: JSONValue {
+        var responses = errorResponses(["401", "403", "409", "422", "429"])
+        responses["200"] = ["description": "Applied.", "content": jsonContent(ref("ReloadResult"))]
+        return [
+            "operationId": "reloadDeployment", "tags": ["host"], "responses": .object(responses),
+            "summary": "Admin: read the deployment file again and apply what changed in its plugins (enable, disable, grants, config) while the host serves. 422: the file does not check; 409: it changes a setting only a restart applies, or another reload runs. Either way the deployment in force keeps serving.",
+        ]
+    }
+
+    static var reloadResultSchema: JSONValue {
+        let ids: JSONValue = ["type": "array", "items": ["type": "string"]]
+        return ["type": "object", "required": ["deployment", "started", "stopped", "reconfigured", "retried", "unchanged", "notServing"],
+                "properties": [
+                    "deployment": ["type": "string"], "started": ids, "stopped": ids, "reconfigured": ids, "retried": ids, "unchanged": ids,
+                    "notServing": ["type": "object", "additionalProperties": ["type": "string"]],
+                ]]
+    }
+
     static var restartResultSchema: JSONValue {
         ["type": "object", "required": ["plugin", "state", "pid"],
          "properties": [
@@ -65,7 +86,7 @@ extension OpenAPIComponents {
 
     static var edgeSchemas: [String: JSONValue] {
         ["InboxEntry": inboxEntrySchema, "InboxPage": inboxPageSchema, "MarkReadResult": markReadSchema,
-         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema, "RestartResult": restartResultSchema,
+         "Clock": clockSchema, "ClockAdvance": clockAdvanceSchema, "SwapResult": swapResultSchema, "RestartResult": restartResultSchema, "ReloadResult": reloadResultSchema,
          "StreamMessage": streamMessageSchema, "StreamEvent": streamEventSchema]
     }
 

@@ -7,7 +7,7 @@ enum RateLimitBudget: String, Sendable, Hashable {
     /// Every route but the admin ones: operations, the inbox, the stream, location, listings.
     case calls
     /// `POST /v1/plugins/{id}/swap`, `POST /v1/plugins/{id}/restart`, `POST /v1/clock/advance`,
-    /// and anything under `/v1/tokens`.
+    /// `POST /v1/deployment/reload`, and anything under `/v1/tokens`.
     case admin
 
     /// The budget a request spends, from its method and path alone (the middleware runs before the
@@ -17,7 +17,7 @@ enum RateLimitBudget: String, Sendable, Hashable {
     static func of(_ method: HTTPRequest.Method, path: String) -> RateLimitBudget {
         guard method == .post else { return .calls }
         let bytes = path.utf8
-        if bytes.elementsEqual("/v1/clock/advance".utf8) || bytes.elementsEqual("/v1/tokens".utf8)
+        if bytes.elementsEqual("/v1/clock/advance".utf8) || bytes.elementsEqual("/v1/deployment/reload".utf8) || bytes.elementsEqual("/v1/tokens".utf8)
             || bytes.starts(with: "/v1/tokens/".utf8) { return .admin }
         // `/v1/plugins/{id}/swap` and `/restart` exactly: an operation named `swap` is `/v1/plugins/{id}/ops/swap`.
         let prefix = "/v1/plugins/".utf8

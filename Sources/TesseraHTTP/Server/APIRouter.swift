@@ -43,6 +43,7 @@ enum APIRouter {
         table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
         table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
         table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
+        table.add(.post, "/v1/deployment/reload", ReloadRoute(host: host).reload)
         let session = SessionRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
         table.add(.get, "/v1/session/setup", session.setup)
         table.add(.post, "/v1/session", session.signIn)

@@ -24,7 +24,6 @@ import TesseraStorage
 /// lets a failure put it back.
 struct GenerationPipeline: Sendable {
     let options: HostOptions
-    let deployment: Deployment
     let providers: CapabilityProviders
     let generations: GenerationStore
     let clock: any ClockSource
