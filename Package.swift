@@ -61,6 +61,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS settings for that database's connections (postgres-nio's own dependency).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // `/metrics` (issue 46): the edge records through swift-metrics' API, and swift-prometheus
+        // keeps the series and writes the exposition format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -119,6 +123,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
             "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", "TesseraSQLite", sdk,

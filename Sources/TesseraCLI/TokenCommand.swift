@@ -29,7 +29,7 @@ struct Token: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a new token and print its secret.")
         @Argument(help: "The token's name: calls made with it run as the principal with this id.") var name: String
-        @Option(name: .long, help: "user or admin.") var role: String = "user"
+        @Option(name: .long, help: "user, admin, or metrics (reads GET /metrics and nothing else).") var role: String = "user"
         @OptionGroup var host: HostArguments
 
         func run() async throws {

@@ -46,6 +46,8 @@ public struct Deployment: Sendable {
     public internal(set) var hubRegistrationOpen = false
     /// The map tile server the console's pages use (`http.mapTiles`), if the deployment names one.
     public internal(set) var mapTiles: MapTiles? = nil
+    /// Who may read `/metrics` (`http.metrics`).
+    public internal(set) var metricsAccess = MetricsAccess.token
     /// The file's JSON as read: a reload compares it with the file's new text, setting by setting.
     public internal(set) var document: JSONValue = .null
 
@@ -62,6 +64,14 @@ public struct Deployment: Sendable {
             let scheme = url.hasPrefix("https") ? "https" : "http"
             return "\(scheme)://" + authority.replacingOccurrences(of: "{s}.", with: "*.")
         }
+    }
+
+    /// Who may read `GET /metrics`.
+    public enum MetricsAccess: String, Sendable, Hashable {
+        /// A token with the admin or the metrics role.
+        case token
+        /// Such a token, or any request from a loopback address.
+        case loopback
     }
 
     /// The entry for a plugin id.
@@ -273,6 +283,7 @@ public enum DeploymentReader {
         )
         deployment.hubFiles = hubFilesProvider(doc["providers"]?["hubFiles"], base: base)
         deployment.document = doc
+        deployment.metricsAccess = doc["http"]?["metrics"]?.stringValue.flatMap(Deployment.MetricsAccess.init(rawValue:)) ?? .token
         if let tiles = doc["http"]?["mapTiles"], let url = tiles["url"]?.stringValue, let attribution = tiles["attribution"]?.stringValue {
             deployment.mapTiles = Deployment.MapTiles(url: url, attribution: attribution)
         }

@@ -619,6 +619,10 @@ public enum EmbeddedSchemas {
             }
           }
         },
+        "metrics": {
+          "description": "Who may read GET /metrics (docs/http.md, \"Metrics\"): `token` (the default) asks for a token with the admin or the metrics role (`tessera token create --role metrics NAME`); `loopback` also lets any request from this machine's loopback address read it without one (a Prometheus on the same machine). Behind a reverse proxy on the same machine every request comes from loopback: keep `token` there.",
+          "enum": ["token", "loopback"]
+        },
         "mapTiles": {
           "description": "A map tile server for the pages that show a map (safe travel's route; docs/console.md, \"Maps\"): a URL template with {z}, {x} and {y} (and {s} for subdomains), and the attribution its terms ask for. The pages' Content-Security-Policy then allows images from its origin. Without it, pages draw their own SVG with no tiles.",
           "type": "object",

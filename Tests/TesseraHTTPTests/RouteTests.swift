@@ -102,12 +102,12 @@ import TesseraSDK
             #expect(lines.contains(#"tessera_operation_duration_seconds_count{plugin="test.probe",operation="echo"} 3"#))
             #expect(lines.contains("# TYPE tessera_operation_duration_seconds histogram"))
             #expect(!page.text.contains("no-such-op"))
-            #expect(lines.contains(#"tessera_plugins{state="active"} 1"#))
-            #expect(lines.contains(#"tessera_plugins{state="failed"} 1"#))
-            #expect(lines.contains(#"tessera_plugins{state="retired"} 0"#))
-            #expect(lines.contains(#"tessera_plugin_state{plugin="test.broken",state="failed"} 1"#))
-            #expect(lines.contains(#"tessera_plugin_generation{plugin="test.probe"} 1"#))
-            #expect(lines.contains(#"tessera_plugin_retired_generations{plugin="test.probe"} 0"#))
+            #expect(lines.contains(#"tessera_plugins{state="active"} 1.0"#))
+            #expect(lines.contains(#"tessera_plugins{state="failed"} 1.0"#))
+            #expect(lines.contains(#"tessera_plugins{state="retired"} 0.0"#))
+            #expect(lines.contains(#"tessera_plugin_state{plugin="test.broken",state="failed"} 1.0"#))
+            #expect(lines.contains(#"tessera_plugin_generation{plugin="test.probe"} 1.0"#))
+            #expect(lines.contains(#"tessera_plugin_retired_generations{plugin="test.probe"} 0.0"#))
             #expect(lines.contains(#"tessera_http_responses_total{status="401"} 1"#))
             #expect(lines.contains(#"tessera_http_responses_total{status="200"} 2"#))
             // Buckets are cumulative: never decreasing, ending at the count.
@@ -115,6 +115,29 @@ import TesseraSDK
             let counts = buckets.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
             #expect(counts.count == 15)
             #expect(counts == counts.sorted())
+        }
+    }
+
+    /// Issue 46: `/metrics` is read with a token of the admin or the metrics role (the default), or
+    /// from loopback without one where the deployment says `http.metrics: loopback`; a metrics
+    /// token reads nothing else.
+    @Test func metricsAreReadByTheRolesAndPlacesTheDeploymentSays() async throws {
+        try await TestServer.start().use { server in
+            let prometheus = try server.tokens.create(name: "prometheus", role: .metrics)
+            #expect(try await server.request("GET", "/metrics", as: .none).status == 401)
+            #expect(try await server.request("GET", "/metrics", as: .user).status == 403)
+            #expect(try await server.request("GET", "/metrics", as: .admin).status == 200)
+            let scraped = try await server.request("GET", "/metrics", as: .token(prometheus))
+            #expect(scraped.status == 200 && scraped.text.contains("process_resident_memory_bytes"))
+            for path in ["/v1/plugins", "/v1/notifications", "/openapi.json"] {
+                #expect(try await server.request("GET", path, as: .token(prometheus)).status == 403, "\(path)")
+            }
+            #expect(try await server.request("POST", "/v1/plugins/test.probe/ops/echo", as: .token(prometheus), json: "{}").status == 403)
+        }
+        try await TestServer.start(deploymentExtra: ["http": ["metrics": "loopback"] as [String: Any]]).use { (server: TestServer) async throws -> Void in
+            // The test's client is on loopback.
+            #expect(try await server.request("GET", "/metrics", as: .none).status == 200)
+            #expect(try await server.request("GET", "/v1/plugins", as: .none).status == 401)
         }
     }
 }

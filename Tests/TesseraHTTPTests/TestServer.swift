@@ -24,7 +24,8 @@ final class TestServer: StoppableTestServer {
     /// `rateLimits`, when given, replaces `rateLimit` (which limits calls only).
     static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil,
                       rateLimits: HTTPConfiguration.RateLimits? = nil, ready: Bool = true,
-                      clock: String = "virtual", keepAlive: Duration = .seconds(15)) async throws -> TestServer {
+                      clock: String = "virtual", keepAlive: Duration = .seconds(15),
+                      deploymentExtra: [String: Any] = [:]) async throws -> TestServer {
         let ws = FixtureWorkspace("http")
         let missing = ws.root + "/in-process.so"  // never opened: in-process plugins skip the library gates
         let ui = ModuleFiles.write(in: ws.root)
@@ -38,7 +39,7 @@ final class TestServer: StoppableTestServer {
         ws.addManifest(id: BrokenPlugin.id, library: missing)
         let grants: [String: Any] = ["clock": [:] as [String: Any], "notifications": [:] as [String: Any], "events": [:] as [String: Any]]
         ws.writeDeployment(plugins: [["id": ProbePlugin.id, "grants": grants], ["id": BrokenPlugin.id, "grants": [:] as [String: Any]]],
-                           clock: clock)
+                           clock: clock, extra: deploymentExtra)
         let counter = CallCounter()
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(
             dataDirectory: ws.dataDirectory,

@@ -75,6 +75,9 @@ struct AuthMiddleware: RouterMiddleware {
         guard let principal = tokens.principal(for: token) else {
             throw refuse("the token is not one this host issued, or it was rotated or revoked")
         }
+        guard principal.role != .metrics else {
+            throw APIError(.forbidden, code: "forbidden", "a metrics token reads GET /metrics and nothing else")
+        }
         var context = context
         context.principal = principal
         return try await next(request, context)

@@ -85,7 +85,7 @@ public enum TokenStoreError: Error, CustomStringConvertible {
         case .unwritable(let path, let why): "cannot write the token file \(path): \(why)"
         case .invalidName(let name):
             "token name: expected 1–64 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit, found '\(name)'"
-        case .invalidRole(let role): "token role: expected admin or user, found '\(role)'"
+        case .invalidRole(let role): "token role: expected admin, user or metrics, found '\(role)'"
         case .exists(let name): "a token named '\(name)' exists already; rotate it, or revoke it first"
         case .notFound(let name): "no token named '\(name)'"
         }

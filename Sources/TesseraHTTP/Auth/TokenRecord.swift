@@ -6,7 +6,7 @@ import TesseraSDK
 public struct TokenRecord: Sendable, Hashable {
     /// The token's name; calls made with it run as the principal with this id.
     public var name: String
-    /// `admin` or `user`.
+    /// `admin`, `user` or `metrics`.
     public var role: Principal.Role
     /// SHA-256 of the secret.
     public var digest: [UInt8]
@@ -14,7 +14,7 @@ public struct TokenRecord: Sendable, Hashable {
     public var created: String
 
     /// The roles a token may carry (`system` is the host's own).
-    public static let roles: [Principal.Role] = [.admin, .user]
+    public static let roles: [Principal.Role] = [.admin, .user, .metrics]
     /// The name of the token a device host makes on first start.
     public static let adminName = "admin"
 
@@ -50,4 +50,10 @@ public struct TokenRecord: Sendable, Hashable {
         }
         return out
     }
+}
+
+extension Principal.Role {
+    /// A token that reads `GET /metrics` and nothing else: what a Prometheus server is given
+    /// (issue 46). No operation is open to it, and every other route refuses it with 403.
+    public static let metrics = Principal.Role(rawValue: "metrics")
 }

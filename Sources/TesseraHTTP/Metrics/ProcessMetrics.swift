@@ -1,4 +1,6 @@
 import Foundation
+import Prometheus
+import Synchronization
 import TesseraLoader
 
 /// The standard `process_*` metrics every Prometheus client exports, read from `/proc/self` at
@@ -14,35 +16,45 @@ import TesseraLoader
 /// | `process_max_fds` | gauge | the descriptor limit |
 /// | `process_start_time_seconds` | gauge | start, in seconds since the Unix epoch |
 /// | `tessera_build_info` | gauge | 1, labelled `version`, `swift`, `sdk_abi` |
-enum ProcessMetrics {
-    static func write(to out: inout PrometheusText) {
+final class ProcessMetrics: Sendable {
+    private let cpu: Counter
+    private let resident, virtual, openFDs, maxFDs, startTime: Gauge
+    /// The CPU seconds the counter has been moved to (a counter only goes up by increments).
+    private let cpuCounted = Mutex<Double>(0)
+
+    init(registry: PrometheusCollectorRegistry) {
         let identity = HostIdentity.current
-        out.family("tessera_build_info", type: "gauge", help: "The host's build: its version, Swift toolchain and SDK ABI.")
-        out.sample("tessera_build_info", ["version": identity.hostVersion, "swift": identity.swiftVersion,
-                                          "sdk_abi": "\(identity.sdkABIMajor).\(identity.sdkABIMinor)"], 1)
-        guard let stat = statFields() else { return }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let page = Double(sysconf(Int32(_SC_PAGESIZE)))
-        // Fields after the command: state is 3; utime 14, stime 15, starttime 22, vsize 23, rss 24.
-        func field(_ n: Int) -> Double { n - 3 < stat.count ? Double(stat[n - 3]) ?? 0 : 0 }
-        out.family("process_cpu_seconds_total", type: "counter", help: "Total user and system CPU time spent in seconds.")
-        out.sample("process_cpu_seconds_total", [:], (field(14) + field(15)) / ticks)
-        out.family("process_resident_memory_bytes", type: "gauge", help: "Resident memory size in bytes.")
-        out.sample("process_resident_memory_bytes", [:], field(24) * page)
-        out.family("process_virtual_memory_bytes", type: "gauge", help: "Virtual memory size in bytes.")
-        out.sample("process_virtual_memory_bytes", [:], field(23))
-        if let boot = bootTime() {
-            out.family("process_start_time_seconds", type: "gauge", help: "Start time of the process since unix epoch in seconds.")
-            out.sample("process_start_time_seconds", [:], boot + field(22) / ticks)
+        registry.makeGauge(name: "tessera_build_info", labels: [("version", identity.hostVersion), ("swift", identity.swiftVersion),
+                                                                ("sdk_abi", "\(identity.sdkABIMajor).\(identity.sdkABIMinor)")],
+                           help: "The host's build: its version, Swift toolchain and SDK ABI.").set(1.0)
+        cpu = registry.makeCounter(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
+        resident = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
+        virtual = registry.makeGauge(name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
+        openFDs = registry.makeGauge(name: "process_open_fds", help: "Number of open file descriptors.")
+        maxFDs = registry.makeGauge(name: "process_max_fds", help: "Maximum number of open file descriptors.")
+        startTime = registry.makeGauge(name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.")
+    }
+
+    /// Reads the figures now.
+    func update() {
+        if let stat = Self.statFields() {
+            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+            let page = Double(sysconf(Int32(_SC_PAGESIZE)))
+            // Fields after the command: state is 3; utime 14, stime 15, starttime 22, vsize 23, rss 24.
+            func field(_ n: Int) -> Double { n - 3 < stat.count ? Double(stat[n - 3]) ?? 0 : 0 }
+            let seconds = (field(14) + field(15)) / ticks
+            let step = cpuCounted.withLock { counted -> Double in
+                defer { counted = max(counted, seconds) }
+                return max(0, seconds - counted)
+            }
+            if step > 0 { cpu.increment(by: step) }
+            resident.set(field(24) * page)
+            virtual.set(field(23))
+            if let boot = Self.bootTime() { startTime.set(boot + field(22) / ticks) }
         }
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-        out.family("process_open_fds", type: "gauge", help: "Number of open file descriptors.")
-        out.sample("process_open_fds", [:], Double(fds))
+        openFDs.set(Double((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0))
         var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
-            out.family("process_max_fds", type: "gauge", help: "Maximum number of open file descriptors.")
-            out.sample("process_max_fds", [:], Double(limit.rlim_cur))
-        }
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { maxFDs.set(Double(limit.rlim_cur)) }
     }
 
     /// `/proc/self/stat` from the field after the command name (which may hold spaces), split.

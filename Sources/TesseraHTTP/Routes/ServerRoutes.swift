@@ -6,7 +6,7 @@ import TesseraSDK
 /// The routes about the server itself: liveness, readiness, metrics, and the OpenAPI document.
 struct ServerRoutes: Sendable {
     let host: PluginHost
-    let metrics: HTTPMetrics
+    let report: MetricsReport
     let readiness: Readiness
 
     /// `GET /healthz`: the process answers. Needs no token.
@@ -22,9 +22,21 @@ struct ServerRoutes: Sendable {
         return .json(["status": "ready"])
     }
 
-    /// `GET /metrics`: the Prometheus text exposition.
-    func metricsPage(_ request: Request, context: APIRequestContext) -> Response {
-        .text(MetricsReport.render(host: host, metrics: metrics), contentType: PrometheusText.contentType)
+    /// `GET /metrics`: the Prometheus text exposition, for a token with the admin or the metrics
+    /// role, or (`http.metrics: loopback`) any request from a loopback address. The middleware lets
+    /// the request through without a token; this decides.
+    func metricsPage(_ request: Request, context: APIRequestContext) throws -> Response {
+        switch context.principal?.role {
+        case .admin?, .metrics?:
+            break
+        case nil where host.deployment.metricsAccess == .loopback && context.fromLoopback:
+            break
+        case nil:
+            throw APIError.unauthorized("/metrics needs a token with the admin or the metrics role (tessera token create --role metrics NAME)")
+        default:
+            throw PluginError(.forbidden, "/metrics is read with a token of the admin or the metrics role, not '\(context.principal!.role)'")
+        }
+        return .text(report.render(host: host), contentType: MetricsReport.contentType)
     }
 
     /// `GET /openapi.json`: made anew from the manifests on each request, so it follows the plugins.

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import TesseraSDK
 
 /// What travels with one request through the middlewares to its route: Hummingbird's own state,
@@ -13,8 +14,24 @@ public struct APIRequestContext: RequestContext {
     /// reads them here instead of from `parameters`, which Hummingbird keeps in a generic
     /// dictionary whose literal cost 3 % of a call's CPU (docs/benchmarks.md).
     var operationTarget: (plugin: Substring, operation: Substring)?
+    /// The connection, for the peer's address where a route needs it (`/metrics`); kept rather
+    /// than its address read, since reading it costs on every request.
+    private let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
+    }
+
+    /// Whether the request came from a loopback address (127.0.0.0/8, ::1, or IPv4 mapped into IPv6).
+    var fromLoopback: Bool {
+        guard let address = channel.remoteAddress else { return false }
+        switch address {
+        case .v4(let v4): return (UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24) == 127
+        case .v6:
+            let text = address.ipAddress ?? ""
+            return text == "::1" || text.hasPrefix("::ffff:127.")
+        default: return false
+        }
     }
 }

@@ -28,7 +28,7 @@ enum APIRouter {
                                            metrics: metrics, hub: hub, log: host.options.log)
         // Middlewares apply to routes added after them, so they come first.
         for middleware in middlewares { router.add(middleware: middleware) }
-        let server = ServerRoutes(host: host, metrics: metrics, readiness: readiness)
+        let server = ServerRoutes(host: host, report: MetricsReport(metrics: metrics), readiness: readiness)
         let plugins = PluginRoutes(host: host, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
         var table = RouteTable(router: router)
         table.add(.get, "/healthz", server.health)
@@ -86,7 +86,7 @@ enum APIRouter {
             ResponseCountMiddleware(metrics: metrics),
             ErrorMiddleware(),
             // The hub's routes check their own device tokens (HubRoutes).
-            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/readyz", "/", "/favicon.ico"] + SessionRoutes.openPaths),
+            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/readyz", "/metrics", "/", "/favicon.ico"] + SessionRoutes.openPaths),
                            openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
                            basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"],
                            signIn: signIn, now: { [clock] in clock?.now() ?? Date() }),
