@@ -103,6 +103,8 @@ struct CLIError: Error, CustomStringConvertible {
         case pluginCrashed = 7, pluginTimeout = 8
         /// A running host serves the data directory: ask it (issue 46).
         case hostRunning = 9
+        /// No host answers at the URL a command that talks to a running host used (issue 46).
+        case noHostAnswers = 10
     }
     let code: Code
     let message: String

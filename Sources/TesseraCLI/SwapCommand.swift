@@ -46,7 +46,7 @@ struct RunningHost {
         do {
             response = try await HTTPExchange(method, url, headers: headers, body: body.map { Array($0.serialized().utf8) } ?? [], timeout: 60).send()
         } catch {
-            throw CLIError(code: .unavailable, message: "no host answers at \(base): \(error.localizedDescription) (is `tessera serve` running?)")
+            throw CLIError(code: .noHostAnswers, message: "no host answers at \(base): \(error.localizedDescription) (is `tessera serve` running?)")
         }
         let reply = (try? JSONValue(parsing: response.body)) ?? .null
         let status = response.status

@@ -123,6 +123,9 @@ import TesseraTestFixtures
         await process.terminateAndWait()
         let log = await drained.value
         #expect(log.contains("SIGHUP") && log.contains("stopped: \(Self.example)"), "\(log.suffix(2000))")
+        // Nobody answers there now: its own exit code, not 5 ("plugin not active").
+        let nobody = try await reload()
+        #expect(nobody.status == 10 && nobody.stderr.contains("no host answers"), "\(nobody.status) \(nobody.stderr)")
     }
 
     @Test(.hangWatchdog) func serveEndsSayingWhichEnabledPluginWasRefused() async throws {
