@@ -3,6 +3,7 @@
 //
 // Layering, from the bottom:
 //   sdk/ (its own package)  TesseraSDK (dynamic, library evolution) + TesseraPluginStamp (static C)
+//   TesseraSystem           the host's primitives: EINTR-safe system calls, an async serial gate
 //   TesseraSchema           JSON Schema validation of manifests, deployments and operation input
 //   TesseraSQLite           a small, careful wrapper over the system SQLite
 //   TesseraManifest         plugin manifests and deployment files: models, loading, errors
@@ -70,16 +71,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "TesseraSchema", dependencies: [sdk]),
+        // The host's primitives, depending on nothing: EINTR-safe system calls, an async serial gate.
+        .target(name: "TesseraSystem"),
         .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
         .target(name: "CTesseraSHA256"),
-        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256"]),
+        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256", "TesseraSystem"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRecurrence"),
         .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence", "TesseraOnDemand"]),
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
-        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSQLite", "TesseraOnDemand"]),  // SQLite for its SerialGate
+        .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSystem", "TesseraOnDemand"]),
         .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
         // Foundation's networking and XML in a library of their own, loaded on first use by
         // TesseraOnDemand: the host's executable links neither (docs/architecture.md).
@@ -89,18 +92,18 @@ let package = Package(
         .target(name: "TesseraSyncClient", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraFiles", "TesseraOnDemand"]),
         .target(name: "TesseraSecrets", dependencies: [sdk, "TesseraSQLite"]),
         // SHA-256 of file contents comes from TesseraLoader's `SHA256`; collection is due work on the clock.
-        .target(name: "TesseraFiles", dependencies: [sdk, "TesseraSQLite", "TesseraLoader", "TesseraClock"]),
+        .target(name: "TesseraFiles", dependencies: [sdk, "TesseraSQLite", "TesseraLoader", "TesseraClock", "TesseraSystem"]),
         // The system's libcrypt: yescrypt for the hub's passwords.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // SHA-256 of device tokens and invitation codes comes from TesseraLoader's `SHA256`.
-        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "TesseraClock", "CCrypt", "TesseraOnDemand"]),
+        .target(name: "TesseraHub", dependencies: [sdk, "TesseraSQLite", "TesseraSync", "TesseraLoader", "TesseraClock", "CCrypt", "TesseraOnDemand", "TesseraSystem"]),
         // The hub's store in PostgreSQL, for hubs that run as several replicas (edge: postgres-nio).
         .target(name: "TesseraHubPostgres", dependencies: [
             "TesseraHub", sdk, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The process tier (docs/isolation.md): frames, the child's capability proxies, the runner's loop.
-        .target(name: "TesseraIsolation", dependencies: [sdk, "TesseraLoader"]),
+        .target(name: "TesseraIsolation", dependencies: [sdk, "TesseraLoader", "TesseraSystem"]),
         // The process tier's sandbox (Landlock, seccomp, a network namespace, rlimits), applied by a
         // constructor of the runner only: never linked into the host.
         .target(name: "CTesseraSandbox"),
@@ -108,14 +111,14 @@ let package = Package(
         .target(name: "CTesseraCrash"),
         .executableTarget(name: "TesseraPluginRunner", dependencies: ["TesseraIsolation", "CTesseraSandbox"]),
         .target(name: "TesseraRuntime", dependencies: [
-            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite", "CTesseraCrash",
+            sdk, "TesseraIsolation", "TesseraSchema", "TesseraManifest", "TesseraLoader", "TesseraStorage", "TesseraClock", "TesseraSQLite", "CTesseraCrash", "TesseraSystem",
             "TesseraNotifications", "TesseraEvents", "TesseraLocation", "TesseraOutbound", "TesseraSecrets", "TesseraSync", "TesseraSyncClient", "TesseraFiles",
             // The host's log (DESIGN.md §9): one swift-log Logger, shared with the HTTP edge.
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TesseraHTTP", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
-            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", "TesseraFiles", sdk,
+            "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", "TesseraFiles", "TesseraSystem", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,10 +129,11 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "TesseraCLI", dependencies: [
-            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", "TesseraSQLite", sdk,
+            "TesseraRuntime", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraHTTP", "TesseraLocation", "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraOnDemand", "TesseraSQLite", "TesseraSystem", sdk,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "TesseraBench", dependencies: [
+            "TesseraSystem",
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", "TesseraHubPostgres", sdk,
             "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
@@ -146,7 +150,7 @@ let package = Package(
         .executableTarget(name: "TesseraPlainServer", dependencies: ["TesseraBenchAnchor"]),
         // Writes record batches, or delivers notifications, until killed; the crash-safety tests
         // kill it with SIGKILL.
-        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock", "TesseraFiles"]),
+        .executableTarget(name: "TesseraStorageTorture", dependencies: ["TesseraStorage", "TesseraNotifications", "TesseraClock", "TesseraFiles", "TesseraSystem"]),
         // A plugin's own tests: its real code on the host's real capabilities, in-process.
         .target(name: "TesseraTesting", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraNotifications", "TesseraEvents",
@@ -191,6 +195,7 @@ let package = Package(
         // One scratch folder per test process (TMPDIR), removed when it ends: Tests/CTestScratch/scratch.c.
         .target(name: "CTestScratch", path: "Tests/CTestScratch"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
+        .testTarget(name: "TesseraSystemTests", dependencies: ["TesseraSystem"]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [

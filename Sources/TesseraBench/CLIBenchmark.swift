@@ -1,5 +1,6 @@
 import Foundation
 import TesseraSDK
+import TesseraSystem
 
 /// What one `tessera call` costs an end user, as a whole process: `tessera call dev.tessera.example
 /// list-notes` on a data directory where the plugin ran before, with the shipped modules'
@@ -64,7 +65,7 @@ func spawnAndWait(_ executable: String, _ arguments: [String]) throws {
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
     guard spawned == 0 else { throw PluginError(.internal, "cannot start \(executable): \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    _ = SystemCall.retryingInterrupted { waitpid(pid, &status, 0) }
     // Exited (the low seven bits are 0) with status 0.
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
         throw PluginError(.internal, "\(executable) \(arguments.joined(separator: " ")) failed (wait status \(status))")

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TesseraSystem
 #endif
 
 /// A POSIX ustar archive, written and read a member at a time (what `tessera backup` writes and
@@ -33,12 +34,7 @@ enum TarArchive {
         func writeAll(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try writeAll($0) } }
 
         func writeAll(_ buffer: UnsafeRawBufferPointer) throws {
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; throw BackupError("cannot write the archive: errno \(errno)") }
-                offset += n
-            }
+            do { try SystemCall.writeAll(fd, buffer) } catch { throw BackupError("cannot write the archive: \(error)") }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TesseraLoader
 import TesseraSDK
+import TesseraSystem
 
 /// Files that come from the hub (docs/files.md, "Through the hub"): a synced record refers to a
 /// file this device does not have; its bytes arrive in pieces into `incoming/<address>.part`
@@ -51,8 +52,7 @@ extension FileStore {
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { chunk in SystemCall.retryingInterrupted { read(fd, chunk.baseAddress!, chunk.count) } }
             guard n >= 0 else { throw FileSystem.failure("reading", path) }
             if n == 0 { break }
             try buffer.withUnsafeBytes { try writer.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
@@ -69,8 +69,7 @@ extension FileStore {
         var hash = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { chunk in SystemCall.retryingInterrupted { read(fd, chunk.baseAddress!, chunk.count) } }
             guard n >= 0 else { throw FileSystem.failure("reading", path) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }

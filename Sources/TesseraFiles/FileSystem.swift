@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import TesseraSDK
+import TesseraSystem
 
 /// The POSIX calls an atomic, durable put needs, each failing with the path and `errno` named.
 enum FileSystem {
@@ -22,13 +23,8 @@ enum FileSystem {
 
     /// Writes all of `bytes`.
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw failure("writing", path) }
-            done += n
-        }
+        // The failure reads errno, which the failed write left.
+        do { try SystemCall.writeAll(fd, bytes) } catch { throw failure("writing", path) }
     }
 
     static func sync(_ fd: Int32, path: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import TesseraLoader
+import TesseraSystem
 
 /// The bytes of the files that pass through the hub, on disk, named by their SHA-256 (docs/hub.md,
 /// "Files"). Whatever the hub's store (SQLite or PostgreSQL), the bytes live here and only their
@@ -125,8 +126,7 @@ public struct HubBlobStore: Sendable {
         var hash = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { chunk in SystemCall.retryingInterrupted { read(fd, chunk.baseAddress!, chunk.count) } }
             guard n >= 0 else { throw failure("reading", path) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
@@ -139,13 +139,8 @@ public struct HubBlobStore: Sendable {
     }
 
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw failure("writing", path) }
-            done += n
-        }
+        // The failure reads errno, which the failed write left.
+        do { try SystemCall.writeAll(fd, bytes) } catch { throw failure("writing", path) }
     }
 
     static func failure(_ what: String, _ path: String) -> HubError {
@@ -172,8 +167,9 @@ public final class HubBlob: Sendable {
         var bytes = [UInt8](repeating: 0, count: wanted)
         var done = 0
         while done < wanted {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingInterrupted { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
+            }
             guard n > 0 else { throw HubError(.internal, "store", "hub files: reading failed (errno \(errno))") }
             done += n
         }

@@ -1,5 +1,6 @@
 import TesseraSDK
 import TesseraSQLite
+import TesseraSystem
 
 /// The hub's embedded store: one SQLite file (`<data>/hub.sqlite`, WAL, `synchronous=FULL`, so an
 /// acknowledged push survives a crash), for a hub that runs as one process.

@@ -69,6 +69,8 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             let ready = poll(&fds, nfds_t(fds.count), -1)
             queue.withLock { $0.sleeping = false }
             lastIdle = ContinuousClock.now - idleSince
+            // Interrupted: round the loop, which looks at the queue again before the next wait
+            // (not SystemCall.retryingInterrupted, which would wait again at once).
             if ready < 0 { if errno == EINTR { continue } else { return } }
             if fds[0].revents != 0 { wake.drain() }
             var ended: [Int] = []

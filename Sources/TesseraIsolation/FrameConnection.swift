@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 /// One end of the host–child socket, carrying frames: a 4-byte big-endian length, then that many
@@ -76,17 +77,12 @@ public final class FrameConnection: Sendable {
     /// `false` when the time ran out.
     public func waitUntilReadable(nanoseconds: Int64? = nil) -> Bool {
         var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let n: Int32
-            if let nanoseconds {
-                var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-                n = PPoll.call(&ready, 1, &timeout, nil)
-            } else {
-                n = PPoll.call(&ready, 1, nil, nil)
-            }
-            if n < 0 && errno == EINTR { continue }
-            return n != 0
+        let n = SystemCall.retryingInterrupted { () -> Int32 in
+            guard let nanoseconds else { return PPoll.call(&ready, 1, nil, nil) }
+            var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+            return PPoll.call(&ready, 1, &timeout, nil)
         }
+        return n != 0
     }
 
     /// Whether the socket has bytes or ended, now, without waiting.
@@ -102,11 +98,10 @@ public final class FrameConnection: Sendable {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FrameError.closed(String(cString: strerror(errno)))
+            let n = bytes.withUnsafeBytes { raw in
+                SystemCall.retryingInterrupted { Glibc.send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             }
+            if n < 0 { throw FrameError.closed(String(cString: strerror(errno))) }
             offset += n
         }
     }
@@ -141,15 +136,10 @@ struct ReadBuffer {
     /// One `read(2)` into the free space; `false` at the end of the stream.
     mutating func fill(from fd: Int32) throws -> Bool {
         if bytes.count - end < Self.readSize / 4 { makeRoom(for: end - start + Self.readSize) }
-        while true {
-            let n = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + end, raw.count - end) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FrameError.closed(String(cString: strerror(errno)))
-            }
-            end += n
-            return n > 0
-        }
+        let n = bytes.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupted { Glibc.read(fd, raw.baseAddress! + end, raw.count - end) } }
+        if n < 0 { throw FrameError.closed(String(cString: strerror(errno))) }
+        end += n
+        return n > 0
     }
 
     /// Moves the unread bytes to the front and grows the buffer so `count` bytes fit from there.

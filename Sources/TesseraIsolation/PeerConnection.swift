@@ -102,6 +102,7 @@ public final class PeerConnection: Sendable {
             var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: lanes.wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += watched.map { pollfd(fd: lanes.connections[$0].fd, events: Int16(POLLIN), revents: 0) }
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                // Interrupted: round the loop, which reads the frames and lanes again before the next wait.
                 if errno == EINTR { continue } else { return }
             }
             if fds[1].revents != 0 { lanes.wake.drain() }

@@ -1,4 +1,5 @@
 import Glibc
+import TesseraSystem
 
 // Reads the parts of an ELF64 little-endian shared object the host checks before loading it (gate 1):
 // the section table, one section's bytes (the stamp), DT_NEEDED/DT_SONAME, the defined dynamic
@@ -652,16 +653,10 @@ struct BoundedFile: ~Copyable {
         var done = 0
         let fd = descriptor
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
-                if n > 0 {
-                    done += n
-                } else if n == 0 {
-                    break
-                } else if Glibc.errno != EINTR {
-                    failure = Glibc.errno
-                    break
-                }
+            do { done = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer), at: Int64(offset)) } catch let error as SystemCallError {
+                failure = error.errno
+            } catch {
+                failure = EIO
             }
             initialized = done
         }

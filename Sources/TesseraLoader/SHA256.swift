@@ -1,4 +1,5 @@
 import Glibc
+import TesseraSystem
 internal import CTesseraSHA256
 
 /// SHA-256 (FIPS 180-4), in plain Swift so that the runtime core depends on nothing but the toolchain,
@@ -150,12 +151,12 @@ public struct SHA256: Sendable {
         defer { chunk.deallocate() }
         var hash = SHA256()
         while true {
-            let n = read(fd, chunk.baseAddress, chunkSize)
+            let n = SystemCall.retryingInterrupted { read(fd, chunk.baseAddress, chunkSize) }
             if n > 0 {
                 hash.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
             } else if n == 0 {
                 break
-            } else if errno != EINTR {
+            } else {
                 throw FileReadError(path: path, operation: "cannot read", code: errno)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// What identifies a build file without reading its bytes: the inode it lives in, its size, and
 /// the times it was last written and last changed.
@@ -206,11 +207,7 @@ struct StageIndex {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
-        }
+        do { try bytes.withUnsafeBytes { buffer in try SystemCall.writeAll(fd, buffer) } } catch { return false }
         return true
     }
 
@@ -226,7 +223,7 @@ struct StageIndex {
         // second read would only see the end.
         var count = -1
         let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, initialized in
-            repeat { count = read(fd, buffer.baseAddress!, limit + 1) } while count < 0 && errno == EINTR
+            count = SystemCall.retryingInterrupted { read(fd, buffer.baseAddress!, limit + 1) }
             initialized = max(count, 0)
         }
         return count >= 0 && count <= limit ? bytes : nil

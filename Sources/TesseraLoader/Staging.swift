@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// A plugin library copied to its content-addressed path: the bytes that gate 1 checks and gate 2
 /// loads are the same bytes, whatever happens to the original file meanwhile.
@@ -122,10 +123,9 @@ public struct GenerationStore: Sendable {
         defer { close(output) }
         var copied = 0
         while copied < size {
-            let n = sendfile(output, input, nil, size - copied)
+            let n = SystemCall.retryingInterrupted { sendfile(output, input, nil, size - copied) }
             if n > 0 { copied += n; continue }
             if n == 0 { break }  // the build shrank meanwhile: the copy is what there was
-            if errno == EINTR { continue }
             if errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP {
                 copied += try copyByReading(input, to: output, from: copied, path: source)
                 break
@@ -142,16 +142,11 @@ public struct GenerationStore: Sendable {
         defer { chunk.deallocate() }
         var total = 0
         while true {
-            let n = pread(input, chunk.baseAddress, chunk.count, off_t(offset + total))
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.retryingInterrupted { pread(input, chunk.baseAddress, chunk.count, off_t(offset + total)) }
             if n < 0 { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot read \(path): \(String(cString: strerror(errno)))"]) }
             if n == 0 { return total }
-            var written = 0
-            while written < n {
-                let w = write(output, chunk.baseAddress! + written, n - written)
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write the staged copy: \(String(cString: strerror(errno)))"]) }
-                written += w
+            do { try SystemCall.writeAll(output, UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(chunk)[..<n])) } catch {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write the staged copy: \(String(cString: strerror(error.errno)))"])
             }
             total += n
         }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TesseraClock
 import TesseraSDK
-import TesseraSQLite
+import TesseraSystem
 
 /// What became of one ingested batch.
 public struct IngestReport: Sendable, Hashable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TesseraSystem
 
 /// A TCP connection read line by line, with Glibc sockets and `poll`, so that a reader can stop
 /// within one poll interval without closing the socket under another thread.
@@ -60,9 +61,9 @@ final class TCPLineConnection {
     func send(_ text: String) throws(Failure) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { buffer in SystemCall.retryingInterrupted { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) } }
             if n < 0 {
-                if errno == EAGAIN || errno == EINTR { waitFor(POLLOUT, milliseconds: 100); continue }
+                if errno == EAGAIN { waitFor(POLLOUT, milliseconds: 100); continue }
                 throw Failure(description: "send failed: \(String(cString: strerror(errno)))")
             }
             bytes = bytes.dropFirst(n)
@@ -75,10 +76,10 @@ final class TCPLineConnection {
         if let line = takeLine() { return line }
         guard waitFor(POLLIN, milliseconds: milliseconds) else { return nil }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let n = chunk.withUnsafeMutableBytes { buffer in SystemCall.retryingInterrupted { recv(fd, buffer.baseAddress, buffer.count, 0) } }
         if n == 0 { throw Failure(description: "the server closed the connection") }
         if n < 0 {
-            if errno == EAGAIN || errno == EINTR { return nil }
+            if errno == EAGAIN { return nil }
             throw Failure(description: "receive failed: \(String(cString: strerror(errno)))")
         }
         buffer.append(contentsOf: chunk[0..<n])

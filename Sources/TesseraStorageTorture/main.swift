@@ -14,6 +14,7 @@ import TesseraSDK
 import TesseraStorage
 import TesseraClock
 import TesseraNotifications
+import TesseraSystem
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "notifications", let count = Int(arguments[3]) {
@@ -29,14 +30,8 @@ guard arguments.count == 3, let start = Int64(arguments[2]) else {
 
 func say(_ line: String) {
     let bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            exit(74)  // the reader went away
-        }
-        offset += n
+    do { try bytes.withUnsafeBytes { buffer in try SystemCall.writeAll(STDOUT_FILENO, buffer) } } catch {
+        exit(74)  // the reader went away
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import TesseraSystem
 
 /// Tells whether anything in a folder may have changed since the last look, without touching the
 /// file system: an inotify watch on the folder, read without blocking.
@@ -36,10 +37,9 @@ final class FileChangeWatch: @unchecked Sendable {
         return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             var changed = false
             while true {
-                let count = read(descriptor, buffer.baseAddress, buffer.count)
+                let count = SystemCall.retryingInterrupted { read(descriptor, buffer.baseAddress, buffer.count) }
                 if count > 0 { changed = true; continue }
                 let error = errno
-                if count < 0 && error == EINTR { continue }
                 // EAGAIN: nothing (more) queued. Any other error: be safe and look at the file.
                 return changed || (count < 0 && error != EAGAIN)
             }

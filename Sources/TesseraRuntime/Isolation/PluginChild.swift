@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraIsolation
 import TesseraSDK
+import TesseraSystem
 
 /// One `tessera-plugin-runner` process and the socket to it.
 ///
@@ -101,7 +102,7 @@ final class PluginChild: Sendable {
         child.peer.start { [child] in
             var raw: Int32 = 0
             var usage = rusage()
-            while wait4(child.pid, &raw, 0, &usage) == -1 && errno == EINTR {}
+            _ = SystemCall.retryingInterrupted { wait4(child.pid, &raw, 0, &usage) }
             child.socketClosed.withLock { closed in
                 close(hostEnd)
                 closed = true
@@ -129,8 +130,7 @@ final class PluginChild: Sendable {
                 output(String(text.prefix(4000)))
             }
             while true {
-                let n = read(fd, &chunk, chunk.count)
-                if n < 0 && errno == EINTR { continue }
+                let n = SystemCall.retryingInterrupted { read(fd, &chunk, chunk.count) }
                 if n <= 0 { break }
                 pending += chunk[0..<n]
                 while let newline = pending.firstIndex(of: 0x0A) {
@@ -153,7 +153,7 @@ final class PluginChild: Sendable {
     private func watchForDeath(hostEnd: Int32) {
         let thread = Thread { [self] in
             var info = siginfo_t()
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+            _ = SystemCall.retryingInterrupted { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
             _ = Glibc.kill(-pid, SIGKILL)
             socketClosed.withLock { closed in
                 if !closed { _ = shutdown(hostEnd, Int32(SHUT_RDWR)) }
