@@ -126,7 +126,9 @@ extension PluginContext {
         _ diary: Diary, _ name: String, input: Input.Type, _ handler: @escaping @Sendable (Input, OperationCall) async throws -> Output
     ) {
         onOperation(name, input: input) { input, call in
-            try? await diary.moveLegacyPhotoLists()
+            do { try await diary.moveLegacyPhotoLists() } catch {
+                self.log.warning("the old photo lists could not all be moved into rows (\(error)); the next start tries again")
+            }
             return try await handler(input, call)
         }
     }

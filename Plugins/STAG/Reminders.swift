@@ -101,7 +101,12 @@ struct Reminders: Sendable {
         guard let notifications else { return }
         var plan = ReminderPlan(settings: try await settings(), now: store.clock.now())
         plan.addExams(exams)
-        if plan.settings[.classBefore]?.enabled == true { plan.addClasses(await classesOfTheNextSevenDays()) }
+        // Classes that could not be read (IS/STAG unreachable and no kept week) leave the class
+        // reminders as they are: taken for "no classes", they would all be cancelled.
+        var classesUnknown = false
+        if plan.settings[.classBefore]?.enabled == true {
+            if let classes = await classesOfTheNextSevenDays() { plan.addClasses(classes) } else { classesUnknown = true }
+        }
         // An expired ticket (IS/STAG answered 401) needs no "expires soon": the person was told it expired.
         if try await store.setting("ticketExpiredAt") == nil, let expires = try await store.setting("ticketExpires").flatMap(ISO.parseUTC) {
             plan.add(.ticketExpiring, "ticket", at: expires, "IS/STAG login expires soon",
@@ -111,7 +116,7 @@ struct Reminders: Sendable {
         let pending = try await notifications.pending()
         let current = Dictionary(pending.map { ($0.request.key, $0.request) }, uniquingKeysWith: { first, _ in first })
         for request in plan.wanted.values where current[request.key] != request { try await notifications.schedule(request) }
-        let owned = Self.planned.map(\.key)
+        let owned = Self.planned.filter { !(classesUnknown && $0 == .classBefore) }.map(\.key)
         for item in pending where !plan.keeps(item.request.key) && owned.contains(where: { item.request.key.hasPrefix($0) }) {
             try await notifications.cancel(key: item.request.key)
         }
@@ -125,15 +130,18 @@ struct Reminders: Sendable {
         }
     }
 
-    /// The classes of this week and next (the student's and, for a teacher, the teacher's).
-    private func classesOfTheNextSevenDays() async -> [JSONValue] {
+    /// The classes of this week and next (the student's and, for a teacher, the teacher's); `nil`
+    /// when the student's timetable could not be read. (The teacher's is `nil` for a person who
+    /// is not a teacher, so its failure counts as no classes.)
+    private func classesOfTheNextSevenDays() async -> [JSONValue]? {
         let now = store.clock.now()
         var events: [JSONValue] = []
         for offset: TimeInterval in [0, 7 * 86_400] {
             let input = TimetableInput(date: ISO.day(now.addingTimeInterval(offset)), day: nil)
-            for week in [try? await student.timetable(input), try? await Teacher(student: student).timetable(input)] {
-                events += week?["data"]?["events"]?.arrayValue ?? []
-            }
+            guard let week = try? await student.timetable(input) else { return nil }
+            events += week["data"]?["events"]?.arrayValue ?? []
+            let teaching = try? await Teacher(student: student).timetable(input)
+            events += teaching?["data"]?["events"]?.arrayValue ?? []
         }
         return events
     }

@@ -49,15 +49,18 @@ final class Travel: Sendable {
     }
 
     func me() async throws -> Me {
-        guard let row = try await row("SELECT username, space_id FROM account WHERE id = 'me'"),
-              let name = row["username"].text, let space = row["space_id"].text else {
+        guard let me = try await meIfSetUp() else {
             throw PluginError.refused(.notSetUp, "set up the account first (account-setup: username and PIN)")
         }
-        return Me(username: name, space: space)
+        return me
     }
 
+    /// The account, or `nil` when none is set up. A storage error is thrown, not taken for "not set
+    /// up": callers then set up again, skip an SOS timer or overwrite the account row.
     func meIfSetUp() async throws -> Me? {
-        try? await me()
+        guard let row = try await row("SELECT username, space_id FROM account WHERE id = 'me'"),
+              let name = row["username"].text, let space = row["space_id"].text else { return nil }
+        return Me(username: name, space: space)
     }
 }
 

@@ -173,9 +173,7 @@ enum BackupArchive {
     /// `PRAGMA integrity_check`), and only then renamed into place: a damaged archive leaves nothing.
     static func restore(_ archive: String, into dataDirectory: String) throws -> Summary {
         let target = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
-        if let existing = try? FileManager.default.contentsOfDirectory(atPath: target), !existing.isEmpty {
-            throw BackupError("\(target) is not empty: restore into a new or empty data directory (move the old one aside first)")
-        }
+        try requireAbsentOrEmptyFolder(target)
         let staging = target + ".restoring-\(getpid())"
         try? FileManager.default.removeItem(atPath: staging)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
@@ -225,10 +223,31 @@ enum BackupArchive {
         }
         if let extra = hashes.keys.sorted().first { throw BackupError("\(archive) holds \(extra), which its list does not name") }
         try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? FileManager.default.removeItem(atPath: target)  // empty, checked above
+        // An empty folder, checked above: rmdir, which removes nothing else whatever happened meanwhile.
+        guard Glibc.rmdir(target) == 0 || errno == ENOENT else { throw BackupError("cannot replace the empty folder \(target): errno \(errno)") }
         guard rename(staging, target) == 0 else { throw BackupError("cannot move the restored data to \(target): errno \(errno)") }
         done = true
         return summary
+    }
+
+    /// Refuses a target that exists and is not an empty folder (a file, a folder with anything in
+    /// it, or one that cannot be read): only a target that is absent or empty is ever replaced.
+    static func requireAbsentOrEmptyFolder(_ target: String) throws {
+        var info = stat()
+        guard lstat(target, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw BackupError("cannot look at \(target): errno \(errno); restore into a new or empty data directory")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw BackupError("\(target) is a file, not a folder: restore into a new or empty data directory")
+        }
+        let existing: [String]
+        do { existing = try FileManager.default.contentsOfDirectory(atPath: target) } catch {
+            throw BackupError("cannot read \(target) (\(error.localizedDescription)): restore into a new or empty data directory")
+        }
+        guard existing.isEmpty else {
+            throw BackupError("\(target) is not empty: restore into a new or empty data directory (move the old one aside first)")
+        }
     }
 
     static func checkStore(_ path: String) throws {

@@ -156,3 +156,7 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
 
 /// Writes a line to stdout at once (unbuffered, so a reader on a pipe sees it as it is said).
 func say(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+
+/// Prints `tessera: warning: <text>` on stderr: something failed that the command's result does
+/// not depend on, but the operator must know.
+func warn(_ text: String) { FileHandle.standardError.write(Data("tessera: warning: \(text)\n".utf8)) }

@@ -108,7 +108,10 @@ struct Serve: AsyncParsableCommand {
         let server = HTTPServer(host: host, tokens: tokens, configuration: http, hub: hub, hubFiles: hubFiles)
         let boundPort: Int
         do { boundPort = try await server.start() } catch { throw CLIError(code: .failure, message: "\(error)") }
-        try? here.announce(pid: getpid(), url: Self.url(http.host == "0.0.0.0" ? "127.0.0.1" : http.host, boundPort))
+        do { try here.announce(pid: getpid(), url: Self.url(http.host == "0.0.0.0" ? "127.0.0.1" : http.host, boundPort)) } catch {
+            // The host serves either way; the CLI then cannot find it without --url.
+            warn("where this host listens could not be written to \(host.options.dataDirectory)/host.json (\(error)): give plugins swap, restart, reload and list --running the --url")
+        }
         // Only once listening: a start that fails leaves no token behind that nobody saw work.
         if let secret = try tokenAction({ try tokens.ensureAdminToken() }) {
             try Self.handOver(adminToken: secret, tokens: tokens, dataDirectory: host.options.dataDirectory)

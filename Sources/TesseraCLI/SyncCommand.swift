@@ -33,7 +33,9 @@ struct Sync: AsyncParsableCommand {
                     throw CLIError(code: error.code == "unavailable" ? .unavailable : .forbidden, message: "\(error)")
                 }
                 // The person signs in to the console with the same name and password, offline too.
-                try? LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password)
+                do { try LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password) } catch {
+                    warn("the console sign-in for \(person.name) could not be kept (\(error)): they cannot sign in to the console with that password")
+                }
                 say("logged in to \(host.deployment.sync?.hub ?? "?") as \(name)")
             }
         }
@@ -62,7 +64,11 @@ struct Sync: AsyncParsableCommand {
                 // The person's data left the device; so does their console account.
                 if let person = hubPerson {
                     let accounts = LocalAccounts(dataDirectory: host.options.dataDirectory)
-                    if accounts.account(named: person.name)?.source == "hub" { try? accounts.remove(name: person.name) }
+                    if accounts.account(named: person.name)?.source == "hub" {
+                        do { try accounts.remove(name: person.name) } catch {
+                            warn("the console account of \(person.name) could not be removed (\(error)): remove it with tessera account remove \(person.name)")
+                        }
+                    }
                 }
                 let rows = report.rows.values.reduce(0, +)
                 say("logged out of \(host.deployment.sync?.hub ?? "?"): removed \(rows) synced rows, \(report.files.count) files, \(report.notifications) pending notifications")

@@ -26,7 +26,9 @@ extension Sync {
                 let registration = HubRegistration(firstName: firstName, surname: surname, email: email, password: password,
                                                    acceptTerms: acceptTerms, device: device ?? ProcessInfo.processInfo.hostName)
                 let person = try await Sync.hubCall { try await host.syncRegister(registration) }
-                try? LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password)
+                do { try LocalAccounts(dataDirectory: host.options.dataDirectory).keepHubPassword(name: person.name, password: password) } catch {
+                    warn("the console sign-in for \(person.name) could not be kept (\(error)): they cannot sign in to the console with that password")
+                }
                 say("registered at \(host.deployment.sync?.hub ?? "?") as \(person.name) (person \(person.id)); this device is logged in")
             }
         }

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TesseraSDK
 import TesseraSQLite
+import TesseraSystem
 
 /// The host's file store: each plugin's files, content-addressed, under its data directory, and
 /// one index of them (`<data>/files.sqlite`).
@@ -85,8 +86,12 @@ public final class FileStore: Sendable {
     public func open(plugin: String, address: String) throws -> StoredFile {
         guard let descriptor = try descriptor(plugin: plugin, address: address) else { throw Self.notFound(address) }
         let fd = Glibc.open(objectPath(plugin, address), O_RDONLY | O_CLOEXEC)
-        // Collected between the lookup and the open: as if it had not been there.
-        guard fd >= 0 else { throw Self.notFound(address) }
+        guard fd >= 0 else {
+            // Collected between the lookup and the open: as if it had not been there. Any other
+            // failure (no descriptors left, no permission) is not "no such file".
+            if errno == ENOENT { throw Self.notFound(address) }
+            throw PluginError(.internal, "files: \(address) could not be opened: \(String(cString: strerror(errno)))")
+        }
         return StoredFile(descriptor: descriptor, fd: fd)
     }
 
@@ -253,8 +258,9 @@ public final class StoredFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(wanted))
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingInterrupted { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
+            }
             guard n > 0 else { throw PluginError(.internal, "files: reading \(descriptor.address) failed (errno \(errno))") }
             done += n
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraSDK
 
 /// The capability objects a plugin in the process tier receives: the SDK's protocols, each call
@@ -9,12 +10,13 @@ import TesseraSDK
 /// sees it as not granted (docs/isolation.md lists them).
 enum ChildCapabilities {
     /// The proxies for the granted capability names the host sent.
-    /// `httpHosts` is the HTTP grant's host list (the SDK reads it synchronously).
-    static func granted(_ names: [String], peer: PeerConnection, httpHosts: [String] = []) -> [GrantedCapability] {
+    /// `httpHosts` is the HTTP grant's host list (the SDK reads it synchronously); `hostTime` the
+    /// host's time when it started the plugin.
+    static func granted(_ names: [String], peer: PeerConnection, httpHosts: [String] = [], hostTime: Date? = nil) -> [GrantedCapability] {
         names.compactMap { name in
             switch name {
             case "storage": return GrantedCapability(.storage, StorageProxy(peer: peer) as any PluginStorage)
-            case "clock": return GrantedCapability(.clock, ClockProxy(peer: peer) as any HostClock)
+            case "clock": return GrantedCapability(.clock, ClockProxy(peer: peer, hostTime: hostTime) as any HostClock)
             case "notifications": return GrantedCapability(.notifications, NotificationsProxy(peer: peer) as any PluginNotifications)
             case "events": return GrantedCapability(.events, EventsProxy(peer: peer) as any PluginEvents)
             case "secrets": return GrantedCapability(.secrets, SecretsProxy(peer: peer) as any PluginSecrets)
@@ -63,12 +65,33 @@ struct StorageProxy: PluginStorage {
     }
 }
 
-struct ClockProxy: HostClock {
+final class ClockProxy: HostClock, Sendable {
     let peer: PeerConnection
+    /// The host's last answer (at first, its time when it started the plugin): what `now()` says
+    /// when the host does not answer.
+    private let lastAnswer: Mutex<Date?>
+
+    init(peer: PeerConnection, hostTime: Date?) {
+        self.peer = peer
+        lastAnswer = Mutex(hostTime)
+    }
+
     /// Synchronous in the SDK, so it blocks this thread for one round trip: the host's clock may be
-    /// virtual, and only the host knows its time.
+    /// virtual, and only the host knows its time. The child never reads the wall clock (issue 44:
+    /// under a virtual clock that is another time altogether): if the host does not answer — it
+    /// refused the call (too many in flight), or the connection is gone and this process ends
+    /// soon — the time is the host's last answer; with none at all, the child ends rather than
+    /// invent one.
     func now() -> Date {
-        (try? Date(wire: peer.callBlocking(CapabilityMethod.clockNow))) ?? Date()
+        do {
+            let time = try Date(wire: peer.callBlocking(CapabilityMethod.clockNow))
+            lastAnswer.withLock { $0 = time }
+            return time
+        } catch {
+            if let last = lastAnswer.withLock({ $0 }) { return last }
+            FileHandle.standardError.write(Data("the host did not tell the time (\(error)); ending\n".utf8))
+            exit(70)  // EX_SOFTWARE: the host sees the plugin's process end
+        }
     }
     func sleep(until deadline: Date) async throws {
         _ = try await peer.call(CapabilityMethod.clockSleep, deadline.wire)

@@ -117,7 +117,8 @@ final class ChildSession: Sendable {
             peer.notify(CapabilityMethod.log, ["level": .string(level.rawValue), "message": .string(message)])
         }
         let context = PluginContext(pluginID: try params.wireString("pluginID"), config: params["config"] ?? .object([:]),
-                                    capabilities: ChildCapabilities.granted(names, peer: peer, httpHosts: httpHosts), log: log)
+                                    capabilities: ChildCapabilities.granted(names, peer: peer, httpHosts: httpHosts,
+                                                                            hostTime: params["now"].flatMap { try? Date(wire: $0) }), log: log)
         loaded.withLock { $0?.context = context }
         try await instance.start(context: context)
         return registrations(context, params: params)

@@ -77,7 +77,14 @@ public final class PluginHost: Sendable {
         case .virtual(let start):
             let now = try store.loadVirtualNow() ?? start ?? Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01Z
             try store.saveVirtualNow(now)
-            clock = VirtualClockSource(start: now) { time in try? store.saveVirtualNow(time) }
+            let log = options.log
+            clock = VirtualClockSource(start: now) { time in
+                // The clock moves on in memory either way; said, since after a restart it would be
+                // back at the last time kept, and what fell due since would fall due again.
+                do { try store.saveVirtualNow(time) } catch {
+                    log(.error, "host", "the virtual clock moved to \(time) but could not be kept in host.sqlite: \(error); a restart would take it back")
+                }
+            }
         }
         let log = options.log
         let registry = self.registry
@@ -164,7 +171,7 @@ public final class PluginHost: Sendable {
                 return try host.hubAccess()
             }, tellUntold: { plugin in
                 await box?.host?.tellUntoldRemoteChanges(plugin)
-            }, roleBook: { box?.host?.roleBook() }),
+            }, roleBook: { try box?.host?.roleBook() }),
             files,
         ])
     }

@@ -54,7 +54,11 @@ extension PluginHost {
         report.files = try await fileCollector.collect(now: clock.now().addingTimeInterval(fileCollector.grace + 1))
         // Best effort: the hub forgets this device's token (a later login makes a new one).
         let connection = HubConnection(baseURL: hub.hub, token: token, timeout: 10)
-        _ = try? await connection.revokeThisDevice()
+        do { _ = try await connection.revokeThisDevice() } catch {
+            // The device forgets the token either way; the hub keeps it live until it is revoked
+            // there, which the operator must know (`tessera hub person` lists the devices).
+            log(.warning, "sync", "logged out here, but \(hub.hub) did not revoke this device's token (\(error)); it stays valid at the hub until revoked there")
+        }
         try peerState().forget(hub: hub.hub)
         _ = try secrets.remove(plugin: Self.hubTokenOwner, name: Self.hubTokenName)
         _ = try secrets.remove(plugin: Self.hubTokenOwner, name: Self.hubPersonName)

@@ -27,10 +27,11 @@ extension PluginHost {
     }
 
     /// The hub's name and the device's sync state, which keep this person's per-plugin roles;
-    /// `nil` when the deployment names no hub.
-    func roleBook() -> (hub: String, state: SyncPeerState)? {
-        guard let hub = deployment.sync, let state = try? peerState() else { return nil }
-        return (hub.hub, state)
+    /// `nil` when the deployment names no hub. Throws when the state cannot be opened: the write
+    /// to a space is then refused, not let through unchecked.
+    func roleBook() throws -> (hub: String, state: SyncPeerState)? {
+        guard let hub = deployment.sync else { return nil }
+        return (hub.hub, try peerState())
     }
 
     /// Registers, with their names, the spaces `pluginID` created while the hub was out of reach

@@ -27,9 +27,14 @@ extension PluginHost {
         return try keepLogin(try await HubConnection.logIn(baseURL: hub.hub, name: name, password: password, device: device))
     }
 
-    /// Whether a device token for the hub is kept.
+    /// Whether a device token for the hub is kept. A secrets store that cannot be read counts as
+    /// logged in (and is logged): this guards logging in and registering, and another person must
+    /// not take over a device whose first person's data may still be on it.
     public var isLoggedInToHub: Bool {
-        ((try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName)) ?? nil) != nil
+        do { return try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) != nil } catch {
+            log(.error, "sync", "whether this device is logged in to its hub could not be read (\(error)); it counts as logged in until it can be")
+            return true
+        }
     }
 
     /// The plugins whose tables sync, sorted.
@@ -111,17 +116,30 @@ extension PluginHost {
     /// Tells a plugin that has just become active what sync changed while it was not.
     func tellUntoldRemoteChanges(_ pluginID: String) async {
         // Without a hub there are no rounds, and nothing to open at start.
-        guard deployment.sync != nil, let state = try? peerState(), let bytes = try? state.untold(plugin: pluginID) else { return }
+        guard deployment.sync != nil else { return }
+        let state: SyncPeerState, kept: [UInt8]?
+        do { state = try peerState(); kept = try state.untold(plugin: pluginID) } catch {
+            log(.warning, pluginID, "what sync changed while the plugin was not active could not be read (\(error)); it is told at its next start")
+            return
+        }
+        guard let bytes = kept else { return }
         guard let untold = try? UntoldRemoteChanges.decode(bytes) else {
             log(.warning, pluginID, "the untold sync changes could not be read; the plugin reads its tables instead")
-            try? state.mergeUntold(plugin: pluginID) { _ in nil }
+            clearUntold(pluginID, in: state) { _ in nil }
             return
         }
         guard let slot = registry[pluginID], let (_, context) = await slot.admit() else { return }
         defer { slot.endCall() }
         guard await hand(untold.remoteChanges, to: context, of: pluginID) else { return }
         // Cleared only if no round added to it meanwhile (then it is told again, whole, next time).
-        try? state.mergeUntold(plugin: pluginID) { current in current == bytes ? nil : current }
+        clearUntold(pluginID, in: state) { current in current == bytes ? nil : current }
+    }
+
+    /// Clears what was kept for the plugin; a failure is said, since it is then told again.
+    private func clearUntold(_ pluginID: String, in state: SyncPeerState, _ merge: ([UInt8]?) -> [UInt8]?) {
+        do { try state.mergeUntold(plugin: pluginID, merge) } catch {
+            log(.warning, pluginID, "the sync changes it was told could not be cleared (\(error)); it may be told them again at its next start")
+        }
     }
 
     /// Calls the plugin's remote-changes handler; whether it took them (no handler: nothing to take).

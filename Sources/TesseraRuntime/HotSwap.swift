@@ -114,15 +114,17 @@ extension PluginHost {
         }
         if !candidate.started {
             do { try await pipeline.start(candidate) } catch {
-                pipeline.undo(candidate)
-                throw PluginError(.conflict, "swap rolled back: the new generation did not start: \(reason(of: error)); the old generation keeps serving")
+                let failures = pipeline.undo(candidate)
+                throw PluginError(.conflict, "swap rolled back: the new generation did not start: \(reason(of: error)); the old generation keeps serving"
+                    + Self.undoFailures(failures))
             }
         }
         do {
             return try await moveState(from: slot.withState { $0.instance }, to: candidate.instance)
         } catch {
-            pipeline.undo(candidate)
-            throw PluginError(.conflict, "swap of '\(id)' rolled back: state import failed: \(error); the old generation keeps serving")
+            let failures = pipeline.undo(candidate)
+            throw PluginError(.conflict, "swap of '\(id)' rolled back: state import failed: \(error); the old generation keeps serving"
+                + Self.undoFailures(failures))
         }
     }
 
@@ -199,6 +201,11 @@ extension PluginHost {
         guard let new, let state = try await old?.exportState() else { return 0 }
         try await new.importState(state)
         return state.bytes.count
+    }
+
+    /// What a rollback could not take back, for the end of the swap's error.
+    static func undoFailures(_ failures: [String]) -> String {
+        failures.isEmpty ? "" : " — but not everything could be taken back: " + failures.joined(separator: "; ")
     }
 
     func reason(of error: any Error) -> String {

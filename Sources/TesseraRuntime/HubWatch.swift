@@ -42,7 +42,12 @@ extension PluginHost {
         do {
             let answer = try await HubConnection(baseURL: hub, token: token).waitForChangesOrNotifications(
                 plugin: plugin, after: cursor, notificationsAfter: hubNotificationCursor(), seconds: Self.hubWaitSeconds)
-            if answer.notifications { _ = try? await fetchHubNotifications() }
+            if answer.notifications {
+                do { _ = try await fetchHubNotifications() } catch {
+                    log(.warning, "sync", "the hub has notifications for this device, but fetching them failed: \(error)")
+                    return .failed  // waits out the failure's pause instead of asking again at once
+                }
+            }
             return answer.changes ? .changes(cursor) : .nothing
         } catch {
             return .failed

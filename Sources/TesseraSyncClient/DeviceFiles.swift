@@ -48,7 +48,9 @@ public struct DeviceFiles: Sendable {
 
     /// Uploads the files an earlier round could not (noted as pending when they failed).
     public func uploadPending() async -> (sent: [String], failed: [Failure]) {
-        await upload((try? store.pendingUploads(plugin: plugin)) ?? [])
+        do { return await upload(try store.pendingUploads(plugin: plugin)) } catch {
+            return ([], [Failure(address: "(the files waiting to go up)", reason: "they could not be listed: \(error)")])
+        }
     }
 
     /// Uploads each of `addresses`; one that fails is noted as pending, to go with the next round.
@@ -59,7 +61,10 @@ public struct DeviceFiles: Sendable {
                 try store.setPendingUpload(plugin: plugin, address: address, pending: false)
                 return .success(sent)
             } catch {
-                try? store.setPendingUpload(plugin: plugin, address: address, pending: true)
+                do { try store.setPendingUpload(plugin: plugin, address: address, pending: true) } catch let noted {
+                    // Not noted as pending, a later round would not try it again.
+                    return .failure(Failure(address: address, reason: "\(error); and it could not be kept for the next round (\(noted)), so it is sent again only when a record names it anew"))
+                }
                 return .failure(Failure(address: address, reason: "\(error)"))
             }
         }
@@ -103,7 +108,10 @@ public struct DeviceFiles: Sendable {
     /// Whether bytes were sent (false: the plugin has no such file, or the hub holds it).
     @discardableResult
     public func upload(_ address: String) async throws -> Bool {
-        guard let file = try? store.open(plugin: plugin, address: address) else { return false }
+        let file: StoredFile
+        do { file = try store.open(plugin: plugin, address: address) } catch let error as PluginError where error.code == .notFound {
+            return false  // the plugin has no such file (anymore): nothing to send
+        }
         let (held, kept) = try await hub.fileUploadState(address)
         if held { return false }
         let size = file.descriptor.size
@@ -172,7 +180,10 @@ public struct DeviceFiles: Sendable {
 
     /// Fetches every file the plugin's records refer to that is not here (the eager setting).
     public func fetchMissing() async -> (fetched: [String], failed: [Failure]) {
-        let addresses = (try? store.missingLinked(plugin: plugin)) ?? []
+        let addresses: [String]
+        do { addresses = try store.missingLinked(plugin: plugin) } catch {
+            return ([], [Failure(address: "(the files records name)", reason: "which are missing could not be listed: \(error)")])
+        }
         let outcomes = await Self.each(addresses, concurrency: concurrency) { address -> Result<Bool, Failure> in
             do {
                 try await fetch(address)

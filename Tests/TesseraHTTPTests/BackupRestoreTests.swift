@@ -70,6 +70,13 @@ import TesseraTestFixtures
         let damaged = try await tessera(["restore", damagedArchive], data: ws.root + "/from-damaged")
         #expect(damaged.status == 2 && damaged.stderr.contains("damaged"), "\(damaged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.root + "/from-damaged"), "nothing made from a damaged archive")
+        // A file where the data directory should go is refused and kept (it was once taken for an
+        // empty folder and deleted).
+        let file = ws.root + "/a-file"
+        Fixtures.write("keep me", to: file)
+        let onFile = try await tessera(["restore", archive], data: file)
+        #expect(onFile.status == 2 && onFile.stderr.contains("is a file"), "\(onFile.stderr)")
+        #expect((try? String(contentsOfFile: file, encoding: .utf8)) == "keep me")
 
         let bare = ws.root + "/bare.tar"
         let withoutSecrets = try await tessera(["backup", "--to", bare, "--without-secrets"], data: ws.dataDirectory)

@@ -84,7 +84,7 @@ struct SyncAccountRoutes: Sendable {
             email: input["email"]?.stringValue ?? "", password: input["password"]?.stringValue ?? "",
             acceptTerms: input["acceptTerms"]?.boolValue ?? false, device: deviceName(input))
         let person = try await Self.hubCall { try await host.syncRegister(registration) }
-        try? signIn?.accounts.keepHubPassword(name: person.name, password: registration.password)
+        keepHubPassword(person.name, registration.password)
         return .json(answer(person), status: .created)
     }
 
@@ -95,8 +95,16 @@ struct SyncAccountRoutes: Sendable {
         let person = try await Self.hubCall {
             try await host.syncLogin(name: input["name"]?.stringValue ?? "", password: input["password"]?.stringValue ?? "", device: deviceName(input))
         }
-        try? signIn?.accounts.keepHubPassword(name: person.name, password: input["password"]?.stringValue ?? "")
+        keepHubPassword(person.name, input["password"]?.stringValue ?? "")
         return .json(answer(person))
+    }
+
+    /// The person's hub password opens the console too; said in the log when it could not be kept
+    /// (the device is logged in to the hub either way).
+    private func keepHubPassword(_ name: String, _ password: String) {
+        do { try signIn?.accounts.keepHubPassword(name: name, password: password) } catch {
+            host.options.log(.error, "http", "\(name) is logged in to the hub, but their console sign-in could not be kept (\(error)): they cannot sign in to the console with that password")
+        }
     }
 
     func logout(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -106,8 +114,12 @@ struct SyncAccountRoutes: Sendable {
         let report = try await host.syncLogout(discardUnsynced: input["discardUnsynced"]?.boolValue ?? false)
         // The person's data left the device; so does their sign-in.
         if let person, let signIn, signIn.accounts.account(named: person.name)?.source == "hub" {
-            try? signIn.accounts.remove(name: person.name)
-            try? signIn.sessions.endAll(of: person.name, now: host.clock.now())
+            do { try signIn.accounts.remove(name: person.name) } catch {
+                host.options.log(.error, "http", "\(person.name) logged out, but their console account could not be removed (\(error)): remove it with tessera account remove")
+            }
+            do { try signIn.sessions.endAll(of: person.name, now: host.clock.now()) } catch {
+                host.options.log(.error, "http", "\(person.name) logged out, but their console sessions could not be ended on disk (\(error)): after a restart they would be signed in again")
+            }
         }
         return .json(["rows": .integer(Int64(report.rows.values.reduce(0, +))), "files": .integer(Int64(report.files.count)),
                       "notifications": .integer(Int64(report.notifications))])

@@ -56,7 +56,12 @@ public final class HubChannelSender: Sendable {
     public func deliverDue() async -> Outcome {
         var outcome = Outcome()
         while true {
-            guard let batch = try? await store.claimDueDeliveries(limit: 20), !batch.isEmpty else { break }
+            let batch: [HubStore.ClaimedDelivery]
+            do { batch = try await store.claimDueDeliveries(limit: 20) } catch {
+                log("the channel deliveries could not be read (\(error)); nothing is sent until they can be")
+                break
+            }
+            guard !batch.isEmpty else { break }
             let results = await withTaskGroup(of: Outcome.self) { group in
                 for delivery in batch { group.addTask { await self.deliver(delivery) } }
                 var sum = Outcome()

@@ -25,11 +25,19 @@ public final class HubMailer: Sendable {
     public func deliverDue() async -> (sent: Int, failed: Int) {
         var sent = 0, failed = 0
         while true {
-            guard let batch = try? await store.claimDueMail(limit: 20), !batch.isEmpty else { return (sent, failed) }
+            let batch: [(id: String, mail: OutgoingMail, attempts: Int)]
+            do { batch = try await store.claimDueMail(limit: 20) } catch {
+                log("the mail outbox could not be read (\(error)); nothing is sent until it can be")
+                return (sent, failed)
+            }
+            guard !batch.isEmpty else { return (sent, failed) }
             for (id, mail, attempts) in batch {
                 do {
                     try await transport.send(mail, messageID: id, date: store.now())
-                    try? await store.markMailSent(id)
+                    do { try await store.markMailSent(id) } catch {
+                        // It went; kept as unsent, it would go again once its lease ends.
+                        log("mail \(id) to \(mail.to) was sent, but could not be marked sent (\(error)): it may be sent again")
+                    }
                     sent += 1
                 } catch {
                     let mailError = error as? MailError ?? MailError(permanent: false, message: "\(error)")
@@ -37,7 +45,9 @@ public final class HubMailer: Sendable {
                     // The recipient and the server's answer, never the body (it may hold a code).
                     log("mail \(id) to \(mail.to) not sent (attempt \(attempts + 1)): \(mailError.message)"
                         + (mailError.permanent ? "; not retried" : "; again in \(delay / 1000) s"))
-                    try? await store.markMailFailed(id, error: mailError, retryInMillis: delay)
+                    do { try await store.markMailFailed(id, error: mailError, retryInMillis: delay) } catch {
+                        log("mail \(id): the failed attempt could not be recorded (\(error)); it is tried again when its lease ends")
+                    }
                     failed += 1
                 }
             }

@@ -68,8 +68,9 @@ protocol CapabilityBinding: Sendable {
     var changesSchema: Bool { get }
     /// Makes the capability take effect in what is shared (schema, write rules, registries).
     func commit() throws
-    /// Takes back what ``commit()`` did; the serving generation finds everything as it was.
-    func undo()
+    /// Takes back what ``commit()`` did; the serving generation finds everything as it was. Throws
+    /// when it could not (the database could not be put back): the caller says so, never silently.
+    func undo() throws
     /// Every binding of the generation committed: drops what ``undo()`` would have needed.
     func committed()
     /// The slot now points at the generation: registrations that route to it.
@@ -81,7 +82,7 @@ protocol CapabilityBinding: Sendable {
 extension CapabilityBinding {
     var changesSchema: Bool { false }
     func commit() throws {}
-    func undo() {}
+    func undo() throws {}
     func committed() {}
     func activate(_ activation: Activation) async {}
     func release() {}

@@ -54,14 +54,21 @@ final class StorageBinding: CapabilityBinding, @unchecked Sendable {
             }
             if let quota { try storage.limitSize(toMegabytes: Int(quota)) }
         } catch {
-            undo()
+            do { try undo() } catch let failed {
+                throw PluginHost.StartFailure(reason: "storage: \(error); and \(failed)")
+            }
             throw PluginHost.StartFailure(reason: "storage: \(error)")
         }
     }
 
-    func undo() {
+    /// Puts the database back from the copy taken before the migrations. A copy that could not be
+    /// put back is kept (its path is in the error), for the operator to restore by hand.
+    func undo() throws {
         guard let copy else { return }
-        try? storage.restore(copy)
+        do { try storage.restore(copy) } catch {
+            throw UndoFailure(description: "the database \(storage.path) could not be put back as it was before the migrations (\(error)); "
+                + "the copy taken before them is kept at \(copy.path): stop the host and put it in place of the database")
+        }
         self.copy = nil
     }
 
@@ -69,4 +76,9 @@ final class StorageBinding: CapabilityBinding, @unchecked Sendable {
         copy?.discard()
         copy = nil
     }
+}
+
+/// A commit that could not be taken back, in a sentence that says what is left and what to do.
+struct UndoFailure: Error, CustomStringConvertible {
+    let description: String
 }

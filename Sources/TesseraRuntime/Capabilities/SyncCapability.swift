@@ -25,7 +25,7 @@ struct SyncProvider: CapabilityProvider {
     /// Tells a plugin that just became active what rounds changed while it was not.
     let tellUntold: @Sendable (String) async -> Void
     /// The hub's name and the device's sync state, where per-plugin roles are kept; `nil` without a hub.
-    let roleBook: @Sendable () -> (hub: String, state: SyncPeerState)?
+    let roleBook: @Sendable () throws -> (hub: String, state: SyncPeerState)?
 
     func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding {
         let manifest = request.manifest
@@ -101,8 +101,12 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
             do {
                 let stamped = try store.localChanges(from: batch.changes, in: batch.space ?? "personal", on: connection)
                 // Per-plugin roles: refused here, inside the write's transaction, nothing is written.
-                if batch.space != nil, let book = roleBook?() {
-                    try SpaceRoleGuard(hub: book.hub, plugin: id, state: book.state).check(stamped)
+                if batch.space != nil, let roleBook {
+                    let book: (hub: String, state: SyncPeerState)?
+                    do { book = try roleBook() } catch {
+                        throw PluginError(.unavailable, "sync: this person's roles in the space could not be read (\(error)); nothing of this batch was written")
+                    }
+                    if let book { try SpaceRoleGuard(hub: book.hub, plugin: id, state: book.state).check(stamped) }
                 }
                 if !stamped.isEmpty, let schedule { schedule.changed(id, now: clock.now()) }
             } catch let error as SyncError {

@@ -89,10 +89,19 @@ struct GenerationPipeline: Sendable {
         }
     }
 
-    /// Takes back what the committed bindings did, newest first.
-    func undo(_ candidate: GenerationCandidate) {
-        for binding in candidate.bindings.prefix(candidate.committedCount).reversed() { binding.undo() }
+    /// Takes back what the committed bindings did, newest first. What could not be taken back is
+    /// logged as an error and returned, in sentences, for the caller's answer.
+    @discardableResult
+    func undo(_ candidate: GenerationCandidate) -> [String] {
+        var failures: [String] = []
+        for binding in candidate.bindings.prefix(candidate.committedCount).reversed() {
+            do { try binding.undo() } catch {
+                log(.error, candidate.manifest.id, "could not take back generation \(candidate.generation)'s commit: \(error)")
+                failures.append("\(error)")
+            }
+        }
         candidate.committedCount = 0
+        return failures
     }
 
     /// The generation serves: each binding drops what an undo would have needed.
@@ -112,9 +121,14 @@ struct GenerationPipeline: Sendable {
     /// run is a period away, and held calls need not wait for the disk.
     func seedJobs(_ candidate: GenerationCandidate) {
         for job in candidate.manifest.jobs {
-            _ = try? timerStore.putIfAbsent(StoredTimer(plugin: candidate.manifest.id, key: "job:\(job.name)", name: job.name,
-                                                       fireAt: clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
-                                                       everySeconds: job.everySeconds))
+            do {
+                _ = try timerStore.putIfAbsent(StoredTimer(plugin: candidate.manifest.id, key: "job:\(job.name)", name: job.name,
+                                                           fireAt: clock.now().addingTimeInterval(TimeInterval(job.everySeconds)),
+                                                           everySeconds: job.everySeconds))
+            } catch {
+                // Nothing retries it before the next start or swap: the job would never run, unsaid.
+                log(.error, candidate.manifest.id, "job '\(job.name)' could not be scheduled, so it will not run until the plugin starts again: \(error)")
+            }
         }
     }
 

@@ -155,13 +155,15 @@ final class ProcessPlugin: Plugin, Sendable {
             if let refused = loaded["refused"] { throw GateRefusal(wire: refused) }
             let report = SandboxReport(wire: loaded["sandbox"] ?? .null)
             let launches = state.withLock { s -> Int in s.child = child; s.launches += 1; s.sandboxReport = report; return s.launches }
-            let timerNames = Set(manifest.jobs.map(\.name) + ((try? await context.capability(.clock).pendingTimers()) ?? []).map(\.name))
+            let timerNames = Set(manifest.jobs.map(\.name) + (await pendingTimerNames(context)))
             let registered = try await child.peer.call(ChildMethod.start, [
                 "pluginID": .string(manifest.id), "config": context.config,
                 "capabilities": .array(context.grantedCapabilities.map(JSONValue.string)),
                 "timerNames": .array(timerNames.sorted().map(JSONValue.string)),
                 "eventNames": .array(manifest.consumes.map(JSONValue.string)),
                 "httpHosts": .array(((try? context.capability(.http))?.grantedHosts ?? []).map(JSONValue.string)),
+                // The host's time, so the child has one before it can ask (issue 44: it never reads the wall clock).
+                "now": (try? context.capability(.clock))?.now().wire ?? .null,
             ])
             route(registered, on: context)
             hostLog(.info, manifest.id, "process tier: child \(child.pid) serving (launch \(launches))")
@@ -247,4 +249,16 @@ final class ProcessPlugin: Plugin, Sendable {
     }
 
     static func seconds(_ t: TimeInterval) -> String { t == t.rounded() ? "\(Int(t)) s" : "\(t) s" }
+}
+
+extension ProcessPlugin {
+    /// The names of the timers the plugin scheduled itself (not its jobs), so the new child routes
+    /// them. Unreadable, they are said in the log: such a timer would fire with no handler.
+    fileprivate func pendingTimerNames(_ context: PluginContext) async -> [String] {
+        guard let clock = try? context.capability(.clock) else { return [] }  // no clock granted: no timers
+        do { return try await clock.pendingTimers().map(\.name) } catch {
+            hostLog(.warning, manifest.id, "process tier: the plugin's pending timers could not be read (\(error)); those it scheduled itself fail when they fall due until it starts again")
+            return []
+        }
+    }
 }
