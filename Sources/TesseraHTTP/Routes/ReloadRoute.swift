@@ -12,10 +12,7 @@ struct ReloadRoute: Sendable {
     let host: PluginHost
 
     func reload(_ request: Request, context: APIRequestContext) async throws -> Response {
-        guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
-        guard principal.role == .admin else {
-            throw PluginError(.forbidden, "reloading the deployment needs an admin token")
-        }
+        try context.requireAdmin("reloading the deployment")
         return .json(try await host.reload().json(file: host.deployment.file))
     }
 }

@@ -11,10 +11,7 @@ struct RestartRoute: Sendable {
     let host: PluginHost
 
     func restart(_ request: Request, context: APIRequestContext) async throws -> Response {
-        guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
-        guard principal.role == .admin else {
-            throw PluginError(.forbidden, "restarting a plugin needs an admin token")
-        }
+        try context.requireAdmin("restarting a plugin")
         let id = context.parameters.get("id") ?? ""
         try await host.restartIsolated(id)
         let status = host.status(of: id)

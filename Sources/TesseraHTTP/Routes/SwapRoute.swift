@@ -20,10 +20,7 @@ struct SwapRoute: Sendable {
     ])
 
     func swap(_ request: Request, context: APIRequestContext) async throws -> Response {
-        guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
-        guard principal.role == .admin else {
-            throw PluginError(.forbidden, "swapping a plugin needs an admin token")
-        }
+        try context.requireAdmin("swapping a plugin")
         let id = context.parameters.get("id") ?? ""
         let body = try await Self.input.read(request, limit: maxBodyBytes)
         let library = body["library"]?.stringValue ?? ""

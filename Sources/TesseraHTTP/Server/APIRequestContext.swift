@@ -35,3 +35,12 @@ public struct APIRequestContext: RequestContext {
         }
     }
 }
+
+extension APIRequestContext {
+    /// Refuses a request that is not an admin's: 401 without a principal, 403 with another role.
+    /// `doing` completes "… needs an admin token" ("swapping a plugin").
+    func requireAdmin(_ doing: String) throws {
+        guard let principal else { throw APIError.unauthorized("this route needs a token") }
+        guard principal.role == .admin else { throw PluginError(.forbidden, "\(doing) needs an admin token") }
+    }
+}
