@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TesseraSDK
 import TesseraSQLite
@@ -68,6 +69,52 @@ struct HubCrashTests {
         let all = try await Self.pullAll(port: port, token: token)
         #expect(Set(all.map(\.id)) == Set(log.map(\.id)) && all.count == log.count)
         await process.terminateAndWait()
+    }
+
+    /// Issue 46: `tessera backup` of a hub (SQLite) while a device pushes, then `tessera restore`:
+    /// every push acknowledged before the backup began is served by a hub on the restored data,
+    /// to the same device token.
+    @Test("a hub backed up while a device pushes restores every push acknowledged before the backup")
+    func backupUnderLoad() async throws {
+        let ws = FixtureWorkspace("hub-backup")
+        ws.writeDeployment(plugins: [], extra: ["role": "hub"])
+        let added = try await runDetached(Fixtures.tesseraExecutable, ["hub", "person", "add", "ada", "--deployment", ws.deploymentFile, "--data", ws.dataDirectory],
+                                          input: "correct horse battery\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let (process, port) = try await Self.serve(ws)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let login = try await HubClient(port: port).request("POST", "/v1/hub/login",
+                                                            json: #"{"name":"ada","password":"correct horse battery","device":"phone"}"#)
+        let token = try #require(login.json?["token"]?.stringValue)
+        let (_, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD2, notes: 2000)
+        let acknowledged = Mutex<Set<ChangeID>>([])
+        let writer = Task {
+            for batch in batches where !Task.isCancelled {
+                guard let answer = try? await Self.push(batch, port: port, token: token), answer.status == 200 else { continue }
+                acknowledged.withLock { $0.formUnion(batch.map(\.id)) }
+            }
+        }
+        // Some pushes in, then the backup while the writer goes on.
+        while acknowledged.withLock({ $0.count }) < 100 { await Task.yield() }
+        let before = acknowledged.withLock { $0 }
+        let archive = ws.root + "/hub.tar"
+        let backup = try await runDetached(Fixtures.tesseraExecutable, ["backup", "--to", archive, "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let duringBackup = acknowledged.withLock { $0.count } - before.count  // pushes the hub took while the backup ran
+        writer.cancel()
+        _ = await writer.value
+        await process.terminateAndWait()
+
+        let restored = ws.root + "/restored"
+        let restore = try await runDetached(Fixtures.tesseraExecutable, ["restore", archive, "--deployment", ws.deploymentFile, "--data", restored])
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let again = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", ws.deploymentFile, "--data", restored, "--port", "0"])
+        defer { if again.isRunning { kill(again.processIdentifier, SIGKILL) } }
+        let text = await again.output(until: "Ctrl-C to stop")
+        let againPort = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(text)")
+        let held = Set(try await Self.pullAll(port: againPort, token: token).map(\.id))
+        #expect(before.isSubset(of: held), "lost \(before.subtracting(held).count) of \(before.count) pushes acknowledged before the backup (\(duringBackup) more were taken while it ran)")
+        await again.terminateAndWait()
     }
 
     @Test("two hub processes on one PostgreSQL database: one is killed -9 mid-push, the other has every acknowledged change and the device resumes through it", .needs("initdb", "pg_ctl"))
@@ -143,11 +190,11 @@ struct HubCrashTests {
 
     /// A device on a clock at the hubs' virtual time, with 60 notes in its log: the log, and the
     /// log in batches of 20.
-    static func deviceLog(at path: String, node: UInt64) throws -> ([SyncChange], [[SyncChange]]) {
+    static func deviceLog(at path: String, node: UInt64, notes: Int = 60) throws -> ([SyncChange], [[SyncChange]]) {
         let database = try SQLiteDatabase(path: path)
         try database.withConnection { try $0.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '')") }
         let device = try SyncStore(database: database, tables: [SyncedTable("notes")], node: HLCNode(node), now: TestClock().now)
-        for i in 0..<60 { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
+        for i in 0..<notes { try device.write([.put(table: "notes", id: "n\(i)", values: ["title": .text("note \(i)")])], in: "personal") }
         let log = try device.changes(in: "personal")
         return (log, stride(from: 0, to: log.count, by: 20).map { Array(log[$0..<min($0 + 20, log.count)]) })
     }
