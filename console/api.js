@@ -21,14 +21,15 @@ export function forgetToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** An error answer of the API: {code, message, field?} and the HTTP status. */
+/** An error answer of the API: {code, message, field?, reason?} and the HTTP status. */
 export class APIError extends Error {
-  constructor(status, code, message, field, retryAfter) {
+  constructor(status, code, message, field, retryAfter, reason) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
     this.retryAfter = retryAfter;  // seconds, from Retry-After (429)
+    this.reason = reason;          // a module's own code for the refusal (its manifest's "reasons")
   }
 }
 
@@ -62,7 +63,7 @@ export async function request(method, path, body) {
     }
     const error = json && json.error ? json.error : { code: "http_" + response.status, message: text || response.statusText };
     const retryAfter = Number(response.headers.get("Retry-After")) || undefined;
-    throw new APIError(response.status, error.code, error.message, error.field, retryAfter);
+    throw new APIError(response.status, error.code, error.message, error.field, retryAfter, error.reason);
   }
   return json;
 }

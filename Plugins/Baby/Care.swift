@@ -63,7 +63,7 @@ extension Diary {
         guard kind.timed else { throw BabyError.invalid("kind", "a nappy is a moment, not a timer: add it with care-add") }
         try await require(.createRecord, on: input.childId)
         if try await !query("SELECT id FROM care WHERE child_id = ? AND kind = ? AND end_ms IS NULL", [.text(input.childId), .text(kind.rawValue)]).isEmpty {
-            throw PluginError(.conflict, "a \(kind.rawValue) timer is already running for this child: stop it first (code timer_running)")
+            throw PluginError(.conflict, "a \(kind.rawValue) timer is already running for this child: stop it first", reason: "timer_running")
         }
         let details = try careDetails(kind: kind, method: input.method, side: input.side, amountMl: nil, food: nil, nappy: nil, colour: nil)
         let now = clock.now()
@@ -73,7 +73,7 @@ extension Diary {
     /// Stops a running timer now, with the amount a bottle or pumping gave.
     func stopCare(_ input: CareStop) async throws -> JSONValue {
         let row = try await changeableCare(input.id)
-        guard row["end_ms"].isNull else { throw PluginError(.conflict, "this timer was stopped already (code not_running)") }
+        guard row["end_ms"].isNull else { throw PluginError(.conflict, "this timer was stopped already", reason: "not_running") }
         let kind = try careKind(row["kind"].text ?? "")
         var values: [String: SQLValue] = ["end_ms": .integer(Int64(clock.now().timeIntervalSince1970 * 1000)),
                                           "ended_at": .text(dates.moment(of: clock.now()))]
@@ -260,11 +260,11 @@ extension Diary {
     func careTimes(at: String, endAt: String?) throws -> (Date, Date?) {
         let start = try dates.instant(at, field: "at")
         let now = clock.now()
-        guard start <= now else { throw PluginError(.invalidInput, "at: \(at) is still ahead (code date_in_future)", field: "$.at") }
+        guard start <= now else { throw PluginError(.invalidInput, "at: \(at) is still ahead", field: "$.at", reason: "date_in_future") }
         guard let endAt else { return (start, nil) }
         let end = try dates.instant(endAt, field: "endAt")
-        guard end >= start else { throw PluginError(.invalidInput, "endAt: \(endAt) is before at \(at) (code end_before_start)", field: "$.endAt") }
-        guard end <= now else { throw PluginError(.invalidInput, "endAt: \(endAt) is still ahead (code date_in_future)", field: "$.endAt") }
+        guard end >= start else { throw PluginError(.invalidInput, "endAt: \(endAt) is before at \(at)", field: "$.endAt", reason: "end_before_start") }
+        guard end <= now else { throw PluginError(.invalidInput, "endAt: \(endAt) is still ahead", field: "$.endAt", reason: "date_in_future") }
         return (start, end)
     }
 

@@ -30,14 +30,14 @@ extension Diary {
     /// The address of an export `principal` made, for the edge to serve.
     func exportForDownload(_ address: String, by principal: String) async throws -> JSONValue {
         guard let row = try await query("SELECT child_id FROM exports WHERE address = ? AND principal = ?", [.text(address), .text(principal)]).first else {
-            throw PluginError(.notFound, "address: no export \(address) of yours here: export the PDF first (code unknown_export)", field: "$.address")
+            throw PluginError(.notFound, "address: no export \(address) of yours here: export the PDF first", field: "$.address", reason: "unknown_export")
         }
         try await require(.export, on: row["child_id"].text ?? "")
         guard let files else { throw BabyError.unprocessable("exporting a PDF needs the files capability", code: "files_not_granted") }
         do {
             _ = try await files.stat(address)
         } catch let error as PluginError where error.code == .notFound {
-            throw PluginError(.notFound, "address: the export \(address) is no longer kept (a day): export the PDF again (code export_expired)", field: "$.address")
+            throw PluginError(.notFound, "address: the export \(address) is no longer kept (a day): export the PDF again", field: "$.address", reason: "export_expired")
         }
         return ["address": .string(address)]
     }

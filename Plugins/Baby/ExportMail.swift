@@ -28,7 +28,7 @@ extension Diary {
         let parts = email.unicodeScalars.split(separator: "@", omittingEmptySubsequences: false)
         guard email.unicodeScalars.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
               parts[1].first != ".", parts[1].last != ".", !email.unicodeScalars.contains(where: banned) else {
-            throw BabyError.invalid("email", "'\(email.prefix(100))' is not one e-mail address (name@domain.tld) (code invalid_recipient)")
+            throw BabyError.invalid("email", "'\(email.prefix(100))' is not one e-mail address (name@domain.tld)", reason: "invalid_recipient")
         }
         return email.lowercased()
     }
@@ -37,14 +37,14 @@ extension Diary {
     /// itself says whether it sends mail: `unavailable`).
     func requireMail() throws {
         guard sync != nil else {
-            throw PluginError(.notGranted, "e-mailing an export needs the sync grant and a hub (code mail_unavailable)")
+            throw PluginError(.notGranted, "e-mailing an export needs the sync grant and a hub", reason: "mail_unavailable")
         }
     }
 
     /// Sends `file` to `recipient`, its subject and text in `words`' language; what the answer
     /// says of it (`to`, `id`, `status` `queued`, …).
     func mailExport(_ file: ExportFile, to recipient: String, childID: String, sections: [String], words: ExportWords) async throws -> JSONValue {
-        guard let sync else { throw PluginError(.notGranted, "e-mailing an export needs the sync grant and a hub (code mail_unavailable)") }
+        guard let sync else { throw PluginError(.notGranted, "e-mailing an export needs the sync grant and a hub", reason: "mail_unavailable") }
         let profile = try await childProfile(childID)
         let name = profile["name"]?.stringValue ?? ""
         let fileName = Self.mailFileName(childName: name, extension: file.fileExtension)

@@ -79,7 +79,7 @@ extension Diary {
         guard let given else { return MeasuredPosition.expected(ageDays: age) }
         let position = try MeasuredPosition(rawValue: Validate.oneOf(given, MeasuredPosition.allCases.map(\.rawValue), field: "position"))!
         if position == .standing, age < MeasuredPosition.firstStandingDay {
-            throw PluginError(.invalidInput, "position: a baby under 9 months is measured lying down (code standing_too_young)", field: "$.position")
+            throw PluginError(.invalidInput, "position: a baby under 9 months is measured lying down", field: "$.position", reason: "standing_too_young")
         }
         return position
     }
@@ -90,10 +90,10 @@ extension Diary {
         let day = String(try dates.parseDayOrMoment(date, field: "date").prefix(10))
         let today = dates.today(clock.now())
         guard day <= today else {
-            throw PluginError(.invalidInput, "date: \(day) is after today, \(today) (code date_in_future)", field: "$.date")
+            throw PluginError(.invalidInput, "date: \(day) is after today, \(today)", field: "$.date", reason: "date_in_future")
         }
         if let birth = try await query("SELECT birth_date FROM children WHERE id = ?", [.text(childID)]).first?["birth_date"].text, day < birth {
-            throw PluginError(.invalidInput, "date: \(day) is before the child's birth, \(birth) (code before_birth)", field: "$.date")
+            throw PluginError(.invalidInput, "date: \(day) is before the child's birth, \(birth)", field: "$.date", reason: "before_birth")
         }
     }
 
@@ -112,7 +112,7 @@ extension Diary {
         guard assessment.isFlagged(indicator), let z = assessment.zScore(indicator) else { return }
         let rounded = (z * 10).rounded() / 10
         throw PluginError(.invalidInput, "value: \(value) \(kind.unit) is far outside the WHO standard for the child's age and sex "
-                          + "(z-score \(rounded)); send it again with confirmed true if it is right (code implausible)", field: "$.value")
+                          + "(z-score \(rounded)); send it again with confirmed true if it is right", field: "$.value", reason: "implausible")
     }
 
     /// UC15: one kind's values over 1 month, 1 year or all time, oldest first, for the chart.

@@ -25,7 +25,7 @@ extension Diary {
     func photoForDownload(_ address: String) async throws -> JSONValue {
         try await checkPhoto(address, field: "address")
         guard try await requireFiles().stat(address).mediaType.hasPrefix("image/") else {
-            throw PluginError(.notFound, "address: no photo \(address) here (code unknown_photo)", field: "$.address")
+            throw PluginError(.notFound, "address: no photo \(address) here", field: "$.address", reason: "unknown_photo")
         }
         return ["address": .string(address)]
     }
@@ -44,7 +44,7 @@ extension Diary {
         } catch let error as PluginError where error.code == .notFound {
             // A photo this device does not hold is a thing that does not exist (404), as an unknown
             // child is: the address itself is well formed.
-            throw PluginError(.notFound, "\(field): no photo \(address) here: store it first (photo-put or photo-upload) (code unknown_photo)", field: "$.\(field)")
+            throw PluginError(.notFound, "\(field): no photo \(address) here: store it first (photo-put or photo-upload)", field: "$.\(field)", reason: "unknown_photo")
         }
     }
 

@@ -118,7 +118,7 @@ extension Diary {
     private func requireSpaces() throws -> any PluginSpaces {
         // Without the grant the operator chose not to share: the host's answer for a capability
         // not granted (403 `not_granted`), whatever the input.
-        guard let sync else { throw PluginError(.notGranted, "sharing needs the sync grant and a hub (code sharing_unavailable)") }
+        guard let sync else { throw PluginError(.notGranted, "sharing needs the sync grant and a hub", reason: "sharing_unavailable") }
         return sync.spaces
     }
 }

@@ -53,8 +53,8 @@ extension Ledger {
         let now = iso(clock.now())
         for (index, fields) in rows.dropFirst().enumerated() where !(fields.count == 1 && fields[0].isEmpty) {
             let line = index + 2
-            func fail(_ column: String, _ why: String) -> PluginError {
-                PluginError(.invalidInput, "line \(line), column \(column): \(why); nothing was imported", field: "$.csv")
+            func fail(_ column: String, _ why: String, reason: PluginError.Code? = nil) -> PluginError {
+                PluginError(.invalidInput, "line \(line), column \(column): \(why); nothing was imported", field: "$.csv", reason: reason)
             }
             guard fields.count == expected.count else { throw fail("-", "expected \(expected.count) fields, found \(fields.count)") }
             let row = Dictionary(uniqueKeysWithValues: zip(expected, fields))
@@ -70,7 +70,7 @@ extension Ledger {
             }
             let amount: Int64
             // The parser's own words (no schema looks inside a file): "amount '12.345': at most two decimals …".
-            do { amount = try Money.parse(amountText, field: "$.csv") } catch let error as PluginError { throw fail(layout == "full" ? "amount" : "Price", error.message) }
+            do { amount = try Money.parse(amountText, field: "$.csv") } catch let error as PluginError { throw fail(layout == "full" ? "amount" : "Price", error.message, reason: error.reason) }
             let name = (row["name"] ?? row["Name"]!).trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...120).contains(name.count) else { throw fail(layout == "full" ? "name" : "Name", "a name is 1–120 characters") }
             let date = row["date"] ?? row["Date"]!

@@ -89,7 +89,7 @@ extension Ledger {
             return FioResult(imported: 0, alreadyThere: 0, from: from, to: today, aborted: true)
         }
         guard let token = try await secrets.secret(named: Self.fioTokenSecret) else {
-            throw PluginError(.conflict, "no Fio token: set one with fio-token-set (code no_token)")
+            throw PluginError(.conflict, "no Fio token: set one with fio-token-set", reason: "no_token")
         }
         let settings = try await settings()
         let body: [UInt8]
@@ -108,7 +108,7 @@ extension Ledger {
         if statement.currency != settings.currency {
             guard resolveMismatch == "switchCurrencyAndWipe" else {
                 try await setLocal([Self.pendingKey: String(decoding: body, as: UTF8.self), Self.pendingAtKey: iso(clock.now())])
-                throw PluginError(.conflict, "the account is in \(statement.currency) but the app's currency is \(settings.currency): call fio-import again within 10 minutes with resolveMismatch switchCurrencyAndWipe to switch to \(statement.currency) and delete the existing transactions, or abort (code currency_mismatch)")
+                throw PluginError(.conflict, "the account is in \(statement.currency) but the app's currency is \(settings.currency): call fio-import again within 10 minutes with resolveMismatch switchCurrencyAndWipe to switch to \(statement.currency) and delete the existing transactions, or abort", reason: "currency_mismatch")
             }
             wipe = true
         }
@@ -145,7 +145,7 @@ extension Ledger {
         let now = clock.now(), elapsed = now.timeIntervalSince(lastCall)
         guard elapsed < 30, elapsed >= 0 else { return }
         let left = Int((30 - elapsed).rounded(.up))
-        throw PluginError(.conflict, "Fio allows one request per 30 seconds for a token and the last one went \(Int(elapsed)) s ago: try again in \(left) s, after \(iso(lastCall.addingTimeInterval(30))); nothing was sent to the bank (code rate_limited)")
+        throw PluginError(.conflict, "Fio allows one request per 30 seconds for a token and the last one went \(Int(elapsed)) s ago: try again in \(left) s, after \(iso(lastCall.addingTimeInterval(30))); nothing was sent to the bank", reason: "rate_limited")
     }
 
     /// The statement a refused import kept, if it is under 10 minutes old.
@@ -164,10 +164,10 @@ extension Ledger {
         case 200: return
         case 409:
             let retry = now.addingTimeInterval(30).formatted(.iso8601)
-            throw PluginError(.conflict, "Fio allows one request per 30 seconds for a token and says another request used it just now (another device or program?): try again in 30 s, after \(retry) (code rate_limited)")
-        case 422: throw PluginError(.unprocessable, "Fio gives data older than 90 days only after strong authorisation in internet banking (code strong_authorization)")
-        case 400...499: throw PluginError(.forbidden, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API, or set a new one with fio-token-set (code token_refused)")
-        default: throw PluginError(.unavailable, "Fio is not available (HTTP \(response.status)); nothing was imported (code bank_unavailable)")
+            throw PluginError(.conflict, "Fio allows one request per 30 seconds for a token and says another request used it just now (another device or program?): try again in 30 s, after \(retry)", reason: "rate_limited")
+        case 422: throw PluginError(.unprocessable, "Fio gives data older than 90 days only after strong authorisation in internet banking", reason: "strong_authorization")
+        case 400...499: throw PluginError(.forbidden, "Fio refused the token (HTTP \(response.status)): check it in internet banking → Settings → API, or set a new one with fio-token-set", reason: "token_refused")
+        default: throw PluginError(.unavailable, "Fio is not available (HTTP \(response.status)); nothing was imported", reason: "bank_unavailable")
         }
     }
 
@@ -180,16 +180,16 @@ extension Ledger {
     static func statement(_ body: [UInt8]) throws -> (currency: String, movements: [Movement]) {
         let json: JSONValue
         do { json = try JSONValue(parsing: body) } catch {
-            throw PluginError(.unavailable, "Fio answered with data that is not JSON; nothing was imported (code bank_malformed)")
+            throw PluginError(.unavailable, "Fio answered with data that is not JSON; nothing was imported", reason: "bank_malformed")
         }
         guard let statement = json["accountStatement"], let info = statement["info"], let currency = info["currency"]?.stringValue else {
-            throw PluginError(.unavailable, "Fio's answer has no accountStatement with a currency; nothing was imported (code bank_malformed)")
+            throw PluginError(.unavailable, "Fio's answer has no accountStatement with a currency; nothing was imported", reason: "bank_malformed")
         }
         var out: [Movement] = []
         for (i, t) in (statement["transactionList"]?["transaction"]?.arrayValue ?? []).enumerated() {
             guard let id = t["column22"]?["value"]?.integerValue, let amount = t["column1"]?["value"]?.doubleValue, amount != 0,
                   let rawDate = t["column0"]?["value"]?.stringValue, LocalDates.isDay(String(rawDate.prefix(10))) else {
-                throw PluginError(.unavailable, "Fio's movement #\(i + 1) lacks an id, an amount or a date; nothing was imported (code bank_malformed)")
+                throw PluginError(.unavailable, "Fio's movement #\(i + 1) lacks an id, an amount or a date; nothing was imported", reason: "bank_malformed")
             }
             // Spec §4.7: the person's own words first — comment, message for the recipient, user
             // identification — then the counterparty's name, then the movement's type.

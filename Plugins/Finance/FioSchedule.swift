@@ -20,7 +20,7 @@ extension Ledger {
     func setAutoImport(_ input: AutoImportInput, secrets: (any PluginSecrets)?) async throws -> FioStatus {
         if input.enabled {
             guard try await secrets?.secret(named: Self.fioTokenSecret) != nil else {
-                throw PluginError(.conflict, "no Fio token: set one with fio-token-set before turning on the daily import (code no_token)")
+                throw PluginError(.conflict, "no Fio token: set one with fio-token-set before turning on the daily import", reason: "no_token")
             }
         }
         try await setLocal([Self.autoImportKey: input.enabled ? "1" : "0"])

@@ -160,6 +160,6 @@ extension PluginError {
     /// The one shape of a refusal for want of `confirm: true`, shared by every module
     /// (docs/http.md, "Errors"): `invalid_input` at `$.confirm`, reason code `confirmation_required`.
     static func confirmationRequired(_ consequence: String) -> PluginError {
-        PluginError(.invalidInput, "\(consequence); send confirm: true to go ahead (code confirmation_required)", field: "$.confirm")
+        PluginError(.invalidInput, "\(consequence); send confirm: true to go ahead", field: "$.confirm", reason: "confirmation_required")
     }
 }

@@ -17,7 +17,7 @@ enum Money {
     static func parse(_ text: String, field: String) throws -> Int64 {
         let trimmed = text.filter { $0 != " " && $0 != "\u{00A0}" }
         func fail(_ why: String) -> PluginError {
-            PluginError(.invalidInput, "amount '\(text)': \(why) (code invalid_amount)", field: field)
+            PluginError(.invalidInput, "amount '\(text)': \(why)", field: field, reason: "invalid_amount")
         }
         if trimmed.hasPrefix("-") { throw fail("must be more than zero (the kind, income or expense, gives the direction)") }
         if trimmed.filter({ $0 == "." || $0 == "," }).count > 1 {

@@ -27,7 +27,7 @@ extension Ledger {
 
     func configureNotifications(_ input: NotificationSettings) async throws -> NotificationStatus {
         guard notifications != nil else {
-            throw PluginError(.notGranted, "the operator has not granted notifications to this module (code notifications_unavailable)")
+            throw PluginError(.notGranted, "the operator has not granted notifications to this module", reason: "notifications_unavailable")
         }
         let now = clock.now()
         try await storage.write { batch in

@@ -38,11 +38,11 @@ extension Ledger {
                          "note": .text(String((part.note ?? "").prefix(120))), "position": .integer(Int64(index))])
         }
         guard rows.isEmpty || rows.count >= 2 else {
-            throw PluginError(.invalidInput, "a split has at least two parts; send no parts to take the split away (code split_parts)", field: "$.parts")
+            throw PluginError(.invalidInput, "a split has at least two parts; send no parts to take the split away", field: "$.parts", reason: "split_parts")
         }
         let sum = rows.reduce(Int64(0)) { $0 + ($1["amount_minor"]?.integer ?? 0) }
         guard rows.isEmpty || sum == total else {
-            throw PluginError(.invalidInput, "the parts add up to \(Money.plain(sum)) but the transaction is \(Money.plain(total)) (code split_sum)", field: "$.parts")
+            throw PluginError(.invalidInput, "the parts add up to \(Money.plain(sum)) but the transaction is \(Money.plain(total))", field: "$.parts", reason: "split_sum")
         }
         let old = try await storage.query("SELECT id FROM splits WHERE transaction_id = ?", [.text(input.id)]).compactMap { $0["id"].text }
         try await storage.write { batch in

@@ -65,7 +65,7 @@ extension Ledger {
                                       amount: input.amount ?? current.amount, category: input.category ?? current.category,
                                       date: input.date ?? current.date, account: input.account ?? current.account)
         if let amount = input.amount, try Money.parse(amount, field: "$.amount") != current.amountMinor, current.splits != nil {
-            throw PluginError(.conflict, "this transaction is split, and its parts would no longer add up: change the amount and the parts together with transaction-split (code split_amount)")
+            throw PluginError(.conflict, "this transaction is split, and its parts would no longer add up: change the amount and the parts together with transaction-split", reason: "split_amount")
         }
         // Only the columns the person changed: the rest keep their sync timestamps, so another
         // device's edit of them is not undone (issue 38; the host holds to it as well, docs/sync.md).

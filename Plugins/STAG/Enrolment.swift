@@ -43,13 +43,13 @@ extension Student {
     /// STAG's refusal text as an error with a reason code (texts differ between versions, so keywords are matched).
     static func refusal(_ text: String, term: Int64) -> PluginError {
         let lower = text.lowercased()
-        if lower.contains("obsazen") { return PluginError(.conflict, "\(text) (code term_full)") }
+        if lower.contains("obsazen") { return PluginError(.conflict, text, reason: "term_full") }
         if lower.contains("vypršel") || lower.contains("lhůt") || lower.contains("uplynul") || lower.contains("již nelze") {
-            return PluginError(.conflict, "\(text) (code deadline_passed)")
+            return PluginError(.conflict, text, reason: "deadline_passed")
         }
-        if lower.contains("již") && lower.contains("zapsán") { return PluginError(.conflict, "\(text) (code already_registered)") }
-        if lower.contains("neexistuje") { return PluginError(.notFound, "term \(term): \(text) (code no_such_term)") }
-        return PluginError(.unprocessable, "\(text) (code refused)")
+        if lower.contains("již") && lower.contains("zapsán") { return PluginError(.conflict, text, reason: "already_registered") }
+        if lower.contains("neexistuje") { return PluginError(.notFound, "term \(term): \(text)", reason: "no_such_term") }
+        return PluginError(.unprocessable, text, reason: "refused")
     }
 
     /// The week holding `date` (default today), or only that day with `day: true`.

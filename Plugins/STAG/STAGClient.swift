@@ -15,7 +15,7 @@ enum STAGFailure: Error {
     /// the operator's refusal, not the university's silence.
     case notGranted(String)
 
-    /// The reason code callers see (in `reason` of a stale read, or in an error's message).
+    /// The reason code callers see (in `reason` of a stale read, or as the error's `reason`).
     var code: String {
         switch self {
         case .ticketExpired: "ticket_expired"
@@ -28,20 +28,20 @@ enum STAGFailure: Error {
 
     var message: String {
         switch self {
-        case .ticketExpired: "the IS/STAG ticket expired; log in again (login-url, then complete-login) (code ticket_expired)"
-        case .unavailable(let why): "IS/STAG could not be reached (\(why)) (code unavailable)"
-        case .malformed: "IS/STAG answered with something that is not the expected JSON (code malformed_response)"
-        case .notLoggedIn: "log in first (login-url, then complete-login) (code not_logged_in)"
-        case .notGranted(let why): "\(why) (code not_granted)"
+        case .ticketExpired: "the IS/STAG ticket expired; log in again (login-url, then complete-login)"
+        case .unavailable(let why): "IS/STAG could not be reached (\(why))"
+        case .malformed: "IS/STAG answered with something that is not the expected JSON"
+        case .notLoggedIn: "log in first (login-url, then complete-login)"
+        case .notGranted(let why): "\(why)"
         }
     }
 
     /// The error a caller gets when there is no cache to fall back on.
     var pluginError: PluginError {
         switch self {
-        case .ticketExpired, .notLoggedIn: PluginError(.conflict, message)
-        case .unavailable, .malformed: PluginError(.unavailable, message)
-        case .notGranted: PluginError(.notGranted, message)
+        case .ticketExpired, .notLoggedIn: PluginError(.conflict, message, reason: PluginError.Code(rawValue: code))
+        case .unavailable, .malformed: PluginError(.unavailable, message, reason: PluginError.Code(rawValue: code))
+        case .notGranted: PluginError(.notGranted, message, reason: PluginError.Code(rawValue: code))
         }
     }
 }

@@ -33,14 +33,14 @@ struct Student: Sendable {
             throw PluginError(.invalidInput, "unknown university; give one of `universities` or an https baseURL", field: "$.university")
         }
         let ticket = Self.ticket(in: input.ticket)
-        if ticket == "anonymous" { throw PluginError(.forbidden, "the login was declined at the university (code anonymous_ticket)", field: "$.ticket") }
+        if ticket == "anonymous" { throw PluginError(.forbidden, "the login was declined at the university", field: "$.ticket", reason: "anonymous_ticket") }
         guard ticket.count == 64, ticket.allSatisfy(\.isHexDigit) else {
             throw PluginError(.invalidInput, "a ticket is 64 hexadecimal digits (stagUserTicket in the address after logging in)", field: "$.ticket")
         }
         let client = STAGClient(http: http, base: base, ticket: Secret(ticket), timeout: timeout)
         let users: JSONValue
         do { users = try await client.json("help/getStagUserListForLoginTicketV2", [("ticket", ticket)]) } catch {
-            if case .ticketExpired = error { throw PluginError(.forbidden, "IS/STAG does not know this ticket (expired or mistyped) (code ticket_rejected)", field: "$.ticket") }
+            if case .ticketExpired = error { throw PluginError(.forbidden, "IS/STAG does not know this ticket (expired or mistyped)", field: "$.ticket", reason: "ticket_rejected") }
             throw error.pluginError
         }
         let name = "\(users["jmeno"]?.stringValue ?? "") \(users["prijmeni"]?.stringValue ?? "")"
@@ -56,7 +56,7 @@ struct Student: Sendable {
         let teacherRole = roles.first { Mapping.int($0["ucitIdno"]) != nil }
         guard studentRole != nil || teacherRole != nil,
               let userName = (studentRole ?? teacherRole)?["userName"]?.stringValue else {
-            throw PluginError(.unprocessable, "this login is neither a student (ST) nor a teacher (VY) (code no_supported_role)")
+            throw PluginError(.unprocessable, "this login is neither a student (ST) nor a teacher (VY)", reason: "no_supported_role")
         }
         let number = studentRole?["osCislo"]?.stringValue
         let teacherID = teacherRole.flatMap { Mapping.int($0["ucitIdno"]) }
@@ -99,15 +99,15 @@ struct Student: Sendable {
         } catch let error as PluginError where error.code == .notGranted {
             throw error  // the deployment's refusal of this host, not the university's silence
         } catch {
-            throw PluginError(.unavailable, "IS/STAG could not be reached (code unavailable)")
+            throw PluginError(.unavailable, "IS/STAG could not be reached", reason: "unavailable")
         }
-        if response.status == 401 { throw PluginError(.forbidden, "the login name or password is wrong (code invalid_credentials)", field: "$.password") }
+        if response.status == 401 { throw PluginError(.forbidden, "the login name or password is wrong", field: "$.password", reason: "invalid_credentials") }
         guard response.status == 200, let user = try? JSONValue(parsing: response.body) else {
-            throw PluginError(.unavailable, "IS/STAG answered \(response.status) (code unavailable)")
+            throw PluginError(.unavailable, "IS/STAG answered \(response.status)", reason: "unavailable")
         }
         let cookie = response.headers.first { $0.key.lowercased() == "set-cookie" }?.value ?? ""
         guard let range = cookie.range(of: "WSCOOKIE=") else {
-            throw PluginError(.unprocessable, "IS/STAG logged in but gave no WSCOOKIE; use the single sign-on (login-url) (code no_ticket)")
+            throw PluginError(.unprocessable, "IS/STAG logged in but gave no WSCOOKIE; use the single sign-on (login-url)", reason: "no_ticket")
         }
         let ticket = String(cookie[range.upperBound...].prefix { $0 != ";" })
         // getStagUserForActualUser answers one role; a person may hold two (a doctoral student who

@@ -63,7 +63,7 @@ extension Travel {
                                                                   "locked_until": locks ? SQLValue(until) : "",
                                                                   "lockouts": .integer(Int64(locks ? lockouts + 1 : lockouts))]) }
             if locks { throw PluginError.refused(.pinLocked, "wrong PIN \(config.pinAttempts) times: locked until \(Instant.text(until))") }
-            throw PluginError(.invalidInput, "wrong PIN (\(config.pinAttempts - failed) attempts left) (code \(Reason.invalidPIN.rawValue))", field: field)
+            throw PluginError(.invalidInput, "wrong PIN (\(config.pinAttempts - failed) attempts left)", field: field, reason: Reason.invalidPIN.code)
         }
         if stored["failed"].integer != 0 || stored["lockouts"].integer != 0 {
             try await storage.write { $0.patch("pin", id: "pin", ["failed": 0, "lockouts": 0]) }

@@ -14,7 +14,7 @@ struct Programme: Sendable {
         var order: Int
         var state: State
         var reason: Reason?
-        /// For `WAITING_UNTIL`: when it opens. For `PREVIOUS_NOT_COMPLETED`: the week to finish.
+        /// For `waiting_until`: when it opens. For `previous_not_completed`: the week to finish.
         var reasonDetail: String?
         var startDate: Date?
         var completedAt: Date?

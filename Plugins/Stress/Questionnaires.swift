@@ -3,7 +3,7 @@ import TesseraSDK
 
 /// The entry questionnaires (F15: the entry test and the screening questionnaire, both before
 /// week 1) and the exit ones (F16: the entry test again, and the app's evaluation). Each is
-/// answered whole and once: a second submission is refused with `RECORD_EXISTS` (the thesis's
+/// answered whole and once: a second submission is refused with `record_exists` (the thesis's
 /// errorCode 403), so two devices cannot both count.
 extension Study {
     static let questionnaireKinds = ["entry", "screen", "exit-retest"]

@@ -34,6 +34,7 @@ struct Call: AsyncParsableCommand {
                 if json {
                     var body: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
                     if let field = error.field { body["field"] = .string(field) }
+                    if let reason = error.reason { body["reason"] = .string(reason.rawValue) }
                     say(JSONValue.object(["error": .object(body)]).serialized())
                 }
                 throw error

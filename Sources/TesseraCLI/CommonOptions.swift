@@ -126,11 +126,12 @@ struct CLIError: Error, CustomStringConvertible {
         case .pluginTimeout: code = .pluginTimeout
         default: code = .failure
         }
-        // Name the field unless the message already does.
+        // The kind, then the plugin's own reason where it gave one; the field unless the message names it.
+        let kind = error.reason.map { "\(error.code) (\($0))" } ?? "\(error.code)"
         if let field = error.field, !error.message.contains(field) {
-            message = "\(error.code): \(error.message) (field \(field))"
+            message = "\(kind): \(error.message) (field \(field))"
         } else {
-            message = "\(error.code): \(error.message)"
+            message = "\(kind): \(error.message)"
         }
     }
 }

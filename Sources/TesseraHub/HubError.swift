@@ -1,3 +1,5 @@
+import TesseraSDK
+
 /// Why the hub refused a request: a kind (which the HTTP edge turns into a status), a stable
 /// machine-readable code (`invalid_credentials`, `last_owner`, `space_deleted`, …; docs/hub.md lists
 /// them all), and one sentence for a person.
@@ -31,12 +33,14 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var code: String
+    /// The refusal's own code, in snake_case: the same type as a plugin's (`PluginError.Code`), so
+    /// the host has one kind of error code; written as a literal (`"last_owner"`).
+    public var code: PluginError.Code
     public var message: String
     /// The JSON path of the input field at fault, where there is one.
     public var field: String?
 
-    public init(_ kind: Kind, _ code: String, _ message: String, field: String? = nil) {
+    public init(_ kind: Kind, _ code: PluginError.Code, _ message: String, field: String? = nil) {
         self.kind = kind
         self.code = code
         self.message = message

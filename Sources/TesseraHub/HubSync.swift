@@ -235,7 +235,7 @@ struct PushSession {
         let space: String
         switch verdict {
         case .failure(let error):
-            return reject(change, error.code, error.message)
+            return reject(change, error.code.rawValue, error.message)
         case .success(let resolved):
             space = resolved.space
             let ruleRefusal = try await refusal(of: change, in: space, by: resolved.rule)

@@ -320,6 +320,7 @@ public enum WireError {
         if let error = error as? PluginError {
             var o: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
             if let field = error.field { o["field"] = .string(field) }
+            if let reason = error.reason { o["reason"] = .string(reason.rawValue) }
             return .object(o)
         }
         return ["opaque": .string("\(error)")]
@@ -327,7 +328,8 @@ public enum WireError {
 
     static func decode(_ json: JSONValue) -> any Error {
         if let code = json["code"]?.stringValue {
-            return PluginError(PluginError.Code(rawValue: code), json["message"]?.stringValue ?? "", field: json["field"]?.stringValue)
+            return PluginError(PluginError.Code(rawValue: code), json["message"]?.stringValue ?? "", field: json["field"]?.stringValue,
+                               reason: json["reason"]?.stringValue.map(PluginError.Code.init(rawValue:)))
         }
         return Opaque(description: json["opaque"]?.stringValue ?? "an error in the plugin process")
     }

@@ -122,6 +122,12 @@ public enum EmbeddedSchemas {
         }
       }
     },
+    "reasons": {
+      "description": "The plugin's own codes for its refusals (PluginError.reason, the API error's 'reason'): each in snake_case, with one sentence saying when it is given. Clients and the console map them to their own sentences; the host logs a reason a plugin gives that is not listed here.",
+      "type": "object", "maxProperties": 500,
+      "propertyNames": { "pattern": "^[a-z][a-z0-9_]*$", "maxLength": 64 },
+      "additionalProperties": { "type": "string", "minLength": 1, "maxLength": 500 }
+    },
     "config": { "description": "JSON Schema of the plugin's configuration.", "type": "object" },
     "state": {
       "type": "object", "required": ["schema"], "additionalProperties": false,

@@ -33,6 +33,11 @@ public final class PluginManifest: Sendable {
     public let consumes: [String]
     /// Recurring timers the host schedules for it.
     public let jobs: [JobDeclaration]
+    /// The plugin's own codes for its refusals (`PluginError.reason`), each with the sentence that
+    /// says when it is given (the manifest's `reasons`).
+    public var reasons: [String: String] {
+        document["reasons"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+    }
     /// The schema its configuration must satisfy (compiled), if any.
     public let configSchema: JSONSchema?
     /// The version of its in-memory state, and the versions it can migrate from (hot swap).

@@ -44,6 +44,10 @@ extension PluginHost {
         do {
             return try await handler(OperationCall(operation: operation, input: input, principal: principal))
         } catch let error as PluginError {
+            if let reason = error.reason, manifest.reasons[reason.rawValue] == nil {
+                // Still answered as given: the caller gets the refusal; the author learns to list it.
+                log(.warning, pluginID, "operation '\(operation)' refused with reason '\(reason)', which the manifest's 'reasons' does not list")
+            }
             throw error
         } catch {
             log(.error, pluginID, "operation '\(operation)' threw: \(error)")

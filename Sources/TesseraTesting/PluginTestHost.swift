@@ -119,9 +119,18 @@ public final class PluginTestHost: Sendable {
     /// The host checks the operation is declared, that `role` may call it and that `input` satisfies
     /// its schema, before the plugin sees it.
     /// - Throws: the host's ``PluginError``, exactly as a user would get it (a schema violation is
-    ///   `invalidInput` with the offending field, e.g. `$.text`).
+    ///   `invalidInput` with the offending field, e.g. `$.text`); ``UnlistedReason`` when the
+    ///   plugin refuses with a `reason` its manifest's `reasons` does not list (the host answers such
+    ///   a refusal and logs it; a test stops on it so that the list stays whole).
     public func call(_ operation: String, _ input: JSONValue = [:], as role: Principal.Role = .user) async throws -> JSONValue {
-        try await host.call(pluginID, operation, input: input, as: Principal(id: "test-\(role)", role: role))
+        do {
+            return try await host.call(pluginID, operation, input: input, as: Principal(id: "test-\(role)", role: role))
+        } catch {
+            if let reason = error.reason, host.manifest(of: pluginID)?.reasons[reason.rawValue] == nil {
+                throw UnlistedReason(pluginID: pluginID, operation: operation, error: error)
+            }
+            throw error
+        }
     }
 
     /// Moves the virtual clock forward by `seconds`, firing every timer and job that falls due, in
@@ -204,6 +213,22 @@ public final class PluginTestHost: Sendable {
             reader = opened
             return opened
         }
+    }
+}
+
+/// A refusal whose `reason` the plugin's manifest does not list under `reasons`.
+public struct UnlistedReason: Error, CustomStringConvertible {
+    /// The plugin's id.
+    public let pluginID: String
+    /// The operation that refused.
+    public let operation: String
+    /// The refusal, as the host would answer it.
+    public let error: PluginError
+
+    /// What to add to the manifest.
+    public var description: String {
+        "operation '\(operation)' of '\(pluginID)' refused with reason '\(error.reason?.rawValue ?? "")', which the manifest's "
+            + "'reasons' does not list: add it there with a sentence saying when it is given (\(error))"
     }
 }
 

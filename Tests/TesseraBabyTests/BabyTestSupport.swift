@@ -56,11 +56,6 @@ func refusal(_ body: () async throws -> Any) async -> PluginError? {
     }
 }
 
-extension PluginError {
-    /// The module's own code, `(code NAME)` at the end of the message.
-    var reason: String? { message.range(of: "(code ").map { String(message[$0.upperBound...].prefix { $0 != ")" }) } }
-}
-
 extension JSONValue {
     subscript(index: Int) -> JSONValue? {
         guard let array = arrayValue, array.indices.contains(index) else { return nil }

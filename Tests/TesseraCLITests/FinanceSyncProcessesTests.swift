@@ -163,7 +163,7 @@ import TesseraTestFixtures
         #expect(fio.requests.count == requests)
         #expect(try await device.call("settings-get")["currency"] == "CZK")
         let unconfirmed = try await device.tessera(["call", "cz.tessera.finance", "settings-set", #"{"currency": "EUR"}"#], expecting: 2)
-        #expect(unconfirmed.stderr.contains("(code confirmation_required)"))
+        #expect(unconfirmed.stderr.contains("invalid_input (confirmation_required): "))
         await fio.stop()
     }
 }

@@ -60,7 +60,7 @@ import TesseraTestFixtures
 
         // A wrong PIN is one line on stderr naming the field; the right one ends the trip.
         let wrong = try await tessera("call", "cz.tessera.safetravel", "trip-end", #"{"pin": "0000"}"#)
-        #expect(wrong.status == 2 && wrong.stderr.contains("$.pin") && wrong.stderr.contains("INVALID_PIN"))
+        #expect(wrong.status == 2 && wrong.stderr.contains("$.pin") && wrong.stderr.contains("invalid_pin"))
         #expect(!wrong.stderr.contains("4826"))
         #expect(try await call("trip-end", #"{"pin": "4826"}"#)["state"] == "ENDED")
         #expect(try await tessera("clock", "advance", "2h").status == 0)
@@ -96,7 +96,7 @@ import TesseraTestFixtures
         let fifth = try await tessera("call", "cz.tessera.safetravel", "sos-enter-pin", #"{"pin": "0000"}"#)
         #expect(fifth.status != 0 && !fifth.stderr.contains("0000"))
         let locked = try await tessera("call", "cz.tessera.safetravel", "sos-enter-pin", #"{"pin": "4826"}"#)
-        #expect(locked.status != 0 && locked.stderr.contains("PIN_LOCKED"), "even the right PIN meanwhile: \(locked.stderr)")
+        #expect(locked.status != 0 && locked.stderr.contains("pin_locked"), "even the right PIN meanwhile: \(locked.stderr)")
         #expect(try await tessera("clock", "advance", "1m").status == 0)
         let safe = try await call("sos-enter-pin", #"{"pin": "4826"}"#)
         #expect(safe["state"] == "ALERTED" && safe["reportedSafeAt"] != nil)

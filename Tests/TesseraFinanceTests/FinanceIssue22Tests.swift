@@ -79,7 +79,7 @@ import TesseraTesting
                      ("0", "more than zero"), ("-5", "more than zero"), ("1234567890", "at most 999,999,999.99")]
         for (amount, words) in cases {
             let error = #expect(throws: PluginError.self) { _ = try Money.parse(amount, field: "$.amount") }
-            #expect(error?.message.contains(words) == true && error?.message.contains("invalid_amount") == true, "\(amount): \(error?.message ?? "")")
+            #expect(error?.message.contains(words) == true && error?.reason == "invalid_amount", "\(amount): \(error?.message ?? "")")
         }
         #expect(try Money.parse("12,50", field: "$.amount") == 1250)
         // A file's row gets those words, with its line and column.
@@ -88,7 +88,7 @@ import TesseraTesting
             _ = try await host.call("import-csv", ["csv": "Název;Datum;Cena\r\nRohlík;2026-01-02;-0.205\r\n"])
         }
         #expect(row?.message.contains("line 2, column Price: amount '0.205': at most two decimals") == true, "\(row?.message ?? "")")
-        #expect(row?.message.contains("invalid_amount") == true)
+        #expect(row?.reason == "invalid_amount")
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         await host.stop()
     }
@@ -179,7 +179,7 @@ import TesseraTesting
         #expect(fio.requests.count == sent)
         #expect(tooSoon?.code == .conflict)  // the CLI's exit 1, not 5 ("plugin not active")
         #expect(tooSoon?.message.contains("try again in 18 s, after 2026-03-02T08:00:30Z") == true, "\(tooSoon?.message ?? "")")
-        #expect(tooSoon?.message.contains("rate_limited") == true)
+        #expect(tooSoon?.reason == "rate_limited")
         try await host.advanceClock(by: 18)
         #expect(try await host.call("fio-import")["imported"] == 0)  // asked, from the last import's day
         #expect(fio.requests.count == sent + 1)
@@ -229,7 +229,7 @@ import TesseraTesting
     @Test func theTokenExpiryReminderAndTheDailyImport() async throws {
         let (host, fio) = try await FioImportTests().setUp()  // Monday 2026-03-02 09:00 in Bratislava
         let off = await #expect(throws: PluginError.self) { _ = try await host.call("fio-auto-import", ["enabled": true]) }
-        #expect(off?.message.contains("no_token") == true)
+        #expect(off?.reason == "no_token")
         let status = try await host.call("fio-token-set", ["token": .string(FioImportTests.token)])
         #expect(status["tokenSetOn"] == "2026-03-02" && status["tokenReminderAt"] == "2026-08-19T08:00:00Z" && status["autoImport"] == false)
         _ = try await host.call("fio-auto-import", ["enabled": true])
@@ -242,7 +242,7 @@ import TesseraTesting
         fio.inject(.status(500))
         try await host.advanceClock(by: 86_400)
         let failed = try host.deliveredNotifications().filter { $0.key.hasPrefix("fio-import-failed") }
-        #expect(failed.map(\.title) == ["Bank import failed"] && failed.first?.body.contains("bank_unavailable") == true)
+        #expect(failed.map(\.title) == ["Bank import failed"] && failed.first?.body.contains("Fio is not available") == true)
         #expect(try await host.call("fio-status")["lastImport"] == "2026-03-03")
         // 170 days after the token was set: the reminder. Clearing the token stops the daily import.
         _ = try await host.call("fio-auto-import", ["enabled": false])

@@ -146,7 +146,7 @@ import TesseraTesting
         #expect(zero?.field == "$.amount")
         #expect(try await host.call("goals-list", ["duration": "monthly"])["goals"]?.arrayValue?.map { $0["name"] } == ["Concert"])
         let unconfirmed = await #expect(throws: PluginError.self) { _ = try await host.call("goal-delete", ["id": .string(id)]) }
-        #expect(unconfirmed?.code == .invalidInput && unconfirmed?.field == "$.confirm" && unconfirmed?.message.contains("(code confirmation_required)") == true)
+        #expect(unconfirmed?.code == .invalidInput && unconfirmed?.field == "$.confirm" && unconfirmed?.reason == "confirmation_required")
         _ = try await host.call("goal-delete", ["id": .string(id), "confirm": true])
         #expect(try await count(host, "contributions") == 0)
         #expect(try await host.call("goals-list")["goals"]?.arrayValue?.count == 1)
@@ -211,7 +211,7 @@ import TesseraTesting
         let host = try await host()
         _ = try await host.call("transaction-add", ["kind": "expense", "name": "Lunch", "amount": "8.50", "category": "food"])
         let refused = await #expect(throws: PluginError.self) { _ = try await host.call("settings-set", ["currency": "CZK"]) }
-        #expect(refused?.code == .invalidInput && refused?.field == "$.confirm" && refused?.message.contains("(code confirmation_required)") == true)
+        #expect(refused?.code == .invalidInput && refused?.field == "$.confirm" && refused?.reason == "confirmation_required")
         #expect(try await host.call("settings-get")["currency"] == "EUR")
         #expect(try await host.call("settings-set", ["currency": "CZK", "confirm": true])["currency"] == "CZK")
         #expect(try await host.call("transactions-list")["transactions"]?.arrayValue?.first?["amount"] == "8.50")

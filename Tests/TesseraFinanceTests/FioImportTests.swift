@@ -62,7 +62,7 @@ import TesseraTesting
         }
         _ = try await host.call("fio-token-clear")
         let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
-        #expect(error?.message.contains("no_token") == true)
+        #expect(error?.reason == "no_token")
         let bad = await #expect(throws: PluginError.self) { _ = try await host.call("fio-token-set", ["token": "short but twenty chars!"]) }
         #expect(bad?.field == "$.token")
         await host.stop()
@@ -78,14 +78,14 @@ import TesseraTesting
         // Another program used the token just now: Fio's own 409 (the module's window has passed).
         try await host.advanceClock(by: 31)  // the emulator's clock stays: to Fio, the last request was just now
         let tooSoon = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
-        #expect(tooSoon?.message.contains("rate_limited") == true && tooSoon?.code == .conflict)
+        #expect(tooSoon?.reason == "rate_limited" && tooSoon?.code == .conflict)
         #expect(tooSoon?.message.contains("try again in 30 s, after 2026-03-02T08:01:01Z") == true)  // the host's clock + 30 s
         for (fault, code) in [(FioEmulator.Fault.status(500), "bank_unavailable"), (.malformed, "bank_malformed")] {
             fio.advance(seconds: 31)
             try await host.advanceClock(by: 31)
             fio.inject(fault)
             let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
-            #expect(error?.message.contains(code) == true, "\(fault)")
+            #expect(error?.reason?.rawValue == code, "\(fault)")
         }
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == before)
         #expect(try await host.call("fio-status")["lastImport"] == "2026-03-02")
@@ -99,7 +99,7 @@ import TesseraTesting
         _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
         _ = try await host.call("transaction-add", ["kind": "expense", "name": "Cash lunch", "amount": "9", "category": "food"])
         let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
-        #expect(error?.code == .conflict && error?.message.contains("currency_mismatch") == true)
+        #expect(error?.code == .conflict && error?.reason == "currency_mismatch")
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 1)
         // Resolved at once (within Fio's 30 s): the statement fetched above is used, no new request.
         let requestsBefore = fio.requests.count

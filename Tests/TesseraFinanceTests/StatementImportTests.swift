@@ -44,7 +44,7 @@ import TesseraTesting
         #expect(undone["remaining"] == 0 && undone["undoneAt"] != nil)
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         let twice = await #expect(throws: PluginError.self) { _ = try await host.call("import-undo", ["id": first["id"]!]) }
-        #expect(twice?.message.contains("already_undone") == true)
+        #expect(twice?.reason == "already_undone")
         await host.stop()
     }
 
@@ -162,7 +162,7 @@ import TesseraTesting
         let quotes = await #expect(throws: PluginError.self) {
             _ = try await host.call("statement-preview", ["file": "Datum;Objem\n\"\"Celkem\";1\n"])
         }
-        #expect(quotes?.field == "$.file" && quotes?.message.contains("(code statement_unreadable)") == true)
+        #expect(quotes?.field == "$.file" && quotes?.reason == "statement_unreadable")
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 0)
         await host.stop()
     }

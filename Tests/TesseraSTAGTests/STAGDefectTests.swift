@@ -84,7 +84,7 @@ struct STAGDefectTests {
         try await f.login()
         let jana = try await f.host.call("note-save", ["title": "Zápočet", "text": "odevzdat úlohu"])["id"]?.stringValue ?? ""
         _ = try await f.host.call("logout")
-        #expect(await failure { try await f.host.call("notes") }?.message.hasSuffix("(code not_logged_in)") == true)
+        #expect(await failure { try await f.host.call("notes") }?.reason == "not_logged_in")
         #expect(try await f.host.call("account") == ["loggedIn": false])  // the settings stay, the login does not
 
         f.emulator.setLoginUser(.teacher)

@@ -29,14 +29,14 @@ struct STAGEnrolmentAndFaultTests {
         let before = try await f.host.query("SELECT body FROM cache WHERE id = 'exams'").first?["body"].text
         let full = await failure { try await f.host.call("exam-register", ["termId": 1118483]) }
         #expect(full?.code == .conflict)
-        #expect(full?.message.hasSuffix("(code term_full)") == true)
+        #expect(full?.reason == "term_full")
         var after = try await f.host.query("SELECT body FROM cache WHERE id = 'exams'").first?["body"].text
         #expect(after != nil && after == before)
         f.emulator.setTime(STAGEmulator.pragueDate("19.1.2026 10:00"))
         try await f.login()  // tickets live an hour of the emulator's time: a fresh one for the late attempt
         let relogged = try await f.host.query("SELECT body FROM cache WHERE id = 'exams'").first?["body"].text
         let late = await failure { try await f.host.call("exam-register", ["termId": 1118482]) }
-        #expect(late?.message.hasSuffix("(code deadline_passed)") == true)
+        #expect(late?.reason == "deadline_passed")
         #expect(!f.emulator.isRegistered(term: 1118482))
         after = try await f.host.query("SELECT body FROM cache WHERE id = 'exams'").first?["body"].text
         #expect(after != nil && after == relogged)
@@ -70,7 +70,7 @@ struct STAGEnrolmentAndFaultTests {
         #expect(read["stale"]?.boolValue == true)
         #expect(read["reason"]?.stringValue == reason)
         let uncached = await failure { try await f.host.call("timetable", ["date": "2026-05-20"]) }
-        #expect(uncached?.message.hasSuffix("(code \(reason))") == true)
+        #expect(uncached?.reason?.rawValue == reason)
     }
 
     @Test func expiredTicketSaysSo() async throws {
@@ -80,7 +80,7 @@ struct STAGEnrolmentAndFaultTests {
         f.emulator.setTime(Date(timeIntervalSince1970: 1_767_225_600 + 7200))
         let error = await failure { try await f.host.call("exam-register", ["termId": 1118482]) }
         #expect(error?.code == .conflict)
-        #expect(error?.message.hasSuffix("(code ticket_expired)") == true)
+        #expect(error?.reason == "ticket_expired")
     }
 
     @Test func logoutClearsCacheAndTicket() async throws {
@@ -93,6 +93,6 @@ struct STAGEnrolmentAndFaultTests {
         #expect(try await f.host.query("SELECT id FROM cache").isEmpty)
         #expect(try await f.host.query("SELECT id FROM settings WHERE id = 'baseURL'").count == 1)
         let error = await failure { try await f.host.call("grades") }
-        #expect(error?.message.hasSuffix("(code not_logged_in)") == true)
+        #expect(error?.reason == "not_logged_in")
     }
 }

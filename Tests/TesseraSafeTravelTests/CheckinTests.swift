@@ -22,7 +22,7 @@ import TesseraTestFixtures
         let told = try #require(try host.deliveredNotifications().first { $0.key == "checkin-confirmed-\(slot)" })
         #expect(told.recipient.hasPrefix("space-others:") && told.payload["lat"] == 50.08)
         #expect(try TravelFixture.delivered(host, "alert-").isEmpty)
-        #expect(await refusal { try await host.call("checkin-confirm", ["checkinId": .string(slot)]) }?.reason == "INVALID_STATE")
+        #expect(await refusal { try await host.call("checkin-confirm", ["checkinId": .string(slot)]) }?.reason == "invalid_state")
         await host.stop()
     }
 

@@ -51,7 +51,7 @@ import TesseraTestFixtures
         #expect(try await other.query("SELECT hash FROM pin").first?["hash"].text != stored)
         // The PIN table is not synced: no change of it is in the sync log.
         #expect(try await host.query("SELECT COUNT(*) AS n FROM _tessera_sync_messages WHERE tbl = 'pin'").first?["n"].integer ?? 0 == 0)
-        #expect(await refusal { try await host.call("account-setup", ["username": "ada", "pin": "1111"]) }?.reason == "ALREADY_SET_UP")
+        #expect(await refusal { try await host.call("account-setup", ["username": "ada", "pin": "1111"]) }?.reason == "already_set_up")
         await host.stop(); await other.stop()
     }
 
@@ -77,15 +77,15 @@ import TesseraTestFixtures
         let host = try await TravelFixture.ada()
         for attempt in 1...4 {
             let refused = await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) }
-            #expect(refused?.reason == "INVALID_PIN" && refused?.field == "$.oldPin", "attempt \(attempt)")
+            #expect(refused?.reason == "invalid_pin" && refused?.field == "$.oldPin", "attempt \(attempt)")
         }
-        #expect(await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) }?.reason == "PIN_LOCKED")
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": "0000", "newPin": "1111"]) }?.reason == "pin_locked")
         // Locked: even the right PIN is refused until the minute is over.
-        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"]) }?.reason == "PIN_LOCKED")
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"]) }?.reason == "pin_locked")
         #expect(try await host.call("account-state")["pinLockedUntil"] == "2026-03-02T08:01:00.000Z")
         try await host.advanceClock(by: 60)
         #expect(try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "1111"])["changed"] == true)
-        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "2222"]) }?.reason == "INVALID_PIN")
+        #expect(await refusal { try await host.call("pin-change", ["oldPin": .string(TravelFixture.pin), "newPin": "2222"]) }?.reason == "invalid_pin")
         await host.stop()
     }
 }

@@ -79,9 +79,9 @@ import TesseraTestFixtures
         let trip = try await Self.quietTrip(host)
         let running = try #require(try await host.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])["id"]?.stringValue)
         let active = await refusal { try await host.call("trip-delete", ["tripId": .string(running), "pin": .string(TravelFixture.pin)]) }
-        #expect(active?.code == "conflict" && active?.reason == "INVALID_STATE")
+        #expect(active?.code == "conflict" && active?.reason == "invalid_state")
         let wrong = await refusal { try await host.call("trip-delete", ["tripId": .string(trip), "pin": "0000"]) }
-        #expect(wrong?.reason == "INVALID_PIN" && wrong?.field == "$.pin")
+        #expect(wrong?.reason == "invalid_pin" && wrong?.field == "$.pin")
         #expect(try await Self.rows(host, "trip_activities", "trip_id", trip) == 5, "nothing deleted on a refusal")
         let deleted = try await host.call("trip-delete", ["tripId": .string(trip), "pin": .string(TravelFixture.pin)])
         #expect(deleted["deleted"]?.stringValue == trip && deleted["records"] == 8)  // 5 activities, 1 plan step, 1 link, the trip

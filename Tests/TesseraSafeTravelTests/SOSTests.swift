@@ -82,7 +82,7 @@ import TesseraTestFixtures
         try await host.advanceClock(by: 1)
         #expect(try TravelFixture.delivered(host, "alert-") == ["alert-sos-\(sos) @ 2026-03-02T08:00:04.000Z"])
         // The finger lifts later: nothing more happens.
-        #expect(await refusal { try await host.call("sos-touch-up") }?.reason == "INVALID_STATE")
+        #expect(await refusal { try await host.call("sos-touch-up") }?.reason == "invalid_state")
         try await host.advanceClock(by: 60)
         #expect(try await TravelFixture.count(host, "alerts") == 1)
         await host.stop()

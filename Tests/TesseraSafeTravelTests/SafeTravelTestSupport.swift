@@ -50,13 +50,14 @@ enum TravelFixture {
     }
 }
 
-/// The error code, the reason code (`(code NAME)` at the end of the message) and the field of a refusal.
+/// The error code, the reason code (the error's `reason`, never in the message) and the field of a refusal.
 func refusal(_ body: () async throws -> Any) async -> (code: String, reason: String?, field: String?)? {
     do {
         _ = try await body()
         return nil
     } catch let error as PluginError {
-        let reason = error.message.range(of: "(code ").map { String(error.message[$0.upperBound...].prefix { $0 != ")" }) }
+        #expect(!error.message.contains("(code "), "a reason code in the message: \(error.message)")
+        let reason = error.reason?.rawValue
         return (error.code.rawValue, reason, error.field)
     } catch {
         return ("other: \(error)", nil, nil)

@@ -48,7 +48,7 @@ struct TripPhotoTests {
         #expect(try await TravelFixture.count(host, "trip_activities") == before)
         _ = try await host.call("trip-end", ["pin": .string(TravelFixture.pin)])
         let noTrip = await refusal { try await host.call("trip-photo-put", ["data": .string(Data(Self.png).base64EncodedString())]) }
-        #expect(noTrip?.reason == "NO_ACTIVE_TRIP")
+        #expect(noTrip?.reason == "no_active_trip")
         await host.stop()
     }
 }

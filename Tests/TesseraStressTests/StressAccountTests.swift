@@ -9,14 +9,14 @@ import TesseraTesting
     @Test func nothingPersonalWorksBeforeConsentButTheConsentTextCanBeRead() async throws {
         let host = try await StressFixture.host()
         #expect(try await host.call("account-state")["state"] == "registered")
-        #expect(await refusal { try await host.call("diary-record", ["level": 2, "questionId": 201, "text": "x"]) }?.reason == "CONSENT_REQUIRED")
-        #expect(await refusal { try await host.call("programme") }?.reason == "CONSENT_REQUIRED")
+        #expect(await refusal { try await host.call("diary-record", ["level": 2, "questionId": 201, "text": "x"]) }?.reason == "consent_required")
+        #expect(await refusal { try await host.call("programme") }?.reason == "consent_required")
         let research = try await host.call("about-research")
         #expect(research["consentVersion"] == "1")
         #expect(research["subsections"]?.arrayValue?.first?["name"] == "Informovaný souhlas")
         let declined = await refusal { try await host.call("consent-give", ["consentVersion": "1", "accepted": false]) }
-        #expect(declined?.code == "invalid_input" && declined?.reason == "CONSENT_REQUIRED")
-        #expect(await refusal { try await host.call("consent-give", ["consentVersion": "0", "accepted": true]) }?.reason == "CONTENT_OUTDATED")
+        #expect(declined?.code == "invalid_input" && declined?.reason == "consent_required")
+        #expect(await refusal { try await host.call("consent-give", ["consentVersion": "0", "accepted": true]) }?.reason == "content_outdated")
         #expect(try await StressFixture.count(host, "participant") == 0)
         let status = try await host.call("consent-give", ["consentVersion": "1", "accepted": true])
         #expect(status["state"] == "active" && status["checklist"]?["consent"] == true)
@@ -49,11 +49,11 @@ import TesseraTesting
         #expect(try await host.pendingNotifications().isEmpty)
 
         // Cannot be logged back into, nor used.
-        #expect(await refusal { try await host.call("consent-give", ["consentVersion": "1", "accepted": true]) }?.reason == "ACCOUNT_REVOKED")
+        #expect(await refusal { try await host.call("consent-give", ["consentVersion": "1", "accepted": true]) }?.reason == "account_revoked")
         let id = try #require(record["id"]?.stringValue)
-        #expect(await refusal { try await host.call("diary-edit", ["id": .string(id), "text": "změna"]) }?.reason == "ACCOUNT_REVOKED")
-        #expect(await refusal { try await host.call("account-cancel", ["confirm": true]) }?.reason == "ACCOUNT_REVOKED")
-        #expect(await refusal { try await host.call("dashboard") }?.reason == "ACCOUNT_REVOKED")
+        #expect(await refusal { try await host.call("diary-edit", ["id": .string(id), "text": "změna"]) }?.reason == "account_revoked")
+        #expect(await refusal { try await host.call("account-cancel", ["confirm": true]) }?.reason == "account_revoked")
+        #expect(await refusal { try await host.call("dashboard") }?.reason == "account_revoked")
         // A delivered STAG event after cancelling schedules nothing.
         try await host.deliver("exam-upcoming", from: "cz.tessera.stag", payload: ["termId": 7, "subject": "KMI/PRG", "subjectName": "Programování",
                                                                                    "start": "2026-01-20T09:00:00+01:00"])

@@ -59,7 +59,7 @@ import TesseraTesting
 
         var newer = try JSONValue(encoding: ShippedContent.pack)
         func set(_ key: String, _ value: JSONValue) { if case .object(var o) = newer { o[key] = value; newer = .object(o) } }
-        #expect(await refusal { try await host.call("content-publish", ["pack": newer], as: .admin) }?.reason == "CONTENT_OUTDATED")
+        #expect(await refusal { try await host.call("content-publish", ["pack": newer], as: .admin) }?.reason == "content_outdated")
         #expect(await refusal { try await host.call("content-publish", ["pack": newer]) }?.code == "forbidden")  // administrators only
         set("version", .integer(Int64(version + 1)))
         var library = newer["library"]!.arrayValue!

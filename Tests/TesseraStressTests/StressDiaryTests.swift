@@ -9,7 +9,7 @@ import TesseraTesting
 @Suite(.hangWatchdog) struct StressDiaryTests {
     @Test func notesFollowAStressRecordTheSameLocalDayAndOnlyNotesCanBeDeleted() async throws {
         let host = try await StressFixture.consented()
-        #expect(await refusal { try await host.call("diary-note", ["text": "dřív"]) }?.reason == "NO_STRESS_RECORD_TODAY")
+        #expect(await refusal { try await host.call("diary-note", ["text": "dřív"]) }?.reason == "no_stress_record_today")
         #expect(await refusal { try await host.call("diary-record", ["level": 2, "questionId": 101, "text": "x"]) }?.code == "invalid_input")
         #expect(await refusal { try await host.call("diary-record", ["level": 0, "questionId": 101, "text": "x"]) }?.code == "invalid_input")
         #expect(try await StressFixture.count(host, "diary") == 0)
@@ -19,13 +19,13 @@ import TesseraTesting
         _ = try await host.advanceClock(by: Date("2026-01-01T22:59:00Z").timeIntervalSince(host.now))
         let note = try await host.call("diary-note", ["text": "Večer lepší"])
         _ = try await host.advanceClock(by: 60)  // midnight in Prague
-        #expect(await refusal { try await host.call("diary-note", ["text": "nový den"]) }?.reason == "NO_STRESS_RECORD_TODAY")
+        #expect(await refusal { try await host.call("diary-note", ["text": "nový den"]) }?.reason == "no_stress_record_today")
 
         // Records and notes can be edited; records cannot be deleted (C1), notes can, with confirm.
         let recordID = try #require(record["id"]?.stringValue), noteID = try #require(note["id"]?.stringValue)
         let edited = try await host.call("diary-edit", ["id": .string(recordID), "text": "Zkouškové, ale zvládám"])
         #expect(edited["text"] == "Zkouškové, ale zvládám" && edited["level"] == 1 && edited["createdAt"] == record["createdAt"])
-        #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(recordID), "confirm": true]) }?.reason == "NOT_DELETABLE")
+        #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(recordID), "confirm": true]) }?.reason == "not_deletable")
         #expect(await refusal { try await host.call("diary-note-delete", ["id": .string(noteID)]) }?.reason == "confirmation_required")
         #expect(await refusal { try await host.call("diary-edit", ["id": "missing", "text": "x"]) }?.code == "not_found")
         #expect(try await StressFixture.count(host, "diary") == 2)

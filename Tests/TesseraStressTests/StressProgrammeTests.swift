@@ -9,17 +9,17 @@ import TesseraTesting
 @Suite(.hangWatchdog) struct StressProgrammeTests {
     @Test func weekOneOpensAfterTheEntryQuestionnairesAndTheNextAtTheUnlockRule() async throws {
         let host = try await StressFixture.consented()
-        #expect(try await StressFixture.weekStates(host).allSatisfy { $0 == "closed:ENTRY_QUESTIONNAIRES_PENDING" })
+        #expect(try await StressFixture.weekStates(host).allSatisfy { $0 == "closed:entry_questionnaires_pending" })
         #expect(try await host.call("programme-week", ["order": 0])["view"] == "needsEntryQuestionnaires")
-        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "x"]) }?.reason == "ENTRY_QUESTIONNAIRES_PENDING")
+        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "x"]) }?.reason == "entry_questionnaires_pending")
         try await StressFixture.submitEntry(host)
-        #expect(try await StressFixture.weekStates(host) == ["open", "closed:PREVIOUS_NOT_COMPLETED", "closed:PREVIOUS_NOT_COMPLETED", "closed:PREVIOUS_NOT_COMPLETED"])
-        #expect(await refusal { try await StressFixture.submitEntry(host) }?.reason == "RECORD_EXISTS")
+        #expect(try await StressFixture.weekStates(host) == ["open", "closed:previous_not_completed", "closed:previous_not_completed", "closed:previous_not_completed"])
+        #expect(await refusal { try await StressFixture.submitEntry(host) }?.reason == "record_exists")
 
         // Drafts are kept; completing needs every answer, and a refusal writes nothing.
         _ = try await host.call("goal-save", ["questionId": 1, "text": "Škola"])
         #expect(try await host.call("programme-week", ["order": 0])["content"]?["questions"]?[0]?["draft"] == "Škola")
-        #expect(await refusal { try await host.call("goal-complete") }?.reason == "ANSWERS_MISSING")
+        #expect(await refusal { try await host.call("goal-complete") }?.reason == "answers_missing")
         #expect(try await StressFixture.count(host, "submissions") == 2)
         _ = try await host.advanceClock(by: 3600)
         let done = try await host.call("goal-complete", ["answers": StressFixture.goalAnswers()])
@@ -27,16 +27,16 @@ import TesseraTesting
         // Week 1 started 2026-01-01 (Prague): week 2 opens at the start of that day + 6 days.
         #expect(done["nextOpensAt"] == "2026-01-06T23:00:00Z")
         #expect(done["nextOpensNow"] == false && done["nextWeek"] == "Relaxace")
-        #expect(try await StressFixture.weekStates(host) == ["completed", "closed:WAITING_UNTIL", "closed:PREVIOUS_NOT_COMPLETED", "closed:PREVIOUS_NOT_COMPLETED"])
+        #expect(try await StressFixture.weekStates(host) == ["completed", "closed:waiting_until", "closed:previous_not_completed", "closed:previous_not_completed"])
         #expect(try await host.call("programme")["weeks"]?[1]?["reasonDetail"] == "2026-01-06T23:00:00Z")
-        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "x"]) }?.reason == "WEEK_COMPLETED")
-        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "WAITING_UNTIL")
-        #expect(await refusal { try await host.call("week-evaluate", ["order": 0, "feasibility": 4, "difficulty": 2]) }?.reason == "WAITING_UNTIL")
+        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "x"]) }?.reason == "week_completed")
+        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "waiting_until")
+        #expect(await refusal { try await host.call("week-evaluate", ["order": 0, "feasibility": 4, "difficulty": 2]) }?.reason == "waiting_until")
         #expect(try await host.pendingNotifications().map(\.request.key).contains("week-open-1"))
 
         // A minute before the unlock it is still closed; at the unlock the notification arrives.
         _ = try await host.advanceClock(by: Date("2026-01-06T22:59:00Z").timeIntervalSince(host.now))
-        #expect(try await StressFixture.weekStates(host)[1] == "closed:WAITING_UNTIL")
+        #expect(try await StressFixture.weekStates(host)[1] == "closed:waiting_until")
         _ = try await host.advanceClock(by: 60)
         #expect(try await StressFixture.weekStates(host)[1] == "open")
         #expect(try host.deliveredNotifications().contains { $0.title == "Otevřel se týden 2" && $0.body == "Relaxace" })
@@ -49,24 +49,24 @@ import TesseraTesting
         _ = try await host.advanceClock(by: 6 * 86_400)
         let view = try await host.call("programme-week", ["order": 1])
         #expect(view["view"] == "needsEvaluation" && view["evaluationOf"] == 0)
-        #expect(await refusal { try await host.call("relaxation-intro-read") }?.reason == "EVALUATION_PENDING")
+        #expect(await refusal { try await host.call("relaxation-intro-read") }?.reason == "evaluation_pending")
         #expect(await refusal { try await host.call("week-evaluate", ["order": 0, "feasibility": 9, "difficulty": 2]) }?.code == "invalid_input")
         _ = try await host.call("week-evaluate", ["order": 0, "feasibility": 4, "difficulty": 2, "note": "šlo to"])
-        #expect(await refusal { try await host.call("week-evaluate", ["order": 0, "feasibility": 4, "difficulty": 2]) }?.reason == "RECORD_EXISTS")
+        #expect(await refusal { try await host.call("week-evaluate", ["order": 0, "feasibility": 4, "difficulty": 2]) }?.reason == "record_exists")
 
-        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "INTRO_NOT_READ")
+        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "intro_not_read")
         #expect(try await host.call("programme-week", ["order": 1])["content"]?["introPages"]?.arrayValue?.count == 2)
         _ = try await host.call("relaxation-intro-read")
         #expect(try await host.call("programme-week", ["order": 1])["content"]?["introPages"] == nil)  // shown once
         _ = try await host.call("relaxation-start")
-        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "TIMER_RUNNING")
+        #expect(await refusal { try await host.call("relaxation-start") }?.reason == "timer_running")
         _ = try await host.advanceClock(by: 300)
         #expect(try await host.call("relaxation-status")["elapsedSeconds"] == 300)
         let stopped = try await host.call("relaxation-stop")
         #expect(stopped["seconds"] == 300 && stopped["order"] == 1 && stopped["completesWeek"] == true)
         let weekCompleted = try #require(stopped["completedAt"])
         #expect(try await StressFixture.weekStates(host)[1] == "completed")
-        #expect(await refusal { try await host.call("relaxation-stop") }?.reason == "NO_TIMER_RUNNING")
+        #expect(await refusal { try await host.call("relaxation-stop") }?.reason == "no_timer_running")
 
         // Practice afterwards is logged without changing the week's record (repeatable).
         _ = try await host.call("relaxation-start")
@@ -78,7 +78,7 @@ import TesseraTesting
         #expect(status["firstSeconds"] == 300 && status["practiceSessions"] == 1 && status["practiceSeconds"] == 120)
         #expect(try await host.call("week-summary", ["order": 1])["relaxationDurationInSeconds"] == 300)
         #expect(try await host.call("programme-week", ["order": 1])["view"] == "content")  // completed, still practisable
-        #expect(await refusal { try await host.call("week-summary", ["order": 2]) }?.reason == "NOT_COMPLETED")
+        #expect(await refusal { try await host.call("week-summary", ["order": 2]) }?.reason == "not_completed")
         await host.stop()
     }
 
@@ -116,7 +116,7 @@ import TesseraTesting
         // Week 4: every item on the 1–7 scale, checked before anything is written.
         var partial = StressFixture.meaning()
         partial = ["stressEvent": partial["stressEvent"]!, "positives": partial["positives"]!, "results": .array(Array(partial["results"]!.arrayValue!.dropLast()))]
-        #expect(await refusal { try await host.call("meaning-complete", partial) }?.reason == "ANSWERS_MISSING")
+        #expect(await refusal { try await host.call("meaning-complete", partial) }?.reason == "answers_missing")
         #expect(await refusal { try await host.call("meaning-complete", StressFixture.meaning(answer: 8)) }?.code == "invalid_input")
         #expect(try await StressFixture.count(host, "answers") == Int64(ShippedContent.pack.entryTest.items.count + ShippedContent.pack.screen.questions.count
                                                                                + ShippedContent.pack.goalQuestions.count + ShippedContent.pack.timeQuestions.count))
@@ -132,7 +132,7 @@ import TesseraTesting
 
         // The exit questionnaires open once week 4 is rated; both finish the programme.
         let retest: JSONValue = ["kind": "exit-retest", "answers": .array(ShippedContent.pack.entryTest.items.map { ["questionId": .integer(Int64($0.id)), "value": 1] })]
-        #expect(await refusal { try await host.call("questionnaire-submit", retest) }?.reason == "EXIT_NOT_AVAILABLE")
+        #expect(await refusal { try await host.call("questionnaire-submit", retest) }?.reason == "exit_not_available")
         #expect(try await host.call("dashboard")["programme"]?["next"] == "evaluation")
         _ = try await host.call("week-evaluate", ["order": 3, "feasibility": 4, "difficulty": 4])
         #expect(try await host.call("dashboard")["programme"]?["next"] == "exitQuestionnaires")
@@ -142,7 +142,7 @@ import TesseraTesting
         let overview = try await host.call("exit-evaluation-submit", evaluation)
         #expect(overview["finished"] == true)
         #expect(try await host.call("dashboard")["programme"]?["next"] == "finished")
-        #expect(await refusal { try await host.call("exit-evaluation-submit", evaluation) }?.reason == "RECORD_EXISTS")
+        #expect(await refusal { try await host.call("exit-evaluation-submit", evaluation) }?.reason == "record_exists")
         #expect(try await host.call("account-state")["checklist"]?["exitEvaluation"] == true)
         await host.stop()
     }
@@ -175,8 +175,8 @@ import TesseraTesting
         _ = try await host.advanceClock(by: Date("2026-01-10T22:59:00Z").timeIntervalSince(host.now))
         #expect(try await StressFixture.weekStates(host)[0] == "open")
         _ = try await host.advanceClock(by: 60)
-        #expect(try await StressFixture.weekStates(host)[0] == "closed:STUDY_ENDED")
-        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "pozdě"]) }?.reason == "STUDY_ENDED")
+        #expect(try await StressFixture.weekStates(host)[0] == "closed:study_ended")
+        #expect(await refusal { try await host.call("goal-save", ["questionId": 1, "text": "pozdě"]) }?.reason == "study_ended")
         #expect(try await host.call("dashboard")["programme"]?["next"] == "ended")
         #expect(try await host.call("programme")["daysLeft"] == 0)
         // The research team can move the last day (administrators only).
@@ -192,7 +192,7 @@ import TesseraTesting
         async let second = refusal { try await host.call("goal-complete", ["answers": StressFixture.goalAnswers()]) }
         let outcomes = await [first, second]
         #expect(outcomes.filter { $0 == nil }.count == 1)
-        #expect(outcomes.compactMap { $0?.reason } == ["WEEK_COMPLETED"])
+        #expect(outcomes.compactMap { $0?.reason } == ["week_completed"])
         #expect(try await host.query("SELECT COUNT(*) AS n FROM submissions WHERE id = 'week-0'").first?["n"].integer == 1)
         await host.stop()
     }

@@ -61,13 +61,14 @@ enum StressFixture {
     }
 }
 
-/// The reason code a refusal carries (`(code NAME)` at the end of its message), and its error code.
+/// The reason code a refusal carries (the error's `reason`, never in the message), and its error code.
 func refusal(_ body: () async throws -> Any) async -> (code: String, reason: String?)? {
     do {
         _ = try await body()
         return nil
     } catch let error as PluginError {
-        let reason = error.message.range(of: "(code ").map { String(error.message[$0.upperBound...].prefix { $0 != ")" }) }
+        #expect(!error.message.contains("(code "), "a reason code in the message: \(error.message)")
+        let reason = error.reason?.rawValue
         return (error.code.rawValue, reason)
     } catch {
         return ("other: \(error)", nil)

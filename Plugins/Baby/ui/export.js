@@ -19,7 +19,7 @@ async function fetchPDF(path) {
   if (!response.ok) {
     const json = await response.json().catch(() => null);
     const error = (json && json.error) || { code: "http_" + response.status, message: response.statusText };
-    throw new APIError(response.status, error.code, error.message, error.field);
+    throw new APIError(response.status, error.code, error.message, error.field, undefined, error.reason);
   }
   const blob = await response.blob();
   return new Promise((resolve, reject) => {

@@ -18,7 +18,7 @@ export async function uploadPhoto(file) {
   const json = await response.json().catch(() => null);
   if (!response.ok) {
     const error = (json && json.error) || { code: "http_" + response.status, message: response.statusText };
-    throw new APIError(response.status, error.code, error.message, error.field);
+    throw new APIError(response.status, error.code, error.message, error.field, undefined, error.reason);
   }
   return json.address;
 }

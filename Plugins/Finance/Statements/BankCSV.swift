@@ -159,7 +159,7 @@ struct BankCSV {
         let delimiter = given.delimiter ?? Self.guessDelimiter(text)
         let parsed: [[String]]
         do { parsed = try Ledger.parse(text, delimiter: Character(delimiter)) } catch let error as PluginError {
-            throw PluginError(.invalidInput, "the file is not a readable CSV: \(error.message); nothing was imported (code statement_unreadable)", field: "$.file")
+            throw PluginError(.invalidInput, "the file is not a readable CSV: \(error.message); nothing was imported", field: "$.file", reason: "statement_unreadable")
         }
         let rows = parsed
             .enumerated().map { (line: $0.offset + 1, fields: $0.element) }

@@ -28,10 +28,10 @@ enum CAMT053 {
     static func read(_ text: String) throws -> Statement {
         let root: XMLElement
         do { root = try XMLElement.parse(text) } catch let error as XMLSyntaxError {
-            throw PluginError(.invalidInput, "the file is not a readable XML statement: line \(error.line): \(error.reason); nothing was imported (code statement_unreadable)", field: "$.file")
+            throw PluginError(.invalidInput, "the file is not a readable XML statement: line \(error.line): \(error.reason); nothing was imported", field: "$.file", reason: "statement_unreadable")
         }
         guard let report = root.name == "BkToCstmrStmt" ? root : root.child("BkToCstmrStmt") else {
-            throw PluginError(.invalidInput, "the XML file is not a bank statement in CAMT.053 (it has no BkToCstmrStmt); export the statement as CAMT.053 or as CSV (code statement_unreadable)", field: "$.file")
+            throw PluginError(.invalidInput, "the XML file is not a bank statement in CAMT.053 (it has no BkToCstmrStmt); export the statement as CAMT.053 or as CSV", field: "$.file", reason: "statement_unreadable")
         }
         var statement = Statement(movements: [])
         var entryNumber = 0
@@ -53,7 +53,7 @@ enum CAMT053 {
         let status = entry.value("Sts") ?? entry.value("Sts", "Cd") ?? "BOOK"
         guard status == "BOOK" else { return [] }
         func fail(_ why: String) -> PluginError {
-            PluginError(.invalidInput, "entry \(number) of the statement \(why); nothing was imported (code statement_unreadable)", field: "$.file")
+            PluginError(.invalidInput, "entry \(number) of the statement \(why); nothing was imported", field: "$.file", reason: "statement_unreadable")
         }
         guard let indicator = entry.value("CdtDbtInd"), indicator == "CRDT" || indicator == "DBIT" else { throw fail("says neither CRDT nor DBIT") }
         guard let rawDate = entry.value("BookgDt", "Dt") ?? entry.value("BookgDt", "DtTm") ?? entry.value("ValDt", "Dt"),
@@ -97,7 +97,7 @@ enum CAMT053 {
     /// `123.45`: ISO 20022 writes a dot and no sign; at most two decimals for the app's currencies.
     private static func amount(_ text: String, entry: Int) throws -> Int64 {
         guard let minor = BankAmount.parse(text, decimalSeparator: "."), minor > 0 else {
-            throw PluginError(.invalidInput, "entry \(entry) of the statement has the amount '\(text)', which is not an amount above zero with at most two decimals; nothing was imported (code statement_unreadable)", field: "$.file")
+            throw PluginError(.invalidInput, "entry \(entry) of the statement has the amount '\(text)', which is not an amount above zero with at most two decimals; nothing was imported", field: "$.file", reason: "statement_unreadable")
         }
         return minor
     }

@@ -116,7 +116,7 @@ extension Ledger {
         let read = try await readStatement(input, importId: input.importId)
         let currency = try await settings().currency
         if let theirs = read.currency, theirs != currency {
-            throw PluginError(.conflict, "the statement is in \(theirs) but the app's amounts are in \(currency): change the currency in the settings first, or import a statement of an account in \(currency); nothing was imported (code currency_mismatch)")
+            throw PluginError(.conflict, "the statement is in \(theirs) but the app's amounts are in \(currency): change the currency in the settings first, or import a statement of an account in \(currency); nothing was imported", reason: "currency_mismatch")
         }
         let start = max(0, input.start ?? 0), count = input.count ?? read.lines.count
         let slice = read.lines.dropFirst(start).prefix(max(0, count))
@@ -162,7 +162,7 @@ extension Ledger {
             // (an import of nothing new is not listed, so it is not found either)
             throw PluginError(.notFound, "no import '\(id)'", field: "$.id")
         }
-        guard record.undoneAt == nil else { throw PluginError(.conflict, "this import was already undone on \(record.undoneAt!) (code already_undone)") }
+        guard record.undoneAt == nil else { throw PluginError(.conflict, "this import was already undone on \(record.undoneAt!)", reason: "already_undone") }
         let rows = try await storage.query("SELECT id, occurred_on FROM transactions WHERE import_id = ?", [.text(id)])
         let now = iso(clock.now())
         try await storage.write { batch in

@@ -108,17 +108,17 @@ export function gradeText(grade) {
 
 // ---- Refusals ----
 //
-// The module ends its refusals with a reason code, as every module does ("Termín je již plně
-// obsazen. (code term_full)", "log in first … (code not_logged_in)"): the page says each in a
-// sentence of the person's language (`refusals.<reason>`, which may repeat IS/STAG's own words as
-// {reason}); anything else is the console's sentence for its code.
+// The module gives its refusals a reason code, as every module does (reason "term_full" with the
+// message "Termín je již plně obsazen.", "not_logged_in" with "log in first …"): the page says each
+// in a sentence of the person's language (`refusals.<reason>`, which may repeat IS/STAG's own words
+// as {reason}); anything else is the console's sentence for its code.
 
-/** The module's reason code, and the message before it; or null when the page has no sentence for it. */
+/** The module's reason code, and its message; or null when the page has no sentence for it. */
 function refusalReason(error) {
   if (!(error instanceof APIError)) return null;
   const code = reasonCode(error);
   if (!code || !has(`refusals.${code}`)) return null;
-  return { code, rest: (error.message || "").replace(/\s*\(code [A-Za-z0-9_]+\)\s*$/, "") };
+  return { code, rest: error.message || "" };
 }
 
 /** The sentence for a failed call. */

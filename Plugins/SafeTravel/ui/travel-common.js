@@ -43,19 +43,19 @@ export function alertLine(alert, dueAt, now) {
 }
 
 /**
- * A refusal as a sentence. The module's own reason (INVALID_PIN, ETA_IN_PAST, …) says more than
+ * A refusal as a sentence. The module's own reason (invalid_pin, eta_in_past, …) says more than
  * the sentence about the field it names (a wrong PIN is not a PIN of the wrong form), except the
- * generic VALIDATION, where the field's sentence is the better one. A locked PIN says until when.
+ * generic validation, where the field's sentence is the better one. A locked PIN says until when.
  */
 export async function refusalText(error, form) {
   const reason = reasonCode(error);
-  if (reason === "PIN_LOCKED") {
+  if (reason === "pin_locked") {
     try {
       const account = await callOperation(PLUGIN, "account-state", {});
       if (account.pinLockedUntil) return t("travel.pinLockedUntil", { relative: relative(account.pinLockedUntil, await hostNow()) });
     } catch { /* the general sentence below */ }
   }
-  if (reason && reason !== "VALIDATION" && has(`errors.${reason}`)) return t(`errors.${reason}`);
+  if (reason && reason !== "validation" && has(`errors.${reason}`)) return t(`errors.${reason}`);
   return errorText(error, { form });
 }
 

@@ -318,7 +318,7 @@ async function uploadPhoto(form) {
     credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new APIError(response.status, answer.error?.code ?? `http_${response.status}`, answer.error?.message ?? response.statusText, answer.error?.field);
+  if (!response.ok) throw new APIError(response.status, answer.error?.code ?? `http_${response.status}`, answer.error?.message ?? response.statusText, answer.error?.field, undefined, answer.error?.reason);
   return answer.lat != null && answer.lon != null ? t("trip.photoAdded", { position: coordinates(answer.lat, answer.lon) }) : t("trip.photoAddedNoPosition");
 }
 

@@ -162,11 +162,11 @@ function weekText(week, weeks) {
   if (week.state === "completed") return t(week.evaluated ? "week.completedRated" : "week.completed", { name: week.name, date: date(week.completedAt) });
   if (week.state === "open") return t("week.open", { name: week.name });
   switch (week.reason) {
-    case "ENTRY_QUESTIONNAIRES_PENDING": return t("week.closedUntilEntry", { name: week.name });
-    case "PREVIOUS_NOT_COMPLETED":
+    case "entry_questionnaires_pending": return t("week.closedUntilEntry", { name: week.name });
+    case "previous_not_completed":
       return t("week.closedUntilPrevious", { name: week.name, previous: weeks[Number(week.reasonDetail)]?.name ?? "" });
-    case "WAITING_UNTIL": return t("week.closedUntil", { name: week.name, when: moment(week.reasonDetail), relative: fromNow(week.reasonDetail) });
-    case "STUDY_ENDED": return t("week.closedStudyEnded", { name: week.name });
+    case "waiting_until": return t("week.closedUntil", { name: week.name, when: moment(week.reasonDetail), relative: fromNow(week.reasonDetail) });
+    case "study_ended": return t("week.closedStudyEnded", { name: week.name });
     default: return t("week.closed", { name: week.name });
   }
 }

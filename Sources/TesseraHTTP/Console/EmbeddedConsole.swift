@@ -73,14 +73,15 @@ export function forgetToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** An error answer of the API: {code, message, field?} and the HTTP status. */
+/** An error answer of the API: {code, message, field?, reason?} and the HTTP status. */
 export class APIError extends Error {
-  constructor(status, code, message, field, retryAfter) {
+  constructor(status, code, message, field, retryAfter, reason) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
     this.retryAfter = retryAfter;  // seconds, from Retry-After (429)
+    this.reason = reason;          // a module's own code for the refusal (its manifest's "reasons")
   }
 }
 
@@ -114,7 +115,7 @@ export async function request(method, path, body) {
     }
     const error = json && json.error ? json.error : { code: "http_" + response.status, message: text || response.statusText };
     const retryAfter = Number(response.headers.get("Retry-After")) || undefined;
-    throw new APIError(response.status, error.code, error.message, error.field, retryAfter);
+    throw new APIError(response.status, error.code, error.message, error.field, retryAfter, error.reason);
   }
   return json;
 }
@@ -541,7 +542,7 @@ export function clear(node) {
 // The API answers every refusal as {code, message, field?} for programs: a machine-readable code,
 // an English message for developers and logs, the JSON path of the field at fault. None of that is
 // for a person. The sentence comes from the catalogues instead, the most specific that exists:
-// 1. a plugin's reason code, which plugins put at the end of the message as "(code NAME)", or an
+// 1. a plugin's reason code (the error's "reason", listed in the module's manifest), or an
 //    API code more exact than the host's generic ones (the hub's "email_taken"): the page's
 //    "errors.NAME" (it says what went wrong with the field, if any, more exactly); a page leaves
 //    out a sentence for a reason as general as its fields' (such as "out_of_range");
@@ -557,10 +558,9 @@ import { t, has } from "./i18n.js";
 const GENERIC_CODES = new Set(["invalid_input", "forbidden", "not_granted", "not_found", "conflict", "unprocessable",
   "payload_too_large", "unsupported_media_type", "quota_exceeded", "unavailable", "internal"]);
 
-/** The plugin's reason code at the end of an API message ("… (code FIX_TOO_OLD)"), or null. */
+/** The plugin's reason code of an API error ("fix_too_old"), or null. */
 export function reasonCode(error) {
-  const match = /\(code ([A-Za-z0-9_]+)\)\s*$/.exec(error?.message || "");
-  return match ? match[1] : null;
+  return typeof error?.reason === "string" && error.reason ? error.reason : null;
 }
 
 /** The input member an error's field names: "$.amount" → "amount", "$.items[2].name" → "name". */

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import TesseraSDK
 
-/// An error the API answers with: a status and the body `{"error": {"code", "message", "field"?}}`.
+/// An error the API answers with: a status and the body `{"error": {"code", "message", "field"?, "reason"?}}`.
 ///
 /// Every refusal the HTTP edge makes is one of these, so every client sees one error shape whatever
 /// refused it — the router, a middleware, the host or a plugin (see ``init(_:)`` for how a plugin's
@@ -16,14 +16,19 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var message: String
     /// The JSON path of the input field at fault (`$.text`), where there is one.
     public var field: String?
+    /// A plugin's own, more exact code for the refusal (``PluginError/reason``), listed in its
+    /// manifest's `reasons`; `nil` when ``code`` says it all.
+    public var reason: String?
     /// Extra response headers (`WWW-Authenticate`, `Allow`, `Retry-After`).
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, code: String, _ message: String, field: String? = nil, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, code: String, _ message: String, field: String? = nil, reason: String? = nil,
+                headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.reason = reason
         self.headers = headers
     }
 
@@ -31,6 +36,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var json: JSONValue {
         var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
         if let field { error["field"] = .string(field) }
+        if let reason { error["reason"] = .string(reason) }
         return .object(["error": .object(error)])
     }
 

@@ -31,7 +31,7 @@ extension APIError {
         // A plugin the host is still starting: worth asking again in a second.
         let retry: HTTPFields = error.code == .unavailable && error.message.hasSuffix(PluginError.startingMessageEnding)
             ? [.retryAfter: "1"] : [:]
-        self.init(status, code: error.code.rawValue, error.message, field: error.field, headers: retry)
+        self.init(status, code: error.code.rawValue, error.message, field: error.field, reason: error.reason?.rawValue, headers: retry)
     }
 
     /// The status for each code a client may see as it is; `nil` for the ones answered as 500.

@@ -23,9 +23,9 @@ extension APIError {
             self.init(status, code: "internal", "the hub failed; its log has the details")
         } else if error.kind == .unauthorized {
             self = .unauthorized(error.message)
-            code = error.code
+            code = error.code.rawValue
         } else {
-            self.init(status, code: error.code, error.message, field: error.field)
+            self.init(status, code: error.code.rawValue, error.message, field: error.field)
         }
     }
 }

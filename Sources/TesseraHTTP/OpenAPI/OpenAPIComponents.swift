@@ -17,7 +17,7 @@ enum OpenAPIComponents {
             .merging(syncAccountSchemas) { a, _ in a }
     }
 
-    /// `{"error": {"code", "message", "field"?}}`.
+    /// `{"error": {"code", "message", "field"?, "reason"?}}`.
     static let errorSchema: JSONValue = [
         "type": "object", "required": ["error"],
         "properties": ["error": [
@@ -26,6 +26,7 @@ enum OpenAPIComponents {
                 "code": ["type": "string", "description": "Machine-readable: invalid_input, unauthorized, forbidden, not_granted, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, unprocessable, rate_limited, internal, unavailable."],
                 "message": ["type": "string", "description": "One sentence for a person."],
                 "field": ["type": "string", "description": "The input field at fault, as a JSON path ($.text)."],
+                "reason": ["type": "string", "description": "A module's own, more exact code for the refusal (split_sum, pin_locked), in snake_case; the module's manifest lists its reasons."],
             ],
         ]],
     ]

@@ -5,13 +5,18 @@
 /// as ``Code-swift.struct/internal`` with a generic message, so internals never leak.
 public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, machine-readable error code.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    ///
+    /// A plugin's own codes (``PluginError/reason``) can be written as string literals:
+    /// `reason: "split_sum"`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
         /// The code as text, e.g. `"invalid_input"`.
         public let rawValue: String
         /// Creates a code from its text.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The code as text.
         public var description: String { rawValue }
+        /// Creates a code from a literal: `"split_sum"`.
+        public init(stringLiteral value: String) { self.rawValue = value }
 
         /// The input is malformed or breaks a rule (HTTP 400).
         public static let invalidInput = Code(rawValue: "invalid_input")
@@ -37,16 +42,38 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The input field at fault, as a JSON path (e.g. `$.amount`), where there is one.
     public var field: String?
+    /// The plugin's own, more exact code for this refusal (`split_sum`, `pin_locked`), where
+    /// ``code`` alone does not say enough; `nil` otherwise.
+    ///
+    /// ``code`` stays the kind of refusal (and so the HTTP status); the reason says which rule
+    /// refused, so a client can show its own sentence for it. A plugin lists its reasons in its
+    /// manifest's `reasons`, in snake_case, and never writes them into ``message``.
+    public var reason: Code?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, field: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.reason = nil
     }
 
-    /// `code: message (at field)`, one line.
+    /// Creates an error that names the plugin's own reason for it.
+    ///
+    /// ```swift
+    /// throw PluginError(.invalidInput, "the parts add up to 90.00 but the transaction is 100.00",
+    ///                   field: "$.parts", reason: .splitSum)
+    /// ```
+    public init(_ code: Code, _ message: String, field: String? = nil, reason: Code?) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.reason = reason
+    }
+
+    /// `code: message (at field)`, or `code (reason): message (at field)`, one line.
     public var description: String {
-        field.map { "\(code): \(message) (at \($0))" } ?? "\(code): \(message)"
+        let kind = reason.map { "\(code) (\($0))" } ?? "\(code)"
+        return field.map { "\(kind): \(message) (at \($0))" } ?? "\(kind): \(message)"
     }
 }
