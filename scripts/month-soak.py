@@ -159,7 +159,11 @@ class Host:
 
     def cli(self, *arguments, stdin=None, check=True):
         command = [self.soak.tessera] + list(arguments) + ["--deployment", self.deployment, "--data", self.data]
-        result = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=300)
+        for attempt in range(5):
+            result = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=300)
+            if result.returncode != 5:  # 5: the hub could not be reached (a loaded machine): try again
+                break
+            time.sleep(2)
         if check and result.returncode != 0:
             raise SoakError("%s: tessera %s -> exit %d: %s" % (self.name, " ".join(arguments), result.returncode,
                                                                 (result.stderr or result.stdout).strip()))
@@ -305,12 +309,12 @@ class Soak:
         self.children = {}  # person -> child id
         self.child_holders = {}  # child id -> people whose devices hold it
         self.guardians = {}  # traveller -> [guardian names]
-        self.missed = []  # (traveller, slot id)
-        self.answered = []  # (traveller, slot id)
-        self.trips = []  # (traveller, trip id)
+        self.missed = []  # (traveller, slot id): asked, never answered
+        self.answered = []  # (traveller, slot id): answered in time (acknowledged)
+        self.trips = []  # (traveller, trip id, device that started it, day)
         self.baby_reminders = []  # (device name, record id, due)
         self.grades = []  # (subject, grade)
-        self.confirmed = set()  # slots answered
+        self.ended = set()  # trips ended (acknowledged) before their arrival time
         self.care_days = set()  # local days with care entries (care-list is per day)
         self.spent = {}  # person -> minor units of acknowledged expenses in March
         self.finance_cut = set()  # people with a finance write whose answer a kill cut off
@@ -529,23 +533,44 @@ class Soak:
             self.timing[bucket] = self.timing.get(bucket, 0) + time.monotonic() - began
 
     def _advance_all(self, seconds, kill=None):
+        """The watcher first, then the six devices side by side (as real devices run), each to
+        the same target. With `kill`, its victim is SIGKILLed `delay` seconds into the step (into
+        the advance of the host `during`), restarted on its data directory and caught up."""
         target = self.now + dt.timedelta(seconds=seconds)
-        order = [self.hosts["watcher"]] + [h for p in PEOPLE for h in self.devices[p]]
-        for host in order:
-            if kill is not None and kill["during"] is host:
-                victim = kill["target"]
-                timer = threading.Timer(kill["delay"], victim.kill)
-                timer.start()
-                try:
-                    host.catch_up(target)
-                except (Unreachable, SoakError):
-                    pass  # the victim was this host: it is restarted and caught up below
-                timer.join()
-                self.restarted(victim, kill["what"], target if victim is not self.hosts["hub"] else None)
+        watcher = self.hosts["watcher"]
+        devices = [h for p in PEOPLE for h in self.devices[p]]
+        timer = None
+        errors = {}
+
+        def move(host):
+            try:
                 host.catch_up(target)
-                kill = None
-            else:
-                host.catch_up(target)
+            except (Unreachable, SoakError) as error:
+                errors[host.name] = error
+
+        def arm():
+            nonlocal timer
+            timer = threading.Timer(kill["delay"], kill["target"].kill)
+            timer.start()
+
+        if kill is not None and kill["during"] is watcher:
+            arm()
+        move(watcher)
+        if kill is not None and timer is None:
+            arm()
+        threads = [threading.Thread(target=move, args=(h,), daemon=True) for h in devices]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if timer is not None:
+            timer.join()
+            victim = kill["target"]
+            errors.pop(victim.name, None)  # its advance was cut: it is caught up once restarted
+            self.restarted(victim, kill["what"], target if victim is not self.hosts["hub"] else None)
+        if errors:
+            name, error = sorted(errors.items())[0]
+            raise SoakError("%s: advancing its clock to %s failed: %s" % (name, iso(target), error))
         self.now = target
 
     def propagate(self, passes=2):
@@ -592,8 +617,9 @@ class Soak:
         start = self.now
         date = start.strftime("%Y-%m-%d")
         local_past = (start - dt.timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
-        write_kills = [k for k in kills if k["moment"] == "write" and k["victim"] not in ("hub", "watcher")]
-        other_kills = [k for k in kills if k not in write_kills]
+        working = {self.devices[p][(d + i) % 2].name for i, p in enumerate(PEOPLE)}
+        write_kills = [k for k in kills if k["moment"] == "write" and k["victim"] in working]
+        other_kills = [k if k["moment"] != "write" else dict(k, moment="morning") for k in kills if k not in write_kills]
         self.emulate("time", {"now": iso(start)})
 
         for index, person in enumerate(PEOPLE):
@@ -672,6 +698,7 @@ class Soak:
         self.propagate_with(kill)
 
         # Safe travel: a guardian asks a check-in of someone each day; a trip every other day.
+        to_answer = []
         for index, traveller in enumerate(PEOPLE):
             if self.rng.random() < 0.5:
                 guardians = self.guardians.get(traveller) or []
@@ -683,10 +710,7 @@ class Soak:
                     if answer:
                         slot = (answer.get("checkins") or [{}])[0].get("id")
                         if slot:
-                            if self.rng.random() < 0.5:
-                                self.answered.append((traveller, slot))
-                            else:
-                                self.missed.append((traveller, slot))
+                            (to_answer if self.rng.random() < 0.5 else self.missed).append((traveller, slot))
             if (d + index) % 2 == 0:
                 host = self.devices[traveller][(d + index) % 2]
                 eta = iso(self.now + dt.timedelta(hours=2))
@@ -696,11 +720,17 @@ class Soak:
         self.propagate()
         # Answered check-ins: on the traveller's other device, a minute later.
         self.advance_all(60)
-        for traveller, slot in [a for a in self.answered if a[1] not in self.done_slots()]:
+        # Only an acknowledged answer must silence the alert; a refused one leaves the slot missed,
+        # and one whose answer a kill cut off is checked neither way.
+        for traveller, slot in to_answer:
             other = self.devices[traveller][(d + PEOPLE.index(traveller) + 1) % 2]
+            before = (len(self.acked), self.unanswered)
             self.write(other, TRAVEL, "checkin-confirm", {"checkinId": slot}, "checkin-answer", [traveller], d,
                        identify=lambda a: None)
-            self.confirmed.add(slot)
+            if len(self.acked) > before[0]:
+                self.answered.append((traveller, slot))
+            elif self.unanswered == before[1]:
+                self.missed.append((traveller, slot))
         self.propagate()
 
         # The next 40 minutes in short steps, a minute apart around the check-in deadlines (10 min
@@ -715,8 +745,9 @@ class Soak:
             if minute == 30:
                 for traveller, trip, started_on, day in [t for t in self.trips if t[3] == d]:
                     other = [h for h in self.devices[traveller] if h.name != started_on][0]
-                    self.write(other, TRAVEL, "trip-end", {"tripId": trip, "pin": PIN}, "trip-end", [traveller], d,
-                               identify=lambda a: None)
+                    if self.write(other, TRAVEL, "trip-end", {"tripId": trip, "pin": PIN}, "trip-end", [traveller], d,
+                                  identify=lambda a: None) is not None:
+                        self.ended.add(trip)  # ended before its arrival time: no alert is due
 
         # The rest of the day in four steps.
         remaining = (start + dt.timedelta(days=1) - self.now).total_seconds()
@@ -727,9 +758,6 @@ class Soak:
                 kill = None
         for spec in other_kills:  # anything left: during the last step of the day
             self.advance_all(1, self.kill_spec(spec))
-
-    def done_slots(self):
-        return self.confirmed
 
     def pop_kill(self, kills, moment):
         for spec in kills:
@@ -838,6 +866,9 @@ class Soak:
                         lost_lines.append("lost: %s %s %s (acknowledged by %s on day %d) is not on %s" % (
                             write["plugin"], write["op"], write["id"], write["device"], write["day"] + 1, host.name))
         problems += lost_lines
+        # The look-up must be able to fail: an id nobody wrote is on no device.
+        if any("no-such-record-%d" % self.options.seed in ids for ids in ids_of.values()) or not ids_of:
+            problems.append("script error: the presence check cannot fail (no listing was read, or it finds anything)")
 
         # 2. Both devices of each person (and the partner's for the shared child) agree.
         disagreements = []
@@ -939,7 +970,7 @@ class Soak:
                     bad.append("delivered %d times: the new grade %s %s to %s (on %s and %s)" % (count, subject, grade, person, a.name, b.name))
         # Alerts nobody should have had: answered check-ins and trips ended in time.
         answered = {slot for _, slot in self.answered}
-        trips = {trip for _, trip, _, _ in self.trips}
+        trips = self.ended
         for device, entries in inboxes.items():
             for e in entries:
                 key = e["key"] or ""
@@ -1079,6 +1110,13 @@ def main():
     options = parser.parse_args()
     wall = time.monotonic()
 
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt()
+
+    # A TERM (or an INT, even where a shell's background job ignores it) stops every process started here.
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
+
     made_bin = False
     if not options.bin:
         options.bin = "/tmp/soak-bin-%d" % os.getpid()
@@ -1129,6 +1167,7 @@ def main():
         log("month-soak: data kept in %s" % soak.work)
         result = 2
     except KeyboardInterrupt:
+        log("month-soak: interrupted; data kept in %s" % soak.work)
         result = 130
     finally:
         soak.close()

@@ -13,7 +13,7 @@ import TesseraSDK
 /// the clock inside the serving host keeps one clock, and what falls due is delivered there — to
 /// the inbox and the SSE stream at once.
 struct ClockRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let maxBodyBytes: Int
     /// One advance at a time: two at once could each fire the same due timer.
     let gate = AdvanceGate()

@@ -6,7 +6,7 @@ import TesseraRuntime
 /// plugins' pages are served. `/ui/<id>` redirects to `/ui/<id>/`, whose `index.html` is the page.
 /// A page calls its plugin's operations with `/console/api.js` and the token the console keeps.
 struct ModuleAssetRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
 
     func serve(_ request: Request, context: APIRequestContext) throws -> Response {
         let id = context.parameters.get("id") ?? ""

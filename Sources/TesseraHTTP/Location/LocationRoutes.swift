@@ -19,7 +19,7 @@ import TesseraSDK
 /// `user/device` from the `X-Limit-U` and `X-Limit-D` headers (or the `u` and `d` query
 /// parameters, as the OwnTracks Recorder takes them), else the message's `tid`.
 struct LocationRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let maxBodyBytes: Int
 
     func ingest(_ request: Request, context: APIRequestContext) async throws -> Response {

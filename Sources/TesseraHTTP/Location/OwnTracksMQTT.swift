@@ -10,7 +10,7 @@ import TesseraRuntime
 /// other types are set aside, anything unusable counts as malformed.
 public enum OwnTracksMQTT {
     /// Starts the subscriber of the deployment's broker, if it names one; cancel the task to stop.
-    public static func start(host: PluginHost) throws -> Task<Void, Never>? {
+    public static func start(host: any HostAPI) throws -> Task<Void, Never>? {
         guard let source = host.deployment.location.mqtt else { return nil }
         var password: String?
         if let file = source.passwordFile {

@@ -32,7 +32,7 @@ final class MetricsReport: Sendable {
     }
 
     /// The page, as of now.
-    func render(host: PluginHost) -> String {
+    func render(host: any HostAPI) -> String {
         updatePlugins(host.statuses())
         process.update()
         return metrics.registry.emitToString()

@@ -7,7 +7,7 @@ import TesseraSDK
 /// same one `tessera notifications list|read` shows. Any token reads it: a device host has one
 /// person, and every entry is addressed to them (docs/notifications.md).
 struct NotificationRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let maxBodyBytes: Int
 
     /// The most entries one page returns.

@@ -12,7 +12,7 @@ import TesseraSDK
 ///   parameters and answers with a file's address; the edge serves that file's bytes with
 ///   `ETag` (its SHA-256), `If-None-Match` (304) and single `Range` requests (206, 416).
 struct FileRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     /// Bytes read from the file per write to the connection.
     static let chunkSize = 256 * 1024
 

@@ -15,7 +15,7 @@ import TesseraSDK
 /// no answer or log line repeats the token. Link requests spend the rate-limit bucket of the one
 /// `link` principal (``AuthMiddleware/linkHolder``), so unauthenticated traffic has one budget.
 struct LinkRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
 
     /// The one answer for every link that does not open.
     static let noLink = APIError(.notFound, code: "not_found", "no such link: it may have expired or been revoked")

@@ -6,7 +6,7 @@ import TesseraSDK
 /// called through the host, which checks existence, state, role and input schema before any plugin
 /// code runs.
 struct PluginRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let metrics: HTTPMetrics
     let maxBodyBytes: Int
 

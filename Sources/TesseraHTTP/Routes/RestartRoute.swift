@@ -8,7 +8,7 @@ import TesseraSDK
 /// restart` asks. The answer is the plugin's status afterwards; 404 for an unknown id, 409 for a
 /// plugin in the host's process, 503 when the new child did not come up.
 struct RestartRoute: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
 
     func restart(_ request: Request, context: APIRequestContext) async throws -> Response {
         try context.requireAdmin("restarting a plugin")

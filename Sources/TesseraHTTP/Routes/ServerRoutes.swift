@@ -5,7 +5,7 @@ import TesseraSDK
 
 /// The routes about the server itself: liveness, readiness, metrics, and the OpenAPI document.
 struct ServerRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let report: MetricsReport
     let readiness: Readiness
 

@@ -9,7 +9,7 @@ import TesseraSDK
 /// build or manifest the checks refuse (422), a plugin that forbids swapping (403) or is not
 /// running (503).
 struct SwapRoute: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let maxBodyBytes: Int
 
     /// `{"library": "/absolute/path.so"}`.

@@ -19,7 +19,7 @@ import TesseraRuntime
 ///
 /// A plugin operation's call reaches its route without the router's look-up (``EdgeResponder``).
 enum APIRouter {
-    static func make(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration,
+    static func make(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration,
                      metrics: HTTPMetrics, readiness: Readiness, streams: StreamHub, hub: HubStore? = nil,
                      hubFiles: HubFiles? = nil) -> EdgeResponder {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -99,7 +99,7 @@ enum APIRouter {
     }
 
     /// The inbox, the SSE stream, the location endpoint and the clock.
-    static func addInboxAndFeeds(to table: inout RouteTable, host: PluginHost, configuration: HTTPConfiguration, streams: StreamHub) {
+    static func addInboxAndFeeds(to table: inout RouteTable, host: any HostAPI, configuration: HTTPConfiguration, streams: StreamHub) {
         let notifications = NotificationRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
         let stream = StreamRoutes(host: host, hub: streams, keepAlive: configuration.streamKeepAlive)
         let location = LocationRoutes(host: host, maxBodyBytes: configuration.maxBodyBytes)
@@ -113,7 +113,7 @@ enum APIRouter {
     }
 
     /// The web console and the modules' pages (static files; no token needed to fetch them).
-    static func addConsole(to table: inout RouteTable, host: PluginHost) {
+    static func addConsole(to table: inout RouteTable, host: any HostAPI) {
         let console = ConsoleRoutes(imagesFrom: host.deployment.mapTiles?.origin)
         let modules = ModuleAssetRoutes(host: host)
         table.add(.get, "/", console.index)

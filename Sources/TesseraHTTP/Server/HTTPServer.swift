@@ -6,7 +6,7 @@ import Synchronization
 import TesseraHub
 import TesseraRuntime
 
-/// The HTTP edge of a host: serves the API (docs/http.md) for one ``PluginHost`` until stopped.
+/// The HTTP edge of a host: serves the API (docs/http.md) for one host (any ``HostAPI``; a deployment runs a ``PluginHost``) until stopped.
 ///
 /// ```swift
 /// let server = HTTPServer(host: host, tokens: TokenStore(dataDirectory: data), configuration: .init(port: 0))
@@ -18,7 +18,7 @@ import TesseraRuntime
 /// ```
 public final class HTTPServer: Sendable {
     public let configuration: HTTPConfiguration
-    let host: PluginHost
+    let host: any HostAPI
     let tokens: TokenStore
     /// The hub's store when the deployment's role is `hub`: the `/v1/hub/…` routes serve it (docs/hub.md).
     let hub: HubStore?
@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
 
-    public init(host: PluginHost, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
+    public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
         self.host = host
         self.tokens = tokens
         self.hub = hub

@@ -8,7 +8,7 @@ import TesseraSDK
 /// `{name, password, role}` adds one, `DELETE /v1/accounts/{name}` removes one and ends its
 /// sessions. An admin cannot remove their own account (a device keeps someone who can manage it).
 struct AccountRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let signIn: SignIn
     let maxBodyBytes: Int
 

@@ -23,7 +23,7 @@ import TesseraSyncClient
 /// does), and keeps a hash of the password so that later sign-ins work offline. Wrong passwords
 /// are throttled (``SignInThrottle``); the password is never logged or answered.
 struct SessionRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let signIn: SignIn
     let maxBodyBytes: Int
 

@@ -14,7 +14,7 @@ import TesseraSDK
 /// stream starts from now. A comment line every ``keepAlive`` keeps the connection from looking
 /// idle, and at the same time the stream looks for entries another process may have written.
 struct StreamRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     let hub: StreamHub
     let keepAlive: Duration
 
@@ -86,7 +86,7 @@ struct StreamRoutes: Sendable {
 
 /// One stream's reading side: what is new after its position, in order, and the position moved on.
 struct StreamSession {
-    let host: PluginHost
+    let host: any HostAPI
     var position: StreamPosition
     let includeEvents: Bool
 

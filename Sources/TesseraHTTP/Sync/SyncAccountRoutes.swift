@@ -16,7 +16,7 @@ import TesseraSyncClient
 /// refused (409 `already_logged_in`): log out first. The password is never logged, never put in
 /// an error, and never answered.
 struct SyncAccountRoutes: Sendable {
-    let host: PluginHost
+    let host: any HostAPI
     /// Where the hub person's password is kept for the console's sign-in (``LocalAccounts``).
     var signIn: SignIn? = nil
     let maxBodyBytes: Int
