@@ -236,6 +236,8 @@ let package = Package(
         .testTarget(name: "TesseraFilesTests", dependencies: ["TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraHTTPTests", dependencies: [
             "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraSTAGEmulator", "TesseraFioEmulator", sdk,
+            // Router-level tests without sockets (`app.test(.router)`, RouterLevelTests).
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
     ],
     swiftLanguageModes: [.v6]

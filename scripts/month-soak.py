@@ -321,6 +321,9 @@ class Soak:
         self.setup_done_at = None
         self.timing = {}  # wall seconds spent advancing clocks, by kind of step
         self.order_only = []  # listings that hold the same records in another order on two devices
+        self.past_retention = 0  # safe-travel writes old enough to have been deleted by its retention
+        self.arrivals = []  # seconds of clock until another device listed a record it must act on
+        self.late_arrivals = []
         self.unsettled = None
 
     # -- processes
@@ -580,6 +583,25 @@ class Soak:
             self.advance_all(3)
             time.sleep(0.3)
 
+    def await_record(self, host, plugin, operation, body, ident, what):
+        """Lets the group's clocks run a few seconds at a time (with a short wall pause for the
+        hub's long poll) until `host` lists `ident`, as a person's other device would show it
+        seconds later. Records how long that took; gives up after 60 s of clock."""
+        for attempt in range(31):
+            try:
+                status, answer = host.op(plugin, operation, body)
+            except Unreachable:
+                status, answer = None, None
+            if status == 200 and ident in collect_ids(answer):
+                self.arrivals.append(attempt * 2)
+                return True
+            if attempt == 30:
+                break
+            self.advance_all(2)
+            time.sleep(0.2)
+        self.late_arrivals.append("%s did not list %s after 60 s of clock (%s)" % (host.name, ident, what))
+        return False
+
     def restarted(self, host, what, target=None):
         self.kills_done += 1
         self.kill_log.append("%s at %s (%s)" % (host.name, iso(self.now), what))
@@ -724,6 +746,7 @@ class Soak:
         # and one whose answer a kill cut off is checked neither way.
         for traveller, slot in to_answer:
             other = self.devices[traveller][(d + PEOPLE.index(traveller) + 1) % 2]
+            self.await_record(other, TRAVEL, "checkins", {}, slot, "a check-in asked of %s" % traveller)
             before = (len(self.acked), self.unanswered)
             self.write(other, TRAVEL, "checkin-confirm", {"checkinId": slot}, "checkin-answer", [traveller], d,
                        identify=lambda a: None)
@@ -745,6 +768,7 @@ class Soak:
             if minute == 30:
                 for traveller, trip, started_on, day in [t for t in self.trips if t[3] == d]:
                     other = [h for h in self.devices[traveller] if h.name != started_on][0]
+                    self.await_record(other, TRAVEL, "trips", {}, trip, "%s's trip, to end it" % traveller)
                     if self.write(other, TRAVEL, "trip-end", {"tripId": trip, "pin": PIN}, "trip-end", [traveller], d,
                                   identify=lambda a: None) is not None:
                         self.ended.add(trip)  # ended before its arrival time: no alert is due
@@ -841,9 +865,13 @@ class Soak:
         ids_of = {}
         checked = lost = 0
         lost_lines = []
+        retained_from = self.options.days - 28  # safe travel deletes what ended 30 days before (docs/safetravel.md)
         for write in self.acked:
             listing = where.get(write["kind"])
             if listing is None or not write["id"]:
+                continue
+            if write["plugin"] == TRAVEL and write["day"] < retained_from:
+                self.past_retention += 1
                 continue
             for person in write["holders"]:
                 for host in self.devices[person]:
@@ -985,6 +1013,7 @@ class Soak:
         return {
             "writes acknowledged": len(self.acked),
             "writes checked on holders": checked,
+            "safe-travel writes past their retention (not checked)": self.past_retention,
             "lost": lost,
             "writes cut off by a kill (unacknowledged)": self.unanswered,
             "writes refused": len(self.refused),
@@ -1027,6 +1056,14 @@ def collect_ids(value):
 
     walk(value)
     return found
+
+
+def count_in_logs(folder, text):
+    count = 0
+    for path in glob.glob(os.path.join(folder, "*", "*.log")):
+        with open(path, errors="replace") as handle:
+            count += sum(1 for line in handle if text in line)
+    return count
 
 
 def normalized(value):
@@ -1150,6 +1187,15 @@ def main():
             log("  refused: " + line)
         for line in soak.order_only[:10]:
             log("  note: " + line)
+        if soak.arrivals:
+            ordered = sorted(soak.arrivals)
+            log("  note: a record reached the person's other device after %d s of clock (median), %d s at most (%d looks)" % (
+                ordered[len(ordered) // 2], ordered[-1], len(ordered)))
+        for line in soak.late_arrivals:
+            log("  note: " + line)
+        warnings = count_in_logs(soak.work, "ahead of this host's clock")
+        if warnings:
+            log("  note: %d sync rounds refused a change from a host further ahead in the same clock step (clock_ahead; retried)" % warnings)
         if rounds is None:
             problems.append("not quiet: the records or inboxes still changed after 10 periodic rounds (last change: %s)" % soak.unsettled)
         for line in problems[:100]:
