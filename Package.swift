@@ -75,8 +75,7 @@ let package = Package(
         .target(name: "TesseraSystem"),
         .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
-        .target(name: "CTesseraSHA256"),
-        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "CTesseraSHA256", "TesseraSystem"]),
+        .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "TesseraSystem"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRecurrence"),
@@ -174,11 +173,7 @@ let package = Package(
         .target(name: "TesseraStressEntry", dependencies: ["TesseraStress", sdk], path: "Plugins/Stress/Entry"),
         .target(name: "TesseraBabyEntry", dependencies: ["TesseraBaby", sdk], path: "Plugins/Baby/Entry"),
         // Safe travel (issue 21; specs/safe-travel.md, docs/safetravel.md).
-        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp, "TesseraSafeTravelPIN"], path: "Plugins/SafeTravel", exclude: ["Entry", "ui", "PIN"]),
-        // The PIN's key derivation, optimised in debug builds too: 210,000 PBKDF2 iterations took
-        // 13.5 s of CPU unoptimised (issue 43). Nothing else: the module stays debuggable.
-        .target(name: "TesseraSafeTravelPIN", path: "Plugins/SafeTravel/PIN",
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "TesseraSafeTravel", dependencies: [sdk, stamp], path: "Plugins/SafeTravel", exclude: ["Entry", "ui"]),
         .target(name: "TesseraSafeTravelEntry", dependencies: ["TesseraSafeTravel", sdk], path: "Plugins/SafeTravel/Entry"),
 
         // IS/STAG (issue 9): the module, and an emulator of the university web services for its tests and demos.

@@ -387,7 +387,7 @@ class Soak:
         body = self.common("watcher", self.watcher_port, data)
         body.update({"role": "device",
                      "providers": {"storage": {"kind": "sqlite"}, "clock": {"kind": "virtual", "start": iso(START)},
-                                   "sync": {"hub": hub_url, "every": SYNC_EVERY}},
+                                   "sync": {"hub": hub_url, "every": "5m"}},  # watcher.json: 1m; 5m here keeps the run short
                      "plugins": [{"id": TRAVEL, "version": "^0.1",
                                   "config": {"watcherName": "watcher", "silenceTimeout": "12h", "watchEvery": "10m"},
                                   "grants": {"storage": {}, "clock": {}, "notifications": {"spaces": True}, "sync": {}}}]})
@@ -583,16 +583,19 @@ class Soak:
             self.advance_all(3)
             time.sleep(0.3)
 
-    def await_record(self, host, plugin, operation, body, ident, what):
+    def await_record(self, host, plugin, operation, body, ident, what, holds=None):
         """Lets the group's clocks run a few seconds at a time (with a short wall pause for the
-        hub's long poll) until `host` lists `ident`, as a person's other device would show it
-        seconds later. Records how long that took; gives up after 60 s of clock."""
+        hub's long poll) until `host` lists `ident` (and `holds(answer)`), as another device
+        would a few seconds of real time later: the virtual clock runs minutes in the
+        milliseconds a long poll takes to answer, so without this a deadline minutes away would
+        pass before the device heard of an answer. Records how long that took; gives up after 60 s
+        of clock."""
         for attempt in range(31):
             try:
                 status, answer = host.op(plugin, operation, body)
             except Unreachable:
                 status, answer = None, None
-            if status == 200 and ident in collect_ids(answer):
+            if status == 200 and ident in collect_ids(answer) and (holds is None or holds(answer)):
                 self.arrivals.append(attempt * 2)
                 return True
             if attempt == 30:
@@ -608,6 +611,8 @@ class Soak:
         host.start()
         if host.name != "hub":
             host.catch_up(target or self.now)
+        else:
+            time.sleep(2)  # the hosts' long polls, which back off while the hub is down, wait at it again
 
     # -- kills
 
@@ -752,6 +757,11 @@ class Soak:
                        identify=lambda a: None)
             if len(self.acked) > before[0]:
                 self.answered.append((traveller, slot))
+                # Her working device decides too (a fallback 2 min after the watcher): it hears of
+                # the answer before going on, as it would in real time.
+                working = [h for h in self.devices[traveller] if h is not other][0]
+                self.await_record(working, TRAVEL, "checkins", {}, slot, "%s's answer, on her other device" % traveller,
+                                  holds=lambda a, slot=slot: slot not in collect_ids(a.get("unanswered")))
             elif self.unanswered == before[1]:
                 self.missed.append((traveller, slot))
         self.propagate()
@@ -772,6 +782,10 @@ class Soak:
                     if self.write(other, TRAVEL, "trip-end", {"tripId": trip, "pin": PIN}, "trip-end", [traveller], d,
                                   identify=lambda a: None) is not None:
                         self.ended.add(trip)  # ended before its arrival time: no alert is due
+                        ended = lambda a, trip=trip: any(t.get("id") == trip and t.get("state") == "ENDED" for t in a.get("trips", []))
+                        for host in (self.hosts[started_on], self.hosts["watcher"]):
+                            self.await_record(host, TRAVEL, "trips", {}, trip, "%s's trip ended, on %s" % (traveller, host.name),
+                                              holds=ended)
 
         # The rest of the day in four steps.
         remaining = (start + dt.timedelta(days=1) - self.now).total_seconds()

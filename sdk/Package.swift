@@ -19,9 +19,12 @@ let package = Package(
         // The C header of the entry/stamp ABI: plain C structs, size first, append-only.
         .target(name: "CTesseraABI"),
         .target(name: "TesseraPluginStamp", dependencies: ["CTesseraABI"]),
+        // SHA-256's compression (the SHA extensions, or portable C) and PBKDF2, compiled optimised in
+        // debug builds too: a PIN's 210,000 PBKDF2 iterations would otherwise take seconds.
+        .target(name: "CTesseraSHA256", cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "TesseraSDK",
-            dependencies: ["CTesseraABI"],
+            dependencies: ["CTesseraABI", "CTesseraSHA256"],
             swiftSettings: [.unsafeFlags(["-enable-library-evolution", "-no-verify-emitted-module-interface"])]
         ),
         .testTarget(name: "TesseraSDKTests", dependencies: ["TesseraSDK"]),

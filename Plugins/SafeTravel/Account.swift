@@ -1,6 +1,5 @@
 import Foundation
 import TesseraSDK
-import TesseraSafeTravelPIN
 
 /// Setting up the traveller (F2, F4): the username the hub knows them by, the PIN, and the travel
 /// space whose members are their guardians.

@@ -1,6 +1,5 @@
 import Foundation
 import TesseraSDK
-import TesseraSafeTravelPIN
 
 /// Trip photos on the live view, reached only through a link of their own trip (issue 21).
 ///
@@ -16,7 +15,7 @@ import TesseraSafeTravelPIN
 /// downscaling in the module: a photo is at most 20 MB, the page asks for one only when shown).
 extension Travel {
     static func photoToken(link: String, address: String) -> String {
-        let digest = SHA256.hash(Array("live-photo|\(link)|\(address)".utf8))
+        let digest = SHA256.digest(Array("live-photo|\(link)|\(address)".utf8))
         return Data(digest.prefix(24)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 

@@ -1,3 +1,4 @@
+import TesseraSDK
 import TesseraLoader
 
 /// Random secrets (device tokens, invitation codes) and the hashes the hub keeps of them.

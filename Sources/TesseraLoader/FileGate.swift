@@ -1,5 +1,6 @@
 import Foundation
 import TesseraManifest
+import TesseraSDK
 
 /// A plugin library that passed gate 1: what the host read from the file without loading it.
 public struct VerifiedLibrary: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDK
 import TesseraSystem
 
 /// A plugin library copied to its content-addressed path: the bytes that gate 1 checks and gate 2

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraLoader
+@_spi(TesseraHost) import TesseraSDK
 import TesseraTestFixtures
 
 @Suite struct SHA256Tests {

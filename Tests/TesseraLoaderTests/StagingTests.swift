@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraSDK
 @testable import TesseraLoader
 import TesseraTestFixtures
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import TesseraSDK
 @testable import TesseraSafeTravel
-import TesseraSafeTravelPIN
 import TesseraTesting
 
 /// Trip photos on the live view (LivePhotos.swift): each reached through a token derived from a
@@ -26,7 +26,7 @@ struct LivePhotoTests {
         let view = try await LiveViewTests.view(host, token)
         let photoToken = try #require(view["photos"]?.arrayValue?.first?["photo"]?.stringValue)
         #expect(photoToken.wholeMatch(of: /[A-Za-z0-9_-]{32}/) != nil && photoToken != token)
-        let address = TripPhotoTests.hex(SHA256.hash(TripPhotoTests.png))
+        let address = TripPhotoTests.hex(SHA256.digest(TripPhotoTests.png))
         #expect(!view.serialized().contains(address), "the view names no file")
 
         let answer = try await Self.photo(host, photoToken)

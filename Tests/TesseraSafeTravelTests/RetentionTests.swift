@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import TesseraSDK
 @testable import TesseraSafeTravel
-import TesseraSafeTravelPIN
 import TesseraTesting
 import TesseraTestFixtures
 
@@ -34,7 +34,7 @@ import TesseraTestFixtures
         let slot = try #require(try await host.query("SELECT id FROM checkins WHERE request_id = ?", [.text(request)]).first?["id"].text)
         _ = try await host.call("checkin-confirm", ["checkinId": .string(slot), "lat": 50.07, "lon": 14.42])
         #expect(try await Self.rows(host, "checkin_answers", "id", slot) == 1)
-        let address = TripPhotoTests.hex(SHA256.hash(TripPhotoTests.png))
+        let address = TripPhotoTests.hex(SHA256.digest(TripPhotoTests.png))
         // A trip that goes silent: its guardians are alerted at 08:05:00; ended at 08:10:00.
         let alerted = try #require(try await host.call("trip-start", ["expectedArrivalAt": "2026-03-02T09:00:00Z"])["id"]?.stringValue)
         try await host.advanceClock(by: 600)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import TesseraSDK
 @testable import TesseraSafeTravel
-import TesseraSafeTravelPIN
 import TesseraTesting
 
 /// Trip photos through the files capability (TripPhotos.swift): stored by content address, named by
@@ -19,7 +19,7 @@ struct TripPhotoTests {
         let token = try #require(status["liveLink"]?["token"]?.stringValue)
         _ = try await host.call("position-report", ["lat": 50.07, "lon": 14.42, "accuracy": 8, "battery": 61])
         let added = try await host.call("trip-photo-put", ["data": .string(Data(Self.png).base64EncodedString()), "text": "the tram stop"])
-        let address = Self.hex(SHA256.hash(Self.png))
+        let address = Self.hex(SHA256.digest(Self.png))
         #expect(added["file"]?["address"]?.stringValue == address && added["file"]?["mediaType"] == "image/png")
         #expect(added["type"] == "PHOTO" && added["lat"] == 50.07 && added["battery"] == 61)
         let activity = try #require(added["activityId"]?.stringValue)

@@ -1,3 +1,4 @@
+import TesseraSDK
 import Foundation
 import TesseraLoader
 

@@ -1,4 +1,4 @@
-import TesseraLoader
+import TesseraSDK
 
 /// How the hub signs each POST to a webhook channel (docs/hub.md, "The signature"):
 ///
@@ -17,16 +17,8 @@ public enum WebhookSignature {
         return "t=\(seconds),v1=" + SHA256.hex(hmacSHA256(key: Array(secret.utf8), message: message))
     }
 
-    /// HMAC-SHA256 (RFC 2104) of `message` under `key`.
+    /// HMAC-SHA256 (RFC 2104) of `message` under `key` (the SDK's).
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > SHA256.blockSize ? SHA256.digest(key) : key
-        block += [UInt8](repeating: 0, count: SHA256.blockSize - block.count)
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        SHA256.authenticationCode(for: message, key: key)
     }
 }
