@@ -8,10 +8,14 @@ import TesseraSDK
 struct LoginExpiry: Sendable {
     let store: Store
     let notifications: (any PluginNotifications)?
+    let log: PluginLog
 
     func noticed() async {
-        // Best effort: the call that met the 401 reports ticket_expired whatever happens here.
-        try? await record()
+        // The call that met the 401 reports ticket_expired whatever happens here; a failure to
+        // record it only means the refresh job asks IS/STAG once more, and is logged.
+        do { try await record() } catch {
+            log.warning("the expired IS/STAG login could not be recorded (the next refresh meets it again): \(error)")
+        }
     }
 
     private func record() async throws {

@@ -14,7 +14,7 @@ package final class STAGPlugin: Plugin {
         let store = Store(storage: try context.capability(.storage), clock: try context.capability(.clock), syncs: context.isGranted(.sync))
         let seconds = context.config["timeoutSeconds"]?.integerValue ?? 20
         let notifications = context.isGranted(.notifications) ? try context.capability(.notifications) : nil
-        let expiry = LoginExpiry(store: store, notifications: notifications)
+        let expiry = LoginExpiry(store: store, notifications: notifications, log: context.log)
         let student = Student(store: store, http: try context.capability(.http), secrets: try context.capability(.secrets),
                               timeout: .seconds(seconds), emitsEvents: context.isGranted(.events), onUnauthorized: { await expiry.noticed() })
         let refresher = Refresher(student: student, notifications: notifications, emitsEvents: context.isGranted(.events))

@@ -115,7 +115,12 @@ extension Travel {
             try await clock.cancelTimer(key: "\(Self.repeatTimer):\(alert.string("id"))")
         }
         if let files {
-            for photo in photos { try? await files.unlink(photo.address, table: "trip_activities", id: photo.activity) }
+            for photo in photos {
+                // The rows are gone; a photo left linked is only kept until the files' sweep.
+                do { try await files.unlink(photo.address, table: "trip_activities", id: photo.activity) } catch {
+                    log.warning("retention: photo \(photo.address) of a deleted trip was not unlinked: \(error)")
+                }
+            }
         }
         return deletions.count
     }

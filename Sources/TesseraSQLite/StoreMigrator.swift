@@ -35,10 +35,15 @@ extension SQLiteConnection {
         // PRAGMA foreign_keys has no effect inside a transaction: it is set around the steps.
         let foreignKeys = try fetchOne("PRAGMA foreign_keys")?.first?.integer == 1
         if foreignKeys { try execute("PRAGMA foreign_keys=OFF") }
-        defer { if foreignKeys { try? execute("PRAGMA foreign_keys=ON") } }
+        var restored = !foreignKeys
+        // On a failed step the error that stopped it is what the caller needs; the pragma is
+        // put back as well as it can be. On success its failure is an error of its own: a
+        // connection left without foreign keys would let later writes break them.
+        defer { if !restored { try? execute("PRAGMA foreign_keys=ON") } }
         for migration in pending {
             try apply(migration, of: schema, parameters: parameters, nowMillis: nowMillis)
         }
+        if foreignKeys { try execute("PRAGMA foreign_keys=ON"); restored = true }
         return schema.latestVersion
     }
 

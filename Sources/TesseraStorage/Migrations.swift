@@ -113,7 +113,10 @@ extension SQLitePluginStorage {
             // rebuild would otherwise cascade or fail on DROP TABLE), checked before the commit.
             // The pragma has no effect inside a transaction, so it is set around each one.
             try connection.execute("PRAGMA foreign_keys=OFF")
-            defer { try? connection.execute("PRAGMA foreign_keys=ON") }
+            // On a failed step its error is what the caller needs, and the pragma is put back as
+            // well as it can be; on success a failure to put it back is an error of its own.
+            var restored = false
+            defer { if !restored { try? connection.execute("PRAGMA foreign_keys=ON") } }
             for migration in migrations where migration.version > highestApplied {
                 do {
                     try connection.transaction(.immediate) {
@@ -138,6 +141,8 @@ extension SQLitePluginStorage {
                 current = migration.version
                 state.withLock { $0.schemaVersion = current }
             }
+            try connection.execute("PRAGMA foreign_keys=ON")
+            restored = true
             return current
         }
         state.withLock { $0.schemaVersion = version }

@@ -612,7 +612,7 @@ public final class SQLitePluginStorage: PluginStorage {
             defer { batches.reset() }
             try batches.bind(seq, at: 1)
             while entries.count < limit, try batches.step() {
-                let at = (try? ChangeLogCoding.timestamp.parse(batches.text(at: 1))) ?? Date(timeIntervalSince1970: 0)
+                let at = try Self.loggedTime(batches.text(at: 1), seq: batches.int64(at: 0))
                 entries += ChangeLogCoding.entries(ofBatch: batches.int64(at: 0), changes: batches.text(at: 2), at: at,
                                                    after: seq, limit: limit - entries.count)
             }
@@ -629,7 +629,7 @@ public final class SQLitePluginStorage: PluginStorage {
         try statement.bind(Int64(limit), at: 2)
         var entries: [ChangeLogEntry] = []
         while try statement.step() {
-            let atText = statement.text(at: 6)
+            let at = try loggedTime(statement.text(at: 6), seq: statement.int64(at: 0))
             entries.append(ChangeLogEntry(
                 seq: statement.int64(at: 0),
                 batch: statement.int64(at: 1),
@@ -637,9 +637,17 @@ public final class SQLitePluginStorage: PluginStorage {
                 rowID: statement.text(at: 3),
                 operation: ChangeLogEntry.Operation(rawValue: statement.text(at: 4)) ?? .put,
                 cells: ChangeLogCoding.cells(statement.text(at: 5)),
-                at: (try? ChangeLogCoding.timestamp.parse(atText)) ?? Date(timeIntervalSince1970: 0)))
+                at: at))
         }
         return entries
+    }
+
+    /// The time a change was logged. An unreadable one is an error, never 1970: a change pushed
+    /// with that time would lose every last-writer-wins comparison at the other devices, silently.
+    private static func loggedTime(_ text: String, seq: Int64) throws -> Date {
+        do { return try ChangeLogCoding.timestamp.parse(text) } catch {
+            throw PluginError(.internal, "change-log entry \(seq) has the time '\(text.prefix(40))', which is not an ISO 8601 time: \(error)")
+        }
     }
 }
 
