@@ -18,9 +18,6 @@ public struct ReloadReport: Sendable {
     /// Plugins that were to serve after the reload and do not, with the reason.
     public var notServing: [String: String] = [:]
 
-    /// Whether the reload changed nothing.
-    public var isEmpty: Bool { started.isEmpty && stopped.isEmpty && reconfigured.isEmpty && retried.isEmpty }
-
     /// The report as the HTTP API answers it (`POST /v1/deployment/reload`), for the deployment `file`.
     public func json(file: String) -> JSONValue {
         func list(_ ids: [String]) -> JSONValue { .array(ids.map(JSONValue.string)) }

@@ -53,11 +53,4 @@ extension PluginHost {
         }
         return channel
     }
-
-    /// Runs one collection of unreferenced files now, on the host's clock; the files removed
-    /// (`plugin/address`). The collector also runs by itself, hourly on the clock.
-    @discardableResult
-    public func collectFiles() async throws -> [String] {
-        try await fileCollector.collect(now: clock.now())
-    }
 }
