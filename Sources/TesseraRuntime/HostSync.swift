@@ -8,7 +8,7 @@ import TesseraSyncClient
 
 extension PluginHost {
     /// The sync state of a plugin that syncs, for the device's sync client and for tests.
-    public func syncStore(of pluginID: String) -> SyncStore? {
+    func syncStore(of pluginID: String) -> SyncStore? {
         syncStores[pluginID]
     }
 }

@@ -109,7 +109,7 @@ extension PluginHost {
     public func notificationRelayKeys() throws -> [String] { try notifications.store.relayKeys() }
 
     /// Notifications the relay sent, and those it dropped (refused, or out of time).
-    public func notificationRelaySummary() throws -> [String: Int] {
+    func notificationRelaySummary() throws -> [String: Int] {
         try notifications.store.relaySummary()
     }
 }

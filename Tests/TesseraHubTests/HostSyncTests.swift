@@ -4,7 +4,7 @@ import TesseraHTTP
 import TesseraSDK
 import TesseraSQLite
 import TesseraManifest
-import TesseraRuntime
+@testable import TesseraRuntime
 import TesseraSync
 import TesseraSyncClient
 import TesseraTestFixtures

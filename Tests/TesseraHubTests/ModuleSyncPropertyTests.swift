@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TesseraBaby
 import TesseraFinance
-import TesseraRuntime
+@testable import TesseraRuntime
 import TesseraSDK
 import TesseraSafeTravel
 import TesseraSTAG

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TesseraHTTP
 import TesseraSDK
-import TesseraRuntime
+@testable import TesseraRuntime
 import TesseraSyncClient
 import TesseraTestFixtures
 import TesseraTesting

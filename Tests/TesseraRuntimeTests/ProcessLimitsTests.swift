@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TesseraIsolation
 import TesseraManifest
-import TesseraRuntime
+@testable import TesseraRuntime
 import TesseraSDK
 import TesseraTestFixtures
 

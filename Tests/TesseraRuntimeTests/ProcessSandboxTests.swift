@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TesseraIsolation
 import TesseraManifest
-import TesseraRuntime
+@testable import TesseraRuntime
 import TesseraSDK
 import TesseraSecrets
 import TesseraTestFixtures

@@ -50,7 +50,7 @@ extension PluginHost {
     }
 
     /// What a process-tier plugin's child sandbox enforces (docs/isolation.md, "The sandbox").
-    public func isolatedSandbox(_ pluginID: String) -> SandboxReport? {
+    func isolatedSandbox(_ pluginID: String) -> SandboxReport? {
         (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.sandboxReport
     }
 
