@@ -81,12 +81,17 @@ public enum PluginBuilder {
         return output
     }
 
-    /// The module map that lets swiftc find the SDK's C header module.
+    /// The module map that lets swiftc find the SDK's C header modules (the ABI's, and SHA-256's
+    /// for the static copy, which compiles the SDK's sources itself).
     static func moduleMap() throws -> String {
         let path = root + "/CTesseraABI.modulemap"
         if !FileManager.default.fileExists(atPath: path) {
-            let header = Fixtures.repositoryRoot + "/sdk/Sources/CTesseraABI/include/tessera_abi.h"
-            Fixtures.write("module CTesseraABI { header \"\(header)\" export * }\n", to: path)
+            let sdk = Fixtures.repositoryRoot + "/sdk/Sources"
+            Fixtures.write("""
+                module CTesseraABI { header "\(sdk)/CTesseraABI/include/tessera_abi.h" export * }
+                module CTesseraSHA256 { header "\(sdk)/CTesseraSHA256/include/CTesseraSHA256.h" export * }
+
+                """, to: path)
         }
         return path
     }
@@ -125,6 +130,15 @@ public enum PluginBuilder {
                                 "-enable-library-evolution", "-Xcc", "-fmodule-map-file=\(try moduleMap())",
                                 "-emit-module", "-emit-module-path", dir + "/include/TesseraSDK.swiftmodule",
                                 "-o", dir + "/libTesseraSDK.a"] + sources)
+            // SHA-256's C, as the SDK's package builds it, into the same archive.
+            let sha = Fixtures.repositoryRoot + "/sdk/Sources/CTesseraSHA256"
+            var objects: [String] = []
+            for file in ["sha256.c", "sha256_ni.c"] {
+                let object = dir + "/" + file + ".o"
+                try tool("clang", ["-c", "-O2", "-fPIC", "-I", sha + "/include", sha + "/" + file, "-o", object])
+                objects.append(object)
+            }
+            try tool("ar", ["rcs", dir + "/libTesseraSDK.a"] + objects)
         }
         return dir
     }
