@@ -288,7 +288,9 @@ extension Travel {
     }
 
     func trips() async throws -> JSONValue {
-        ["trips": .array(try await rows("SELECT * FROM trips ORDER BY started_at DESC").map(\.jsonObject))]
+        // The id breaks a tie of start times, so a person's two devices list the same trips in the
+        // same order (the month soak found two trips started in one second listed either way).
+        ["trips": .array(try await rows("SELECT * FROM trips ORDER BY started_at DESC, id DESC").map(\.jsonObject))]
     }
 
     struct TripIDInput: Decodable, Sendable { var tripId: String }
