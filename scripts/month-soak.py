@@ -959,17 +959,21 @@ class Soak:
         inboxes = {name: state[name]["inbox"] for name in state}
         delivered = twice = missing = 0
         bad = []
-        for (device, key), label in sorted(expected.items()):
-            count = sum(1 for e in inboxes.get(device, []) if e["key"] == key)
-            if count == 1:
-                delivered += 1
-            elif count == 0:
+
+        def tally(count, what):
+            """Counts one notification due `count` times delivered; names it in `bad` unless once."""
+            nonlocal delivered, twice, missing
+            if count == 0:
                 missing += 1
-                bad.append("never delivered: %s on %s (%s)" % (key, device, label))
-            else:
-                delivered += 1
+                bad.append("never delivered: %s" % what)
+                return
+            delivered += 1
+            if count > 1:
                 twice += 1
-                bad.append("delivered %d times: %s on %s (%s)" % (count, key, device, label))
+                bad.append("delivered %d times: %s" % (count, what))
+
+        for (device, key), label in sorted(expected.items()):
+            tally(sum(1 for e in inboxes.get(device, []) if e["key"] == key), "%s on %s (%s)" % (key, device, label))
         # Once per person, on either device: over budget, and each new grade.
         per_person = 0
         unexpected = 0
@@ -987,29 +991,13 @@ class Soak:
                         person, spent / 100, BUDGET))
             else:
                 per_person += 1
-                count = sum(1 for e in both if e["key"] == "over-budget-2026-03")
-                if count == 1:
-                    delivered += 1
-                elif count == 0:
-                    missing += 1
-                    bad.append("never delivered: over-budget-2026-03 to %s (spent %.2f of %d)" % (person, spent / 100, BUDGET))
-                else:
-                    delivered += 1
-                    twice += 1
-                    bad.append("delivered %d times: over-budget-2026-03 to %s" % (count, person))
+                tally(sum(1 for e in both if e["key"] == "over-budget-2026-03"),
+                      "over-budget-2026-03 to %s (spent %.2f of %d)" % (person, spent / 100, BUDGET))
             for subject, grade in self.grades:
                 per_person += 1
                 count = sum(1 for e in both if (e["key"] or "").startswith("stag:grade:%s/" % subject)
                             and (e["key"] or "").endswith("/" + grade))
-                if count == 1:
-                    delivered += 1
-                elif count == 0:
-                    missing += 1
-                    bad.append("never delivered: the new grade %s %s to %s" % (subject, grade, person))
-                else:
-                    delivered += 1
-                    twice += 1
-                    bad.append("delivered %d times: the new grade %s %s to %s (on %s and %s)" % (count, subject, grade, person, a.name, b.name))
+                tally(count, "the new grade %s %s to %s (on %s or %s)" % (subject, grade, person, a.name, b.name))
         # Alerts nobody should have had: answered check-ins and trips ended in time.
         answered = {slot for _, slot in self.answered}
         trips = self.ended
