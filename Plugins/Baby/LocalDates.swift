@@ -7,34 +7,26 @@ import TesseraSDK
 struct LocalDates: Sendable {
     let timeZone: TimeZone
 
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
+    /// The SDK's calendar of the zone: the day arithmetic lives there.
+    var civil: CivilCalendar { CivilCalendar(timeZone: timeZone) }
+
+    var calendar: Calendar { civil.calendar }
 
     /// Today's date in the zone, `YYYY-MM-DD`.
     func today(_ now: Date) -> String { day(of: now) }
 
-    func day(of date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-    }
+    func day(of date: Date) -> String { civil.date(of: date).description }
 
     /// The local moment `YYYY-MM-DDTHH:MM` of `date`.
     func moment(of date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        let time = civil.timeOfDay(of: date)
+        return civil.date(of: date).description + String(format: "T%02d:%02d", time.hour, time.minute)
     }
 
     /// A day, checked to exist (2026-02-30 does not).
     func parseDay(_ text: String, field: String) throws -> DateComponents {
-        guard let match = text.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
-              let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
-              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
-        else { throw BabyError.invalid(field, "'\(text)' is not a date YYYY-MM-DD") }
-        return DateComponents(year: year, month: month, day: day)
+        guard let day = CivilDate(text) else { throw BabyError.invalid(field, "'\(text)' is not a date YYYY-MM-DD") }
+        return DateComponents(year: day.year, month: day.month, day: day.day)
     }
 
     /// A day or a local moment; returns the text as stored.
