@@ -15,7 +15,10 @@ bin=$(swift build --package-path sdk --show-bin-path)
 swift symbolgraph-extract -module-name TesseraSDK -I "$bin/Modules" -target "$(uname -m)-unknown-linux-gnu" \
   -Xcc -fmodule-map-file="$bin/CTesseraABI.build/module.modulemap" \
   -minimum-access-level public -output-dir "$graphs"
-docc convert \
+mkdir -p "$(dirname "$out")"
+# The catalogue (TesseraSDK.docc: the landing page's topic groups and the articles) is the first
+# argument; the symbol graphs add the reference pages that the catalogue curates and links to.
+docc convert sdk/Sources/TesseraSDK/TesseraSDK.docc \
   --additional-symbol-graph-dir "$graphs" \
   --fallback-display-name TesseraSDK --fallback-bundle-identifier dev.tessera.sdk \
   --output-path "$out"
