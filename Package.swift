@@ -181,16 +181,23 @@ let package = Package(
         .target(name: "TesseraSTAGEntry", dependencies: ["TesseraSTAG", sdk], path: "Plugins/STAG/Entry"),
         .target(name: "TesseraSTAGEmulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "STAGEmulatorTool", dependencies: ["TesseraSTAGEmulator"]),
         .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting", "TesseraTestFixtures"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
-        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader", "CTestScratch"], path: "Tests/TesseraTestFixtures"),
+        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader", "TesseraSystem", "CTestScratch"], path: "Tests/TesseraTestFixtures"),
         // One scratch folder per test process (TMPDIR), removed when it ends: Tests/CTestScratch/scratch.c.
         .target(name: "CTestScratch", path: "Tests/CTestScratch"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),
         .testTarget(name: "TesseraSystemTests", dependencies: ["TesseraSystem"]),
+        // One test target per module, named after it, holding the tests of that module alone.
+        .testTarget(name: "TesseraClockTests", dependencies: ["TesseraClock", "TesseraTestFixtures"]),
+        .testTarget(name: "TesseraSecretsTests", dependencies: ["TesseraSecrets", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "CSQLite", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraIsolationTests", dependencies: ["TesseraIsolation", sdk]),
+        .testTarget(name: "TesseraManifestTests", dependencies: ["TesseraManifest", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [

@@ -7,6 +7,7 @@ import TesseraHTTP
 import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
+import TesseraSystem
 
 /// What `tessera-bench files` measured: seconds per transfer of one file (medians), and memory.
 struct FilesBenchmarkResult {
@@ -40,28 +41,29 @@ func filesBenchmark(scratch: String, megabytes: Int, runs: Int) async throws -> 
     let edgePort = try await edge.start()
     edge.markReady()
     let plain = try await StaticServer.start(folder: root + "/static")
-    defer { Task { await plain.stop(); await edge.stop(); await host.stop() } }
+    return try await withCleanup({ await plain.stop(); await edge.stop(); await host.stop() }) {
 
-    let auth = ["-H", "Authorization: Bearer \(token)"]
-    let ops = "http://127.0.0.1:\(edgePort)/v1/plugins/\(BenchAlbum.id)/ops"
-    // `Expect:` empty: curl would otherwise wait for a 100 Continue before sending a large body.
-    let upload = ["-X", "POST", "--data-binary", "@\(file)", "-H", "Content-Type: image/jpeg", "-H", "Expect:"]
-    // Warm both up once, then measure.
-    _ = try curlSeconds(auth + upload + ["\(ops)/photo-put?name=warm"])
-    _ = try curlSeconds(["\(plain.url)/photo.jpg"])
-    let residentBefore = ResidentMemory.now().current
-    ResidentMemory.resetPeak()
-    var ours: (up: [Double], down: [Double]) = ([], []), theirs: (up: [Double], down: [Double]) = ([], [])
-    for run in 0..<runs {
-        ours.up.append(try curlSeconds(auth + upload + ["\(ops)/photo-put?name=run\(run)"]))
-        theirs.up.append(try curlSeconds(upload + ["\(plain.url)/sink"]))
-        ours.down.append(try curlSeconds(auth + ["\(ops)/photo-get?name=run\(run)"]))
-        theirs.down.append(try curlSeconds(["\(plain.url)/photo.jpg"]))
+        let auth = ["-H", "Authorization: Bearer \(token)"]
+        let ops = "http://127.0.0.1:\(edgePort)/v1/plugins/\(BenchAlbum.id)/ops"
+        // `Expect:` empty: curl would otherwise wait for a 100 Continue before sending a large body.
+        let upload = ["-X", "POST", "--data-binary", "@\(file)", "-H", "Content-Type: image/jpeg", "-H", "Expect:"]
+        // Warm both up once, then measure.
+        _ = try curlSeconds(auth + upload + ["\(ops)/photo-put?name=warm"])
+        _ = try curlSeconds(["\(plain.url)/photo.jpg"])
+        let residentBefore = ResidentMemory.now().current
+        ResidentMemory.resetPeak()
+        var ours: (up: [Double], down: [Double]) = ([], []), theirs: (up: [Double], down: [Double]) = ([], [])
+        for run in 0..<runs {
+            ours.up.append(try curlSeconds(auth + upload + ["\(ops)/photo-put?name=run\(run)"]))
+            theirs.up.append(try curlSeconds(upload + ["\(plain.url)/sink"]))
+            ours.down.append(try curlSeconds(auth + ["\(ops)/photo-get?name=run\(run)"]))
+            theirs.down.append(try curlSeconds(["\(plain.url)/photo.jpg"]))
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return FilesBenchmarkResult(bytes: megabytes << 20, upload: median(ours.up), plainUpload: median(theirs.up),
+                                    download: median(ours.down), staticDownload: median(theirs.down),
+                                    residentBefore: residentBefore, residentPeak: ResidentMemory.now().peak)
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    return FilesBenchmarkResult(bytes: megabytes << 20, upload: median(ours.up), plainUpload: median(theirs.up),
-                                download: median(ours.down), staticDownload: median(theirs.down),
-                                residentBefore: residentBefore, residentPeak: ResidentMemory.now().peak)
 }
 
 /// A JPEG's magic, then a pattern: what the album's manifest accepts.

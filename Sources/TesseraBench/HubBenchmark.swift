@@ -10,6 +10,7 @@ import TesseraRuntime
 import TesseraSDK
 import TesseraSQLite
 import TesseraSync
+import TesseraSystem
 
 /// `cells` cell changes from device A through a real hub to device B, over HTTP on loopback
 /// (docs/hub.md): A writes `cells / 5` new rows of 5 columns in its personal space, pushes its log
@@ -32,69 +33,70 @@ func hubBenchmark(cells: Int, scratch: String, database: (any HubDatabase)? = ni
                             configuration: HTTPConfiguration(port: 0, maxBodyBytes: 16 << 20, rateLimit: nil), hub: hub)
     let port = try await server.start()
     server.markReady()
-    defer { Task { await server.stop(); await host.stop() } }
-    // A new person each run: a PostgreSQL store outlives the run.
-    let person = "bench-" + UUID().uuidString.prefix(8).lowercased()
-    _ = try await hub.createPerson(name: person, password: "bench-password")
-    let tokenA = try await hub.login(name: person, password: "bench-password", deviceName: "a").token
-    let tokenB = try await hub.login(name: person, password: "bench-password", deviceName: "b").token
-    let a = try benchDevice(scratch + "/device-a.sqlite", node: 0xA)
-    let b = try benchDevice(scratch + "/device-b.sqlite", node: 0xB)
-    try writeRows(a, rows: cells / 5)
-    let client = BenchHTTPClient(port: port)
-    let plugin = "dev.tessera.bench"
-    var result = HubBenchmarkResult(cells: cells)
+    return try await withCleanup({ await server.stop(); await host.stop() }) {
+        // A new person each run: a PostgreSQL store outlives the run.
+        let person = "bench-" + UUID().uuidString.prefix(8).lowercased()
+        _ = try await hub.createPerson(name: person, password: "bench-password")
+        let tokenA = try await hub.login(name: person, password: "bench-password", deviceName: "a").token
+        let tokenB = try await hub.login(name: person, password: "bench-password", deviceName: "b").token
+        let a = try benchDevice(scratch + "/device-a.sqlite", node: 0xA)
+        let b = try benchDevice(scratch + "/device-b.sqlite", node: 0xB)
+        try writeRows(a, rows: cells / 5)
+        let client = BenchHTTPClient(port: port)
+        let plugin = "dev.tessera.bench"
+        var result = HubBenchmarkResult(cells: cells)
 
-    let push = try await timeAsync {
-        var since: HLCTimestamp?
-        while true {
-            let read = try await timeAsync { () async throws -> ([SyncChange], [UInt8]) in
-                let page = try a.changes(in: "personal", since: since, limit: 10_000)
-                return (page, SyncWire.encode(page))
+        let push = try await timeAsync {
+            var since: HLCTimestamp?
+            while true {
+                let read = try await timeAsync { () async throws -> ([SyncChange], [UInt8]) in
+                    let page = try a.changes(in: "personal", since: since, limit: 10_000)
+                    return (page, SyncWire.encode(page))
+                }
+                result.deviceReadSeconds += read.seconds
+                let (page, body) = read.value
+                guard let last = page.last else { break }
+                result.pushedBytes += body.count
+                result.changes += page.count
+                let (status, _, _) = try await client.send("POST", "/v1/hub/sync/\(plugin)/push", token: tokenA, body: body,
+                                                            contentType: "application/x-tessera-sync")
+                guard status == 200 else { throw PluginError(.internal, "push answered \(status)") }
+                since = last.timestamp
             }
-            result.deviceReadSeconds += read.seconds
-            let (page, body) = read.value
-            guard let last = page.last else { break }
-            result.pushedBytes += body.count
-            result.changes += page.count
-            let (status, _, _) = try await client.send("POST", "/v1/hub/sync/\(plugin)/push", token: tokenA, body: body,
-                                                        contentType: "application/x-tessera-sync")
-            guard status == 200 else { throw PluginError(.internal, "push answered \(status)") }
-            since = last.timestamp
         }
-    }
-    result.pushSeconds = push.seconds
-    let pull = try await timeAsync {
-        var cursor: Int64 = 0
-        while true {
-            let (status, headers, body) = try await client.send("GET", "/v1/hub/sync/\(plugin)/pull?after=\(cursor)&limit=10000&maxBytes=16000000",
-                                                                token: tokenB)
-            guard status == 200 else { throw PluginError(.internal, "pull answered \(status)") }
-            result.pulledBytes += body.count
-            let apply = try await timeAsync {
-                let changes = try SyncWire.decode(body)
-                if !changes.isEmpty { try b.applyRemote(changes) }
+        result.pushSeconds = push.seconds
+        let pull = try await timeAsync {
+            var cursor: Int64 = 0
+            while true {
+                let (status, headers, body) = try await client.send("GET", "/v1/hub/sync/\(plugin)/pull?after=\(cursor)&limit=10000&maxBytes=16000000",
+                                                                    token: tokenB)
+                guard status == 200 else { throw PluginError(.internal, "pull answered \(status)") }
+                result.pulledBytes += body.count
+                let apply = try await timeAsync {
+                    let changes = try SyncWire.decode(body)
+                    if !changes.isEmpty { try b.applyRemote(changes) }
+                }
+                result.deviceApplySeconds += apply.seconds
+                cursor = Int64(headers["Tessera-Sync-Cursor"] ?? "") ?? cursor
+                if headers["Tessera-Sync-More"] != "true" { break }
             }
-            result.deviceApplySeconds += apply.seconds
-            cursor = Int64(headers["Tessera-Sync-Cursor"] ?? "") ?? cursor
-            if headers["Tessera-Sync-More"] != "true" { break }
         }
-    }
-    result.pullSeconds = pull.seconds
-    let root = try a.merkle(for: "personal").rootHash
-    guard try b.merkle(for: "personal").rootHash == root else { throw PluginError(.internal, "B's merkle root differs from A's") }
-    // The in-sync check when nothing changed: one round trip with the root.
-    var checks: [Double] = []
-    for _ in 0..<200 {
-        let check = try await timeAsync {
-            let (status, _, body) = try await client.send("POST", "/v1/hub/sync/\(plugin)/check", token: tokenB,
-                                                          body: Array(#"{"spaces":{"personal":{"root":\#(root)}}}"#.utf8), contentType: "application/json")
-            guard status == 200, String(decoding: body, as: UTF8.self).contains("in_sync") else { throw PluginError(.internal, "check: \(status)") }
+        result.pullSeconds = pull.seconds
+        let root = try a.merkle(for: "personal").rootHash
+        guard try b.merkle(for: "personal").rootHash == root else { throw PluginError(.internal, "B's merkle root differs from A's") }
+        // The in-sync check when nothing changed: one round trip with the root.
+        var checks: [Double] = []
+        for _ in 0..<200 {
+            let check = try await timeAsync {
+                let (status, _, body) = try await client.send("POST", "/v1/hub/sync/\(plugin)/check", token: tokenB,
+                                                              body: Array(#"{"spaces":{"personal":{"root":\#(root)}}}"#.utf8), contentType: "application/json")
+                guard status == 200, String(decoding: body, as: UTF8.self).contains("in_sync") else { throw PluginError(.internal, "check: \(status)") }
+            }
+            checks.append(check.seconds * 1e9)  // the harness reports nanoseconds
         }
-        checks.append(check.seconds * 1e9)  // the harness reports nanoseconds
+        result.check = Summary(checks)
+        return result
     }
-    result.check = Summary(checks)
-    return result
 }
 
 struct HubBenchmarkResult {

@@ -8,6 +8,7 @@ import TesseraSDK
 import TesseraSQLite
 import TesseraSync
 import TesseraSyncClient
+import TesseraSystem
 
 /// `photos` JPEGs of `kilobytes` KiB between two devices of one person through a real hub over
 /// HTTP on loopback (docs/files.md, "Through the hub"): device A stores each photo in its files,
@@ -53,39 +54,40 @@ private func hubFilesRun(photos: Int, kilobytes: Int, scratch: String) async thr
                             configuration: HTTPConfiguration(port: 0, maxBodyBytes: 16 << 20, rateLimit: nil), hub: hub, hubFiles: files)
     let port = try await server.start()
     server.markReady()
-    defer { Task { await server.stop(); await host.stop() } }
-    _ = try await hub.createPerson(name: "bench", password: "bench-password")
-    let a = try filesBenchDevice(scratch + "/a", node: 0xA, hub: "http://127.0.0.1:\(port)",
-                                 token: try await hub.login(name: "bench", password: "bench-password", deviceName: "a").token)
-    let b = try filesBenchDevice(scratch + "/b", node: 0xB, hub: "http://127.0.0.1:\(port)",
-                                 token: try await hub.login(name: "bench", password: "bench-password", deviceName: "b").token)
-    // The photos are stored on A before the clock starts: the figure is the sync, not the put.
-    for i in 0..<photos {
-        var bytes = [UInt8](repeating: 0, count: kilobytes * 1024)
-        bytes[0] = 0xFF; bytes[1] = 0xD8; bytes[2] = 0xFF
-        var state = UInt64(i + 1) &* 0x9E37_79B9_7F4A_7C15
-        for j in stride(from: 8, to: bytes.count - 8, by: 8) {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            withUnsafeBytes(of: state) { bytes.replaceSubrange(j..<j + 8, with: $0) }
+    return try await withCleanup({ await server.stop(); await host.stop() }) {
+        _ = try await hub.createPerson(name: "bench", password: "bench-password")
+        let a = try filesBenchDevice(scratch + "/a", node: 0xA, hub: "http://127.0.0.1:\(port)",
+                                     token: try await hub.login(name: "bench", password: "bench-password", deviceName: "a").token)
+        let b = try filesBenchDevice(scratch + "/b", node: 0xB, hub: "http://127.0.0.1:\(port)",
+                                     token: try await hub.login(name: "bench", password: "bench-password", deviceName: "b").token)
+        // The photos are stored on A before the clock starts: the figure is the sync, not the put.
+        for i in 0..<photos {
+            var bytes = [UInt8](repeating: 0, count: kilobytes * 1024)
+            bytes[0] = 0xFF; bytes[1] = 0xD8; bytes[2] = 0xFF
+            var state = UInt64(i + 1) &* 0x9E37_79B9_7F4A_7C15
+            for j in stride(from: 8, to: bytes.count - 8, by: 8) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                withUnsafeBytes(of: state) { bytes.replaceSubrange(j..<j + 8, with: $0) }
+            }
+            let photo = try await a.channel.put(bytes)
+            try a.sync.store.write([.put(table: "photos", id: "p\(i)", values: ["file": .text(photo.address)])], in: "personal")
+            try await a.channel.link(photo.address, table: "photos", id: "p\(i)")
         }
-        let photo = try await a.channel.put(bytes)
-        try a.sync.store.write([.put(table: "photos", id: "p\(i)", values: ["file": .text(photo.address)])], in: "personal")
-        try await a.channel.link(photo.address, table: "photos", id: "p\(i)")
+        let start = Date()
+        let up = try await a.sync.round()
+        let upSeconds = Date().timeIntervalSince(start)
+        guard up.filesUploaded.count == photos, up.fileFailures.isEmpty else {
+            throw PluginError(.internal, "A uploaded \(up.filesUploaded.count) of \(photos) photos: \(up.fileFailures.prefix(3))")
+        }
+        let middle = Date()
+        _ = try await b.sync.round()
+        let fetched = await b.sync.files!.fetchMissing()
+        let downSeconds = Date().timeIntervalSince(middle)
+        guard fetched.fetched.count == photos, fetched.failed.isEmpty else {
+            throw PluginError(.internal, "B fetched \(fetched.fetched.count) of \(photos) photos: \(fetched.failed.prefix(3))")
+        }
+        return (upSeconds, downSeconds)
     }
-    let start = Date()
-    let up = try await a.sync.round()
-    let upSeconds = Date().timeIntervalSince(start)
-    guard up.filesUploaded.count == photos, up.fileFailures.isEmpty else {
-        throw PluginError(.internal, "A uploaded \(up.filesUploaded.count) of \(photos) photos: \(up.fileFailures.prefix(3))")
-    }
-    let middle = Date()
-    _ = try await b.sync.round()
-    let fetched = await b.sync.files!.fetchMissing()
-    let downSeconds = Date().timeIntervalSince(middle)
-    guard fetched.fetched.count == photos, fetched.failed.isEmpty else {
-        throw PluginError(.internal, "B fetched \(fetched.fetched.count) of \(photos) photos: \(fetched.failed.prefix(3))")
-    }
-    return (upSeconds, downSeconds)
 }
 
 private struct FilesBenchDevice {

@@ -4,6 +4,7 @@ import TesseraHTTP
 import TesseraRuntime
 import TesseraSDK
 import TesseraSyncClient
+import TesseraSystem
 
 /// `tessera sync login|register|logout|now|status`: this device and its hub (the deployment's `providers.sync`).
 struct Sync: AsyncParsableCommand {
@@ -53,25 +54,26 @@ struct Sync: AsyncParsableCommand {
             try await reportingErrors {
                 let host = try self.host.makeHost()
                 await host.start()
-                defer { Task { await host.stop() } }
-                let report: PluginHost.LogoutReport
-                let hubPerson = host.hubPerson
-                do { report = try await host.syncLogout(discardUnsynced: discardUnsynced) } catch let error as PluginError {
+                try await withCleanup({ await host.stop() }) {
+                    let report: PluginHost.LogoutReport
+                    let hubPerson = host.hubPerson
+                    do { report = try await host.syncLogout(discardUnsynced: discardUnsynced) } catch let error as PluginError {
+                        await host.stop()
+                        throw CLIError(code: .failure, message: error.message)
+                    }
                     await host.stop()
-                    throw CLIError(code: .failure, message: error.message)
-                }
-                await host.stop()
-                // The person's data left the device; so does their console account.
-                if let person = hubPerson {
-                    let accounts = LocalAccounts(dataDirectory: host.options.dataDirectory)
-                    if accounts.account(named: person.name)?.source == "hub" {
-                        do { try accounts.remove(name: person.name) } catch {
-                            warn("the console account of \(person.name) could not be removed (\(error)): remove it with tessera account remove \(person.name)")
+                    // The person's data left the device; so does their console account.
+                    if let person = hubPerson {
+                        let accounts = LocalAccounts(dataDirectory: host.options.dataDirectory)
+                        if accounts.account(named: person.name)?.source == "hub" {
+                            do { try accounts.remove(name: person.name) } catch {
+                                warn("the console account of \(person.name) could not be removed (\(error)): remove it with tessera account remove \(person.name)")
+                            }
                         }
                     }
+                    let rows = report.rows.values.reduce(0, +)
+                    say("logged out of \(host.deployment.sync?.hub ?? "?"): removed \(rows) synced rows, \(report.files.count) files, \(report.notifications) pending notifications")
                 }
-                let rows = report.rows.values.reduce(0, +)
-                say("logged out of \(host.deployment.sync?.hub ?? "?"): removed \(rows) synced rows, \(report.files.count) files, \(report.notifications) pending notifications")
             }
         }
     }
@@ -86,22 +88,23 @@ struct Sync: AsyncParsableCommand {
             try await reportingErrors {
                 let host = try self.host.makeHost(onlyPlugins: plugin.map { [$0] })
                 await host.start()
-                defer { Task { await host.stop() } }
-                let plugins = plugin.map { [$0] } ?? host.syncingPlugins
-                if plugins.isEmpty { say("no plugin syncs here (a plugin needs sync.tables in its manifest and the sync grant)") }
-                var results: [JSONValue] = []
-                for id in plugins {
-                    do {
-                        let report = try await host.syncNow(id)
-                        results.append(Status.json(id, report))
-                        if !json { say(Status.line(id, report)) }
-                    } catch let error as SyncClientError {
-                        await host.stop()
-                        throw CLIError(code: error.code == "unavailable" ? .unavailable : .failure, message: "\(id): \(error)")
+                try await withCleanup({ await host.stop() }) {
+                    let plugins = plugin.map { [$0] } ?? host.syncingPlugins
+                    if plugins.isEmpty { say("no plugin syncs here (a plugin needs sync.tables in its manifest and the sync grant)") }
+                    var results: [JSONValue] = []
+                    for id in plugins {
+                        do {
+                            let report = try await host.syncNow(id)
+                            results.append(Status.json(id, report))
+                            if !json { say(Status.line(id, report)) }
+                        } catch let error as SyncClientError {
+                            await host.stop()
+                            throw CLIError(code: error.code == "unavailable" ? .unavailable : .failure, message: "\(id): \(error)")
+                        }
                     }
+                    if json { say(JSONValue.array(results).serialized()) }
+                    await host.stop()
                 }
-                if json { say(JSONValue.array(results).serialized()) }
-                await host.stop()
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// An IS/STAG web-service emulator on loopback: the student and teacher endpoints under `/ws/services/rest2/`,
@@ -13,13 +14,16 @@ public final class STAGEmulator: Sendable {
     /// `http://127.0.0.1:PORT`, what a redirect of a university's base origin points at.
     public var origin: String { "http://127.0.0.1:\(port)" }
     let task: Task<Void, any Error>
+    /// The server's service group: ``stop()`` asks it to shut down gracefully.
+    let group: ServiceGroup
     let shared: SharedState
     /// The thread the server's tasks run on.
     let thread: EmulatorThread
 
-    private init(port: Int, task: Task<Void, any Error>, shared: SharedState, thread: EmulatorThread) {
+    private init(port: Int, task: Task<Void, any Error>, group: ServiceGroup, shared: SharedState, thread: EmulatorThread) {
         self.port = port
         self.task = task
+        self.group = group
         self.shared = shared
         self.thread = thread
     }
@@ -35,9 +39,11 @@ public final class STAGEmulator: Sendable {
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
                               onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() }, logger: logger)
         let thread = EmulatorThread(name: "stag-emulator")
-        let task = Task(executorPreference: thread) { try await app.runService() }
-        for await bound in ports { return STAGEmulator(port: bound, task: task, shared: shared, thread: thread) }
-        task.cancel()
+        // No signal handling: whoever started the emulator stops it (``stop()``).
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task(executorPreference: thread) { try await group.run() }
+        for await bound in ports { return STAGEmulator(port: bound, task: task, group: group, shared: shared, thread: thread) }
+        await group.triggerGracefulShutdown()
         thread.end()
         throw CancellationError()
     }
@@ -46,8 +52,13 @@ public final class STAGEmulator: Sendable {
     public func run() async throws { try await task.value }
 
     /// Stops serving; connections are then refused.
+    ///
+    /// A graceful shutdown, not a cancellation: cancelling the server's task from another thread
+    /// while a connection task ran on the emulator's thread deadlocked the two in Swift's runtime
+    /// (the task's status lock against swift-async-algorithms' merge lock; seen when tests began
+    /// to await this stop).
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
         thread.end()
     }

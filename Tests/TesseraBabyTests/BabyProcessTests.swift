@@ -92,34 +92,35 @@ import TesseraTestFixtures
         }
         let token = try await newToken(["create", "--role", "user", "ada"]), admin = try await newToken(["create", "--role", "admin", "operator"])
         let (server, port) = try await Self.serve(device.workspace)
-        defer { Task { await server.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
-        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+        try await withCleanup({ await server.terminateAndWait() }) {
+            let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
 
-        let (created, childBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/child-create", token: token,
-                                                           body: Data(#"{"name": "Ema", "birthDate": "2025-06-15"}"#.utf8))
-        #expect(created == 200)
-        let child = try #require(try JSONValue(parsing: String(decoding: childBody, as: UTF8.self))["id"]?.stringValue)
-        let (uploaded, uploadBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
-                                                             body: png, contentType: "image/png")
-        #expect(uploaded == 200)
-        let address = try #require(try JSONValue(parsing: String(decoding: uploadBody, as: UTF8.self))["address"]?.stringValue)
-        // Text is not a photo: refused before the module sees it.
-        let (refused, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
-                                                  body: Data("hello".utf8), contentType: "application/octet-stream")
-        #expect(refused == 415)
+            let (created, childBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/child-create", token: token,
+                                                               body: Data(#"{"name": "Ema", "birthDate": "2025-06-15"}"#.utf8))
+            #expect(created == 200)
+            let child = try #require(try JSONValue(parsing: String(decoding: childBody, as: UTF8.self))["id"]?.stringValue)
+            let (uploaded, uploadBody, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
+                                                                 body: png, contentType: "image/png")
+            #expect(uploaded == 200)
+            let address = try #require(try JSONValue(parsing: String(decoding: uploadBody, as: UTF8.self))["address"]?.stringValue)
+            // Text is not a photo: refused before the module sees it.
+            let (refused, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/photo-upload", token: token,
+                                                      body: Data("hello".utf8), contentType: "application/octet-stream")
+            #expect(refused == 415)
 
-        let post = #"{"childId": "\#(child)", "text": "U babičky", "date": "2026-02-28", "photos": ["\#(address)"]}"#
-        let (posted, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/post-add", token: token, body: Data(post.utf8))
-        #expect(posted == 200)
-        let (got, bytes, headers) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
-        #expect(got == 200)
-        #expect(bytes == png)
-        #expect(headers["Content-Type"] as? String == "image/png")
-        // Days later the host's collector has run: the post still holds its photo.
-        let (advanced, _, _) = try await Self.http("POST", port, "/v1/clock/advance", token: admin, body: Data(#"{"by": "3d"}"#.utf8))
-        #expect(advanced == 200)
-        let (kept, again, _) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
-        #expect(kept == 200 && again == png)
+            let post = #"{"childId": "\#(child)", "text": "U babičky", "date": "2026-02-28", "photos": ["\#(address)"]}"#
+            let (posted, _, _) = try await Self.http("POST", port, "/v1/plugins/cz.tessera.baby/ops/post-add", token: token, body: Data(post.utf8))
+            #expect(posted == 200)
+            let (got, bytes, headers) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
+            #expect(got == 200)
+            #expect(bytes == png)
+            #expect(headers["Content-Type"] as? String == "image/png")
+            // Days later the host's collector has run: the post still holds its photo.
+            let (advanced, _, _) = try await Self.http("POST", port, "/v1/clock/advance", token: admin, body: Data(#"{"by": "3d"}"#.utf8))
+            #expect(advanced == 200)
+            let (kept, again, _) = try await Self.http("GET", port, "/v1/plugins/cz.tessera.baby/ops/photo-get?address=\(address)", token: token)
+            #expect(kept == 200 && again == png)
+        }
     }
 
     @Test func aVaccinationReminderFiresAtItsVirtualMinuteAndBadInputWritesNothing() async throws {

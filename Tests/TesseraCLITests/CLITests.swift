@@ -203,12 +203,13 @@ import TesseraTestFixtures
         ws.addExampleManifest()
         ws.writeDeployment(plugins: [["id": "dev.tessera.example", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]])
         let (process, text) = try await Self.serve(ws)
-        defer { Task { await process.terminateAndWait() } }
-        #expect(text.contains("serving deployment 'test'"))
-        let maps = try Self.readProcFile("/proc/\(process.processIdentifier)/maps")
-        #expect(maps.contains("libFoundation.so"), "the maps of the right process were read")
-        for library in ["libFoundationNetworking", "libFoundationXML", "libcurl", "libxml2", "libTesseraFoundationOnDemand"] {
-            #expect(!maps.contains(library), "\(library) is mapped at start")
+        try await withCleanup({ await process.terminateAndWait() }) {
+            #expect(text.contains("serving deployment 'test'"))
+            let maps = try Self.readProcFile("/proc/\(process.processIdentifier)/maps")
+            #expect(maps.contains("libFoundation.so"), "the maps of the right process were read")
+            for library in ["libFoundationNetworking", "libFoundationXML", "libcurl", "libxml2", "libTesseraFoundationOnDemand"] {
+                #expect(!maps.contains(library), "\(library) is mapped at start")
+            }
         }
     }
 
@@ -239,27 +240,28 @@ import TesseraTestFixtures
         Fixtures.write("not a plugin", to: ws.root + "/broken.so")
 
         let (process, text) = try await Self.serve(ws)
-        defer { Task { await process.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
-        let lines = text.split(separator: "\n").map(String.init)
-        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
-        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+        try await withCleanup({ await process.terminateAndWait() }) {
+            let lines = text.split(separator: "\n").map(String.init)
+            let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+            let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
 
-        func swap(_ path: String, token: String) async throws -> ProcessResult {
-            try await runDetached(Fixtures.tesseraExecutable, ["plugins", "swap", "dev.tessera.example", path, "--url", url, "--token", token,
-                                                 "--deployment", ws.deploymentFile])
+            func swap(_ path: String, token: String) async throws -> ProcessResult {
+                try await runDetached(Fixtures.tesseraExecutable, ["plugins", "swap", "dev.tessera.example", path, "--url", url, "--token", token,
+                                                     "--deployment", ws.deploymentFile])
+            }
+            let swapped = try await swap(build, token: token)
+            #expect(swapped.status == 0, "\(swapped.stderr)")
+            #expect(swapped.stdout.contains("dev.tessera.example: generation 2 serving"))
+            let listed = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "list", "--running", "--url", url, "--token", token,
+                                                              "--deployment", ws.deploymentFile])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("2 (+1 retired, \((original.count + 1) / 1024) KiB mapped)"), "\(listed.stdout)")
+            let refused = try await swap(ws.root + "/broken.so", token: token)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("gate 1"))
+            #expect(refused.stderr.contains("generation keeps serving"))
+            let unauthorized = try await swap(build, token: "not-a-token")
+            #expect(unauthorized.status == 4)
         }
-        let swapped = try await swap(build, token: token)
-        #expect(swapped.status == 0, "\(swapped.stderr)")
-        #expect(swapped.stdout.contains("dev.tessera.example: generation 2 serving"))
-        let listed = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "list", "--running", "--url", url, "--token", token,
-                                                          "--deployment", ws.deploymentFile])
-        #expect(listed.status == 0, "\(listed.stderr)")
-        #expect(listed.stdout.contains("2 (+1 retired, \((original.count + 1) / 1024) KiB mapped)"), "\(listed.stdout)")
-        let refused = try await swap(ws.root + "/broken.so", token: token)
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("gate 1"))
-        #expect(refused.stderr.contains("generation keeps serving"))
-        let unauthorized = try await swap(build, token: "not-a-token")
-        #expect(unauthorized.status == 4)
     }
 }

@@ -32,36 +32,37 @@ import TesseraTestFixtures
         ws.writeDeployment(plugins: [["id": "fixture.isolated", "isolation": "process", "grants": ["storage": [:] as [String: Any]]],
                                      ["id": "fixture.good", "grants": [:] as [String: Any]]])
         let (process, text) = try await ServeTests.serve(ws)
-        defer { Task { await process.terminateAndWait() } }  // a defer cannot await; nothing reads its workspace after
-        let lines = text.split(separator: "\n").map(String.init)
-        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
-        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+        try await withCleanup({ await process.terminateAndWait() }) {
+            let lines = text.split(separator: "\n").map(String.init)
+            let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+            let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
 
-        // Five crashes within the window (the host's default policy), the virtual clock moved past each backoff.
-        for _ in 1...5 {
-            let (status, answer) = try await post(url, "/v1/plugins/fixture.isolated/ops/crash", token: token, body: #"{"kind": "abort"}"#)
-            #expect(status == 502, "\(answer)")
-            #expect(answer["error"]?["code"] == "plugin_crashed")
-            #expect(try await post(url, "/v1/clock/advance", token: token, body: #"{"by": "1m"}"#).0 == 200)
+            // Five crashes within the window (the host's default policy), the virtual clock moved past each backoff.
+            for _ in 1...5 {
+                let (status, answer) = try await post(url, "/v1/plugins/fixture.isolated/ops/crash", token: token, body: #"{"kind": "abort"}"#)
+                #expect(status == 502, "\(answer)")
+                #expect(answer["error"]?["code"] == "plugin_crashed")
+                #expect(try await post(url, "/v1/clock/advance", token: token, body: #"{"by": "1m"}"#).0 == 200)
+            }
+            let (refused, quarantined) = try await post(url, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#)
+            #expect(refused == 503)
+            #expect(quarantined["error"]?["message"]?.stringValue?.contains("quarantined") == true, "\(quarantined)")
+
+            func restart(_ id: String, token: String) async throws -> ProcessResult {
+                try await runDetached(Fixtures.tesseraExecutable, ["plugins", "restart", id, "--url", url, "--token", token, "--deployment", ws.deploymentFile])
+            }
+            let restarted = try await restart("fixture.isolated", token: token)
+            #expect(restarted.status == 0, "\(restarted.stderr)")
+            #expect(restarted.stdout.contains("fixture.isolated: active, process"), "\(restarted.stdout)")
+            let (status, echoed) = try await post(url, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#)
+            #expect(status == 200)
+            #expect(echoed["a"] == 1, "\(echoed)")
+
+            // A plugin in the host's process: refused, and why; a wrong token: exit 4.
+            let inProcess = try await restart("fixture.good", token: token)
+            #expect(inProcess.status == 1)
+            #expect(inProcess.stderr.contains("does not run in the process tier"), "\(inProcess.stderr)")
+            #expect(try await restart("fixture.isolated", token: "not-a-token").status == 4)
         }
-        let (refused, quarantined) = try await post(url, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#)
-        #expect(refused == 503)
-        #expect(quarantined["error"]?["message"]?.stringValue?.contains("quarantined") == true, "\(quarantined)")
-
-        func restart(_ id: String, token: String) async throws -> ProcessResult {
-            try await runDetached(Fixtures.tesseraExecutable, ["plugins", "restart", id, "--url", url, "--token", token, "--deployment", ws.deploymentFile])
-        }
-        let restarted = try await restart("fixture.isolated", token: token)
-        #expect(restarted.status == 0, "\(restarted.stderr)")
-        #expect(restarted.stdout.contains("fixture.isolated: active, process"), "\(restarted.stdout)")
-        let (status, echoed) = try await post(url, "/v1/plugins/fixture.isolated/ops/echo", token: token, body: #"{"a": 1}"#)
-        #expect(status == 200)
-        #expect(echoed["a"] == 1, "\(echoed)")
-
-        // A plugin in the host's process: refused, and why; a wrong token: exit 4.
-        let inProcess = try await restart("fixture.good", token: token)
-        #expect(inProcess.status == 1)
-        #expect(inProcess.stderr.contains("does not run in the process tier"), "\(inProcess.stderr)")
-        #expect(try await restart("fixture.isolated", token: "not-a-token").status == 4)
     }
 }

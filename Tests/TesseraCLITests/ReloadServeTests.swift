@@ -54,78 +54,79 @@ import TesseraTestFixtures
         let ws = workspace("reload-serve")
         deployment(ws, example: ["enabled": false, "grants": Self.storageAndClock])
         let (process, text) = try await ServeTests.serve(ws)
-        defer { Task { await process.terminateAndWait() } }
-        let drained = Task { await process.output() }  // the access log must not fill the pipe
-        let lines = text.split(separator: "\n").map(String.init)
-        let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
-        let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
-        let api = API(url: url, token: token)
-        func reload() async throws -> ProcessResult {
-            try await runDetached(Fixtures.tesseraExecutable, ["reload", "--url", url, "--token", token, "--deployment", ws.deploymentFile])
+        try await withCleanup({ await process.terminateAndWait() }) {
+            let drained = Task { await process.output() }  // the access log must not fill the pipe
+            let lines = text.split(separator: "\n").map(String.init)
+            let token = try #require(lines.firstIndex { $0.hasPrefix("admin token") }.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) })
+            let url = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) })
+            let api = API(url: url, token: token)
+            func reload() async throws -> ProcessResult {
+                try await runDetached(Fixtures.tesseraExecutable, ["reload", "--url", url, "--token", token, "--deployment", ws.deploymentFile])
+            }
+
+            // Hello's callers run through every step below.
+            let helloLoad = Load()
+            let helloCallers = (0..<3).map { i in helloLoad.run { await api.post("/v1/plugins/\(Self.hello)/ops/greet", #"{"name": "caller \#(i)"}"#) } }
+
+            // 1. Enabled: the example starts.
+            deployment(ws, example: ["grants": Self.storageAndClock])
+            let enabled = try await reload()
+            #expect(enabled.status == 0, "\(enabled.stderr)")
+            #expect(enabled.stdout.contains("started: \(Self.example)"), "\(enabled.stdout)")
+            #expect(await api.post("/v1/plugins/\(Self.example)/ops/add-note", #"{"text": "before the new grants"}"#).0 == 200)
+
+            // 2. New grants, while the example's own callers go on: swapped in, every call answered, the data kept.
+            let exampleLoad = Load()
+            let exampleCallers = (0..<2).map { _ in exampleLoad.run { await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}") } }
+            try await exampleLoad.waitForAnswers(10)
+            deployment(ws, example: ["grants": Self.storageAndClock.merging(["notifications": [:] as [String: Any]]) { a, _ in a }])
+            let (reconfigured, report) = await api.post("/v1/deployment/reload", "")
+            try await exampleLoad.waitForAnswers(exampleLoad.ok.load(ordering: .relaxed) + 10)  // and calls after it
+            exampleLoad.stop.store(true, ordering: .relaxed)
+            for caller in exampleCallers { await caller.value }
+            #expect(reconfigured == 200, "\(report)")
+            #expect(report.contains(#""reconfigured":["\#(Self.example)"]"#), "\(report)")
+            #expect(exampleLoad.failed.withLock { $0 }.isEmpty, "\(exampleLoad.failed.withLock { $0.prefix(3) })")
+            #expect(exampleLoad.ok.load(ordering: .relaxed) > 0)
+            let (_, plugins) = await api.get("/v1/plugins")
+            #expect(plugins.contains("notifications"), "the new grant is in force: \(plugins)")
+            #expect(await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}").1.contains("before the new grants"))
+
+            // 3. A grant beyond the manifest's request: refused, nothing changes.
+            deployment(ws, example: ["grants": ["storage": ["quotaMB": 5000] as [String: Any], "clock": [:] as [String: Any]]])
+            let refused = try await reload()
+            #expect(refused.status == 6, "\(refused.stdout) \(refused.stderr)")
+            #expect(refused.stderr.contains(Self.example) && refused.stderr.contains("keeps serving"), "\(refused.stderr)")
+            #expect(await api.get("/v1/plugins").1.contains("notifications"), "the deployment in force is still the last one applied")
+
+            // 4. A setting only a restart applies: refused, saying which.
+            deployment(ws, example: ["grants": Self.storageAndClock], extra: ["http": ["port": 9]])
+            let restartOnly = try await reload()
+            #expect(restartOnly.status == 6)
+            #expect(restartOnly.stderr.contains("http") && restartOnly.stderr.contains("restart"), "\(restartOnly.stderr)")
+
+            // 5. SIGHUP: disabled; its calls are refused as not active, Hello's go on.
+            deployment(ws, example: ["enabled": false, "grants": Self.storageAndClock])
+            kill(process.processIdentifier, SIGHUP)
+            var state = ""
+            for _ in 0..<600 where state != "disabled" {
+                state = await api.pluginState(Self.example)
+                if state != "disabled" { try await Task.sleep(for: .milliseconds(50)) }  // waits for another process, not for time
+            }
+            #expect(state == "disabled")
+            #expect(await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}").0 == 503)
+
+            helloLoad.stop.store(true, ordering: .relaxed)
+            for caller in helloCallers { await caller.value }
+            #expect(helloLoad.failed.withLock { $0 }.isEmpty, "Hello's calls failed: \(helloLoad.failed.withLock { $0.prefix(3) })")
+            #expect(helloLoad.ok.load(ordering: .relaxed) > 20, "Hello was called throughout: \(helloLoad.ok.load(ordering: .relaxed))")
+            await process.terminateAndWait()
+            let log = await drained.value
+            #expect(log.contains("SIGHUP") && log.contains("stopped: \(Self.example)"), "\(log.suffix(2000))")
+            // Nobody answers there now: its own exit code, not 5 ("plugin not active").
+            let nobody = try await reload()
+            #expect(nobody.status == 10 && nobody.stderr.contains("no host answers"), "\(nobody.status) \(nobody.stderr)")
         }
-
-        // Hello's callers run through every step below.
-        let helloLoad = Load()
-        let helloCallers = (0..<3).map { i in helloLoad.run { await api.post("/v1/plugins/\(Self.hello)/ops/greet", #"{"name": "caller \#(i)"}"#) } }
-
-        // 1. Enabled: the example starts.
-        deployment(ws, example: ["grants": Self.storageAndClock])
-        let enabled = try await reload()
-        #expect(enabled.status == 0, "\(enabled.stderr)")
-        #expect(enabled.stdout.contains("started: \(Self.example)"), "\(enabled.stdout)")
-        #expect(await api.post("/v1/plugins/\(Self.example)/ops/add-note", #"{"text": "before the new grants"}"#).0 == 200)
-
-        // 2. New grants, while the example's own callers go on: swapped in, every call answered, the data kept.
-        let exampleLoad = Load()
-        let exampleCallers = (0..<2).map { _ in exampleLoad.run { await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}") } }
-        try await exampleLoad.waitForAnswers(10)
-        deployment(ws, example: ["grants": Self.storageAndClock.merging(["notifications": [:] as [String: Any]]) { a, _ in a }])
-        let (reconfigured, report) = await api.post("/v1/deployment/reload", "")
-        try await exampleLoad.waitForAnswers(exampleLoad.ok.load(ordering: .relaxed) + 10)  // and calls after it
-        exampleLoad.stop.store(true, ordering: .relaxed)
-        for caller in exampleCallers { await caller.value }
-        #expect(reconfigured == 200, "\(report)")
-        #expect(report.contains(#""reconfigured":["\#(Self.example)"]"#), "\(report)")
-        #expect(exampleLoad.failed.withLock { $0 }.isEmpty, "\(exampleLoad.failed.withLock { $0.prefix(3) })")
-        #expect(exampleLoad.ok.load(ordering: .relaxed) > 0)
-        let (_, plugins) = await api.get("/v1/plugins")
-        #expect(plugins.contains("notifications"), "the new grant is in force: \(plugins)")
-        #expect(await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}").1.contains("before the new grants"))
-
-        // 3. A grant beyond the manifest's request: refused, nothing changes.
-        deployment(ws, example: ["grants": ["storage": ["quotaMB": 5000] as [String: Any], "clock": [:] as [String: Any]]])
-        let refused = try await reload()
-        #expect(refused.status == 6, "\(refused.stdout) \(refused.stderr)")
-        #expect(refused.stderr.contains(Self.example) && refused.stderr.contains("keeps serving"), "\(refused.stderr)")
-        #expect(await api.get("/v1/plugins").1.contains("notifications"), "the deployment in force is still the last one applied")
-
-        // 4. A setting only a restart applies: refused, saying which.
-        deployment(ws, example: ["grants": Self.storageAndClock], extra: ["http": ["port": 9]])
-        let restartOnly = try await reload()
-        #expect(restartOnly.status == 6)
-        #expect(restartOnly.stderr.contains("http") && restartOnly.stderr.contains("restart"), "\(restartOnly.stderr)")
-
-        // 5. SIGHUP: disabled; its calls are refused as not active, Hello's go on.
-        deployment(ws, example: ["enabled": false, "grants": Self.storageAndClock])
-        kill(process.processIdentifier, SIGHUP)
-        var state = ""
-        for _ in 0..<600 where state != "disabled" {
-            state = await api.pluginState(Self.example)
-            if state != "disabled" { try await Task.sleep(for: .milliseconds(50)) }  // waits for another process, not for time
-        }
-        #expect(state == "disabled")
-        #expect(await api.post("/v1/plugins/\(Self.example)/ops/list-notes", "{}").0 == 503)
-
-        helloLoad.stop.store(true, ordering: .relaxed)
-        for caller in helloCallers { await caller.value }
-        #expect(helloLoad.failed.withLock { $0 }.isEmpty, "Hello's calls failed: \(helloLoad.failed.withLock { $0.prefix(3) })")
-        #expect(helloLoad.ok.load(ordering: .relaxed) > 20, "Hello was called throughout: \(helloLoad.ok.load(ordering: .relaxed))")
-        await process.terminateAndWait()
-        let log = await drained.value
-        #expect(log.contains("SIGHUP") && log.contains("stopped: \(Self.example)"), "\(log.suffix(2000))")
-        // Nobody answers there now: its own exit code, not 5 ("plugin not active").
-        let nobody = try await reload()
-        #expect(nobody.status == 10 && nobody.stderr.contains("no host answers"), "\(nobody.status) \(nobody.stderr)")
     }
 
     @Test(.hangWatchdog) func serveEndsSayingWhichEnabledPluginWasRefused() async throws {

@@ -83,48 +83,49 @@ import TesseraTestFixtures
 
     @Test(.hangWatchdog) func positionsPublishedToTheBrokerReachTheTripAlsoThoseSentWhileTheHostWasDown() async throws {
         let broker = try await MosquittoBroker()
-        defer { Task { await broker.stop() } }
-        let ws = FixtureWorkspace("owntracks-mqtt")
-        try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
-        Fixtures.write(broker.password + "\n", to: ws.root + "/mqtt-password")
-        ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel", "config": ["requireGuardians": false, "pinIterations": 1000] as [String: Any],
-                                      "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "location": [:] as [String: Any],
-                                                 "notifications": ["spaces": true], "sync": [:] as [String: Any], "files": [:] as [String: Any]]]],
-                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
-                                                 "location": ["mqtt": ["url": "mqtt://127.0.0.1:\(broker.port)", "username": broker.user,
-                                                                       "passwordFile": ws.root + "/mqtt-password"]]]])
-        var serve = try await ServeProcess.start(ws)
-        _ = try await Self.call(serve, "account-setup", #"{"username": "ada", "pin": "4826"}"#)
-        let trip = try #require(try await Self.call(serve, "trip-start", #"{"destination": {"name": "Home", "lat": 50.088, "lon": 14.42}}"#)["id"]?.stringValue)
-        // The first position is there once the host has subscribed (the broker keeps the last one,
-        // retained, for a subscriber that comes after it); the next ones as they are published.
-        try await broker.publish(Self.location(0), to: "owntracks/ada/phone")
-        #expect(try await Self.positions(serve, trip: trip, count: 1).count == 1)
-        // Safe travel takes no fix from more than a minute ahead of the host's clock: the clock walks with the phone.
-        for minute in 1..<3 {
+        try await withCleanup({ await broker.stop() }) {
+            let ws = FixtureWorkspace("owntracks-mqtt")
+            try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
+            Fixtures.write(broker.password + "\n", to: ws.root + "/mqtt-password")
+            ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel", "config": ["requireGuardians": false, "pinIterations": 1000] as [String: Any],
+                                          "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any], "location": [:] as [String: Any],
+                                                     "notifications": ["spaces": true], "sync": [:] as [String: Any], "files": [:] as [String: Any]]]],
+                               extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                                     "location": ["mqtt": ["url": "mqtt://127.0.0.1:\(broker.port)", "username": broker.user,
+                                                                           "passwordFile": ws.root + "/mqtt-password"]]]])
+            var serve = try await ServeProcess.start(ws)
+            _ = try await Self.call(serve, "account-setup", #"{"username": "ada", "pin": "4826"}"#)
+            let trip = try #require(try await Self.call(serve, "trip-start", #"{"destination": {"name": "Home", "lat": 50.088, "lon": 14.42}}"#)["id"]?.stringValue)
+            // The first position is there once the host has subscribed (the broker keeps the last one,
+            // retained, for a subscriber that comes after it); the next ones as they are published.
+            try await broker.publish(Self.location(0), to: "owntracks/ada/phone")
+            #expect(try await Self.positions(serve, trip: trip, count: 1).count == 1)
+            // Safe travel takes no fix from more than a minute ahead of the host's clock: the clock walks with the phone.
+            for minute in 1..<3 {
+                _ = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/clock/advance",
+                                                    headers: [("Authorization", "Bearer \(serve.adminToken ?? "")"), ("Content-Type", "application/json")],
+                                                    body: Array(#"{"by": "1m"}"#.utf8))
+                try await broker.publish(Self.location(minute * 60), to: "owntracks/ada/phone")
+            }
+            let first = try await Self.positions(serve, trip: trip, count: 3)
+            #expect(first.count == 3, "\(first)")
+            #expect(first.map { $0["lat"] } == [50.07, 50.071, 50.072])
+
+            // The host stops (its clock at 08:04); the phone goes on publishing; the host comes back and
+            // gets those too, in order.
             _ = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/clock/advance",
                                                 headers: [("Authorization", "Bearer \(serve.adminToken ?? "")"), ("Content-Type", "application/json")],
-                                                body: Array(#"{"by": "1m"}"#.utf8))
-            try await broker.publish(Self.location(minute * 60), to: "owntracks/ada/phone")
+                                                body: Array(#"{"by": "2m"}"#.utf8))
+            _ = try await serve.terminate()
+            for minute in [3, 4] { try await broker.publish(Self.location(minute * 60), to: "owntracks/ada/phone") }
+            serve = try await ServeProcess.start(ws)
+            defer { serve.process.terminate() }
+            let all = try await Self.positions(serve, trip: trip, count: 5)
+            #expect(all.count == 5, "\(all)")
+            #expect(all.map { $0["created_at"] } == (0..<5).map { .string("2026-03-02T08:0\($0):00.000Z") })
+            let (_, rest) = try await serve.terminate()
+            #expect(!(serve.output + rest).contains(broker.password))  // the password is in no line the host printed
         }
-        let first = try await Self.positions(serve, trip: trip, count: 3)
-        #expect(first.count == 3, "\(first)")
-        #expect(first.map { $0["lat"] } == [50.07, 50.071, 50.072])
-
-        // The host stops (its clock at 08:04); the phone goes on publishing; the host comes back and
-        // gets those too, in order.
-        _ = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/clock/advance",
-                                            headers: [("Authorization", "Bearer \(serve.adminToken ?? "")"), ("Content-Type", "application/json")],
-                                            body: Array(#"{"by": "2m"}"#.utf8))
-        _ = try await serve.terminate()
-        for minute in [3, 4] { try await broker.publish(Self.location(minute * 60), to: "owntracks/ada/phone") }
-        serve = try await ServeProcess.start(ws)
-        defer { serve.process.terminate() }
-        let all = try await Self.positions(serve, trip: trip, count: 5)
-        #expect(all.count == 5, "\(all)")
-        #expect(all.map { $0["created_at"] } == (0..<5).map { .string("2026-03-02T08:0\($0):00.000Z") })
-        let (_, rest) = try await serve.terminate()
-        #expect(!(serve.output + rest).contains(broker.password))  // the password is in no line the host printed
     }
 
     /// A deployment subscribed over TLS (`mqtts://`) to `broker`, trusting the certificate
@@ -145,35 +146,36 @@ import TesseraTestFixtures
 
     @Test(.hangWatchdog, .needs("openssl")) func overTLSPositionsArriveWhereTheCertificateIsTrustedAndNowhereElse() async throws {
         let broker = try await MosquittoBroker(tls: true)
-        defer { Task { await broker.stop() } }
-        // Trusting the broker's authority: the position reaches the trip (an IP address in the
-        // URL, checked against the certificate's IP name, since SNI carries no addresses).
-        let serve = try await ServeProcess.start(try Self.tlsWorkspace(broker, "owntracks-mqtts", caFile: broker.caFile))
-        defer { serve.process.terminate() }
-        _ = try await Self.call(serve, "account-setup", #"{"username": "ada", "pin": "4826"}"#)
-        let trip = try #require(try await Self.call(serve, "trip-start", #"{"destination": {"name": "Home", "lat": 50.088, "lon": 14.42}}"#)["id"]?.stringValue)
-        try await broker.publish(Self.location(0), to: "owntracks/ada/phone")
-        #expect(try await Self.positions(serve, trip: trip, count: 1).map { $0["lat"] } == [50.07])
-        _ = try await serve.terminate()
+        try await withCleanup({ await broker.stop() }) {
+            // Trusting the broker's authority: the position reaches the trip (an IP address in the
+            // URL, checked against the certificate's IP name, since SNI carries no addresses).
+            let serve = try await ServeProcess.start(try Self.tlsWorkspace(broker, "owntracks-mqtts", caFile: broker.caFile))
+            defer { serve.process.terminate() }
+            _ = try await Self.call(serve, "account-setup", #"{"username": "ada", "pin": "4826"}"#)
+            let trip = try #require(try await Self.call(serve, "trip-start", #"{"destination": {"name": "Home", "lat": 50.088, "lon": 14.42}}"#)["id"]?.stringValue)
+            try await broker.publish(Self.location(0), to: "owntracks/ada/phone")
+            #expect(try await Self.positions(serve, trip: trip, count: 1).map { $0["lat"] } == [50.07])
+            _ = try await serve.terminate()
 
-        // Without the authority (the system's roots only) the host refuses the broker and says so
-        // in its log (stderr), naming the broker, never the password.
-        let untrusting = try Self.tlsWorkspace(broker, "owntracks-mqtts-untrusted", caFile: nil)
-        let host = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", untrusting.deploymentFile, "--data", untrusting.dataDirectory,
-                                                                 "--port", "0"], stdout: .null, stderr: .pipe)
-        defer { host.terminate() }
-        let log = try #require(host.standardError)
-        let said = try await onThread {
-            var text = ""
-            while !text.contains("owntracks-mqtt") {
-                let chunk = log.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
+            // Without the authority (the system's roots only) the host refuses the broker and says so
+            // in its log (stderr), naming the broker, never the password.
+            let untrusting = try Self.tlsWorkspace(broker, "owntracks-mqtts-untrusted", caFile: nil)
+            let host = try ChildProcess(Fixtures.tesseraExecutable, ["serve", "--deployment", untrusting.deploymentFile, "--data", untrusting.dataDirectory,
+                                                                     "--port", "0"], stdout: .null, stderr: .pipe)
+            defer { host.terminate() }
+            let log = try #require(host.standardError)
+            let said = try await onThread {
+                var text = ""
+                while !text.contains("owntracks-mqtt") {
+                    let chunk = log.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                return text
             }
-            return text
+            let lines = said.split(separator: "\n").filter { $0.contains("owntracks-mqtt") }
+            #expect(lines.contains { $0.contains("MQTT 127.0.0.1:\(broker.port)") && $0.lowercased().contains("certificate") }, "\(said)")
+            #expect(!said.contains(broker.password))
         }
-        let lines = said.split(separator: "\n").filter { $0.contains("owntracks-mqtt") }
-        #expect(lines.contains { $0.contains("MQTT 127.0.0.1:\(broker.port)") && $0.lowercased().contains("certificate") }, "\(said)")
-        #expect(!said.contains(broker.password))
     }
 }

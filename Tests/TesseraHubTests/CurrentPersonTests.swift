@@ -21,19 +21,20 @@ struct CurrentPersonTests {
             let device = try await PluginTestHost(manifest: PluginSpacesTests.manifest(), plugin: { SpacesPlugin() },
                                                   grants: ["storage": [:], "sync": [:], "notifications": ["spaces": true]],
                                                   syncHub: "http://127.0.0.1:\(hub.port)")
-            defer { Task { await device.stop() } }
-            #expect(try await device.call("do", ["action": "me"]) == .null)
-            let person = try await device.host.syncRegister(Self.ada)
-            #expect(person.name == "ada@example.org")
-            let me = try await device.call("do", ["action": "me"])
-            #expect(me == ["id": .string(person.id), "name": "ada@example.org"])
-            // The hub names the same person as the owner of a space the plugin creates.
-            let space = try #require(try await device.call("do", ["action": "create", "name": "Ema"])["id"])
-            let owner = try await device.call("do", ["action": "members", "space": space])["members"]?.arrayValue?.first
-            #expect(owner?["person"] == me["id"] && owner?["name"] == me["name"])
-            _ = try await device.host.syncLogout()
-            #expect(try await device.call("do", ["action": "me"]) == .null)
-            await device.stop()
+            try await withCleanup({ await device.stop() }) {
+                #expect(try await device.call("do", ["action": "me"]) == .null)
+                let person = try await device.host.syncRegister(Self.ada)
+                #expect(person.name == "ada@example.org")
+                let me = try await device.call("do", ["action": "me"])
+                #expect(me == ["id": .string(person.id), "name": "ada@example.org"])
+                // The hub names the same person as the owner of a space the plugin creates.
+                let space = try #require(try await device.call("do", ["action": "create", "name": "Ema"])["id"])
+                let owner = try await device.call("do", ["action": "members", "space": space])["members"]?.arrayValue?.first
+                #expect(owner?["person"] == me["id"] && owner?["name"] == me["name"])
+                _ = try await device.host.syncLogout()
+                #expect(try await device.call("do", ["action": "me"]) == .null)
+                await device.stop()
+            }
         }
     }
 
@@ -44,16 +45,17 @@ struct CurrentPersonTests {
                                                   grants: ["storage": [:], "clock": [:], "notifications": [:], "files": [:], "sync": [:]],
                                                   start: try Date("2026-03-02T08:00:00Z", strategy: .iso8601),
                                                   syncHub: "http://127.0.0.1:\(hub.port)", isolation: "process")
-            defer { Task { await device.stop() } }
-            #expect(device.host.isolatedProcessID(device.pluginID) != nil)
-            // The profile guesses someone else; the login says who it is.
-            _ = try await device.call("profile-set", ["person": "nana", "name": "Ada"])
-            try await device.host.syncRegister(Self.ada)
-            let child = try await device.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])
-            #expect(child["createdBy"] == "ada@example.org")
-            let id = try #require(child["id"])
-            #expect(try await device.call("child-get", ["id": id])["level"] == "owner")
-            await device.stop()
+            try await withCleanup({ await device.stop() }) {
+                #expect(device.host.isolatedProcessID(device.pluginID) != nil)
+                // The profile guesses someone else; the login says who it is.
+                _ = try await device.call("profile-set", ["person": "nana", "name": "Ada"])
+                try await device.host.syncRegister(Self.ada)
+                let child = try await device.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])
+                #expect(child["createdBy"] == "ada@example.org")
+                let id = try #require(child["id"])
+                #expect(try await device.call("child-get", ["id": id])["level"] == "owner")
+                await device.stop()
+            }
         }
     }
 
@@ -67,18 +69,19 @@ struct CurrentPersonTests {
                                                   grants: ["storage": [:], "clock": [:], "notifications": [:], "files": [:], "sync": [:]],
                                                   start: try Date("2026-03-02T08:00:00Z", strategy: .iso8601),
                                                   syncHub: "http://127.0.0.1:\(hub.port)", isolation: "process")
-            defer { Task { await device.stop() } }
-            let person = try await device.host.syncRegister(Self.ada)
-            #expect(person.displayName == "Ada Lovelace")
-            let child = try #require(try await device.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])["id"])
-            let weight = try await device.call("measurement-add", ["childId": child, "kind": "weight", "value": 8, "date": "2026-03-01"])
-            #expect(weight["authorName"] == "Ada Lovelace", "\(weight)")
-            #expect(weight["createdBy"] == "ada@example.org")
-            _ = try await device.host.syncLogout(discardUnsynced: true)
-            let again = try await device.host.syncLogin(name: "ada@example.org", password: Self.ada.password, device: "Ada's phone")
-            #expect(again.displayName == "Ada Lovelace", "the hub's login answers the names too")
-            #expect(device.host.hubPerson?.displayName == "Ada Lovelace", "kept beside the token")
-            await device.stop()
+            try await withCleanup({ await device.stop() }) {
+                let person = try await device.host.syncRegister(Self.ada)
+                #expect(person.displayName == "Ada Lovelace")
+                let child = try #require(try await device.call("child-create", ["name": "Ema", "birthDate": "2025-06-15"])["id"])
+                let weight = try await device.call("measurement-add", ["childId": child, "kind": "weight", "value": 8, "date": "2026-03-01"])
+                #expect(weight["authorName"] == "Ada Lovelace", "\(weight)")
+                #expect(weight["createdBy"] == "ada@example.org")
+                _ = try await device.host.syncLogout(discardUnsynced: true)
+                let again = try await device.host.syncLogin(name: "ada@example.org", password: Self.ada.password, device: "Ada's phone")
+                #expect(again.displayName == "Ada Lovelace", "the hub's login answers the names too")
+                #expect(device.host.hubPerson?.displayName == "Ada Lovelace", "kept beside the token")
+                await device.stop()
+            }
         }
     }
 

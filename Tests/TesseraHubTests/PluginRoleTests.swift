@@ -101,56 +101,57 @@ struct PluginRoleTests {
             #expect(try await Self.notes(bob, "records") == ["r-ada: fed at 7", "r-bob: slept 3 h"])
             #expect(try await Self.notes(bob, "children") == ["ema: born 2026-03-02"])
             let back = try await hub.restartServer()
-            defer { Task { await back.stop() } }
-            try await Self.rounds(all)
-            #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 7", "r-bob: slept 3 h"])
-            #expect(try await Self.notes(cy, "records") == ["r-ada: fed at 7", "r-bob: slept 3 h"])
+            try await withCleanup({ await back.stop() }) {
+                try await Self.rounds(all)
+                #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 7", "r-bob: slept 3 h"])
+                #expect(try await Self.notes(cy, "records") == ["r-ada: fed at 7", "r-bob: slept 3 h"])
 
-            // The hub is the authority: a hand-made push (no device check) is refused change by change.
-            let bobToken = try await hub.login("bob", device: "bob's script")
-            let connection = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: bobToken)
-            // At the devices' time (they are months behind the hub's clock): later than every write so far.
-            let at = try HLCTimestamp(millis: Int64(bob.now.timeIntervalSince1970 * 1000), counter: 0, node: HLCNode(0xB0B))
-            let spaceID = try #require(space.stringValue)
-            let pushed = try await connection.push(plugin: "test.roles", changes: [
-                SyncChange(space: spaceID, table: "children", row: "twin", causalLength: 1, timestamp: at, kind: .existence),
-                SyncChange(space: spaceID, table: "records", row: "r-ada", causalLength: 1, timestamp: at,
-                           kind: .cell(column: "note", value: .text("fed at 9"), supersedes: [])),
-                SyncChange(space: spaceID, table: "records", row: "r-bob", causalLength: 1, timestamp: at,
-                           kind: .cell(column: "note", value: .text("slept 4 h"), supersedes: [])),
-            ])
-            #expect(pushed.rejected.map { "\($0.table)/\($0.row): \($0.reason)" } == ["children/twin: table_read_only", "records/r-ada: not_row_creator"])
-            #expect(pushed.accepted == 1)
-            try await Self.rounds(all)
-            #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 7", "r-bob: slept 4 h"])
-            #expect(try await Self.notes(ada, "children") == ["ema: born 2026-03-02"])
+                // The hub is the authority: a hand-made push (no device check) is refused change by change.
+                let bobToken = try await hub.login("bob", device: "bob's script")
+                let connection = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: bobToken)
+                // At the devices' time (they are months behind the hub's clock): later than every write so far.
+                let at = try HLCTimestamp(millis: Int64(bob.now.timeIntervalSince1970 * 1000), counter: 0, node: HLCNode(0xB0B))
+                let spaceID = try #require(space.stringValue)
+                let pushed = try await connection.push(plugin: "test.roles", changes: [
+                    SyncChange(space: spaceID, table: "children", row: "twin", causalLength: 1, timestamp: at, kind: .existence),
+                    SyncChange(space: spaceID, table: "records", row: "r-ada", causalLength: 1, timestamp: at,
+                               kind: .cell(column: "note", value: .text("fed at 9"), supersedes: [])),
+                    SyncChange(space: spaceID, table: "records", row: "r-bob", causalLength: 1, timestamp: at,
+                               kind: .cell(column: "note", value: .text("slept 4 h"), supersedes: [])),
+                ])
+                #expect(pushed.rejected.map { "\($0.table)/\($0.row): \($0.reason)" } == ["children/twin: table_read_only", "records/r-ada: not_row_creator"])
+                #expect(pushed.accepted == 1)
+                try await Self.rounds(all)
+                #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 7", "r-bob: slept 4 h"])
+                #expect(try await Self.notes(ada, "children") == ["ema: born 2026-03-02"])
 
-            // A parent writes every table.
-            _ = try await cy.call("do", ["action": "patch", "space": space, "table": "records", "id": "r-bob", "note": "slept 4 h, then fed"])
-            _ = try await cy.call("do", ["action": "write", "space": space, "table": "children", "id": "ema", "note": "Ema, born 2026-03-02"])
+                // A parent writes every table.
+                _ = try await cy.call("do", ["action": "patch", "space": space, "table": "records", "id": "r-bob", "note": "slept 4 h, then fed"])
+                _ = try await cy.call("do", ["action": "write", "space": space, "table": "children", "id": "ema", "note": "Ema, born 2026-03-02"])
 
-            // A role change: bob becomes a parent, and after his next round edits ada's record too.
-            let bobID = try #require(members.first { $0["name"] == "bob" }?["person"])
-            _ = try await ada.call("do", ["action": "set-role", "space": space, "person": bobID, "role": "editor", "pluginRole": "parent"])
-            try await Self.rounds(all)
-            #expect(try await bob.call("do", ["action": "list"]).arrayValue?.first?["pluginRole"] == "parent")
-            _ = try await bob.call("do", ["action": "patch", "space": space, "table": "records", "id": "r-ada", "note": "fed at 8 (bob)"])
-            try await Self.rounds(all)
-            #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
-            #expect(try await Self.notes(ada, "children") == ["ema: Ema, born 2026-03-02"])
+                // A role change: bob becomes a parent, and after his next round edits ada's record too.
+                let bobID = try #require(members.first { $0["name"] == "bob" }?["person"])
+                _ = try await ada.call("do", ["action": "set-role", "space": space, "person": bobID, "role": "editor", "pluginRole": "parent"])
+                try await Self.rounds(all)
+                #expect(try await bob.call("do", ["action": "list"]).arrayValue?.first?["pluginRole"] == "parent")
+                _ = try await bob.call("do", ["action": "patch", "space": space, "table": "records", "id": "r-ada", "note": "fed at 8 (bob)"])
+                try await Self.rounds(all)
+                #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
+                #expect(try await Self.notes(ada, "children") == ["ema: Ema, born 2026-03-02"])
 
-            // Revoked: bob's device drops the child's data; what he wrote stays with the others.
-            _ = try await ada.call("do", ["action": "revoke", "space": space, "person": bobID])
-            try await Self.rounds(all)
-            #expect(try await Self.notes(bob, "records").isEmpty)
-            #expect(try await Self.notes(bob, "children").isEmpty)
-            #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
-            #expect(try await Self.notes(cy, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
-            let adaToken = try await hub.login("ada", device: "ada's script")
-            let fresh = try await HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: adaToken)
-                .pull(plugin: "test.roles", after: 0, space: spaceID)
-            #expect(fresh.changes.contains { $0.row == "r-bob" && $0.kind == .existence })
-            for host in [ada, bob, cy] { await host.stop() }
+                // Revoked: bob's device drops the child's data; what he wrote stays with the others.
+                _ = try await ada.call("do", ["action": "revoke", "space": space, "person": bobID])
+                try await Self.rounds(all)
+                #expect(try await Self.notes(bob, "records").isEmpty)
+                #expect(try await Self.notes(bob, "children").isEmpty)
+                #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
+                #expect(try await Self.notes(cy, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
+                let adaToken = try await hub.login("ada", device: "ada's script")
+                let fresh = try await HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: adaToken)
+                    .pull(plugin: "test.roles", after: 0, space: spaceID)
+                #expect(fresh.changes.contains { $0.row == "r-bob" && $0.kind == .existence })
+                for host in [ada, bob, cy] { await host.stop() }
+            }
         }
     }
 }

@@ -141,14 +141,15 @@ struct PluginSpacesTests {
             #expect(await Self.refusal(ada, ["action": "list"])?.code == .hubUnreachable)
 
             let back = try await hub.restartServer()
-            defer { Task { await back.stop() } }
-            try await ada.advanceClock(by: 120)  // the round after the failed one registers the space and pushes its record
-            let token = try await hub.login("ada", device: "laptop")
-            let listed = try await hub.request("GET", "/v1/hub/spaces?plugin=test.spaces", token: token)
-            let shared = listed.json?["spaces"]?.arrayValue?.filter { $0["kind"] == "shared" }
-            #expect(shared?.map { $0["name"] } == ["Ema"] && shared?.first?["id"]?.stringValue == space)
-            #expect(try await ada.call("do", ["action": "list"]) == [["id": .string(space), "name": "Ema", "role": "owner", "registered": true]])
-            await ada.stop()
+            try await withCleanup({ await back.stop() }) {
+                try await ada.advanceClock(by: 120)  // the round after the failed one registers the space and pushes its record
+                let token = try await hub.login("ada", device: "laptop")
+                let listed = try await hub.request("GET", "/v1/hub/spaces?plugin=test.spaces", token: token)
+                let shared = listed.json?["spaces"]?.arrayValue?.filter { $0["kind"] == "shared" }
+                #expect(shared?.map { $0["name"] } == ["Ema"] && shared?.first?["id"]?.stringValue == space)
+                #expect(try await ada.call("do", ["action": "list"]) == [["id": .string(space), "name": "Ema", "role": "owner", "registered": true]])
+                await ada.stop()
+            }
         }
     }
 

@@ -119,13 +119,14 @@ struct SpaceNotificationTests {
             try await ada.advanceClock(by: 60)  // due while the hub is down: kept
             #expect(try ada.host.notificationRelaySummary()["pending"] == 1)
             let back = try await hub.restartServer()
-            defer { Task { await back.stop() } }
-            try await ada.advanceClock(by: 10)  // the retry
-            #expect(try ada.host.notificationRelaySummary() == ["dropped": 1, "sent": 1])
-            try await bob.advanceClock(by: 900)
-            #expect(try Self.inbox(bob) == ["test.spaces later space:\(space) title later"])
-            await ada.stop()
-            await bob.stop()
+            try await withCleanup({ await back.stop() }) {
+                try await ada.advanceClock(by: 10)  // the retry
+                #expect(try ada.host.notificationRelaySummary() == ["dropped": 1, "sent": 1])
+                try await bob.advanceClock(by: 900)
+                #expect(try Self.inbox(bob) == ["test.spaces later space:\(space) title later"])
+                await ada.stop()
+                await bob.stop()
+            }
         }
     }
 

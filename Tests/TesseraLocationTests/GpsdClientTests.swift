@@ -40,28 +40,29 @@ import TesseraTestFixtures
         // -P: gpsd's port; -c 0.1: a sentence every 0.1 s; -1: play the log once; gpsfake waits for
         // a client to connect before it starts playing.
         let fake = try ChildProcess(gpsfake, ["-P", String(port), "-c", "0.1", "-1", fixtureURL("drive.nmea").path], stdout: .null)
-        defer { Task { await Self.stop(fake) } }  // a defer cannot await; its port is its own
+        try await withCleanup({ await Self.stop(fake) }) {
 
-        // Started at once: the client retries until gpsd listens.
-        let lines = Mutex<[String]>([])
-        let client = GpsdClient(port: port, minimumBackoff: 0.2, maximumBackoff: 1, log: { line in lines.withLock { $0.append(line) } })
-        let fixes = await Self.collect(from: client, untilSecond: 19, timeout: 90)
-        let clientLog = lines.withLock { $0.joined(separator: "\n") }
+            // Started at once: the client retries until gpsd listens.
+            let lines = Mutex<[String]>([])
+            let client = GpsdClient(port: port, minimumBackoff: 0.2, maximumBackoff: 1, log: { line in lines.withLock { $0.append(line) } })
+            let fixes = await Self.collect(from: client, untilSecond: 19, timeout: 90)
+            let clientLog = lines.withLock { $0.joined(separator: "\n") }
 
-        // gpsd needs the first seconds of the log to recognise the receiver; after that every cycle
-        // gives one fix. Each must carry its sentence's time and position.
-        #expect(fixes.count >= 5, "got \(fixes.count) fixes; the client's log:\n\(clientLog)")
-        let day = Date(timeIntervalSince1970: 1_714_564_800)  // 2024-05-01T12:00:00Z, the log's RMC date and hour
-        for fix in fixes {
-            let second = Int(fix.timestamp.timeIntervalSince(day).rounded())
-            let position = try #require(logged.first { $0.second == second }, "no logged position at second \(second)")
-            #expect(abs(fix.latitude - position.latitude) < 1e-6 && abs(fix.longitude - position.longitude) < 1e-6,
-                    "second \(second): \(fix.latitude), \(fix.longitude) vs \(position.latitude), \(position.longitude)")
-            #expect(fix.deviceID.hasPrefix("/dev/"))
-            #expect(abs((fix.speed ?? 0) - 19.4 * 1852 / 3600) < 0.05)
+            // gpsd needs the first seconds of the log to recognise the receiver; after that every cycle
+            // gives one fix. Each must carry its sentence's time and position.
+            #expect(fixes.count >= 5, "got \(fixes.count) fixes; the client's log:\n\(clientLog)")
+            let day = Date(timeIntervalSince1970: 1_714_564_800)  // 2024-05-01T12:00:00Z, the log's RMC date and hour
+            for fix in fixes {
+                let second = Int(fix.timestamp.timeIntervalSince(day).rounded())
+                let position = try #require(logged.first { $0.second == second }, "no logged position at second \(second)")
+                #expect(abs(fix.latitude - position.latitude) < 1e-6 && abs(fix.longitude - position.longitude) < 1e-6,
+                        "second \(second): \(fix.latitude), \(fix.longitude) vs \(position.latitude), \(position.longitude)")
+                #expect(fix.deviceID.hasPrefix("/dev/"))
+                #expect(abs((fix.speed ?? 0) - 19.4 * 1852 / 3600) < 0.05)
+            }
+            #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+            #expect(fixes.last.map { Int($0.timestamp.timeIntervalSince(day).rounded()) } == 19)
         }
-        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
-        #expect(fixes.last.map { Int($0.timestamp.timeIntervalSince(day).rounded()) } == 19)
     }
 
     @Test func aClientWithNothingToConnectToStopsWhenCancelled() async throws {

@@ -35,38 +35,41 @@ import TesseraTesting
 
     @Test func aGrantedHostIsReachedThroughTheDeploymentsRedirect() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() },
-                                            httpRedirects: ["https://bank.example.cz": "http://127.0.0.1:\(server.port)"])
-        let answer = try await host.call("fetch", ["url": "https://bank.example.cz/v1/rest/x?q=1"])
-        #expect(answer == ["status": 200, "text": "got /v1/rest/x?q=1"])
-        await host.stop()
+        try await withCleanup({ await server.stop() }) {
+            let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() },
+                                                httpRedirects: ["https://bank.example.cz": "http://127.0.0.1:\(server.port)"])
+            let answer = try await host.call("fetch", ["url": "https://bank.example.cz/v1/rest/x?q=1"])
+            #expect(answer == ["status": 200, "text": "got /v1/rest/x?q=1"])
+            await host.stop()
+        }
     }
 
     @Test func aHostOutsideTheGrantReachesTheCallerAsNotGranted() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() })
-        let error = await #expect(throws: PluginError.self) {
-            _ = try await host.call("fetch", ["url": .string("http://127.0.0.1:\(server.port)/v1/rest/x")])
+        try await withCleanup({ await server.stop() }) {
+            let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() })
+            let error = await #expect(throws: PluginError.self) {
+                _ = try await host.call("fetch", ["url": .string("http://127.0.0.1:\(server.port)/v1/rest/x")])
+            }
+            #expect(error?.code == .notGranted)
+            #expect(server.requests.isEmpty)
+            await host.stop()
         }
-        #expect(error?.code == .notGranted)
-        #expect(server.requests.isEmpty)
-        await host.stop()
     }
 
     @Test func theOperatorMayNarrowAWildcardToNamedHosts() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let manifest = Self.manifest(hosts: ["*"])
-        let narrowed = try await PluginTestHost(manifest: manifest, plugin: { Fetcher() },
-                                                grants: ["storage": [:], "secrets": [:], "http": ["hosts": ["127.0.0.1"]]])
-        #expect(try await narrowed.call("fetch", ["url": .string("http://127.0.0.1:\(server.port)/v1/rest/y")])["status"] == 200)
-        let error = await #expect(throws: PluginError.self) {
-            _ = try await narrowed.call("fetch", ["url": .string("http://localhost:\(server.port)/v1/rest/y")])
+        try await withCleanup({ await server.stop() }) {
+            let manifest = Self.manifest(hosts: ["*"])
+            let narrowed = try await PluginTestHost(manifest: manifest, plugin: { Fetcher() },
+                                                    grants: ["storage": [:], "secrets": [:], "http": ["hosts": ["127.0.0.1"]]])
+            #expect(try await narrowed.call("fetch", ["url": .string("http://127.0.0.1:\(server.port)/v1/rest/y")])["status"] == 200)
+            let error = await #expect(throws: PluginError.self) {
+                _ = try await narrowed.call("fetch", ["url": .string("http://localhost:\(server.port)/v1/rest/y")])
+            }
+            #expect(error?.code == .notGranted)
+            await narrowed.stop()
         }
-        #expect(error?.code == .notGranted)
-        await narrowed.stop()
     }
 
     @Test func aGrantBeyondTheManifestsHostsRejectsThePlugin() async throws {
@@ -80,19 +83,20 @@ import TesseraTesting
 
     @Test func aSecretIsKeptOutsideThePluginsDatabaseAndUsedForRequests() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() },
-                                            httpRedirects: ["https://bank.example.cz": "http://127.0.0.1:\(server.port)"])
-        _ = try await host.call("keep-token", ["token": "TOKEN-4711-abcdef"])
-        #expect(try host.secretNames() == ["api-token"])
-        let answer = try await host.call("fetch-with-token", ["base": "https://bank.example.cz/v1/rest/"])
-        #expect(answer["text"] == "got /v1/rest/TOKEN-4711-abcdef?")
-        // Not in the plugin's database file, nor its write-ahead log.
-        for file in [host.databasePath, host.databasePath + "-wal"] where FileManager.default.fileExists(atPath: file) {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-            #expect(bytes.range(of: Data("TOKEN-4711".utf8)) == nil, "\(file)")
+        try await withCleanup({ await server.stop() }) {
+            let host = try await PluginTestHost(manifest: Self.manifest(hosts: ["bank.example.cz"]), plugin: { Fetcher() },
+                                                httpRedirects: ["https://bank.example.cz": "http://127.0.0.1:\(server.port)"])
+            _ = try await host.call("keep-token", ["token": "TOKEN-4711-abcdef"])
+            #expect(try host.secretNames() == ["api-token"])
+            let answer = try await host.call("fetch-with-token", ["base": "https://bank.example.cz/v1/rest/"])
+            #expect(answer["text"] == "got /v1/rest/TOKEN-4711-abcdef?")
+            // Not in the plugin's database file, nor its write-ahead log.
+            for file in [host.databasePath, host.databasePath + "-wal"] where FileManager.default.fileExists(atPath: file) {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+                #expect(bytes.range(of: Data("TOKEN-4711".utf8)) == nil, "\(file)")
+            }
+            await host.stop()
         }
-        await host.stop()
     }
 
     @Test func withoutTheGrantsTheCapabilitiesAreAbsent() async throws {

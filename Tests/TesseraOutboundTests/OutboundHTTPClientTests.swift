@@ -16,27 +16,29 @@ import TesseraSDK
 
     @Test func aGrantedRequestIsSentWithItsMethodHeadersAndBody() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let http = client(["127.0.0.1"])
-        let response = try await http.send(OutboundRequest(method: "POST", url: "http://127.0.0.1:\(server.port)/echo",
-                                                           headers: ["Accept-Language": "p1"], body: Array("hello".utf8)))
-        #expect(response.status == 201)
-        #expect(response.header("cache-control") == "no-store")
-        #expect(response.header("Cache-Control") == "no-store")
-        #expect(try response.json() == ["method": "POST", "probe": "p1", "length": 5])
+        try await withCleanup({ await server.stop() }) {
+            let http = client(["127.0.0.1"])
+            let response = try await http.send(OutboundRequest(method: "POST", url: "http://127.0.0.1:\(server.port)/echo",
+                                                               headers: ["Accept-Language": "p1"], body: Array("hello".utf8)))
+            #expect(response.status == 201)
+            #expect(response.header("cache-control") == "no-store")
+            #expect(response.header("Cache-Control") == "no-store")
+            #expect(try response.json() == ["method": "POST", "probe": "p1", "length": 5])
+        }
     }
 
     @Test func aHostOutsideTheGrantIsRefusedAndNothingIsSent() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let http = client(["fioapi.fio.cz"])
-        let error = await #expect(throws: PluginError.self) {
-            _ = try await http.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/echo"))
+        try await withCleanup({ await server.stop() }) {
+            let http = client(["fioapi.fio.cz"])
+            let error = await #expect(throws: PluginError.self) {
+                _ = try await http.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/echo"))
+            }
+            #expect(error?.code == .notGranted)
+            #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
+            #expect(error?.message.contains("fioapi.fio.cz") == true)
+            #expect(server.requests.isEmpty)
         }
-        #expect(error?.code == .notGranted)
-        #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
-        #expect(error?.message.contains("fioapi.fio.cz") == true)
-        #expect(server.requests.isEmpty)
     }
 
     @Test func aPortInTheGrantAllowsOnlyThatPort() {
@@ -64,13 +66,14 @@ import TesseraSDK
 
     @Test func redirectsSendTheRealServiceURLToTheEmulatorAfterTheGrantCheck() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        // The plugin is granted the real host only; the deployment points it at the emulator.
-        let http = client(["fioapi.fio.cz"], redirects: ["https://fioapi.fio.cz/": "http://127.0.0.1:\(server.port)"])
-        let response = try await http.send(OutboundRequest(url: "https://fioapi.fio.cz/v1/rest/last?token=abc"))
-        #expect(response.status == 200)
-        #expect(response.text == "got /v1/rest/last?token=abc")
-        #expect(server.requests == ["GET /v1/rest/last?token=abc"])
+        try await withCleanup({ await server.stop() }) {
+            // The plugin is granted the real host only; the deployment points it at the emulator.
+            let http = client(["fioapi.fio.cz"], redirects: ["https://fioapi.fio.cz/": "http://127.0.0.1:\(server.port)"])
+            let response = try await http.send(OutboundRequest(url: "https://fioapi.fio.cz/v1/rest/last?token=abc"))
+            #expect(response.status == 200)
+            #expect(response.text == "got /v1/rest/last?token=abc")
+            #expect(server.requests == ["GET /v1/rest/last?token=abc"])
+        }
     }
 
     @Test func aRedirectPrefixMatchesWholeHostsOnly() {
@@ -84,24 +87,26 @@ import TesseraSDK
 
     @Test func aServersRedirectIsReturnedNotFollowed() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let http = client(["127.0.0.1"])
-        let response = try await http.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/redirect"))
-        #expect(response.status == 302)
-        #expect(response.header("location") == "http://not-granted.example/elsewhere")
-        #expect(server.requests == ["GET /redirect"])
+        try await withCleanup({ await server.stop() }) {
+            let http = client(["127.0.0.1"])
+            let response = try await http.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/redirect"))
+            #expect(response.status == 302)
+            #expect(response.header("location") == "http://not-granted.example/elsewhere")
+            #expect(server.requests == ["GET /redirect"])
+        }
     }
 
     @Test func aResponseOverTheLimitIsRefused() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let error = await #expect(throws: PluginError.self) {
-            _ = try await client(["127.0.0.1"], maxResponseBytes: 100_000).send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/big"))
+        try await withCleanup({ await server.stop() }) {
+            let error = await #expect(throws: PluginError.self) {
+                _ = try await client(["127.0.0.1"], maxResponseBytes: 100_000).send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/big"))
+            }
+            #expect(error?.code == .unavailable)
+            #expect(error?.message.contains("at most 100000") == true)
+            let whole = try await client(["127.0.0.1"]).send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/big"))
+            #expect(whole.body.count == 300_000)
         }
-        #expect(error?.code == .unavailable)
-        #expect(error?.message.contains("at most 100000") == true)
-        let whole = try await client(["127.0.0.1"]).send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/big"))
-        #expect(whole.body.count == 300_000)
     }
 
     @Test func anUnreachableHostIsUnavailableAndTheMessageKeepsThePathOut() async throws {
@@ -121,14 +126,15 @@ import TesseraSDK
 
     @Test func theLogAndTheDescriptionNameOnlyMethodAndHost() async throws {
         let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let lines = LogLines()
-        let request = OutboundRequest(url: "http://127.0.0.1:\(server.port)/v1/rest/SECRET-TOKEN?key=SECRET-KEY",
-                                      headers: ["Authorization": "Bearer SECRET-BEARER"])
-        _ = try await client(["127.0.0.1"], log: lines.append).send(request)
-        #expect("\(request)" == "GET http://127.0.0.1:\(server.port)/…")
-        #expect(lines.all == ["GET http://127.0.0.1:\(server.port)/… -> 200"])
-        #expect(!lines.all.joined().contains("SECRET"))
+        try await withCleanup({ await server.stop() }) {
+            let lines = LogLines()
+            let request = OutboundRequest(url: "http://127.0.0.1:\(server.port)/v1/rest/SECRET-TOKEN?key=SECRET-KEY",
+                                          headers: ["Authorization": "Bearer SECRET-BEARER"])
+            _ = try await client(["127.0.0.1"], log: lines.append).send(request)
+            #expect("\(request)" == "GET http://127.0.0.1:\(server.port)/…")
+            #expect(lines.all == ["GET http://127.0.0.1:\(server.port)/… -> 200"])
+            #expect(!lines.all.joined().contains("SECRET"))
+        }
     }
 }
 

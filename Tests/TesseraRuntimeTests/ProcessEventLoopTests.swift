@@ -28,41 +28,43 @@ import TesseraTestFixtures
 
     @Test func aHandlerRunsOnTheChildsReaderThreadAndReadsTheHostsClockThereAndOffIt() async throws {
         let host = try await host("event-loop-clock")
-        defer { Task { await host.stop() } }
-        #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
-        let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
-        // The handler starts on the child's reader thread (the event loop), and is resumed there
-        // by the host's answer and by a task's value.
-        #expect(answer["atStart"] == "tessera-loop", "\(answer)")
-        #expect(answer["afterHost"] == "tessera-loop", "\(answer)")
-        #expect(answer["afterDetached"] == "tessera-loop", "\(answer)")
-        // The host's virtual time, read from the loop's thread (it pumps the socket for its answer)
-        // and from a detached task (it blocks its own thread while the loop reads the answer).
-        #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970, "\(answer)")
-        #expect(answer["offHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970, "\(answer)")
+        try await withCleanup({ await host.stop() }) {
+            #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
+            let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
+            // The handler starts on the child's reader thread (the event loop), and is resumed there
+            // by the host's answer and by a task's value.
+            #expect(answer["atStart"] == "tessera-loop", "\(answer)")
+            #expect(answer["afterHost"] == "tessera-loop", "\(answer)")
+            #expect(answer["afterDetached"] == "tessera-loop", "\(answer)")
+            // The host's virtual time, read from the loop's thread (it pumps the socket for its answer)
+            // and from a detached task (it blocks its own thread while the loop reads the answer).
+            #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970, "\(answer)")
+            #expect(answer["offHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970, "\(answer)")
+        }
     }
 
     @Test func manyCallsThatReadTheClockWhileOthersArriveAreAllAnswered() async throws {
         let host = try await host("event-loop-concurrent")
-        defer { Task { await host.stop() } }
-        // Each add-note reads the clock synchronously on the loop, then writes through the host:
-        // while one waits for the clock, the frames of the others (calls and the answers to their
-        // writes) arrive and are handed on, to run once it has its answer.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<40 {
-                group.addTask {
-                    if i % 2 == 0 {
-                        _ = try await host.call("fixture.isolated", "add-note", input: ["id": .string("n\(i)"), "text": .string("note \(i)")], as: user)
-                    } else {
-                        let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
-                        #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970)
+        try await withCleanup({ await host.stop() }) {
+            // Each add-note reads the clock synchronously on the loop, then writes through the host:
+            // while one waits for the clock, the frames of the others (calls and the answers to their
+            // writes) arrive and are handed on, to run once it has its answer.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<40 {
+                    group.addTask {
+                        if i % 2 == 0 {
+                            _ = try await host.call("fixture.isolated", "add-note", input: ["id": .string("n\(i)"), "text": .string("note \(i)")], as: user)
+                        } else {
+                            let answer = try await host.call("fixture.isolated", "clock-reads", input: [:], as: user)
+                            #expect(answer["onHandler"]?.doubleValue == Self.clockStart.timeIntervalSince1970)
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            let notes = try await host.call("fixture.isolated", "notes", input: [:], as: user)
+            #expect(notes.arrayValue?.count == 20, "\(notes)")
+            #expect(notes.arrayValue?.allSatisfy { $0["at"] == "2026-03-02T08:00:00Z" } == true, "\(notes)")
         }
-        let notes = try await host.call("fixture.isolated", "notes", input: [:], as: user)
-        #expect(notes.arrayValue?.count == 20, "\(notes)")
-        #expect(notes.arrayValue?.allSatisfy { $0["at"] == "2026-03-02T08:00:00Z" } == true, "\(notes)")
     }
 }

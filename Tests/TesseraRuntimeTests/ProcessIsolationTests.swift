@@ -58,44 +58,45 @@ import TesseraTestFixtures
     @Test func aProcessTierPluginRunsInAChildWithTheSameCapabilities() async throws {
         let ws = try await workspace("isolation-capabilities")
         let host = try await host(ws)
-        defer { Task { await host.stop() } }
-        #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
-        let pid = try await childPID(host)
-        #expect(pid != getpid())
-        #expect(host.isolatedProcessID("fixture.isolated") == pid)
-        // The library's constructor ran in the children (the gates' and the serving one), never here.
-        let constructorPID = try await host.call("fixture.isolated", "pid", input: [:], as: user)["constructorPID"]?.integerValue
-        #expect(constructorPID == Int64(pid))
-        // Not here: no copy this host staged is mapped in this process. (The pids file is no proof
-        // any more: ProcessSandboxTests loads the same fixture in-process, in this same process.)
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-        #expect(!maps.contains(ws.dataDirectory + "/generations/"))
+        try await withCleanup({ await host.stop() }) {
+            #expect(host.status(of: "fixture.isolated")?.state == .active, "\(host.status(of: "fixture.isolated")?.history ?? [])")
+            let pid = try await childPID(host)
+            #expect(pid != getpid())
+            #expect(host.isolatedProcessID("fixture.isolated") == pid)
+            // The library's constructor ran in the children (the gates' and the serving one), never here.
+            let constructorPID = try await host.call("fixture.isolated", "pid", input: [:], as: user)["constructorPID"]?.integerValue
+            #expect(constructorPID == Int64(pid))
+            // Not here: no copy this host staged is mapped in this process. (The pids file is no proof
+            // any more: ProcessSandboxTests loads the same fixture in-process, in this same process.)
+            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            #expect(!maps.contains(ws.dataDirectory + "/generations/"))
 
-        // Storage through the boundary: the record API, and read-only SQL; the clock's time is the host's virtual time.
-        _ = try await host.call("fixture.isolated", "add-note", input: ["id": "a", "text": "buy milk"], as: user)
-        let notes = try await host.call("fixture.isolated", "notes", input: [:], as: user)
-        #expect(notes.arrayValue?.first?["text"] == "buy milk")
-        #expect(notes.arrayValue?.first?["at"] == "2026-03-02T08:00:00Z")
-        // The host's own file holds it.
-        #expect(FileManager.default.fileExists(atPath: host.storagePath("fixture.isolated")))
+            // Storage through the boundary: the record API, and read-only SQL; the clock's time is the host's virtual time.
+            _ = try await host.call("fixture.isolated", "add-note", input: ["id": "a", "text": "buy milk"], as: user)
+            let notes = try await host.call("fixture.isolated", "notes", input: [:], as: user)
+            #expect(notes.arrayValue?.first?["text"] == "buy milk")
+            #expect(notes.arrayValue?.first?["at"] == "2026-03-02T08:00:00Z")
+            // The host's own file holds it.
+            #expect(FileManager.default.fileExists(atPath: host.storagePath("fixture.isolated")))
 
-        // Events: the batch's event reached the plugin's own subscription, in the child.
-        await host.settle()
-        let seen = try await host.call("fixture.isolated", "notes", input: [:], as: user)
-        #expect(seen.arrayValue?.contains { $0["id"] == "seen:a" } == true, "\(seen)")
-        #expect(try host.publishedEvents(of: "fixture.isolated").map(\.name) == ["note-added"])
+            // Events: the batch's event reached the plugin's own subscription, in the child.
+            await host.settle()
+            let seen = try await host.call("fixture.isolated", "notes", input: [:], as: user)
+            #expect(seen.arrayValue?.contains { $0["id"] == "seen:a" } == true, "\(seen)")
+            #expect(try host.publishedEvents(of: "fixture.isolated").map(\.name) == ["note-added"])
 
-        // Timers on the virtual clock: scheduled from the child, fired by the host into the child,
-        // whose handler writes and schedules a notification.
-        let reminded = try await host.call("fixture.isolated", "remind", input: ["in": 3600, "text": "stretch"], as: user)
-        #expect(reminded["pending"] == 1)
-        let firings = try await host.advanceClock(by: 2 * 3600)
-        #expect(firings.contains { $0.timer.name == "reminder" && $0.outcome == .delivered }, "\(firings)")
-        let after = try await host.call("fixture.isolated", "notes", input: [:], as: user)
-        #expect(after.arrayValue?.first { $0["id"] == "fired:remind:3600.0" }?["at"] == "2026-03-02T09:00:00Z", "\(after)")
-        await host.settle()
-        #expect(try host.inbox().contains { $0.title == "Reminder" })
-        await host.stop()
+            // Timers on the virtual clock: scheduled from the child, fired by the host into the child,
+            // whose handler writes and schedules a notification.
+            let reminded = try await host.call("fixture.isolated", "remind", input: ["in": 3600, "text": "stretch"], as: user)
+            #expect(reminded["pending"] == 1)
+            let firings = try await host.advanceClock(by: 2 * 3600)
+            #expect(firings.contains { $0.timer.name == "reminder" && $0.outcome == .delivered }, "\(firings)")
+            let after = try await host.call("fixture.isolated", "notes", input: [:], as: user)
+            #expect(after.arrayValue?.first { $0["id"] == "fired:remind:3600.0" }?["at"] == "2026-03-02T09:00:00Z", "\(after)")
+            await host.settle()
+            #expect(try host.inbox().contains { $0.title == "Reminder" })
+            await host.stop()
+        }
     }
 
     @Test(arguments: [("segfault", "SIGSEGV"), ("abort", "SIGABRT"), ("fatal", "SIG")])

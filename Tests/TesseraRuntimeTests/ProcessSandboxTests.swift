@@ -83,55 +83,57 @@ import TesseraTestFixtures
 
     @Test func inTheHostsProcessTheSamePluginReachesEverything() async throws {
         let (host, ws) = try await host("sandbox-in-process", isolation: "inProcess")
-        defer { Task { await host.stop() } }
-        let listener = try loopbackListener()
-        defer { close(listener.fd) }
-        let tried = try await attempts(host, ws, port: listener.port)
-        // Grants are guard rails here: plain file calls and sockets reach what the SDK would refuse.
-        #expect(tried.otherDatabase["opened"] == true)
-        #expect(tried.otherDatabase["text"]?.stringValue?.hasPrefix("SQLite format 3") == true)
-        #expect(tried.tokenFile["opened"] == true)
-        #expect(tried.tokenFile["text"]?.stringValue?.contains("tokens") == true)
-        #expect(tried.secretsFile["opened"] == true)
-        #expect(tried.hostEnvironment["opened"] == true)
-        #expect(tried.secretsFile["text"]?.stringValue?.hasPrefix("SQLite format 3") == true)
-        #expect(tried.connect["connected"] == true, "\(tried.connect)")
-        #expect(interfaces(tried.networkDevices["text"]).count > 1, "\(tried.networkDevices)")
-        #expect(try await host.call("fixture.isolated", "fork", input: [:], as: user)["forked"] == true, "in the host's process a fork is not refused")
+        try await withCleanup({ await host.stop() }) {
+            let listener = try loopbackListener()
+            defer { close(listener.fd) }
+            let tried = try await attempts(host, ws, port: listener.port)
+            // Grants are guard rails here: plain file calls and sockets reach what the SDK would refuse.
+            #expect(tried.otherDatabase["opened"] == true)
+            #expect(tried.otherDatabase["text"]?.stringValue?.hasPrefix("SQLite format 3") == true)
+            #expect(tried.tokenFile["opened"] == true)
+            #expect(tried.tokenFile["text"]?.stringValue?.contains("tokens") == true)
+            #expect(tried.secretsFile["opened"] == true)
+            #expect(tried.hostEnvironment["opened"] == true)
+            #expect(tried.secretsFile["text"]?.stringValue?.hasPrefix("SQLite format 3") == true)
+            #expect(tried.connect["connected"] == true, "\(tried.connect)")
+            #expect(interfaces(tried.networkDevices["text"]).count > 1, "\(tried.networkDevices)")
+            #expect(try await host.call("fixture.isolated", "fork", input: [:], as: user)["forked"] == true, "in the host's process a fork is not refused")
+        }
     }
 
     @Test func inTheProcessTierTheSandboxRefusesItAll() async throws {
         let (host, ws) = try await host("sandbox-process", isolation: "process")
-        defer { Task { await host.stop() } }
-        let report = try #require(host.isolatedSandbox("fixture.isolated"))
-        #expect(report.applied)
-        let listener = try loopbackListener()
-        defer { close(listener.fd) }
-        let tried = try await attempts(host, ws, port: listener.port)
-        // Landlock: no file of the host's data directory but the staged library.
-        #expect(report.mechanisms["landlock.files"] == .enforced, "\(report)")
-        #expect(tried.otherDatabase["opened"] == false, "\(tried.otherDatabase)")
-        #expect(tried.otherDatabase["error"] == "Permission denied")
-        #expect(tried.tokenFile["opened"] == false, "\(tried.tokenFile)")
-        #expect(tried.secretsFile["opened"] == false, "\(tried.secretsFile)")
-        // /proc is readable (libdispatch needs it), but the host's environment is not: the host is
-        // non-dumpable and the child holds no capability (CAP_SYS_PTRACE) to read it anyway.
-        #expect(report.mechanisms["capabilities"] == .enforced, "\(report)")
-        #expect(tried.hostEnvironment["opened"] == false, "\(tried.hostEnvironment)")
-        // seccomp: no socket of any family but AF_UNIX.
-        #expect(report.mechanisms["seccomp"] == .enforced, "\(report)")
-        #expect(tried.connect["connected"] == false, "\(tried.connect)")
-        #expect(tried.connect["step"] == "socket")
-        #expect(tried.connect["error"] == "Address family not supported by protocol")
-        // A network namespace of its own: only its loopback device, no route to the host's.
-        #expect(report.mechanisms["networkNamespace"] == .enforced, "\(report)")
-        #expect(interfaces(tried.networkDevices["text"]) == ["lo"], "\(tried.networkDevices)")
-        // No new process (issue 43): fork is refused, so no child can keep the host socket.
-        let forked = try await host.call("fixture.isolated", "fork", input: [:], as: user)
-        #expect(forked == ["forked": false, "error": "Operation not permitted"], "\(forked)")
-        // And the plugin still works: its own code loaded, its capability calls answered, on the
-        // threads the child made after the filter was in place (clone with CLONE_THREAD).
-        #expect(try await host.call("fixture.isolated", "echo", input: ["a": 1], as: user) == ["a": 1])
+        try await withCleanup({ await host.stop() }) {
+            let report = try #require(host.isolatedSandbox("fixture.isolated"))
+            #expect(report.applied)
+            let listener = try loopbackListener()
+            defer { close(listener.fd) }
+            let tried = try await attempts(host, ws, port: listener.port)
+            // Landlock: no file of the host's data directory but the staged library.
+            #expect(report.mechanisms["landlock.files"] == .enforced, "\(report)")
+            #expect(tried.otherDatabase["opened"] == false, "\(tried.otherDatabase)")
+            #expect(tried.otherDatabase["error"] == "Permission denied")
+            #expect(tried.tokenFile["opened"] == false, "\(tried.tokenFile)")
+            #expect(tried.secretsFile["opened"] == false, "\(tried.secretsFile)")
+            // /proc is readable (libdispatch needs it), but the host's environment is not: the host is
+            // non-dumpable and the child holds no capability (CAP_SYS_PTRACE) to read it anyway.
+            #expect(report.mechanisms["capabilities"] == .enforced, "\(report)")
+            #expect(tried.hostEnvironment["opened"] == false, "\(tried.hostEnvironment)")
+            // seccomp: no socket of any family but AF_UNIX.
+            #expect(report.mechanisms["seccomp"] == .enforced, "\(report)")
+            #expect(tried.connect["connected"] == false, "\(tried.connect)")
+            #expect(tried.connect["step"] == "socket")
+            #expect(tried.connect["error"] == "Address family not supported by protocol")
+            // A network namespace of its own: only its loopback device, no route to the host's.
+            #expect(report.mechanisms["networkNamespace"] == .enforced, "\(report)")
+            #expect(interfaces(tried.networkDevices["text"]) == ["lo"], "\(tried.networkDevices)")
+            // No new process (issue 43): fork is refused, so no child can keep the host socket.
+            let forked = try await host.call("fixture.isolated", "fork", input: [:], as: user)
+            #expect(forked == ["forked": false, "error": "Operation not permitted"], "\(forked)")
+            // And the plugin still works: its own code loaded, its capability calls answered, on the
+            // threads the child made after the filter was in place (clone with CLONE_THREAD).
+            #expect(try await host.call("fixture.isolated", "echo", input: ["a": 1], as: user) == ["a": 1])
+        }
     }
 
     /// Issue 43: what the plugin's process writes to stdout or stderr reaches the host's log line
@@ -139,12 +141,13 @@ import TesseraTestFixtures
     @Test func aPluginsOutputIsLabelledAndCannotForgeAHostLine() async throws {
         let captured = CapturedLog()
         let (host, _) = try await host("sandbox-output", isolation: "process", log: captured.hostLog)
-        defer { Task { await host.stop() } }
-        _ = try await host.call("fixture.isolated", "say", input: ["text": "first\n[error] host: forged\u{1b}[31m red\nlast"], as: user)
-        await host.stop()
-        let lines = captured.lines.filter { $0.source == "fixture.isolated" && $0.message.hasPrefix("output: ") }.map(\.message)
-        #expect(lines == ["output: first", "output: [error] host: forged\u{FFFD}[31m red", "output: last"], "\(lines)")
-        #expect(!captured.lines.contains { $0.source == "host" && $0.message.contains("forged") })
+        try await withCleanup({ await host.stop() }) {
+            _ = try await host.call("fixture.isolated", "say", input: ["text": "first\n[error] host: forged\u{1b}[31m red\nlast"], as: user)
+            await host.stop()
+            let lines = captured.lines.filter { $0.source == "fixture.isolated" && $0.message.hasPrefix("output: ") }.map(\.message)
+            #expect(lines == ["output: first", "output: [error] host: forged\u{FFFD}[31m red", "output: last"], "\(lines)")
+            #expect(!captured.lines.contains { $0.source == "host" && $0.message.contains("forged") })
+        }
     }
 }
 

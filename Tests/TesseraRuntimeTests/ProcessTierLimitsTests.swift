@@ -24,31 +24,32 @@ import TesseraTestFixtures
         options.isolation = IsolationPolicy(firstBackoff: 0, maxOpenFileWriters: 3)  // a crash restarts at the next call
         let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: options)
         await host.start()
-        defer { Task { await host.stop() } }
-        let before = try #require(host.status(of: "fixture.isolated")?.isolation)
-        #expect(before.tier == "process" && before.openFileWriters == 0 && before.recentCrashes == 0)
-        #expect(before.pid == host.isolatedProcessID("fixture.isolated"))
+        try await withCleanup({ await host.stop() }) {
+            let before = try #require(host.status(of: "fixture.isolated")?.isolation)
+            #expect(before.tier == "process" && before.openFileWriters == 0 && before.recentCrashes == 0)
+            #expect(before.pid == host.isolatedProcessID("fixture.isolated"))
 
-        let first = try await host.call("fixture.isolated", "open-writers", input: ["count": 5], as: user)
-        #expect(first["opened"] == 3, "\(first)")
-        #expect(first["refused"] == "unavailable")
-        #expect(first["message"]?.stringValue?.contains("3 open file writers") == true, "\(first)")
-        #expect(host.status(of: "fixture.isolated")?.isolation.openFileWriters == 3)
-        #expect(host.status(of: "fixture.isolated")?.json["isolation"]?["openFileWriters"] == 3)
+            let first = try await host.call("fixture.isolated", "open-writers", input: ["count": 5], as: user)
+            #expect(first["opened"] == 3, "\(first)")
+            #expect(first["refused"] == "unavailable")
+            #expect(first["message"]?.stringValue?.contains("3 open file writers") == true, "\(first)")
+            #expect(host.status(of: "fixture.isolated")?.isolation.openFileWriters == 3)
+            #expect(host.status(of: "fixture.isolated")?.json["isolation"]?["openFileWriters"] == 3)
 
-        // The child dies holding them: the host cancels all three, and the new child may open its own.
-        let firstChild = host.isolatedProcessID("fixture.isolated")
-        let crashed = await callError(host, "fixture.isolated", "crash", ["kind": "abort"])
-        #expect(crashed?.code == .pluginCrashed, "\(String(describing: crashed))")
-        let afterCrash = try #require(host.status(of: "fixture.isolated")?.isolation)
-        // With no backoff the restart may already have a new child serving (never the crashed one).
-        #expect(afterCrash.openFileWriters == 0 && afterCrash.recentCrashes == 1 && afterCrash.pid != firstChild, "\(afterCrash)")
-        #expect(afterCrash.lastCrash?.contains("SIGABRT") == true, "\(afterCrash)")
-        let again = try await host.call("fixture.isolated", "open-writers", input: ["count": 3], as: user)
-        #expect(again["opened"] == 3 && again["refused"] == nil, "\(again)")
-        let serving = host.status(of: "fixture.isolated")?.isolation.pid
-        #expect(serving != nil && serving != firstChild)
-        await host.stop()
+            // The child dies holding them: the host cancels all three, and the new child may open its own.
+            let firstChild = host.isolatedProcessID("fixture.isolated")
+            let crashed = await callError(host, "fixture.isolated", "crash", ["kind": "abort"])
+            #expect(crashed?.code == .pluginCrashed, "\(String(describing: crashed))")
+            let afterCrash = try #require(host.status(of: "fixture.isolated")?.isolation)
+            // With no backoff the restart may already have a new child serving (never the crashed one).
+            #expect(afterCrash.openFileWriters == 0 && afterCrash.recentCrashes == 1 && afterCrash.pid != firstChild, "\(afterCrash)")
+            #expect(afterCrash.lastCrash?.contains("SIGABRT") == true, "\(afterCrash)")
+            let again = try await host.call("fixture.isolated", "open-writers", input: ["count": 3], as: user)
+            #expect(again["opened"] == 3 && again["refused"] == nil, "\(again)")
+            let serving = host.status(of: "fixture.isolated")?.isolation.pid
+            #expect(serving != nil && serving != firstChild)
+            await host.stop()
+        }
     }
 
     @Test func callsPastTheInFlightLimitAreRefusedAtOnceAndTheOthersAnswered() async throws {

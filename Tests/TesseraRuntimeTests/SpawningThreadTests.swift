@@ -21,14 +21,15 @@ import TesseraTestFixtures
         await withTaskExecutorPreference(thread) { await host.start() }
         let spawnedOn = thread.end()
         #expect(spawnedOn > 0, "the start ran on the test's thread")
-        defer { Task { await host.stop() } }
+        try await withCleanup({ await host.stop() }) {
 
-        let first = try await host.call("fixture.isolated", "pid", input: [:], as: user)["pid"]?.integerValue
-        let child = try #require(first.map { pid_t($0) })
-        // The same child answers after its spawning thread ended: nothing killed it.
-        let again = try await host.call("fixture.isolated", "pid", input: [:], as: user)["pid"]?.integerValue
-        #expect(again.map { pid_t($0) } == child)
-        #expect(host.status(of: "fixture.isolated")?.isolation.recentCrashes == 0, "\(host.status(of: "fixture.isolated")?.history ?? [])")
+            let first = try await host.call("fixture.isolated", "pid", input: [:], as: user)["pid"]?.integerValue
+            let child = try #require(first.map { pid_t($0) })
+            // The same child answers after its spawning thread ended: nothing killed it.
+            let again = try await host.call("fixture.isolated", "pid", input: [:], as: user)["pid"]?.integerValue
+            #expect(again.map { pid_t($0) } == child)
+            #expect(host.status(of: "fixture.isolated")?.isolation.recentCrashes == 0, "\(host.status(of: "fixture.isolated")?.history ?? [])")
+        }
     }
 }
 

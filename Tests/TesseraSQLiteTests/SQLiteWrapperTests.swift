@@ -1,12 +1,14 @@
 import CSQLite
 import Foundation
 import Testing
+import TesseraSDK
 @testable import TesseraSQLite
+import TesseraTestFixtures
 
 @Suite struct SQLiteWrapperTests {
     @Test func writableConnectionIsDurableByDefault() throws {
-        let dir = TempDirectory("sqlite")
-        let connection = try SQLiteConnection(path: dir.file("a.db"))
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let connection = try SQLiteConnection(path: (dir + "/a.db"))
         #expect(try connection.fetchOne("PRAGMA journal_mode")?.first == .text("wal"))
         #expect(try connection.fetchOne("PRAGMA synchronous")?.first == .integer(2))  // FULL
         #expect(try connection.fetchOne("PRAGMA foreign_keys")?.first == .integer(1))
@@ -14,8 +16,8 @@ import Testing
     }
 
     @Test func valuesRoundTripInTheirStorageClass() throws {
-        let dir = TempDirectory("sqlite")
-        let connection = try SQLiteConnection(path: dir.file("a.db"))
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let connection = try SQLiteConnection(path: (dir + "/a.db"))
         try connection.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, v)")
         let values: [SQLiteValue] = [
             .null, .integer(Int64.min), .integer(Int64.max), .real(-0.5), .real(1e300),
@@ -54,8 +56,8 @@ import Testing
 
     @Test func transactionCommitsOrRollsBackOnThrow() throws {
         struct Boom: Error {}
-        let dir = TempDirectory("sqlite")
-        let connection = try SQLiteConnection(path: dir.file("a.db"))
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let connection = try SQLiteConnection(path: (dir + "/a.db"))
         try connection.execute("CREATE TABLE t(v)")
         try connection.transaction { try connection.execute("INSERT INTO t VALUES (?)", [1]) }
         #expect(throws: Boom.self) {
@@ -109,8 +111,8 @@ import Testing
     }
 
     @Test func theLastConnectionToCloseLeavesTheWALFileKeptButEmpty() throws {
-        let dir = TempDirectory("sqlite")
-        let path = dir.file("a.db")
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let path = (dir + "/a.db")
         var connection: SQLiteConnection? = try SQLiteConnection(path: path)
         try connection?.execute("CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(100000))")
         #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0 > 100_000)
@@ -133,8 +135,8 @@ import Testing
     }
 
     @Test func readOnlyConnectionCannotWrite() throws {
-        let dir = TempDirectory("sqlite")
-        let path = dir.file("a.db")
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let path = (dir + "/a.db")
         let writer = try SQLiteConnection(path: path)
         try writer.execute("CREATE TABLE t(v); INSERT INTO t VALUES (1)")
         let reader = try SQLiteConnection(path: path, mode: .readOnly)
@@ -148,9 +150,9 @@ import Testing
     }
 
     @Test func openingAMissingFileReadOnlyFails() {
-        let dir = TempDirectory("sqlite")
+        let dir = Fixtures.temporaryDirectory("sqlite")
         let error = #expect(throws: SQLiteError.self) {
-            try SQLiteConnection(path: dir.file("missing.db"), mode: .readOnly)
+            try SQLiteConnection(path: (dir + "/missing.db"), mode: .readOnly)
         }
         #expect(error?.code == SQLITE_CANTOPEN)
         #expect(error?.message.contains("missing.db") == true)
@@ -167,8 +169,8 @@ import Testing
     }
 
     @Test func sharedDatabaseSerializesConcurrentUse() async throws {
-        let dir = TempDirectory("sqlite")
-        let database = try SQLiteDatabase(path: dir.file("a.db"))
+        let dir = Fixtures.temporaryDirectory("sqlite")
+        let database = try SQLiteDatabase(path: (dir + "/a.db"))
         try database.withConnection { try $0.execute("CREATE TABLE t(v INTEGER)") }
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {

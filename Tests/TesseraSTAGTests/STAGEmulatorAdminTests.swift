@@ -24,48 +24,50 @@ struct STAGEmulatorAdminTests {
 
     @Test func aScenarioIsSetUpOverHTTPAndTheModuleSeesIt() async throws {
         let f = try await STAGFixture.start()
-        defer { Task { await f.stop() } }
-        let steps: [(String, JSONValue)] = [
-            ("/_emulator/users", ["userName": "SVOBODAE", "firstName": "Eva", "lastName": "Svobodová", "studentNumber": "A21B0100P", "programmeType": "N"]),
-            ("/_emulator/login-user", ["userName": "SVOBODAE"]),
-            ("/_emulator/subjects", ["student": "A21B0100P", "subject": "KMI/PRG", "name": "Programování", "credits": 6, "semester": "ZS"]),
-            ("/_emulator/grades", ["student": "A21B0100P", "subject": "KMI/PRG", "grade": "1", "date": "2025-12-10T09:00:00Z", "semester": "ZS"]),
-            ("/_emulator/terms", ["id": 4000001, "subject": "KMI/ALG", "start": "2026-02-10T08:00:00Z", "limit": 5, "otherStudents": 5]),
-            ("/_emulator/time", ["now": "2026-01-02T00:00:00Z"]),
-            ("/_emulator/ticket-lifetime", ["seconds": 7200]),
-        ]
-        for (path, body) in steps {
-            let (status, text) = try await post(f, path, body)
-            #expect(status == 200 && text == "OK", "\(path): \(text)")
+        try await withCleanup({ await f.stop() }) {
+            let steps: [(String, JSONValue)] = [
+                ("/_emulator/users", ["userName": "SVOBODAE", "firstName": "Eva", "lastName": "Svobodová", "studentNumber": "A21B0100P", "programmeType": "N"]),
+                ("/_emulator/login-user", ["userName": "SVOBODAE"]),
+                ("/_emulator/subjects", ["student": "A21B0100P", "subject": "KMI/PRG", "name": "Programování", "credits": 6, "semester": "ZS"]),
+                ("/_emulator/grades", ["student": "A21B0100P", "subject": "KMI/PRG", "grade": "1", "date": "2025-12-10T09:00:00Z", "semester": "ZS"]),
+                ("/_emulator/terms", ["id": 4000001, "subject": "KMI/ALG", "start": "2026-02-10T08:00:00Z", "limit": 5, "otherStudents": 5]),
+                ("/_emulator/time", ["now": "2026-01-02T00:00:00Z"]),
+                ("/_emulator/ticket-lifetime", ["seconds": 7200]),
+            ]
+            for (path, body) in steps {
+                let (status, text) = try await post(f, path, body)
+                #expect(status == 200 && text == "OK", "\(path): \(text)")
+            }
+            let me = try await f.host.call("complete-login", ["university": "demo", "ticket": .string(try await f.ssoTicket())])
+            #expect(me["studentNumber"] == "A21B0100P" && me["userName"] == "SVOBODAE")
+            let results = try #require(try await f.host.call("results")["data"])
+            #expect(results["creditsEarned"] == 6 && results["weightedAverage"] == .number(1) && results["creditsTarget"] == 120)
+            let term = try await f.host.call("exams")["data"]?.arrayValue?.first { $0["termId"] == 4000001 }
+            #expect(term?["status"] == "closed" && term?["reasonCode"] == "full")
+            let (_, state) = try await post(f, "/_emulator/fault", ["mode": "none"])
+            #expect(state == "OK")
+            let (data, _) = try await URLSession.shared.data(from: URL(string: f.emulator.origin + "/_emulator/state")!)
+            let summary = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            #expect(summary["now"] == "2026-01-02T00:00:00Z" && summary["loginUser"] == "SVOBODAE")
+            #expect(summary["users"]?.arrayValue?.contains("SVOBODAE") == true)
         }
-        let me = try await f.host.call("complete-login", ["university": "demo", "ticket": .string(try await f.ssoTicket())])
-        #expect(me["studentNumber"] == "A21B0100P" && me["userName"] == "SVOBODAE")
-        let results = try #require(try await f.host.call("results")["data"])
-        #expect(results["creditsEarned"] == 6 && results["weightedAverage"] == .number(1) && results["creditsTarget"] == 120)
-        let term = try await f.host.call("exams")["data"]?.arrayValue?.first { $0["termId"] == 4000001 }
-        #expect(term?["status"] == "closed" && term?["reasonCode"] == "full")
-        let (_, state) = try await post(f, "/_emulator/fault", ["mode": "none"])
-        #expect(state == "OK")
-        let (data, _) = try await URLSession.shared.data(from: URL(string: f.emulator.origin + "/_emulator/state")!)
-        let summary = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
-        #expect(summary["now"] == "2026-01-02T00:00:00Z" && summary["loginUser"] == "SVOBODAE")
-        #expect(summary["users"]?.arrayValue?.contains("SVOBODAE") == true)
     }
 
     /// Issue 42: 0 and 1 are numbers (on Linux they bridge to Bool, which the emulator refused),
     /// while JSON's true and false still are not.
     @Test func theNumbersZeroAndOneAreNumbersAndABooleanIsNot() async throws {
         let f = try await STAGFixture.start()
-        defer { Task { await f.stop() } }
-        let (status, text) = try await post(f, "/_emulator/terms", ["id": 4000002, "subject": "KMI/ALG", "start": "2026-02-10T08:00:00Z",
-                                                                    "limit": 1, "otherStudents": 1])
-        #expect(status == 200 && text == "OK", "\(text)")
-        let (zero, zeroText) = try await post(f, "/_emulator/terms", ["id": 4000003, "subject": "KMI/ALG", "start": "2026-02-11T08:00:00Z",
-                                                                      "limit": 1, "otherStudents": 0])
-        #expect(zero == 200 && zeroText == "OK", "\(zeroText)")
-        let (refused, message) = try await post(f, "/_emulator/terms", ["id": 4000004, "subject": "KMI/ALG", "start": "2026-02-12T08:00:00Z",
-                                                                        "limit": true])
-        #expect(refused == 400 && message == "limit: a number")
+        try await withCleanup({ await f.stop() }) {
+            let (status, text) = try await post(f, "/_emulator/terms", ["id": 4000002, "subject": "KMI/ALG", "start": "2026-02-10T08:00:00Z",
+                                                                        "limit": 1, "otherStudents": 1])
+            #expect(status == 200 && text == "OK", "\(text)")
+            let (zero, zeroText) = try await post(f, "/_emulator/terms", ["id": 4000003, "subject": "KMI/ALG", "start": "2026-02-11T08:00:00Z",
+                                                                          "limit": 1, "otherStudents": 0])
+            #expect(zero == 200 && zeroText == "OK", "\(zeroText)")
+            let (refused, message) = try await post(f, "/_emulator/terms", ["id": 4000004, "subject": "KMI/ALG", "start": "2026-02-12T08:00:00Z",
+                                                                            "limit": true])
+            #expect(refused == 400 && message == "limit: a number")
+        }
     }
 
     static let badRequests: [(String, JSONValue, String)] = [
@@ -83,10 +85,11 @@ struct STAGEmulatorAdminTests {
     @Test(arguments: badRequests)
     func badAdminRequestsAreRefusedNamingTheField(path: String, body: JSONValue, message: String) async throws {
         let f = try await STAGFixture.start()
-        defer { Task { await f.stop() } }
-        let (status, text) = try await post(f, path, body)
-        #expect(status == 400)
-        #expect(text == message)
+        try await withCleanup({ await f.stop() }) {
+            let (status, text) = try await post(f, path, body)
+            #expect(status == 400)
+            #expect(text == message)
+        }
     }
 
     @Test func theCommandLineHasHelpAndRefusesWhatItDoesNotKnow() {

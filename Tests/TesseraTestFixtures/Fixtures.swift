@@ -1,4 +1,6 @@
 import CTestScratch
+// `withCleanup`, the async `defer` every test that starts a server or a host ends with.
+@_exported import TesseraSystem
 import Foundation
 import Synchronization
 

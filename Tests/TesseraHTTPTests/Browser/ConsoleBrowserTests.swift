@@ -313,81 +313,82 @@ import TesseraTestFixtures
     @Test(.hangWatchdog) func theSTAGCallbackPageCompletesTheSingleSignOnAndDropsTheTicketFromTheAddress() async throws {
         let executable = try #require(HeadlessChromium.executable)
         let emulator = try await STAGEmulator.start()
-        defer { Task { await emulator.stop() } }
-        let ws = FixtureWorkspace("http-browser-stag")
-        try Self.copyShippedManifest("stag", into: ws)
-        let empty: [String: Any] = [:]
-        ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty,
-                                                                           "http": ["hosts": ["stag-demo.zcu.cz"]]]]],
-                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-01-01T00:00:00Z"],
-                                                 "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
-        let serve = try await ServeProcess.start(ws)
-        defer { serve.process.terminate() }
-        let token = try #require(serve.adminToken)
-        let base = "http://127.0.0.1:\(serve.port)"
-        // The university's SSO (the emulator's) sends the browser back with the ticket.
-        let back = try await RawHTTPClient.request(port: emulator.port, "GET",
-                                                   "/ws/login?originalURL=\(base)/ui/cz.tessera.stag/callback.html&longTicket=true")
-        let location = try #require(back.headers["location"])
-        let browser = try await HeadlessChromium.launch(executable: executable)
-        defer { browser.quit() }
-        let page = try await onThread { try BrowserPage(browser) }
-        try await onThread {
-            try Self.signIn(page, at: base, with: token)
-            try page.navigate(base + "/ui/cz.tessera.stag/")
-            try page.waitFor("location.pathname.startsWith('/ui/cz.tessera.stag/') && document.body.dataset.ready === 'true'", "the IS/STAG page")
-        }
-        let universities = "[...document.getElementById('university').options].map((o) => o.text).join('|')"
-        #expect(try await onThread { try page.evaluate(universities).stringValue ?? "" }.contains("IS/STAG demo (ZČU)"))
-        #expect(try await onThread { try page.developerText() } == [])
-        try await onThread {
-            try page.evaluate("sessionStorage.setItem('stag.login', JSON.stringify({university: 'demo'}))")
-            try page.navigate(location)
-            try page.waitFor("location.pathname.endsWith('/callback.html') && document.body.dataset.ready === 'true'", "the callback page")
-        }
-        let shown = try await onThread { try page.evaluate("document.getElementById('status').textContent").stringValue ?? "" }
-        #expect(shown == "Logged in as Jana Nováková (student).")  // the role through the catalogue
-        #expect(try await onThread { try page.evaluate("location.search") } == "")  // the ticket left the address bar
-        #expect(try await onThread { try page.developerText() } == [])
-        try await onThread { try page.use(.phone) }
-        #expect(try await onThread { try page.fitsItsWidth() })
-        try await onThread { try page.screenshots("stag-callback", in: Self.artifacts) }
-        let profile = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stag/ops/profile",
-                                                   headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
-        #expect(profile.status == 200 && profile.text.contains("A20B0001P"))
+        try await withCleanup({ await emulator.stop() }) {
+            let ws = FixtureWorkspace("http-browser-stag")
+            try Self.copyShippedManifest("stag", into: ws)
+            let empty: [String: Any] = [:]
+            ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty,
+                                                                               "http": ["hosts": ["stag-demo.zcu.cz"]]]]],
+                               extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-01-01T00:00:00Z"],
+                                                     "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
+            let serve = try await ServeProcess.start(ws)
+            defer { serve.process.terminate() }
+            let token = try #require(serve.adminToken)
+            let base = "http://127.0.0.1:\(serve.port)"
+            // The university's SSO (the emulator's) sends the browser back with the ticket.
+            let back = try await RawHTTPClient.request(port: emulator.port, "GET",
+                                                       "/ws/login?originalURL=\(base)/ui/cz.tessera.stag/callback.html&longTicket=true")
+            let location = try #require(back.headers["location"])
+            let browser = try await HeadlessChromium.launch(executable: executable)
+            defer { browser.quit() }
+            let page = try await onThread { try BrowserPage(browser) }
+            try await onThread {
+                try Self.signIn(page, at: base, with: token)
+                try page.navigate(base + "/ui/cz.tessera.stag/")
+                try page.waitFor("location.pathname.startsWith('/ui/cz.tessera.stag/') && document.body.dataset.ready === 'true'", "the IS/STAG page")
+            }
+            let universities = "[...document.getElementById('university').options].map((o) => o.text).join('|')"
+            #expect(try await onThread { try page.evaluate(universities).stringValue ?? "" }.contains("IS/STAG demo (ZČU)"))
+            #expect(try await onThread { try page.developerText() } == [])
+            try await onThread {
+                try page.evaluate("sessionStorage.setItem('stag.login', JSON.stringify({university: 'demo'}))")
+                try page.navigate(location)
+                try page.waitFor("location.pathname.endsWith('/callback.html') && document.body.dataset.ready === 'true'", "the callback page")
+            }
+            let shown = try await onThread { try page.evaluate("document.getElementById('status').textContent").stringValue ?? "" }
+            #expect(shown == "Logged in as Jana Nováková (student).")  // the role through the catalogue
+            #expect(try await onThread { try page.evaluate("location.search") } == "")  // the ticket left the address bar
+            #expect(try await onThread { try page.developerText() } == [])
+            try await onThread { try page.use(.phone) }
+            #expect(try await onThread { try page.fitsItsWidth() })
+            try await onThread { try page.screenshots("stag-callback", in: Self.artifacts) }
+            let profile = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stag/ops/profile",
+                                                       headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
+            #expect(profile.status == 200 && profile.text.contains("A20B0001P"))
 
-        // In Czech: the login form refuses a university that is not in the list with a sentence
-        // next to it (the select marked), the demo's name is Czech; the page fits a phone.
-        try await onThread {
-            try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
-            try page.navigate(base + "/ui/cz.tessera.stag/")
-            try page.waitFor("document.documentElement.lang === 'cs' && document.body.dataset.ready === 'true'", "the IS/STAG page in Czech")
-            try page.choose("", in: "university")
-            try page.click("#login-form button[type=submit]")
-            try page.waitFor("document.getElementById('login-error').textContent !== ''", "the refused university")
-        }
-        #expect(try await onThread { try page.evaluate("document.documentElement.lang") } == "cs")
-        #expect(try await onThread { try page.evaluate("document.getElementById('login-error').textContent") } == "Vyberte svou univerzitu ze seznamu.")
-        #expect(try await onThread { try page.evaluate("document.getElementById('university').getAttribute('aria-invalid')") } == "true")
-        #expect(try await onThread { try page.evaluate(universities).stringValue ?? "" }.contains("Ukázkový IS/STAG (ZČU)"))
-        #expect(try await onThread { try page.developerText() } == [])
-        try await onThread { try page.use(.phone) }
-        #expect(try await onThread { try page.fitsItsWidth() })
-        try await onThread { try page.screenshots("stag-login", in: Self.artifacts) }
+            // In Czech: the login form refuses a university that is not in the list with a sentence
+            // next to it (the select marked), the demo's name is Czech; the page fits a phone.
+            try await onThread {
+                try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
+                try page.navigate(base + "/ui/cz.tessera.stag/")
+                try page.waitFor("document.documentElement.lang === 'cs' && document.body.dataset.ready === 'true'", "the IS/STAG page in Czech")
+                try page.choose("", in: "university")
+                try page.click("#login-form button[type=submit]")
+                try page.waitFor("document.getElementById('login-error').textContent !== ''", "the refused university")
+            }
+            #expect(try await onThread { try page.evaluate("document.documentElement.lang") } == "cs")
+            #expect(try await onThread { try page.evaluate("document.getElementById('login-error').textContent") } == "Vyberte svou univerzitu ze seznamu.")
+            #expect(try await onThread { try page.evaluate("document.getElementById('university').getAttribute('aria-invalid')") } == "true")
+            #expect(try await onThread { try page.evaluate(universities).stringValue ?? "" }.contains("Ukázkový IS/STAG (ZČU)"))
+            #expect(try await onThread { try page.developerText() } == [])
+            try await onThread { try page.use(.phone) }
+            #expect(try await onThread { try page.fitsItsWidth() })
+            try await onThread { try page.screenshots("stag-login", in: Self.artifacts) }
 
-        // In Czech, a ticket the module refuses (not 64 hexadecimal digits): a Czech sentence and
-        // the way back to the login, no path, no pattern; the ticket leaves the address bar too.
-        try await onThread {
-            try page.navigate(base + "/ui/cz.tessera.stag/callback.html?stagUserTicket=not-a-ticket")
-            try page.waitFor("location.pathname.endsWith('/callback.html') && document.body.dataset.ready === 'true'", "the refused callback in Czech")
+            // In Czech, a ticket the module refuses (not 64 hexadecimal digits): a Czech sentence and
+            // the way back to the login, no path, no pattern; the ticket leaves the address bar too.
+            try await onThread {
+                try page.navigate(base + "/ui/cz.tessera.stag/callback.html?stagUserTicket=not-a-ticket")
+                try page.waitFor("location.pathname.endsWith('/callback.html') && document.body.dataset.ready === 'true'", "the refused callback in Czech")
+            }
+            #expect(try await onThread { try page.evaluate("document.documentElement.lang") } == "cs")
+            #expect(try await onThread { try page.evaluate("document.getElementById('status').textContent") }
+                    == "Přihlášení z univerzity nejde použít, možná už vypršelo. Přihlásit se znovu")
+            #expect(try await onThread { try page.evaluate("location.search") } == "")
+            #expect(try await onThread { try page.developerText() } == [])
+            try await onThread { try page.evaluate("localStorage.removeItem('tessera.language')") }
+            _ = try await serve.terminate()
         }
-        #expect(try await onThread { try page.evaluate("document.documentElement.lang") } == "cs")
-        #expect(try await onThread { try page.evaluate("document.getElementById('status').textContent") }
-                == "Přihlášení z univerzity nejde použít, možná už vypršelo. Přihlásit se znovu")
-        #expect(try await onThread { try page.evaluate("location.search") } == "")
-        #expect(try await onThread { try page.developerText() } == [])
-        try await onThread { try page.evaluate("localStorage.removeItem('tessera.language')") }
-        _ = try await serve.terminate()
     }
 
     /// Copies `manifests/<name>.json` into `ws`, its `ui` folder (relative to the repository's

@@ -93,59 +93,60 @@ import TesseraTestFixtures
     @Test(.hangWatchdog) func everyFormOfEveryModulePageAnswersBadInputWithASentence() async throws {
         let executable = try #require(HeadlessChromium.executable)
         let emulator = try await STAGEmulator.start()
-        defer { Task { await emulator.stop() } }
-        let ws = FixtureWorkspace("http-browser-bad-input")
-        for name in ["finance", "stress", "baby", "safetravel", "stag"] { try ConsoleBrowserTests.copyShippedManifest(name, into: ws) }
-        let empty: [String: Any] = [:]
-        ws.writeDeployment(plugins: [
-            ["id": "cz.tessera.finance", "grants": ["storage": empty, "clock": empty, "notifications": empty, "events": empty, "secrets": empty,
-                                                    "http": ["hosts": ["fioapi.fio.cz"]]]],
-            ["id": "cz.tessera.stress", "grants": ["storage": empty, "clock": empty, "notifications": empty]],
-            ["id": "cz.tessera.baby", "grants": ["storage": empty, "clock": empty, "notifications": empty, "files": empty]],
-            ["id": "cz.tessera.safetravel", "grants": ["storage": empty, "clock": empty, "notifications": empty, "location": empty, "files": empty]],
-            ["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty, "notifications": empty, "events": empty,
-                                                 "http": ["hosts": ["stag-demo.zcu.cz"]]]],
-        ], extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
-                                 "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
-        let serve = try await ServeProcess.start(ws)
-        defer { serve.process.terminate() }
-        let token = try #require(serve.adminToken)
-        let base = "http://127.0.0.1:\(serve.port)"
-        let browser = try await HeadlessChromium.launch(executable: executable)
-        defer { browser.quit() }
-        let page = try await onThread { try BrowserPage(browser) }
-        try await onThread {
-            try ConsoleBrowserTests.signIn(page, at: base, with: token)
-            try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
-        }
-
-        var submitted = 0
-        for (manifest, path, skipped) in Self.pages {
-            let operations = try Self.operationIDs(manifest)
-            let forms = try await onThread { () -> Int in
-                try page.navigate(base + path)
-                try page.waitFor("location.pathname === '\(path)' && document.documentElement.lang === 'cs' && document.body.dataset.ready === 'true'",
-                                 "\(path) in Czech")
-                let count = try page.evaluate(Self.submitEverything(skipping: skipped)).integerValue ?? 0
-                // Heard back from every request, and from any a handler sent after its answer.
-                try Self.waitForTheAnswers(page, path)
-                try page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-                try Self.waitForTheAnswers(page, path)
-                try page.evaluate("for (const part of document.querySelectorAll('[hidden]')) part.hidden = false")
-                return Int(count)
+        try await withCleanup({ await emulator.stop() }) {
+            let ws = FixtureWorkspace("http-browser-bad-input")
+            for name in ["finance", "stress", "baby", "safetravel", "stag"] { try ConsoleBrowserTests.copyShippedManifest(name, into: ws) }
+            let empty: [String: Any] = [:]
+            ws.writeDeployment(plugins: [
+                ["id": "cz.tessera.finance", "grants": ["storage": empty, "clock": empty, "notifications": empty, "events": empty, "secrets": empty,
+                                                        "http": ["hosts": ["fioapi.fio.cz"]]]],
+                ["id": "cz.tessera.stress", "grants": ["storage": empty, "clock": empty, "notifications": empty]],
+                ["id": "cz.tessera.baby", "grants": ["storage": empty, "clock": empty, "notifications": empty, "files": empty]],
+                ["id": "cz.tessera.safetravel", "grants": ["storage": empty, "clock": empty, "notifications": empty, "location": empty, "files": empty]],
+                ["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty, "notifications": empty, "events": empty,
+                                                     "http": ["hosts": ["stag-demo.zcu.cz"]]]],
+            ], extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                     "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin]]]])
+            let serve = try await ServeProcess.start(ws)
+            defer { serve.process.terminate() }
+            let token = try #require(serve.adminToken)
+            let base = "http://127.0.0.1:\(serve.port)"
+            let browser = try await HeadlessChromium.launch(executable: executable)
+            defer { browser.quit() }
+            let page = try await onThread { try BrowserPage(browser) }
+            try await onThread {
+                try ConsoleBrowserTests.signIn(page, at: base, with: token)
+                try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
             }
-            #expect(forms > 0, "\(path): no form found")
-            submitted += forms
-            #expect(try await onThread { try page.developerText() } == [], "\(path)")
-            let text = try await onThread { try page.evaluate("document.body.innerText").stringValue ?? "" }
-            let named = operations.filter { text.range(of: "\\b\($0)\\b", options: .regularExpression) != nil }
-            #expect(named.isEmpty, "\(path) names its operations to a person: \(named)")
-            #expect(text.contains("Oops") == false && text.contains("undefined") == false && text.contains("[object Object]") == false,
-                    "\(path): a broken sentence")
+
+            var submitted = 0
+            for (manifest, path, skipped) in Self.pages {
+                let operations = try Self.operationIDs(manifest)
+                let forms = try await onThread { () -> Int in
+                    try page.navigate(base + path)
+                    try page.waitFor("location.pathname === '\(path)' && document.documentElement.lang === 'cs' && document.body.dataset.ready === 'true'",
+                                     "\(path) in Czech")
+                    let count = try page.evaluate(Self.submitEverything(skipping: skipped)).integerValue ?? 0
+                    // Heard back from every request, and from any a handler sent after its answer.
+                    try Self.waitForTheAnswers(page, path)
+                    try page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+                    try Self.waitForTheAnswers(page, path)
+                    try page.evaluate("for (const part of document.querySelectorAll('[hidden]')) part.hidden = false")
+                    return Int(count)
+                }
+                #expect(forms > 0, "\(path): no form found")
+                submitted += forms
+                #expect(try await onThread { try page.developerText() } == [], "\(path)")
+                let text = try await onThread { try page.evaluate("document.body.innerText").stringValue ?? "" }
+                let named = operations.filter { text.range(of: "\\b\($0)\\b", options: .regularExpression) != nil }
+                #expect(named.isEmpty, "\(path) names its operations to a person: \(named)")
+                #expect(text.contains("Oops") == false && text.contains("undefined") == false && text.contains("[object Object]") == false,
+                        "\(path): a broken sentence")
+            }
+            #expect(submitted >= 40, "only \(submitted) forms on the five modules' pages")
+            print("bad-input sweep: \(submitted) forms submitted on \(Self.pages.count) pages")
+            try await onThread { try page.screenshots("bad-input-last-page", in: ConsoleBrowserTests.artifacts) }
+            _ = try await serve.terminate()
         }
-        #expect(submitted >= 40, "only \(submitted) forms on the five modules' pages")
-        print("bad-input sweep: \(submitted) forms submitted on \(Self.pages.count) pages")
-        try await onThread { try page.screenshots("bad-input-last-page", in: ConsoleBrowserTests.artifacts) }
-        _ = try await serve.terminate()
     }
 }
