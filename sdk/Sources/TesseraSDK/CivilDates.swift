@@ -18,7 +18,7 @@ import Foundation
 /// due.weekday                        // 5, a Friday (1 is Monday)
 /// ```
 public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertible {
-    /// The year, 1 to 9999.
+    /// The year, 0 to 9999 (the year 0 is 1 BC, as ISO 8601 counts).
     public let year: Int
     /// The month, 1 (January) to 12.
     public let month: Int
@@ -26,9 +26,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertib
     public let day: Int
 
     /// The day `year`-`month`-`day`, or nil when it does not exist (a 30 February, a month 13, a year
-    /// outside 1…9999).
+    /// outside 0…9999).
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month),
+        guard (0...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= CivilMonth.dayCount(year: year, month: month) else { return nil }
         self.year = year
         self.month = month
@@ -45,7 +45,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertib
         self.init(year: year, month: month, day: day)
     }
 
-    /// The day `days` after 1970-01-01 (negative: before it). Years outside 1…9999 are clamped.
+    /// The day `days` after 1970-01-01 (negative: before it). Years outside 0…9999 are clamped.
     public init(daysSinceEpoch days: Int) {
         // Howard Hinnant's civil_from_days: eras of 400 years, each 146,097 days.
         let z = days + 719_468
@@ -57,7 +57,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertib
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        if year < 1 { self.year = 1; self.month = 1; self.day = 1 }
+        if year < 0 { self.year = 0; self.month = 1; self.day = 1 }
         else if year > 9999 { self.year = 9999; self.month = 12; self.day = 31 }
         else { self.year = year; self.month = month; self.day = day }
     }
@@ -104,14 +104,14 @@ public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertib
 ///
 /// Its text is `YYYY-MM`, which sorts as the months do.
 public struct CivilMonth: Hashable, Comparable, Sendable, LosslessStringConvertible {
-    /// The year, 1 to 9999.
+    /// The year, 0 to 9999 (the year 0 is 1 BC, as ISO 8601 counts).
     public let year: Int
     /// The month, 1 (January) to 12.
     public let month: Int
 
-    /// The month `year`-`month`, or nil when it does not exist (a month 13, a year outside 1…9999).
+    /// The month `year`-`month`, or nil when it does not exist (a month 13, a year outside 0…9999).
     public init?(year: Int, month: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
+        guard (0...9999).contains(year), (1...12).contains(month) else { return nil }
         self.init(validYear: year, month: month)
     }
 
@@ -140,9 +140,9 @@ public struct CivilMonth: Hashable, Comparable, Sendable, LosslessStringConverti
     /// The month's last day.
     public var last: CivilDate { CivilDate(year: year, month: month, day: dayCount)! }
 
-    /// The month `months` later (negative: earlier). Years outside 1…9999 are clamped.
+    /// The month `months` later (negative: earlier). Years outside 0…9999 are clamped.
     public func adding(months: Int) -> CivilMonth {
-        let index = min(max(year * 12 + month - 1 + months, 12), 9999 * 12 + 11)
+        let index = min(max(year * 12 + month - 1 + months, 0), 9999 * 12 + 11)
         return CivilMonth(validYear: index / 12, month: index % 12 + 1)
     }
 
@@ -189,7 +189,7 @@ public struct CivilCalendar: Sendable {
         self.calendar = calendar
     }
 
-    /// The day `instant` falls on in this zone (for an instant beyond the years 1…9999, the nearest
+    /// The day `instant` falls on in this zone (for an instant beyond the years 0…9999, the nearest
     /// day that is not).
     public func date(of instant: Date) -> CivilDate {
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)

@@ -20,7 +20,8 @@ import TesseraSDK
         #expect(CivilDate("2026-04-31") == nil)
         #expect(CivilDate("2026-13-01") == nil)
         #expect(CivilDate("2026-00-10") == nil)
-        #expect(CivilDate("0000-01-01") == nil)
+        #expect(CivilDate("0000-02-29") != nil)  // the year 0 (1 BC) is a leap year
+        #expect(CivilDate("-001-01-01") == nil && CivilDate("10000-01-01") == nil)
         for text in ["2026-1-011", "2026/01/01", "26-01-01", "2026-01-01T00:00", "２０２６-01-01", " 2026-01-1", "+026-01-01", ""] {
             #expect(CivilDate(text) == nil, "\(text)")
         }
@@ -66,7 +67,7 @@ import TesseraSDK
         #expect(CivilDate("2026-11-23")!.monday.description == "2026-11-23")
         #expect(CivilDate("2026-03-01")!.adding(days: -1).description == "2026-02-28")
         #expect(CivilDate("2026-01-01")! < CivilDate("2026-01-02")!)
-        #expect(CivilDate(daysSinceEpoch: .min / 2).description == "0001-01-01")
+        #expect(CivilDate(daysSinceEpoch: .min / 2).description == "0000-01-01")
         #expect(CivilDate(daysSinceEpoch: .max / 2).description == "9999-12-31")
     }
 
