@@ -181,7 +181,7 @@ let package = Package(
         .target(name: "TesseraSTAGEntry", dependencies: ["TesseraSTAG", sdk], path: "Plugins/STAG/Entry"),
         .target(name: "TesseraSTAGEmulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "TesseraSystem",
         ]),
         .executableTarget(name: "STAGEmulatorTool", dependencies: ["TesseraSTAGEmulator"]),
         .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting", "TesseraTestFixtures"]),

@@ -15,7 +15,7 @@ final class ReloadSignal: @unchecked Sendable {  // `source` is set once, in ini
 
     init() {
         signal(SIGHUP, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: TerminationSignal.queue)
         source.setEventHandler { [weak self] in self?.fire() }
         source.resume()
     }

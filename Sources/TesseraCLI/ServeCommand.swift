@@ -188,10 +188,16 @@ final class TerminationSignal: @unchecked Sendable {
     private var waiter: CheckedContinuation<Void, Never>?
     private var sources: [any DispatchSourceSignal] = []
 
+    /// The queue the signal handlers run on: a serial queue of its own, which libdispatch serves
+    /// from its overcommitting threads. `.global()` shares Swift concurrency's threads, one per
+    /// core: with in-process plugins spinning on all of them, a SIGTERM was never handled
+    /// (`SpinningPluginTests`).
+    static let queue = DispatchQueue(label: "tessera-signals")
+
     init() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: Self.queue)
             source.setEventHandler { [weak self] in self?.fire() }
             source.resume()
             sources.append(source)

@@ -42,7 +42,7 @@ extension PluginHost {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
         do {
-            return try await handler(OperationCall(operation: operation, input: input, principal: principal))
+            return try await onSharedPool { try await handler(OperationCall(operation: operation, input: input, principal: principal)) }
         } catch let error as PluginError {
             if let reason = error.reason, manifest.reasons[reason.rawValue] == nil {
                 // Still answered as given: the caller gets the refusal; the author learns to list it.
@@ -63,7 +63,7 @@ extension PluginHost {
             return .failed("plugin '\(timer.plugin)' registered no handler for timer '\(timer.name)'")
         }
         do {
-            try await handler(TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload))
+            try await onSharedPool { try await handler(TimerFiring(key: timer.key, name: timer.name, dueAt: timer.fireAt, firedAt: firedAt, payload: timer.payload)) }
             return .delivered
         } catch {
             log(.warning, timer.plugin, "timer '\(timer.key)' handler threw: \(error)")

@@ -14,7 +14,7 @@ extension PluginHost {
             return .failed("plugin '\(subscriber)' consumes '\(event.qualifiedName)' but registered no handler for it")
         }
         do {
-            try await handler(event)
+            try await onSharedPool { try await handler(event) }
             return .delivered
         } catch {
             log(.warning, subscriber, "event '\(event.qualifiedName)' #\(event.sequence) handler threw: \(error)")

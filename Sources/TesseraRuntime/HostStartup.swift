@@ -255,7 +255,7 @@ extension PluginHost {
             slot.transition(.draining, "host stopping")
             let (instance, bindings) = slot.withState { ($0.instance, $0.bindings) }
             for binding in bindings { binding.release() }
-            await instance?.stop()
+            await onSharedPool { await instance?.stop() }
             slot.withState { $0.instance = nil; $0.context = nil; $0.bindings = [] }
             slot.transition(.stopped, "host stopped")
         }

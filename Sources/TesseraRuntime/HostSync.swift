@@ -147,7 +147,7 @@ extension PluginHost {
     private func hand(_ changes: RemoteChanges, to context: PluginContext, of pluginID: String) async -> Bool {
         guard let handler = context.hostHandlers.remoteChanges else { return true }
         do {
-            try await handler(changes)
+            try await onSharedPool { try await handler(changes) }
             return true
         } catch {
             log(.warning, pluginID, "remote-changes handler threw: \(error)")

@@ -91,7 +91,7 @@ extension PluginHost {
         slot.openAdmission()
         let pause = clock.now - closedAt
         pipeline.seedJobs(candidate)
-        await old?.stop()
+        await onSharedPool { await old?.stop() }
         refreshEventRoutes()
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")
         let overBudget = restartRecommended

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
+import TesseraSystem
 
 /// An IS/STAG web-service emulator on loopback: the student and teacher endpoints under `/ws/services/rest2/`,
 /// the SSO login redirect with `stagUserTicket`, ticket expiry (401), enrolment rules answered in
@@ -17,10 +18,15 @@ public final class STAGEmulator: Sendable {
     /// The server's service group: ``stop()`` asks it to shut down gracefully.
     let group: ServiceGroup
     let shared: SharedState
-    /// The thread the server's tasks run on.
-    let thread: EmulatorThread
+    /// The thread the server's tasks run on. The emulator mostly runs inside a test process,
+    /// beside hundreds of other tests' tasks on Swift concurrency's two threads (two cores); a test
+    /// that computes for seconds without suspending holds one of them, and an emulator on the same
+    /// pool then answered a plain request only after the module's 10 s timeout. The module's side is
+    /// what tests check, so the emulator answers promptly whatever else runs: its server's task, and
+    /// the connection tasks it starts (structured children, which inherit the preference), run here.
+    let thread: ThreadPoolExecutor
 
-    private init(port: Int, task: Task<Void, any Error>, group: ServiceGroup, shared: SharedState, thread: EmulatorThread) {
+    private init(port: Int, task: Task<Void, any Error>, group: ServiceGroup, shared: SharedState, thread: ThreadPoolExecutor) {
         self.port = port
         self.task = task
         self.group = group
@@ -38,13 +44,13 @@ public final class STAGEmulator: Sendable {
         logger.logLevel = .critical
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
                               onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() }, logger: logger)
-        let thread = EmulatorThread(name: "stag-emulator")
+        let thread = ThreadPoolExecutor(name: "stag-emulator", threads: 1)
         // No signal handling: whoever started the emulator stops it (``stop()``).
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task(executorPreference: thread) { try await group.run() }
         for await bound in ports { return STAGEmulator(port: bound, task: task, group: group, shared: shared, thread: thread) }
         await group.triggerGracefulShutdown()
-        thread.end()
+        thread.shutdown()
         throw CancellationError()
     }
 
@@ -60,7 +66,7 @@ public final class STAGEmulator: Sendable {
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
-        thread.end()
+        thread.shutdown()
     }
 
     // MARK: In-process control (the same as the `/_emulator/` endpoints)

@@ -107,6 +107,16 @@ enum IsolatedPluginSource {
                     while true { x &+= 1; if x == 0 { break } }
                     return .integer(Int64(bitPattern: x))
                 }
+                // Holds its thread without ever suspending until the file `release` exists; first
+                // leaves an empty file in the folder `marks`, so a test can count the calls spinning.
+                context.onOperation("spin-until") { call in
+                    let release = call.input["release"]?.stringValue ?? ""
+                    let marks = call.input["marks"]?.stringValue ?? ""
+                    FileManager.default.createFile(atPath: marks + "/" + UUID().uuidString, contents: nil)
+                    var turns: Int64 = 0
+                    while access(release, F_OK) != 0 { turns &+= 1 }
+                    return .object(["turns": .integer(turns)])
+                }
                 context.onOperation("read-file") { call in
                     let path = call.input["path"]?.stringValue ?? ""
                     let text = try String(contentsOfFile: path, encoding: .utf8)

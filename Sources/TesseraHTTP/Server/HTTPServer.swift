@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -5,6 +6,7 @@ import ServiceLifecycle
 import Synchronization
 import TesseraHub
 import TesseraRuntime
+import TesseraSystem
 
 /// The HTTP edge of a host: serves the API (docs/http.md) for one host (any ``HostAPI``; a deployment runs a ``PluginHost``) until stopped.
 ///
@@ -28,6 +30,8 @@ public final class HTTPServer: Sendable {
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
+    /// The threads every server of this process serves from: one per core, at least two (issue 43).
+    static let edgeThreads = ThreadPoolExecutor(name: "tessera-edge", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
         self.host = host
@@ -62,7 +66,10 @@ public final class HTTPServer: Sendable {
             logger: logger)
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
         let group = ServiceGroup(services: [app], logger: logger)
-        let task = Task {
+        // The edge's own threads: the server and every connection task it starts run there, so
+        // /healthz and the admin API answer while in-process plugins hold every thread of Swift's
+        // shared pool; the host runs plugin code back on that pool (`onSharedPool`).
+        let task = Task(executorPreference: Self.edgeThreads) {
             defer { portSink.finish() }
             try await group.run()
         }

@@ -28,7 +28,7 @@ struct LocationBinding: CapabilityBinding {
         feed.subscribe(pluginID) { fix in
             guard let (_, context) = await slot.admit() else { return }
             defer { slot.endCall() }
-            try await context.hostHandlers.location?(fix)
+            try await onSharedPool { try await context.hostHandlers.location?(fix) }
         }
     }
 

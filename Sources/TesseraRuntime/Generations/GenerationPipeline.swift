@@ -70,7 +70,7 @@ struct GenerationPipeline: Sendable {
     /// Starts the instance; a throw is a ``PluginHost/StartFailure`` naming it.
     func start(_ candidate: GenerationCandidate) async throws {
         guard let instance = candidate.instance, let context = candidate.context else { return }
-        do { try await instance.start(context: context) } catch {
+        do { try await onSharedPool { try await instance.start(context: context) } } catch {
             throw PluginHost.StartFailure(reason: "start threw: \(error)")
         }
         candidate.started = true
@@ -134,6 +134,6 @@ struct GenerationPipeline: Sendable {
 
     /// Stops an instance that will not serve (a failed or rolled-back candidate).
     func abandon(_ candidate: GenerationCandidate) async {
-        await candidate.instance?.stop()
+        await onSharedPool { await candidate.instance?.stop() }
     }
 }

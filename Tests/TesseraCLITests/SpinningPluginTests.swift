@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TesseraTestFixtures
+
+/// Issue 43: in-process plugins that spin hold Swift's shared threads (one per core), which nothing
+/// can take back from them. The host's own endpoints must answer all the same, and a SIGTERM must
+/// still end the host. `tessera serve` runs the fixture plugin in its own process; one more call
+/// than there are cores spins (`spin-until`: a loop that never suspends, until a file exists).
+@Suite(.hangWatchdog) struct SpinningPluginTests {
+    @Test func theHostsOwnEndpointsAnswerAndSIGTERMEndsItWhilePluginsHoldEveryPoolThread() async throws {
+        let (process, token, url) = try await CrashingPluginTests.serveTheFixtureInProcess("serve-spinning", operations: ["echo", "spin-until"])
+        defer { if process.isRunning { process.killNow() } }
+        let scratch = Fixtures.temporaryDirectory("spinning")
+        let marks = scratch + "/marks", release = scratch + "/release"
+        try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
+        defer { FileManager.default.createFile(atPath: release, contents: nil) }
+
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let input = Data(#"{"release": "\#(release)", "marks": "\#(marks)"}"#.utf8)
+        for _ in 0...cores {
+            Task { _ = try? await Self.request(url + "/v1/plugins/fixture.isolated/ops/spin-until", token: token, body: input, timeout: 600) }
+        }
+        // Every pool thread of the host is spinning once as many calls as cores have begun (the
+        // last one waits in the pool's queue).
+        var spinning = 0
+        while spinning < cores {
+            try await Task.sleep(for: .milliseconds(20))
+            spinning = (try? FileManager.default.contentsOfDirectory(atPath: marks).count) ?? 0
+        }
+
+        // Ten seconds is a bound on a hang, not a measurement: each answers in milliseconds.
+        let health = try await Self.request(url + "/healthz", token: nil, body: nil, timeout: 10)
+        #expect(health.status == 200)
+        let plugins = try await Self.request(url + "/v1/plugins", token: token, body: nil, timeout: 10)
+        #expect(plugins.status == 200)
+        #expect(String(decoding: plugins.body, as: UTF8.self).contains("fixture.isolated"))
+
+        // The clean stop waits for the calls in flight, which never end: the host gives it its
+        // grace, then ends, saying why.
+        let asked = ContinuousClock.now
+        process.terminate()
+        let status = await process.exitStatus()
+        let said = await process.output()
+        print("the host ended \(ContinuousClock.now - asked) after SIGTERM, status \(status): \(said.split(separator: "\n").last ?? "")")
+        #expect(status == 0)
+        #expect(said.contains("tessera: stopping now: the clean stop took longer than 2 s"), "\(said)")
+    }
+
+    /// A request's status and body; throws when no answer comes within `timeout` seconds.
+    static func request(_ url: String, token: String?, body: Data?, timeout: TimeInterval) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = body == nil ? "GET" : "POST"
+        request.timeoutInterval = timeout
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+}
