@@ -24,6 +24,7 @@ import datetime as dt
 import glob
 import json
 import os
+import sqlite3
 import random
 import shutil
 import signal
@@ -605,6 +606,29 @@ class Soak:
         self.late_arrivals.append("%s did not list %s after 60 s of clock (%s)" % (host.name, ident, what))
         return False
 
+    def await_seen(self, host, subject, grade):
+        """Lets the clocks run as ``await_record`` does until `host`, the person's other device, has
+        the mark that the grade was announced (STAG's synced `seen` table), as it would a few
+        seconds of real time after the working device announced it. Without this the other
+        device's hourly refresh, minutes later on its virtual clock but milliseconds later in wall
+        time, found the grade unannounced and announced it again (a duplicate the soak once saw)."""
+        database = os.path.join(host.data, "plugins", STAG, "storage.sqlite")
+        pattern = "%%|grade:%s/%%/%s" % (subject, grade)
+        for attempt in range(31):
+            try:
+                with sqlite3.connect("file:%s?mode=ro" % database, uri=True, timeout=5) as db:
+                    if db.execute("SELECT 1 FROM seen WHERE id LIKE ?", (pattern,)).fetchone():
+                        self.arrivals.append(attempt * 2)
+                        return True
+            except sqlite3.Error:
+                pass  # not created yet, or the device is restarting
+            if attempt == 30:
+                break
+            self.advance_all(2)
+            time.sleep(0.2)
+        self.late_arrivals.append("%s did not have the grade %s %s marked announced after 60 s of clock" % (host.name, subject, grade))
+        return False
+
     def restarted(self, host, what, target=None):
         self.kills_done += 1
         self.kill_log.append("%s at %s (%s)" % (host.name, iso(self.now), what))
@@ -720,6 +744,8 @@ class Soak:
             for index, person in enumerate(PEOPLE):
                 host = self.devices[person][(d + index) % 2]
                 self.write(host, STAG, "refresh", {}, "stag-refresh", [person], d, identify=lambda a: None)
+            for index, person in enumerate(PEOPLE):
+                self.await_seen(self.devices[person][(d + index + 1) % 2], subject, grade)
 
         kill = self.pop_kill(other_kills, "morning")
         self.propagate_with(kill)
