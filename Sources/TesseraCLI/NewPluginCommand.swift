@@ -8,10 +8,11 @@ import TesseraSDK
 struct NewPlugin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-plugin",
-        abstract: "Create a plugin package: Package.swift, a plugin with two storage-backed operations, its manifest, a README.",
+        abstract: "Create a plugin package: Package.swift, a plugin with two storage-backed operations, its manifest, its tests, a README.",
         discussion: """
             Creates the folder D/NAME (it must not exist, or be empty). The package depends on the SDK package by path: \
-            --sdk, else the sdk folder of the repository this tessera was built in. Build it with `swift build` in that folder.
+            --sdk, else the sdk folder of the repository this tessera was built in; its tests depend on that repository's \
+            test harness (TesseraTesting). Build it with `swift build` and test it with `swift test` in that folder.
             """)
 
     @Argument(help: "The plugin's product name, a Swift identifier such as Notes (its library is lib<NAME>.so).")
@@ -52,6 +53,7 @@ struct NewPlugin: AsyncParsableCommand {
                   cd \(PluginTemplate.shellQuoted(folder))
                   swift build
                   \(PluginTemplate.shellQuoted(tessera)) plugins verify .build/debug/lib\(name).so --manifest manifest.json --load
+                  swift test
                 README.md shows how to run it in a host.
                 """)
         }
@@ -162,6 +164,9 @@ enum PluginTemplate {
     static func files(name: String, id: String, sdk: String, tessera: String) -> [(String, String)] {
         let repository = (sdk as NSString).deletingLastPathComponent
         let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
+        // The harness comes from the repository the SDK is in; SwiftPM names a package depended on
+        // by path after its folder.
+        let harness = FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting")
         let values = [
             "NAME": name,
             "ID": id,
@@ -169,15 +174,22 @@ enum PluginTemplate {
             "TESSERA": tessera,
             "ABI": "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor)",
             "TOOLCHAIN": HostIdentity.current.swiftVersion,
+            "HOST": escaped(repository),
+            "HOSTPACKAGE": escaped((repository as NSString).lastPathComponent),
+            "HARNESS_DEPENDENCY": harness ? harnessDependency : "",
+            "TEST_TARGET": harness ? testTarget : "",
             "SCHEMA": FileManager.default.fileExists(atPath: schema)
                 ? "\n  \"$schema\": \"\(escaped(URL(fileURLWithPath: schema).absoluteString))\"," : "",
         ]
         func fill(_ template: String) -> String {
-            values.reduce(template) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
+            // Twice: a value may itself hold placeholders (the harness's dependency names {{HOST}}).
+            let once = values.reduce(template) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
+            return values.reduce(once) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
         }
         return [
             ("Package.swift", fill(packageSwift)),
             ("Sources/\(name)/\(name)Plugin.swift", fill(pluginSwift)),
+        ] + (harness ? [("Tests/\(name)Tests/\(name)Tests.swift", fill(testsSwift))] : []) + [
             ("manifest.json", fill(manifestJSON)),
             ("README.md", fill(readme)),
             (".gitignore", gitignore),
@@ -187,7 +199,8 @@ enum PluginTemplate {
 
     static let packageSwift = #"""
         // swift-tools-version:6.0
-        // {{NAME}}: a Tessera plugin. `swift build` makes .build/debug/lib{{NAME}}.so; README.md says what next.
+        // {{NAME}}: a Tessera plugin. `swift build` makes .build/debug/lib{{NAME}}.so, `swift test` runs its
+        // tests; README.md says what next.
         import PackageDescription
 
         let package = Package(
@@ -198,8 +211,8 @@ enum PluginTemplate {
             ],
             dependencies: [
                 // The Tessera SDK package, by path. The host and its plugins must be built from the same SDK
-                // sources with the same Swift (6.3.1): Linux has no Swift ABI stability.
-                .package(name: "TesseraSDK", path: "{{SDK}}"),
+                // sources with the same Swift ({{TOOLCHAIN}}): Linux has no Swift ABI stability.
+                .package(name: "TesseraSDK", path: "{{SDK}}"),{{HARNESS_DEPENDENCY}}
             ],
             targets: [
                 .target(name: "{{NAME}}", dependencies: [
@@ -209,10 +222,66 @@ enum PluginTemplate {
                     // The stamp the host reads before it loads anything: the SDK ABI and the compiler
                     // this plugin was built with.
                     .product(name: "TesseraPluginStamp", package: "TesseraSDK"),
-                ]),
+                ]),{{TEST_TARGET}}
             ],
             swiftLanguageModes: [.v6]
         )
+
+        """#
+
+    /// The Tessera repository as a dependency of the plugin's package (its tests' harness).
+    static let harnessDependency = """
+
+                // The Tessera repository, for its test harness (TesseraTesting): the plugin's real code
+                // on the host's real capabilities, in-process, on a virtual clock. Only the tests use it.
+                .package(path: "{{HOST}}"),
+        """
+
+    /// The plugin's test target, wired to the harness.
+    static let testTarget = """
+
+                .testTarget(name: "{{NAME}}Tests", dependencies: [
+                    "{{NAME}}", .product(name: "TesseraTesting", package: "{{HOSTPACKAGE}}"),
+                ]),
+        """
+
+    static let testsSwift = #"""
+        // {{NAME}}'s tests: the plugin's real code on the host's real storage and clock, in this process,
+        // on a virtual clock that starts at 2026-01-01T00:00:00Z and moves only when a test moves it.
+        // `swift test` runs them.
+        //
+        // The same tests run the plugin in the process tier (its library in a child process, every
+        // capability call across a socket) with TESSERA_TEST_ISOLATION=process, once `swift build` and
+        // `swift build --product tessera-plugin-runner` have built the library and the host's runner.
+
+        import Foundation
+        import Testing
+        import TesseraTesting
+        @testable import {{NAME}}
+
+        /// manifest.json, found from this file's path, so that the tests run from any folder.
+        let manifest = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("manifest.json").path
+
+        @Test func itemsAreListedNewestFirstWithTheHostsTime() async throws {
+            let host = try await PluginTestHost(manifest: manifest, plugin: { {{NAME}}Plugin() })
+            let first = try await host.call("add-item", ["text": "buy milk"])
+            #expect(first["createdAt"] == "2026-01-01T00:00:00Z")
+            _ = try await host.advanceClock(by: 3600)  // an hour later, on the virtual clock
+            _ = try await host.call("add-item", ["text": "call the bank"])
+            let items = try await host.call("list-items")["items"]?.arrayValue ?? []
+            #expect(items.map { $0["text"] } == ["call the bank", "buy milk"])
+            #expect(items.first?["createdAt"] == "2026-01-01T01:00:00Z")
+            await host.stop()
+        }
+
+        @Test func anEmptyItemIsRefusedByTheManifestsSchema() async throws {
+            let host = try await PluginTestHost(manifest: manifest, plugin: { {{NAME}}Plugin() })
+            let refusal = await #expect(throws: PluginError.self) { try await host.call("add-item", ["text": ""]) }
+            #expect(refusal?.field == "$.text")
+            await host.stop()
+        }
 
         """#
 
@@ -369,16 +438,22 @@ enum PluginTemplate {
         | `Sources/{{NAME}}/{{NAME}}Plugin.swift` | the plugin: its migrations, its operation handlers, the entry symbol |
         | `manifest.json` | what the host reads before loading any code: id, capabilities, operations and their JSON Schemas |
         | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package at `{{SDK}}` |
+        | `Tests/{{NAME}}Tests/{{NAME}}Tests.swift` | its tests, on the host's test harness (`TesseraTesting`) and a virtual clock |
 
         It needs Swift {{TOOLCHAIN}} exactly, the compiler the host was built with. Below, `tessera` is the
         host's command ({{TESSERA}}).
 
-        ## Build and verify
+        ## Build, verify and test
 
         ```sh
         swift build
         tessera plugins verify .build/debug/lib{{NAME}}.so --manifest manifest.json --load
+        swift test
         ```
+
+        `swift test` runs the tests in `Tests/`: the plugin's real code on the host's real storage and
+        clock, in-process, on a virtual clock. The first run builds the host's runtime into `.build`
+        (not its HTTP edge or hub).
 
         `verify` runs the host's three gates on the library: the file (stamp, toolchain, a link to the
         shared SDK), `dlopen`, and the handshake (the entry symbol's id must equal the manifest's). A

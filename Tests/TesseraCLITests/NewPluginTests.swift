@@ -26,6 +26,10 @@ import TesseraTestFixtures
         // Built as a plugin author would: `swift build` in the package folder, nothing from this repo's .build.
         let built = try await runDetached("/usr/bin/env", ["swift", "build"], directory: package)
         try #require(built.status == 0, "swift build failed:\n\(built.stdout)\n\(built.stderr)")
+        // Quiet: no warning the author did not cause (the SDK's 648 about Foundation's library
+        // evolution are the SDK's own, silenced in its package).
+        let warnings = (built.stdout + built.stderr).split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.isEmpty, "\(warnings.count) warnings, the first: \(warnings.prefix(3).joined(separator: "\n"))")
         let library = package + "/.build/debug/libNotes.so"
         try #require(FileManager.default.fileExists(atPath: library))
 
@@ -55,6 +59,13 @@ import TesseraTestFixtures
         #expect(try await tessera("call", "com.example.notes", "add-item", "{}").status == 2)
         print("new-plugin round trip (generate, swift build, verify, two calls): \(ContinuousClock.now - started)")
 
+        // Its own tests, on the harness, from the first minute: `swift test` in the package.
+        let testing = ContinuousClock.now
+        let tested = try await runDetached("/usr/bin/env", ["swift", "test"], directory: package)
+        #expect(tested.status == 0, "swift test failed:\n\(tested.stdout.suffix(4000))\n\(tested.stderr.suffix(4000))")
+        #expect(tested.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/), "\(tested.stdout.suffix(2000))")
+        print("new-plugin swift test (first build of the harness, two tests): \(ContinuousClock.now - testing)")
+
         // `tessera dev`: a broken edit is refused while generation 1 serves; the fix is swapped in.
         let dev = try ChildProcess(Fixtures.tesseraExecutable, ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
                                                                 "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
@@ -82,7 +93,7 @@ import TesseraTestFixtures
         let created = try await newPlugin("My_Notes", "--dir", root)
         #expect(created.status == 0, "\(created.stderr)")
         let package = root + "/My_Notes"
-        for file in ["Package.swift", "Sources/My_Notes/My_NotesPlugin.swift", "manifest.json", "README.md", ".gitignore"] {
+        for file in ["Package.swift", "Sources/My_Notes/My_NotesPlugin.swift", "Tests/My_NotesTests/My_NotesTests.swift", "manifest.json", "README.md", ".gitignore"] {
             #expect(FileManager.default.fileExists(atPath: package + "/" + file), "\(file)")
         }
         let manifest = try JSONValue(parsing: String(contentsOfFile: package + "/manifest.json", encoding: .utf8))
@@ -92,6 +103,11 @@ import TesseraTestFixtures
         #expect(manifest["sdk"]?["toolchain"] == "6.3.1")
         let packageSwift = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
         #expect(packageSwift.contains(#"path: "\#(Fixtures.repositoryRoot)/sdk""#))
+        // The test target on the repository's harness, named as SwiftPM names a path dependency: its folder.
+        #expect(packageSwift.contains(#".package(path: "\#(Fixtures.repositoryRoot)")"#))
+        let repositoryFolder = (Fixtures.repositoryRoot as NSString).lastPathComponent
+        #expect(packageSwift.contains(#".testTarget(name: "My_NotesTests""#))
+        #expect(packageSwift.contains(#".product(name: "TesseraTesting", package: "\#(repositoryFolder)")"#))
         #expect(packageSwift.contains(#".product(name: "TesseraPluginStamp", package: "TesseraSDK")"#))
         let plugin = try String(contentsOfFile: package + "/Sources/My_Notes/My_NotesPlugin.swift", encoding: .utf8)
         #expect(plugin.contains(#"PluginExport.descriptor(id: "com.example.my-notes") { My_NotesPlugin() }"#))

@@ -94,7 +94,8 @@ final class PluginChild: Sendable {
         guard status == 0 else {
             close(hostEnd)
             for lane in hostLanes { close(lane) }
-            throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))")
+            throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))"
+                + (status == ENOENT ? PluginRunnerExecutable.howToBuild : ""))
         }
         let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, busyPolling: busyPolling,
                                                            maxCallsInFlight: maxCallsInFlight, handler: handler))
