@@ -30,49 +30,27 @@ enum APIRouter {
         for middleware in middlewares { router.add(middleware: middleware) }
         let server = ServerRoutes(host: host, report: MetricsReport(metrics: metrics), readiness: readiness)
         let plugins = PluginRoutes(host: host, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
-        var table = RouteTable(router: router)
-        table.add(.get, "/healthz", server.health)
-        table.add(.get, "/readyz", server.ready)
-        table.add(.get, "/metrics", server.metricsPage)
-        table.add(.get, "/openapi.json", server.openAPI)
-        table.add(.get, "/v1/plugins", plugins.list)
-        table.add(.post, EdgeResponder.operationRoute, plugins.call)
-        table.add(.get, "/v1/plugins/:id/ops/:op", onlyWhere: { context in  // download operations only (FileRoutes)
-            host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
-        }, FileRoutes(host: host).download)
-        table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
-        table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
-        table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
-        table.add(.post, "/v1/deployment/reload", ReloadRoute(host: host).reload)
-        let session = SessionRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
-        table.add(.get, "/v1/session/setup", session.setup)
-        table.add(.post, "/v1/session", session.signIn)
-        table.add(.get, "/v1/session", session.show)
-        table.add(.delete, "/v1/session", session.signOut)
-        table.add(.post, "/v1/session/account", session.firstAccount)
-        table.add(.post, "/v1/session/register", session.register)
-        table.add(.put, "/v1/session/language", session.setLanguage)
-        let accounts = AccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
-        table.add(.get, "/v1/accounts", accounts.list)
-        table.add(.post, "/v1/accounts", accounts.create)
-        table.add(.delete, "/v1/accounts/:name", accounts.remove)
-        let account = SyncAccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
-        table.add(.post, "/v1/sync/register", account.register)
-        table.add(.post, "/v1/sync/login", account.login)
-        table.add(.post, "/v1/sync/logout", account.logout)
-        table.add(.get, "/v1/sync/me", account.me)
-        addInboxAndFeeds(to: &table, host: host, configuration: configuration, streams: streams)
-        addConsole(to: &table, host: host)
+        // One route collection per feature, each path in one of them.
+        router.addRoutes(RouteTable.feature { table in
+            table.add(.get, "/healthz", server.health)
+            table.add(.get, "/readyz", server.ready)
+            table.add(.get, "/metrics", server.metricsPage)
+            table.add(.get, "/openapi.json", server.openAPI)
+        })
+        router.addRoutes(RouteTable.feature { addPlugins(to: &$0, host: host, plugins: plugins, configuration: configuration) })
+        router.addRoutes(RouteTable.feature { addSessionAndAccounts(to: &$0, host: host, signIn: signIn, configuration: configuration) })
+        router.addRoutes(RouteTable.feature { addInboxAndFeeds(to: &$0, host: host, configuration: configuration, streams: streams) })
+        router.addRoutes(RouteTable.feature { addConsole(to: &$0, host: host) })
         if let hub {
-            HubRoutes.add(to: &table, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes,
-                          registrationOpen: host.deployment.hubRegistrationOpen)
-            if let hubFiles { HubFileRoutes.add(to: &table, files: hubFiles, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)) }
-            HubChannelRoutes.add(to: &table, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes),
-                                 mailSink: host.deployment.mail != nil)
-            HubMailRoutes.add(to: &table, routes: HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes),
-                              mailSink: host.deployment.mail != nil)
+            let routes = HubRoutes(hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes)
+            router.addRoutes(RouteTable.feature {
+                HubRoutes.add(to: &$0, hub: hub, tokens: tokens, maxBodyBytes: configuration.maxBodyBytes,
+                              registrationOpen: host.deployment.hubRegistrationOpen)
+            })
+            if let hubFiles { router.addRoutes(RouteTable.feature { HubFileRoutes.add(to: &$0, files: hubFiles, routes: routes) }) }
+            router.addRoutes(RouteTable.feature { HubChannelRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
+            router.addRoutes(RouteTable.feature { HubMailRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
         }
-        table.finish()
         return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call,
                              shortcut: configuration.operationShortcut)
     }
@@ -96,6 +74,41 @@ enum APIRouter {
             middlewares.append(RateLimitMiddleware(limiter: RateLimiter(limits)))
         }
         return middlewares
+    }
+
+    /// The plugins: the list, calls (and downloads), capability links, and the operator's swap,
+    /// restart and reload.
+    static func addPlugins(to table: inout RouteTable, host: any HostAPI, plugins: PluginRoutes, configuration: HTTPConfiguration) {
+        table.add(.get, "/v1/plugins", plugins.list)
+        table.add(.post, EdgeResponder.operationRoute, plugins.call)
+        table.add(.get, "/v1/plugins/:id/ops/:op", onlyWhere: { context in  // download operations only (FileRoutes)
+            host.manifest(of: context.parameters.get("id") ?? "")?.operation(named: context.parameters.get("op") ?? "")?.file == .download
+        }, FileRoutes(host: host).download)
+        table.add(.get, "/v1/links/:id/:op/:token", LinkRoutes(host: host).call)
+        table.add(.post, "/v1/plugins/:id/swap", SwapRoute(host: host, maxBodyBytes: configuration.maxBodyBytes).swap)
+        table.add(.post, "/v1/plugins/:id/restart", RestartRoute(host: host).restart)
+        table.add(.post, "/v1/deployment/reload", ReloadRoute(host: host).reload)
+    }
+
+    /// Signing in to the console, its accounts, and this device's hub account.
+    static func addSessionAndAccounts(to table: inout RouteTable, host: any HostAPI, signIn: SignIn, configuration: HTTPConfiguration) {
+        let session = SessionRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.get, "/v1/session/setup", session.setup)
+        table.add(.post, "/v1/session", session.signIn)
+        table.add(.get, "/v1/session", session.show)
+        table.add(.delete, "/v1/session", session.signOut)
+        table.add(.post, "/v1/session/account", session.firstAccount)
+        table.add(.post, "/v1/session/register", session.register)
+        table.add(.put, "/v1/session/language", session.setLanguage)
+        let accounts = AccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.get, "/v1/accounts", accounts.list)
+        table.add(.post, "/v1/accounts", accounts.create)
+        table.add(.delete, "/v1/accounts/:name", accounts.remove)
+        let account = SyncAccountRoutes(host: host, signIn: signIn, maxBodyBytes: configuration.maxBodyBytes)
+        table.add(.post, "/v1/sync/register", account.register)
+        table.add(.post, "/v1/sync/login", account.login)
+        table.add(.post, "/v1/sync/logout", account.logout)
+        table.add(.get, "/v1/sync/me", account.me)
     }
 
     /// The inbox, the SSE stream, the location endpoint and the clock.
