@@ -28,6 +28,7 @@ build apt  libcrypt-dev            -                                 yescrypt, t
 build apt  libjs-leaflet           -                                 the map under the safe travel route, served by the host from /usr/share/javascript/leaflet (never a CDN)
 test  apt  coreutils               env,sha256sum,chown,md5sum        checksums the tests compare with the host; the PostgreSQL test folder handed to postgres; the md5sums of the package packaging/build-deb.sh builds
 test  apt  bash                    bash                              scripts the tests run (sdk-docs.sh)
+test  apt  git                     git                               tessera sdk export commits and tags the exported SDK (SDKExportTests), and SwiftPM clones it by its file URL
 test  apt  dash                    sh                                starts serve with its stdout named as the journal stream, as systemd does (ServeAsServiceTests)
 test  apt  tar                     tar                               lists a backup archive as any tar reads it (BackupRestoreTests)
 test  apt  binutils                readelf,nm,strip,ar               the loader tests read ELF notes and symbols (and archive the C of a static SDK copy with ar); packaging/build-deb.sh strips the packaged ELF files, and both packaging/ scripts read their NEEDED and RUNPATH

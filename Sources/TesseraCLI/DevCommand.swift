@@ -86,16 +86,7 @@ struct Dev: AsyncParsableCommand {
     /// Runs `swift` with `arguments`; its exit status and output (stdout, or with `mergingErrors`
     /// stdout and stderr together, as a person would see them).
     static func swift(_ arguments: [String], mergingErrors: Bool = false) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = mergingErrors ? pipe : FileHandle.nullDevice
-        do { try process.run() } catch { return (127, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        ExternalCommand.run("swift", arguments, mergingErrors: mergingErrors)
     }
 }
 

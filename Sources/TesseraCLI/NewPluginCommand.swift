@@ -29,11 +29,11 @@ struct NewPlugin: AsyncParsableCommand {
             try PluginTemplate.validate(name: name)
             let pluginID = id ?? PluginTemplate.defaultID(for: name)
             try PluginTemplate.validate(id: pluginID, derived: id == nil)
-            let sdkPath = try PluginTemplate.sdkFolder(option: sdk)
+            let source = PluginTemplate.SDKSource.folder(try PluginTemplate.sdkFolder(option: sdk))
             let folder = PluginTemplate.absolute(((dir ?? ".") as NSString).appendingPathComponent(name))
             try PluginTemplate.checkEmpty(folder)
 
-            let files = PluginTemplate.files(name: name, id: pluginID, sdk: sdkPath, tessera: PluginTemplate.executablePath ?? "tessera")
+            let files = PluginTemplate.files(name: name, id: pluginID, sdk: source, tessera: PluginTemplate.executablePath ?? "tessera")
             do {
                 for (path, text) in files {
                     let full = (folder as NSString).appendingPathComponent(path)
@@ -46,14 +46,14 @@ struct NewPlugin: AsyncParsableCommand {
             }
 
             let tessera = PluginTemplate.executablePath ?? "tessera"
-            say("created plugin \(pluginID) in \(folder) (SDK: \(sdkPath)):")
+            let testStep = source.harness == nil ? "" : "\n  swift test"
+            say("created plugin \(pluginID) in \(folder) (SDK: \(source)):")
             for (path, _) in files { say("  \(path)") }
             say("""
                 next:
                   cd \(PluginTemplate.shellQuoted(folder))
                   swift build
-                  \(PluginTemplate.shellQuoted(tessera)) plugins verify .build/debug/lib\(name).so --manifest manifest.json --load
-                  swift test
+                  \(PluginTemplate.shellQuoted(tessera)) plugins verify .build/debug/lib\(name).so --manifest manifest.json --load\(testStep)
                 README.md shows how to run it in a host.
                 """)
         }
@@ -105,12 +105,49 @@ enum PluginTemplate {
     }
 
     /// The folder must not exist, or be an empty folder.
-    static func checkEmpty(_ folder: String) throws {
+    static func checkEmpty(_ folder: String, otherwise: String = "choose another NAME or --dir, or remove it") throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return }
         let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: folder)) : nil
         guard let contents, contents.isEmpty else {
-            throw CLIError(code: .failure, message: "\(folder) already exists and is not an empty folder: choose another NAME or --dir, or remove it")
+            throw CLIError(code: .failure, message: "\(folder) already exists and is not an empty folder: \(otherwise)")
+        }
+    }
+
+    // MARK: The SDK a package names
+
+    /// Where a new package takes the SDK from.
+    ///
+    /// Only a folder, named by path: SwiftPM refuses a package depended on by version whose targets
+    /// use unsafe flags ("the target 'TesseraSDK' in product 'TesseraSDK' contains unsafe build
+    /// flags"), and the SDK needs `-enable-library-evolution`, which has no safe setting. So an
+    /// SDK exported by `tessera sdk export` is named by its folder too (`--sdk DIR`).
+    enum SDKSource: CustomStringConvertible {
+        /// The SDK package folder, by path: a repository's `sdk/` (whose test harness comes with
+        /// it) or an exported SDK.
+        case folder(String)
+
+        /// The repository whose `TesseraTesting` the package's tests use, if there is one.
+        var harness: String? {
+            guard case .folder(let sdk) = self else { return nil }
+            let repository = (sdk as NSString).deletingLastPathComponent
+            return FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting") ? repository : nil
+        }
+
+        /// The `.package(…)` line.
+        var dependency: String {
+            switch self {
+            case .folder(let path): return #".package(name: "TesseraSDK", path: "\#(PluginTemplate.escaped(path))")"#
+            }
+        }
+
+        /// The name products of the SDK are asked from.
+        var packageName: String { "TesseraSDK" }
+
+        var description: String {
+            switch self {
+            case .folder(let path): return path
+            }
         }
     }
 
@@ -161,24 +198,35 @@ enum PluginTemplate {
     // MARK: Files
 
     /// The package's files (path relative to the package folder, text), in the order they are listed.
-    static func files(name: String, id: String, sdk: String, tessera: String) -> [(String, String)] {
-        let repository = (sdk as NSString).deletingLastPathComponent
-        let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
+    static func files(name: String, id: String, sdk: SDKSource, tessera: String) -> [(String, String)] {
         // The harness comes from the repository the SDK is in; SwiftPM names a package depended on
         // by path after its folder.
-        let harness = FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting")
+        let harness = sdk.harness
+        let repository = harness ?? ""
+        let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
         let values = [
             "NAME": name,
             "ID": id,
-            "SDK": escaped(sdk),
+            "SDK": escaped(sdk.description),
+            "SDK_DEPENDENCY": sdk.dependency,
+            "SDK_PACKAGE": sdk.packageName,
             "TESSERA": tessera,
             "ABI": "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor)",
             "TOOLCHAIN": HostIdentity.current.swiftVersion,
             "HOST": escaped(repository),
             "HOSTPACKAGE": escaped((repository as NSString).lastPathComponent),
-            "HARNESS_DEPENDENCY": harness ? harnessDependency : "",
-            "TEST_TARGET": harness ? testTarget : "",
-            "SCHEMA": FileManager.default.fileExists(atPath: schema)
+            "HARNESS_DEPENDENCY": harness == nil ? "" : harnessDependency,
+            "TEST_TARGET": harness == nil ? "" : testTarget,
+            "TESTS_ROW": harness == nil ? "" : "\n| `Tests/{{NAME}}Tests/{{NAME}}Tests.swift` | its tests, on the host's test harness (`TesseraTesting`) and a virtual clock |",
+            "TEST_COMMAND": harness == nil ? "" : "\nswift test",
+            "TEST_PARAGRAPH": harness == nil ? "" : """
+                `swift test` runs the tests in `Tests/`: the plugin's real code on the host's real storage and
+                clock, in-process, on a virtual clock. The first run builds the host's runtime into `.build`
+                (not its HTTP edge or hub).
+
+
+                """,
+            "SCHEMA": harness != nil && FileManager.default.fileExists(atPath: schema)
                 ? "\n  \"$schema\": \"\(escaped(URL(fileURLWithPath: schema).absoluteString))\"," : "",
         ]
         func fill(_ template: String) -> String {
@@ -189,7 +237,7 @@ enum PluginTemplate {
         return [
             ("Package.swift", fill(packageSwift)),
             ("Sources/\(name)/\(name)Plugin.swift", fill(pluginSwift)),
-        ] + (harness ? [("Tests/\(name)Tests/\(name)Tests.swift", fill(testsSwift))] : []) + [
+        ] + (harness == nil ? [] : [("Tests/\(name)Tests/\(name)Tests.swift", fill(testsSwift))]) + [
             ("manifest.json", fill(manifestJSON)),
             ("README.md", fill(readme)),
             (".gitignore", gitignore),
@@ -210,18 +258,18 @@ enum PluginTemplate {
                 .library(name: "{{NAME}}", type: .dynamic, targets: ["{{NAME}}"]),
             ],
             dependencies: [
-                // The Tessera SDK package, by path. The host and its plugins must be built from the same SDK
+                // The Tessera SDK package. The host and its plugins must be built from the same SDK
                 // sources with the same Swift ({{TOOLCHAIN}}): Linux has no Swift ABI stability.
-                .package(name: "TesseraSDK", path: "{{SDK}}"),{{HARNESS_DEPENDENCY}}
+                {{SDK_DEPENDENCY}},{{HARNESS_DEPENDENCY}}
             ],
             targets: [
                 .target(name: "{{NAME}}", dependencies: [
                     // The one shared SDK library, libTesseraSDK.so: link it, never copy its sources in
                     // (the host refuses a plugin that carries its own copy of the SDK).
-                    .product(name: "TesseraSDK", package: "TesseraSDK"),
+                    .product(name: "TesseraSDK", package: "{{SDK_PACKAGE}}"),
                     // The stamp the host reads before it loads anything: the SDK ABI and the compiler
                     // this plugin was built with.
-                    .product(name: "TesseraPluginStamp", package: "TesseraSDK"),
+                    .product(name: "TesseraPluginStamp", package: "{{SDK_PACKAGE}}"),
                 ]),{{TEST_TARGET}}
             ],
             swiftLanguageModes: [.v6]
@@ -437,8 +485,7 @@ enum PluginTemplate {
         | --- | --- |
         | `Sources/{{NAME}}/{{NAME}}Plugin.swift` | the plugin: its migrations, its operation handlers, the entry symbol |
         | `manifest.json` | what the host reads before loading any code: id, capabilities, operations and their JSON Schemas |
-        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package at `{{SDK}}` |
-        | `Tests/{{NAME}}Tests/{{NAME}}Tests.swift` | its tests, on the host's test harness (`TesseraTesting`) and a virtual clock |
+        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package at `{{SDK}}` |{{TESTS_ROW}}
 
         It needs Swift {{TOOLCHAIN}} exactly, the compiler the host was built with. Below, `tessera` is the
         host's command ({{TESSERA}}).
@@ -447,15 +494,10 @@ enum PluginTemplate {
 
         ```sh
         swift build
-        tessera plugins verify .build/debug/lib{{NAME}}.so --manifest manifest.json --load
-        swift test
+        tessera plugins verify .build/debug/lib{{NAME}}.so --manifest manifest.json --load{{TEST_COMMAND}}
         ```
 
-        `swift test` runs the tests in `Tests/`: the plugin's real code on the host's real storage and
-        clock, in-process, on a virtual clock. The first run builds the host's runtime into `.build`
-        (not its HTTP edge or hub).
-
-        `verify` runs the host's three gates on the library: the file (stamp, toolchain, a link to the
+        {{TEST_PARAGRAPH}}`verify` runs the host's three gates on the library: the file (stamp, toolchain, a link to the
         shared SDK), `dlopen`, and the handshake (the entry symbol's id must equal the manifest's). A
         refusal is one line saying what to fix.
 

@@ -20,6 +20,6 @@ struct Tessera: AsyncParsableCommand {
             64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Reload.self, Backup.self, Restore.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Account.self, Secrets.self, Hub.self, Sync.self, NewPlugin.self, Dev.self]
+        subcommands: [Serve.self, Reload.self, Backup.self, Restore.self, Plugins.self, Call.self, Clock.self, Notifications.self, Events.self, Location.self, Token.self, Account.self, Secrets.self, Hub.self, Sync.self, NewPlugin.self, Dev.self, SDK.self]
     )
 }

@@ -19,9 +19,9 @@ import TesseraStorage
 ///
 /// ```swift
 /// let host = try await PluginTestHost(manifest: "manifests/notes.json", plugin: { NotesPlugin() })
-/// defer { Task { await host.stop() } }
 /// let saved = try await host.call("add-note", ["text": "buy milk"])
 /// _ = try await host.advanceClock(by: 3600)
+/// await host.stop()
 /// ```
 ///
 /// Each host has its own temporary data directory and a virtual clock; both go away with ``stop()``.

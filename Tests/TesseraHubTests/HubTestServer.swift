@@ -192,7 +192,10 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// Creates a person with the admin token; returns their id.
     @discardableResult
     func addPerson(_ name: String, password: String = "correct horse battery") async throws -> String {
-        let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#)
+        // Again if cut off before an answer (the idle timeout above): the hub had not read the
+        // request, so nobody was made; had it made them, the second try says 409 and the test stops.
+        let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#,
+                                         againIfCutOff: true)
         guard response.status == 201, let id = response.json?["id"]?.stringValue else {
             throw Failure("creating \(name): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         }

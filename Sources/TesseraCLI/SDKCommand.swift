@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import TesseraLoader
+import TesseraSDK
+
+/// `tessera sdk export DIR`: the plugin SDK on its own, for plugins built without this repository.
+struct SDK: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sdk",
+        abstract: "The plugin SDK, for plugins built without this repository.",
+        subcommands: [Export.self])
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the SDK package to a folder, as a git repository tagged with its version.",
+            discussion: """
+                DIR must not exist, or be empty. It gets the SDK package (Package.swift; the Swift library; the C headers \
+                of the plugin ABI and of the stamp), .swift-version with the one Swift version plugins must be built \
+                with, and a README; then one git commit, tagged with the SDK's version (its ABI version, such as 1.9.0), \
+                so that it can be published and a checkout of a version named. A plugin names the folder by path \
+                (SwiftPM refuses unsafe flags, which the SDK's library evolution needs, in a package named by version): \
+                `tessera new-plugin NAME --sdk DIR` writes such a package.
+                """)
+
+        @Argument(help: "The folder to write (it must not exist, or be empty).")
+        var dir: String
+        @Option(name: .long, help: "The SDK package folder (default: the sdk folder of the repository this tessera was built in).")
+        var sdk: String?
+
+        func run() async throws {
+            try await reportingErrors {
+                let source = try PluginTemplate.sdkFolder(option: sdk)
+                let folder = PluginTemplate.absolute(dir)
+                try PluginTemplate.checkEmpty(folder, otherwise: "choose another DIR, or remove it")
+                try SDKExport.write(from: source, to: folder)
+                say("""
+                    exported the Tessera SDK \(SDKExport.version) (Swift \(HostIdentity.current.swiftVersion)) to \(folder), a git repository tagged \(SDKExport.version)
+                    a plugin's Package.swift names it by path:
+                      .package(name: "TesseraSDK", path: "\(PluginTemplate.escaped(folder))")
+                    or make a new plugin on it:
+                      \(PluginTemplate.shellQuoted(PluginTemplate.executablePath ?? "tessera")) new-plugin NAME --sdk \(PluginTemplate.shellQuoted(folder))
+                    """)
+            }
+        }
+    }
+}
+
+/// What `tessera sdk export` writes.
+enum SDKExport {
+    /// The version an export is tagged with, and a plugin asks for: the SDK's ABI version as
+    /// `MAJOR.MINOR.0` (a new minor adds to the SDK; a new major breaks it, as SwiftPM's `from:` expects).
+    static var version: String { "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor).0" }
+
+    /// The SDK package's own files: its manifest and sources (the tests and build products stay).
+    static let packageFiles = ["Package.swift", "Sources"]
+
+    /// Copies the package from `source` to `folder`, adds `.swift-version`, a README and a
+    /// `.gitignore`, and commits and tags it.
+    static func write(from source: String, to folder: String) throws {
+        let files = FileManager.default
+        do {
+            try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for name in packageFiles {
+                try files.copyItem(atPath: source + "/" + name, toPath: folder + "/" + name)
+            }
+            try Data((HostIdentity.current.swiftVersion + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/.swift-version"))
+            try Data(readme.utf8).write(to: URL(fileURLWithPath: folder + "/README.md"))
+            try Data(".build/\nPackage.resolved\n".utf8).write(to: URL(fileURLWithPath: folder + "/.gitignore"))
+        } catch {
+            throw CLIError(code: .failure, message: "cannot write the SDK to \(folder): \(error.localizedDescription)")
+        }
+        try commitAndTag(folder)
+    }
+
+    /// One commit of everything, tagged ``version``. The author is the exporting tool, so that it
+    /// works on a machine with no git identity set.
+    static func commitAndTag(_ folder: String) throws {
+        let identity = ["-c", "user.name=tessera sdk export", "-c", "user.email=tessera@localhost",
+                        "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+        let steps: [[String]] = [
+            ["init", "-q"],
+            ["add", "-A"],
+            ["commit", "-q", "-m", "Tessera SDK \(version) for Swift \(HostIdentity.current.swiftVersion)"],
+            ["tag", version],
+        ]
+        for step in steps {
+            let (status, output) = ExternalCommand.run("git", identity + step, in: folder, mergingErrors: true)
+            guard status == 0 else {
+                throw CLIError(code: .failure, message: "cannot make \(folder) a git repository: git \(step.joined(separator: " ")) failed (\(status)): "
+                    + output.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+    }
+
+    static var readme: String {
+        """
+        # The Tessera plugin SDK \(version)
+
+        The one shared library that a Tessera host and every plugin link (`TesseraSDK`), and the stamp
+        each plugin carries (`TesseraPluginStamp`), exported by `tessera sdk export` so that a plugin
+        builds without the host's sources.
+
+        - Build plugins with Swift \(HostIdentity.current.swiftVersion) exactly (`.swift-version`): Linux has no
+          Swift ABI stability, and a host refuses a plugin built by another compiler.
+        - Name it by path, `.package(name: "TesseraSDK", path: "/path/to/this/folder")`, then the
+          products `.product(name: "TesseraSDK", package: "TesseraSDK")` and `TesseraPluginStamp`.
+          Not by URL and version: SwiftPM refuses a package named by version whose targets use
+          unsafe flags, and the SDK needs `-enable-library-evolution`. The tag marks the version,
+          so that a checkout of it can be named.
+        - `tessera new-plugin NAME --sdk /path/to/this/folder` makes a plugin package on it.
+        - The C headers of the plugin ABI are in `Sources/CTesseraABI/include`.
+
+        """
+    }
+}

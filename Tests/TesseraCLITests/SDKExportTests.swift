@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TesseraSDK
+import TesseraTestFixtures
+
+/// `tessera sdk export`: the SDK on its own, as a git repository tagged with its version, so that a
+/// plugin builds without this repository's sources. (Named by path: SwiftPM refuses a package named
+/// by version whose targets use unsafe flags, which the SDK's library evolution needs.)
+@Suite struct SDKExportTests {
+    // Builds the SDK again in the plugin's own .build. The time limit is a watchdog against a
+    // hang, not a measurement.
+    @Test(.hangWatchdog) func aPluginBuildsOnTheExportedSDKWithoutThisRepositoryAndPassesTheGates() async throws {
+        let root = Fixtures.temporaryDirectory("sdk-export")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let export = root + "/tessera-sdk"
+        let exported = try await runDetached(Fixtures.tesseraExecutable, ["sdk", "export", export])
+        try #require(exported.status == 0, "\(exported.stdout)\n\(exported.stderr)")
+        #expect(exported.stdout.contains("a git repository tagged 1.9.0"), "\(exported.stdout)")
+        #expect(exported.stdout.contains(#".package(name: "TesseraSDK", path: "\#(export)")"#), "\(exported.stdout)")
+        // The package, the C headers and the pinned toolchain; not the SDK's tests.
+        for file in ["Package.swift", "Sources/TesseraSDK/Plugin.swift", "Sources/CTesseraABI/include/tessera_abi.h",
+                     "Sources/TesseraPluginStamp/include/tessera_plugin_stamp.h", "README.md", ".git"] {
+            #expect(FileManager.default.fileExists(atPath: export + "/" + file), "\(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: export + "/Tests"))
+        #expect(try String(contentsOfFile: export + "/.swift-version", encoding: .utf8) == "6.3.1\n")
+        // A folder that holds something is refused.
+        let again = try await runDetached(Fixtures.tesseraExecutable, ["sdk", "export", export])
+        #expect(again.status != 0 && again.stderr.contains("already exists and is not an empty folder"), "\(again.stderr)")
+
+        // A plugin on it, built without this repository.
+        let created = try await runDetached(Fixtures.tesseraExecutable, ["new-plugin", "Notes", "--dir", root, "--sdk", export])
+        try #require(created.status == 0, "\(created.stderr)")
+        let package = root + "/Notes"
+        let packageSwift = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+        #expect(packageSwift.contains(#".package(name: "TesseraSDK", path: "\#(export)")"#))
+        #expect(!packageSwift.contains("TesseraTesting") && !packageSwift.contains(Fixtures.repositoryRoot))
+        #expect(!FileManager.default.fileExists(atPath: package + "/Tests"))
+
+        let built = try await runDetached("/usr/bin/env", ["swift", "build"], directory: package)
+        try #require(built.status == 0, "swift build failed:\n\(built.stdout)\n\(built.stderr)")
+        let warnings = (built.stdout + built.stderr).split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.isEmpty, "\(warnings.prefix(3).joined(separator: "\n"))")
+        let library = package + "/.build/debug/libNotes.so"
+        let verified = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "verify", library, "--manifest", package + "/manifest.json", "--load"])
+        #expect(verified.status == 0, "\(verified.stdout)\n\(verified.stderr)")
+        #expect(verified.stdout.contains("gate 3 ok (handshake: com.example.notes"), "\(verified.stdout)")
+    }
+}
