@@ -29,11 +29,11 @@ struct NewPlugin: AsyncParsableCommand {
             try PluginTemplate.validate(name: name)
             let pluginID = id ?? PluginTemplate.defaultID(for: name)
             try PluginTemplate.validate(id: pluginID, derived: id == nil)
-            let source = PluginTemplate.SDKSource.folder(try PluginTemplate.sdkFolder(option: sdk))
+            let sdkPath = try PluginTemplate.sdkFolder(option: sdk)
             let folder = PluginTemplate.absolute(((dir ?? ".") as NSString).appendingPathComponent(name))
             try PluginTemplate.checkEmpty(folder)
 
-            let files = PluginTemplate.files(name: name, id: pluginID, sdk: source, tessera: PluginTemplate.executablePath ?? "tessera")
+            let files = PluginTemplate.files(name: name, id: pluginID, sdk: sdkPath, tessera: PluginTemplate.executablePath ?? "tessera")
             do {
                 for (path, text) in files {
                     let full = (folder as NSString).appendingPathComponent(path)
@@ -46,8 +46,8 @@ struct NewPlugin: AsyncParsableCommand {
             }
 
             let tessera = PluginTemplate.executablePath ?? "tessera"
-            let testStep = source.harness == nil ? "" : "\n  swift test"
-            say("created plugin \(pluginID) in \(folder) (SDK: \(source)):")
+            let testStep = PluginTemplate.harness(besideSDK: sdkPath) == nil ? "" : "\n  swift test"
+            say("created plugin \(pluginID) in \(folder) (SDK: \(sdkPath)):")
             for (path, _) in files { say("  \(path)") }
             say("""
                 next:
@@ -116,39 +116,15 @@ enum PluginTemplate {
 
     // MARK: The SDK a package names
 
-    /// Where a new package takes the SDK from.
+    /// The repository whose `TesseraTesting` a new package's tests use: the one the SDK folder is
+    /// in, if it has the harness (an SDK exported by `tessera sdk export` has none beside it).
     ///
-    /// Only a folder, named by path: SwiftPM refuses a package depended on by version whose targets
-    /// use unsafe flags ("the target 'TesseraSDK' in product 'TesseraSDK' contains unsafe build
-    /// flags"), and the SDK needs `-enable-library-evolution`, which has no safe setting. So an
-    /// SDK exported by `tessera sdk export` is named by its folder too (`--sdk DIR`).
-    enum SDKSource: CustomStringConvertible {
-        /// The SDK package folder, by path: a repository's `sdk/` (whose test harness comes with
-        /// it) or an exported SDK.
-        case folder(String)
-
-        /// The repository whose `TesseraTesting` the package's tests use, if there is one.
-        var harness: String? {
-            guard case .folder(let sdk) = self else { return nil }
-            let repository = (sdk as NSString).deletingLastPathComponent
-            return FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting") ? repository : nil
-        }
-
-        /// The `.package(…)` line.
-        var dependency: String {
-            switch self {
-            case .folder(let path): return #".package(name: "TesseraSDK", path: "\#(PluginTemplate.escaped(path))")"#
-            }
-        }
-
-        /// The name products of the SDK are asked from.
-        var packageName: String { "TesseraSDK" }
-
-        var description: String {
-            switch self {
-            case .folder(let path): return path
-            }
-        }
+    /// The SDK is always named by path: SwiftPM refuses a package depended on by version whose
+    /// targets use unsafe flags ("the target 'TesseraSDK' in product 'TesseraSDK' contains unsafe
+    /// build flags"), and the SDK needs `-enable-library-evolution`, which has no safe setting.
+    static func harness(besideSDK sdk: String) -> String? {
+        let repository = (sdk as NSString).deletingLastPathComponent
+        return FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting") ? repository : nil
     }
 
     // MARK: Paths
@@ -198,18 +174,16 @@ enum PluginTemplate {
     // MARK: Files
 
     /// The package's files (path relative to the package folder, text), in the order they are listed.
-    static func files(name: String, id: String, sdk: SDKSource, tessera: String) -> [(String, String)] {
+    static func files(name: String, id: String, sdk: String, tessera: String) -> [(String, String)] {
         // The harness comes from the repository the SDK is in; SwiftPM names a package depended on
         // by path after its folder.
-        let harness = sdk.harness
+        let harness = Self.harness(besideSDK: sdk)
         let repository = harness ?? ""
         let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
         let values = [
             "NAME": name,
             "ID": id,
-            "SDK": escaped(sdk.description),
-            "SDK_DEPENDENCY": sdk.dependency,
-            "SDK_PACKAGE": sdk.packageName,
+            "SDK": escaped(sdk),
             "TESSERA": tessera,
             "ABI": "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor)",
             "TOOLCHAIN": HostIdentity.current.swiftVersion,
@@ -260,16 +234,16 @@ enum PluginTemplate {
             dependencies: [
                 // The Tessera SDK package. The host and its plugins must be built from the same SDK
                 // sources with the same Swift ({{TOOLCHAIN}}): Linux has no Swift ABI stability.
-                {{SDK_DEPENDENCY}},{{HARNESS_DEPENDENCY}}
+                .package(name: "TesseraSDK", path: "{{SDK}}"),{{HARNESS_DEPENDENCY}}
             ],
             targets: [
                 .target(name: "{{NAME}}", dependencies: [
                     // The one shared SDK library, libTesseraSDK.so: link it, never copy its sources in
                     // (the host refuses a plugin that carries its own copy of the SDK).
-                    .product(name: "TesseraSDK", package: "{{SDK_PACKAGE}}"),
+                    .product(name: "TesseraSDK", package: "TesseraSDK"),
                     // The stamp the host reads before it loads anything: the SDK ABI and the compiler
                     // this plugin was built with.
-                    .product(name: "TesseraPluginStamp", package: "{{SDK_PACKAGE}}"),
+                    .product(name: "TesseraPluginStamp", package: "TesseraSDK"),
                 ]),{{TEST_TARGET}}
             ],
             swiftLanguageModes: [.v6]
