@@ -591,20 +591,13 @@ class Soak:
         milliseconds a long poll takes to answer, so without this a deadline minutes away would
         pass before the device heard of an answer. Records how long that took; gives up after 60 s
         of clock."""
-        for attempt in range(31):
+        def listed():
             try:
                 status, answer = host.op(plugin, operation, body)
             except Unreachable:
-                status, answer = None, None
-            if status == 200 and ident in collect_ids(answer) and (holds is None or holds(answer)):
-                self.arrivals.append(attempt * 2)
-                return True
-            if attempt == 30:
-                break
-            self.advance_all(2)
-            time.sleep(0.2)
-        self.late_arrivals.append("%s did not list %s after 60 s of clock (%s)" % (host.name, ident, what))
-        return False
+                return False
+            return status == 200 and ident in collect_ids(answer) and (holds is None or holds(answer))
+        return self.run_clocks_until(listed, "%s did not list %s after 60 s of clock (%s)" % (host.name, ident, what))
 
     def await_seen(self, host, subject, grade):
         """Lets the clocks run as ``await_record`` does until `host`, the person's other device, has
@@ -614,19 +607,27 @@ class Soak:
         time, found the grade unannounced and announced it again (a duplicate the soak once saw)."""
         database = os.path.join(host.data, "plugins", STAG, "storage.sqlite")
         pattern = "%%|grade:%s/%%/%s" % (subject, grade)
-        for attempt in range(31):
+        def marked():
             try:
                 with sqlite3.connect("file:%s?mode=ro" % database, uri=True, timeout=5) as db:
-                    if db.execute("SELECT 1 FROM seen WHERE id LIKE ?", (pattern,)).fetchone():
-                        self.arrivals.append(attempt * 2)
-                        return True
+                    return db.execute("SELECT 1 FROM seen WHERE id LIKE ?", (pattern,)).fetchone() is not None
             except sqlite3.Error:
-                pass  # not created yet, or the device is restarting
+                return False  # not created yet, or the device is restarting
+        return self.run_clocks_until(marked, "%s did not have the grade %s %s marked announced after 60 s of clock" % (
+            host.name, subject, grade))
+
+    def run_clocks_until(self, arrived, late_note):
+        """Runs every clock 2 s at a time, with a 0.2 s wall pause for the hub's long poll, until
+        `arrived()`; records the clock seconds it took, or `late_note` after 60 s of clock."""
+        for attempt in range(31):
+            if arrived():
+                self.arrivals.append(attempt * 2)
+                return True
             if attempt == 30:
                 break
             self.advance_all(2)
             time.sleep(0.2)
-        self.late_arrivals.append("%s did not have the grade %s %s marked announced after 60 s of clock" % (host.name, subject, grade))
+        self.late_arrivals.append(late_note)
         return False
 
     def restarted(self, host, what, target=None):

@@ -15,13 +15,6 @@ extension StoppableTestServer {
     /// }
     /// ```
     public func use<Result>(_ body: (Self) async throws -> Result) async throws -> Result {
-        do {
-            let result = try await body(self)
-            await stop()
-            return result
-        } catch {
-            await stop()
-            throw error
-        }
+        try await withCleanup({ await stop() }) { try await body(self) }
     }
 }
