@@ -6,12 +6,11 @@ import Synchronization
 ///
 /// The shared pool has one thread per core, and code that computes without suspending keeps its
 /// thread for as long as it computes. Nothing can take a thread back from it. A server whose
-/// answers must not wait for such code (the host's HTTP edge while in-process plugins spin; an
-/// emulator inside a busy test process) runs its tasks here:
+/// answers must not wait for such code (an emulator inside a busy test process) runs its tasks here:
 ///
 /// ```swift
-/// let edge = ThreadPoolExecutor(name: "tessera-edge", threads: 2)
-/// let server = Task(executorPreference: edge) { try await serviceGroup.run() }
+/// let threads = ThreadPoolExecutor(name: "stag-emulator", threads: 1)
+/// let server = Task(executorPreference: threads) { try await serviceGroup.run() }
 /// ```
 ///
 /// Structured child tasks (task groups, `async let`) inherit the preference; an unstructured

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -6,7 +5,6 @@ import ServiceLifecycle
 import Synchronization
 import TesseraHub
 import TesseraRuntime
-import TesseraSystem
 
 /// The HTTP edge of a host: serves the API (docs/http.md) for one host (any ``HostAPI``; a deployment runs a ``PluginHost``) until stopped.
 ///
@@ -30,8 +28,6 @@ public final class HTTPServer: Sendable {
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
-    /// The threads every server of this process serves from: one per core, at least two (issue 43).
-    static let edgeThreads = ThreadPoolExecutor(name: "tessera-edge", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
         self.host = host
@@ -66,10 +62,10 @@ public final class HTTPServer: Sendable {
             logger: logger)
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
         let group = ServiceGroup(services: [app], logger: logger)
-        // The edge's own threads: the server and every connection task it starts run there, so
-        // /healthz and the admin API answer while in-process plugins hold every thread of Swift's
-        // shared pool; the host runs plugin code back on that pool (`onSharedPool`).
-        let task = Task(executorPreference: Self.edgeThreads) {
+        // On Swift's shared pool, as the plugins. Threads of the edge's own (`ThreadPoolExecutor`,
+        // preferred by this task) let /healthz answer while in-process plugins spin, but with them
+        // two of five full runs timed out hub requests under load (issue 43, left open).
+        let task = Task {
             defer { portSink.finish() }
             try await group.run()
         }
