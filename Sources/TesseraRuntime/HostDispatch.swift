@@ -1,6 +1,7 @@
 import Foundation
 import TesseraClock
 import TesseraManifest
+import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {

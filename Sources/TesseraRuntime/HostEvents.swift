@@ -3,6 +3,7 @@ import TesseraEvents
 import TesseraLocation
 import TesseraManifest
 import TesseraNotifications
+import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {

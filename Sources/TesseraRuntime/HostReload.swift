@@ -2,6 +2,7 @@ import Foundation
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
+import TesseraSystem
 
 /// What a reload did, plugin by plugin (``PluginHost/reload()``).
 public struct ReloadReport: Sendable {

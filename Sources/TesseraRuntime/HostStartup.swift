@@ -3,6 +3,7 @@ import TesseraClock
 import TesseraLoader
 import TesseraManifest
 import TesseraStorage
+import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {

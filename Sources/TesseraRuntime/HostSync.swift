@@ -5,6 +5,7 @@ import TesseraManifest
 import TesseraStorage
 import TesseraSync
 import TesseraSyncClient
+import TesseraSystem
 
 extension PluginHost {
     /// The sync state of a plugin that syncs, for the device's sync client and for tests.

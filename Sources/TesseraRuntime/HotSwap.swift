@@ -4,6 +4,7 @@ import TesseraLoader
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
+import TesseraSystem
 
 /// What a swap did.
 public struct SwapReport: Sendable {

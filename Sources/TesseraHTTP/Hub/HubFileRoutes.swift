@@ -14,9 +14,6 @@ import TesseraHub
 struct HubFileRoutes: Sendable {
     let files: HubFiles
     let routes: HubRoutes
-    /// Bytes read from the file per write to the connection.
-    static let chunkSize = 256 * 1024
-
     static func add(to table: inout RouteTable, files: HubFiles, routes: HubRoutes) {
         let fileRoutes = HubFileRoutes(files: files, routes: routes)
         table.add(.get, "/v1/hub/files/:address/upload", fileRoutes.uploadState)
@@ -78,14 +75,6 @@ struct HubFileRoutes: Sendable {
 
     /// The bytes `first…last` of `blob`, a chunk at a time as the connection takes them.
     static func body(_ blob: HubBlob, from first: Int64, through last: Int64) -> ResponseBody {
-        ResponseBody(contentLength: Int(max(0, last - first + 1))) { writer in
-            var offset = first
-            while offset <= last {
-                let bytes = try blob.read(at: offset, count: Int(min(Int64(chunkSize), last - offset + 1)))
-                try await writer.write(ByteBuffer(bytes: bytes))
-                offset += Int64(bytes.count)
-            }
-            try await writer.finish(nil)
-        }
+        .fileBytes(from: first, through: last) { offset, count in try blob.read(at: offset, count: count) }
     }
 }

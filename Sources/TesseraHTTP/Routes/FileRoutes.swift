@@ -13,9 +13,6 @@ import TesseraSDK
 ///   `ETag` (its SHA-256), `If-None-Match` (304) and single `Range` requests (206, 416).
 struct FileRoutes: Sendable {
     let host: any HostAPI
-    /// Bytes read from the file per write to the connection.
-    static let chunkSize = 256 * 1024
-
     /// The upload: the body streamed into the plugin's files, then the call.
     func upload(_ request: Request, plugin: String, operation: String, principal: Principal) async throws -> Response {
         let writer = try await host.uploadWriter(plugin, operation, as: principal, mediaType: request.headers[.contentType])
@@ -67,16 +64,7 @@ struct FileRoutes: Sendable {
 
     /// The bytes `first…last` of `file`, read a chunk at a time as the connection takes them.
     static func body(_ file: StoredFile, from first: Int64, through last: Int64) -> ResponseBody {
-        let length = max(0, last - first + 1)
-        return ResponseBody(contentLength: Int(length)) { writer in
-            var offset = first
-            while offset <= last {
-                let bytes = try file.read(at: offset, count: Int(min(Int64(chunkSize), last - offset + 1)))
-                try await writer.write(ByteBuffer(bytes: bytes))
-                offset += Int64(bytes.count)
-            }
-            try await writer.finish(nil)
-        }
+        .fileBytes(from: first, through: last) { offset, count in try file.read(at: offset, count: count) }
     }
 
     /// Whether an `If-None-Match` list names this file: `*`, or its tag (weak or strong, as RFC 9110

@@ -52,7 +52,7 @@ enum APIRouter {
             router.addRoutes(RouteTable.feature { HubMailRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
         }
         return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call,
-                             shortcut: configuration.operationShortcut)
+                             shortcut: configuration.operationShortcut, onEdgeThreads: configuration.ownThreads)
     }
 
     /// The middlewares of every route, outermost first (the list at the top).

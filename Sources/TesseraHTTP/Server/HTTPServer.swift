@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -5,6 +6,7 @@ import ServiceLifecycle
 import Synchronization
 import TesseraHub
 import TesseraRuntime
+import TesseraSystem
 
 /// The HTTP edge of a host: serves the API (docs/http.md) for one host (any ``HostAPI``; a deployment runs a ``PluginHost``) until stopped.
 ///
@@ -28,6 +30,11 @@ public final class HTTPServer: Sendable {
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
+    /// The threads every server of this process accepts and reads its connections on, one per
+    /// core and at least two: never lent to plugin code, so the host's own endpoints answer while
+    /// in-process plugins hold every thread of Swift's shared pool. What a request asks of the
+    /// host beyond those endpoints runs back on that pool (``EdgeResponder``).
+    static let edgeThreads = ThreadPoolExecutor(name: "tessera-edge", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
         self.host = host
@@ -62,10 +69,9 @@ public final class HTTPServer: Sendable {
             logger: logger)
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
         let group = ServiceGroup(services: [app], logger: logger)
-        // On Swift's shared pool, as the plugins. Threads of the edge's own (`ThreadPoolExecutor`,
-        // preferred by this task) let /healthz answer while in-process plugins spin, but with them
-        // two of five full runs timed out hub requests under load (issue 43, left open).
-        let task = Task {
+        // The server and each connection task it starts (they inherit the preference) run on the
+        // edge's threads; the responder sends all but the host's own endpoints back to the pool.
+        let task = Task(executorPreference: configuration.ownThreads ? Self.edgeThreads : nil) {
             defer { portSink.finish() }
             try await group.run()
         }

@@ -5,6 +5,7 @@ import TesseraEvents
 import TesseraNotifications
 import TesseraRuntime
 import TesseraSDK
+import TesseraSystem
 
 /// `GET /v1/stream`: Server-Sent Events of new notifications (`event: notification`) and, for an
 /// admin token, of events between plugins (`event: event`).
@@ -26,7 +27,9 @@ struct StreamRoutes: Sendable {
         let (hub, keepAlive) = (self.hub, self.keepAlive)
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await Self.run(session, writer: &writer, hub: hub, keepAlive: keepAlive)
+            // Written after the responder returned, on the connection's task: back to the shared pool,
+            // as the handler was (the stream reads the stores).
+            try await onSharedPool { try await Self.run(session, writer: &writer, hub: hub, keepAlive: keepAlive) }
         })
     }
 

@@ -1,5 +1,6 @@
 import TesseraLocation
 import TesseraManifest
+import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 /// `location`: the feed of accepted fixes. A generation that registered a handler is subscribed

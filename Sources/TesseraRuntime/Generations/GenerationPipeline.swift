@@ -4,6 +4,7 @@ import TesseraLoader
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
+import TesseraSystem
 
 /// The one path from a plugin build to a serving generation, which a start and a hot swap both
 /// take (DESIGN.md §5, §8):

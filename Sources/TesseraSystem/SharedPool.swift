@@ -1,0 +1,14 @@
+/// Runs `work` on Swift concurrency's shared pool, whatever executor the caller's task prefers.
+///
+/// The HTTP edge serves from threads of its own (``ThreadPoolExecutor``), so that `/healthz`
+/// answers while in-process plugins hold every thread of the shared pool (docs/isolation.md,
+/// "Threads"). Those few threads must not be lent to work that can hold them: plugin code (a
+/// handler, a plugin's start or stop, a loop in it that never suspends), nor to anything that
+/// keeps its thread for long (a SQLite busy wait, a password hash, a file read): the edge's
+/// threads carry every connection of the process, and what one of them holds, they all wait for.
+public func onSharedPool<Result, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ work: () async throws(Failure) -> Result
+) async throws(Failure) -> Result {
+    try await withTaskExecutorPreference(globalConcurrentExecutor, isolation: isolation, operation: work)
+}
