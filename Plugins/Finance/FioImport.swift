@@ -114,12 +114,15 @@ extension Ledger {
         }
         let rules = try await categoryRules()
         let existing = try await storage.query("SELECT id FROM transactions").compactMap { $0["id"].text }
+        // A split transaction's parts go with it: left behind, they would count in the new currency.
+        let parts = wipe ? try await storage.query("SELECT id FROM splits").compactMap { $0["id"].text } : []
         let known = wipe ? Set<String>() : Set(existing.filter { $0.hasPrefix("fio-") })
         let fresh = statement.movements.filter { !known.contains($0.id) }
         let now = iso(clock.now()), emits = emitsEvents
         try await storage.write { batch in
             if wipe {
                 for id in existing { batch.delete("transactions", id: id) }
+                for id in parts { batch.delete("splits", id: id) }
                 batch.put("settings", id: "currency", ["value": .text(statement.currency)])
             }
             for m in fresh {

@@ -97,7 +97,8 @@ import TesseraTesting
         let (host, fio) = try await setUp()
         fio.addAccount(token: Self.token, currency: "CZK", movements: [.init(id: 1, date: "2026-03-01", amount: -10, counterparty: "Lidl")])
         _ = try await host.call("fio-token-set", ["token": .string(Self.token)])
-        _ = try await host.call("transaction-add", ["kind": "expense", "name": "Cash lunch", "amount": "9", "category": "food"])
+        let lunch = try await host.call("transaction-add", ["kind": "expense", "name": "Cash lunch", "amount": "9", "category": "food"])
+        _ = try await host.call("transaction-split", ["id": lunch["id"] ?? .null, "parts": [["category": "food", "amount": "5"], ["category": "health", "amount": "4"]]])
         let error = await #expect(throws: PluginError.self) { _ = try await host.call("fio-import") }
         #expect(error?.code == .conflict && error?.reason == "currency_mismatch")
         #expect(try await host.query("SELECT COUNT(*) AS n FROM transactions").first?["n"].integer == 1)
@@ -108,6 +109,8 @@ import TesseraTesting
         #expect(fio.requests.count == requestsBefore)
         #expect(try await host.call("settings-get")["currency"] == "CZK")
         #expect(try await host.call("transactions-list")["transactions"]?.arrayValue?.map { $0["name"] } == ["Lidl"])
+        // The wiped transaction's parts went with it (before, they stayed and counted in CZK).
+        #expect(try await host.query("SELECT COUNT(*) AS n FROM splits").first?["n"].integer == 0)
         await host.stop()
         await fio.stop()
     }
