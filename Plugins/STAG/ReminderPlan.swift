@@ -65,6 +65,21 @@ struct ReminderPlan {
         }
     }
 
+    /// One reminder per note with a day (as `notes` lists them), at 8:00 that morning in Prague
+    /// less the lead: by default the morning before, "today or tomorrow" as the spec asks (§7.1 (j)).
+    mutating func addNotes(_ notes: JSONValue) {
+        for note in notes.arrayValue ?? [] {
+            guard let id = note["id"]?.stringValue, let day = note["day"]?.stringValue,
+                  let morning = Self.wallClock.date(from: "\(day) \(Self.noteMorning)") else { continue }
+            let title = note["title"]?.stringValue ?? ""
+            add(.noteDue, id, at: morning, "Note due: \(title)", "Due \(Self.spokenDay(morning))",
+                NotificationMessage("notify.noteDue", ["title": .text(title), "day": .day(day)]), ["noteId": .string(id)])
+        }
+    }
+
+    /// The time of day a note's day begins for its reminder.
+    static let noteMorning = "08:00"
+
     /// One reminder per class of `events` (a timetable's events) in the next seven days.
     mutating func addClasses(_ events: [JSONValue]) {
         guard let setting = settings[.classBefore], setting.enabled else { return }
@@ -117,6 +132,15 @@ struct ReminderPlan {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = ISO.prague
         formatter.dateFormat = "EEE d MMM HH:mm"
+        return formatter.string(from: moment)
+    }
+
+    /// A day as the English text says it: "Thu 5 Mar".
+    static func spokenDay(_ moment: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = ISO.prague
+        formatter.dateFormat = "EEE d MMM"
         return formatter.string(from: moment)
     }
 

@@ -4,7 +4,7 @@ import TesseraSDK
 /// The reminders the issue lists, each switchable, most with a lead time: before a class (off by
 /// default), before an exam one is registered for, registration opening and closing for terms one
 /// is not registered for, the unregistering deadline of one's terms, a new term, a new grade, and
-/// the ticket expiring soon. Each has a dedupe key; ``reschedule(exams:)`` brings the schedules in
+/// the ticket expiring soon, and a note's due day (spec §7.1 (j)). Each has a dedupe key; ``reschedule(exams:)`` brings the schedules in
 /// line with what was last read, cancelling those that no longer apply (a term registered for, a
 /// term gone).
 struct Reminders: Sendable {
@@ -14,13 +14,16 @@ struct Reminders: Sendable {
 
     enum Kind: String, CaseIterable, Sendable {
         case classBefore, examBefore, examSoon, registrationOpens, registrationCloses, unregisterDeadline, newTerm, newGrade, ticketExpiring, loginExpired
+        /// A note's day: its moment is 8:00 that morning in Prague (``ReminderPlan/noteMorning``),
+        /// so the default lead of a day says it the morning before.
+        case noteDue
 
         var defaultOn: Bool { self != .classBefore }
         /// Minutes before the moment; 0 for those that are news (new term, new grade).
         var defaultLead: Int {
             switch self {
             case .classBefore: 15
-            case .examBefore, .registrationCloses, .unregisterDeadline: 1440
+            case .examBefore, .registrationCloses, .unregisterDeadline, .noteDue: 1440
             case .examSoon: 120
             case .registrationOpens, .newTerm, .newGrade, .loginExpired: 0
             case .ticketExpiring: 4320
@@ -30,7 +33,7 @@ struct Reminders: Sendable {
         var priority: NotificationPriority {
             switch self {
             case .registrationCloses, .unregisterDeadline, .ticketExpiring, .loginExpired, .examSoon: .timeSensitive
-            case .classBefore, .examBefore, .registrationOpens, .newTerm, .newGrade: .normal
+            case .classBefore, .examBefore, .registrationOpens, .newTerm, .newGrade, .noteDue: .normal
             }
         }
         /// The prefix of its notifications' keys.
@@ -85,14 +88,15 @@ struct Reminders: Sendable {
         return try await status()
     }
 
-    /// Reschedules from the exam terms last cached (after a settings change, a registration).
+    /// Reschedules from the exam terms last cached (after a settings change, a registration, a
+    /// note saved or deleted).
     func rescheduleFromCache() async throws {
         try await reschedule(exams: try await store.cached("exams") ?? [])
     }
 
     /// The kinds whose reminders ``reschedule(exams:)`` owns: it cancels theirs that no longer apply.
     /// (News, a new term or grade, is announced once and left alone.)
-    static let planned: [Kind] = [.classBefore, .examBefore, .examSoon, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring]
+    static let planned: [Kind] = [.classBefore, .examBefore, .examSoon, .registrationOpens, .registrationCloses, .unregisterDeadline, .ticketExpiring, .noteDue]
 
     /// Brings the host's schedule in line with `exams` (the mapped terms), the classes of the next
     /// seven days when that reminder is on, and the ticket's expiry. A reminder still pending whose
@@ -107,6 +111,10 @@ struct Reminders: Sendable {
         if plan.settings[.classBefore]?.enabled == true {
             if let classes = await classesOfTheNextSevenDays() { plan.addClasses(classes) } else { classesUnknown = true }
         }
+        // The notes are the logged-in person's; logged out there are none to read, and logging out
+        // cancelled their reminders already.
+        let notes = try? await Notes(store: store).list(subject: nil)
+        if let notes { plan.addNotes(notes) }
         // An expired ticket (IS/STAG answered 401) needs no "expires soon": the person was told it expired.
         if try await store.setting("ticketExpiredAt") == nil, let expires = try await store.setting("ticketExpires").flatMap(ISO.parseUTC) {
             plan.add(.ticketExpiring, "ticket", at: expires, "IS/STAG login expires soon",
@@ -116,7 +124,7 @@ struct Reminders: Sendable {
         let pending = try await notifications.pending()
         let current = Dictionary(pending.map { ($0.request.key, $0.request) }, uniquingKeysWith: { first, _ in first })
         for request in plan.wanted.values where current[request.key] != request { try await notifications.schedule(request) }
-        let owned = Self.planned.filter { !(classesUnknown && $0 == .classBefore) }.map(\.key)
+        let owned = Self.planned.filter { !(classesUnknown && $0 == .classBefore) && !(notes == nil && $0 == .noteDue) }.map(\.key)
         for item in pending where !plan.keeps(item.request.key) && owned.contains(where: { item.request.key.hasPrefix($0) }) {
             try await notifications.cancel(key: item.request.key)
         }

@@ -85,8 +85,17 @@ package final class STAGPlugin: Plugin {
         context.onOperation("subject-students", input: SubjectInput.self) { input, _ in try await teacher.subjectStudents(input) }
         context.onOperation("class-students", input: ClassInput.self) { input, _ in try await teacher.classStudents(input) }
         context.onOperation("notes", input: NoteFilter.self) { input, _ in try await notes.list(subject: input.subject) }
-        context.onOperation("note-save", input: Notes.Input.self) { input, _ in try await notes.save(input) }
-        context.onOperation("note-delete", input: NoteID.self) { input, _ in try await notes.delete(input.id) }
+        // A note's day is a reminder's moment: re-planned at once, as after registering.
+        context.onOperation("note-save", input: Notes.Input.self) { input, _ in
+            let answer = try await notes.save(input)
+            try await reminders.rescheduleFromCache()
+            return answer
+        }
+        context.onOperation("note-delete", input: NoteID.self) { input, _ in
+            let answer = try await notes.delete(input.id)
+            try await reminders.rescheduleFromCache()
+            return answer
+        }
         context.onOperation("notifications-status", input: JSONValue.self) { _, _ in try await reminders.status() }
         context.onOperation("notifications-configure", input: JSONValue.self) { input, _ in try await reminders.configure(input.objectValue ?? [:]) }
     }

@@ -101,4 +101,54 @@ struct STAGReminderTests {
             #expect(practical.message?.key == "notify.practical" && practical.body == "Practical class, room UC 202", "\(practical.body)")
         }
     }
+
+    /// Issue 42 (spec §7.1 (j)): a note with a day is a reminder, the morning before at 8:00 by
+    /// default; saving the note again moves it, the lead changes it, deleting the note cancels it,
+    /// and it is delivered on the virtual clock with the note's title and day for the reader's own words.
+    @Test func aNoteWithADayIsRemindedTheMorningBeforeAndFollowsTheNote() async throws {
+        let f = try await STAGFixture.start()   // 2026-01-01T00:00:00Z
+        try await withCleanup({ await f.stop() }) {
+            try await f.login()
+            let saved = try await f.host.call("note-save", ["title": "Odevzdat úkol 3", "subject": "KMI/PRG", "day": "2026-01-10"])
+            let id = try #require(saved["id"]?.stringValue)
+            let key = "stag:noteDue:\(id)"
+            #expect(try pending(f)[key] == STAGEmulator.pragueDate("9.1.2026 8:00"))
+            let request = try #require(try f.host.pendingNotifications().first { $0.request.key == key }?.request)
+            #expect(request.message?.key == "notify.noteDue" && request.message?.values["day"] == .day("2026-01-10"))
+            #expect(request.title == "Note due: Odevzdat úkol 3" && request.body == "Due Sat 10 Jan", "\(request.body)")
+
+            _ = try await f.host.call("note-save", ["id": .string(id), "day": "2026-01-12"])
+            #expect(try pending(f)[key] == STAGEmulator.pragueDate("11.1.2026 8:00"))
+            _ = try await f.host.call("notifications-configure", ["noteDue": ["leadMinutes": 0]])
+            #expect(try pending(f)[key] == STAGEmulator.pragueDate("12.1.2026 8:00"), "on the day itself")
+            // A note without a day has nothing to remind of.
+            _ = try await f.host.call("note-save", ["title": "Knihy z knihovny"])
+            #expect(try pending(f).keys.filter { $0.hasPrefix("stag:noteDue:") } == [key])
+
+            _ = try await f.host.advanceClock(by: STAGEmulator.pragueDate("12.1.2026 8:01").timeIntervalSince(Date(timeIntervalSince1970: 1_767_225_600)))
+            let delivered = try f.host.deliveredNotifications().filter { $0.key == key }
+            #expect(delivered.count == 1 && delivered.first?.title == "Note due: Odevzdat úkol 3")
+
+            let second = try await f.host.call("note-save", ["title": "Zápočet", "day": "2026-01-20"])
+            let secondKey = "stag:noteDue:\(try #require(second["id"]?.stringValue))"
+            #expect(try pending(f)[secondKey] != nil)
+            _ = try await f.host.call("note-delete", ["id": second["id"] ?? .null])
+            #expect(try pending(f)[secondKey] == nil, "a deleted note is not reminded of")
+        }
+    }
+
+    /// Each kind `notifications-status` lists is a switch on the page, so the manifest's input
+    /// schema of `notifications-configure` must take it (it refused `loginExpired` before).
+    @Test func everyKindTheStatusListsCanBeSwitchedThroughTheManifestsSchema() async throws {
+        let f = try await STAGFixture.start()
+        try await withCleanup({ await f.stop() }) {
+            try await f.login()
+            let kinds = try #require(try await f.host.call("notifications-status")["settings"]?.objectValue?.keys.sorted())
+            #expect(kinds.contains("noteDue") && kinds.contains("loginExpired"))
+            for kind in kinds {
+                let answer = try await f.host.call("notifications-configure", [kind: ["enabled": false]])
+                #expect(answer["settings"]?[kind]?["enabled"] == false, "\(kind)")
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 // Notes on the IS/STAG page (spec §5.1.6): the person's own notes, grouped by subject (those
-// without one last), each with its text, when it is due, and Delete; a form adds one, for a subject
-// of the person's or for none. Notes are kept here across logging out of IS/STAG; they belong to
+// without one last), each with its text, when it is due, Change and Delete; a form adds one, for a
+// subject of the person's or for none, and the same form changes one (Change fills it in). Notes are kept here across logging out of IS/STAG; they belong to
 // the IS/STAG person who wrote them.
 
 import { callOperation } from "/console/api.js";
@@ -14,6 +14,8 @@ import { $, PLUGIN, failure, refuse, sentenceFor } from "./common.js";
 let subjects = new Map();
 /** What to do after a note was added or deleted (the overview lists the notes due soon). */
 let afterChange = async () => {};
+/** The note the form is changing, or null while it adds one. */
+let editing = null;
 
 /** "Due 20. 2. 2026, in 4 days", "due today", "2 days overdue"; empty for a note without a day. */
 export function dueText(note) {
@@ -38,9 +40,12 @@ function noteItem(note) {
     el("h4", {}, note.title),
     note.text ? el("p", { class: "note-text" }, note.text) : null,
     due ? el("p", { class: note.daysRemaining < 0 ? "due overdue" : "due" }, due) : null,
-    el("button", { type: "button", class: "secondary delete", "aria-label": t("notes.deleteNamed", { title: note.title }) }, t("notes.delete")),
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "secondary change", "aria-label": t("notes.editNamed", { title: note.title }) }, t("notes.edit")),
+      el("button", { type: "button", class: "secondary delete", "aria-label": t("notes.deleteNamed", { title: note.title }) }, t("notes.delete"))),
     el("p", { class: "error", role: "alert" }));
-  item.querySelector("button").addEventListener("click", () => deleteNote(note, item));
+  item.querySelector("button.change").addEventListener("click", () => startChanging(note));
+  item.querySelector("button.delete").addEventListener("click", () => deleteNote(note, item));
   return item;
 }
 
@@ -81,22 +86,60 @@ async function deleteNote(note, item) {
     output.textContent = sentenceFor(error);
     return;
   }
+  if (editing?.id === note.id) stopChanging();  // nothing left to change
   $("notes-status").textContent = t("notes.deleted", { title: note.title });
   await showNotes();
   await afterChange();
 }
 
-/** The form's note: the title and text, and the subject and day only when chosen (the module takes no empty subject). */
+/**
+ * The form's note: the title and text, and the subject and day only when chosen. A note being
+ * changed always sends both: an empty one takes the subject or day away.
+ */
 function formNote() {
   const note = { title: $("note-title").value, text: $("note-text").value };
+  if (editing) return { ...note, id: editing.id, subject: $("note-subject").value, day: $("note-day").value };
   if ($("note-subject").value) note.subject = $("note-subject").value;
   if ($("note-day").value) note.day = $("note-day").value;
   return note;
 }
 
-/** Binds the form (once); `changed` runs after a note was added or deleted. */
+/** Fills the form with `note` to change it: its heading and button say so, and Cancel goes back to adding. */
+function startChanging(note) {
+  editing = note;
+  const form = $("note-form");
+  clearError({ form, output: $("note-error") });
+  $("notes-status").textContent = "";
+  if (note.subject && ![...$("note-subject").options].some((option) => option.value === note.subject)) {
+    $("note-subject").append(el("option", { value: note.subject }, note.subject));  // a subject no longer the person's
+  }
+  $("note-subject").value = note.subject ?? "";
+  $("note-title").value = note.title;
+  $("note-text").value = note.text ?? "";
+  $("note-day").value = note.day ?? "";
+  $("note-form-heading").textContent = t("notes.editHeading", { title: note.title });
+  $("note-submit").textContent = t("notes.save");
+  $("note-cancel").hidden = false;
+  form.scrollIntoView({ block: "nearest" });
+  $("note-title").focus();
+}
+
+/** Back to adding a note: the form empty, its heading and button as they were. */
+function stopChanging() {
+  editing = null;
+  $("note-form").reset();
+  $("note-form-heading").textContent = t("notes.addHeading");
+  $("note-submit").textContent = t("notes.add");
+  $("note-cancel").hidden = true;
+}
+
+/** Binds the form (once); `changed` runs after a note was added, changed or deleted. */
 export function bindNotes(changed) {
   afterChange = changed;
+  $("note-cancel").addEventListener("click", () => {
+    clearError({ form: $("note-form"), output: $("note-error") });
+    stopChanging();
+  });
   $("note-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -109,9 +152,10 @@ export function bindNotes(changed) {
       refuse(form, $("note-error"), error);
       return;
     }
-    form.reset();
+    const changing = editing != null;
+    stopChanging();
     $("note-subject").value = note.subject ?? "";  // the next note is often for the same subject
-    $("notes-status").textContent = t("notes.added", { title: note.title });
+    $("notes-status").textContent = t(changing ? "notes.changed" : "notes.added", { title: note.title });
     await showNotes();
     await afterChange();
   });

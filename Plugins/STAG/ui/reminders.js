@@ -20,6 +20,7 @@ const KINDS = [
   ["newGrade", null],
   ["ticketExpiring", [1440, 4320, 10080]],
   ["loginExpired", null],
+  ["noteDue", [0, 1440, 2880, 10080]],
 ];
 
 const HOUR = 60, DAY = 1440, WEEK = 10080;

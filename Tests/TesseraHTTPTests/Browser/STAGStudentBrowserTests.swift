@@ -10,7 +10,7 @@ import TesseraTestFixtures
 /// student logs in through the emulator's single sign-on and the callback leads on to the page,
 /// which shows Monday's lecture with its time, room and "Přednáška"; she registers for an exam
 /// term and sees it registered, unregisters, sees a result, is refused a note without a title,
-/// adds one for a subject and deletes it, and switches the class reminder on. Then the same page in
+/// adds one for a subject, changes it (a new title and a day, which plans its reminder) and deletes it, and switches the class reminder on. Then the same page in
 /// English says "Lecture", and IS/STAG names the subject and the canteen its meals in English. Nothing for developers at any step, nothing wider than a phone;
 /// screenshots at phone and desktop size in artifacts/stag-student-*.png.
 @Suite(.needs("chromium")) struct STAGStudentBrowserTests {
@@ -27,9 +27,8 @@ import TesseraTestFixtures
                                           room: "355", limit: 10, otherStudents: 3))
             let ws = FixtureWorkspace("http-browser-stag-student")
             try ConsoleBrowserTests.copyShippedManifest("stag", into: ws)
-            let empty: [String: Any] = [:]
-            ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": ["storage": empty, "clock": empty, "secrets": empty, "notifications": empty,
-                                                                               "http": ["hosts": ["stag-demo.zcu.cz", "www.zcu.cz"]]]]],
+            // The shipped default deployment's grants; the university's host and the canteen's lead to the emulator.
+            ws.writeDeployment(plugins: [["id": "cz.tessera.stag", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.stag")]],
                                extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-02-16T07:00:00Z"],
                                                      "http": ["redirects": ["https://stag-demo.zcu.cz": emulator.origin, "https://www.zcu.cz": emulator.origin]]]])
             let serve = try await ServeProcess.start(ws)
@@ -154,11 +153,41 @@ import TesseraTestFixtures
             #expect(note.contains("Programování (KMI/PRG)") && note.contains("Odevzdat úlohu 3") && note.contains("Řazení haldou"), "\(note)")
             #expect(try await text("document.getElementById('notes-status').textContent") == "Poznámka „Odevzdat úlohu 3“ je přidaná.")
             #expect(try await onThread { try page.developerText() } == [])
+            // Changed: Change fills the form in; she renames it and gives it a day, which the
+            // module then reminds her of the morning before (spec §7.1 (j)).
+            try await onThread {
+                try page.click("#notes li.note button.change")
+                try page.waitFor("!document.getElementById('note-cancel').hidden", "the form changing the note")
+            }
+            #expect(try await text("document.getElementById('note-form-heading').textContent") == "Úprava poznámky „Odevzdat úlohu 3“")
+            #expect(try await text("document.getElementById('note-title').value") == "Odevzdat úlohu 3")
+            #expect(try await onThread { try page.fitsItsWidth() })
+            try await onThread {
+                try page.screenshots("stag-student-note", in: ConsoleBrowserTests.artifacts)
+                try page.use(.phone)
+            }
+            try await onThread {
+                try page.evaluate("document.getElementById('note-title').select()")
+                try page.type("Odevzdat úlohu 4", into: "note-title")
+                try page.choose("2026-02-20", in: "note-day")
+                try page.click("#note-form button[type=submit]")
+                try page.waitFor("document.getElementById('notes-status').textContent.includes('upravena')", "the note changed")
+            }
+            #expect(try await text("document.getElementById('notes-status').textContent") == "Poznámka „Odevzdat úlohu 4“ je upravena.")
+            let changed = try await text("document.querySelector(\"#notes section[data-subject='KMI/PRG'] li.note\").innerText")
+            #expect(changed.contains("Odevzdat úlohu 4") && changed.contains("20. 2. 2026") && changed.contains("Řazení haldou"), "\(changed)")
+            #expect(try await text("document.getElementById('note-form-heading').textContent") == "Přidat poznámku")
+            let planned = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stag/ops/notifications-status",
+                                                          headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array("{}".utf8))
+            let noteReminders = (try JSONValue(parsing: planned.text)["pending"]?.objectValue ?? [:]).filter { $0.key.hasPrefix("stag:noteDue:") }
+            #expect(noteReminders.values.map(\.stringValue) == ["2026-02-19T07:00:00Z"], "\(planned.text)")
+            #expect(try await onThread { try page.developerText() } == [])
+            #expect(try await onThread { try page.fitsItsWidth() })
             try await onThread {
                 try page.click("#notes li.note button.delete")
                 try page.waitFor("!document.querySelector('#notes li.note')", "the note deleted")
             }
-            #expect(try await text("document.getElementById('notes-status').textContent") == "Poznámka „Odevzdat úlohu 3“ je smazaná.")
+            #expect(try await text("document.getElementById('notes-status').textContent") == "Poznámka „Odevzdat úlohu 4“ je smazaná.")
             #expect(try await text("document.getElementById('notes').textContent") == "Zatím žádné poznámky.")
 
             // The reminder before each class, off by default, switched on: said, and kept by the module.
