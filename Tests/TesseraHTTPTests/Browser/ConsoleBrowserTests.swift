@@ -403,6 +403,16 @@ import TesseraTestFixtures
         Fixtures.write(manifest.serialized(), to: ws.root + "/\(name).json")
     }
 
+    /// The grants the shipped default deployment (`manifests/deployments/default.json`) gives the
+    /// plugin `id`: a module's page is walked with what an operator's first start gives it.
+    static func shippedGrants(of id: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/manifests/deployments/default.json"))
+        let deployment = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let plugins = try #require(deployment["plugins"] as? [[String: Any]])
+        let plugin = try #require(plugins.first { $0["id"] as? String == id }, "the default deployment enables \(id)")
+        return try #require(plugin["grants"] as? [String: Any])
+    }
+
     /// Opens the console and signs in with `token`, as an operator does; the token is then kept
     /// for the tab, so modules' pages use it too.
     static func signIn(_ page: BrowserPage, at base: String, with token: String) throws {

@@ -41,8 +41,7 @@ import TesseraTestFixtures
             ])
             let ws = FixtureWorkspace("http-browser-finance-month")
             try ConsoleBrowserTests.copyShippedManifest("finance", into: ws)
-            let empty: [String: Any] = [:]
-            ws.writeDeployment(plugins: [["id": "cz.tessera.finance", "grants": ["storage": empty, "clock": empty, "secrets": empty, "http": empty]]],
+            ws.writeDeployment(plugins: [["id": "cz.tessera.finance", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.finance")]],
                                extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-10T08:00:00Z"],
                                                      "http": ["redirects": ["https://fioapi.fio.cz": "http://127.0.0.1:\(fio.port)"]]]])
             // Windows-1250, as many Czech banks still write their CSV.

@@ -21,7 +21,7 @@ import TesseraTestFixtures
         let executable = try #require(HeadlessChromium.executable)
         let ws = FixtureWorkspace("http-browser-stress-programme")
         try ConsoleBrowserTests.copyShippedManifest("stress", into: ws)
-        ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]],
+        ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.stress")]],
                            extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
         let serve = try await ServeProcess.start(ws)
         defer { serve.process.terminate() }
