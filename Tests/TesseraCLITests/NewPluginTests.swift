@@ -10,65 +10,74 @@ import TesseraTestFixtures
         try await runDetached(Fixtures.tesseraExecutable, ["new-plugin"] + arguments)
     }
 
-    // Builds the SDK package again in the generated package's own .build (about a minute on a cold
-    // machine). The time limit is a watchdog against a hang, not a measurement.
-    @Test(.hangWatchdog) func generatedPackageBuildsVerifiesAndServesCalls() async throws {
+    /// docs/plugin-guide.md step by step, its commands read from the guide and run as a reader
+    /// types them (``PluginGuide``): step 1 generates the package, builds it, verifies it and runs
+    /// its tests; step 9 writes the guide's deployment, lists and calls the plugin, and `tessera dev`
+    /// swaps an edit in. A step the guide gets wrong fails here. The package builds the SDK again in
+    /// its own .build (about a minute on a cold machine); the time limit is a watchdog against a
+    /// hang, not a measurement.
+    @Test(.hangWatchdog) func thePluginGuideWalkedStepByStep() async throws {
         let started = ContinuousClock.now
         let root = Fixtures.temporaryDirectory("new-plugin")
         defer { try? FileManager.default.removeItem(atPath: root) }  // its .build is about 40 MB
-        let created = try await newPlugin("Notes", "--dir", root)
-        #expect(created.status == 0, "\(created.stderr)")
+        let guide = try PluginGuide(source: root)
         let package = root + "/Notes"
+        var here = root
+
+        // Step 1: `tessera new-plugin`, `swift build`, `tessera plugins verify`, `swift test`.
+        let generate = PluginGuide.commands(try #require(guide.blocks("sh", inStep: "1. Generate").first))
+        try #require(generate.count == 4, "step 1's commands: \(generate)")
+        let created = try await guide.run(generate[0], in: &here)
+        try #require(created.status == 0, "\(generate[0]): \(created.stderr)")
         #expect(created.stdout.contains("created plugin com.example.notes in \(package)"))
         #expect(created.stdout.contains("Sources/Notes/NotesPlugin.swift"))
-        #expect(created.stdout.contains("swift build"))
 
-        // Built as a plugin author would: `swift build` in the package folder, nothing from this repo's .build.
-        let built = try await runDetached("/usr/bin/env", ["swift", "build"], directory: package)
-        try #require(built.status == 0, "swift build failed:\n\(built.stdout)\n\(built.stderr)")
+        // Built as a plugin author would: in the package folder, nothing from this repo's .build.
+        let built = try await guide.run(generate[1], in: &here)
+        try #require(built.status == 0, "\(generate[1]) failed:\n\(built.stdout)\n\(built.stderr)")
+        #expect(here == package, "the guide moves into the package")
         // Quiet: no warning the author did not cause (the SDK's 648 about Foundation's library
         // evolution are the SDK's own, silenced in its package).
         let warnings = (built.stdout + built.stderr).split(separator: "\n").filter { $0.contains("warning:") }
         #expect(warnings.isEmpty, "\(warnings.count) warnings, the first: \(warnings.prefix(3).joined(separator: "\n"))")
-        let library = package + "/.build/debug/libNotes.so"
-        try #require(FileManager.default.fileExists(atPath: library))
+        try #require(FileManager.default.fileExists(atPath: package + "/.build/debug/libNotes.so"))
 
-        let verified = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "verify", library, "--manifest", package + "/manifest.json", "--load"])
-        #expect(verified.status == 0, "\(verified.stderr)")
+        let verified = try await guide.run(generate[2], in: &here)
+        #expect(verified.status == 0, "\(generate[2]): \(verified.stderr)")
         #expect(verified.stdout.contains("gate 3 ok (handshake: com.example.notes"))
+        print("plugin guide, step 1 without its tests (generate, swift build, verify): \(ContinuousClock.now - started)")
 
-        // A host whose manifests are the package folder and whose libraries are its .build/debug.
-        let ws = FixtureWorkspace("new-plugin-host")
-        ws.writeDeployment(plugins: [["id": "com.example.notes", "version": "^0.1", "grants": ["storage": [:] as [String: Any], "clock": [:] as [String: Any]]]],
-                           extra: ["manifestDirectories": [package], "libraryPaths": [package + "/.build/debug"]])
-        func tessera(_ arguments: String...) async throws -> ProcessResult {
-            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
-        }
-        let added = try await tessera("call", "com.example.notes", "add-item", #"{"text": "buy milk"}"#)
-        #expect(added.status == 0, "\(added.stderr)")
-        let id = try JSONValue(parsing: added.stdout)["id"]?.stringValue
-        #expect(id != nil)
-        #expect(id.map { Array($0)[14] } == "7", "the template makes time-ordered ids (RecordID, a version 7 UUID): \(id ?? "")")
-        let listed = try await tessera("call", "com.example.notes", "list-items", "--json")
-        #expect(listed.status == 0, "\(listed.stderr)")
-        let items = try JSONValue(parsing: listed.stdout)["items"]?.arrayValue ?? []
-        #expect(items.count == 1)
-        #expect(items.first?["text"] == "buy milk")
-        #expect(items.first?["id"]?.stringValue == id)
-        // The manifest's schema guards the operation.
-        #expect(try await tessera("call", "com.example.notes", "add-item", "{}").status == 2)
-        print("new-plugin round trip (generate, swift build, verify, two calls): \(ContinuousClock.now - started)")
-
-        // Its own tests, on the harness, from the first minute: `swift test` in the package.
+        // Its own tests, on the harness, from the first minute.
         let testing = ContinuousClock.now
-        let tested = try await runDetached("/usr/bin/env", ["swift", "test"], directory: package)
-        #expect(tested.status == 0, "swift test failed:\n\(tested.stdout.suffix(4000))\n\(tested.stderr.suffix(4000))")
+        let tested = try await guide.run(generate[3], in: &here)
+        #expect(tested.status == 0, "\(generate[3]) failed:\n\(tested.stdout.suffix(4000))\n\(tested.stderr.suffix(4000))")
         #expect(tested.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/), "\(tested.stdout.suffix(2000))")
-        print("new-plugin swift test (first build of the harness, two tests): \(ContinuousClock.now - testing)")
+        print("plugin guide, swift test (first build of the harness, two tests): \(ContinuousClock.now - testing)")
 
-        // `tessera dev`: a broken edit is refused while generation 1 serves; the fix is swapped in.
-        let dev = try ChildProcess(Fixtures.tesseraExecutable, ["dev", "com.example.notes", "--package-path", package, "--port", "0", "--interval", "0.2",
-                                                                "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
+        // Step 9: the guide's deployment, beside the package, and its commands from that folder.
+        let deployment = try #require(guide.blocks("json", inStep: "9. Load").first)
+        Fixtures.write(deployment, to: root + "/dev.json")
+        here = root
+        let load = PluginGuide.commands(try #require(guide.blocks("sh", inStep: "9. Load").first))
+        try #require(load.count == 3, "step 9's commands: \(load)")
+        let listed = try await guide.run(load[0], in: &here)
+        #expect(listed.status == 0, "\(load[0]): \(listed.stdout)\n\(listed.stderr)")
+        #expect(listed.stdout.contains("com.example.notes") && listed.stdout.contains("active"), "\(listed.stdout)")
+        let added = try await guide.run(load[1], in: &here)
+        #expect(added.status == 0, "\(load[1]): \(added.stderr)")
+        let id = try JSONValue(parsing: added.stdout)["id"]?.stringValue
+        #expect(id.map { Array($0)[14] } == "7", "the template makes time-ordered ids (RecordID, a version 7 UUID): \(id ?? "")")
+        // Beyond the guide: the item is there, and the manifest's schema guards the operation.
+        func tessera(_ arguments: String...) async throws -> ProcessResult {
+            try await runDetached(Fixtures.tesseraExecutable, arguments + ["--deployment", "dev.json"], directory: root)
+        }
+        let items = try JSONValue(parsing: try await tessera("call", "com.example.notes", "list-items", "--json").stdout)["items"]?.arrayValue ?? []
+        #expect(items.count == 1 && items.first?["id"]?.stringValue == id, "\(items)")
+        #expect(try await tessera("call", "com.example.notes", "add-item", "{}").status == 2)
+
+        // `tessera dev` as the guide says (on a free port, looking for edits every 0.2 s): a broken
+        // edit is refused while generation 1 serves; the fix is swapped in.
+        let dev = try ChildProcess("/bin/bash", ["-c", PluginGuide.replacingTheShell(with: load[2] + " --port 0 --interval 0.2")], directory: root)
         defer { if dev.isRunning { Task { await dev.terminateAndWait() } } }  // only when an expectation threw
         var seen = ""
         func readUntil(_ marker: String) async -> Bool {
