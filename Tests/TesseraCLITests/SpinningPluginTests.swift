@@ -6,11 +6,13 @@ import Testing
 import TesseraTestFixtures
 
 /// Issue 43: in-process plugins that spin hold Swift's shared threads (one per core), which nothing
-/// can take back from them. The host's own endpoints must answer all the same, and a SIGTERM must
-/// still end the host. `tessera serve` runs the fixture plugin in its own process; one more call
+/// can take back from them. The host's own endpoints must answer all the same, and a SIGTERM or a
+/// SIGINT must still end the host within its 2 s grace. `tessera serve` runs the fixture plugin in its own process; one more call
 /// than there are cores spins (`spin-until`: a loop that never suspends, until a file exists).
-@Suite(.hangWatchdog) struct SpinningPluginTests {
-    @Test func theHostsOwnEndpointsAnswerAndSIGTERMEndsItWhilePluginsHoldEveryPoolThread() async throws {
+@Suite(.hangWatchdog, .serialized) struct SpinningPluginTests {
+    /// SIGTERM (a supervisor's stop) and SIGINT (Ctrl-C) alike.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func theHostsOwnEndpointsAnswerAndASignalEndsItWhilePluginsHoldEveryPoolThread(signal: Int32) async throws {
         let (process, token, url) = try await CrashingPluginTests.serveTheFixtureInProcess("serve-spinning", operations: ["echo", "spin-until"])
         defer { if process.isRunning { process.killNow() } }
         let scratch = Fixtures.temporaryDirectory("spinning")
@@ -46,10 +48,11 @@ import TesseraTestFixtures
         // The clean stop waits for the calls in flight, which never end: the host gives it its
         // grace, then ends, saying why.
         let asked = ContinuousClock.now
-        process.terminate()
+        kill(process.processIdentifier, signal)
         let status = await process.exitStatus()
         let said = await process.output()
-        print("the host ended \(ContinuousClock.now - asked) after SIGTERM, status \(status): \(said.split(separator: "\n").last ?? "")")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        print("the host ended \(ContinuousClock.now - asked) after \(name), status \(status): \(said.split(separator: "\n").last ?? "")")
         #expect(status == 0)
         #expect(said.contains("tessera: stopping now: the clean stop took longer than 2 s"), "\(said)")
     }
