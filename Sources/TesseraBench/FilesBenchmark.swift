@@ -77,7 +77,7 @@ private func benchFile(bytes count: Int) -> Data {
 private func writeFilesDeployment(root: String, megabytes: Int) throws -> String {
     let name: JSONValue = ["type": "string"]
     let manifest: JSONValue = [
-        "id": .string(BenchAlbum.id), "name": "Bench album", "version": "1.0.0", "sdk": ["abi": "1.9", "toolchain": "6.3.1"],
+        "id": .string(BenchAlbum.id), "name": "Bench album", "version": "1.0.0", "sdk": ["abi": "1.10", "toolchain": "6.3.1"],
         "library": ["path": "in-process.so"], "requires": [["capability": "files", "version": "^1.0"]],
         "permissions": ["files": ["mediaTypes": ["image/jpeg"], "maxFileMB": .integer(Int64(megabytes * 2))]],
         "operations": [

@@ -17,7 +17,7 @@ struct SDK: AsyncParsableCommand {
             discussion: """
                 DIR must not exist, or be empty. It gets the SDK package (Package.swift; the Swift library; the C headers \
                 of the plugin ABI and of the stamp), .swift-version with the one Swift version plugins must be built \
-                with, and a README; then one git commit, tagged with the SDK's version (its ABI version, such as 1.9.0), \
+                with, and a README; then one git commit, tagged with the SDK's version (its ABI version, such as 1.10.0), \
                 so that it can be published and a checkout of a version named. A plugin names the folder by path \
                 (SwiftPM refuses unsafe flags, which the SDK's library evolution needs, in a package named by version): \
                 `tessera new-plugin NAME --sdk DIR` writes such a package.

@@ -108,7 +108,7 @@ import TesseraTestFixtures
         let manifest = try JSONValue(parsing: String(contentsOfFile: package + "/manifest.json", encoding: .utf8))
         #expect(manifest["id"] == "com.example.my-notes")
         #expect(manifest["library"]?["name"] == "My_Notes")
-        #expect(manifest["sdk"]?["abi"] == "1.9")
+        #expect(manifest["sdk"]?["abi"] == "1.10")
         #expect(manifest["sdk"]?["toolchain"] == "6.3.1")
         let packageSwift = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
         #expect(packageSwift.contains(#"path: "\#(Fixtures.repositoryRoot)/sdk""#))

@@ -15,7 +15,7 @@ import TesseraTestFixtures
         let export = root + "/tessera-sdk"
         let exported = try await runDetached(Fixtures.tesseraExecutable, ["sdk", "export", export])
         try #require(exported.status == 0, "\(exported.stdout)\n\(exported.stderr)")
-        #expect(exported.stdout.contains("a git repository tagged 1.9.0"), "\(exported.stdout)")
+        #expect(exported.stdout.contains("a git repository tagged 1.10.0"), "\(exported.stdout)")
         #expect(exported.stdout.contains(#".package(name: "TesseraSDK", path: "\#(export)")"#), "\(exported.stdout)")
         // The package, the C headers and the pinned toolchain; not the SDK's tests.
         for file in ["Package.swift", "Sources/TesseraSDK/Plugin.swift", "Sources/CTesseraABI/include/tessera_abi.h",

@@ -142,7 +142,7 @@ import TesseraTestFixtures
         }
         let rss = page.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
         #expect((rss ?? 0) > 1_000_000, "a resident size in bytes: \(String(describing: rss))")
-        #expect(page.contains(#"tessera_build_info{version="0.1.0",swift="6.3.1",sdk_abi="1.9"} 1.0"#), "\(page.suffix(600))")
+        #expect(page.contains(#"tessera_build_info{version="0.1.0",swift="6.3.1",sdk_abi="1.10"} 1.0"#), "\(page.suffix(600))")
         // Calls are still limited: the second call is refused.
         var calls: [Int] = []
         for _ in 0..<2 {

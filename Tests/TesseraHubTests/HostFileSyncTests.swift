@@ -18,7 +18,7 @@ struct HostFileSyncTests {
         Fixtures.write("""
         {
           "id": "test.photos", "name": "Photos", "version": "1.0.0",
-          "sdk": {"abi": "1.9", "toolchain": "6.3.1"}, "library": {"name": "Photos"},
+          "sdk": {"abi": "1.10", "toolchain": "6.3.1"}, "library": {"name": "Photos"},
           "requires": [{"capability": "storage", "version": "^1.0"}, {"capability": "sync", "version": "^1.0"},
                        {"capability": "files", "version": "^1.0"}],
           "permissions": {"files": {"mediaTypes": ["image/jpeg"]}},

@@ -23,7 +23,7 @@ struct HostSyncTests {
         Fixtures.write("""
         {
           "id": "test.diary", "name": "Diary", "version": "1.0.0",
-          "sdk": {"abi": "1.9", "toolchain": "6.3.1"}, "library": {"name": "Diary"},
+          "sdk": {"abi": "1.10", "toolchain": "6.3.1"}, "library": {"name": "Diary"},
           "requires": [{"capability": "storage", "version": "^1.0"}, {"capability": "sync", "version": "^1.0"}],
           "permissions": {},
           \(sync)

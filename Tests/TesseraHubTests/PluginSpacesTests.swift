@@ -17,7 +17,7 @@ struct PluginSpacesTests {
         Fixtures.write("""
         {
           "id": "\(id)", "name": "Spaces", "version": "1.0.0",
-          "sdk": {"abi": "1.9", "toolchain": "6.3.1"}, "library": {"name": "Spaces"},
+          "sdk": {"abi": "1.10", "toolchain": "6.3.1"}, "library": {"name": "Spaces"},
           "requires": [{"capability": "storage", "version": "^1.0"}, \(sync ? #"{"capability": "sync", "version": "^1.0"},"# : "")
                        {"capability": "notifications", "version": "^1.0"}],
           "permissions": {"notifications": {"spaces": true}},

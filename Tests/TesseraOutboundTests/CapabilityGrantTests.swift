@@ -16,7 +16,7 @@ import TesseraTesting
         let text = """
         {
           "id": "test.fetcher", "name": "Fetcher", "version": "1.0.0",
-          "sdk": {"abi": "1.9", "toolchain": "6.3.1"}, "library": {"name": "Fetcher"},
+          "sdk": {"abi": "1.10", "toolchain": "6.3.1"}, "library": {"name": "Fetcher"},
           "requires": [\(requirements.joined(separator: ", "))],
           "permissions": {"http": {"hosts": [\(hostList)]}},
           "operations": [

@@ -8,7 +8,7 @@ import TesseraTestFixtures
 /// The SDK changes by additions only, so a plugin built against an earlier SDK keeps working:
 /// a library built before the host-only context members moved to SPI (Fixtures/sdk-1.3) passes the
 /// three gates, starts, and serves through the host's new dispatch path — on a host whose SDK is
-/// a minor version ahead (1.9), as the version rule allows.
+/// several minor versions ahead (1.10), as the version rule allows.
 @Suite struct SDKCompatibilityTests {
     @Test func aLibraryBuiltBeforeTheHostOnlyMembersMovedStillLoadsAndServes() async throws {
         let ws = FixtureWorkspace("sdk-1.3-hello")

@@ -20,7 +20,7 @@ public struct FixtureWorkspace: Sendable {
                             edit: (inout [String: Any]) -> Void = { _ in }) -> String {
         var manifest: [String: Any] = [
             "id": id, "name": "Fixture \(id)", "version": "1.0.0",
-            "sdk": ["abi": "1.9", "toolchain": "6.3.1"],
+            "sdk": ["abi": "1.10", "toolchain": "6.3.1"],
             "library": ["path": library],
             "requires": [["capability": "storage", "version": "^1.0", "optional": true]],
             "permissions": [:] as [String: Any],

@@ -14,7 +14,7 @@ public enum PluginBuilder {
         case noEntry
         /// A plugin linked against a static copy of the SDK instead of libTesseraSDK.so.
         case staticSDK
-        /// A plugin whose stamp says SDK 1.0 but whose handshake reports SDK 1.9.
+        /// A plugin whose stamp says SDK 1.0 but whose handshake reports a minor version newer than the host's.
         case handshakeNewerMinor
         /// A plugin whose handshake reports another id than its manifest.
         case wrongID

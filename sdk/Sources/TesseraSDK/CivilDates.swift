@@ -7,7 +7,8 @@ import Foundation
 // Day arithmetic is integer arithmetic on the proleptic Gregorian calendar (days since 1970-01-01),
 // so it never meets a daylight-saving change: a day is always one day.
 
-/// A day of the calendar, with no time and no zone: a birthday, a due date, the day of a diary entry.
+/// A day of the calendar, with no time and no zone: a birthday, a due date, the day of a diary entry
+/// (SDK 1.10).
 ///
 /// Its text is `YYYY-MM-DD`, which sorts as the days do. Only days that exist are made:
 /// `CivilDate("2026-02-30")` is nil.
@@ -100,7 +101,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, LosslessStringConvertib
     }
 }
 
-/// A month of the calendar, with no zone: a budget's month, a statement's month.
+/// A month of the calendar, with no zone: a budget's month, a statement's month (SDK 1.10).
 ///
 /// Its text is `YYYY-MM`, which sorts as the months do.
 public struct CivilMonth: Hashable, Comparable, Sendable, LosslessStringConvertible {

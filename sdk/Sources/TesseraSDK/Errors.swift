@@ -47,7 +47,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// ``code`` stays the kind of refusal (and so the HTTP status); the reason says which rule
     /// refused, so a client can show its own sentence for it. A plugin lists its reasons in its
-    /// manifest's `reasons`, in snake_case, and never writes them into ``message``.
+    /// manifest's `reasons`, in snake_case, and never writes them into ``message``. (SDK 1.10.)
     public var reason: Code?
 
     /// Creates an error.

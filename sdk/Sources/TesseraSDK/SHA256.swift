@@ -17,7 +17,7 @@ internal import CTesseraSHA256
 ///
 /// The state is a value (eight words, a 64-byte block buffer and a length), so copying a
 /// half-fed hash forks it. The hash is not constant-time over its message; compare MACs with
-/// ``constantTimeEquals(_:_:)``.
+/// ``constantTimeEquals(_:_:)``. (SDK 1.10.)
 public struct SHA256: Sendable {
     /// The digest size in bytes.
     public static let digestSize = 32

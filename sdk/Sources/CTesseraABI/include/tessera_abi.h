@@ -37,12 +37,15 @@
  * attachmentTypeNotAllowed, attachmentTooLarge, mailRateExceeded); 1.7 adds time-ordered record ids
  * (RecordID.timeOrdered(at:)); 1.8 adds notification priorities and catalogue messages
  * (NotificationRequest.priority and message, NotificationPriority, NotificationMessage, NotificationValue);
- * 1.9 adds the logged-in person's display name (LoggedInPerson.displayName). */
+ * 1.9 adds the logged-in person's display name (LoggedInPerson.displayName); 1.10 adds SHA-256, HMAC and
+ * PBKDF2 (SHA256 with authenticationCode, derivedKey and constantTimeEquals), civil dates (CivilDate,
+ * CivilMonth, CivilCalendar) and a refusal's reason (PluginError.reason, PluginError.init(_:_:field:reason:),
+ * PluginError.Code as a string literal). */
 #ifndef TESSERA_SDK_ABI_MAJOR
 #define TESSERA_SDK_ABI_MAJOR 1u
 #endif
 #ifndef TESSERA_SDK_ABI_MINOR
-#define TESSERA_SDK_ABI_MINOR 9u
+#define TESSERA_SDK_ABI_MINOR 10u
 #endif
 
 /* 'TSST' little-endian: marks a stamp record. */
