@@ -78,11 +78,11 @@ let package = Package(
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "TesseraSystem"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
-        .target(name: "TesseraRecurrence"),
+        .target(name: "TesseraRecurrence", dependencies: ["TesseraSystem"]),
         .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence", "TesseraOnDemand"]),
         .target(name: "TesseraEvents", dependencies: [sdk, "TesseraSQLite", "TesseraClock"]),
         .target(name: "TesseraLocation", dependencies: [sdk, "TesseraClock", "TesseraSystem", "TesseraOnDemand"]),
-        .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraSync", dependencies: [sdk, "TesseraSQLite", "TesseraSystem"]),
         // Foundation's networking and XML in a library of their own, loaded on first use by
         // TesseraOnDemand: the host's executable links neither (docs/architecture.md).
         .target(name: "TesseraFoundationOnDemand"),

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// Parses the RFC 3339 timestamps that GPX files and gpsd write, such as `2024-05-01T08:30:00Z`,
 /// `2024-05-01T08:30:00.250Z` or `2024-05-01T10:30:00+02:00`.
@@ -20,19 +21,9 @@ enum ISO8601Timestamp {
         else { return nil }
         let fraction = scanner.skip(".") ? scanner.fraction() : 0
         guard let fraction, let offset = scanner.zoneOffset(), scanner.atEnd else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Int(GregorianDays.days(year: Int64(year), month: Int64(month), day: Int64(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

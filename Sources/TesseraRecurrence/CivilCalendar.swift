@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// Gregorian calendar arithmetic in plain integers, with no time zone and no `Calendar`.
 ///
 /// The evaluator counts days and seconds from 2001-01-01 00:00, the epoch `Date` itself uses
@@ -12,30 +14,13 @@ enum CivilCalendar {
     private static let referenceDayFrom1970: Int64 = 11_323
 
     /// The day number of `year-month-day` (the date need not exist: 2026-02-30 is 2026-03-02).
-    ///
-    /// Howard Hinnant's `days_from_civil`: shifting the year to start in March puts the leap day
-    /// last, so month lengths follow a fixed pattern that `(153 * m + 2) / 5` reproduces.
     static func dayNumber(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468 - referenceDayFrom1970
+        GregorianDays.days(year: Int64(year), month: Int64(month), day: Int64(day)) - referenceDayFrom1970
     }
 
     /// The year, month and day of a day number; the inverse of ``dayNumber(year:month:day:)``.
     static func date(ofDay dayNumber: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = dayNumber + referenceDayFrom1970 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = GregorianDays.date(days: dayNumber + referenceDayFrom1970)
         return (Int(year), Int(month), Int(day))
     }
 

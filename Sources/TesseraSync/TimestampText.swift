@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// The text pieces of ``HLCTimestamp``: ISO-8601 milliseconds in UTC and fixed-width uppercase hex.
 ///
 /// Written by hand rather than with `Date.ISO8601FormatStyle`: the store formats or parses a
@@ -44,7 +46,7 @@ enum TimestampText {
         mutating func iso(millis: Int64) {
             let days = millis / 86_400_000
             let inDay = millis % 86_400_000
-            let (year, month, day) = TimestampText.civil(fromDays: days)
+            let (year, month, day) = GregorianDays.date(days: days)
             decimal(year, width: 4)
             byte(UInt8(ascii: "-"))
             decimal(month, width: 2)
@@ -100,7 +102,7 @@ enum TimestampText {
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60
         else { return nil }
-        let days = self.days(fromCivil: year, month, day)
+        let days = GregorianDays.days(year: year, month: month, day: day)
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
     }
 
@@ -126,28 +128,5 @@ enum TimestampText {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
