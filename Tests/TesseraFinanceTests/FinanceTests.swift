@@ -167,6 +167,8 @@ import TesseraTesting
         // AS-07: to two decimals too (76.92 and 23.08), still adding up to 100.
         #expect(month["byCategory"]?.arrayValue?.map { $0["share"] } == ["76.92", "23.08"])
         #expect(Money.percentSharesTwoDecimals([5000, 3000, 1000]) == ["55.56", "33.33", "11.11"])
+        // The figures for AS-07 (55.56 / 33.34 / 11.10) are those of 50.00, 30.01 and 9.99.
+        #expect(Money.percentSharesTwoDecimals([5000, 3001, 999]) == ["55.56", "33.34", "11.10"])
         #expect(Money.percentSharesTwoDecimals([1, 1, 1]) == ["33.34", "33.33", "33.33"] && Money.percentSharesTwoDecimals([0, 0]) == ["0.00", "0.00"])
         #expect(month["series"]?.arrayValue?.count == 31)
         let year = try await host.call("overview", ["period": "year", "year": 2025])

@@ -12,7 +12,8 @@ import TesseraTestFixtures
 /// without one of its answers is refused in a Slovak sentence next to that question), then
 /// relaxation opens: she reads the introduction, starts the stopwatch (it counts on the page's own
 /// tick), the host's clock moves five minutes, and she stops it: the page says how long the
-/// exercise lasted as the host measured it, and when week 3 opens. At every step nothing meant for
+/// exercise lasted as the host measured it, and when week 3 opens. Then she goes on to the end:
+/// weeks 3 and 4 with their ratings and the exit questionnaires, each when the page offers it. At every step nothing meant for
 /// developers is on the page, and it fits a phone and a desktop; the screenshots are
 /// artifacts/stress-programme-*-phone.png and -desktop.png.
 @Suite(.needs("chromium")) struct StressProgrammeBrowserTests {
@@ -172,6 +173,161 @@ import TesseraTestFixtures
         #expect(weeks.contains("Ciele: dokončené 2. 3. 2026 a ohodnotené"))
         #expect(weeks.contains("Relaxácia: dokončené 8. 3. 2026"))
         try await looksRight("relaxed")
+
+        // Weeks 3 and 4, their ratings and the exit questionnaires, as the page offers them: what
+        // it asks next is answered, and when it says the next step opens later, six days pass.
+        let forms = ["evaluation-form", "week-form", "meaning-form", "questionnaire-exit-retest", "exit-form"]
+        let chooseInEveryQuestion: @Sendable (String) async throws -> Void = { form in
+            _ = try await onThread {
+                try page.evaluate("""
+                    [...document.querySelectorAll('#\(form) fieldset')].forEach((question) => {
+                      const choices = [...question.querySelectorAll('input[type=radio]')];
+                      if (choices.length) choices[Math.floor(choices.length / 2)].click();
+                    })
+                    """)
+            }
+        }
+        var seen: [String] = []
+        for _ in 0..<12 {
+            let shown = try await onThread {
+                try page.evaluate("\(JSONValue.array(forms.map { .string($0) }).serialized()).find((id) => document.getElementById(id)) ?? ''").stringValue ?? ""
+            }
+            if shown.isEmpty {
+                if try await text("next-step") == "Program máš za sebou. Ďakujeme, že si sa zúčastnil/a!" { break }
+                _ = try await call("POST", "/v1/clock/advance", #"{"by": "6d"}"#)
+                try await onThread {
+                    try page.navigate(base + "/ui/cz.tessera.stress/")
+                    try page.waitFor("document.body.dataset.ready === 'true'", "the page after six days")
+                }
+                continue
+            }
+            seen.append(shown)
+            if shown == "week-form" || shown == "meaning-form" {
+                let fields = try await onThread {
+                    try page.evaluate("[...document.querySelectorAll('#\(shown) textarea, #\(shown) input:not([type=radio])')].map((c) => c.id).join(',')").stringValue ?? ""
+                }
+                for field in fields.split(separator: ",") {
+                    try await onThread { try page.type("Odpoveď do \(field)", into: String(field)) }
+                }
+            }
+            try await chooseInEveryQuestion(shown)
+            #expect(try await onThread { try page.developerText() } == [], "developer text in \(shown)")
+            try await onThread {
+                try page.click("#\(shown) button[type=submit]")
+                try page.waitFor("document.body.dataset.ready === 'true' && !document.getElementById('\(shown)')", "\(shown) sent")
+            }
+        }
+        #expect(seen.contains("week-form") && seen.contains("meaning-form") && seen.contains("questionnaire-exit-retest") && seen.contains("exit-form"),
+                "the steps the page asked for: \(seen)")
+        #expect(try await text("next-step") == "Program máš za sebou. Ďakujeme, že si sa zúčastnil/a!")
+        let states = try await operation("programme", "{}")["weeks"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" }
+        #expect(states == ["completed", "completed", "completed", "completed"], "\(states ?? [])")
+        try await looksRight("finished")
         _ = try await serve.terminate()
+    }
+
+    /// The rest of the programme's page (issue 42), in Czech on a phone: after consent a student
+    /// writes in her diary (a stress record with the question its level asks, then a note, which
+    /// only a day with a record allows), reads a section of the library and comes back to its
+    /// start, and withdraws from the research: refused while she has not ticked that she
+    /// understands, in a sentence next to the box; then her data is gone and the page says so.
+    @Test(.hangWatchdog) func aStudentKeepsHerDiaryReadsTheLibraryAndWithdrawsInCzech() async throws {
+        let executable = try #require(HeadlessChromium.executable)
+        let ws = FixtureWorkspace("http-browser-stress-diary")
+        try ConsoleBrowserTests.copyShippedManifest("stress", into: ws)
+        ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.stress")]],
+                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
+        let serve = try await ServeProcess.start(ws)
+        defer { serve.process.terminate() }
+        let token = try #require(serve.adminToken)
+        let base = "http://127.0.0.1:\(serve.port)"
+        let browser = try await HeadlessChromium.launch(executable: executable)
+        defer { browser.quit() }
+        let page = try await onThread { try BrowserPage(browser) }
+        let evaluate: @Sendable (String) async throws -> String = { expression in
+            try await onThread { try page.evaluate(expression).stringValue ?? "" }
+        }
+        let operation: @Sendable (String, String) async throws -> JSONValue = { name, body in
+            let answer = try await RawHTTPClient.request(port: serve.port, "POST", "/v1/plugins/cz.tessera.stress/ops/\(name)",
+                                                         headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                                                         body: Array(body.utf8))
+            return try JSONValue(parsing: answer.text)
+        }
+        let looksRight: @Sendable (String) async throws -> Void = { name in
+            let developerText = try await onThread { try page.developerText() }
+            #expect(developerText == [], "developer text at \(name)")
+            let fits = try await onThread { try page.fitsItsWidth() }
+            #expect(fits, "\(name) is wider than a phone")
+        }
+
+        // Consent given the way the page gives it (its own test walks that), then the page in Czech.
+        _ = try await operation("consent-give", #"{"consentVersion": "1", "accepted": true}"#)
+        try await onThread {
+            try page.use(.phone)
+            try ConsoleBrowserTests.signIn(page, at: base, with: token)
+            try page.evaluate("localStorage.setItem('tessera.language', 'cs')")
+            try page.navigate(base + "/ui/cz.tessera.stress/")
+            try page.waitFor("document.body.dataset.ready === 'true' && !document.getElementById('diary-section').hidden", "the diary")
+        }
+        #expect(try await evaluate("document.getElementById('note-form').hidden ? 'hidden' : 'shown'") == "hidden", "no note before a record")
+
+        // A stress record: choosing a level asks that level's question, and the answer is kept under it.
+        try await onThread { try page.click("#levels input[value='1']") }
+        let question = try await evaluate("document.getElementById('question').textContent")
+        #expect(!question.isEmpty && question != "Nejdřív vyber, jak se cítíš.", "\(question)")
+        try await onThread {
+            try page.type("Zkouška z matematiky", into: "answer")
+            try page.click("#record-form button[type=submit]")
+            try page.waitFor("document.getElementById('history').innerText.includes('Zkouška z matematiky')", "the record in the diary")
+        }
+        #expect(try await evaluate("document.getElementById('status').textContent") == "Uloženo do deníku.")
+        let history = try await evaluate("document.getElementById('history').innerText")
+        #expect(history.contains(question), "the record shows the question it answers: \(history)")
+        try await looksRight("diary")
+
+        // Now a note may follow.
+        try await onThread {
+            try page.waitFor("!document.getElementById('note-form').hidden", "the note form")
+            try page.type("Večer po procházce lepší", into: "note")
+            try page.click("#note-form button[type=submit]")
+            try page.waitFor("document.getElementById('history').innerText.includes('Večer po procházce lepší')", "the note in the diary")
+        }
+        #expect(try await evaluate("document.getElementById('status').textContent") == "Poznámka je přidaná.")
+        #expect(try await evaluate("document.getElementById('history').innerText").contains("Poznámka: Večer po procházce lepší"))
+        let days = try await operation("diary-list", "{}")["days"]?.arrayValue ?? []
+        #expect(days.first?["entries"]?.arrayValue?.count == 2, "\(days)")
+
+        // The library: a section opened from the start, its way back, and the start again.
+        let first = try await evaluate("document.querySelector('#library-children button').textContent")
+        #expect(!first.isEmpty)
+        try await onThread {
+            try page.click("#library-children button")
+            try page.waitFor("document.getElementById('library-title').textContent === \(BrowserPage.quoted(first))", "the section opened")
+        }
+        #expect(try await evaluate("document.getElementById('library-text').innerText").count > 40, "the section has its text")
+        #expect(try await evaluate("document.getElementById('library-path').innerText").contains("Knihovna"))
+        try await looksRight("library")
+        try await onThread {
+            try page.click("#library-path button")
+            try page.waitFor("document.getElementById('library-title').hidden", "back at the library's start")
+        }
+
+        // Withdrawing: refused without the box ticked, in a sentence next to it; then everything goes.
+        try await onThread {
+            try page.click("#cancel-form button[type=submit]")
+            try page.waitFor("document.getElementById('cancel-error').textContent !== ''", "the refusal without the box")
+        }
+        let refusal = try await evaluate("document.getElementById('cancel-error').textContent")
+        #expect(refusal == "Tohle nejde vrátit zpět, proto to nejdřív potvrď.", "\(refusal)")
+        #expect(try await operation("account-state", "{}")["state"]?.stringValue == "active")
+        try await looksRight("withdraw-refused")
+        try await onThread {
+            try page.click("#cancel-confirm")
+            try page.click("#cancel-form button[type=submit]")
+            try page.waitFor("document.getElementById('status').textContent === 'Tento účet byl zrušen a jeho data smazána.'", "withdrawn")
+        }
+        #expect(try await operation("account-state", "{}")["state"]?.stringValue == "revoked")
+        #expect(try await onThread { try page.developerText() } == [])
+        try await onThread { try page.screenshots("stress-programme-withdrawn", in: ConsoleBrowserTests.artifacts) }
     }
 }
