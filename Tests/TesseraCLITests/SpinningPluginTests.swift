@@ -67,7 +67,11 @@ import TesseraTestFixtures
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        // A session of its own: on Linux the shared session's connections to 127.0.0.1 are shared
+        // with every other test of the process, and a request can wait behind theirs.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 }
