@@ -40,15 +40,19 @@ import TesseraTestFixtures
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"kind": "\#(kind)"}"#.utf8)
-        // A session of its own, as in SpinningPluginTests: the time measured is the host's.
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let asked = ContinuousClock.now
-        _ = try? await session.data(for: request)  // the connection ends with the host
+        let call = Task { _ = try? await session.data(for: request) }  // the connection ends with the host
+        // When the host says it crashed, and when it has ended: the first tells how long the
+        // request took to reach the plugin, the second how long the host took to die after it.
+        var said = await process.output(until: "crashed the host")
+        let crashed = ContinuousClock.now - asked
         let status = try await onOwnThread { process.terminationStatus }
         let ended = ContinuousClock.now - asked
-        let said = await process.output()
-        print("\(kind): the host ended \(ended) after the request, status \(status): \(said.split(separator: "\n").last ?? "")")
+        _ = await call.value
+        said += await process.output()
+        print("\(kind): the plugin crashed \(crashed) after the request, the host ended \(ended) after the request, status \(status): \(said.split(separator: "\n").last ?? "")")
         #expect(said.contains("tessera: plugin 'fixture.isolated' crashed the host (\(name), signal \(signal))"), "\(said)")
         #expect(status == signal, "the process ended by \(name)")
     }

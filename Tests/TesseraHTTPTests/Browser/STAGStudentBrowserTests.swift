@@ -219,6 +219,9 @@ import TesseraTestFixtures
             // IS/STAG names the subject in English too (the page asks for its reads in English).
             #expect(try await text("\(lecture).querySelector('.class-name').textContent").hasPrefix("Programming"))
             try await onThread { try page.waitFor("document.getElementById('canteen-menu').innerText.includes('Beef sirloin')", "the menu in English") }
+            // The note reminder's switch and the note form's words in English too.
+            #expect(try await text("document.querySelector(\"[data-kind='noteDue'] label\").textContent") == "On a note’s due day (at 8:00)")
+            #expect(try await text("document.getElementById('note-cancel').textContent") == "Cancel")
             #expect(try await onThread { try page.evaluate("document.getElementById('reminder-classBefore').checked") } == true)
             #expect(try await onThread { try page.developerText() } == [])
             #expect(try await onThread { try page.fitsItsWidth() })

@@ -17,14 +17,20 @@ import TesseraTestFixtures
 /// developers is on the page, and it fits a phone and a desktop; the screenshots are
 /// artifacts/stress-programme-*-phone.png and -desktop.png.
 @Suite(.needs("chromium")) struct StressProgrammeBrowserTests {
-    // The time limit is a watchdog against a hang, not a measurement.
-    @Test(.hangWatchdog) func aStudentGoesFromConsentThroughWeekOneToTheRelaxationStopwatchInSlovak() async throws {
-        let executable = try #require(HeadlessChromium.executable)
-        let ws = FixtureWorkspace("http-browser-stress-programme")
+    /// `tessera serve` with the shipped stress module, the default deployment's grants, and a
+    /// virtual clock at Monday 2 March 2026, 8:00 UTC.
+    static func serveTheShippedModule(_ label: String) async throws -> ServeProcess {
+        let ws = FixtureWorkspace(label)
         try ConsoleBrowserTests.copyShippedManifest("stress", into: ws)
         ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.stress")]],
                            extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
-        let serve = try await ServeProcess.start(ws)
+        return try await ServeProcess.start(ws)
+    }
+
+    // The time limit is a watchdog against a hang, not a measurement.
+    @Test(.hangWatchdog) func aStudentGoesFromConsentThroughWeekOneToTheRelaxationStopwatchInSlovak() async throws {
+        let executable = try #require(HeadlessChromium.executable)
+        let serve = try await Self.serveTheShippedModule("http-browser-stress-programme")
         defer { serve.process.terminate() }
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
@@ -233,11 +239,7 @@ import TesseraTestFixtures
     /// understands, in a sentence next to the box; then her data is gone and the page says so.
     @Test(.hangWatchdog) func aStudentKeepsHerDiaryReadsTheLibraryAndWithdrawsInCzech() async throws {
         let executable = try #require(HeadlessChromium.executable)
-        let ws = FixtureWorkspace("http-browser-stress-diary")
-        try ConsoleBrowserTests.copyShippedManifest("stress", into: ws)
-        ws.writeDeployment(plugins: [["id": "cz.tessera.stress", "grants": try ConsoleBrowserTests.shippedGrants(of: "cz.tessera.stress")]],
-                           extra: ["providers": ["storage": ["kind": "sqlite"], "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
-        let serve = try await ServeProcess.start(ws)
+        let serve = try await Self.serveTheShippedModule("http-browser-stress-diary")
         defer { serve.process.terminate() }
         let token = try #require(serve.adminToken)
         let base = "http://127.0.0.1:\(serve.port)"
