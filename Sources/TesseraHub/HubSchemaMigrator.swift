@@ -17,7 +17,7 @@ enum HubSchemaMigrator {
                         nowMillis: Int64) async throws -> Int {
         let store = HubMigrations.store, location = database.location, dialect = database.dialect
         let declared = migrations.map { $0.storeMigration(for: dialect) }
-        try StoreMigrationRules.checkDeclared(declared, store: store, location: location)
+        try StoreMigrationRules.checkDeclared(declared, StoreMigrationError.Subject(store: store, location: location))
         try await database.transaction { sql in
             try await sql.lock("schema")
             try await sql.execute(StoreMigrationRules.createRecords, [])
@@ -35,7 +35,7 @@ enum HubSchemaMigrator {
         return try await database.transaction { sql -> Int? in
             try await sql.lock("schema")
             let applied = try await appliedMigrations(on: sql)
-            guard let next = try StoreMigrationRules.pending(declared, applied: applied, store: store, location: location).first else {
+            guard let next = try StoreMigrationRules.pending(declared, applied: applied, StoreMigrationError.Subject(store: store, location: location)).first else {
                 return nil
             }
             do {

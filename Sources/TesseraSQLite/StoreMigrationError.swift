@@ -1,8 +1,30 @@
-/// Why a host store's schema could not be brought up to date. The ``description`` names the store,
-/// its file (or database), and the versions involved, for the operator.
+/// Why a database's schema could not be brought up to date: one of the host's stores, the hub's, or
+/// a plugin's database. The ``description`` names the store, its file (or database), and the
+/// versions involved, for the operator; ``problem`` is the rule that refused, for code and tests.
 public struct StoreMigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Whose migrations they are: a store of the host's (`clock`, `notifications`, `hub`, …) or a
+    /// plugin's database, and where it is.
+    public struct Subject: Sendable, Hashable {
+        /// The store's name, or the plugin's id.
+        public let store: String
+        /// The database file, or for PostgreSQL the database.
+        public let location: String
+        /// A plugin's database: its migrations are the plugin's, and a newer plugin (not a newer
+        /// tessera) is what writes a later version.
+        public let isPlugin: Bool
+
+        public init(store: String, location: String, isPlugin: Bool = false) {
+            self.store = store
+            self.location = location
+            self.isPlugin = isPlugin
+        }
+
+        /// Plugin `id`'s database at `path`.
+        public static func plugin(_ id: String, path: String) -> Subject { Subject(store: id, location: path, isPlugin: true) }
+    }
+
     /// What went wrong.
-    public enum Problem: Sendable, Hashable {
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// A version below 1, at this position (from 0) of the declared list.
         case invalidVersion(version: Int, position: Int)
         /// The same version declared more than once.
@@ -20,21 +42,53 @@ public struct StoreMigrationError: Error, Sendable, Hashable, CustomStringConver
         /// Applying this version failed (with the database's message); that step was rolled back,
         /// the steps before it stay applied.
         case failed(version: Int, message: String)
+
+        /// The version at fault (for a database ahead, the version it is at).
+        public var version: Int {
+            switch self {
+            case .invalidVersion(let v, _), .duplicateVersion(let v), .missingVersion(let v, _), .outOfOrder(let v, _),
+                 .changedAfterApplied(let v), .recordMissing(let v, _), .failed(let v, _):
+                v
+            case .databaseAhead(let applied, _):
+                applied
+            }
+        }
+
+        /// The problem in one sentence, without naming the store (a plugin's own tests read it).
+        public var description: String {
+            switch self {
+            case .invalidVersion(let v, let p): "migration at position \(p) has version \(v); versions start at 1"
+            case .duplicateVersion(let v): "migration version \(v) is declared more than once"
+            case .missingVersion(let v, let n): "migration version \(v) is missing; versions must run 1...\(n) without gaps"
+            case .outOfOrder(let v, let p): "migration version \(v) is listed at position \(p); list migrations in version order 1...n"
+            case .databaseAhead(let applied, let known):
+                "the database is at schema version \(applied) but migrations are declared only up to \(known); a newer version wrote it"
+            case .changedAfterApplied(let v):
+                "migration \(v) was already applied to this database but its SQL has changed since; never edit a shipped migration, add a new one"
+            case .recordMissing(let v, let highest): "the database records version \(highest) applied but not version \(v)"
+            case .failed(let v, let message): "migration \(v) failed and was rolled back: \(message)"
+            }
+        }
     }
 
-    /// The store (`clock`, `notifications`, `hub`, …).
-    public let store: String
+    /// The store (`clock`, `notifications`, `hub`, …), or the plugin's id.
+    public var store: String { subject.store }
     /// The database file, or for PostgreSQL the database.
-    public let location: String
+    public var location: String { subject.location }
+    public let subject: Subject
     public let problem: Problem
 
     public init(store: String, location: String, problem: Problem) {
-        self.store = store
-        self.location = location
+        self.init(Subject(store: store, location: location), problem)
+    }
+
+    public init(_ subject: Subject, _ problem: Problem) {
+        self.subject = subject
         self.problem = problem
     }
 
     public var description: String {
+        if subject.isPlugin { return pluginDescription }
         let subject = "the \(store) store in \(location)"
         switch problem {
         case .invalidVersion(let v, let p):
@@ -57,11 +111,23 @@ public struct StoreMigrationError: Error, Sendable, Hashable, CustomStringConver
             return "\(subject): migration \(v) failed and was rolled back: \(message)"
         }
     }
+
+    /// A plugin's database: the plugin's migrations, which a newer plugin may be ahead of.
+    private var pluginDescription: String {
+        switch problem {
+        case .databaseAhead(let applied, let known):
+            "the database of plugin '\(store)' (\(location)) is at schema version \(applied) but the plugin declares migrations only up to "
+                + "\(known); it was written by a newer version of the plugin"
+        default:
+            "the database of plugin '\(store)' (\(location)): \(problem)"
+        }
+    }
 }
 
-/// The rules every host store's migrations follow, shared by the SQLite runner
-/// (``SQLiteConnection/migrate(_:parameters:nowMillis:)``) and the hub's runner on its
-/// `HubDatabase` (SQLite or PostgreSQL), with the records table both use.
+/// The rules every migration follows — a host store's, the hub's, a plugin's — shared by the SQLite
+/// runner (``SQLiteConnection/migrate(_:of:in:legacyVersion:run:applied:)``, for host stores and
+/// plugins' databases) and the hub's runner on its `HubDatabase` (SQLite or PostgreSQL), with the
+/// records table the host's stores and the hub use.
 public enum StoreMigrationRules {
     /// The records: one row per store and applied version, with the SQL applied (to refuse one
     /// edited later) and when (milliseconds since 1970). The same statement in SQLite and
@@ -77,10 +143,8 @@ public enum StoreMigrationRules {
     public static let insertRecord = "INSERT INTO _tessera_schema(store, version, sql, applied_ms) VALUES (?, ?, ?, ?)"
 
     /// Checks that `migrations` are versions 1...n, in order, each once.
-    public static func checkDeclared(_ migrations: [StoreMigration], store: String, location: String) throws(StoreMigrationError) {
-        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError {
-            StoreMigrationError(store: store, location: location, problem: problem)
-        }
+    public static func checkDeclared(_ migrations: [StoreMigration], _ subject: StoreMigrationError.Subject) throws(StoreMigrationError) {
+        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError { StoreMigrationError(subject, problem) }
         var seen = Set<Int>()
         for (position, migration) in migrations.enumerated() {
             if migration.version < 1 { throw refuse(.invalidVersion(version: migration.version, position: position)) }
@@ -97,12 +161,10 @@ public enum StoreMigrationRules {
 
     /// The migrations still to apply, given the versions `applied` (with their SQL), after
     /// refusing a database ahead of the code, a gap in the records, and an applied migration whose
-    /// SQL changed. `migrations` must have passed ``checkDeclared(_:store:location:)``.
+    /// SQL changed. `migrations` must have passed ``checkDeclared(_:_:)``.
     public static func pending(_ migrations: [StoreMigration], applied: [Int: String],
-                               store: String, location: String) throws(StoreMigrationError) -> ArraySlice<StoreMigration> {
-        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError {
-            StoreMigrationError(store: store, location: location, problem: problem)
-        }
+                               _ subject: StoreMigrationError.Subject) throws(StoreMigrationError) -> ArraySlice<StoreMigration> {
+        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError { StoreMigrationError(subject, problem) }
         let highestApplied = applied.keys.max() ?? 0
         if highestApplied > migrations.count {
             throw refuse(.databaseAhead(applied: highestApplied, known: migrations.count))

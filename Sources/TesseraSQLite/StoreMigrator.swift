@@ -1,37 +1,85 @@
 import CSQLite
 import Foundation
 
+/// Where a database records the migrations applied to one store: the host's stores share
+/// `_tessera_schema` (a row per store and version); a plugin's database has its own
+/// `_tessera_migrations`. The runner (``SQLiteConnection/migrate(_:of:in:legacyVersion:run:applied:)``)
+/// is the same for both.
+public struct MigrationLedger: Sendable {
+    /// The records' table.
+    public let table: String
+    /// Creates the records if they do not exist yet.
+    public let create: String
+    /// The applied versions and their SQL: `SELECT version, sql …`.
+    public let selectApplied: String
+    public let selectArguments: [SQLiteValue]
+    /// The statement and arguments that record one applied step.
+    public let record: @Sendable (StoreMigration) -> (sql: String, arguments: [SQLiteValue])
+
+    public init(table: String, create: String, selectApplied: String, selectArguments: [SQLiteValue] = [],
+                record: @escaping @Sendable (StoreMigration) -> (sql: String, arguments: [SQLiteValue])) {
+        self.table = table
+        self.create = create
+        self.selectApplied = selectApplied
+        self.selectArguments = selectArguments
+        self.record = record
+    }
+
+    /// One of the host's stores, in `_tessera_schema`, its steps recorded at `nowMillis`.
+    public static func hostStore(_ store: String, nowMillis: Int64) -> MigrationLedger {
+        MigrationLedger(table: "_tessera_schema", create: StoreMigrationRules.createRecords, selectApplied: StoreMigrationRules.selectApplied,
+                        selectArguments: [.text(store)]) { migration in
+            (StoreMigrationRules.insertRecord, [.text(store), .integer(Int64(migration.version)), .text(migration.sql), .integer(nowMillis)])
+        }
+    }
+}
+
 extension SQLiteConnection {
     /// Brings one of the host's stores in this database up to date: applies, in order, each of
     /// `schema`'s migrations not yet recorded in `_tessera_schema`, and returns the store's version.
-    ///
-    /// - Each step runs in its own `BEGIN IMMEDIATE` transaction together with its record, so a
-    ///   crash leaves it applied and recorded, or neither. The records are read again inside each
-    ///   step's transaction: another process opening the same file meanwhile applies a step once.
-    /// - An up-to-date store is only read: no transaction, no write lock.
-    /// - As for plugins' migrations, foreign keys are off while a step runs (so a table rebuild
-    ///   does not cascade) and `PRAGMA foreign_key_check` runs before its commit.
-    /// - Named parameters in a step's SQL (`:now_ms`) are bound from `parameters`.
-    ///
-    /// - Throws: ``StoreMigrationError``: a malformed list, a database at a later version than the
-    ///   list (written by a newer tessera), or an applied step whose SQL changed, before anything
-    ///   runs; a failed step after rolling it back (the steps before it stay applied).
+    /// Named parameters in a step's SQL (`:now_ms`) are bound from `parameters`. The steps run as
+    /// ``migrate(_:of:in:legacyVersion:run:applied:)`` says.
     @discardableResult
     public func migrate(_ schema: StoreSchema, parameters: [String: SQLiteValue] = [:],
                         nowMillis: Int64 = StoreMigrationClock.nowMillis()) throws -> Int {
-        let store = schema.store, location = path
-        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError {
-            StoreMigrationError(store: store, location: location, problem: problem)
+        try migrate(schema.migrations, of: StoreMigrationError.Subject(store: schema.store, location: path),
+                    in: .hostStore(schema.store, nowMillis: nowMillis), legacyVersion: schema.legacyVersion) { connection, migration in
+            try connection.execute(migration.sql, named: parameters)
         }
-        try StoreMigrationRules.checkDeclared(schema.migrations, store: store, location: location)
-        var applied = try appliedMigrations(of: store)
-        if applied.isEmpty, let legacyVersion = schema.legacyVersion {
+    }
+
+    /// The one migration runner, for the host's stores and for plugins' databases: applies, in
+    /// order, each of `migrations` not yet in `ledger`, and returns the version reached.
+    ///
+    /// - The declared list must be versions 1…n, in order, each once; a database ahead of the list,
+    ///   or an applied step whose SQL changed, is refused before anything runs
+    ///   (``StoreMigrationRules``).
+    /// - Each step runs through `run` in its own `BEGIN IMMEDIATE` transaction together with its
+    ///   record, so a crash leaves it applied and recorded, or neither. The records are read again
+    ///   inside each step's transaction: another process opening the same file meanwhile applies a
+    ///   step once. `applied` hears of each step after its commit.
+    /// - An up-to-date database is only read: no transaction, no write lock.
+    /// - Foreign keys are off while a step runs (so a table rebuild does not cascade), as SQLite's
+    ///   procedure for schema changes says, and `PRAGMA foreign_key_check` runs before its commit.
+    /// - `legacyVersion` (host stores only): the version of a database written before versioning,
+    ///   whose steps up to it are recorded without running.
+    ///
+    /// - Throws: ``StoreMigrationError`` naming `subject`; a failed step after rolling it back (the
+    ///   steps before it stay applied).
+    @discardableResult
+    public func migrate(_ migrations: [StoreMigration], of subject: StoreMigrationError.Subject, in ledger: MigrationLedger,
+                        legacyVersion: (@Sendable (SQLiteConnection) throws -> Int)? = nil,
+                        run: (SQLiteConnection, StoreMigration) throws -> Void,
+                        applied: (Int) -> Void = { _ in }) throws -> Int {
+        try StoreMigrationRules.checkDeclared(migrations, subject)
+        var recorded = try appliedMigrations(in: ledger)
+        if recorded.isEmpty, let legacyVersion {
             let legacy = try legacyVersion(self)
-            if legacy > schema.latestVersion { throw refuse(.databaseAhead(applied: legacy, known: schema.latestVersion)) }
-            if legacy > 0 { applied = try adopt(schema, upTo: legacy, nowMillis: nowMillis) }
+            if legacy > migrations.count { throw StoreMigrationError(subject, .databaseAhead(applied: legacy, known: migrations.count)) }
+            if legacy > 0 { recorded = try adopt(migrations.prefix(legacy), in: ledger) }
         }
-        let pending = try StoreMigrationRules.pending(schema.migrations, applied: applied, store: store, location: location)
-        guard !pending.isEmpty else { return schema.migrations.count - pending.count }
+        let pending = try StoreMigrationRules.pending(migrations, applied: recorded, subject)
+        guard !pending.isEmpty else { return migrations.count }
         // PRAGMA foreign_keys has no effect inside a transaction: it is set around the steps.
         let foreignKeys = try fetchOne("PRAGMA foreign_keys")?.first?.integer == 1
         if foreignKeys { try execute("PRAGMA foreign_keys=OFF") }
@@ -41,65 +89,61 @@ extension SQLiteConnection {
         // connection left without foreign keys would let later writes break them.
         defer { if !restored { try? execute("PRAGMA foreign_keys=ON") } }
         for migration in pending {
-            try apply(migration, of: schema, parameters: parameters, nowMillis: nowMillis)
+            try apply(migration, of: migrations, subject, in: ledger, run: run)
+            applied(migration.version)
         }
         if foreignKeys { try execute("PRAGMA foreign_keys=ON"); restored = true }
-        return schema.latestVersion
+        return migrations.count
     }
 
     /// Applies one step in its own transaction, unless another connection applied it meanwhile.
-    private func apply(_ migration: StoreMigration, of schema: StoreSchema,
-                       parameters: [String: SQLiteValue], nowMillis: Int64) throws {
-        let store = schema.store, location = path
+    private func apply(_ migration: StoreMigration, of migrations: [StoreMigration], _ subject: StoreMigrationError.Subject,
+                       in ledger: MigrationLedger, run: (SQLiteConnection, StoreMigration) throws -> Void) throws {
         do {
             try transaction(.immediate) {
-                try execute(StoreMigrationRules.createRecords)
-                let current = try appliedMigrations(of: store)
-                let pending = try StoreMigrationRules.pending(schema.migrations, applied: current, store: store, location: location)
+                try execute(ledger.create)
+                let current = try appliedMigrations(in: ledger)
+                let pending = try StoreMigrationRules.pending(migrations, applied: current, subject)
                 guard pending.first?.version == migration.version else { return }
-                try execute(migration.sql, named: parameters)
+                try run(self, migration)
                 if let violation = try fetchOne("PRAGMA foreign_key_check") {
                     throw SQLiteError(extendedCode: SQLITE_CONSTRAINT,
                                       message: "it leaves a row of \(violation[0].text ?? "?") (rowid \(violation[1].integer.map(String.init) ?? "?")) "
                                           + "referring to a missing row of \(violation[2].text ?? "?")")
                 }
-                try execute(StoreMigrationRules.insertRecord,
-                            [.text(store), .integer(Int64(migration.version)), .text(migration.sql), .integer(nowMillis)])
+                let record = ledger.record(migration)
+                try execute(record.sql, record.arguments)
             }
         } catch let error as SQLiteError {
             var message = error.message
             if let sql = error.sql { message += " (in: \(SQLiteError.oneLine(sql, limit: 200)))" }
-            throw StoreMigrationError(store: store, location: location, problem: .failed(version: migration.version, message: message))
+            throw StoreMigrationError(subject, .failed(version: migration.version, message: message))
         }
     }
 
-    /// Records versions 1...`version` of a database written before versioning as applied, with
-    /// the SQL declared now, without running them; returns the records.
-    private func adopt(_ schema: StoreSchema, upTo version: Int, nowMillis: Int64) throws -> [Int: String] {
+    /// Records `migrations` (the first steps) of a database written before versioning as applied,
+    /// with the SQL declared now, without running them; returns the records.
+    private func adopt(_ migrations: ArraySlice<StoreMigration>, in ledger: MigrationLedger) throws -> [Int: String] {
         try transaction(.immediate) {
-            try execute(StoreMigrationRules.createRecords)
-            let current = try appliedMigrations(of: schema.store)
+            try execute(ledger.create)
+            let current = try appliedMigrations(in: ledger)
             guard current.isEmpty else { return current }  // another connection got there first
             var adopted: [Int: String] = [:]
-            for migration in schema.migrations.prefix(version) {
-                try execute(StoreMigrationRules.insertRecord,
-                            [.text(schema.store), .integer(Int64(migration.version)), .text(migration.sql), .integer(nowMillis)])
+            for migration in migrations {
+                let record = ledger.record(migration)
+                try execute(record.sql, record.arguments)
                 adopted[migration.version] = migration.sql
             }
             return adopted
         }
     }
 
-    /// The versions of `store` recorded in `_tessera_schema`, with their SQL; none if the table
-    /// does not exist yet (a database written before versioning, or a new one).
-    func appliedMigrations(of store: String) throws -> [Int: String] {
-        guard try fetchOne("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '_tessera_schema'") != nil else {
-            return [:]
-        }
+    /// The versions recorded in `ledger`, with their SQL; none if its table does not exist yet (a
+    /// database written before versioning, or a new one).
+    func appliedMigrations(in ledger: MigrationLedger) throws -> [Int: String] {
+        guard try tableExists(ledger.table) else { return [:] }
         var applied: [Int: String] = [:]
-        for row in try fetchAll(StoreMigrationRules.selectApplied, [.text(store)]) {
-            applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
-        }
+        for row in try fetchAll(ledger.selectApplied, ledger.selectArguments) { applied[Int(row[0].integer ?? 0)] = row[1].text ?? "" }
         return applied
     }
 

@@ -53,20 +53,14 @@ extension SQLitePluginStorage {
     /// ``migrate(_:)`` (versions 1...n in order; applied ones unchanged; the database not ahead).
     /// Reads only: nothing is applied.
     public func pendingMigrations(_ migrations: [StorageMigration]) throws -> Int {
-        try StorageMigrationError.check(migrations)
+        let declared = migrations.map(StoreMigration.init)
+        try StoreMigrationRules.checkDeclared(declared, migrationSubject)
         return try writer.withConnection { connection throws -> Int in
             var applied: [Int: String] = [:]
             for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
                 applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
             }
-            let highest = applied.keys.max() ?? 0
-            if highest > migrations.count {
-                throw StorageMigrationError.databaseAhead(applied: highest, declared: migrations.count)
-            }
-            for migration in migrations where migration.version <= highest && applied[migration.version] != migration.sql {
-                throw StorageMigrationError.changedAfterApplied(version: migration.version)
-            }
-            return migrations.count - highest
+            return try StoreMigrationRules.pending(declared, applied: applied, migrationSubject).count
         }
     }
 

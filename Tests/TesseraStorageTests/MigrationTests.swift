@@ -72,7 +72,7 @@ import TesseraSDK
     @Test func refusesADatabaseAheadOfThePlugin() throws {
         let fixture = try Fixture(migrate: false)
         try fixture.storage.migrate([v1, v2])
-        #expect(migrationError { try fixture.storage.migrate([v1]) } == .databaseAhead(applied: 2, declared: 1))
+        #expect(migrationError { try fixture.storage.migrate([v1]) } == .databaseAhead(applied: 2, known: 1))
     }
 
     @Test func failingStepRollsBackThatStepOnlyAndNamesItWithSQLitesMessage() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TesseraSDK
+import TesseraSQLite
 import TesseraStorage
 
 /// A temporary directory, removed when the value goes away.
@@ -41,16 +42,19 @@ func pluginError(_ body: () async throws -> Void, sourceLocation: SourceLocation
     }
 }
 
-/// The error `body` throws, which must be a `StorageMigrationError`.
-func migrationError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> StorageMigrationError? {
+/// The problem of the error `body` throws, which must be a `StoreMigrationError` naming a plugin's
+/// database (the one error type of every migration runner).
+func migrationError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> StoreMigrationError.Problem? {
     do {
         try body()
-        Issue.record("expected a StorageMigrationError, nothing was thrown", sourceLocation: sourceLocation)
+        Issue.record("expected a StoreMigrationError, nothing was thrown", sourceLocation: sourceLocation)
         return nil
-    } catch let error as StorageMigrationError {
-        return error
+    } catch let error as StoreMigrationError {
+        #expect(error.subject.isPlugin, "a plugin's database is named as a plugin's: \(error)", sourceLocation: sourceLocation)
+        #expect(error.description.hasPrefix("the database of plugin '"), "\(error)", sourceLocation: sourceLocation)
+        return error.problem
     } catch {
-        Issue.record("expected a StorageMigrationError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        Issue.record("expected a StoreMigrationError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
         return nil
     }
 }

@@ -12,7 +12,7 @@ struct HubAccess: Sendable {
     var person: LoggedInPerson? = nil
 }
 
-extension PluginHost {
+extension HubLink {
     /// The hub and this device's token, for a plugin's space calls; `notLoggedIn` without either.
     /// `timeout` bounds each request (the notification relay runs on the timer loop: it waits less).
     func hubAccess(timeout: TimeInterval = 30) throws -> HubAccess {

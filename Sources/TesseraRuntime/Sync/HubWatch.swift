@@ -1,7 +1,7 @@
 import Foundation
 import TesseraSyncClient
 
-extension PluginHost {
+extension HubLink {
     /// How long one wait at the hub lasts (a long poll), and the most a failed one is retried after.
     static let hubWaitSeconds = 25
     static let hubWaitMaxBackoffSeconds = 60
@@ -13,7 +13,7 @@ extension PluginHost {
     /// device's change reaches the person's spaces, that plugin's round comes up as after a local
     /// change (2 s later on the host's clock), so other members' edits arrive in seconds, not at
     /// the next periodic round. Nothing waits until this device has logged in to the hub.
-    public func startHubWatch() -> [Task<Void, Never>] {
+    func startHubWatch() -> [Task<Void, Never>] {
         guard let hub = deployment.sync, syncSchedule != nil else { return [] }
         return syncingPlugins.map { plugin in
             Task { [weak self] in
@@ -66,7 +66,7 @@ extension PluginHost {
     /// wait's length (an alert reached a guardian 25 s late in `tessera-bench travel`).
     private func roundFollows(_ plugin: String, pastCursor cursor: Int64) async {
         syncSchedule?.changedAtHub(plugin, now: clock.now())
-        timers.wakeup.kick()
+        wake()
         let deadline = ContinuousClock.now + .seconds(Self.hubFollowSeconds)
         while (pullCursor(of: plugin) ?? 0) <= cursor, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(50))

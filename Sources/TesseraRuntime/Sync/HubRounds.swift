@@ -7,7 +7,7 @@ import TesseraSync
 import TesseraSyncClient
 import TesseraSystem
 
-extension PluginHost {
+extension HubLink {
     /// The sync state of a plugin that syncs, for the device's sync client and for tests.
     func syncStore(of pluginID: String) -> SyncStore? {
         syncStores[pluginID]
@@ -15,7 +15,7 @@ extension PluginHost {
 }
 
 /// Sync rounds with the deployment's hub (`providers.sync`).
-extension PluginHost {
+extension HubLink {
     /// Who owns the device's hub token in the secrets store: the host, not a plugin.
     static let hubTokenOwner = "tessera.host"
     static let hubTokenName = "hub-device-token"
@@ -23,7 +23,7 @@ extension PluginHost {
     /// Logs this device in to the deployment's hub and keeps the device token as the host's secret,
     /// and the person it is logged in as (``hubPerson``).
     @discardableResult
-    public func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson {
+    func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson {
         let hub = try configuredHub()
         return try keepLogin(try await HubConnection.logIn(baseURL: hub.hub, name: name, password: password, device: device))
     }
@@ -31,7 +31,7 @@ extension PluginHost {
     /// Whether a device token for the hub is kept. A secrets store that cannot be read counts as
     /// logged in (and is logged): this guards logging in and registering, and another person must
     /// not take over a device whose first person's data may still be on it.
-    public var isLoggedInToHub: Bool {
+    var isLoggedInToHub: Bool {
         do { return try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) != nil } catch {
             log(.error, "sync", "whether this device is logged in to its hub could not be read (\(error)); it counts as logged in until it can be")
             return true
@@ -39,10 +39,10 @@ extension PluginHost {
     }
 
     /// The plugins whose tables sync, sorted.
-    public var syncingPlugins: [String] { syncStores.plugins }
+    var syncingPlugins: [String] { syncStores.plugins }
 
     /// One sync round of `pluginID` with the hub now; then the plugin is told which rows changed.
-    public func syncNow(_ pluginID: String) async throws -> DeviceSync.Report {
+    func syncNow(_ pluginID: String) async throws -> DeviceSync.Report {
         let hub = try configuredHub()
         guard let store = syncStore(of: pluginID) else {
             throw PluginError(.notFound, "plugin '\(pluginID)' does not sync here: it needs sync.tables in its manifest, the sync grant, and to be active")
@@ -74,10 +74,10 @@ extension PluginHost {
     }
 
     /// The last round of each syncing plugin since the host started.
-    public func lastSyncRounds() -> [String: SyncStatus] { syncStatus.withLock { $0 } }
+    func lastSyncRounds() -> [String: SyncStatus] { syncStatus.withLock { $0 } }
 
     /// When `pluginID`'s next round is due on the host's clock, if the deployment names a hub.
-    public func nextSyncRound(of pluginID: String) -> Date? { syncSchedule?.due(of: pluginID) }
+    func nextSyncRound(of pluginID: String) -> Date? { syncSchedule?.due(of: pluginID) }
 
     func configuredHub() throws -> Deployment.SyncProvider {
         guard let hub = deployment.sync else {
@@ -176,16 +176,16 @@ public struct SyncStatus: Sendable {
     public let error: String?
 }
 
-extension PluginHost {
+extension HubLink {
     /// The pull cursor this device holds for `pluginID` with the deployment's hub, if any.
-    public func pullCursor(of pluginID: String) -> Int64? {
+    func pullCursor(of pluginID: String) -> Int64? {
         guard let hub = deployment.sync, let state = try? peerState() else { return nil }
         return try? state.cursor(hub: HubConnection.normalized(hub.hub), plugin: pluginID)
     }
 
     /// How many of this device's own changes of `pluginID`, per space, no push has sent to the
     /// deployment's hub yet (what the next round will push); nil where the plugin does not sync.
-    public func pendingChanges(of pluginID: String) throws -> [String: Int]? {
+    func pendingChanges(of pluginID: String) throws -> [String: Int]? {
         guard let hub = deployment.sync, let store = syncStore(of: pluginID) else { return nil }
         let state = try peerState(), base = HubConnection.normalized(hub.hub)
         var counts: [String: Int] = [:]
@@ -196,10 +196,10 @@ extension PluginHost {
     }
 }
 
-extension PluginHost {
+extension HubLink {
     /// This device's connection to the deployment's hub, with its device token: for what the
     /// person manages at the hub themselves (their delivery channels, `tessera sync channels`).
-    public func loggedInHubConnection() throws -> HubConnection {
+    func loggedInHubConnection() throws -> HubConnection {
         let hub = try configuredHub()
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")

@@ -6,23 +6,13 @@ import TesseraSyncClient
 /// Logging a device out of its hub (specs/baby-diary.md UC4: the device never holds data of more
 /// than one person): the person's synced rows, the files linked to them, their pending
 /// notifications and the host's sync state go; then another person may log in.
-extension PluginHost {
-    /// What a logout removed.
-    public struct LogoutReport: Sendable {
-        /// Per syncing plugin, the rows removed.
-        public var rows: [String: Int] = [:]
-        /// Files removed (`plugin/address`).
-        public var files: [String] = []
-        /// Pending notifications cancelled.
-        public var notifications = 0
-    }
-
+extension HubLink {
     /// Logs this device out: first a sync round of every syncing plugin, so nothing written here
     /// is lost (refused with `conflict` when a round fails, unless `discardUnsynced`); then every
     /// synced row of every space is removed (the plugins are told, as for a dropped space), with
     /// the files no record links any more, every pending notification of every plugin, the
     /// device's sync state and its token. The hub forgets the device too, if it can be reached.
-    public func syncLogout(discardUnsynced: Bool = false) async throws -> LogoutReport {
+    func syncLogout(discardUnsynced: Bool = false) async throws -> PluginHost.LogoutReport {
         let hub = try configuredHub()
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.conflict, "this device is not logged in to \(hub.hub)")
@@ -37,7 +27,7 @@ extension PluginHost {
                 }
             }
         }
-        var report = LogoutReport()
+        var report = PluginHost.LogoutReport()
         for plugin in syncingPlugins {
             guard let store = syncStore(of: plugin) else { continue }
             var removed: [ChangedRow] = []

@@ -4,7 +4,7 @@ import TesseraSyncClient
 
 /// The device's person at the hub: registering (the hub's open registration, UC1–UC2), logging in
 /// (UC3) and who is logged in (``PluginSpaces/currentPerson()``). Logging out is HostLogout.swift.
-extension PluginHost {
+extension HubLink {
     /// Where the logged-in person is kept beside the token: the host's secrets, so a logout that
     /// removes one removes the other, and a plugin never reads either.
     static let hubPersonName = "hub-person"
@@ -14,7 +14,7 @@ extension PluginHost {
     /// code (`registration_closed`, `email_taken`, `weak_password`, …); no answer is `unavailable`.
     /// A device logged in already is refused (`conflict`): it holds one person's data at a time.
     @discardableResult
-    public func syncRegister(_ registration: HubRegistration) async throws -> LoggedInPerson {
+    func syncRegister(_ registration: HubRegistration) async throws -> LoggedInPerson {
         let hub = try configuredHub()
         guard !isLoggedInToHub else {
             throw PluginError(.conflict, "this device is logged in to \(hub.hub)\(hubPerson.map { " as \($0.name)" } ?? ""): log out first (tessera sync logout)")
@@ -25,7 +25,7 @@ extension PluginHost {
     /// The person this device is logged in as, or `nil` when it is not logged in. A device logged
     /// in before the person was kept (a host older than SDK 1.6) has a token and no person: `nil`
     /// too, until it logs in again.
-    public var hubPerson: LoggedInPerson? {
+    var hubPerson: LoggedInPerson? {
         guard isLoggedInToHub, let text = try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubPersonName),
               let json = try? JSONValue(parsing: Array(text.utf8)),
               let id = json["id"]?.stringValue, let name = json["name"]?.stringValue else { return nil }
