@@ -16,7 +16,8 @@ package final class STAGPlugin: Plugin {
         let notifications = context.isGranted(.notifications) ? try context.capability(.notifications) : nil
         let expiry = LoginExpiry(store: store, notifications: notifications, log: context.log)
         let student = Student(store: store, http: try context.capability(.http), secrets: try context.capability(.secrets),
-                              timeout: .seconds(seconds), emitsEvents: context.isGranted(.events), onUnauthorized: { await expiry.noticed() })
+                              timeout: .seconds(seconds), emitsEvents: context.isGranted(.events), onUnauthorized: { await expiry.noticed() },
+                              log: context.log)
         let refresher = Refresher(student: student, notifications: notifications, emitsEvents: context.isGranted(.events))
         registerLogin(context, student, refresher)
         registerStudent(context, student, refresher)

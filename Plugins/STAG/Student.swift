@@ -13,6 +13,8 @@ struct Student: Sendable {
     var emitsEvents = false
     /// Told when IS/STAG answers 401 to the logged-in person's call (``LoginExpiry``).
     var onUnauthorized: (@Sendable () async -> Void)?
+    /// The plugin's log, for what the person is not asked about.
+    var log: PluginLog?
 
     // MARK: Login
 
@@ -113,7 +115,13 @@ struct Student: Sendable {
         // getStagUserForActualUser answers one role; a person may hold two (a doctoral student who
         // teaches): the list of the login's roles, where IS/STAG has it, gives both.
         let client = STAGClient(http: http, base: base, ticket: Secret(ticket), timeout: timeout)
-        let listed = (try? await client.json("help/getStagUserListForActualUser", []))?["stagUserInfo"]?.arrayValue ?? []
+        let listed: [JSONValue]
+        do { listed = try await client.json("help/getStagUserListForActualUser", [])["stagUserInfo"]?.arrayValue ?? [] } catch {
+            // Not every IS/STAG offers the list; the login goes on with the one role it answered,
+            // and the log says so, since a second role (teaching) is then missing until the next login.
+            log?.warning("IS/STAG did not list the login's roles (\(error)); logged in with the one role it answered")
+            listed = []
+        }
         return try await finishLogin(base: base, ticket: ticket, roles: listed.isEmpty ? [user] : listed, name: input.userName, lifetime: 4 * 3600)
     }
 

@@ -18,7 +18,10 @@ extension HubStore {
 
     /// The space's rules; `nil` when its owner's device set none.
     static func roleRules(of space: String, on connection: any HubSQL) async throws -> SyncRoleRules? {
-        SyncRoleRules.parse(try await connection.fetchOne("SELECT role_rules FROM hub_spaces WHERE id = ?", [.text(space)])?[0].text)
+        let text = try await connection.fetchOne("SELECT role_rules FROM hub_spaces WHERE id = ?", [.text(space)])?[0].text
+        do { return try SyncRoleRules.parse(text) } catch {
+            throw HubError(.internal, "role_rules_unreadable", "the role rules kept for space \(space) cannot be read (\(error)); its writes are refused until its owner sets them again")
+        }
     }
 
     /// A plugin role given to a member must be one of the space's rules, and `role` the hub role

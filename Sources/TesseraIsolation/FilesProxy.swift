@@ -69,6 +69,10 @@ struct FileWriterProxy: PluginFileWriter {
         try FileDescriptor(wire: try await peer.call(CapabilityMethod.filesWriterFinish, ["writer": .integer(handle)]))
     }
 
+    /// Cancels the write: the host drops the partial bytes and frees the writer's place. A cancel
+    /// that does not reach the host has nothing left to do here: the call fails only when the
+    /// connection has ended, and then the host cancels every writer this child left open
+    /// (`ProcessPlugin.cancelOpenWriters`), this one with them.
     func cancel() async {
         _ = try? await peer.call(CapabilityMethod.filesWriterCancel, ["writer": .integer(handle)])
     }

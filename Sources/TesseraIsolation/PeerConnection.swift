@@ -146,7 +146,7 @@ public final class PeerConnection: Sendable {
             let params = message["params"] ?? .null
             guard admit() else {
                 let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
-                if id != 0 { try? connection.send(["reply": .integer(id), "error": WireError.encode(refusal)]) }
+                if id != 0 { Self.sendReply(["reply": .integer(id), "error": WireError.encode(refusal)], on: connection) }
                 return
             }
             if let loop {
@@ -176,7 +176,15 @@ public final class PeerConnection: Sendable {
         }
         // Counted out before the answer goes: the other side may call again as soon as it reads it.
         state.withLock { $0.answering -= 1 }
-        if id != 0 { try? connection.send(reply) }
+        if id != 0 { Self.sendReply(reply, on: connection) }
+    }
+
+    /// Sends an answer. One that cannot be sent (the other side is gone, or a write failed part way
+    /// through a frame) ends the connection: the other side then fails every call it waits on at
+    /// once ("the connection ended"), instead of at each call's deadline, and a half-written frame
+    /// is never followed by another.
+    private static func sendReply(_ reply: JSONValue, on connection: FrameConnection) {
+        do { try connection.send(reply) } catch { connection.shutDown() }
     }
 
     /// How many lanes the host gives a child (``CallLanes``): `asked`, or the host's choice when
@@ -272,7 +280,7 @@ public final class PeerConnection: Sendable {
 
     /// Tells the other side something that needs no answer (a log line).
     public func notify(_ method: String, _ params: JSONValue = .null) {
-        try? frames.send(["call": 0, "method": .string(method), "params": params])
+        Self.sendReply(["call": 0, "method": .string(method), "params": params], on: frames)
     }
 
     @discardableResult

@@ -98,10 +98,16 @@ public struct SyncRoleRules: Sendable, Hashable {
         })
     }
 
-    /// Reads the stored text form; `nil` for none or unreadable text (then nothing is restricted).
-    public static func parse(_ text: String?) -> SyncRoleRules? {
-        guard let text, let json = try? JSONValue(parsing: text) else { return nil }
-        return try? SyncRoleRules(json: json)
+    /// Reads the stored text form; `nil` for none. Text that does not read as rules throws: a
+    /// reader that took it for "no rules" would let every member write everything, so a write
+    /// checked against it is refused instead (issue 44: no silent failure on a state-changing path).
+    public static func parse(_ text: String?) throws(RuleError) -> SyncRoleRules? {
+        guard let text else { return nil }
+        let json: JSONValue
+        do { json = try JSONValue(parsing: text) } catch {
+            throw RuleError(field: "$", message: "the stored role rules are not JSON (\(error))")
+        }
+        return try SyncRoleRules(json: json)
     }
 
     /// A refused rule set: the member at fault, as a JSON path, and why.

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDK
 import TesseraSync
 
 /// One plugin's sync with the hub, from a device: the round of docs/hub.md ("A device's sync
@@ -129,13 +130,23 @@ public struct DeviceSync: Sendable {
         }
     }
 
+    /// The rules the hub keeps for a space, read. Rules this device cannot read fail the round:
+    /// taken for "no rules", they would let this person's writes through unchecked until the hub
+    /// refused them at the next push (a newer hub's rules need a newer tessera here).
+    public static func roleRules(_ json: JSONValue?, of space: String) throws -> SyncRoleRules? {
+        guard let json else { return nil }
+        do { return try SyncRoleRules(json: json) } catch {
+            throw PluginError(.internal, "the hub's role rules for space \(space) cannot be read here: \(error); update tessera on this device")
+        }
+    }
+
     /// Keeps the hub's word on this person's plugin role in each space and, where a role changes
     /// only its own rows, which rows are theirs (made on any of their devices).
     private func refreshRoles() async throws {
         var standings: [String: SyncPeerState.SpaceStanding] = [:]
         for entry in try await hub.spaces(plugin: plugin).spaces {
             let standing = SyncPeerState.SpaceStanding(pluginRole: entry.space.pluginRole,
-                                                       rules: entry.rules.flatMap { try? SyncRoleRules(json: $0) })
+                                                       rules: try Self.roleRules(entry.rules, of: entry.space.id))
             standings[entry.space.id] = standing
             if standing.rule?.hasOwnTables == true {
                 try state.addOwnRows(try await hub.rowsCreated(in: entry.space.id, plugin: plugin), space: entry.space.id,

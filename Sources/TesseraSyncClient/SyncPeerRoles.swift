@@ -43,7 +43,7 @@ extension SyncPeerState {
         try database.withConnection { db in
             try db.cachedStatement("SELECT plugin_role, rules FROM space_roles WHERE hub = ? AND plugin = ? AND space = ?")
                 .fetchOne([.text(hub), .text(plugin), .text(space)])
-                .map { SpaceStanding(pluginRole: $0[0].text, rules: SyncRoleRules.parse($0[1].text)) }
+                .map { SpaceStanding(pluginRole: $0[0].text, rules: try SyncRoleRules.parse($0[1].text)) }
         }
     }
 

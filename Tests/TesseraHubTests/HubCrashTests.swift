@@ -88,8 +88,12 @@ struct HubCrashTests {
         let token = try #require(login.json?["token"]?.stringValue)
         let (_, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD2, notes: 2000)
         let acknowledged = Mutex<Set<ChangeID>>([])
+        // Stopped by a flag, not by cancelling the task: cancelling a task that awaits URLSession
+        // can deadlock inside FoundationNetworking (URLSessionTask.cancel waits on the session's
+        // queue while the task's status lock is held; seen hanging this test for minutes).
+        let stopWriting = Mutex(false)
         let writer = Task {
-            for batch in batches where !Task.isCancelled {
+            for batch in batches where !stopWriting.withLock({ $0 }) {
                 guard let answer = try? await Self.push(batch, port: port, token: token), answer.status == 200 else { continue }
                 acknowledged.withLock { $0.formUnion(batch.map(\.id)) }
             }
@@ -101,7 +105,7 @@ struct HubCrashTests {
         let backup = try await runDetached(Fixtures.tesseraExecutable, ["backup", "--to", archive, "--deployment", ws.deploymentFile, "--data", ws.dataDirectory])
         #expect(backup.status == 0, "\(backup.stderr)")
         let duringBackup = acknowledged.withLock { $0.count } - before.count  // pushes the hub took while the backup ran
-        writer.cancel()
+        stopWriting.withLock { $0 = true }
         _ = await writer.value
         await process.terminateAndWait()
 

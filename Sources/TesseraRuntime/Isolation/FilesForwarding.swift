@@ -41,6 +41,7 @@ extension ProcessPlugin {
             defer { closeWriter(params) }
             return try await writer.finish().wire
         case CapabilityMethod.filesWriterCancel:
+            // Cancelling a writer that finished or was cancelled already is no error: nothing is held.
             let writer = try? openWriter(params)
             closeWriter(params)
             await writer?.cancel()
