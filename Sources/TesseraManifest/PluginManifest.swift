@@ -205,7 +205,7 @@ public struct JobDeclaration: Sendable, Hashable {
 public enum Isolation: String, Sendable, Hashable {
     /// In the host process.
     case inProcess
-    /// In a child process (not available yet: such a plugin is rejected with that reason).
+    /// In a child process of its own (the process tier, docs/isolation.md).
     case process
 }
 

@@ -19,10 +19,7 @@ import TesseraSDK
 public final class PluginHost: Sendable {
     /// The deployment in force: the one read at start, or the last one a reload applied
     /// (``reload()``).
-    public var deployment: Deployment { deploymentInForce.withLock { $0 } }
-    let deploymentInForce: Mutex<Deployment>
-    /// A reload is under way (one at a time).
-    let reloading = Mutex(false)
+    public var deployment: Deployment { generations.deployment }
     public let options: HostOptions
     /// The host's clock: the system's, or the data directory's virtual clock.
     public let clock: any ClockSource
@@ -38,39 +35,33 @@ public final class PluginHost: Sendable {
     let secrets: SecretStore
     /// Outbound HTTP for plugins granted `http`.
     let outbound: OutboundTransport
-    /// The sync state of each plugin that syncs.
-    let syncStores: SyncStores
     /// Plugins' files (`<data>/files.sqlite`, `<data>/plugins/<id>/files/`), each plugin's channel
     /// to them, and their collection on the clock (docs/files.md).
-    let files: FileStore, fileChannels: FileChannels, fileCollector: FileCollector
-    /// When each syncing plugin's next round is due, if the deployment names a hub.
-    let syncSchedule: SyncSchedule?
-    let syncStatus = Mutex<[String: SyncStatus]>([:])
-    let peerStateStore = Mutex<SyncPeerState?>(nil)
+    let files: FileStore, fileChannels: FileChannels
+    /// This device's link to the deployment's hub: login, sync rounds, spaces, relayed notifications.
+    let hub: HubLink
     /// Lets the sync schedule, made in `init`, reach the host once it exists.
     let hostBox: HostBox?
     let timerStore: SQLiteTimerStore
-    let generations: GenerationStore
+    /// The plugins by id; each slot says which generation serves (``generations`` changes that).
     let registry = SlotRegistry()
+    /// Starts, swaps, reloads and stops plugins, each through the one generation pipeline.
+    let generations: GenerationOrchestrator
     let log: HostLog
     /// One provider per capability, in the order they prepare a generation.
     let providers: CapabilityProviders
-    /// Stage → gates → load → context → start → commit, for starts and swaps alike.
-    let pipeline: GenerationPipeline
 
     /// The capabilities this host provides, with their versions.
     public var providedCapabilities: [String: SemanticVersion] { providers.versions }
 
     /// Opens the data directory (creating it) and the host's own state; starts nothing yet.
     public init(deployment: Deployment, options: HostOptions) throws {
-        deploymentInForce = Mutex(deployment)
         self.options = options
         self.log = options.log
         let data = options.dataDirectory
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let store = try SQLiteTimerStore(path: (data as NSString).appendingPathComponent("host.sqlite"))
         timerStore = store
-        generations = GenerationStore(root: (data as NSString).appendingPathComponent("generations"))
         switch deployment.clock {
         case .system:
             clock = SystemClockSource()
@@ -113,11 +104,12 @@ public final class PluginHost: Sendable {
         }
         let box: HostBox? = deployment.sync == nil ? nil : HostBox()
         hostBox = box
+        let syncSchedule: SyncSchedule?
         if let hub = deployment.sync, let box {
             let trouble = SyncTroubleReport(hub: hub.hub, every: TimeInterval(hub.everySeconds), log: log)
             let schedule = SyncSchedule(every: TimeInterval(hub.everySeconds)) { plugin in
                 guard let host = box.host else { return false }
-                do { _ = try await host.syncNow(plugin); trouble.succeeded(plugin); return true } catch {
+                do { _ = try await host.hub.syncNow(plugin); trouble.succeeded(plugin); return true } catch {
                     trouble.failed(plugin, error)
                     return false
                 }
@@ -126,7 +118,7 @@ public final class PluginHost: Sendable {
             timers.add(schedule)
             timers.add(HubNotificationRelay(store: notifications.store, clock: clock, access: {
                 guard let host = box.host else { throw PluginError(.notLoggedIn, "the host is not running") }
-                return try host.hubAccess(timeout: HubNotificationRelay.requestTimeout)
+                return try host.hub.hubAccess(timeout: HubNotificationRelay.requestTimeout)
             }, log: log.hook(.warning, "notifications")))
             notifications.onRelayQueued { timers.wakeup.kick() }
         } else {
@@ -138,16 +130,19 @@ public final class PluginHost: Sendable {
         files = FileStore(dataDirectory: data)
         let fileChannels = FileChannels()
         self.fileChannels = fileChannels
-        fileCollector = FileCollector(store: files, clock: clock, recordExists: fileChannels.recordExists)
+        let fileCollector = FileCollector(store: files, clock: clock, recordExists: fileChannels.recordExists)
         timers.add(fileCollector)
         let stores = SyncStores()
-        syncStores = stores
         providers = Self.providers(dataDirectory: data, clock: clock, timerStore: store, notifications: notifications, events: events,
                                    location: location, secrets: secrets, outbound: outbound, syncStores: stores,
                                    syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log,
                                    files: FilesProvider(store: files, clock: clock, channels: fileChannels, remote: box.map(HubFileSource.init)))
-        pipeline = GenerationPipeline(options: options, providers: providers, generations: generations,
-                                      clock: clock, timerStore: store, log: log)
+        generations = GenerationOrchestrator(deployment: deployment, options: options, clock: clock, registry: registry,
+                                             providers: providers, timerStore: store, events: events)
+        let generations = self.generations
+        hub = HubLink(deployment: { generations.deployment }, options: options, clock: clock, secrets: secrets, syncStores: stores,
+                      syncSchedule: syncSchedule, fileChannels: fileChannels, fileCollector: fileCollector,
+                      notifications: notifications, registry: registry, wake: { timers.wakeup.kick() })
         box?.host = self
     }
 
@@ -159,7 +154,7 @@ public final class PluginHost: Sendable {
         files: FilesProvider
     ) -> CapabilityProviders {
         CapabilityProviders(all: [
-            StorageProvider { id in try PluginHost.openStorage(id, dataDirectory: dataDirectory, clock: clock) },
+            StorageProvider { id in try GenerationOrchestrator.openStorage(id, dataDirectory: dataDirectory, clock: clock) },
             ClockProvider(source: clock, timers: timerStore),
             NotificationsProvider(scheduler: notifications) { id in syncStores[id] != nil },
             EventsProvider(bus: events, log: log),
@@ -168,10 +163,10 @@ public final class PluginHost: Sendable {
             SecretsProvider(store: secrets, clock: clock),
             SyncProvider(stores: syncStores, clock: clock, schedule: syncSchedule, wake: wake, hubAccess: {
                 guard let host = box?.host else { throw PluginError(.notLoggedIn, "this host syncs with no hub (no providers.sync.hub)") }
-                return try host.hubAccess()
+                return try host.hub.hubAccess()
             }, tellUntold: { plugin in
-                await box?.host?.tellUntoldRemoteChanges(plugin)
-            }, roleBook: { try box?.host?.roleBook() }),
+                await box?.host?.hub.tellUntoldRemoteChanges(plugin)
+            }, roleBook: { try box?.host?.hub.roleBook() }),
             files,
         ])
     }
@@ -186,9 +181,7 @@ public final class PluginHost: Sendable {
 
     /// Whether the retired generations of all plugins keep more code mapped than the deployment's
     /// `hotSwap.retiredBudgetMB`: then a restart is recommended, to unmap it.
-    public var restartRecommended: Bool {
-        statuses().reduce(0) { $0 + $1.retiredBytes } > deployment.retiredBudgetBytes
-    }
+    public var restartRecommended: Bool { generations.restartRecommended }
 
     /// One plugin's status.
     public func status(of id: String) -> PluginStatus? { registry[id]?.status }

@@ -23,31 +23,6 @@ extension PluginHost {
         }
     }
 
-    /// Routes events by the current manifests' `consumes` (after a start or a swap) and delivers
-    /// what is waiting.
-    func refreshEventRoutes() {
-        events.setSubscriptions(eventSubscriptions())
-        events.kick()
-    }
-
-    /// The subscriptions of every plugin with a manifest: which events of which publisher it
-    /// consumes. A subscriber that is not active keeps its place until it is.
-    public func eventSubscriptions() -> [EventBus.Subscription] {
-        var subscriptions: [EventBus.Subscription] = []
-        for slot in registry.all {
-            guard let manifest = slot.withState({ $0.manifest }), deployment.entry(for: manifest.id)?.enabled == true else { continue }
-            var byPublisher: [String: Set<String>] = [:]
-            for name in manifest.consumes {
-                guard let slash = name.lastIndex(of: "/") else { continue }
-                byPublisher[String(name[..<slash]), default: []].insert(String(name[name.index(after: slash)...]))
-            }
-            for (publisher, names) in byPublisher {
-                subscriptions.append(.init(subscriber: manifest.id, publisher: publisher, names: names))
-            }
-        }
-        return subscriptions
-    }
-
     /// Starts reading the deployment's location sources (gpsd), feeding what they report to the
     /// subscribed plugins; cancel the tasks to stop.
     public func startLocationSources() -> [Task<Void, Never>] {

@@ -53,7 +53,7 @@ struct HostSyncTests {
         _ = try await host.call("add", ["id": "e1", "note": "slept well"])
         _ = try await host.call("add", ["id": "e2", "note": "shared", "space": .string(Self.shared)])
         _ = try await host.call("scribble", ["id": "x1"])
-        let store = try #require(host.host.syncStore(of: "test.diary"))
+        let store = try #require(host.host.hub.syncStore(of: "test.diary"))
         #expect(try store.spaces().sorted() == [Self.shared, "personal"].sorted())
         #expect(try store.changes(in: "personal").map(\.row).allSatisfy { $0 == "e1" })
         #expect(try store.changes(in: Self.shared).map(\.row).allSatisfy { $0 == "e2" })
@@ -79,7 +79,7 @@ struct HostSyncTests {
             let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
             func sync(_ device: PluginTestHost, _ name: String, token: String) throws -> DeviceSync {
                 DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: token), plugin: "test.diary",
-                           store: try #require(device.host.syncStore(of: "test.diary")),
+                           store: try #require(device.host.hub.syncStore(of: "test.diary")),
                            state: try SyncPeerState(path: device.directory + "/sync-peers.sqlite"))
             }
             let phoneSync = try sync(phone, "phone", token: try await hub.login("ada", device: "phone"))

@@ -125,7 +125,7 @@ struct ModuleSyncPropertyTests {
             #expect(winner == written[0] || winner == written[1], "\(context)")
             let loser = winner == written[0] ? written[1] : written[0]
             for device in devices {
-                let conflicts = try device.host.syncStore(of: scenario.plugin)?.conflicts() ?? []
+                let conflicts = try device.host.hub.syncStore(of: scenario.plugin)?.conflicts() ?? []
                 let cell = conflicts.first { $0.table == kept.table && $0.row == id && $0.column == kept.column }
                 #expect(cell?.others.contains { $0.value == .text(loser ?? "") } == true, "the loser is not kept as a conflict: \(context)")
             }

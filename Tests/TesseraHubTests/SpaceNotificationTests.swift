@@ -43,7 +43,7 @@ struct SpaceNotificationTests {
 
             try await Self.notify(ada, key: "k1", space: space)
             try await ada.advanceClock(by: 60)  // due: queued for the hub and sent
-            #expect(try ada.host.notificationRelaySummary() == ["sent": 1])
+            #expect(try ada.host.hub.notificationRelaySummary() == ["sent": 1])
             #expect(try Self.inbox(ada).isEmpty)  // not delivered locally: it comes back through the hub
             try await bob.advanceClock(by: 900)  // bob's next round fetches it
             let expected = ["test.spaces k1 space:\(space) title k1"]
@@ -111,17 +111,17 @@ struct SpaceNotificationTests {
             let strangers = "0b8f3c2e-1111-4222-8333-444455556666"
             try await Self.notify(ada, key: "lost", space: strangers)
             try await ada.advanceClock(by: 60)
-            #expect(try ada.host.notificationRelaySummary() == ["dropped": 1])
+            #expect(try ada.host.hub.notificationRelaySummary() == ["dropped": 1])
             #expect(try ada.host.notificationCounters()["relayRefused"] == 1)
 
             await hub.server.stop()
             try await Self.notify(ada, key: "later", space: space)
             try await ada.advanceClock(by: 60)  // due while the hub is down: kept
-            #expect(try ada.host.notificationRelaySummary()["pending"] == 1)
+            #expect(try ada.host.hub.notificationRelaySummary()["pending"] == 1)
             let back = try await hub.restartServer()
             try await withCleanup({ await back.stop() }) {
                 try await ada.advanceClock(by: 10)  // the retry
-                #expect(try ada.host.notificationRelaySummary() == ["dropped": 1, "sent": 1])
+                #expect(try ada.host.hub.notificationRelaySummary() == ["dropped": 1, "sent": 1])
                 try await bob.advanceClock(by: 900)
                 #expect(try Self.inbox(bob) == ["test.spaces later space:\(space) title later"])
                 await ada.stop()

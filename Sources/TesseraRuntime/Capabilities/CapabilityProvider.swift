@@ -14,7 +14,7 @@ protocol CapabilityProvider: Sendable {
     /// The version this host provides; a manifest's requirement names a range of it.
     var version: SemanticVersion { get }
     /// Checks the operator's grant beyond the deployment schema (which already holds it within the
-    /// manifest's request). Throws a ``PluginHost/Refusal`` naming the rule.
+    /// manifest's request). Throws a ``PluginRefusal`` naming the rule.
     func check(grant: JSONValue, manifest: PluginManifest) throws
     /// Builds the plugin's object for a new generation. It must change nothing another generation
     /// sees: what is shared changes in the binding's ``CapabilityBinding/commit()``.

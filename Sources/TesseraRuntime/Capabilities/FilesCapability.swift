@@ -24,11 +24,11 @@ struct FilesProvider: CapabilityProvider {
     func check(grant: JSONValue, manifest: PluginManifest) throws {
         let types = grant["mediaTypes"]?.arrayValue?.compactMap(\.stringValue) ?? []
         guard !types.isEmpty else {
-            throw PluginHost.Refusal(reason: "\(manifest.file): $.permissions.files.mediaTypes: expected the media types the plugin stores, found none")
+            throw PluginRefusal(reason: "\(manifest.file): $.permissions.files.mediaTypes: expected the media types the plugin stores, found none")
         }
         let known = MediaSniffer.recognised.union([MediaSniffer.anyContent])
         if let unknown = types.first(where: { !known.contains($0) }) {
-            throw PluginHost.Refusal(reason: "\(manifest.file): $.permissions.files.mediaTypes: expected types the host recognises by content (\(known.sorted().joined(separator: ", "))), found '\(unknown)'")
+            throw PluginRefusal(reason: "\(manifest.file): $.permissions.files.mediaTypes: expected types the host recognises by content (\(known.sorted().joined(separator: ", "))), found '\(unknown)'")
         }
     }
 
@@ -63,7 +63,7 @@ final class FilesBinding: CapabilityBinding, @unchecked Sendable {
     func commit() throws {
         if recovers {
             do { try channel.store.recover(plugin: channel.pluginID) } catch {
-                throw PluginHost.StartFailure(reason: "files: \(error)")
+                throw PluginStartFailure(reason: "files: \(error)")
             }
         }
         previous = channels.replace(channel.pluginID, with: FileChannels.Entry(channel: channel, storage: storage))

@@ -16,7 +16,7 @@ struct StorageProvider: CapabilityProvider {
         let storage = try resources.preopened ?? resources.serving ?? open(request.manifest.id)
         let pending: Int
         do { pending = try storage.pendingMigrations(request.migrations) } catch {
-            throw PluginHost.StartFailure(reason: "storage: \(error)")
+            throw PluginStartFailure(reason: "storage: \(error)")
         }
         resources.storage = storage
         return StorageBinding(storage: storage, migrations: request.migrations, pending: pending,
@@ -55,9 +55,9 @@ final class StorageBinding: CapabilityBinding, @unchecked Sendable {
             if let quota { try storage.limitSize(toMegabytes: Int(quota)) }
         } catch {
             do { try undo() } catch let failed {
-                throw PluginHost.StartFailure(reason: "storage: \(error); and \(failed)")
+                throw PluginStartFailure(reason: "storage: \(error); and \(failed)")
             }
-            throw PluginHost.StartFailure(reason: "storage: \(error)")
+            throw PluginStartFailure(reason: "storage: \(error)")
         }
     }
 

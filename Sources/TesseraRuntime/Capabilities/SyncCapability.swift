@@ -72,7 +72,7 @@ final class SyncBinding: CapabilityBinding, @unchecked Sendable {
         let clock = provider.clock
         let store: SyncStore
         do { store = try SyncStore(database: storage.database, tables: tables, now: { clock.now() }) } catch {
-            throw PluginHost.StartFailure(reason: "sync: \(error)")
+            throw PluginStartFailure(reason: "sync: \(error)")
         }
         previous = provider.stores.replace(pluginID, with: store)
         previousRoles = provider.stores.replaceRoles(pluginID, with: roles)

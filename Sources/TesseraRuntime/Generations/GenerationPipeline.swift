@@ -1,16 +1,18 @@
 import Foundation
 import TesseraClock
+import TesseraIsolation
 import TesseraLoader
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
 import TesseraSystem
 
-/// The one path from a plugin build to a serving generation, which a start and a hot swap both
-/// take (DESIGN.md §5, §8):
+/// The one path from a plugin build to a serving generation, which a start, a hot swap and a
+/// reload all take, in either tier (DESIGN.md §5, §8); ``GenerationOrchestrator`` runs it:
 ///
 /// 1. **stage** the library at its content-addressed path;
-/// 2. **gates**: gate 1 on the staged bytes, then `dlopen` and the handshake (gates 2 and 3);
+/// 2. **gates**: gate 1 on the staged bytes, then `dlopen` and the handshake (gates 2 and 3), in
+///    this process or, for the process tier, in the child that will serve the plugin;
 /// 3. **load**: the factory that makes instances;
 /// 4. **context**: each granted capability's provider builds the plugin's object
 ///    (``CapabilityProvider/prepare(_:)``): nothing shared changes;
@@ -33,18 +35,44 @@ struct GenerationPipeline: Sendable {
 
     // MARK: 1–3: stage, gates, load
 
-    /// Stages the build and runs the three gates on the staged bytes. A refusal names `path`, the
-    /// file the operator gave, not its staged copy.
-    func gates(_ path: String, manifest: PluginManifest) throws(GateRefusal) -> LoadedGeneration {
+    /// A build that passed the three gates, ready to make instances.
+    struct LoadedBuild {
+        /// Makes the instance: the library's own, or a ``ProcessPlugin`` that stands for the child.
+        let factory: PluginFactory
+        /// What gate 1 read from the staged file.
+        let library: VerifiedLibrary
+        /// The library mapped into this process; `nil` in the process tier.
+        let inProcess: LoadedGeneration?
+        /// The staged copy the gates ran on.
+        let stagedPath: String
+    }
+
+    /// Stages the build and runs the three gates on the staged bytes, in the plugin's tier: gate 1
+    /// here, always; gates 2 and 3 (`dlopen`, handshake) here for the in-process tier, or in a child
+    /// process that then serves the plugin for the process tier. `gate1Passed` hears of gate 1 before
+    /// any of the library's code runs. A refusal names `path`, the file the operator gave, not its
+    /// staged copy.
+    func load(_ path: String, manifest: PluginManifest, tier: Isolation, limits: PluginLimits?,
+              onQuarantine: @escaping @Sendable (String) -> Void,
+              gate1Passed: (VerifiedLibrary) -> Void = { _ in }) async throws -> LoadedBuild {
         let staged = try LibraryLoader.stage(path, in: generations)
         do {
             let library = try FileGate.verify(staged, manifest: manifest, host: .current)
-            let loaded = try LibraryLoader.load(library, manifest: manifest)
-            // Its code is in this process now: a crash in it is reported by its id.
-            CrashReport.register(library: loaded.stagedPath, pluginID: manifest.id)
-            return loaded
-        } catch {
-            throw error.naming(path, insteadOf: staged.path)
+            gate1Passed(library)
+            switch tier {
+            case .process:
+                let sandbox = ChildSandbox(library: staged.path, dataDirectory: options.dataDirectory, limits: limits)
+                let plugin = try await ProcessPlugin.launch(manifest: manifest, sandbox: sandbox, clock: clock, policy: options.isolation,
+                                                            log: log, onQuarantine: onQuarantine)
+                return LoadedBuild(factory: PluginFactory { plugin }, library: library, inProcess: nil, stagedPath: staged.path)
+            case .inProcess:
+                let loaded = try LibraryLoader.load(library, manifest: manifest)
+                // Its code is in this process now: a crash in it is reported by its id.
+                CrashReport.register(library: loaded.stagedPath, pluginID: manifest.id)
+                return LoadedBuild(factory: loaded.factory, library: library, inProcess: loaded, stagedPath: loaded.stagedPath)
+            }
+        } catch let refusal as GateRefusal {
+            throw refusal.naming(path, insteadOf: staged.path)
         }
     }
 
@@ -68,11 +96,11 @@ struct GenerationPipeline: Sendable {
 
     // MARK: 5: start
 
-    /// Starts the instance; a throw is a ``PluginHost/StartFailure`` naming it.
+    /// Starts the instance; a throw is a ``PluginStartFailure`` naming it.
     func start(_ candidate: GenerationCandidate) async throws {
         guard let instance = candidate.instance, let context = candidate.context else { return }
         do { try await onSharedPool { try await instance.start(context: context) } } catch {
-            throw PluginHost.StartFailure(reason: "start threw: \(error)")
+            throw PluginStartFailure(reason: "start threw: \(error)")
         }
         candidate.started = true
     }

@@ -15,7 +15,7 @@ final class HubFileSource: RemoteFileSource {
 
     func fetch(_ address: String, into channel: PluginFileChannel) async throws {
         guard let host = box.host else { throw PluginError(.unavailable, "files: the host is stopping") }
-        let access = try host.hubAccess()
+        let access = try host.hub.hubAccess()
         do { try await DeviceFiles(hub: access.connection, channel: channel).fetch(address) } catch let error as SyncClientError {
             // The hub's refusal in the plugin's terms: not there for this plugin, or unreachable.
             let code: PluginError.Code = error.status == 404 ? .notFound : error.status == 0 ? .unavailable : .conflict

@@ -139,7 +139,7 @@ struct PluginSpacesChannel: PluginSpaces {
             if let found {
                 // The record API holds this person to their plugin role from now, before any round.
                 let standing = SyncPeerState.SpaceStanding(pluginRole: found.space.pluginRole,
-                                                           rules: found.rules.flatMap { try? SyncRoleRules(json: $0) })
+                                                           rules: try DeviceSync.roleRules(found.rules, of: space))
                 try access.state.setSpaceRole(standing, space: space, hub: access.hub, plugin: pluginID)
             }
             return SyncSpace(id: space, name: found?.space.name ?? space, role: role, pluginRole: found?.space.pluginRole)
