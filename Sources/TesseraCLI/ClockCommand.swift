@@ -64,7 +64,7 @@ struct Clock: AsyncParsableCommand {
 
     /// Starts a host on the data directory's virtual clock, moves the clock with `body` (firing what
     /// falls due), stops the host, and prints what fired.
-    static func move(_ arguments: HostArguments, _ body: (PluginHost) async throws -> [TimerScheduler.Firing]) async throws {
+    static func move(_ arguments: HostArguments, _ body: (any HostAPI) async throws -> [TimerScheduler.Firing]) async throws {
         let host = try arguments.makeHost()
         guard host.virtualClock != nil else {
             throw CLIError(code: .failure,

@@ -50,7 +50,7 @@ struct HostArguments: ParsableArguments {
     /// Reads the deployment and makes a host for it (not yet started).
     /// `quietLevel`: the least level logged without `-v` (warning; `serve` logs info, a service's
     /// journal being where an operator looks when something fails).
-    func makeHost(onlyPlugins: Set<String>? = nil, quietLevel: HostLog.Level = .warning) throws -> PluginHost {
+    func makeHost(onlyPlugins: Set<String>? = nil, quietLevel: HostLog.Level = .warning) throws -> any HostAPI {
         let deployment = try readDeployment()
         let dataDirectory = self.dataDirectory(of: deployment)
         Self.keepPrivate(dataDirectory)

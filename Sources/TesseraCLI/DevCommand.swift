@@ -51,7 +51,7 @@ struct Dev: AsyncParsableCommand {
     }
 
     /// One round: build the product, and swap it in if the build worked.
-    func rebuildAndSwap(_ host: PluginHost, product: String, package: String) async {
+    func rebuildAndSwap(_ host: any HostAPI, product: String, package: String) async {
         say("change seen; building \(product)…")
         let build = Self.swift(["build", "--product", product, "--package-path", package], mergingErrors: true)
         guard build.status == 0 else {

@@ -10,7 +10,7 @@ import TesseraSDK
 /// that arrives before the host serves is told to wait. Reloads run one after another: a signal
 /// during a reload is refused by the host and said in the log.
 final class ReloadSignal: @unchecked Sendable {  // `source` is set once, in init
-    private let host = Mutex<PluginHost?>(nil)
+    private let host = Mutex<(any HostAPI)?>(nil)
     private let source: any DispatchSourceSignal
 
     init() {
@@ -21,7 +21,7 @@ final class ReloadSignal: @unchecked Sendable {  // `source` is set once, in ini
     }
 
     /// From now on a SIGHUP reloads `host`.
-    func serve(_ host: PluginHost) { self.host.withLock { $0 = host } }
+    func serve(_ host: any HostAPI) { self.host.withLock { $0 = host } }
 
     private func fire() {
         guard let host = host.withLock({ $0 }) else {

@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
     /// Starts the HTTP listener and the host's plugins, and the background work (the timer loop on
     /// the system clock, the deployment's location sources); prints the states, the URL and, on
     /// first start, the admin token. Shared by `serve` and `dev`.
-    static func start(_ host: PluginHost, http: HTTPConfiguration) async throws -> (HTTPServer, [Task<Void, Never>]) {
+    static func start(_ host: any HostAPI, http: HTTPConfiguration) async throws -> (HTTPServer, [Task<Void, Never>]) {
         let tokens = TokenStore(dataDirectory: host.options.dataDirectory)
         // Listen before the plugins start, so /healthz answers and /readyz says 503 while they do.
         // A hub deployment also serves the hub's API (docs/hub.md) from its store (<data>/hub.sqlite or
@@ -143,14 +143,14 @@ struct Serve: AsyncParsableCommand {
     /// every enabled plugin serves. A host that serves without a module the operator enabled
     /// looks healthy to its supervisor while that module's users get errors (issue 46), so
     /// `serve` ends instead, unless told to keep going.
-    static func refusedAtStart(_ host: PluginHost) -> String? {
+    static func refusedAtStart(_ host: any HostAPI) -> String? {
         let refused = host.statuses().filter { [.rejected, .failed].contains($0.state) }
         guard !refused.isEmpty else { return nil }
         return refused.map { "\($0.id) is \($0.state.rawValue): \($0.reason ?? "see tessera plugins why \($0.id)")" }.joined(separator: "; ")
     }
 
     /// Stops what ``start(_:http:)`` started, the listener first.
-    static func stop(_ host: PluginHost, server: HTTPServer, background: [Task<Void, Never>]) async {
+    static func stop(_ host: any HostAPI, server: HTTPServer, background: [Task<Void, Never>]) async {
         await server.stop()
         for task in background { task.cancel() }
         await host.stop()

@@ -86,14 +86,14 @@ extension HubStore {
                     INSERT INTO hub_password_resets(person, code_sha256, expires_ms, attempts) VALUES (?, ?, ?, 0)
                     ON CONFLICT (person) DO UPDATE SET code_sha256 = excluded.code_sha256, expires_ms = excluded.expires_ms, attempts = 0
                     """, [.text(person), .blob(HubSecrets.sha256(code)), .integer(now + Self.resetCodeMillis)])
-                try await Self.queueMail(OutgoingMail(to: address, subject: "Your password reset code", body: """
+                try await HubMailOutbox.queueMail(OutgoingMail(to: address, subject: "Your password reset code", body: """
                     Your code to set a new password: \(code)
 
                     Type it in the app within 10 minutes. If you did not ask for it, ignore this mail: your password stays as it is.
                     """), now: now, on: connection)
                 return true
             }
-            if queued { mailQueued() }
+            if queued { mail.mailQueued() }
             outcome = .success(())
         } catch {
             outcome = .failure(error)
@@ -197,7 +197,7 @@ extension HubStore {
         let row = try await connection.fetchOne("SELECT name, first_name, surname FROM hub_people WHERE id = ?", [.text(inviter)])
         let inviterName = [row?[1].text, row?[2].text].compactMap { $0 }.joined(separator: " ")
         let who = inviterName.isEmpty ? (row?[0].text ?? "Someone") : inviterName
-        try await queueMail(OutgoingMail(to: address, subject: "\(who) invites you to share \"\(spaceName)\"", body: """
+        try await HubMailOutbox.queueMail(OutgoingMail(to: address, subject: "\(who) invites you to share \"\(spaceName)\"", body: """
             \(who) invites you to share "\(spaceName)".
 
             Your invitation code: \(code)

@@ -49,12 +49,12 @@ extension HubStore {
             }
             // The members' own channels (webhook, e-mail) get it from the hub itself, whether or
             // not any device of theirs is online: queued here, so it commits with the copies.
-            try await Self.queueChannelDeliveries(notification, space: space, sender: device.person, people: people, now: now, on: connection)
+            try await HubChannelStore.queueChannelDeliveries(notification, space: space, sender: device.person, people: people, now: now, on: connection)
             return (true, people.count)
         }
         if result.stored {
             changeSignal.fire()
-            channelSignal.fire()
+            channels.channelSignal.fire()
         }
         return result
     }

@@ -125,7 +125,7 @@ extension HubStore {
             }
             return (addressee, address != nil)
         }
-        if mailed { mailQueued() }
+        if mailed { mail.mailQueued() }
         return Invitation(code: code, space: id, role: role, expiresAtMillis: expires, id: invitationID, invitee: addressee, pluginRole: pluginRole)
     }
 

@@ -8,7 +8,7 @@ import TesseraSDK
 /// The hub is a relay: it stores each pushed `SyncChange` once and forwards it to the other
 /// members' devices; it never materialises rows. Every operation runs in one transaction, so a
 /// refused request writes nothing. See docs/hub.md.
-public final class HubStore: Sendable {
+public final class HubStore: HubStorePart {
     /// The file name of the embedded store inside the data directory.
     public static let fileName = "hub.sqlite"
     /// How long a device token lasts unused: each use moves its expiry on (a phone that syncs
@@ -25,10 +25,10 @@ public final class HubStore: Sendable {
     let changeSignal = HubChangeSignal()
     /// Set when the hub stops: waits end at once (``endWaits()``).
     let waitsEnded = HubStopFlag()
-    /// Wakes the mailer when mail was queued (``HubMailer``).
-    let mailSignal = HubChangeSignal()
-    /// Wakes the channel sender when deliveries to people's channels were queued (``HubChannelSender``).
-    let channelSignal = HubChangeSignal()
+    /// The outbound mail, kept until the SMTP server takes it (`Mail/`).
+    public let mail: HubMailOutbox
+    /// People's delivery channels and what is queued for them (`Channels/`).
+    public let channels: HubChannelStore
     /// The hub's clock (the host's clock capability; a settable one in tests).
     let now: @Sendable () -> Date
     /// Waits until a moment on that clock: the least time a password-reset answer takes is
@@ -47,6 +47,8 @@ public final class HubStore: Sendable {
         self.database = database
         self.now = now
         self.sleepUntil = sleepUntil
+        mail = HubMailOutbox(database: database, now: now)
+        channels = HubChannelStore(database: database, now: now, mail: mail)
         let millis = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
         try await HubSchemaMigrator.migrate(database, nowMillis: millis)
     }
@@ -62,21 +64,6 @@ public final class HubStore: Sendable {
                             sleepUntil: @escaping @Sendable (Date) async -> Void = HubStore.systemSleep) async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         try await self.init(path: dataDirectory + "/" + Self.fileName, now: now, sleepUntil: sleepUntil)
-    }
-
-    var nowMillis: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    /// Runs `body` in one transaction; a store failure becomes ``HubError/store(_:)``, a
-    /// ``HubError`` passes through (after the rollback).
-    @discardableResult
-    func transaction<T: Sendable>(_ body: (any HubSQL) async throws -> T) async throws(HubError) -> T {
-        do {
-            return try await database.transaction(body)
-        } catch let error as HubError {
-            throw error
-        } catch {
-            throw HubError.store(error)
-        }
     }
 
     // MARK: People and devices

@@ -79,7 +79,7 @@ struct HubChannelTests {
             #expect(signature.hasPrefix("t=\(seconds),v1="))
             let expected = try await Self.pythonHMAC(secret: channel.secret, message: "\(seconds).\(request.body)")
             #expect(expected.count == 64 && signature == "t=\(seconds),v1=\(expected)")
-            #expect(try await hub.hub.channelDeliveries().map(\.state) == ["sent"])
+            #expect(try await hub.hub.channels.channelDeliveries().map(\.state) == ["sent"])
         }
     }
 
@@ -96,7 +96,7 @@ struct HubChannelTests {
             let sender = HubChannelSender(store: hub.hub)
             var outcome = await sender.deliverDue()
             #expect(outcome.retried == 1 && outcome.dropped == 1 && outcome.sent == 0)
-            let pending = try #require(try await hub.hub.channelDeliveries().first { $0.channel == retried.id })
+            let pending = try #require(try await hub.hub.channels.channelDeliveries().first { $0.channel == retried.id })
             #expect(pending.state == "pending" && pending.attempts == 1 && pending.lastError == "HTTP 500")
             #expect(pending.nextAttemptMillis == hub.clock.millis + 2000)
             hub.clock.advance(1)
@@ -109,7 +109,7 @@ struct HubChannelTests {
             hub.clock.advance(7200)
             #expect(await sender.deliverDue() == HubChannelSender.Outcome())
             #expect(gone.requests.count == 1)
-            #expect(try await hub.hub.channelDeliveries().map(\.state).sorted() == ["dropped", "sent"])
+            #expect(try await hub.hub.channels.channelDeliveries().map(\.state).sorted() == ["dropped", "sent"])
             #expect(sender.counters.sent == 1 && sender.counters.retried == 1 && sender.counters.dropped == 1)
         }
     }
@@ -134,7 +134,7 @@ struct HubChannelTests {
             #expect(try await hub.request("DELETE", "/v1/hub/channels/\(removed.id)", token: bob).status == 404)
             #expect(await HubChannelSender(store: hub.hub).deliverDue() == HubChannelSender.Outcome())
             #expect(receiver.requests.isEmpty)
-            #expect(try await hub.hub.channelDeliveries().isEmpty)
+            #expect(try await hub.hub.channels.channelDeliveries().isEmpty)
         }
     }
 
@@ -237,7 +237,7 @@ struct HubChannelTests {
             // A code tried five times wrong is void.
             let zed = try #require(try await hub.request("POST", "/v1/hub/channels", token: bob, json: #"{"kind": "email", "address": "zed@example.org"}"#)
                 .json?["id"]?.stringValue)
-            for _ in 0..<HubStore.maxChannelCodeAttempts {
+            for _ in 0..<HubChannelStore.maxChannelCodeAttempts {
                 #expect(try await hub.request("POST", "/v1/hub/channels/\(zed)/confirm", token: bob, json: #"{"code": "x"}"#).errorCode == "invalid_code")
             }
             let void = try await hub.request("POST", "/v1/hub/channels/\(zed)/confirm", token: bob, json: #"{"code": "x"}"#)

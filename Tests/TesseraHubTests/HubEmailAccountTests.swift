@@ -90,7 +90,7 @@ struct HubEmailAccountTests {
             let mail = try #require(try smtp.messages().last)
             #expect(mail.to == ["ada@example.org"] && mail.subject == "Your password reset code")
             let code = try Self.code(in: smtp, to: "ada@example.org")
-            #expect(try await hub.hub.mailOutbox().allSatisfy { $0.sentMillis != nil }, "nothing was queued for the unknown address")
+            #expect(try await hub.hub.mail.mailOutbox().allSatisfy { $0.sentMillis != nil }, "nothing was queued for the unknown address")
 
             let wrongCode = String(code.reversed()) == code ? "0000000" : String(code.reversed())
             let refused = try await Self.slow(hub, "/v1/hub/password-reset/confirm",

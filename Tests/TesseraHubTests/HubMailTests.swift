@@ -18,8 +18,8 @@ struct HubMailTests {
         let smtp = try await SMTPTestServer()
         defer { smtp.stop() }
         try await HubTestServer.start(backend).use { hub in
-            try await hub.hub.queueMail(OutgoingMail(to: "ada@example.org", subject: "Váš kód", body: "Kód: 1234567\n.tečka na začátku\nkonec"))
-            try await hub.hub.queueMail(OutgoingMail(to: "bob@example.org", subject: "Plain", body: "line one\n.dot line\nend"))
+            try await hub.hub.mail.queueMail(OutgoingMail(to: "ada@example.org", subject: "Váš kód", body: "Kód: 1234567\n.tečka na začátku\nkonec"))
+            try await hub.hub.mail.queueMail(OutgoingMail(to: "bob@example.org", subject: "Plain", body: "line one\n.dot line\nend"))
             let result = await Self.mailer(hub, port: smtp.port).deliverDue()
             #expect(result.sent == 2 && result.failed == 0)
             let messages = try smtp.messages().sorted { $0.to.first ?? "" < $1.to.first ?? "" }  // sent in no set order
@@ -28,7 +28,7 @@ struct HubMailTests {
             #expect(messages.first?.subject == "Váš kód")
             #expect(messages.first?.body == "Kód: 1234567\n.tečka na začátku\nkonec\n")
             #expect(messages.last?.body == "line one\n.dot line\nend\n")
-            let outbox = try await hub.hub.mailOutbox()
+            let outbox = try await hub.hub.mail.mailOutbox()
             #expect(outbox.allSatisfy { $0.sentMillis == hub.clock.millis && $0.attempts == 1 && !$0.failed })
             // Nothing is due any more: a second pass sends nothing twice.
             #expect(await Self.mailer(hub, port: smtp.port).deliverDue() == (0, 0))
@@ -41,9 +41,9 @@ struct HubMailTests {
         let port = try freeLoopbackPort()  // nothing listens there yet
         try await HubTestServer.start(backend).use { hub in
             let mailer = Self.mailer(hub, port: port)
-            try await hub.hub.queueMail(OutgoingMail(to: "ada@example.org", subject: "Invitation", body: "code K7QM"))
+            try await hub.hub.mail.queueMail(OutgoingMail(to: "ada@example.org", subject: "Invitation", body: "code K7QM"))
             #expect(await mailer.deliverDue() == (0, 1))
-            var queued = try #require(try await hub.hub.mailOutbox().first)
+            var queued = try #require(try await hub.hub.mail.mailOutbox().first)
             #expect(queued.attempts == 1 && queued.sentMillis == nil && !queued.failed)
             #expect(queued.nextAttemptMillis == hub.clock.millis + 30_000)
             #expect(queued.lastError?.contains("cannot connect to the mail server 127.0.0.1:\(port)") == true)
@@ -51,7 +51,7 @@ struct HubMailTests {
             #expect(await mailer.deliverDue() == (0, 0))  // not due yet
             hub.clock.advance(1)
             #expect(await mailer.deliverDue() == (0, 1))
-            queued = try #require(try await hub.hub.mailOutbox().first)
+            queued = try #require(try await hub.hub.mail.mailOutbox().first)
             #expect(queued.attempts == 2 && queued.nextAttemptMillis == hub.clock.millis + 60_000)
 
             let smtp = try await SMTPTestServer(port: port)
@@ -59,7 +59,7 @@ struct HubMailTests {
             hub.clock.advance(60)
             #expect(await mailer.deliverDue() == (1, 0))
             #expect(try smtp.messages().map(\.body) == ["code K7QM\n"])
-            #expect(try await hub.hub.mailOutbox().first?.sentMillis == hub.clock.millis)
+            #expect(try await hub.hub.mail.mailOutbox().first?.sentMillis == hub.clock.millis)
         }
     }
 
@@ -68,10 +68,10 @@ struct HubMailTests {
         let smtp = try await SMTPTestServer(user: "hub", password: "s3cret")
         defer { smtp.stop() }
         try await HubTestServer.start().use { hub in
-            try await hub.hub.queueMail(OutgoingMail(to: "nobody@refused.invalid", subject: "x", body: "x"))
-            try await hub.hub.queueMail(OutgoingMail(to: "ada@example.org", subject: "Hello", body: "hi"))
+            try await hub.hub.mail.queueMail(OutgoingMail(to: "nobody@refused.invalid", subject: "x", body: "x"))
+            try await hub.hub.mail.queueMail(OutgoingMail(to: "ada@example.org", subject: "Hello", body: "hi"))
             #expect(await Self.mailer(hub, port: smtp.port, user: "hub", password: "s3cret").deliverDue() == (1, 1))
-            let refused = try #require(try await hub.hub.mailOutbox().first { $0.to == "nobody@refused.invalid" })
+            let refused = try #require(try await hub.hub.mail.mailOutbox().first { $0.to == "nobody@refused.invalid" })
             #expect(refused.failed && refused.lastError?.contains("550") == true)
             hub.clock.advance(7200)
             #expect(await Self.mailer(hub, port: smtp.port, user: "hub", password: "s3cret").deliverDue() == (0, 0))

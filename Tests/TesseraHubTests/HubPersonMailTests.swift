@@ -42,7 +42,7 @@ struct HubPersonMailTests {
             #expect(queued.json?["to"] == "doctor@example.org" && queued.json?["status"] == "queued")
             #expect(queued.json?["remainingToday"] == .integer(19))
             let id = try #require(queued.json?["id"]?.stringValue)
-            #expect(try await hub.hub.mailOutbox().map(\.id) == [id])  // in the store before any SMTP
+            #expect(try await hub.hub.mail.mailOutbox().map(\.id) == [id])  // in the store before any SMTP
 
             #expect(await HubMailTests.mailer(hub, port: smtp.port).deliverDue() == (1, 0))
             let message = try #require(try smtp.messages().first)
@@ -82,7 +82,7 @@ struct HubPersonMailTests {
     func limitsRefusedByName() async throws {
         try await HubTestServer.start().use { hub in
             let token = try await Self.ada(hub)
-            let big = Data(count: HubStore.PersonMailLimits.attachmentBytes + 1).base64EncodedString()
+            let big = Data(count: HubMailOutbox.PersonMailLimits.attachmentBytes + 1).base64EncodedString()
             let cases: [(String, Int, String, String)] = [
                 (Self.mail(to: "a@example.org, b@example.org"), 400, "invalid_recipient", "$.to"),
                 (Self.mail(to: "nobody"), 400, "invalid_recipient", "$.to"),
@@ -102,9 +102,9 @@ struct HubPersonMailTests {
                 #expect(refused.status == status && refused.errorCode == code, "\(code): \(refused.status) \(refused.text.prefix(300))")
                 #expect(refused.json?["error"]?["field"]?.stringValue == field, "\(code)")
             }
-            #expect(try await hub.hub.mailOutbox().isEmpty)
+            #expect(try await hub.hub.mail.mailOutbox().isEmpty)
             // At the limits themselves, it is taken: 10 MiB, 200 characters, 10,000 characters.
-            let exact = Data(count: HubStore.PersonMailLimits.attachmentBytes).base64EncodedString()
+            let exact = Data(count: HubMailOutbox.PersonMailLimits.attachmentBytes).base64EncodedString()
             let taken = try await hub.request("POST", "/v1/hub/mail", token: token, json: Self.mail(
                 subject: String(repeating: "s", count: 200), text: String(repeating: "t", count: 10_000), mediaType: "text/csv", content: exact),
                 timeout: 300)
@@ -118,14 +118,14 @@ struct HubPersonMailTests {
     func dailyLimit(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
             let ada = try await Self.ada(hub)
-            for sent in 1...HubStore.PersonMailLimits.perDay {
+            for sent in 1...HubMailOutbox.PersonMailLimits.perDay {
                 let queued = try await hub.request("POST", "/v1/hub/mail", token: ada, json: Self.mail(content: nil))
-                #expect(queued.status == 202 && queued.json?["remainingToday"] == .integer(Int64(HubStore.PersonMailLimits.perDay - sent)))
+                #expect(queued.status == 202 && queued.json?["remainingToday"] == .integer(Int64(HubMailOutbox.PersonMailLimits.perDay - sent)))
                 hub.clock.advance(60)
             }
             let refused = try await hub.request("POST", "/v1/hub/mail", token: ada, json: Self.mail(content: nil))
             #expect(refused.status == 429 && refused.errorCode == "mail_rate_exceeded", "\(refused.text)")
-            #expect(try await hub.hub.mailOutbox().count == HubStore.PersonMailLimits.perDay)
+            #expect(try await hub.hub.mail.mailOutbox().count == HubMailOutbox.PersonMailLimits.perDay)
             try await hub.addPerson("bob")
             let bob = try await hub.login("bob", device: "phone")
             #expect(try await hub.request("POST", "/v1/hub/mail", token: bob, json: Self.mail(content: nil)).status == 202)
@@ -142,7 +142,7 @@ struct HubPersonMailTests {
             let token = try await Self.ada(hub)
             let refused = try await hub.request("POST", "/v1/hub/mail", token: token, json: Self.mail())
             #expect(refused.status == 503 && refused.errorCode == "unavailable", "\(refused.text)")
-            #expect(try await hub.hub.mailOutbox().isEmpty)
+            #expect(try await hub.hub.mail.mailOutbox().isEmpty)
         }
     }
 }

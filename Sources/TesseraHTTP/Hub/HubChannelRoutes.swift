@@ -41,7 +41,7 @@ struct HubChannelRoutes {
 
     func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await routes.authenticate(request)
-        let channels = try await routes.run { try await routes.hub.channels(of: device.person) }
+        let channels = try await routes.run { try await routes.hub.channels.channels(of: device.person) }
         return try HubJSON.response(ChannelsOutput(channels: channels.map { ChannelOutput($0) }))
     }
 
@@ -49,7 +49,7 @@ struct HubChannelRoutes {
         let device = try await routes.authenticate(request)
         let input = try await HubJSON.decode(NewChannelInput.self, from: request, limit: routes.maxBodyBytes)
         let added = try await routes.run {
-            try await routes.hub.addChannel(NewChannel(kind: input.kind, url: input.url, address: input.address, plugin: input.plugin),
+            try await routes.hub.channels.addChannel(NewChannel(kind: input.kind, url: input.url, address: input.address, plugin: input.plugin),
                                             for: device.person, mailSink: mailSink)
         }
         return try HubJSON.response(ChannelOutput(added.channel, secret: added.secret), status: .created)
@@ -62,14 +62,14 @@ struct HubChannelRoutes {
         let device = try await routes.authenticate(request)
         let input = try await HubJSON.decode(ConfirmInput.self, from: request, limit: routes.maxBodyBytes)
         let channel = try await routes.run {
-            try await routes.hub.confirmChannel(context.parameters.get("channel") ?? "", code: input.code, of: device.person)
+            try await routes.hub.channels.confirmChannel(context.parameters.get("channel") ?? "", code: input.code, of: device.person)
         }
         return try HubJSON.response(ChannelOutput(channel))
     }
 
     func remove(_ request: Request, context: APIRequestContext) async throws -> Response {
         let device = try await routes.authenticate(request)
-        try await routes.run { try await routes.hub.removeChannel(context.parameters.get("channel") ?? "", of: device.person) }
+        try await routes.run { try await routes.hub.channels.removeChannel(context.parameters.get("channel") ?? "", of: device.person) }
         return Response(status: .noContent)
     }
 }

@@ -10,7 +10,7 @@ struct HubMailRoutes {
     let mailSink: Bool
 
     /// The largest body the route reads: a 10 MiB attachment in base64 and the rest of the JSON.
-    static let maxBodyBytes = (HubStore.PersonMailLimits.attachmentBytes + 2) / 3 * 4 + 64 * 1024
+    static let maxBodyBytes = (HubMailOutbox.PersonMailLimits.attachmentBytes + 2) / 3 * 4 + 64 * 1024
 
     static func add(to table: inout RouteTable, routes: HubRoutes, mailSink: Bool) {
         table.add(.post, "/v1/hub/mail", HubMailRoutes(routes: routes, mailSink: mailSink).send)
@@ -30,9 +30,9 @@ struct HubMailRoutes {
         }
         let input = try await HubJSON.decode(MailInput.self, from: request, limit: Self.maxBodyBytes)
         let attachment = try input.attachment.map { try Self.attachment($0) }
-        let mail = HubStore.PersonMail(to: input.to, subject: input.subject, text: input.text ?? "", attachment: attachment)
+        let mail = HubMailOutbox.PersonMail(to: input.to, subject: input.subject, text: input.text ?? "", attachment: attachment)
         let queued = try await routes.run {
-            try await routes.hub.queuePersonMail(mail, from: device.person, plugin: HubRoutes.plugin(request), mailSink: mailSink)
+            try await routes.hub.mail.queuePersonMail(mail, from: device.person, plugin: HubRoutes.plugin(request), mailSink: mailSink)
         }
         return try HubJSON.response(QueuedOutput(id: queued.id, to: queued.to, queuedAt: HubRoutes.iso(queued.queuedAtMillis),
                                                  queuedAtMillis: queued.queuedAtMillis, remainingToday: queued.remainingToday, status: "queued"),
@@ -43,7 +43,7 @@ struct HubMailRoutes {
     static func attachment(_ input: AttachmentInput) throws -> MailAttachment {
         guard input.content.utf8.count <= maxBodyBytes else {
             throw APIError(HubError(.payloadTooLarge, "attachment_too_large",
-                                    "the attachment is larger than \(HubStore.PersonMailLimits.attachmentBytes) bytes (10 MiB)",
+                                    "the attachment is larger than \(HubMailOutbox.PersonMailLimits.attachmentBytes) bytes (10 MiB)",
                                     field: "$.attachment.content"))
         }
         // Line breaks (as in a MIME body) are allowed; anything else that is not base64 is refused.

@@ -5,7 +5,7 @@ import TesseraSDK
 /// (notification key, channel), queued in the same transaction that files a space notification
 /// for its members, so a relay repeated after a lost answer queues nothing twice, and a crash
 /// never loses one. ``HubChannelSender`` sends them on the hub's clock.
-extension HubStore {
+extension HubChannelStore {
     /// A delivery claimed for sending: the channel as it is now, and the document to send.
     struct ClaimedDelivery: Sendable {
         let notification: String
@@ -56,7 +56,7 @@ extension HubStore {
         }
         // Outcomes are kept as long as relay keys are remembered, then forgotten.
         try await connection.execute("DELETE FROM hub_channel_deliveries WHERE state <> 'pending' AND settled_ms < ?",
-                                     [.integer(now - relayKeyMillis)])
+                                     [.integer(now - HubStore.relayKeyMillis)])
         return queued
     }
 
@@ -66,7 +66,7 @@ extension HubStore {
             "id": .string(channelIdempotencyKey(notification: n.key, channel: channel)),
             "plugin": .string(n.plugin), "space": .string(space), "notificationKey": .string(n.notificationKey),
             "title": .string(n.title), "body": .string(n.body), "payload": (try? JSONValue(parsing: n.payload)) ?? .null,
-            "dueAt": .string(iso(n.dueAtMillis)), "dueAtMillis": .integer(n.dueAtMillis), "late": .bool(n.late),
+            "dueAt": .string(HubStore.iso(n.dueAtMillis)), "dueAtMillis": .integer(n.dueAtMillis), "late": .bool(n.late),
             "sender": ["id": .string(sender.id), "name": .string(sender.name)], "priority": .string(n.priority),
         ]
         if let message = n.message.flatMap({ try? JSONValue(parsing: $0) }) { document["message"] = message }
@@ -102,13 +102,13 @@ extension HubStore {
 
     /// An e-mail delivery: the message goes into the mail outbox and the delivery is done, in one
     /// transaction (the mailer retries the message itself).
-    func mailDelivery(_ delivery: ClaimedDelivery, mail: OutgoingMail) async throws(HubError) {
+    func mailDelivery(_ delivery: ClaimedDelivery, mail outgoing: OutgoingMail) async throws(HubError) {
         let now = nowMillis
         try await transaction { connection in
-            try await Self.queueMail(mail, now: now, on: connection)
+            try await HubMailOutbox.queueMail(outgoing, now: now, on: connection)
             try await Self.settle(delivery, state: "sent", error: nil, now: now, on: connection)
         }
-        mailQueued()
+        mail.mailQueued()
     }
 
     /// A delivery's outcome: `sent` or `dropped` (its document goes), or `pending` again at

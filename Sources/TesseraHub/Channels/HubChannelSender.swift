@@ -3,7 +3,7 @@ import TesseraOnDemand
 import Synchronization
 import TesseraSDK
 
-/// Sends the deliveries queued for people's channels (``HubStore/queueChannelDeliveries``), on
+/// Sends the deliveries queued for people's channels (``HubChannelStore/queueChannelDeliveries``), on
 /// the hub's clock (docs/hub.md, "Delivery channels"):
 ///
 /// - **webhook**: a POST of the notification as JSON, with `Idempotency-Key` (the same on every
@@ -56,8 +56,8 @@ public final class HubChannelSender: Sendable {
     public func deliverDue() async -> Outcome {
         var outcome = Outcome()
         while true {
-            let batch: [HubStore.ClaimedDelivery]
-            do { batch = try await store.claimDueDeliveries(limit: 20) } catch {
+            let batch: [HubChannelStore.ClaimedDelivery]
+            do { batch = try await store.channels.claimDueDeliveries(limit: 20) } catch {
                 log("the channel deliveries could not be read (\(error)); nothing is sent until they can be")
                 break
             }
@@ -78,23 +78,23 @@ public final class HubChannelSender: Sendable {
     /// most a minute, so a replica also sends what another queued).
     public func run() async {
         while !Task.isCancelled {
-            let generation = store.channelSignal.generation
+            let generation = store.channels.channelSignal.generation
             await deliverDue()
-            let next = (try? await store.nextDeliveryDue()) ?? nil
+            let next = (try? await store.channels.nextDeliveryDue()) ?? nil
             let nowMillis = Int64(store.now().timeIntervalSince1970 * 1000)
             let wait = max(0, min((next ?? Int64.max) - nowMillis, 60_000))
-            await store.channelSignal.wait(after: generation, atMost: .milliseconds(max(wait, 200)))
+            await store.channels.channelSignal.wait(after: generation, atMost: .milliseconds(max(wait, 200)))
         }
     }
 
     // MARK: One delivery
 
-    private func deliver(_ delivery: HubStore.ClaimedDelivery) async -> Outcome {
+    private func deliver(_ delivery: HubChannelStore.ClaimedDelivery) async -> Outcome {
         var outcome = Outcome()
         switch delivery.kind {
         case .email:
             do {
-                try await store.mailDelivery(delivery, mail: Self.mail(for: delivery))
+                try await store.channels.mailDelivery(delivery, mail: Self.mail(for: delivery))
                 outcome.mailed = 1
             } catch {
                 log("channel \(delivery.channel): queueing the e-mail failed: \(error)")
@@ -106,15 +106,15 @@ public final class HubChannelSender: Sendable {
             do {
                 switch failure {
                 case nil:
-                    try await store.settleDelivery(delivery, state: "sent", error: nil)
+                    try await store.channels.settleDelivery(delivery, state: "sent", error: nil)
                     outcome.sent = 1
                 case .some(let (reason, retry)) where retry && attempts < Self.maxAttempts:
                     let delay = Self.retryDelayMillis(afterAttempts: attempts)
-                    try await store.settleDelivery(delivery, state: "pending", error: reason, retryAtMillis: store.nowMillis + delay)
+                    try await store.channels.settleDelivery(delivery, state: "pending", error: reason, retryAtMillis: store.nowMillis + delay)
                     log("channel \(delivery.channel): webhook \(host) failed (attempt \(attempts)): \(reason); again in \(delay / 1000) s")
                     outcome.retried = 1
                 case .some(let (reason, _)):
-                    try await store.settleDelivery(delivery, state: "dropped", error: reason)
+                    try await store.channels.settleDelivery(delivery, state: "dropped", error: reason)
                     log("channel \(delivery.channel): webhook \(host) dropped after \(attempts) attempts: \(reason)")
                     outcome.dropped = 1
                 }
@@ -126,14 +126,14 @@ public final class HubChannelSender: Sendable {
     }
 
     /// POSTs the document, signed; `nil` on a 2xx, else the reason and whether to try again.
-    private func post(_ delivery: HubStore.ClaimedDelivery) async -> (String, Bool)? {
+    private func post(_ delivery: HubChannelStore.ClaimedDelivery) async -> (String, Bool)? {
         guard let url = URL(string: delivery.target) else { return ("the URL does not parse", false) }
         let body = Array(delivery.document.utf8)
         let seconds = Int64(store.now().timeIntervalSince1970)
         // The library's `delivery` session: at most 4 connections per host, 10 s per request.
         let exchange = HTTPExchange("POST", url, headers: [
             (name: "Content-Type", value: "application/json"),
-            (name: "Idempotency-Key", value: HubStore.channelIdempotencyKey(notification: delivery.notification, channel: delivery.channel)),
+            (name: "Idempotency-Key", value: HubChannelStore.channelIdempotencyKey(notification: delivery.notification, channel: delivery.channel)),
             (name: WebhookSignature.headerName, value: WebhookSignature.header(body: body, secret: delivery.secret ?? "", at: seconds)),
             (name: "User-Agent", value: "tessera-hub"),
         ], body: body, timeout: 10, session: .delivery)
@@ -163,7 +163,7 @@ public final class HubChannelSender: Sendable {
 
     /// The e-mail for a delivery: the title as its subject; the body, then the payload's fields
     /// (a link, positions, battery: whatever the plugin put there), as plain text.
-    static func mail(for delivery: HubStore.ClaimedDelivery) -> OutgoingMail {
+    static func mail(for delivery: HubChannelStore.ClaimedDelivery) -> OutgoingMail {
         let document = (try? JSONValue(parsing: delivery.document)) ?? .null
         var lines: [String] = []
         if let body = document["body"]?.stringValue, !body.isEmpty { lines += [body, ""] }

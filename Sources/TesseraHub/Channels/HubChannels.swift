@@ -10,7 +10,23 @@ import TesseraSDK
 ///
 /// Only the person may list, add or remove their channels (their device token); another's
 /// channel is `channel_not_found`, as if it did not exist.
-extension HubStore {
+/// A part of the hub's store (``HubStore/channels``), on the same database: confirmation mail and
+/// e-mail deliveries go through its ``mail`` outbox.
+public final class HubChannelStore: HubStorePart {
+    let database: any HubDatabase
+    let now: @Sendable () -> Date
+    let mail: HubMailOutbox
+    /// Wakes the channel sender when deliveries to people's channels were queued (``HubChannelSender``).
+    let channelSignal = HubChangeSignal()
+
+    init(database: any HubDatabase, now: @escaping @Sendable () -> Date, mail: HubMailOutbox) {
+        self.database = database
+        self.now = now
+        self.mail = mail
+    }
+}
+
+extension HubChannelStore {
     /// The most channels one person may have.
     public static let maxChannelsPerPerson = 10
     /// The longest webhook URL.
@@ -33,7 +49,7 @@ extension HubStore {
     ///   address given and the account has none), `no_mail_sink` (409), `channel_exists` (409),
     ///   `too_many_channels` (409).
     public func addChannel(_ request: NewChannel, for person: String, mailSink: Bool) async throws(HubError) -> AddedChannel {
-        if let plugin = request.plugin { try Self.checkPlugin(plugin) }
+        if let plugin = request.plugin { try HubStore.checkPlugin(plugin) }
         let kind = try Self.channelKind(request.kind)
         let secret = kind == .webhook ? HubSecrets.webhookSecret() : nil
         let code = HubSecrets.resetCode()
@@ -63,10 +79,10 @@ extension HubStore {
                 """, [.text(id), .text(person), .text(kind.rawValue), .text(target), secret.map { SQLValue.text($0) } ?? .null,
                       request.plugin.map { SQLValue.text($0) } ?? .null, .integer(now), .integer(confirmed ? 1 : 0),
                       confirmed ? .null : .blob(HubSecrets.sha256(code)), confirmed ? .null : .integer(now + Self.channelCodeMillis)])
-            if !confirmed { try await Self.queueMail(Self.confirmationMail(to: target, code: code), now: now, on: connection) }
+            if !confirmed { try await HubMailOutbox.queueMail(Self.confirmationMail(to: target, code: code), now: now, on: connection) }
             return HubChannel(id: id, kind: kind, target: target, plugin: request.plugin, createdAtMillis: now, confirmed: confirmed)
         }
-        if !channel.confirmed { mailQueued() }
+        if !channel.confirmed { mail.mailQueued() }
         return AddedChannel(channel: channel, secret: secret)
     }
 
@@ -178,7 +194,7 @@ extension HubStore {
             return (account, true)
         }
         let address: String
-        do { address = try normalizedEmail(given) } catch {
+        do { address = try HubStore.normalizedEmail(given) } catch {
             throw HubError(.invalidInput, "invalid_email", error.message, field: "$.address")
         }
         return (address, address == account)

@@ -4,7 +4,21 @@ import TesseraSDK
 /// The hub's outbound mail, kept in its store (`hub_mail_outbox`) until the SMTP server takes it:
 /// a message is queued in the same transaction as what it tells of (a reset code, an
 /// invitation), so a crash or a server that is down loses nothing. ``HubMailer`` sends it.
-extension HubStore {
+///
+/// A part of the hub's store (``HubStore/mail``), on the same database.
+public final class HubMailOutbox: HubStorePart {
+    let database: any HubDatabase
+    let now: @Sendable () -> Date
+    /// Wakes the mailer when mail was queued (``HubMailer``).
+    let mailSignal = HubChangeSignal()
+
+    init(database: any HubDatabase, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
+}
+
+extension HubMailOutbox {
     /// A message waiting in, or gone from, the outbox, as the operator sees it (never its body).
     public struct QueuedMail: Sendable, Hashable {
         public let id: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sends the hub's queued mail (``HubStore/queueMail(_:)``) through the deployment's SMTP server,
+/// Sends the hub's queued mail (``HubMailOutbox/queueMail(_:)``) through the deployment's SMTP server,
 /// retrying a message the server did not take with growing pauses on the hub's clock: 30 s, 1
 /// min, 2 min, … up to an hour between attempts, until it goes. A message the server refuses for
 /// good (5xx) is marked failed and kept, with the server's answer, for the operator.
@@ -26,7 +26,7 @@ public final class HubMailer: Sendable {
         var sent = 0, failed = 0
         while true {
             let batch: [(id: String, mail: OutgoingMail, attempts: Int)]
-            do { batch = try await store.claimDueMail(limit: 20) } catch {
+            do { batch = try await store.mail.claimDueMail(limit: 20) } catch {
                 log("the mail outbox could not be read (\(error)); nothing is sent until it can be")
                 return (sent, failed)
             }
@@ -34,7 +34,7 @@ public final class HubMailer: Sendable {
             for (id, mail, attempts) in batch {
                 do {
                     try await transport.send(mail, messageID: id, date: store.now())
-                    do { try await store.markMailSent(id) } catch {
+                    do { try await store.mail.markMailSent(id) } catch {
                         // It went; kept as unsent, it would go again once its lease ends.
                         log("mail \(id) to \(mail.to) was sent, but could not be marked sent (\(error)): it may be sent again")
                     }
@@ -45,7 +45,7 @@ public final class HubMailer: Sendable {
                     // The recipient and the server's answer, never the body (it may hold a code).
                     log("mail \(id) to \(mail.to) not sent (attempt \(attempts + 1)): \(mailError.message)"
                         + (mailError.permanent ? "; not retried" : "; again in \(delay / 1000) s"))
-                    do { try await store.markMailFailed(id, error: mailError, retryInMillis: delay) } catch {
+                    do { try await store.mail.markMailFailed(id, error: mailError, retryInMillis: delay) } catch {
                         log("mail \(id): the failed attempt could not be recorded (\(error)); it is tried again when its lease ends")
                     }
                     failed += 1
@@ -58,12 +58,12 @@ public final class HubMailer: Sendable {
     /// most a minute, so a replica also sends what another queued).
     public func run() async {
         while !Task.isCancelled {
-            let generation = store.mailSignal.generation
+            let generation = store.mail.mailSignal.generation
             await deliverDue()
-            let next = (try? await store.nextMailDue()) ?? nil
+            let next = (try? await store.mail.nextMailDue()) ?? nil
             let nowMillis = Int64(store.now().timeIntervalSince1970 * 1000)
             let wait = max(0, min((next ?? Int64.max) - nowMillis, 60_000))
-            await store.mailSignal.wait(after: generation, atMost: .milliseconds(max(wait, 200)))
+            await store.mail.mailSignal.wait(after: generation, atMost: .milliseconds(max(wait, 200)))
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// (docs/hub.md, "Mail to one address"): a baby diary's PDF export mailed to a doctor (UC32).
 /// It goes through the hub's durable outbox (``queueMail(_:)``), so it is sent however long the
 /// SMTP server takes; the limits below keep the hub from being anyone's bulk mailer.
-extension HubStore {
+extension HubMailOutbox {
     /// What a person asks the hub to send.
     public struct PersonMail: Sendable {
         /// One address (`invalid_recipient` otherwise).
@@ -103,7 +103,7 @@ extension HubStore {
         // No control character either: the address goes into RCPT TO and the To: header as it is.
         do {
             guard !mail.to.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { throw HubError(.invalidInput, "", "") }
-            to = try normalizedEmail(mail.to)
+            to = try HubStore.normalizedEmail(mail.to)
         } catch {
             throw HubError(.invalidInput, "invalid_recipient", "'\(mail.to.prefix(100))' is not one e-mail address (name@domain.tld)", field: "$.to")
         }

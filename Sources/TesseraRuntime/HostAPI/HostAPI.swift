@@ -6,10 +6,11 @@ import TesseraLocation
 import TesseraManifest
 import TesseraNotifications
 import TesseraSDK
+import TesseraSync
 import TesseraSyncClient
 
-/// What the host's edges (the HTTP API, the console, the OwnTracks feed) may ask of a running host,
-/// and nothing more.
+/// What the host's edges (the HTTP API, the console, the OwnTracks feed, the `tessera` commands)
+/// may ask of a running host, and nothing more.
 ///
 /// ``PluginHost`` is the one implementation a deployment runs; the edge holds `any HostAPI`, so it
 /// can be served, and tested at the router level, against a small host of a test's own. Each
@@ -24,6 +25,17 @@ public protocol HostAPI: AnyObject, Sendable {
     var options: HostOptions { get }
     /// Starts the enabled plugins, up to `depth`.
     func start(until depth: PluginHost.StartDepth) async
+    /// Stops every active plugin.
+    func stop() async
+    /// Delivers everything deliverable now (events, webhook sends in flight); a one-shot command
+    /// calls it before it reads results or ends.
+    func settle() async
+    /// Adds work that falls due on the host's clock to its timer loop (a hub's mailer, …).
+    func addDueWork(_ work: any DueWork)
+    /// Starts reading the deployment's location sources (gpsd); cancel the tasks to stop.
+    func startLocationSources() -> [Task<Void, Never>]
+    /// Starts waiting at the hub for other devices' changes; cancel the tasks to stop.
+    func startHubWatch() -> [Task<Void, Never>]
     /// The manifest of plugin `id` as loaded, if the host has it.
     func manifest(of id: String) -> PluginManifest?
     /// The manifests of the plugins the deployment enables.
@@ -65,6 +77,10 @@ public protocol HostAPI: AnyObject, Sendable {
     var virtualClock: VirtualClockSource? { get }
     /// Advances the virtual clock, firing what falls due.
     func advanceClock(by seconds: TimeInterval) async throws -> [TimerScheduler.Firing]
+    /// Sets the virtual clock to a time, firing what falls due on the way forwards.
+    func setClock(to time: Date) async throws -> [TimerScheduler.Firing]
+    /// Fires what is due now on the host's clock.
+    func runTimers() async
 
     // MARK: Notifications and events
 
@@ -82,6 +98,15 @@ public protocol HostAPI: AnyObject, Sendable {
     func lastEventPosition() throws -> Int64
     /// Calls `observer` whenever an event is published.
     func onEventPublished(_ observer: @escaping @Sendable () -> Void)
+    /// Each subscriber's delivery position and failures.
+    func eventDeliveries() throws -> [EventBus.Status]
+
+    // MARK: Secrets
+
+    /// Every plugin's secrets by name (never their values).
+    func secretNames() throws -> [(plugin: String, name: String, updatedAt: Date)]
+    /// Removes one secret of a plugin; whether there was one.
+    func removeSecret(plugin: String, name: String) throws -> Bool
 
     // MARK: Location
 
@@ -106,9 +131,22 @@ public protocol HostAPI: AnyObject, Sendable {
     func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson
     /// Logs this device out of the hub.
     func syncLogout(discardUnsynced: Bool) async throws -> PluginHost.LogoutReport
+    /// One sync round of a plugin with the hub now.
+    func syncNow(_ pluginID: String) async throws -> DeviceSync.Report
+    /// The pull cursor this device holds for a plugin at the hub.
+    func pullCursor(of pluginID: String) -> Int64?
+    /// The kept conflicts of a plugin's synced tables.
+    func syncConflicts(of pluginID: String) throws -> [SyncConflict]
+    /// The spaces a plugin's rows belong to on this device.
+    func syncSpaces(of pluginID: String) throws -> [String]
+    /// This device's connection to its hub, with its token (the person's own channels).
+    func loggedInHubConnection() throws -> HubConnection
 }
 
 extension HostAPI {
+    /// Starts every enabled plugin all the way to `active`.
+    public func start() async { await start(until: .active) }
+
     /// Calls an operation with JSON text as input.
     public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
         try await call(pluginID, operation, json: Array(json), as: principal)
@@ -117,6 +155,16 @@ extension HostAPI {
     /// Swaps plugin `id`, waiting the host's usual time for calls in flight.
     public func swap(_ id: String, to source: SwapSource) async throws(PluginError) -> SwapReport {
         try await swap(id, to: source, drainTimeout: PluginHost.swapDrainTimeout)
+    }
+
+    /// The inbox, all or only the unread entries, at most `limit`.
+    public func inbox(unreadOnly: Bool, limit: Int) throws -> [InboxEntry] {
+        try inbox(unreadOnly: unreadOnly, after: nil, limit: limit)
+    }
+
+    /// Takes location fixes, none of them malformed.
+    public func ingestLocation(_ fixes: [LocationFix]) async -> IngestReport {
+        await ingestLocation(fixes, malformed: 0)
     }
 
     /// The newest inbox entries, at most `limit`.

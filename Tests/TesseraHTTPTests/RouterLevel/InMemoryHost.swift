@@ -8,6 +8,7 @@ import TesseraManifest
 import TesseraNotifications
 import TesseraRuntime
 import TesseraSDK
+import TesseraSync
 import TesseraSyncClient
 
 /// A host of the router-level tests' own: no plugins loaded, no database, no socket. Its one
@@ -62,6 +63,11 @@ final class InMemoryHost: HostAPI {
     private static func absent() -> PluginError { PluginError(.unavailable, "not in the router-level tests' host") }
 
     func start(until depth: PluginHost.StartDepth) async {}
+    func stop() async {}
+    func settle() async {}
+    func addDueWork(_ work: any DueWork) {}
+    func startLocationSources() -> [Task<Void, Never>] { [] }
+    func startHubWatch() -> [Task<Void, Never>] { [] }
     func manifest(of id: String) -> PluginManifest? { nil }
     func enabledManifests() -> [PluginManifest] { [] }
     func statuses() -> [PluginStatus] { [] }
@@ -79,6 +85,8 @@ final class InMemoryHost: HostAPI {
     var restartRecommended: Bool { false }
     var virtualClock: VirtualClockSource? { nil }
     func advanceClock(by seconds: TimeInterval) async throws -> [TimerScheduler.Firing] { throw Self.absent() }
+    func setClock(to time: Date) async throws -> [TimerScheduler.Firing] { throw Self.absent() }
+    func runTimers() async {}
     func inbox(unreadOnly: Bool, after id: Int64?, limit: Int) throws -> [InboxEntry] { [] }
     func markRead(_ ids: [Int64]?) throws -> Int { 0 }
     func notificationCounters() throws -> [String: Int64] { [:] }
@@ -86,6 +94,9 @@ final class InMemoryHost: HostAPI {
     func publishedEvents(afterPosition position: Int64, limit: Int) throws -> [(position: Int64, event: PublishedEvent)] { [] }
     func lastEventPosition() throws -> Int64 { 0 }
     func onEventPublished(_ observer: @escaping @Sendable () -> Void) {}
+    func eventDeliveries() throws -> [EventBus.Status] { [] }
+    func secretNames() throws -> [(plugin: String, name: String, updatedAt: Date)] { [] }
+    func removeSecret(plugin: String, name: String) throws -> Bool { false }
     func ingestLocation(_ fixes: [LocationFix], malformed: Int) async -> IngestReport { IngestReport() }
     var hubPerson: LoggedInPerson? { nil }
     var isLoggedInToHub: Bool { false }
@@ -95,6 +106,11 @@ final class InMemoryHost: HostAPI {
     func syncRegister(_ registration: HubRegistration) async throws -> LoggedInPerson { throw Self.absent() }
     func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson { throw Self.absent() }
     func syncLogout(discardUnsynced: Bool) async throws -> PluginHost.LogoutReport { throw Self.absent() }
+    func syncNow(_ pluginID: String) async throws -> DeviceSync.Report { throw Self.absent() }
+    func pullCursor(of pluginID: String) -> Int64? { nil }
+    func syncConflicts(of pluginID: String) throws -> [SyncConflict] { [] }
+    func syncSpaces(of pluginID: String) throws -> [String] { [] }
+    func loggedInHubConnection() throws -> HubConnection { throw Self.absent() }
 }
 
 /// A clock that reads one instant and never sleeps: the router-level tests fire no timers.
