@@ -81,7 +81,9 @@ final class InMemoryHost: HostAPI {
     }
     func swap(_ id: String, to source: SwapSource, drainTimeout: Duration) async throws(PluginError) -> SwapReport { throw Self.absent() }
     func restartIsolated(_ pluginID: String) async throws(PluginError) { throw Self.absent() }
-    func reload() async throws(PluginError) -> ReloadReport { throw Self.absent() }
+    /// What ``reload()`` answers; a test sets it.
+    let reloadOutcome = Mutex<Result<ReloadReport, PluginError>>(.failure(InMemoryHost.absent()))
+    func reload() async throws(PluginError) -> ReloadReport { try reloadOutcome.withLock { $0 }.get() }
     var restartRecommended: Bool { false }
     var virtualClock: VirtualClockSource? { nil }
     func advanceClock(by seconds: TimeInterval) async throws -> [TimerScheduler.Firing] { throw Self.absent() }
