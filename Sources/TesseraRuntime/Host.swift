@@ -40,8 +40,6 @@ public final class PluginHost: Sendable {
     let files: FileStore, fileChannels: FileChannels
     /// This device's link to the deployment's hub: login, sync rounds, spaces, relayed notifications.
     let hub: HubLink
-    /// Lets the sync schedule, made in `init`, reach the host once it exists.
-    let hostBox: HostBox?
     let timerStore: SQLiteTimerStore
     /// The plugins by id; each slot says which generation serves (``generations`` changes that).
     let registry = SlotRegistry()
@@ -102,8 +100,9 @@ public final class PluginHost: Sendable {
             log(.info, "host", "outbound HTTP redirects in effect: " +
                 deployment.http.redirects.keys.sorted().map { "\($0) -> \(deployment.http.redirects[$0]!)" }.joined(separator: ", "))
         }
+        // Lets the sync schedule, the relay and the sync provider, made here, reach the host once
+        // it exists (their closures hold the box).
         let box: HostBox? = deployment.sync == nil ? nil : HostBox()
-        hostBox = box
         let syncSchedule: SyncSchedule?
         if let hub = deployment.sync, let box {
             let trouble = SyncTroubleReport(hub: hub.hub, every: TimeInterval(hub.everySeconds), log: log)

@@ -8,15 +8,15 @@ import Foundation
 public struct MigrationLedger: Sendable {
     /// The records' table.
     public let table: String
-    /// Creates the records if they do not exist yet.
-    public let create: String
+    /// Creates the records if they do not exist yet; `nil` where the database always has them.
+    public let create: String?
     /// The applied versions and their SQL: `SELECT version, sql …`.
     public let selectApplied: String
     public let selectArguments: [SQLiteValue]
     /// The statement and arguments that record one applied step.
     public let record: @Sendable (StoreMigration) -> (sql: String, arguments: [SQLiteValue])
 
-    public init(table: String, create: String, selectApplied: String, selectArguments: [SQLiteValue] = [],
+    public init(table: String, create: String?, selectApplied: String, selectArguments: [SQLiteValue] = [],
                 record: @escaping @Sendable (StoreMigration) -> (sql: String, arguments: [SQLiteValue])) {
         self.table = table
         self.create = create
@@ -101,7 +101,7 @@ extension SQLiteConnection {
                        in ledger: MigrationLedger, run: (SQLiteConnection, StoreMigration) throws -> Void) throws {
         do {
             try transaction(.immediate) {
-                try execute(ledger.create)
+                if let create = ledger.create { try execute(create) }
                 let current = try appliedMigrations(in: ledger)
                 let pending = try StoreMigrationRules.pending(migrations, applied: current, subject)
                 guard pending.first?.version == migration.version else { return }
@@ -125,7 +125,7 @@ extension SQLiteConnection {
     /// with the SQL declared now, without running them; returns the records.
     private func adopt(_ migrations: ArraySlice<StoreMigration>, in ledger: MigrationLedger) throws -> [Int: String] {
         try transaction(.immediate) {
-            try execute(ledger.create)
+            if let create = ledger.create { try execute(create) }
             let current = try appliedMigrations(in: ledger)
             guard current.isEmpty else { return current }  // another connection got there first
             var adopted: [Int: String] = [:]

@@ -33,11 +33,9 @@ extension SQLitePluginStorage {
 
     /// The plugin's records of its applied migrations, each stamped with the host's clock when it
     /// is recorded. The table is the host's `storage` schema's (version 1), made when the database
-    /// opens; `create` only says so again.
+    /// opens, before any plugin migration runs.
     static func ledger(now: @escaping @Sendable () -> Date) -> MigrationLedger {
-        MigrationLedger(table: "_tessera_migrations",
-                        create: "CREATE TABLE IF NOT EXISTS _tessera_migrations(version INTEGER PRIMARY KEY, sql TEXT NOT NULL, applied_at TEXT NOT NULL)",
-                        selectApplied: "SELECT version, sql FROM _tessera_migrations") { migration in
+        MigrationLedger(table: "_tessera_migrations", create: nil, selectApplied: "SELECT version, sql FROM _tessera_migrations") { migration in
             ("INSERT INTO _tessera_migrations(version, sql, applied_at) VALUES (?, ?, ?)",
              [.integer(Int64(migration.version)), .text(migration.sql), .text(ChangeLogCoding.timestamp.format(now()))])
         }
