@@ -12,15 +12,18 @@ import TesseraSystem
 final class PluginChild: Sendable {
     let pid: pid_t
     let peer: PeerConnection
-    /// Set once the child is reaped; those waiting in ``reaped()`` are resumed then.
-    private let reaping = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    /// Happens once the child is reaped; those waiting in ``reaped()`` are resumed then.
+    private let reaping = OneTimeEvent()
+    /// Happens once the child's output (if the host relays it) has been read to its end and logged.
+    private let outputEnded: OneTimeEvent
     /// Whether the host's end of the socket is closed yet (the reader closes it once the child is
     /// reaped; the death watcher shuts it down first, only while it is still open).
     private let socketClosed = Mutex(false)
 
-    private init(pid: pid_t, peer: PeerConnection) {
+    private init(pid: pid_t, outputEnded: OneTimeEvent, peer: PeerConnection) {
         self.pid = pid
         self.peer = peer
+        self.outputEnded = outputEnded
     }
 
     /// Starts a child. `handler` answers its capability calls; `exited` is told, on the reader
@@ -90,14 +93,19 @@ final class PluginChild: Sendable {
             let status = posix_spawn(&pid, runner, &actions, &attributes, &argv, environ)
             return (status, pid)
         }
-        if let output, outputPipe[0] >= 0 { Self.relayOutput(outputPipe[0], pid: pid, to: output) }
+        let outputEnded = OneTimeEvent()
+        if let output, outputPipe[0] >= 0 {
+            Self.relayOutput(outputPipe[0], pid: pid, to: output, then: outputEnded)
+        } else {
+            outputEnded.signal()
+        }
         guard status == 0 else {
             close(hostEnd)
             for lane in hostLanes { close(lane) }
             throw PluginError(.unavailable, "cannot start the plugin runner \(runner): \(String(cString: strerror(status)))"
                 + (status == ENOENT ? PluginRunnerExecutable.howToBuild : ""))
         }
-        let child = PluginChild(pid: pid, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, busyPolling: busyPolling,
+        let child = PluginChild(pid: pid, outputEnded: outputEnded, peer: PeerConnection(fd: hostEnd, lanes: hostLanes, busyPolling: busyPolling,
                                                            maxCallsInFlight: maxCallsInFlight, handler: handler))
         child.watchForDeath(hostEnd: hostEnd)
         child.peer.start { [child] in
@@ -118,10 +126,10 @@ final class PluginChild: Sendable {
     /// Reads the child's output from `fd` on a thread of its own until the child (and anything
     /// holding the pipe) is gone, and hands each line to `output`: control characters shown as
     /// U+FFFD so a line can neither end early nor colour or move the host's own, and at most 4,000
-    /// characters each.
-    private static func relayOutput(_ fd: Int32, pid: pid_t, to output: @escaping @Sendable (String) -> Void) {
+    /// characters each. `done` happens once the last line is handed over.
+    private static func relayOutput(_ fd: Int32, pid: pid_t, to output: @escaping @Sendable (String) -> Void, then done: OneTimeEvent) {
         let thread = Thread {
-            defer { close(fd) }
+            defer { close(fd); done.signal() }
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             func emit(_ bytes: ArraySlice<UInt8>) {
@@ -185,29 +193,18 @@ final class PluginChild: Sendable {
     }
 
     /// Waits until the child has exited and been reaped.
-    func reaped() async {
-        await withCheckedContinuation { continuation in
-            let done = reaping.withLock { r -> Bool in
-                if !r.done { r.waiters.append(continuation) }
-                return r.done
-            }
-            if done { continuation.resume() }
-        }
-    }
+    func reaped() async { await reaping.wait() }
 
-    private func markReaped() {
-        let waiters = reaping.withLock { r -> [CheckedContinuation<Void, Never>] in
-            r.done = true
-            defer { r.waiters = [] }
-            return r.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
+    /// Waits until the child's output has been read to its end, at most `limit`: a process the
+    /// child left outside its group could hold the pipe open for ever.
+    func outputRelayed(atMost limit: Duration) async { _ = await outputEnded.wait(atMost: limit) }
+
+    private func markReaped() { reaping.signal() }
 
     /// Kills the child at once (a call past its deadline): its socket closes and it is reaped.
     /// Once reaped, the pid may be another process's: then nothing is sent.
     func kill() {
-        guard !reaping.withLock({ $0.done }) else { return }
+        guard !reaping.happened else { return }
         _ = Glibc.kill(-pid, SIGKILL)  // its process group: the child and anything it made
         _ = Glibc.kill(pid, SIGKILL)
     }

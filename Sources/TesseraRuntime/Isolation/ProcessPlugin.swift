@@ -119,6 +119,8 @@ final class ProcessPlugin: Plugin, Sendable {
         // Returns once the child is gone: a swapped-out generation leaves no process behind.
         await child.reaped()
         grace.cancel()
+        // The plugin's last lines are in the journal before `stop` returns.
+        await child.outputRelayed(atMost: .seconds(2))
         deadlines.cancelAll()
         cancelOpenWriters()
     }

@@ -281,8 +281,9 @@ import TesseraTestFixtures
             try page.type("Zkouška z matematiky", into: "answer")
             try page.click("#record-form button[type=submit]")
             try page.waitFor("document.getElementById('history').innerText.includes('Zkouška z matematiky')", "the record in the diary")
+            // The page fills the diary, then says what it did: wait for the sentence too.
+            try page.waitFor("document.getElementById('status').textContent === 'Uloženo do deníku.'", "the saved sentence")
         }
-        #expect(try await evaluate("document.getElementById('status').textContent") == "Uloženo do deníku.")
         let history = try await evaluate("document.getElementById('history').innerText")
         #expect(history.contains(question), "the record shows the question it answers: \(history)")
         try await looksRight("diary")
@@ -293,8 +294,8 @@ import TesseraTestFixtures
             try page.type("Večer po procházce lepší", into: "note")
             try page.click("#note-form button[type=submit]")
             try page.waitFor("document.getElementById('history').innerText.includes('Večer po procházce lepší')", "the note in the diary")
+            try page.waitFor("document.getElementById('status').textContent === 'Poznámka je přidaná.'", "the note-added sentence")
         }
-        #expect(try await evaluate("document.getElementById('status').textContent") == "Poznámka je přidaná.")
         #expect(try await evaluate("document.getElementById('history').innerText").contains("Poznámka: Večer po procházce lepší"))
         let days = try await operation("diary-list", "{}")["days"]?.arrayValue ?? []
         #expect(days.first?["entries"]?.arrayValue?.count == 2, "\(days)")
