@@ -34,7 +34,7 @@ import TesseraTestFixtures
     }
 
     @Test func status400ForABodyCutOffBeforeItsLength() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let head = "POST /v1/plugins/\(ProbePlugin.id)/ops/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(server.adminToken)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
             let port = server.port
@@ -101,7 +101,7 @@ import TesseraTestFixtures
     }
 
     @Test func status405WithAllowForAMethodThePathDoesNotTake() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let get = try await server.request("GET", "/v1/plugins/test.probe/ops/echo")
             #expect(get.status == 405)
             #expect(get.errorCode == "method_not_allowed")
@@ -135,7 +135,7 @@ import TesseraTestFixtures
     }
 
     @Test func status413ForADeclaredLengthOverTheLimitBeforeAByteIsRead() async throws {
-        try await TestServer.start(maxBodyBytes: 1024).use { server in
+        try await TestServer.start(maxBodyBytes: 1024, transport: .socket).use { server in
             // Only the head is sent: the answer cannot have waited for the body.
             let head = "POST /v1/plugins/test.probe/ops/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(server.adminToken)\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
             let refused = try await RawHTTPClient.exchange(port: server.port, parts: [Array(head.utf8)])
@@ -150,7 +150,7 @@ import TesseraTestFixtures
     }
 
     @Test func status413ForAChunkedBodyThatGrowsPastTheLimitWhileItIsRead() async throws {
-        try await TestServer.start(maxBodyBytes: 4096).use { server in
+        try await TestServer.start(maxBodyBytes: 4096, transport: .socket).use { server in
             let head = "POST /v1/plugins/test.probe/ops/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(server.adminToken)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
             func chunk(_ size: Int) -> [UInt8] { Array((String(size, radix: 16) + "\r\n" + String(repeating: " ", count: size) + "\r\n").utf8) }
             // Two chunks over the limit and no final chunk: the body never ends, yet the answer comes.
@@ -217,7 +217,7 @@ import TesseraTestFixtures
     }
 
     @Test func aMalformedRequestLineIs400NotA500() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let garbage = try await RawHTTPClient.exchange(port: server.port, parts: [Array("NOT HTTP AT ALL\r\n\r\n".utf8)])
             #expect(garbage.status == 400)
             #expect(try await server.request("GET", "/healthz", as: .none).status == 200)  // the server lives on

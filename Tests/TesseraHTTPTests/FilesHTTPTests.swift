@@ -162,12 +162,12 @@ import TesseraTestFixtures
     }
 }
 
-/// A host with the photos plugin, served on loopback.
+/// A host with the photos plugin behind the real edge, reached through its router.
 struct PhotosServer: StoppableTestServer {
     let root: String
     let host: PluginHost
     let server: HTTPServer
-    let port: Int
+    let client: EdgeClient
     let token: String
     let calls: CallCounter
 
@@ -186,14 +186,14 @@ struct PhotosServer: StoppableTestServer {
         let tokens = TokenStore(dataDirectory: ws.dataDirectory)
         let admin = try tokens.ensureAdminToken()!
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: 4096))
-        let port = try await server.start()
+        let client = try await EdgeClient.connect(to: server, by: .router)
         await host.start()
         server.markReady()
-        return PhotosServer(root: ws.root, host: host, server: server, port: port, token: admin, calls: counter)
+        return PhotosServer(root: ws.root, host: host, server: server, client: client, token: admin, calls: counter)
     }
 
     func request(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> RawResponse {
-        try await RawHTTPClient.request(port: port, method, path, headers: headers + [("Authorization", "Bearer \(token)")], body: body)
+        try await client.request(method, path, headers: headers + [("Authorization", "Bearer \(token)")], body: body)
     }
 
     func upload(_ name: String, _ bytes: [UInt8], contentType: String?) async throws -> RawResponse {

@@ -93,7 +93,7 @@ import TesseraTestFixtures
     /// Over real HTTP with the default limits: 200 concurrent calls from one token all pass (the
     /// old default refused half of them at once: see the bucket test above).
     @Test(.hangWatchdog) func aConcurrentBurstPassesWholeWithTheDefaults() async throws {
-        try await TestServer.start(rateLimits: HTTPConfiguration.RateLimits()).use { server in
+        try await TestServer.start(rateLimits: HTTPConfiguration.RateLimits(), transport: .socket).use { server in
             let (port, token) = (server.port, server.adminToken)
             let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

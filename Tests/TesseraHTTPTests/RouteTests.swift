@@ -134,8 +134,8 @@ import TesseraSDK
             }
             #expect(try await server.request("POST", "/v1/plugins/test.probe/ops/echo", as: .token(prometheus), json: "{}").status == 403)
         }
-        try await TestServer.start(deploymentExtra: ["http": ["metrics": "loopback"] as [String: Any]]).use { (server: TestServer) async throws -> Void in
-            // The test's client is on loopback.
+        try await TestServer.start(deploymentExtra: ["http": ["metrics": "loopback"] as [String: Any]], transport: .socket).use { (server: TestServer) async throws -> Void in
+            // The test's client is on loopback: its connection's address is what the edge reads.
             #expect(try await server.request("GET", "/metrics", as: .none).status == 200)
             #expect(try await server.request("GET", "/v1/plugins", as: .none).status == 401)
         }

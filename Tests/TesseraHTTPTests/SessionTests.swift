@@ -102,7 +102,7 @@ import TesseraTestFixtures
     }
 
     @Test func aSessionDoesNotLetAnotherSitesPageChangeAnything() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             try LocalAccounts(dataDirectory: server.root + "/data").create(name: "Jana", password: "correct horse", role: .admin)
             let cookie = try Self.cookie(try await server.request("POST", "/v1/session", as: .none,
                                                                   json: #"{"name": "Jana", "password": "correct horse"}"#))

@@ -21,7 +21,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func newNotificationsArriveLiveWithTheirPositionAsID() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let stream = try await open(server)
             #expect(stream.status == 200)
             #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
@@ -37,7 +37,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func eventsGoToAdminTokensOnly() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let admin = try await open(server)
             let user = try await open(server, token: server.userToken)
             #expect(try await server.call("publish", #"{"n": 1}"#).status == 200)
@@ -59,7 +59,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func lastEventIDResumesWithWhatWasMissedThenLive() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let stream = try await open(server)
             try await deliverNotification(server, title: "one")
             let one = try #require(try await stream.nextMessage())
@@ -89,7 +89,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func aStreamWithoutLastEventIDStartsFromNow() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             try await deliverNotification(server, title: "old")
             let stream = try await open(server)
             try await deliverNotification(server, title: "new")
@@ -99,7 +99,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func anIdleStreamSendsKeepAliveComments() async throws {
-        try await TestServer.start(keepAlive: .milliseconds(200)).use { server in
+        try await TestServer.start(keepAlive: .milliseconds(200), transport: .socket).use { server in
             let stream = try await open(server)
             var comment: String?
             while comment == nil, let message = try await stream.next() { comment = message.comment }
@@ -109,7 +109,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func refusalsAreJSONErrors() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let anonymous = try await SSEConnection.open(port: server.port, headers: [])
             #expect(anonymous.status == 401)
             anonymous.close()
@@ -124,7 +124,7 @@ import TesseraSDK
     }
 
     @Test(.hangWatchdog) func stoppingTheServerEndsOpenStreams() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(transport: .socket)
         let stream = try await open(server)
         _ = try await stream.next()  // the preamble: the stream is open
         await server.stop()  // returns: the stream does not hold the graceful stop
@@ -149,7 +149,7 @@ import TesseraSDK
 
     /// An empty `Last-Event-ID` (which the document's pattern allows) starts from now, like none.
     @Test(.hangWatchdog) func anEmptyLastEventIDStartsFromNow() async throws {
-        try await TestServer.start().use { server in
+        try await TestServer.start(transport: .socket).use { server in
             let stream = try await open(server, lastEventID: "")
             #expect(stream.status == 200)
             stream.close()

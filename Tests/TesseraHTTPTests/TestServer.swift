@@ -5,15 +5,18 @@ import TesseraRuntime
 import TesseraSDK
 import TesseraTestFixtures
 
-/// A real host with the probe plugins in-process, served over real HTTP on a loopback port the
-/// system chose, with an admin and a user token.
+/// A real host with the probe plugins in-process behind the real edge, with an admin and a user
+/// token. Requests reach the edge's router without a socket unless the test asks for a socket
+/// (``EdgeClient/Transport``).
 final class TestServer: StoppableTestServer {
     /// The temporary folder with the manifests, the deployment and the data directory.
     let root: String
     let host: PluginHost
     let server: HTTPServer
     let tokens: TokenStore
-    let port: Int
+    let client: EdgeClient
+    /// The loopback port, for a socket; 0 for the router, where nothing listens.
+    var port: Int { client.port }
     let adminToken: String
     let userToken: String
     /// Calls that reached the probe plugin's code.
@@ -25,7 +28,7 @@ final class TestServer: StoppableTestServer {
     static func start(maxBodyBytes: Int = 4096, rateLimit: HTTPConfiguration.RateLimit? = nil,
                       rateLimits: HTTPConfiguration.RateLimits? = nil, ready: Bool = true,
                       clock: String = "virtual", keepAlive: Duration = .seconds(15),
-                      deploymentExtra: [String: Any] = [:]) async throws -> TestServer {
+                      deploymentExtra: [String: Any] = [:], transport: EdgeClient.Transport = .router) async throws -> TestServer {
         let ws = FixtureWorkspace("http")
         let missing = ws.root + "/in-process.so"  // never opened: in-process plugins skip the library gates
         let ui = ModuleFiles.write(in: ws.root)
@@ -50,19 +53,20 @@ final class TestServer: StoppableTestServer {
         let limits = rateLimits ?? HTTPConfiguration.RateLimits(calls: rateLimit, admin: nil)
         let server = HTTPServer(host: host, tokens: tokens, configuration: HTTPConfiguration(
             host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, rateLimits: limits, streamKeepAlive: keepAlive))
-        let port = try await server.start()
+        let client = try await EdgeClient.connect(to: server, by: transport)
         await host.start()
         if ready { server.markReady() }
-        return TestServer(root: ws.root, host: host, server: server, tokens: tokens, port: port, adminToken: admin, userToken: user, calls: counter)
+        return TestServer(root: ws.root, host: host, server: server, tokens: tokens, client: client,
+                          adminToken: admin, userToken: user, calls: counter)
     }
 
-    private init(root: String, host: PluginHost, server: HTTPServer, tokens: TokenStore, port: Int,
+    private init(root: String, host: PluginHost, server: HTTPServer, tokens: TokenStore, client: EdgeClient,
                  adminToken: String, userToken: String, calls: CallCounter) {
         self.root = root
         self.host = host
         self.server = server
         self.tokens = tokens
-        self.port = port
+        self.client = client
         self.adminToken = adminToken
         self.userToken = userToken
         self.calls = calls
@@ -82,7 +86,7 @@ final class TestServer: StoppableTestServer {
         case .none: break
         }
         if json != nil, !all.contains(where: { $0.0.lowercased() == "content-type" }) { all.append(("Content-Type", "application/json")) }
-        return try await RawHTTPClient.request(port: port, method, path, headers: all, body: json.map { Array($0.utf8) } ?? body)
+        return try await client.request(method, path, headers: all, body: json.map { Array($0.utf8) } ?? body)
     }
 
     /// `POST /v1/plugins/test.probe/ops/<op>` with a JSON body.

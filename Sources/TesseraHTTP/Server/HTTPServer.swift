@@ -57,8 +57,7 @@ public final class HTTPServer: Sendable {
         let logger = host.options.log.logger
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let app = Application(
-            responder: APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
-                                   streams: streams, hub: hub, hubFiles: hubFiles),
+            responder: responder(),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
@@ -82,6 +81,14 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
         throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: "the server stopped at once")
+    }
+
+    /// What ``start()`` serves: the routes and middlewares over this server's host, tokens,
+    /// metrics, readiness and streams. A test sends requests to it without a socket
+    /// (Hummingbird's `.router` test mode) and sees what a client on the wire would.
+    func responder() -> EdgeResponder {
+        APIRouter.make(host: host, tokens: tokens, configuration: configuration, metrics: metrics, readiness: readiness,
+                       streams: streams, hub: hub, hubFiles: hubFiles)
     }
 
     /// Says the host has finished starting: `/readyz` answers 200 from now on.

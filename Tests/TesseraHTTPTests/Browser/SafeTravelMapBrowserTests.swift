@@ -17,7 +17,7 @@ import TesseraTestFixtures
     func theTripIsDrawnOnTilesFromTheDeploymentsTileServer() async throws {
         let executable = try #require(HeadlessChromium.executable)
         // The tile server: another host's listener (another origin), every tile its icon.
-        try await TestServer.start().use { tiles in
+        try await TestServer.start(transport: .socket).use { tiles in  // a browser fetches its tiles
             let ws = FixtureWorkspace("http-browser-safetravel-map")
             try ConsoleBrowserTests.copyShippedManifest("safetravel", into: ws)
             ws.writeDeployment(plugins: [["id": "cz.tessera.safetravel",
