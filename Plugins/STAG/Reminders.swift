@@ -78,9 +78,11 @@ struct Reminders: Sendable {
                 settings[kind]?.leadMinutes = Int(lead)
             }
         }
+        // Encoded before the write: a setting that cannot be encoded fails the call, never
+        // stores an empty value.
+        let texts = try settings.map { kind, setting in (kind, String(decoding: try JSONEncoder().encode(setting), as: UTF8.self)) }
         try await store.storage.write { batch in
-            for (kind, setting) in settings {
-                let text = String(decoding: (try? JSONEncoder().encode(setting)) ?? Data(), as: UTF8.self)
+            for (kind, text) in texts {
                 batch.put("settings", id: "notify:\(kind.rawValue)", ["value": .text(text)])
             }
         }

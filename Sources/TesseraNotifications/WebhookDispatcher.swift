@@ -30,7 +30,11 @@ public final class WebhookDispatcher: DueWork {
 
     /// Starts sending whatever is due.
     public func kick() {
-        Task { try? await runDue(now: clock.now()) }
+        // A failure here is the ledger's (its database): the deliveries stay due and the next
+        // kick or timer retries them, but the operator hears of it.
+        Task { [log, clock] in
+            do { try await runDue(now: clock.now()) } catch { log("webhooks: could not read or settle the outbound ledger: \(error)") }
+        }
     }
 
     /// Returns once no send is in flight (for tests and one-shot commands).

@@ -42,7 +42,9 @@ extension PluginHost {
     /// sends in flight. Tests and one-shot commands call it before looking at results.
     public func settle() async {
         await events.settle()
-        try? await notifications.webhooks?.flush()
+        do { try await notifications.webhooks?.flush() } catch {
+            log(.warning, "host", "webhooks: could not read or settle the outbound ledger: \(error)")
+        }
     }
 }
 

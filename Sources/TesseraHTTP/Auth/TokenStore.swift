@@ -49,6 +49,8 @@ public final class TokenStore: Sendable {
             guard watch.changed() || cached.identity == nil else { return cached.records }
             let identity = file.identity()
             if cached.identity != identity || identity == nil {
+                // Unreadable, the file accepts no token (every request is refused) until it is
+                // fixed; writes read it again and fail loudly.
                 cached.records = (try? file.read()) ?? []
                 cached.identity = identity
             }

@@ -60,6 +60,8 @@ public final class HubMailer: Sendable {
         while !Task.isCancelled {
             let generation = store.mail.mailSignal.generation
             await deliverDue()
+            // Unreadable, the next retry is unknown: the wait's minute bounds it instead, and the
+            // next round's failure is logged by `deliverDue`.
             let next = (try? await store.mail.nextMailDue()) ?? nil
             let nowMillis = Int64(store.now().timeIntervalSince1970 * 1000)
             let wait = max(0, min((next ?? Int64.max) - nowMillis, 60_000))

@@ -180,6 +180,8 @@ extension GenerationOrchestrator {
         let queue = queue ?? DispatchQueue(label: "tessera.host.storage-opening.\(id)")
         return Task {
             await withCheckedContinuation { continuation in
+                // Only a head start: a database that fails to open here is opened again when the
+                // generation starts, where the failure is the plugin's and is reported.
                 queue.async { continuation.resume(returning: try? Self.openStorage(id, dataDirectory: data, clock: clock)) }
             }
         }

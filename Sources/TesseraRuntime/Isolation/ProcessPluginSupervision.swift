@@ -89,7 +89,7 @@ extension ProcessPlugin {
         // first starts it instead (``serving()``), and either waits for the other.
         Task { [weak self, clock] in
             try? await clock.sleep(until: restartAt)
-            _ = try? await self?.serving()
+            _ = try? await self?.serving()  // a restart that fails is a crash of its own, handled there
         }
         return "it restarts in \(Self.seconds(restartAt.timeIntervalSince(now)))"
     }

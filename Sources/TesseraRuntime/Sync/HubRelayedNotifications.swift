@@ -34,10 +34,11 @@ extension HubLink {
         }
     }
 
-    /// The cursor of the notifications this host has fetched from its hub (0 without one).
-    func hubNotificationCursor() -> Int64 {
+    /// The cursor of the notifications this host has fetched from its hub (0 without one). An
+    /// unreadable cursor throws: read as 0, the hub would answer every wait at once.
+    func hubNotificationCursor() throws -> Int64 {
         guard let hub = deployment.sync else { return 0 }
-        return (try? notifications.store.relayCursor(hub: hub.hub)) ?? 0
+        return try notifications.store.relayCursor(hub: hub.hub)
     }
 
     /// The idempotency keys of the notifications queued for the hub, oldest first.

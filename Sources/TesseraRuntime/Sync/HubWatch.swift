@@ -41,7 +41,7 @@ extension HubLink {
         let cursor = pullCursor(of: plugin) ?? 0
         do {
             let answer = try await HubConnection(baseURL: hub, token: token).waitForChangesOrNotifications(
-                plugin: plugin, after: cursor, notificationsAfter: hubNotificationCursor(), seconds: Self.hubWaitSeconds)
+                plugin: plugin, after: cursor, notificationsAfter: try hubNotificationCursor(), seconds: Self.hubWaitSeconds)
             if answer.notifications {
                 do { _ = try await fetchHubNotifications() } catch {
                     log(.warning, "sync", "the hub has notifications for this device, but fetching them failed: \(error)")
@@ -50,6 +50,8 @@ extension HubLink {
             }
             return answer.changes ? .changes(cursor) : .nothing
         } catch {
+            // The sync rounds log a hub they cannot reach (once, not per retry); the wait only
+            // backs off and asks again.
             return .failed
         }
     }
