@@ -2,9 +2,11 @@ import TesseraSDK
 import TesseraSQLite
 
 /// Brings the hub's tables up to date on a ``HubDatabase`` — SQLite or PostgreSQL — with the
-/// same list (``HubMigrations``) and the same rules as every host store
-/// (`StoreMigrationRules`): versions 1…n in order, each step in its own transaction with its
-/// record in `_tessera_schema`, an applied step never edited, a database ahead of the code refused.
+/// list ``HubMigrations`` (each step's SQL in the database's dialect): the runner of the one
+/// migrator (``MigrationPlan``) on the hub's asynchronous databases, doing what it decides as the
+/// SQLite runner does for the host's stores — versions 1…n in order, each step in its own
+/// transaction with its record in `_tessera_schema`, an applied step never edited, a database
+/// ahead of the code refused.
 ///
 /// Every transaction first takes the `schema` lock (an advisory lock in PostgreSQL), so hub
 /// replicas that start together apply each step once: the one that waited reads the records
@@ -15,57 +17,51 @@ enum HubSchemaMigrator {
     @discardableResult
     static func migrate(_ database: any HubDatabase, migrations: [HubMigration] = HubMigrations.all,
                         nowMillis: Int64) async throws -> Int {
-        let store = HubMigrations.store, location = database.location, dialect = database.dialect
-        let declared = migrations.map { $0.storeMigration(for: dialect) }
-        try StoreMigrationRules.checkDeclared(declared, StoreMigrationError.Subject(store: store, location: location))
+        let dialect = database.dialect
+        let plan = try MigrationPlan(migrations.map { $0.storeMigration(for: dialect) },
+                                     of: StoreMigrationError.Subject(store: HubMigrations.store, location: database.location))
         try await database.transaction { sql in
             try await sql.lock("schema")
             try await sql.execute(StoreMigrationRules.createRecords, [])
-            try await adoptLegacy(on: sql, declared: declared, dialect: dialect, location: location, nowMillis: nowMillis)
+            try await adoptLegacy(on: sql, plan: plan, dialect: dialect, nowMillis: nowMillis)
         }
-        while try await applyNext(on: database, migrations: migrations, declared: declared, nowMillis: nowMillis) != nil {}
-        return declared.count
+        while try await applyNext(plan, on: database, migrations: migrations, nowMillis: nowMillis) != nil {}
+        return plan.latest
     }
 
-    /// Applies the first pending step in its own transaction; returns its version, or `nil` when
-    /// none is pending.
-    private static func applyNext(on database: any HubDatabase, migrations: [HubMigration], declared: [StoreMigration],
+    /// Applies the step the plan says comes next, in its own transaction; returns its version, or
+    /// `nil` when none is pending.
+    private static func applyNext(_ plan: MigrationPlan, on database: any HubDatabase, migrations: [HubMigration],
                                   nowMillis: Int64) async throws -> Int? {
-        let store = HubMigrations.store, location = database.location, dialect = database.dialect
+        let dialect = database.dialect
         return try await database.transaction { sql -> Int? in
             try await sql.lock("schema")
-            let applied = try await appliedMigrations(on: sql)
-            guard let next = try StoreMigrationRules.pending(declared, applied: applied, StoreMigrationError.Subject(store: store, location: location)).first else {
-                return nil
-            }
+            guard let next = try plan.next(applied: try await appliedMigrations(on: sql)) else { return nil }
             do {
                 for statement in migrations[next.version - 1].statements(for: dialect) {
                     let (text, arguments) = bindNamed(statement, ["now_ms": .integer(nowMillis)])
                     try await sql.execute(text, arguments)
                 }
             } catch {
-                throw StoreMigrationError(store: store, location: location,
-                                          problem: .failed(version: next.version, message: "\(error)"))
+                throw plan.failure(of: next, "\(error)")
             }
-            try await sql.execute(StoreMigrationRules.insertRecord,
-                                  [.text(store), .integer(Int64(next.version)), .text(next.sql), .integer(nowMillis)])
+            try await record(next, on: sql, nowMillis: nowMillis)
             return next.version
         }
     }
 
     /// Records the steps a hub written before `_tessera_schema` already has, without running them.
-    private static func adoptLegacy(on sql: any HubSQL, declared: [StoreMigration], dialect: HubSQLDialect,
-                                    location: String, nowMillis: Int64) async throws {
+    private static func adoptLegacy(on sql: any HubSQL, plan: MigrationPlan, dialect: HubSQLDialect, nowMillis: Int64) async throws {
         guard try await appliedMigrations(on: sql).isEmpty else { return }
         let legacy = try await HubMigrations.legacyVersion(on: sql, dialect: dialect)
-        if legacy > declared.count {
-            throw StoreMigrationError(store: HubMigrations.store, location: location,
-                                      problem: .databaseAhead(applied: legacy, known: declared.count))
+        for migration in try plan.adopted(atLegacyVersion: legacy) {
+            try await record(migration, on: sql, nowMillis: nowMillis)
         }
-        for migration in declared.prefix(legacy) {
-            try await sql.execute(StoreMigrationRules.insertRecord,
-                                  [.text(HubMigrations.store), .integer(Int64(migration.version)), .text(migration.sql), .integer(nowMillis)])
-        }
+    }
+
+    private static func record(_ migration: StoreMigration, on sql: any HubSQL, nowMillis: Int64) async throws {
+        try await sql.execute(StoreMigrationRules.insertRecord,
+                              [.text(HubMigrations.store), .integer(Int64(migration.version)), .text(migration.sql), .integer(nowMillis)])
     }
 
     private static func appliedMigrations(on sql: any HubSQL) async throws -> [Int: String] {

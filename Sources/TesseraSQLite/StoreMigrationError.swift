@@ -124,10 +124,8 @@ public struct StoreMigrationError: Error, Sendable, Hashable, CustomStringConver
     }
 }
 
-/// The rules every migration follows — a host store's, the hub's, a plugin's — shared by the SQLite
-/// runner (``SQLiteConnection/migrate(_:of:in:legacyVersion:run:applied:)``, for host stores and
-/// plugins' databases) and the hub's runner on its `HubDatabase` (SQLite or PostgreSQL), with the
-/// records table the host's stores and the hub use.
+/// The records table of the host's stores and the hub: the same statements in SQLite and
+/// PostgreSQL. The rules every migration follows are ``MigrationPlan``'s.
 public enum StoreMigrationRules {
     /// The records: one row per store and applied version, with the SQL applied (to refuse one
     /// edited later) and when (milliseconds since 1970). The same statement in SQLite and
@@ -141,40 +139,4 @@ public enum StoreMigrationRules {
     public static let selectApplied = "SELECT version, sql FROM _tessera_schema WHERE store = ?"
     /// One record: store, version, SQL, milliseconds.
     public static let insertRecord = "INSERT INTO _tessera_schema(store, version, sql, applied_ms) VALUES (?, ?, ?, ?)"
-
-    /// Checks that `migrations` are versions 1...n, in order, each once.
-    public static func checkDeclared(_ migrations: [StoreMigration], _ subject: StoreMigrationError.Subject) throws(StoreMigrationError) {
-        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError { StoreMigrationError(subject, problem) }
-        var seen = Set<Int>()
-        for (position, migration) in migrations.enumerated() {
-            if migration.version < 1 { throw refuse(.invalidVersion(version: migration.version, position: position)) }
-            if !seen.insert(migration.version).inserted { throw refuse(.duplicateVersion(migration.version)) }
-        }
-        let highest = seen.max() ?? 0
-        if highest > 0, let missing = (1...highest).first(where: { !seen.contains($0) }) {
-            throw refuse(.missingVersion(missing, declaredUpTo: highest))
-        }
-        for (position, migration) in migrations.enumerated() where migration.version != position + 1 {
-            throw refuse(.outOfOrder(version: migration.version, position: position))
-        }
-    }
-
-    /// The migrations still to apply, given the versions `applied` (with their SQL), after
-    /// refusing a database ahead of the code, a gap in the records, and an applied migration whose
-    /// SQL changed. `migrations` must have passed ``checkDeclared(_:_:)``.
-    public static func pending(_ migrations: [StoreMigration], applied: [Int: String],
-                               _ subject: StoreMigrationError.Subject) throws(StoreMigrationError) -> ArraySlice<StoreMigration> {
-        func refuse(_ problem: StoreMigrationError.Problem) -> StoreMigrationError { StoreMigrationError(subject, problem) }
-        let highestApplied = applied.keys.max() ?? 0
-        if highestApplied > migrations.count {
-            throw refuse(.databaseAhead(applied: highestApplied, known: migrations.count))
-        }
-        for migration in migrations.prefix(highestApplied) {
-            guard let appliedSQL = applied[migration.version] else {
-                throw refuse(.recordMissing(version: migration.version, highestApplied: highestApplied))
-            }
-            if appliedSQL != migration.sql { throw refuse(.changedAfterApplied(version: migration.version)) }
-        }
-        return migrations.dropFirst(highestApplied)
-    }
 }

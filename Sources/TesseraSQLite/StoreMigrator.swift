@@ -53,7 +53,7 @@ extension SQLiteConnection {
     ///
     /// - The declared list must be versions 1…n, in order, each once; a database ahead of the list,
     ///   or an applied step whose SQL changed, is refused before anything runs
-    ///   (``StoreMigrationRules``).
+    ///   (``MigrationPlan``, whose decisions this runner carries out).
     /// - Each step runs through `run` in its own `BEGIN IMMEDIATE` transaction together with its
     ///   record, so a crash leaves it applied and recorded, or neither. The records are read again
     ///   inside each step's transaction: another process opening the same file meanwhile applies a
@@ -71,15 +71,14 @@ extension SQLiteConnection {
                         legacyVersion: (@Sendable (SQLiteConnection) throws -> Int)? = nil,
                         run: (SQLiteConnection, StoreMigration) throws -> Void,
                         applied: (Int) -> Void = { _ in }) throws -> Int {
-        try StoreMigrationRules.checkDeclared(migrations, subject)
+        let plan = try MigrationPlan(migrations, of: subject)
         var recorded = try appliedMigrations(in: ledger)
         if recorded.isEmpty, let legacyVersion {
-            let legacy = try legacyVersion(self)
-            if legacy > migrations.count { throw StoreMigrationError(subject, .databaseAhead(applied: legacy, known: migrations.count)) }
-            if legacy > 0 { recorded = try adopt(migrations.prefix(legacy), in: ledger) }
+            let adopted = try plan.adopted(atLegacyVersion: try legacyVersion(self))
+            if !adopted.isEmpty { recorded = try adopt(adopted, in: ledger) }
         }
-        let pending = try StoreMigrationRules.pending(migrations, applied: recorded, subject)
-        guard !pending.isEmpty else { return migrations.count }
+        var next = try plan.next(applied: recorded)
+        guard next != nil else { return plan.latest }
         // PRAGMA foreign_keys has no effect inside a transaction: it is set around the steps.
         let foreignKeys = try fetchOne("PRAGMA foreign_keys")?.first?.integer == 1
         if foreignKeys { try execute("PRAGMA foreign_keys=OFF") }
@@ -88,23 +87,25 @@ extension SQLiteConnection {
         // put back as well as it can be. On success its failure is an error of its own: a
         // connection left without foreign keys would let later writes break them.
         defer { if !restored { try? execute("PRAGMA foreign_keys=ON") } }
-        for migration in pending {
-            try apply(migration, of: migrations, subject, in: ledger, run: run)
-            applied(migration.version)
+        while let expected = next, let done = try applyNext(plan, expecting: expected, in: ledger, run: run) {
+            applied(done.version)
+            next = plan.migrations.dropFirst(done.version).first
         }
         if foreignKeys { try execute("PRAGMA foreign_keys=ON"); restored = true }
-        return migrations.count
+        return plan.latest
     }
 
-    /// Applies one step in its own transaction, unless another connection applied it meanwhile.
-    private func apply(_ migration: StoreMigration, of migrations: [StoreMigration], _ subject: StoreMigrationError.Subject,
-                       in ledger: MigrationLedger, run: (SQLiteConnection, StoreMigration) throws -> Void) throws {
+    /// Applies the next step in its own transaction, reading the records again inside it (another
+    /// connection may have applied `expected` meanwhile); returns the step, or `nil` once none is
+    /// pending. A failure before the step is known is told as `expected`'s.
+    private func applyNext(_ plan: MigrationPlan, expecting expected: StoreMigration, in ledger: MigrationLedger,
+                           run: (SQLiteConnection, StoreMigration) throws -> Void) throws -> StoreMigration? {
+        var step: StoreMigration?
         do {
-            try transaction(.immediate) {
+            return try transaction(.immediate) { () throws -> StoreMigration? in
                 if let create = ledger.create { try execute(create) }
-                let current = try appliedMigrations(in: ledger)
-                let pending = try StoreMigrationRules.pending(migrations, applied: current, subject)
-                guard pending.first?.version == migration.version else { return }
+                step = try plan.next(applied: try appliedMigrations(in: ledger))
+                guard let migration = step else { return nil }
                 try run(self, migration)
                 if let violation = try fetchOne("PRAGMA foreign_key_check") {
                     throw SQLiteError(extendedCode: SQLITE_CONSTRAINT,
@@ -113,11 +114,12 @@ extension SQLiteConnection {
                 }
                 let record = ledger.record(migration)
                 try execute(record.sql, record.arguments)
+                return migration
             }
         } catch let error as SQLiteError {
             var message = error.message
             if let sql = error.sql { message += " (in: \(SQLiteError.oneLine(sql, limit: 200)))" }
-            throw StoreMigrationError(subject, .failed(version: migration.version, message: message))
+            throw plan.failure(of: step ?? expected, message)
         }
     }
 

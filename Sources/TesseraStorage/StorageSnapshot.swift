@@ -53,14 +53,13 @@ extension SQLitePluginStorage {
     /// ``migrate(_:)`` (versions 1...n in order; applied ones unchanged; the database not ahead).
     /// Reads only: nothing is applied.
     public func pendingMigrations(_ migrations: [StorageMigration]) throws -> Int {
-        let declared = migrations.map(StoreMigration.init)
-        try StoreMigrationRules.checkDeclared(declared, migrationSubject)
+        let plan = try MigrationPlan(migrations.map(StoreMigration.init), of: migrationSubject)
         return try writer.withConnection { connection throws -> Int in
             var applied: [Int: String] = [:]
             for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
                 applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
             }
-            return try StoreMigrationRules.pending(declared, applied: applied, migrationSubject).count
+            return try plan.pending(applied: applied).count
         }
     }
 
