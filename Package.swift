@@ -227,8 +227,16 @@ let package = Package(
             "TesseraOutbound", "TesseraSecrets", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraTesting", sdk,
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
+        // A real hub on loopback (SQLite or PostgreSQL) and devices' replicas, for the hub's tests and its clients'.
+        .target(name: "TesseraHubFixtures", dependencies: [
+            "TesseraHub", "TesseraHubPostgres", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraSQLite", "TesseraSync", "TesseraTestFixtures", sdk,
+        ], path: "Tests/TesseraHubFixtures"),
         .testTarget(name: "TesseraHubTests", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSTAG", "TesseraSTAGEmulator", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSTAG", "TesseraSTAGEmulator", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraHubFixtures", sdk,
+        ]),
+        // The device's side of the hub protocol (DeviceSync, files, a faulty network) against a real hub.
+        .testTarget(name: "TesseraSyncClientTests", dependencies: [
+            "TesseraSyncClient", "TesseraSync", "TesseraFiles", "TesseraClock", "TesseraLoader", "TesseraHub", "TesseraTestFixtures", "TesseraHubFixtures", sdk,
         ]),
         // A data directory written by an earlier release opens and upgrades (Fixtures/), and the hub's migrations on both stores.
         .testTarget(name: "TesseraUpgradeTests", dependencies: [

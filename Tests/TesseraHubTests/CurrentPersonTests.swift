@@ -3,6 +3,7 @@ import Testing
 import TesseraRuntime
 import TesseraSDK
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

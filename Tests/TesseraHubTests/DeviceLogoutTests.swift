@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraSDK
 import TesseraRuntime
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

@@ -7,6 +7,7 @@ import TesseraManifest
 @testable import TesseraRuntime
 import TesseraSync
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TesseraHub
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 @Suite("Hub accounts", .hangWatchdog)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraHub
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// A person's delivery channels at the hub (docs/hub.md, "Delivery channels"): the hub itself

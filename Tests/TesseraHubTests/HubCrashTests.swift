@@ -5,6 +5,7 @@ import Testing
 import TesseraSDK
 import TesseraSQLite
 import TesseraSync
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// `kill -9` of a hub process mid-sync: every push it acknowledged is still there after a restart,

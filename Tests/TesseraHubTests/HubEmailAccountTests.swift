@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraHub
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// Accounts with e-mail (specs/baby-diary.md UC1, UC3, UC5, UC6; docs/hub.md "Accounts with

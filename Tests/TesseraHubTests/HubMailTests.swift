@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraHub
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// The hub's mail sink (docs/hub.md, "Mail"): messages queued in the hub's store, sent by

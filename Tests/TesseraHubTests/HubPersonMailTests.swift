@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TesseraHub
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// `POST /v1/hub/mail` (docs/hub.md, "Mail to one address"): a logged-in person's message to one

@@ -9,6 +9,7 @@ import TesseraSTAG
 import TesseraSTAGEmulator
 import TesseraStress
 import TesseraSync
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

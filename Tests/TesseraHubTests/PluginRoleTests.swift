@@ -5,6 +5,7 @@ import TesseraSDK
 import TesseraRuntime
 import TesseraSync
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

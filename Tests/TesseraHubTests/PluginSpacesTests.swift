@@ -4,6 +4,7 @@ import TesseraHTTP
 import TesseraSDK
 import TesseraRuntime
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

@@ -3,6 +3,7 @@ import Testing
 import TesseraManifest
 import TesseraRuntime
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// Sync across the process tier's boundary (docs/isolation.md): a plugin in a child process on

@@ -4,6 +4,7 @@ import TesseraRuntime
 import TesseraSDK
 import TesseraSTAG
 import TesseraSTAGEmulator
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

@@ -3,6 +3,7 @@ import Testing
 import TesseraRuntime
 import TesseraSafeTravel
 import TesseraSDK
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

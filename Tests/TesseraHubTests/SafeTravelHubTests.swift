@@ -4,6 +4,7 @@ import TesseraFiles
 import TesseraRuntime
 import TesseraHub
 import TesseraSafeTravel
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

@@ -5,6 +5,7 @@ import TesseraHTTP
 import TesseraSDK
 @testable import TesseraRuntime
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 import TesseraTesting
 

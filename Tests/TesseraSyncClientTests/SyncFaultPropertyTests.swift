@@ -3,6 +3,7 @@ import Testing
 import TesseraSDK
 import TesseraSync
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// The seeded property of issue 5: three devices making random edits and syncing through a network

@@ -1,3 +1,4 @@
+import TesseraHubFixtures
 import TesseraTestFixtures
 import Foundation
 import Testing

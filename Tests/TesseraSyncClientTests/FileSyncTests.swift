@@ -7,6 +7,7 @@ import TesseraLoader
 import TesseraSDK
 import TesseraSync
 import TesseraSyncClient
+import TesseraHubFixtures
 import TesseraTestFixtures
 
 /// File bytes through a real hub (docs/files.md, "Through the hub"; docs/hub.md, "Files"): devices

@@ -16,17 +16,17 @@ import Testing
 
 /// A settable clock: never the wall clock. What sleeps on it (``sleep(until:)``: the hub's
 /// least answer time for a password reset) wakes when a test moves it past the deadline.
-final class TestClock: Sendable {
+public final class TestClock: Sendable {
     private struct State {
         var time: Date
         var sleepers: [(deadline: Date, wake: CheckedContinuation<Void, Never>)] = []
     }
     private let state: Mutex<State>
     /// 2026-03-02T08:00:00Z.
-    static let epoch = Date(timeIntervalSince1970: 1_772_438_400)
-    init(_ start: Date = TestClock.epoch) { state = Mutex(State(time: start)) }
-    var now: @Sendable () -> Date { { [self] in state.withLock { $0.time } } }
-    func advance(_ seconds: Double) {
+    public static let epoch = Date(timeIntervalSince1970: 1_772_438_400)
+    public init(_ start: Date = TestClock.epoch) { state = Mutex(State(time: start)) }
+    public var now: @Sendable () -> Date { { [self] in state.withLock { $0.time } } }
+    public func advance(_ seconds: Double) {
         let due = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.time = state.time.addingTimeInterval(seconds)
             let time = state.time
@@ -35,10 +35,10 @@ final class TestClock: Sendable {
         }
         due.forEach { $0.resume() }
     }
-    var millis: Int64 { Int64(state.withLock { $0.time }.timeIntervalSince1970 * 1000) }
+    public var millis: Int64 { Int64(state.withLock { $0.time }.timeIntervalSince1970 * 1000) }
 
     /// Returns once the clock reads `deadline` or later.
-    func sleep(until deadline: Date) async {
+    public func sleep(until deadline: Date) async {
         await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.time >= deadline { return true }
@@ -50,34 +50,34 @@ final class TestClock: Sendable {
     }
 
     /// How many are asleep on the clock now.
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
+    public var sleeping: Int { state.withLock { $0.sleepers.count } }
 }
 
 /// A response as a test reads it.
-struct HubResponse: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
-    var json: JSONValue? { try? JSONValue(parsing: body) }
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var errorCode: String? { json?["error"]?["code"]?.stringValue }
-    var errorMessage: String? { json?["error"]?["message"]?.stringValue }
-    func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+public struct HubResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var json: JSONValue? { try? JSONValue(parsing: body) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public var errorCode: String? { json?["error"]?["code"]?.stringValue }
+    public var errorMessage: String? { json?["error"]?["message"]?.stringValue }
+    public func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
 }
 
 /// Which store a test hub keeps its data in.
-enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `<data>/hub.sqlite`.
     case sqlite
     /// A fresh database on the test process's PostgreSQL server (``PostgresTestServer``).
     case postgresql
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 
     /// The stores this machine can test: PostgreSQL only where its server programs are installed.
     /// Where they are not, `TestToolsTests` fails once naming the package, rather than every
     /// PostgreSQL case failing on its own.
-    static var available: [HubBackend] {
+    public static var available: [HubBackend] {
         ExternalTools.isPresent("/usr/lib/postgresql/*/bin/initdb") ? allCases : [.sqlite]
     }
 }
@@ -85,23 +85,23 @@ enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// A real hub: a `hub` deployment's host with the hub's store on real SQLite files or a real
 /// PostgreSQL database, served over real HTTP on a loopback port the system chose, on a settable
 /// clock.
-final class HubTestServer: StoppableTestServer, @unchecked Sendable {
-    let root: String
-    let dataDirectory: String
-    let host: PluginHost
-    let server: HTTPServer
-    let hub: HubStore
+public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
+    public let root: String
+    public let dataDirectory: String
+    public let host: PluginHost
+    public let server: HTTPServer
+    public let hub: HubStore
     /// The files through the hub: bytes under `<data>/hub-files`, with the policy the test gave.
-    let files: HubFiles
-    let clock: TestClock
-    let port: Int
-    let adminToken: String
+    public let files: HubFiles
+    public let clock: TestClock
+    public let port: Int
+    public let adminToken: String
     /// The PostgreSQL database, for `.postgresql`.
-    let postgres: (database: PostgresHubDatabase, name: String)?
+    public let postgres: (database: PostgresHubDatabase, name: String)?
 
     /// `mailSink`: whether the deployment names an SMTP server (`providers.mail`; nothing sends
     /// its mail unless a test runs a ``HubMailer``): e-mail channels need one.
-    static func start(_ backend: HubBackend = .sqlite, filePolicy: HubFilePolicy = HubFilePolicy(), mailSink: Bool = true) async throws -> HubTestServer {
+    public static func start(_ backend: HubBackend = .sqlite, filePolicy: HubFilePolicy = HubFilePolicy(), mailSink: Bool = true) async throws -> HubTestServer {
         let ws = FixtureWorkspace("hub")
         switch backend {
         case .sqlite:
@@ -114,7 +114,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
 
     /// Another hub replica over this one's PostgreSQL database: its own host, HTTP server, token
     /// file and connection pool, on the same clock.
-    func replica() async throws -> HubTestServer {
+    public func replica() async throws -> HubTestServer {
         guard let postgres else { throw Failure("only a PostgreSQL hub has replicas") }
         let replica = try await Self.start(in: FixtureWorkspace("hub-replica"), clock: clock, postgresDatabase: postgres.name)
         return replica
@@ -165,7 +165,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
         self.postgres = postgres
     }
 
-    func stop() async {
+    public func stop() async {
         await server.stop()
         await host.stop()
         postgres?.database.shutdown()
@@ -174,7 +174,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     /// `timeout`: seconds without data before the request fails (a 14 MB body parsed by a debug
     /// build while the whole suite runs needs more than the default).
-    func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+    public func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
                  body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120,
                  againIfCutOff: Bool = false) async throws -> HubResponse {
         do {
@@ -191,7 +191,7 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
 
     /// Creates a person with the admin token; returns their id.
     @discardableResult
-    func addPerson(_ name: String, password: String = "correct horse battery") async throws -> String {
+    public func addPerson(_ name: String, password: String = "correct horse battery") async throws -> String {
         // Again if cut off before an answer (the idle timeout above): the hub had not read the
         // request, so nobody was made; had it made them, the second try says 409 and the test stops.
         let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#,
@@ -205,14 +205,14 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// Logs a device in; returns its token.
     /// Invites the holder of `token` into `space` with `role` (as the owner holding `ownerToken`)
     /// and accepts the invitation for them.
-    func share(_ space: String, owner ownerToken: String, with token: String, role: String) async throws {
+    public func share(_ space: String, owner ownerToken: String, with token: String, role: String) async throws {
         let invite = try await request("POST", "/v1/hub/spaces/\(space)/invitations", token: ownerToken, json: #"{"role":"\#(role)"}"#)
         guard let code = invite.json?["code"]?.stringValue else { throw Failure("no invitation: \(invite.status)") }
         let accepted = try await request("POST", "/v1/hub/invitations/accept", token: token, json: #"{"code":"\#(code)"}"#)
         guard accepted.status == 200 else { throw Failure("the invitation was not accepted: \(accepted.status)") }
     }
 
-    func login(_ name: String, device: String, password: String = "correct horse battery") async throws -> String {
+    public func login(_ name: String, device: String, password: String = "correct horse battery") async throws -> String {
         let response = try await request("POST", "/v1/hub/login", json: #"{"name":"\#(name)","password":"\#(password)","device":"\#(device)"}"#)
         guard response.status == 201, let token = response.json?["token"]?.stringValue else {
             throw Failure("login of \(name): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
@@ -221,13 +221,13 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     }
 
     /// Pushes changes as SyncWire bytes.
-    func push(_ changes: [SyncChange], token: String, plugin: String = DeviceReplica.plugin) async throws -> HubResponse {
+    public func push(_ changes: [SyncChange], token: String, plugin: String = DeviceReplica.plugin) async throws -> HubResponse {
         try await request("POST", "/v1/hub/sync/\(plugin)/push", token: token, body: SyncWire.encode(changes),
                           contentType: "application/x-tessera-sync", againIfCutOff: true)
     }
 
     /// One pull page: the changes, the next cursor, whether more remain.
-    func pull(token: String, after: Int64, limit: Int? = nil, space: String? = nil,
+    public func pull(token: String, after: Int64, limit: Int? = nil, space: String? = nil,
               plugin: String = DeviceReplica.plugin) async throws -> (changes: [SyncChange], cursor: Int64, more: Bool, response: HubResponse) {
         var path = "/v1/hub/sync/\(plugin)/pull?after=\(after)"
         if let limit { path += "&limit=\(limit)" }
@@ -243,11 +243,13 @@ final class HubTestServer: StoppableTestServer, @unchecked Sendable {
 /// Requests to a hub on a loopback port, over URLSession. The timeout (120 s) is a watchdog, not a
 /// measurement: in the whole suite on two cores, with browsers and PostgreSQL busy, a push racing
 /// three others through two replicas took over 30 s to be answered (the test alone: 5 s).
-struct HubClient {
-    let port: Int
+public struct HubClient {
+    public let port: Int
+
+    public init(port: Int) { self.port = port }
 
     /// Sends one request; `json` goes with `Content-Type: application/json`.
-    func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+    public func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
                  body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
@@ -271,21 +273,21 @@ struct HubClient {
     }
 }
 
-struct Failure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A device-like replica: a real `SyncStore` on its own SQLite file, with a `notes` table, that
 /// pushes its log and pulls from the hub with a cursor, as a device client would.
-final class DeviceReplica: @unchecked Sendable {
-    static let plugin = "dev.tessera.notes"
-    let store: SyncStore
-    let token: String
-    let hub: HubTestServer
-    var cursor: Int64 = 0
+public final class DeviceReplica: @unchecked Sendable {
+    public static let plugin = "dev.tessera.notes"
+    public let store: SyncStore
+    public let token: String
+    public let hub: HubTestServer
+    public var cursor: Int64 = 0
 
-    init(hub: HubTestServer, token: String, node: UInt64, clock: @escaping @Sendable () -> Date) throws {
+    public init(hub: HubTestServer, token: String, node: UInt64, clock: @escaping @Sendable () -> Date) throws {
         let path = hub.root + "/device-\(node).sqlite"
         let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
         try database.withConnection {
@@ -298,18 +300,18 @@ final class DeviceReplica: @unchecked Sendable {
 
     /// Puts a note in `space`.
     @discardableResult
-    func put(_ id: String, title: String, stars: Int64 = 0, in space: String) throws -> [SyncChange] {
+    public func put(_ id: String, title: String, stars: Int64 = 0, in space: String) throws -> [SyncChange] {
         try store.write([.put(table: "notes", id: id, values: ["title": .text(title), "stars": .integer(stars)])], in: space)
     }
 
     /// Pushes everything in its log for `spaces` (a device that keeps no send cursor: the hub's
     /// idempotence makes that safe); returns the hub's answer.
-    func pushAll(_ spaces: [String]) async throws -> HubResponse {
+    public func pushAll(_ spaces: [String]) async throws -> HubResponse {
         try await hub.push(spaces.flatMap { (try? store.changes(in: $0)) ?? [] }, token: token)
     }
 
     /// Pulls until no more remain, applying each page.
-    func pullAll(limit: Int = 1000) async throws {
+    public func pullAll(limit: Int = 1000) async throws {
         while true {
             let page = try await hub.pull(token: token, after: cursor, limit: limit)
             guard page.response.status == 200 else { throw Failure("pull: \(page.response.status) \(page.response.errorCode ?? "")") }
@@ -320,7 +322,7 @@ final class DeviceReplica: @unchecked Sendable {
     }
 
     /// Every note: id, title, body, stars.
-    func notes() throws -> [[SQLValue]] {
+    public func notes() throws -> [[SQLValue]] {
         try store.database.withConnection { try $0.fetchAll("SELECT id, title, body, stars FROM notes ORDER BY id") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TesseraHubFixtures
 
 /// A TCP proxy on a loopback port in front of a real server, which can cut the connection in the
 /// middle of an answer: after ``cut(afterAnswerBytes:)`` it forwards that many more bytes from
