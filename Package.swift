@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
-            "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", sdk,
+            "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", "TesseraSchema", sdk,
         ]),
         .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", "TesseraLoader", sdk]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),

@@ -5,8 +5,9 @@ import TesseraLoader
 
 /// The names of the host's calls into the child, as ``ChildSession`` answers them.
 public enum ChildMethod {
-    /// `{"path", "pluginID"}` → gates 2 and 3 on the staged copy, an instance made:
-    /// `{"migrations": […]}`, or `{"refused": {gate, field, expected, found, hint}}`.
+    /// `{"path", "pluginID", "protocols": [versions]}` → gates 2 and 3 on the staged copy, an
+    /// instance made: `{"migrations": […], "protocol": the capability protocol's version agreed}`,
+    /// or `{"refused": {gate, field, expected, found, hint}}`.
     public static let load = "load"
     /// `{"pluginID", "config", "capabilities": [names]}` → `start(context:)` with proxies for those
     /// capabilities: `{"operations", "timers", "events": [names], "location": Bool}`.
@@ -95,13 +96,21 @@ final class ChildSession: Sendable {
     /// process, never in the host's.
     private func load(_ params: JSONValue) throws -> JSONValue {
         let path = try params.wireString("path")
+        // The capability protocol: the highest version both sides speak (a host that sends none
+        // speaks version 1).
+        let offered = params["protocols"]?.arrayValue?.compactMap(\.integerValue).map(Int.init) ?? [1]
+        guard let agreed = CapabilityProtocol.agree(offered: offered) else {
+            let refusal = GateRefusal(gate: 3, field: "capability protocol", expected: "one of versions \(offered)",
+                                      found: "this process speaks versions \(CapabilityProtocol.supported)")
+            return ["refused": refusal.wire, "sandbox": sandbox.wire]
+        }
         do {
             let (_, entry) = try LibraryLoader.open(stagedPath: path)
             let answer = try LibraryLoader.handshake(entry: entry, expectedID: params["pluginID"]?.stringValue, host: .current)
             let instance = answer.factory.makePlugin()
             loaded.withLock { $0 = (instance, nil) }
             return ["migrations": .array(instance.migrations.map(\.wire)), "pluginID": .string(answer.pluginID),
-                    "sandbox": sandbox.wire]
+                    "sandbox": sandbox.wire, "protocol": .integer(Int64(agreed))]
         } catch {
             return ["refused": error.wire, "sandbox": sandbox.wire]
         }
@@ -114,7 +123,7 @@ final class ChildSession: Sendable {
         let names = (params["capabilities"]?.arrayValue ?? []).compactMap(\.stringValue)
         let httpHosts = (params["httpHosts"]?.arrayValue ?? []).compactMap(\.stringValue)
         let log = PluginLog { level, message in
-            peer.notify(CapabilityMethod.log, ["level": .string(level.rawValue), "message": .string(message)])
+            peer.notify(LogMethods.log.name, ["level": .string(level.rawValue), "message": .string(message)])
         }
         let context = PluginContext(pluginID: try params.wireString("pluginID"), config: params["config"] ?? .object([:]),
                                     capabilities: ChildCapabilities.granted(names, peer: peer, httpHosts: httpHosts,

@@ -19,6 +19,11 @@ protocol CapabilityProvider: Sendable {
     /// Builds the plugin's object for a new generation. It must change nothing another generation
     /// sees: what is shared changes in the binding's ``CapabilityBinding/commit()``.
     func prepare(_ request: CapabilityRequest) throws -> any CapabilityBinding
+
+    /// How the host answers this capability's methods of the capability protocol for a plugin in
+    /// the process tier: a handler for each declared method (`TesseraIsolation/Protocol/`), on
+    /// the capability object this provider built for the plugin.
+    var childCalls: [ChildCallHandler] { get }
 }
 
 extension CapabilityProvider {
@@ -110,6 +115,9 @@ struct CapabilityProviders: Sendable {
 
     /// The provider named `name`, if the host has one.
     subscript(name: String) -> (any CapabilityProvider)? { all.first { $0.name == name } }
+
+    /// Every method the process tier answers: each provider's, and `log`.
+    var childCalls: ChildCallTable { ChildCallTable([ChildCallTable.log] + all.flatMap(\.childCalls)) }
 
     /// Each capability's name and the version provided.
     var versions: [String: SemanticVersion] {

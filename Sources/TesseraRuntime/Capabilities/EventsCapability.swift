@@ -1,4 +1,5 @@
 import TesseraEvents
+import TesseraIsolation
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
@@ -58,5 +59,14 @@ final class EventsBinding: CapabilityBinding, @unchecked Sendable {
 
     func committed() {
         relay?()  // what a crash left between the plugin's commit and the host's log
+    }
+}
+
+extension EventsProvider {
+    /// The process tier's event calls (``EventsMethods``).
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(EventsMethods.publish, returningNothing: { call in
+            try await call.context.capability(.events).publish(call.params["name"]?.stringValue ?? "", call.params["payload"] ?? .null)
+         })]
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraClock
 import TesseraFiles
+import TesseraIsolation
 import TesseraManifest
 import TesseraSDK
 import TesseraSQLite
@@ -104,5 +105,34 @@ final class FileChannels: Sendable {
                 try db.fetchOne("SELECT 1 FROM \"\(table)\" WHERE id = ?", [.text(id)]) != nil
             }
         }
+    }
+}
+
+extension FilesProvider {
+    /// The process tier's file calls (``FilesMethods``). The writers the child opens are held by
+    /// its process tier between calls (`Isolation/FilesForwarding.swift`).
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(FilesMethods.writerOpen) { call in try await call.plugin.openFileWriter(call.params, on: call.context) },
+         ChildCallHandler(FilesMethods.writerWrite, returningNothing: { call in
+            try await call.plugin.openWriter(call.params).write(try BytesWire.decode(call.params["bytes"]))
+         }),
+         ChildCallHandler(FilesMethods.writerFinish) { call in try await call.plugin.finishFileWriter(call.params) },
+         ChildCallHandler(FilesMethods.writerCancel, returningNothing: { call in await call.plugin.cancelFileWriter(call.params) }),
+         ChildCallHandler(FilesMethods.stat) { call in try await call.context.capability(.files).stat(call.params.stringValue ?? "").wire },
+         ChildCallHandler(FilesMethods.read) { call in
+            let files = try call.context.capability(.files)
+            return BytesWire.encode(try await files.read(try call.params.wireField("address"), range: try RangeWire.decode(call.params["range"])))
+         },
+         ChildCallHandler(FilesMethods.link, returningNothing: { call in
+            try await call.context.capability(.files).link(try call.params.wireField("address"), table: try call.params.wireField("table"),
+                                                            id: try call.params.wireField("id"))
+         }),
+         ChildCallHandler(FilesMethods.unlink, returningNothing: { call in
+            try await call.context.capability(.files).unlink(try call.params.wireField("address"), table: try call.params.wireField("table"),
+                                                              id: try call.params.wireField("id"))
+         }),
+         ChildCallHandler(FilesMethods.links) { call in
+            .array(try await call.context.capability(.files).links(of: call.params.stringValue ?? "").map(\.wire))
+         }]
     }
 }

@@ -1,7 +1,8 @@
+import TesseraIsolation
 import TesseraLocation
 import TesseraManifest
-import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
+import TesseraSystem
 
 /// `location`: the feed of accepted fixes. A generation that registered a handler is subscribed
 /// once it serves; each fix goes through the slot's admission, so a plugin stopping or being
@@ -34,4 +35,13 @@ struct LocationBinding: CapabilityBinding {
     }
 
     func release() { feed.unsubscribe(pluginID) }
+}
+
+extension LocationProvider {
+    /// The process tier's location calls (``LocationMethods``).
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(LocationMethods.latest) { call in
+            try await call.context.capability(.location).latestFix(deviceID: call.params.stringValue ?? "")?.wire ?? .null
+         }]
+    }
 }

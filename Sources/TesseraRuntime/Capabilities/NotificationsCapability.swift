@@ -1,3 +1,4 @@
+import TesseraIsolation
 import TesseraManifest
 import TesseraNotifications
 import TesseraSDK
@@ -14,5 +15,20 @@ struct NotificationsProvider: CapabilityProvider {
         let id = request.manifest.id, syncs = self.syncs
         let channel = scheduler.channel(plugin: id, permissions: request.grant, syncs: { syncs(id) })
         return ObjectBinding(granted: GrantedCapability(.notifications, channel as any PluginNotifications))
+    }
+}
+
+extension NotificationsProvider {
+    /// The process tier's notification calls (``NotificationsMethods``).
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(NotificationsMethods.schedule, returningNothing: { call in
+            try await call.context.capability(.notifications).schedule(try NotificationRequest(wire: call.params))
+         }),
+         ChildCallHandler(NotificationsMethods.cancel, returningNothing: { call in
+            try await call.context.capability(.notifications).cancel(key: call.params.stringValue ?? "")
+         }),
+         ChildCallHandler(NotificationsMethods.pending) { call in
+            .array(try await call.context.capability(.notifications).pending().map(\.wire))
+         }]
     }
 }

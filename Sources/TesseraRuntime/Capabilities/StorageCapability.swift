@@ -1,4 +1,5 @@
 import Foundation
+import TesseraIsolation
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
@@ -81,4 +82,18 @@ final class StorageBinding: CapabilityBinding, @unchecked Sendable {
 /// A commit that could not be taken back, in a sentence that says what is left and what to do.
 struct UndoFailure: Error, CustomStringConvertible {
     let description: String
+}
+
+extension StorageProvider {
+    /// The process tier's storage calls (``StorageMethods``), on the plugin's own database.
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(StorageMethods.write, returningNothing: { call in
+            try await call.context.capability(.storage).write(try WriteBatch(wire: call.params))
+         }),
+         ChildCallHandler(StorageMethods.query) { call in
+            let parameters = try (call.params["parameters"]?.arrayValue ?? []).map(SQLValue.init(wire:))
+            let rows = try await call.context.capability(.storage).query(call.params["sql"]?.stringValue ?? "", parameters)
+            return .array(rows.map(\.wire))
+         }]
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraClock
+import TesseraIsolation
 import TesseraManifest
 import TesseraSDK
 import TesseraStorage
@@ -149,4 +150,57 @@ final class SyncStores: Sendable {
 
     /// The plugins that sync, sorted.
     var plugins: [String] { stores.withLock { $0.keys.sorted() } }
+}
+
+extension SyncProvider {
+    /// The process tier's sync calls (``SyncMethods``) and spaces calls (``SpacesMethods``),
+    /// answered by the sync capability built for this plugin (its tables, its spaces, the hub's
+    /// role checks).
+    var childCalls: [ChildCallHandler] {
+        [ChildCallHandler(SyncMethods.conflicts) { call in .array(try await call.context.capability(.sync).conflicts().map(\.wire)) },
+         ChildCallHandler(SyncMethods.resolveConflict, returningNothing: { call in
+            let p = call.params
+            try await call.context.capability(.sync).resolveConflict(table: try p.wireField("table"), id: try p.wireField("id"),
+                                                                      column: try p.wireField("column"), value: try SQLValue(wire: p["value"] ?? .null))
+         }),
+         ChildCallHandler(SyncMethods.mail) { call in
+            try await call.context.capability(.sync).sendMail(try HubMailMessage(wire: call.params)).wire
+         }] + Self.spacesCalls
+    }
+
+    private static func spaces(_ call: ChildCall) throws -> any PluginSpaces { try call.context.capability(.sync).spaces }
+    private static func role(_ p: JSONValue, _ key: String = "role") throws -> SpaceMemberRole { SpaceMemberRole(rawValue: try p.wireField(key)) }
+
+    private static let spacesCalls: [ChildCallHandler] = [
+        ChildCallHandler(SpacesMethods.create) { call in try await spaces(call).create(name: try call.params.wireField("name")).wire },
+        ChildCallHandler(SpacesMethods.list) { call in .array(try await spaces(call).list().map(\.wire)) },
+        ChildCallHandler(SpacesMethods.invite) { call in
+            let p = call.params
+            return try await spaces(call).invite(to: try p.wireField("space"), role: try role(p), pluginRole: p["pluginRole"]?.stringValue,
+                                                 person: p["person"]?.stringValue, expiresIn: p["expiresIn"]?.integerValue.map { Int($0) }).wire
+        },
+        ChildCallHandler(SpacesMethods.members) { call in try await spaces(call).members(of: try call.params.wireField("space")).wire },
+        ChildCallHandler(SpacesMethods.cancelInvitation, returningNothing: { call in
+            try await spaces(call).cancelInvitation(try call.params.wireField("invitation"), in: try call.params.wireField("space"))
+        }),
+        ChildCallHandler(SpacesMethods.invitationsForMe) { call in .array(try await spaces(call).invitationsForMe().map(\.wire)) },
+        ChildCallHandler(SpacesMethods.accept) { call in
+            if let code = call.params["code"]?.stringValue { return try await spaces(call).accept(code: code).wire }
+            return try await spaces(call).accept(invitationID: try call.params.wireField("invitation")).wire
+        },
+        ChildCallHandler(SpacesMethods.decline, returningNothing: { call in
+            try await spaces(call).decline(invitationID: try call.params.wireField("invitation"))
+        }),
+        ChildCallHandler(SpacesMethods.setRole, returningNothing: { call in
+            let p = call.params
+            try await spaces(call).setRole(try role(p), pluginRole: p["pluginRole"]?.stringValue, of: try p.wireField("person"),
+                                           in: try p.wireField("space"))
+        }),
+        ChildCallHandler(SpacesMethods.revoke, returningNothing: { call in
+            try await spaces(call).revoke(try call.params.wireField("person"), from: try call.params.wireField("space"))
+        }),
+        ChildCallHandler(SpacesMethods.leave, returningNothing: { call in try await spaces(call).leave(try call.params.wireField("space")) }),
+        ChildCallHandler(SpacesMethods.delete, returningNothing: { call in try await spaces(call).delete(try call.params.wireField("space")) }),
+        ChildCallHandler(SpacesMethods.currentPerson) { call in try await spaces(call).currentPerson()?.wire ?? .null },
+    ]
 }

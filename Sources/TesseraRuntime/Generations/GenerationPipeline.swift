@@ -63,7 +63,7 @@ struct GenerationPipeline: Sendable {
             case .process:
                 let sandbox = ChildSandbox(library: staged.path, dataDirectory: options.dataDirectory, limits: limits)
                 let plugin = try await ProcessPlugin.launch(manifest: manifest, sandbox: sandbox, clock: clock, policy: options.isolation,
-                                                            log: log, onQuarantine: onQuarantine)
+                                                            log: log, calls: providers.childCalls, onQuarantine: onQuarantine)
                 return LoadedBuild(factory: PluginFactory { plugin }, library: library, inProcess: nil, stagedPath: staged.path)
             case .inProcess:
                 let loaded = try LibraryLoader.load(library, manifest: manifest)

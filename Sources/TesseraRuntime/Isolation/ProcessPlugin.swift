@@ -28,6 +28,8 @@ final class ProcessPlugin: Plugin, Sendable {
     /// Told when the plugin is quarantined, with the reason (the slot's state follows it).
     let onQuarantine: @Sendable (String) -> Void
     let migrations: [StorageMigration]
+    /// How the host answers the child's capability calls: the providers' handlers (``ChildCallTable``).
+    let calls: ChildCallTable
     let state = Mutex(State())
     /// The deadlines of the calls in flight into the child (``forward(_:_:timeout:what:)``).
     let deadlines: CallDeadlines
@@ -46,7 +48,7 @@ final class ProcessPlugin: Plugin, Sendable {
         var launches = 0
         /// What the latest child's sandbox enforces, as it reported.
         var sandboxReport: SandboxReport = .none
-        /// The file writers the child holds open, by handle (``answerFiles``).
+        /// The file writers the child holds open, by handle (``openFileWriter(_:on:)``).
         var writers: [Int64: any PluginFileWriter] = [:]
         var lastWriter: Int64 = 0
         /// Writers being opened (counted against the cap before the provider answers).
@@ -54,8 +56,9 @@ final class ProcessPlugin: Plugin, Sendable {
     }
 
     private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
-                 log: HostLog, migrations: [StorageMigration], onQuarantine: @escaping @Sendable (String) -> Void) {
+                 log: HostLog, migrations: [StorageMigration], calls: ChildCallTable, onQuarantine: @escaping @Sendable (String) -> Void) {
         self.manifest = manifest
+        self.calls = calls
         self.sandbox = sandbox
         self.runner = runner
         self.clock = clock
@@ -66,26 +69,35 @@ final class ProcessPlugin: Plugin, Sendable {
         self.onQuarantine = onQuarantine
     }
 
-    /// Gates 2 and 3 in a new child, on the staged copy that passed gate 1 here. A refusal is the
-    /// child's, as a ``GateRefusal``; the child is gone then.
+    /// Gates 2 and 3 in a new child, on the staged copy that passed gate 1 here, and the
+    /// capability protocol's version agreed (the child answers with one the host offered). A
+    /// refusal is the child's, as a ``GateRefusal``; the child is gone then. `calls` answers the
+    /// child's capability calls once it serves.
     static func launch(manifest: PluginManifest, sandbox: ChildSandbox, clock: any ClockSource, policy: IsolationPolicy,
-                       log: HostLog, onQuarantine: @escaping @Sendable (String) -> Void) async throws -> ProcessPlugin {
+                       log: HostLog, calls: ChildCallTable, onQuarantine: @escaping @Sendable (String) -> Void) async throws -> ProcessPlugin {
         let runner = PluginRunnerExecutable.path
         let child = try PluginChild.spawn(runner: runner, sandbox: sandbox, output: { line in log(.warning, manifest.id, "output: \(line)") },
                                           handler: { _, _ in .null }) { _, exit in
             PluginError(.pluginCrashed, "the plugin's process \(sandbox.describe(exit)) while loading")
         }
         let answer: JSONValue
-        do { answer = try await child.peer.call(ChildMethod.load, ["path": .string(sandbox.library), "pluginID": .string(manifest.id)]) } catch {
+        let load: JSONValue = ["path": .string(sandbox.library), "pluginID": .string(manifest.id),
+                               "protocols": .array(CapabilityProtocol.supported.map { .integer(Int64($0)) })]
+        do { answer = try await child.peer.call(ChildMethod.load, load) } catch {
             throw GateRefusal(gate: 2, field: "dlopen", expected: "the library loaded in the plugin's process", found: "\(error)")
         }
         child.shutDown()
         let report = SandboxReport(wire: answer["sandbox"] ?? .null)
         ChildSandbox.logWarnings(report, pluginID: manifest.id, log: log)
         if let refused = answer["refused"] { throw GateRefusal(wire: refused) }
+        let agreed = Int(answer["protocol"]?.integerValue ?? 1)
+        guard CapabilityProtocol.supported.contains(agreed) else {
+            throw GateRefusal(gate: 3, field: "capability protocol", expected: "one of versions \(CapabilityProtocol.supported)",
+                              found: "version \(agreed)")
+        }
         let migrations = try (answer["migrations"]?.arrayValue ?? []).map(StorageMigration.init(wire:))
         let plugin = ProcessPlugin(manifest: manifest, sandbox: sandbox, runner: runner, clock: clock, policy: policy,
-                                   log: log, migrations: migrations, onQuarantine: onQuarantine)
+                                   log: log, migrations: migrations, calls: calls, onQuarantine: onQuarantine)
         plugin.state.withLock { $0.sandboxReport = report }
         return plugin
     }
