@@ -43,9 +43,10 @@ public enum CapabilityProtocol {
     public static func agree(offered: [Int]) -> Int? { offered.filter(supported.contains).max() }
 
     /// Every method, capability by capability.
-    public static let methods: [CapabilityMethodSpec] =
-        LogMethods.all + StorageMethods.all + ClockMethods.all + NotificationsMethods.all + EventsMethods.all + SecretsMethods.all
-        + FilesMethods.all + HTTPMethods.all + LocationMethods.all + SyncMethods.all + SpacesMethods.all
+    public static let methods: [CapabilityMethodSpec] = [
+        LogMethods.all, StorageMethods.all, ClockMethods.all, NotificationsMethods.all, EventsMethods.all, SecretsMethods.all,
+        FilesMethods.all, HTTPMethods.all, LocationMethods.all, SyncMethods.all, SpacesMethods.all,
+    ].flatMap { $0 }
 }
 
 extension PeerConnection {
@@ -72,7 +73,7 @@ public enum WireSchema {
     /// A time: seconds since 2001-01-01 (`Date`'s own representation, nothing rounded).
     public static let time: JSONValue = ["type": "number", "description": "seconds since 2001-01-01T00:00:00Z"]
     /// Bytes: base64 text.
-    public static let bytes: JSONValue = ["type": "string", "contentEncoding": "base64"]
+    public static let bytes: JSONValue = ["type": "string", "description": "bytes in base64"]
     /// An SQL value keeping its storage class: an integer, text, `{"r": real}`, `{"b": base64}`, or null.
     public static let sqlValue: JSONValue = ["description": "SQLValue: an integer, text, {\"r\": real}, {\"b\": base64} or null"]
 
@@ -81,7 +82,7 @@ public enum WireSchema {
 
     /// An object with these members, `required` among them; other members are allowed (a newer
     /// peer may send more). `type` names the SDK type it carries, if any.
-    public static func object(_ type: String? = nil, _ properties: [String: JSONValue], required: [String]) -> JSONValue {
+    public static func object(_ properties: [String: JSONValue], required: [String], of type: String? = nil) -> JSONValue {
         var schema: [String: JSONValue] = ["type": "object", "properties": .object(properties),
                                            "required": .array(required.map(JSONValue.string))]
         if let type { schema["description"] = .string(type) }
@@ -90,6 +91,6 @@ public enum WireSchema {
 
     /// An SDK value in its wire form, described by the type's name and its required members.
     public static func value(_ type: String, required: [String]) -> JSONValue {
-        object(type, [:], required: required)
+        object([:], required: required, of: type)
     }
 }

@@ -4,8 +4,8 @@ import TesseraSDK
 
 /// `clock`: the host's clock (virtual or the system's) and the plugin's durable timers.
 public enum ClockMethods {
-    static let timer = WireSchema.object("TimerRequest", ["key": WireSchema.string, "name": WireSchema.string, "fireAt": WireSchema.time,
-                                                          "payload": WireSchema.any], required: ["key", "name", "fireAt"])
+    static let timer = WireSchema.object(["key": WireSchema.string, "name": WireSchema.string, "fireAt": WireSchema.time,
+                                                          "payload": WireSchema.any], required: ["key", "name", "fireAt"], of: "TimerRequest")
 
     public static let now = CapabilityMethodSpec(
         "clock.now", capability: "clock", "The host's time now.", parameters: WireSchema.null, result: WireSchema.time)

@@ -7,7 +7,7 @@ import TesseraSDK
 public enum FilesMethods {
     static let descriptor = WireSchema.value("FileDescriptor", required: ["address", "size", "mediaType"])
     static let writer = WireSchema.object(["writer": WireSchema.integer], required: ["writer"])
-    static let link = WireSchema.object(["address": WireSchema.string, "table": WireSchema.string, "id": WireSchema.string],
+    static let linkToRow = WireSchema.object(["address": WireSchema.string, "table": WireSchema.string, "id": WireSchema.string],
                                         required: ["address", "table", "id"])
 
     public static let writerOpen = CapabilityMethodSpec(
@@ -32,12 +32,12 @@ public enum FilesMethods {
         result: WireSchema.bytes)
     public static let link = CapabilityMethodSpec(
         "files.link", capability: "files", "Links a file to a row of the plugin's database, which keeps it.",
-        parameters: link, result: WireSchema.null)
+        parameters: linkToRow, result: WireSchema.null)
     public static let unlink = CapabilityMethodSpec(
-        "files.unlink", capability: "files", "Removes a file's link to a row.", parameters: link, result: WireSchema.null)
+        "files.unlink", capability: "files", "Removes a file's link to a row.", parameters: linkToRow, result: WireSchema.null)
     public static let links = CapabilityMethodSpec(
         "files.links", capability: "files", "The rows a file is linked to.", parameters: WireSchema.string,
-        result: WireSchema.array(WireSchema.object("FileLink", ["table": WireSchema.string, "id": WireSchema.string], required: ["table", "id"])))
+        result: WireSchema.array(WireSchema.object(["table": WireSchema.string, "id": WireSchema.string], required: ["table", "id"], of: "FileLink")))
 
     public static let all = [writerOpen, writerWrite, writerFinish, writerCancel, stat, read, link, unlink, links]
 }

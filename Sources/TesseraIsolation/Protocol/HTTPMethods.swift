@@ -7,8 +7,8 @@ public enum HTTPMethods {
     public static let send = CapabilityMethodSpec(
         "http.send", capability: "http", "Sends a request to a granted host and answers the response.",
         parameters: WireSchema.value("OutboundRequest", required: ["method", "url"]),
-        result: WireSchema.object("OutboundResponse", ["status": WireSchema.integer, "headers": ["type": "object"], "body": WireSchema.bytes],
-                                  required: ["status", "headers", "body"]))
+        result: WireSchema.object(["status": WireSchema.integer, "headers": ["type": "object"], "body": WireSchema.bytes],
+                                  required: ["status", "headers", "body"], of: "OutboundResponse"))
 
     public static let all = [send]
 }

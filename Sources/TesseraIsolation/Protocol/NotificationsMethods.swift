@@ -2,12 +2,12 @@ import TesseraSDK
 
 /// `notifications`: the plugin's scheduled notifications, delivered by the host.
 public enum NotificationsMethods {
-    static let request = WireSchema.object("NotificationRequest", [
+    static let request = WireSchema.object([
         "key": WireSchema.string, "title": WireSchema.string, "body": WireSchema.string, "payload": WireSchema.any,
         "recipient": ["description": "\"user\", {\"space\": id} or {\"spaceOthers\": id}"],
         "schedule": ["description": "{\"at\": time} or {\"rule\", \"startingAt\", \"timeZone\"}"],
         "priority": WireSchema.string, "message": WireSchema.any,
-    ], required: ["key", "title", "body", "recipient", "schedule"])
+    ], required: ["key", "title", "body", "recipient", "schedule"], of: "NotificationRequest")
 
     public static let schedule = CapabilityMethodSpec(
         "notifications.schedule", capability: "notifications", "Schedules a notification (a key already scheduled is replaced).",
@@ -18,7 +18,7 @@ public enum NotificationsMethods {
     public static let pending = CapabilityMethodSpec(
         "notifications.pending", capability: "notifications", "The plugin's notifications still to be delivered, each with its next time.",
         parameters: WireSchema.null,
-        result: WireSchema.array(WireSchema.object("PendingNotification", ["request": request, "nextAt": WireSchema.time], required: ["request", "nextAt"])))
+        result: WireSchema.array(WireSchema.object(["request": request, "nextAt": WireSchema.time], required: ["request", "nextAt"], of: "PendingNotification")))
 
     public static let all = [schedule, cancel, pending]
 }

@@ -4,14 +4,14 @@ import TesseraSDK
 public enum StorageMethods {
     public static let write = CapabilityMethodSpec(
         "storage.write", capability: "storage", "Applies a batch of puts, patches and deletes in one transaction.",
-        parameters: WireSchema.object("WriteBatch", ["changes": WireSchema.array(WireSchema.value("a put, patch or delete", required: ["op", "table", "id"]))],
-                                      required: ["changes"]),
+        parameters: WireSchema.object(["changes": WireSchema.array(WireSchema.value("a put, patch or delete", required: ["op", "table", "id"]))],
+                                      required: ["changes"], of: "WriteBatch"),
         result: WireSchema.null)
     public static let query = CapabilityMethodSpec(
         "storage.query", capability: "storage", "Runs one read-only statement with its parameters and returns the rows.",
         parameters: WireSchema.object(["sql": WireSchema.string, "parameters": WireSchema.array(WireSchema.sqlValue)], required: ["sql"]),
-        result: WireSchema.array(WireSchema.object("Row", ["c": WireSchema.array(WireSchema.string), "v": WireSchema.array(WireSchema.sqlValue)],
-                                                   required: ["c", "v"])))
+        result: WireSchema.array(WireSchema.object(["c": WireSchema.array(WireSchema.string), "v": WireSchema.array(WireSchema.sqlValue)],
+                                                   required: ["c", "v"], of: "Row")))
 
     public static let all = [write, query]
 }

@@ -44,8 +44,8 @@ public enum SpacesMethods {
         result: invitation)
     public static let members = method(
         "members", "A space's members and open invitations.", parameters: inSpace,
-        result: WireSchema.object("SpaceMembership", ["members": WireSchema.array(WireSchema.any), "invitations": WireSchema.array(invitation)],
-                                  required: ["members", "invitations"]))
+        result: WireSchema.object(["members": WireSchema.array(WireSchema.any), "invitations": WireSchema.array(invitation)],
+                                  required: ["members", "invitations"], of: "SpaceMembership"))
     public static let cancelInvitation = method(
         "cancelInvitation", "Cancels an invitation to a space.",
         parameters: WireSchema.object(["invitation": WireSchema.string, "space": WireSchema.string], required: ["invitation", "space"]),
