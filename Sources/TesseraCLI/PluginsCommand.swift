@@ -10,7 +10,7 @@ struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: "List plugins, explain a plugin's state, verify plugin libraries.",
-        subcommands: [List.self, Why.self, Verify.self, Swap.self, Restart.self])
+        subcommands: [List.self, Why.self, Verify.self, Check.self, Swap.self, Restart.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -175,6 +175,35 @@ struct Plugins: AsyncParsableCommand {
         }
 
         func report(_ line: String) { if !json { say(line) } }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Put a plugin through what a host will do with it: gate 1, a start with every capability it asks for, each operation called with an input made from its schema, a day of its timers on a virtual clock, and a hot swap onto itself.",
+            discussion: "It runs in a throwaway host, with the plugin in the process tier, and prints each step. Exits 0 when nothing failed, 1 otherwise. An operation that refuses a made-up input with its own rule (invalid_input, not_found, …), or answers that its service is out of reach, is a note, not a failure. HTTP requests go out for real, to the hosts the manifest names; sync is not granted (it needs a hub).")
+        @Argument(help: "The plugin's library (.so).") var library: String
+        @Option(name: .long, help: "The plugin's manifest.") var manifest: String
+        @Flag(name: .long, help: "Print the findings as JSON.") var json = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let parsed: PluginManifest
+                do { parsed = try ManifestReader.read(file: manifest) } catch {
+                    throw CLIError(code: .invalidDeployment, message: "manifest: \(error)")
+                }
+                let findings = try await PluginCheck(library: library, manifest: parsed, say: { if !json { say($0) } }).run()
+                let failed = findings.filter { $0.kind == .failed }.count
+                if json {
+                    say(JSONValue.array(findings.map { ["result": .string($0.kind.rawValue), "step": .string($0.step), "text": .string($0.text)] })
+                        .prettySerialized())
+                } else {
+                    say(failed == 0 ? "\(parsed.id): every check passed (\(findings.count) steps)"
+                                    : "\(parsed.id): \(failed) of \(findings.count) steps failed")
+                }
+                if failed > 0 { throw ExitCode(1) }
+            }
+        }
     }
 }
 

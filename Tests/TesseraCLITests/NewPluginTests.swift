@@ -26,7 +26,7 @@ import TesseraTestFixtures
 
         // Step 1: `tessera new-plugin`, `swift build`, `tessera plugins verify`, `swift test`.
         let generate = PluginGuide.commands(try #require(guide.blocks("sh", inStep: "1. Generate").first))
-        try #require(generate.count == 4, "step 1's commands: \(generate)")
+        try #require(generate.count == 5, "step 1's commands: \(generate)")
         let created = try await guide.run(generate[0], in: &here)
         try #require(created.status == 0, "\(generate[0]): \(created.stderr)")
         #expect(created.stdout.contains("created plugin com.example.notes in \(package)"))
@@ -53,6 +53,11 @@ import TesseraTestFixtures
         #expect(tested.status == 0, "\(generate[3]) failed:\n\(tested.stdout.suffix(4000))\n\(tested.stderr.suffix(4000))")
         #expect(tested.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/), "\(tested.stdout.suffix(2000))")
         print("plugin guide, swift test (first build of the harness, two tests): \(ContinuousClock.now - testing)")
+
+        // The conformance check, as the guide runs it on the fresh package.
+        let checked = try await guide.run(generate[4], in: &here)
+        #expect(checked.status == 0, "\(generate[4]): \(checked.stdout)\n\(checked.stderr)")
+        #expect(checked.stdout.contains("com.example.notes: every check passed"), "\(checked.stdout)")
 
         // Step 9: the guide's deployment, beside the package, and its commands from that folder.
         let deployment = try #require(guide.blocks("json", inStep: "9. Load").first)
