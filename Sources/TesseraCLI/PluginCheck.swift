@@ -42,7 +42,8 @@ struct PluginCheck {
             let verified = try FileGate.verify(path: library, manifest: manifest, host: .current)
             record(.passed, "gate 1", "sha256 \(verified.sha256.prefix(12)), SDK ABI \(verified.stamp.sdkABIMajor).\(verified.stamp.sdkABIMinor)")
         } catch {
-            record(.failed, "gate 1", "\(error)")
+            // The refusal names its gate already ("gate 1 (file): …"): the step is the library's.
+            record(.failed, "library", "\(error)")
             return findings
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-check-\(getpid())-\(UUID().uuidString.prefix(8))").path
