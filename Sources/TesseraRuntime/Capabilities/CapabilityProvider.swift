@@ -112,12 +112,17 @@ struct ObjectBinding: CapabilityBinding {
 /// work on the database it opens).
 struct CapabilityProviders: Sendable {
     let all: [any CapabilityProvider]
+    /// Every method the process tier answers: each provider's, and `log` (built once: every
+    /// process-tier plugin of the host shares it).
+    let childCalls: ChildCallTable
+
+    init(all: [any CapabilityProvider]) {
+        self.all = all
+        childCalls = ChildCallTable([ChildCallTable.log] + all.flatMap(\.childCalls))
+    }
 
     /// The provider named `name`, if the host has one.
     subscript(name: String) -> (any CapabilityProvider)? { all.first { $0.name == name } }
-
-    /// Every method the process tier answers: each provider's, and `log`.
-    var childCalls: ChildCallTable { ChildCallTable([ChildCallTable.log] + all.flatMap(\.childCalls)) }
 
     /// Each capability's name and the version provided.
     var versions: [String: SemanticVersion] {

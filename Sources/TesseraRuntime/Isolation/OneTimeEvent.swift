@@ -2,11 +2,16 @@ import Synchronization
 
 /// Something that happens once — a child reaped, its output read to the end — that any number of
 /// tasks can wait for, before or after it happened.
+///
+/// A wait does not end when its task is cancelled: what waits here (a stop that must leave no
+/// process behind) has to see it happen. Only a wait with a limit gives up, when the limit passes.
 final class OneTimeEvent: Sendable {
     private struct State {
         var happened = false
         var nextWaiter = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Waits whose limit passed before they began waiting: they do not start.
+        var expired: Set<Int> = []
     }
     private let state = Mutex(State())
 
@@ -24,32 +29,45 @@ final class OneTimeEvent: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once it has happened, or once the waiting task is cancelled.
-    func wait() async {
-        let id = state.withLock { s -> Int in s.nextWaiter += 1; return s.nextWaiter }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.happened || Task.isCancelled { return true }
-                    s.waiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
+    /// Returns once it has happened.
+    func wait() async { await wait(limit: nil) }
 
     /// Returns once it has happened or `limit` has passed on the system clock, whichever is first;
     /// true if it happened.
     func wait(atMost limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.wait(); return self.happened }
-            group.addTask { try? await Task.sleep(for: limit); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first || happened
+        await wait(limit: limit)
+        return happened
+    }
+
+    private func wait(limit: Duration?) async {
+        let id = state.withLock { s -> Int in s.nextWaiter += 1; return s.nextWaiter }
+        let timer = limit.map { limit in
+            Task { [weak self] in
+                try? await Task.sleep(for: limit)
+                self?.giveUp(id)
+            }
         }
+        defer { timer?.cancel() }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { s -> Bool in
+                if s.happened || s.expired.remove(id) != nil { return true }
+                s.waiters[id] = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        state.withLock { _ = $0.expired.remove(id) }
+    }
+
+    /// Ends wait `id` when its limit passes (or keeps it from starting, if it has not yet).
+    private func giveUp(_ id: Int) {
+        let waiting = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            guard let continuation = s.waiters.removeValue(forKey: id) else {
+                if !s.happened { s.expired.insert(id) }
+                return nil
+            }
+            return continuation
+        }
+        waiting?.resume()
     }
 }
