@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "TesseraBaby", type: .dynamic, targets: ["TesseraBaby", "TesseraBabyEntry"]),
         .library(name: "TesseraSafeTravel", type: .dynamic, targets: ["TesseraSafeTravel", "TesseraSafeTravelEntry"]),
         .library(name: "TesseraSTAG", type: .dynamic, targets: ["TesseraSTAG", "TesseraSTAGEntry"]),
+        // A plugin in C over the stable C ABI (tessera_plugin.h, docs/c-abi.md): no Swift in it.
+        .library(name: "TesseraCNotes", type: .dynamic, targets: ["TesseraCNotes"]),
         .library(name: "TesseraSTAGEmulator", targets: ["TesseraSTAGEmulator"]),
         .executable(name: "stag-emulator", targets: ["STAGEmulatorTool"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
@@ -165,6 +167,9 @@ let package = Package(
         // The smallest plugin (no Foundation): what the load benchmark loads as "a small plugin".
         .target(name: "TesseraHello", dependencies: [sdk, stamp], path: "Plugins/Hello", exclude: ["manifest.json", "Entry"]),
         .target(name: "TesseraHelloEntry", dependencies: ["TesseraHello", sdk], path: "Plugins/Hello/Entry"),
+        // A C-ABI plugin in C (docs/c-abi.md): its headers are the SDK's C ABI, and nothing of Swift.
+        .target(name: "TesseraCNotes", dependencies: [.product(name: "TesseraPluginCABI", package: "sdk")], path: "Plugins/CNotes",
+                exclude: ["README.md"]),
         // Personal finance (specs/finance.md, docs/finance.md).
         .target(name: "TesseraFinance", dependencies: [sdk, stamp], path: "Plugins/Finance", exclude: ["Entry", "ui"]),
         .target(name: "TesseraFinanceEntry", dependencies: ["TesseraFinance", sdk], path: "Plugins/Finance/Entry"),

@@ -33,6 +33,7 @@ test  apt  dash                    sh                                starts serv
 test  apt  tar                     tar                               lists a backup archive as any tar reads it (BackupRestoreTests)
 test  apt  binutils                readelf,nm,strip,ar               the loader tests read ELF notes and symbols (and archive the C of a static SDK copy with ar); packaging/build-deb.sh strips the packaged ELF files, and both packaging/ scripts read their NEEDED and RUNPATH
 test  apt  gcc                     cc                                the loader tests build a small C library
+test  apt  cargo                   cargo,rustc                       scripts/build-rust-plugin.sh builds the Rust C-ABI plugin (Plugins/RustNotes) with the standard library only
 test  apt  libc-bin                ldd,/usr/sbin/ldconfig,getent     the loader tests read which libraries a plugin links; packaging/ checks every packaged NEEDED is packaged or a system library (ldconfig -p); packaging/check-deb.sh looks up the user nobody it runs the unpacked host as (getent)
 test  apt  util-linux              runuser,setpriv                   the PostgreSQL test server runs as the postgres user; packaging/check-deb.sh runs the unpacked host as nobody (setpriv)
 test  apt  python3                 python3                           the SMTP test server and the checks written in Python

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
+# The Rust C-ABI plugin (docs/c-abi.md) beside the Swift products, where its manifest names it.
+scripts/build-rust-plugin.sh .build/debug
 swift build --build-tests
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
 swift test --skip-build --skip SafeTravelGuaranteeTests

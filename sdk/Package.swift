@@ -22,6 +22,8 @@ let package = Package(
     products: [
         .library(name: "TesseraSDK", type: .dynamic, targets: ["TesseraSDK"]),
         .library(name: "TesseraPluginStamp", type: .static, targets: ["TesseraPluginStamp"]),
+        // The C ABI's headers (tessera_plugin.h), for a plugin written in C and built by SwiftPM.
+        .library(name: "TesseraPluginCABI", targets: ["CTesseraABI"]),
     ],
     targets: [
         // The C header of the entry/stamp ABI: plain C structs, size first, append-only.

@@ -124,7 +124,7 @@ func loadChild(library: String, scratch: String, count: Int, pluginID: String, b
     // read from a plugin instance of an unmeasured load.
     let prototype = try LibraryLoader.load(path: library, manifest: nil, generations: GenerationStore(root: scratch + "/prototype"))
     try SQLitePluginStorage(pluginID: pluginID, path: databasePath, now: { clockSource.now() })
-        .migrate(prototype.factory.makePlugin().migrations)
+        .migrate(prototype.handshake.swiftFactory!.makePlugin().migrations)
 
     for path in paths {
         var laps: [UInt64] = []
@@ -145,11 +145,11 @@ func loadChild(library: String, scratch: String, count: Int, pluginID: String, b
         lap()
         let verified = try FileGate.verify(staged, manifest: nil, host: .current)
         lap()
-        let (_, entry) = try LibraryLoader.open(stagedPath: verified.path)
+        let (_, entry) = try LibraryLoader.open(stagedPath: verified.path)  // the Swift plugins hello and example
         lap()
         let handshake = try LibraryLoader.handshake(entry: entry, expectedID: pluginID, host: .current)
         lap()
-        let plugin = handshake.factory.makePlugin()
+        let plugin = handshake.swiftFactory!.makePlugin()
         let storage = try await opening.value
         try storage.migrate(plugin.migrations)
         lap()

@@ -5,7 +5,7 @@ import TesseraLoader
 
 /// The names of the host's calls into the child, as ``ChildSession`` answers them.
 public enum ChildMethod {
-    /// `{"path", "pluginID", "protocols": [versions]}` → gates 2 and 3 on the staged copy, an
+    /// `{"path", "pluginID", "abi": "swift"|"c", "protocols": [versions]}` → gates 2 and 3 on the staged copy, an
     /// instance made: `{"migrations": […], "protocol": the capability protocol's version agreed}`,
     /// or `{"refused": {gate, field, expected, found, hint}}`.
     public static let load = "load"
@@ -104,10 +104,19 @@ final class ChildSession: Sendable {
                                       found: "this process speaks versions \(CapabilityProtocol.supported)")
             return ["refused": refusal.wire, "sandbox": sandbox.wire]
         }
-        do {
-            let (_, entry) = try LibraryLoader.open(stagedPath: path)
-            let answer = try LibraryLoader.handshake(entry: entry, expectedID: params["pluginID"]?.stringValue, host: .current)
-            let instance = answer.factory.makePlugin()
+        do throws(GateRefusal) {
+            let (_, answer) = try LibraryLoader.openAndShakeHands(path: path, isCABI: params["abi"]?.stringValue == "c",
+                                                                  expectedID: params["pluginID"]?.stringValue)
+            let instance: any Plugin
+            switch answer.code {
+            case .swift(let factory): instance = factory.makePlugin()
+            case .c(let table):
+                // A C-ABI plugin's capability calls go to the host as they are, answered there.
+                guard let peer = peer.withLock({ $0 }) else {
+                    throw GateRefusal(gate: 3, field: "load", expected: "a connection to the host", found: "none yet")
+                }
+                instance = CPluginAdapter(table: table, router: PeerCapabilityRouter(peer: peer))
+            }
             loaded.withLock { $0 = (instance, nil) }
             return ["migrations": .array(instance.migrations.map(\.wire)), "pluginID": .string(answer.pluginID),
                     "sandbox": sandbox.wire, "protocol": .integer(Int64(agreed))]

@@ -39,8 +39,9 @@ public enum PluginRunner {
     static func verify(path: String, expectedID: String?) -> Int32 {
         let answer: JSONValue
         do {
-            let (_, entry) = try LibraryLoader.open(stagedPath: path)
-            let handshake = try LibraryLoader.handshake(entry: entry, expectedID: expectedID, host: .current)
+            // The stamp says which entry to look for; a file without a readable one is refused at dlopen.
+            let isCABI = (try? LibraryFacts(path: path))?.stampSection.flatMap { try? PluginStamp(bytes: $0) }?.isCABI ?? false
+            let (_, handshake) = try LibraryLoader.openAndShakeHands(path: path, isCABI: isCABI, expectedID: expectedID)
             answer = ["ok": true, "pluginID": .string(handshake.pluginID),
                       "abi": .string("\(handshake.reportedABI.major).\(handshake.reportedABI.minor)"), "pid": .integer(Int64(getpid()))]
         } catch {

@@ -528,14 +528,24 @@ public struct PluginStamp: Sendable, Hashable {
     public let sdkABIMinor: UInt32
     /// The compiler identity (clang's `__clang_version__` of the Swift toolchain), without its NUL.
     public let toolchain: String
+    /// A C-ABI plugin's C ABI version (`reserved[0]` and `reserved[1]`, `tessera_plugin.h`); 0 in
+    /// a Swift plugin's stamp.
+    public let cABIMajor: UInt32
+    public let cABIMinor: UInt32
+
+    /// Whether the stamp is a C-ABI plugin's: it names no compiler and carries a C ABI version.
+    public var isCABI: Bool { toolchain.isEmpty && cABIMajor != 0 }
 
     /// A stamp with the given values, as a plugin built by this SDK would carry.
-    public init(sdkABIMajor: UInt32, sdkABIMinor: UInt32, toolchain: String, recordSize: UInt32 = UInt32(PluginStamp.currentSize)) {
+    public init(sdkABIMajor: UInt32, sdkABIMinor: UInt32, toolchain: String, recordSize: UInt32 = UInt32(PluginStamp.currentSize),
+                cABIMajor: UInt32 = 0, cABIMinor: UInt32 = 0) {
         magic = PluginStamp.expectedMagic
         self.recordSize = recordSize
         self.sdkABIMajor = sdkABIMajor
         self.sdkABIMinor = sdkABIMinor
         self.toolchain = toolchain
+        self.cABIMajor = cABIMajor
+        self.cABIMinor = cABIMinor
     }
 
     /// Parses the record at the start of `bytes` (the contents of the `tessera_stamp` section).
@@ -567,6 +577,10 @@ public struct PluginStamp: Sendable, Hashable {
         sdkABIMajor = bytes.u32(at: 8)
         sdkABIMinor = bytes.u32(at: 12)
         toolchain = String(decoding: bytes[16..<end], as: UTF8.self)
+        // The reserved words came with the first stamp; a record too short for them has none set.
+        let hasReserved = size >= UInt32(PluginStamp.currentSize)
+        cABIMajor = hasReserved ? bytes.u32(at: PluginStamp.minimumSize) : 0
+        cABIMinor = hasReserved ? bytes.u32(at: PluginStamp.minimumSize + 4) : 0
     }
 }
 

@@ -65,8 +65,13 @@ public enum FileGate {
                               hint: "the file is not the build the manifest pins; rebuild or update the pin")
         }
         let stamp = try readStamp(facts)
-        try checkStamp(stamp, manifest: manifest, host: host)
-        try lint(facts)
+        if stamp.isCABI || manifest?.abi == .c {
+            // A C-ABI plugin links nothing of the host's: its stamp's C ABI version is what matters.
+            try checkCStamp(stamp, manifest: manifest, host: host)
+        } else {
+            try checkStamp(stamp, manifest: manifest, host: host)
+            try lint(facts)
+        }
         return VerifiedLibrary(path: path, sha256: sha256, stamp: stamp, buildID: facts.buildID, size: facts.size)
     }
 
@@ -102,6 +107,32 @@ public enum FileGate {
         if manifest.toolchain != host.swiftVersion {
             throw GateRefusal(gate: 1, field: "manifest sdk.toolchain", expected: "\(host.swiftVersion) (host)",
                               found: "\(manifest.toolchain) (manifest)")
+        }
+    }
+
+    /// A C-ABI plugin's stamp (`tessera_plugin.h`): the library is one, as its manifest says; its C
+    /// ABI major is the host's and its minor no newer; the manifest names the same version.
+    static func checkCStamp(_ stamp: PluginStamp, manifest: PluginManifest?, host: HostIdentity) throws(GateRefusal) {
+        guard stamp.isCABI else {
+            throw GateRefusal(gate: 1, field: "abi", expected: "a C-ABI library (its stamp names no compiler and carries a C ABI version)",
+                              found: "a Swift plugin's stamp (\(stamp.toolchain.isEmpty ? "no C ABI version" : stamp.toolchain))",
+                              hint: "write TESSERA_C_PLUGIN_STAMP in the plugin (tessera_plugin.h), or drop \"abi\": \"c\" from a Swift plugin's manifest")
+        }
+        if let manifest, manifest.abi != .c {
+            throw GateRefusal(gate: 1, field: "abi", expected: "a Swift plugin (the manifest says so)", found: "a C-ABI library",
+                              hint: "set \"abi\": \"c\" in the manifest")
+        }
+        if stamp.cABIMajor != host.cABIMajor {
+            throw GateRefusal(gate: 1, field: "c.abi.major", expected: "\(host.cABIMajor) (host)", found: "\(stamp.cABIMajor) (plugin)",
+                              hint: "rebuild the plugin against this host's tessera_plugin.h")
+        }
+        if stamp.cABIMinor > host.cABIMinor {
+            throw GateRefusal(gate: 1, field: "c.abi.minor", expected: "at most \(host.cABIMinor) (host)", found: "\(stamp.cABIMinor) (plugin)",
+                              hint: "the plugin needs a newer host; upgrade the host")
+        }
+        if let manifest, manifest.sdkABI != (stamp.cABIMajor, stamp.cABIMinor) {
+            throw GateRefusal(gate: 1, field: "manifest sdk.abi", expected: "\(stamp.cABIMajor).\(stamp.cABIMinor) (the library's C ABI)",
+                              found: "\(manifest.sdkABI.major).\(manifest.sdkABI.minor) (manifest)", hint: "the manifest does not describe this build")
         }
     }
 

@@ -12,8 +12,14 @@ public struct HostIdentity: Sendable, Hashable {
     public let swiftVersion: String
     /// The host's own version.
     public let hostVersion: String
+    /// The C ABI (`tessera_plugin.h`) the host speaks to C-ABI plugins.
+    public let cABIMajor: UInt32
+    public let cABIMinor: UInt32
 
-    public init(sdkABIMajor: UInt32, sdkABIMinor: UInt32, toolchain: String, swiftVersion: String, hostVersion: String) {
+    public init(sdkABIMajor: UInt32, sdkABIMinor: UInt32, toolchain: String, swiftVersion: String, hostVersion: String,
+                cABIMajor: UInt32 = TESSERA_C_ABI_MAJOR, cABIMinor: UInt32 = TESSERA_C_ABI_MINOR) {
+        self.cABIMajor = cABIMajor
+        self.cABIMinor = cABIMinor
         self.sdkABIMajor = sdkABIMajor
         self.sdkABIMinor = sdkABIMinor
         self.toolchain = toolchain

@@ -18,18 +18,31 @@ public struct LoadedGeneration: @unchecked Sendable {
 
     /// The id the plugin reported.
     public var pluginID: String { handshake.pluginID }
-    /// Makes plugin instances.
-    public var factory: PluginFactory { handshake.factory }
 }
 
 /// What a plugin's entry symbol answered, once checked.
 public struct Handshake: @unchecked Sendable {
     /// The id the plugin reported.
     public let pluginID: String
-    /// The SDK ABI the plugin reported (compiled into it).
+    /// The ABI the plugin reported (compiled into it): the SDK's, or a C-ABI plugin's C ABI.
     public let reportedABI: (major: UInt32, minor: UInt32)
-    /// Makes plugin instances.
-    public let factory: PluginFactory
+    /// What makes its instances.
+    public let code: PluginCode
+
+    /// A Swift plugin's factory; `nil` for a C-ABI plugin, whose instances the tier makes from its
+    /// function table (``PluginCode/c(_:)``).
+    public var swiftFactory: PluginFactory? {
+        if case .swift(let factory) = code { return factory }
+        return nil
+    }
+}
+
+/// What a loaded library makes instances with.
+public enum PluginCode: @unchecked Sendable {
+    /// A Swift plugin: the SDK's ``PluginFactory`` it exported.
+    case swift(PluginFactory)
+    /// A C-ABI plugin: its function table (`tessera_plugin_api_t`).
+    case c(CPluginTable)
 }
 
 /// Gates 2 and 3: load a verified library and shake hands with it.
@@ -80,7 +93,7 @@ public enum LibraryLoader {
             throw GateRefusal(gate: 3, field: "factory", expected: "TesseraSDK.PluginFactory", found: "\(type(of: object)), which does not cast",
                               hint: "the plugin embeds its own copy of the SDK; depend on the shared TesseraSDK product")
         }
-        return Handshake(pluginID: id, reportedABI: (d.sdk_abi_major, d.sdk_abi_minor), factory: factory)
+        return Handshake(pluginID: id, reportedABI: (d.sdk_abi_major, d.sdk_abi_minor), code: .swift(factory))
     }
 
     static func callEntry(_ entry: tessera_entry_fn, host: HostIdentity) -> UnsafePointer<tessera_descriptor_t>? {
@@ -106,9 +119,21 @@ public enum LibraryLoader {
 
     /// Gates 2 and 3 for a staged library that passed gate 1.
     public static func load(_ library: VerifiedLibrary, manifest: PluginManifest?, host: HostIdentity = .current) throws(GateRefusal) -> LoadedGeneration {
-        let (handle, entry) = try open(stagedPath: library.path)
-        let answer = try handshake(entry: entry, expectedID: manifest?.id, host: host)
+        let (handle, answer) = try openAndShakeHands(path: library.path, isCABI: library.stamp.isCABI, expectedID: manifest?.id, host: host)
         return LoadedGeneration(library: library, stagedPath: library.path, handshake: answer, handle: handle)
+    }
+
+    /// Gates 2 and 3 by the library's ABI, as its stamp says (gate 1 read it): a Swift plugin's
+    /// entry and descriptor, or a C-ABI plugin's entry and function table.
+    public static func openAndShakeHands(path: String, isCABI: Bool, expectedID: String?, host: HostIdentity = .current)
+        throws(GateRefusal) -> (UnsafeMutableRawPointer, Handshake)
+    {
+        if isCABI {
+            let (handle, entry) = try CLibraryLoader.open(stagedPath: path)
+            return (handle, try CLibraryLoader.handshake(entry: entry, expectedID: expectedID, host: host))
+        }
+        let (handle, entry) = try open(stagedPath: path)
+        return (handle, try handshake(entry: entry, expectedID: expectedID, host: host))
     }
 
     /// Copies the build to its content-addressed path; a failure is a gate 1 refusal of the file.

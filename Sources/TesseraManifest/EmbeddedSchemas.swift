@@ -21,9 +21,13 @@ public enum EmbeddedSchemas {
     "name": { "type": "string", "minLength": 1, "maxLength": 100 },
     "description": { "type": "string" },
     "version": { "$ref": "#/$defs/semver" },
+    "abi": {
+      "description": "The boundary the library speaks: 'swift' (the default) links the host's Swift SDK and is built by the host's toolchain; 'c' speaks the stable C ABI of tessera_plugin.h, in any language (docs/c-abi.md).",
+      "enum": ["swift", "c"]
+    },
     "sdk": {
-      "description": "The SDK ABI and Swift toolchain the plugin is built for.",
-      "type": "object", "required": ["abi", "toolchain"], "additionalProperties": false,
+      "description": "The ABI version the plugin is built for: the Swift SDK's, with the Swift toolchain (required for 'swift'), or for abi 'c' the C ABI's (no toolchain).",
+      "type": "object", "required": ["abi"], "additionalProperties": false,
       "properties": {
         "abi": { "type": "string", "pattern": "^[0-9]+\\.[0-9]+$" },
         "toolchain": { "type": "string", "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }

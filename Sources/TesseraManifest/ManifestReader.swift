@@ -41,6 +41,15 @@ public enum ManifestReader {
         }
         let abiParts = doc["sdk"]!["abi"]!.stringValue!.split(separator: ".").compactMap { UInt32($0) }
         guard abiParts.count == 2 else { throw fail("$.sdk.abi", "MAJOR.MINOR", doc["sdk"]!["abi"]!.brief) }
+        let abi = PluginABI(rawValue: doc["abi"]?.stringValue ?? "swift") ?? .swift
+        let toolchain = doc["sdk"]?["toolchain"]?.stringValue
+        // A Swift plugin must name the toolchain it was built with (gate 1 holds it to the host's);
+        // a C-ABI plugin names none, since no compiler of the host's matters to it.
+        switch (abi, toolchain) {
+        case (.swift, nil): throw fail("$.sdk.toolchain", "the Swift toolchain the plugin is built with, such as 6.3.1", "nothing")
+        case (.c, let named?): throw fail("$.sdk.toolchain", "no toolchain for a C-ABI plugin (abi 'c')", "'\(named)'")
+        default: break
+        }
 
         let requires = try decodeRequirements(doc, fail: fail)
         let permissions = doc["permissions"]?.objectValue ?? [:]
@@ -66,7 +75,7 @@ public enum ManifestReader {
             summary: doc["description"]?.stringValue,
             version: version,
             sdkABI: (abiParts[0], abiParts[1]),
-            toolchain: doc["sdk"]!["toolchain"]!.stringValue!,
+            toolchain: toolchain ?? "",
             library: LibraryReference(name: library["name"]?.stringValue, path: library["path"]?.stringValue,
                                       sha256: library["sha256"]?.stringValue),
             requires: requires,
@@ -84,7 +93,8 @@ public enum ManifestReader {
             file: file,
             document: doc,
             syncTables: try decodeSync(doc, requires: requires, fail: fail),
-            syncRoles: try decodeSyncRoles(doc, fail: fail)
+            syncRoles: try decodeSyncRoles(doc, fail: fail),
+            abi: abi
         )
     }
 

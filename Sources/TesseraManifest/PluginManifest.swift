@@ -15,9 +15,12 @@ public final class PluginManifest: Sendable {
     public let summary: String?
     /// The plugin's own version.
     public let version: SemanticVersion
-    /// The SDK ABI the plugin was built against.
+    /// The boundary its library speaks: the Swift SDK's, or the stable C ABI (`"abi": "c"`).
+    public let abi: PluginABI
+    /// The ABI version the plugin was built against: the SDK's for ``PluginABI/swift``, the C
+    /// ABI's (`tessera_plugin.h`) for ``PluginABI/c``.
     public let sdkABI: (major: UInt32, minor: UInt32)
-    /// The Swift toolchain the plugin was built with (e.g. `6.3.1`).
+    /// The Swift toolchain the plugin was built with (e.g. `6.3.1`); empty for a C-ABI plugin.
     public let toolchain: String
     /// Where its library is.
     public let library: LibraryReference
@@ -87,9 +90,11 @@ public final class PluginManifest: Sendable {
         file: String,
         document: JSONValue,
         syncTables: [String: [String]] = [:],
-        syncRoles: [String: SyncRoleDeclaration] = [:]
+        syncRoles: [String: SyncRoleDeclaration] = [:],
+        abi: PluginABI = .swift
     ) {
         self.id = id
+        self.abi = abi
         self.name = name
         self.summary = summary
         self.version = version
@@ -124,6 +129,14 @@ public final class PluginManifest: Sendable {
     public func requirement(for capability: String) -> CapabilityRequirement? {
         requires.first { $0.capability == capability }
     }
+}
+
+/// The boundary a plugin's library speaks (the manifest's `abi`).
+public enum PluginABI: String, Sendable, Hashable {
+    /// It links the host's Swift SDK, built by the host's own toolchain (`tessera_abi.h`).
+    case swift
+    /// It speaks the stable C ABI (`tessera_plugin.h`): any language, any compiler.
+    case c
 }
 
 /// Where a plugin's shared library is.

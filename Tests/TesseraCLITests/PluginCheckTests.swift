@@ -20,6 +20,22 @@ import TesseraTestFixtures
         }
     }
 
+    /// The same check passes the C-ABI plugins, one in C and one in Rust (docs/c-abi.md).
+    @Test(arguments: [("c-notes", "libTesseraCNotes.so"), ("rust-notes", "libtessera_rust_notes.so")])
+    func theCABIPluginsPassEveryStep(_ manifest: String, _ library: String) async throws {
+        let result = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "check", Fixtures.buildDirectory + "/" + library,
+                                                                        "--manifest", Fixtures.repositoryRoot + "/manifests/\(manifest).json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for line in ["ok: start: active in the process tier, with clock, notifications, storage",
+                     #"ok: operation add-note: answered (input {"text":"example"})"#,
+                     #"ok: operation remind: answered (input {"in":"30m","text":"example"})"#,
+                     "ok: timer reminder: fired at 2026-03-02T08:30:00Z and ran",
+                     "ok: hot swap: onto its own build: generation 2",
+                     "dev.tessera.\(manifest): every check passed"] {
+            #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)")
+        }
+    }
+
     @Test func anOperationThatCrashesFailsTheCheckAndTheOtherStepsStillRun() async throws {
         let ws = FixtureWorkspace("plugin-check-crash")
         let object: [String: Any] = ["type": "object"]

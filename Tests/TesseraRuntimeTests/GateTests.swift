@@ -114,7 +114,7 @@ import TesseraTestFixtures
         #expect(generation.pluginID == PluginBuilder.pluginID(.good))
         // A dynamic protocol cast across the boundary: the plugin's class, seen as a bare object,
         // conforms to the host's Plugin protocol only if both share the SDK's protocol descriptor.
-        let object: AnyObject = generation.factory.makePlugin()
+        let object: AnyObject = generation.handshake.swiftFactory!.makePlugin()
         #expect((object as? any Plugin) != nil)
         // Both the host executable and the shipped plugin resolve the same shared SDK file.
         func sdkLine(_ file: String) async throws -> String? {

@@ -38,15 +38,20 @@ public struct FixtureWorkspace: Sendable {
 
     /// Copies the shipped example manifest (library found by name on the library path). Its `ui`
     /// folder, relative to the manifest in the repository, is made absolute so the copy finds it.
-    public func addExampleManifest() {
-        guard let data = FileManager.default.contents(atPath: Fixtures.exampleManifest),
+    public func addExampleManifest() { addShippedManifest("example") }
+
+    /// Copies the shipped manifest `manifests/<name>.json` (library found by name on the library
+    /// path), its `ui` folder made absolute.
+    public func addShippedManifest(_ name: String) {
+        let file = Fixtures.repositoryRoot + "/manifests/\(name).json"
+        guard let data = FileManager.default.contents(atPath: file),
               var manifest = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return }
         if var ui = manifest["ui"] as? [String: Any], let folder = ui["folder"] as? String {
-            ui["folder"] = URL(fileURLWithPath: Fixtures.exampleManifest).deletingLastPathComponent()
+            ui["folder"] = URL(fileURLWithPath: file).deletingLastPathComponent()
                 .appendingPathComponent(folder).standardizedFileURL.path
             manifest["ui"] = ui
         }
-        Fixtures.write(Self.json(manifest), to: root + "/example.json")
+        Fixtures.write(Self.json(manifest), to: root + "/\(name).json")
     }
 
     /// Writes the deployment: `plugins` are the entries of `$.plugins`; `extra` adds top-level members.

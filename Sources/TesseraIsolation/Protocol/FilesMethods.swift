@@ -113,7 +113,7 @@ struct FileWriterProxy: PluginFileWriter {
     /// Cancels the write: the host drops the partial bytes and frees the writer's place. A cancel
     /// that does not reach the host has nothing left to do here: the call fails only when the
     /// connection has ended, and then the host cancels every writer this child left open
-    /// (`ProcessPlugin.cancelOpenWriters`), this one with them.
+    /// (`FileWriterHandles.cancelAll`), this one with them.
     func cancel() async {
         _ = try? await peer.call(FilesMethods.writerCancel, ["writer": .integer(handle)])
     }

@@ -28,7 +28,7 @@ extension ClockProvider {
          ChildCallHandler(ClockMethods.schedule, returningNothing: { call in
             let timer = try TimerRequest(wire: call.params)
             try await call.context.capability(.clock).schedule(timer)
-            call.plugin.routeTimer(timer.name, on: call.context)
+            call.session.routeTimer(timer.name, on: call.context)
          }),
          ChildCallHandler(ClockMethods.cancelTimer, returningNothing: { call in
             try await call.context.capability(.clock).cancelTimer(key: call.params.stringValue ?? "")

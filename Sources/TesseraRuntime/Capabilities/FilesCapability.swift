@@ -112,12 +112,12 @@ extension FilesProvider {
     /// The process tier's file calls (``FilesMethods``). The writers the child opens are held by
     /// its process tier between calls (`Isolation/FilesForwarding.swift`).
     var childCalls: [ChildCallHandler] {
-        [ChildCallHandler(FilesMethods.writerOpen) { call in try await call.plugin.openFileWriter(call.params, on: call.context) },
+        [ChildCallHandler(FilesMethods.writerOpen) { call in try await call.session.fileWriters.open(call.params, on: call.context, pluginID: call.context.pluginID) },
          ChildCallHandler(FilesMethods.writerWrite, returningNothing: { call in
-            try await call.plugin.openWriter(call.params).write(try BytesWire.decode(call.params["bytes"]))
+            try await call.session.fileWriters.named(call.params).write(try BytesWire.decode(call.params["bytes"]))
          }),
-         ChildCallHandler(FilesMethods.writerFinish) { call in try await call.plugin.finishFileWriter(call.params) },
-         ChildCallHandler(FilesMethods.writerCancel, returningNothing: { call in await call.plugin.cancelFileWriter(call.params) }),
+         ChildCallHandler(FilesMethods.writerFinish) { call in try await call.session.fileWriters.finish(call.params) },
+         ChildCallHandler(FilesMethods.writerCancel, returningNothing: { call in await call.session.fileWriters.cancel(call.params) }),
          ChildCallHandler(FilesMethods.stat) { call in try await call.context.capability(.files).stat(call.params.stringValue ?? "").wire },
          ChildCallHandler(FilesMethods.read) { call in
             let files = try call.context.capability(.files)

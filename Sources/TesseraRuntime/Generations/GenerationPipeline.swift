@@ -69,7 +69,13 @@ struct GenerationPipeline: Sendable {
                 let loaded = try LibraryLoader.load(library, manifest: manifest)
                 // Its code is in this process now: a crash in it is reported by its id.
                 CrashReport.register(library: loaded.stagedPath, pluginID: manifest.id)
-                return LoadedBuild(factory: loaded.factory, library: library, inProcess: loaded, stagedPath: loaded.stagedPath)
+                let factory: PluginFactory
+                switch loaded.handshake.code {
+                case .swift(let swiftFactory): factory = swiftFactory
+                case .c(let table):
+                    factory = CPluginCalls.factory(table, calls: providers.childCalls, maxOpenFileWriters: options.isolation.maxOpenFileWriters)
+                }
+                return LoadedBuild(factory: factory, library: library, inProcess: loaded, stagedPath: loaded.stagedPath)
             }
         } catch let refusal as GateRefusal {
             throw refusal.naming(path, insteadOf: staged.path)

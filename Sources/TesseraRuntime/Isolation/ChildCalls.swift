@@ -2,16 +2,24 @@ import Foundation
 import TesseraIsolation
 @_spi(TesseraHost) import TesseraSDK
 
-/// A capability call from a plugin's process, as the handler of its method receives it: the
-/// parameters, and the serving generation's context — the capability objects the providers built
-/// for this plugin, with the operator's grants — so the same checks run as for a plugin in the
-/// host's process. A capability that was not granted is refused by `context.capability`.
+/// A capability call from a plugin that speaks the capability protocol — a process-tier child, or
+/// a C-ABI plugin in either tier — as the handler of its method receives it: the parameters, and
+/// the serving generation's context — the capability objects the providers built for this plugin,
+/// with the operator's grants — so the same checks run as for a Swift plugin in the host's
+/// process. A capability that was not granted is refused by `context.capability`.
 struct ChildCall {
     let params: JSONValue
     let context: PluginContext
-    /// The plugin's process tier, for what it holds between calls (open file writers, the timers
-    /// it routes to the child).
-    let plugin: ProcessPlugin
+    /// What the plugin holds between calls (open file writers, the timers routed to it).
+    let session: any CapabilityCallSession
+}
+
+/// What a plugin that speaks the capability protocol holds in the host between its calls.
+protocol CapabilityCallSession: Sendable {
+    /// The file writers it holds open, by handle.
+    var fileWriters: FileWriterHandles { get }
+    /// Routes the timers named `name` to it (a timer it schedules under a new name).
+    func routeTimer(_ name: String, on context: PluginContext)
 }
 
 /// How the host answers one method of the capability protocol (``CapabilityMethodSpec``). Each
@@ -68,7 +76,7 @@ extension ProcessPlugin {
         guard let handler = calls[method] else {
             throw PluginError(.forbidden, "the plugin's process asked for '\(method)', which the host does not answer")
         }
-        return try await handler.answer(ChildCall(params: params, context: context, plugin: self))
+        return try await handler.answer(ChildCall(params: params, context: context, session: self))
     }
 }
 

@@ -61,7 +61,7 @@ extension ProcessPlugin {
             status.lastCrash = s.lastCrash
             status.restartAt = s.child == nil && s.quarantined == nil ? s.restartAt : nil
             status.quarantined = s.quarantined
-            status.openFileWriters = s.writers.count
+            status.openFileWriters = fileWriters.count
             return status
         }
     }

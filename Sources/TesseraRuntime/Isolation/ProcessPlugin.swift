@@ -16,7 +16,7 @@ import TesseraManifest
 /// It also supervises the child: a crash fails the calls in flight with `plugin_crashed`, a call
 /// past its deadline gets `plugin_timeout` and the child is killed; the plugin restarts after a
 /// backoff on the host's clock, and a crash loop quarantines it (``IsolationPolicy``).
-final class ProcessPlugin: Plugin, Sendable {
+final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
     let manifest: PluginManifest
     /// The staged library and what the child's sandbox is asked for (``ChildSandbox``).
     let sandbox: ChildSandbox
@@ -31,6 +31,8 @@ final class ProcessPlugin: Plugin, Sendable {
     /// How the host answers the child's capability calls: the providers' handlers (``ChildCallTable``).
     let calls: ChildCallTable
     let state = Mutex(State())
+    /// The file writers the child holds open in the host.
+    let fileWriters: FileWriterHandles
     /// The deadlines of the calls in flight into the child (``forward(_:_:timeout:what:)``).
     let deadlines: CallDeadlines
 
@@ -48,17 +50,13 @@ final class ProcessPlugin: Plugin, Sendable {
         var launches = 0
         /// What the latest child's sandbox enforces, as it reported.
         var sandboxReport: SandboxReport = .none
-        /// The file writers the child holds open, by handle (``openFileWriter(_:on:)``).
-        var writers: [Int64: any PluginFileWriter] = [:]
-        var lastWriter: Int64 = 0
-        /// Writers being opened (counted against the cap before the provider answers).
-        var openingWriters = 0
     }
 
     private init(manifest: PluginManifest, sandbox: ChildSandbox, runner: String, clock: any ClockSource, policy: IsolationPolicy,
                  log: HostLog, migrations: [StorageMigration], calls: ChildCallTable, onQuarantine: @escaping @Sendable (String) -> Void) {
         self.manifest = manifest
         self.calls = calls
+        self.fileWriters = FileWriterHandles(limit: policy.maxOpenFileWriters)
         self.sandbox = sandbox
         self.runner = runner
         self.clock = clock
@@ -81,7 +79,7 @@ final class ProcessPlugin: Plugin, Sendable {
             PluginError(.pluginCrashed, "the plugin's process \(sandbox.describe(exit)) while loading")
         }
         let answer: JSONValue
-        let load: JSONValue = ["path": .string(sandbox.library), "pluginID": .string(manifest.id),
+        let load: JSONValue = ["path": .string(sandbox.library), "pluginID": .string(manifest.id), "abi": .string(manifest.abi.rawValue),
                                "protocols": .array(CapabilityProtocol.supported.map { .integer(Int64($0)) })]
         do { answer = try await child.peer.call(ChildMethod.load, load) } catch {
             throw GateRefusal(gate: 2, field: "dlopen", expected: "the library loaded in the plugin's process", found: "\(error)")
@@ -134,7 +132,7 @@ final class ProcessPlugin: Plugin, Sendable {
         // The plugin's last lines are in the journal before `stop` returns.
         await child.outputRelayed(atMost: .seconds(2))
         deadlines.cancelAll()
-        cancelOpenWriters()
+        fileWriters.cancelAll()
     }
 
     /// The plugin's in-memory state, from its child (a hot swap moves it to the new build's child).
@@ -165,7 +163,8 @@ final class ProcessPlugin: Plugin, Sendable {
             self?.childExited(child, exit) ?? PluginError(.pluginCrashed, "the plugin's process \(exit)")
         })
         do {
-            let loaded = try await child.peer.call(ChildMethod.load, ["path": .string(stagedPath), "pluginID": .string(manifest.id)])
+            let loaded = try await child.peer.call(ChildMethod.load, ["path": .string(stagedPath), "pluginID": .string(manifest.id),
+                                                                              "abi": .string(manifest.abi.rawValue)])
             if let refused = loaded["refused"] { throw GateRefusal(wire: refused) }
             let report = SandboxReport(wire: loaded["sandbox"] ?? .null)
             let launches = state.withLock { s -> Int in s.child = child; s.launches += 1; s.sandboxReport = report; return s.launches }

@@ -55,7 +55,7 @@ extension ProcessPlugin {
             s.child = nil
             return !s.stopping
         }
-        if current { cancelOpenWriters() }
+        if current { fileWriters.cancelAll() }
         let what = "its process \(child.pid) \(sandbox.describe(exit))"
         // A child the host stopped, or killed at a deadline (counted there), is no new crash.
         guard current else { return PluginError(.pluginCrashed, "plugin '\(manifest.id)': \(what)") }

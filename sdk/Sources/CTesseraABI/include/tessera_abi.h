@@ -14,6 +14,9 @@
  *  2. The entry symbol `tessera_plugin_entry`: the only symbol the host looks up after dlopen. The
  *     host passes a `tessera_host_t` and gets back a `tessera_descriptor_t` (gate 3: the handshake).
  *
+ * That is a Swift plugin's boundary. A plugin in any other language speaks the stable C ABI of
+ * tessera_plugin.h instead: the same stamp section (naming no compiler), and its own entry symbol.
+ *
  * Version rule: the SDK ABI major must be equal; the plugin's minor must be <= the host's minor.
  */
 #ifndef TESSERA_ABI_H
@@ -66,8 +69,9 @@ typedef struct tessera_stamp {
     uint32_t size;                           /* sizeof(tessera_stamp_t) of the writer */
     uint32_t sdk_abi_major;
     uint32_t sdk_abi_minor;
-    char toolchain[TESSERA_TOOLCHAIN_MAX];   /* NUL-terminated compiler identity */
-    uint32_t reserved[4];
+    char toolchain[TESSERA_TOOLCHAIN_MAX];   /* NUL-terminated compiler identity; empty in a C-ABI plugin */
+    uint32_t reserved[4];                    /* a C-ABI plugin's C ABI major and minor in [0] and [1]
+                                                (tessera_plugin.h); 0 in a Swift plugin */
 } tessera_stamp_t;
 
 /* What the host tells the plugin at the handshake. */
