@@ -161,6 +161,12 @@ while IFS= read -r -d '' f; do
 done < <(find "$L" -type f -print0)
 for f in "$L"/plugins/*.so; do
   libs=$(needed "$f" | tr '\n' ' ')
+  # A C-ABI plugin (tessera_plugin.h, docs/c-abi.md) speaks JSON through function tables: it must
+  # not link the Swift SDK, and needs no Swift runtime of its own. A Swift plugin links both, shared.
+  if nm -D --defined-only "$f" | grep -q ' tessera_c_plugin_entry$'; then
+    case " $libs " in *" libTesseraSDK.so "*) fail "${f#"$root"} is a C-ABI plugin that links the Swift SDK" ;; esac
+    continue
+  fi
   case " $libs " in *" libswiftCore.so "*) ;; *) fail "${f#"$root"} does not link the shared Swift runtime (libswiftCore.so)" ;; esac
   case " $libs " in *" libTesseraSDK.so "*) ;; *) fail "${f#"$root"} does not link the shared SDK (libTesseraSDK.so)" ;; esac
 done

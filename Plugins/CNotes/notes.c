@@ -545,6 +545,20 @@ static int32_t stats(notes_t *notes, const json_value_t *input, tessera_buffer_t
     return respond(&output, result);
 }
 
+/* "echo" {...} → the input as it came: does nothing, so that a benchmark measures the call path
+ * alone (the Swift example has the same operation). */
+static int32_t echo(notes_t *notes, const json_value_t *input, tessera_buffer_t *result)
+{
+    (void)notes;
+    json_writer_t output;
+    json_writer_init(&output);
+    if (input)
+        json_write_value(&output, input);
+    else
+        json_write_null(&output);
+    return respond(&output, result);
+}
+
 typedef int32_t (*operation_fn)(notes_t *notes, const json_value_t *input, tessera_buffer_t *result);
 
 /* The operations, by name: what handle dispatches on and what start tells the host to route. */
@@ -557,6 +571,7 @@ static const struct {
     {"remind", remind},
     {"list-reminders", list_reminders},
     {"stats", stats},
+    {"echo", echo},
 };
 
 /* ================================================================================================

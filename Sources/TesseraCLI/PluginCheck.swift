@@ -40,7 +40,7 @@ struct PluginCheck {
         }
         do {
             let verified = try FileGate.verify(path: library, manifest: manifest, host: .current)
-            record(.passed, "gate 1", "sha256 \(verified.sha256.prefix(12)), SDK ABI \(verified.stamp.sdkABIMajor).\(verified.stamp.sdkABIMinor)")
+            record(.passed, "gate 1", "sha256 \(verified.sha256.prefix(12)), \(verified.stamp.abiDescription)")
         } catch {
             // The refusal names its gate already ("gate 1 (file): …"): the step is the library's.
             record(.failed, "library", "\(error)")

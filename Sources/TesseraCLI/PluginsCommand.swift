@@ -151,7 +151,7 @@ struct Plugins: AsyncParsableCommand {
                 out["sha256"] = .string(library.sha256)
                 out["stampedABI"] = .string("\(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor)")
                 out["toolchain"] = .string(library.stamp.toolchain)
-                report("\(path): gate 1 ok (sha256 \(library.sha256.prefix(12)), SDK ABI \(library.stamp.sdkABIMajor).\(library.stamp.sdkABIMinor))")
+                report("\(path): gate 1 ok (sha256 \(library.sha256.prefix(12)), \(library.stamp.abiDescription))")
                 if load {
                     // Load a content-addressed copy, as the host would, in a folder removed afterwards,
                     // and in a child process: loading runs the library's code (its constructors, then
@@ -163,7 +163,7 @@ struct Plugins: AsyncParsableCommand {
                     out["pluginID"] = .string(answer.pluginID)
                     out["childPID"] = .integer(Int64(answer.childPID))
                     report("\(path): gate 2 ok (dlopen, in child process \(answer.childPID))")
-                    report("\(path): gate 3 ok (handshake: \(answer.pluginID), SDK ABI \(answer.abi), in child process \(answer.childPID))")
+                    report("\(path): gate 3 ok (handshake: \(answer.pluginID), ABI \(answer.abi), in child process \(answer.childPID))")
                 }
                 out["ok"] = true
             } catch {

@@ -536,6 +536,11 @@ public struct PluginStamp: Sendable, Hashable {
     /// Whether the stamp is a C-ABI plugin's: it names no compiler and carries a C ABI version.
     public var isCABI: Bool { toolchain.isEmpty && cABIMajor != 0 }
 
+    /// The ABI the library is built against, as a person reads it: `SDK ABI 1.10` or `C ABI 1.0`.
+    public var abiDescription: String {
+        isCABI ? "C ABI \(cABIMajor).\(cABIMinor)" : "SDK ABI \(sdkABIMajor).\(sdkABIMinor)"
+    }
+
     /// A stamp with the given values, as a plugin built by this SDK would carry.
     public init(sdkABIMajor: UInt32, sdkABIMinor: UInt32, toolchain: String, recordSize: UInt32 = UInt32(PluginStamp.currentSize),
                 cABIMajor: UInt32 = 0, cABIMinor: UInt32 = 0) {
