@@ -4,7 +4,7 @@ import NIOPosix
 import TesseraLoader
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|c-abi [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -138,6 +138,21 @@ if which == "dispatch" || which == "all" {
         """.utf8).write(to: URL(fileURLWithPath: deployment))
     let result = try await dispatchBenchmark(deploymentFile: deployment, scratch: scratch, calls: 20_000)
     report("dispatch: echo, \(result.inputBytes)-byte input", result.summary, unit: micros, target: "≤ 20 µs")
+}
+
+if which == "c-abi" || which == "all" {
+    // Plugins in any language (docs/c-abi.md): the C and Rust plugins beside the Swift example.
+    print("c-abi: echo through the Swift example, the C plugin and the Rust plugin, in each tier, same run; then each library's load")
+    let calls = which == "c-abi" ? Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000 : 20_000
+    let figures = try await cABIBenchmark(buildDirectory: buildDirectory, scratch: scratch + "/c-abi", calls: calls)
+    for tier in ["inProcess", "process"] {
+        let rows = figures.echo.filter { $0.tier == tier }
+        for row in rows { report("  echo, \(row.plugin), \(tier)", row.summary, unit: micros, target: "") }
+        if let swift = rows.first?.summary.median {
+            print("  \(tier): median ÷ the Swift example's: " + rows.dropFirst().map { String(format: "%@ %.2f", $0.plugin, $0.summary.median / swift) }.joined(separator: ", "))
+        }
+    }
+    for row in figures.load { report("  load (gates 1-3), \(row.plugin)", row.summary, unit: micros, target: "") }
 }
 
 if which == "isolation" || which == "all" {
