@@ -19,10 +19,7 @@ public enum CLibraryLoader {
     /// Gate 2: `dlopen` as for a Swift plugin (``LibraryLoader/open(stagedPath:)``), then the C
     /// entry symbol.
     public static func open(stagedPath: String) throws(GateRefusal) -> (UnsafeMutableRawPointer, tessera_c_entry_fn) {
-        guard let handle = dlopen(stagedPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            throw GateRefusal(gate: 2, field: "dlopen", expected: "a library the dynamic loader accepts", found: reason)
-        }
+        let handle = try LibraryLoader.map(stagedPath)
         guard let symbol = dlsym(handle, TESSERA_C_ENTRY_SYMBOL) else {
             throw GateRefusal(gate: 2, field: "entry", expected: "the exported symbol \(TESSERA_C_ENTRY_SYMBOL)", found: "no such symbol",
                               hint: "export it with default visibility (tessera_plugin.h; in Rust, #[no_mangle] pub extern \"C\")")

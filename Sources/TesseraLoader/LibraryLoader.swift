@@ -53,15 +53,21 @@ public enum LibraryLoader {
     /// `RTLD_LOCAL` keeps each generation's symbols apart; `RTLD_NODELETE` states that the image is
     /// never unmapped.
     public static func open(stagedPath: String) throws(GateRefusal) -> (UnsafeMutableRawPointer, tessera_entry_fn) {
-        guard let handle = dlopen(stagedPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            throw GateRefusal(gate: 2, field: "dlopen", expected: "a library the dynamic loader accepts", found: reason)
-        }
+        let handle = try map(stagedPath)
         guard let symbol = dlsym(handle, TESSERA_ENTRY_SYMBOL) else {
             throw GateRefusal(gate: 2, field: "entry", expected: "the exported symbol \(TESSERA_ENTRY_SYMBOL)", found: "no such symbol",
                               hint: "export it with @_cdecl(\"\(TESSERA_ENTRY_SYMBOL)\") returning PluginExport.descriptor(...)")
         }
         return (handle, unsafeBitCast(symbol, to: tessera_entry_fn.self))
+    }
+
+    /// `dlopen` of a staged copy, as gate 2 does it for either ABI.
+    static func map(_ stagedPath: String) throws(GateRefusal) -> UnsafeMutableRawPointer {
+        guard let handle = dlopen(stagedPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw GateRefusal(gate: 2, field: "dlopen", expected: "a library the dynamic loader accepts", found: reason)
+        }
+        return handle
     }
 
     /// Gate 3: calls the entry symbol and checks the descriptor: SDK major equal, plugin minor no

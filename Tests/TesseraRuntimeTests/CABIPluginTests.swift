@@ -132,3 +132,23 @@ enum CABIPlugins {
         }
     }
 }
+
+/// The shipped deployment `manifests/deployments/any-language.json` serves the Swift example, the
+/// C plugin in the host's process and the Rust plugin in the process tier, side by side.
+@Suite(.hangWatchdog) struct AnyLanguageDeploymentTests {
+    @Test func theShippedDeploymentStartsAllThreeAndEachAnswers() async throws {
+        try CABIPlugins.prepare()
+        let deployment = try DeploymentReader.read(file: Fixtures.repositoryRoot + "/manifests/deployments/any-language.json")
+        let host = try PluginHost(deployment: deployment, options: HostOptions(dataDirectory: Fixtures.temporaryDirectory("any-language"),
+                                                                                libraryPaths: [Fixtures.buildDirectory]))
+        await host.start()
+        for id in ["dev.tessera.example", "dev.tessera.c-notes", "dev.tessera.rust-notes"] {
+            #expect(host.status(of: id)?.state == .active, "\(id): \(host.status(of: id)?.history ?? [])")
+            let note = try await host.call(id, "add-note", input: ["text": "from the any-language deployment"], as: user)
+            #expect(note["at"] == "2026-03-02T08:00:00Z", "\(id): \(note)")
+        }
+        #expect(host.isolatedProcessID("dev.tessera.rust-notes") != nil, "the Rust plugin runs in the process tier")
+        #expect(host.isolatedProcessID("dev.tessera.c-notes") == nil, "the C plugin runs in the host's process")
+        await host.stop()
+    }
+}
