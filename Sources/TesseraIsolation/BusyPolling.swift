@@ -15,9 +15,15 @@ import Foundation
 /// - the child's loop, while calls come close together: the last time it had nothing to do lasted
 ///   less than ``recentlyBusy``. So a child polls at most ``window`` per ``recentlyBusy``, 5 % of
 ///   a core, however calls are spaced, and not at all while they are sparse.
+///
+/// And each side polls only while polling pays (``PollingPayoff``, when ``adaptive``): a poll that
+/// runs its whole window without the frame coming saved nothing, and a few in a row stop it.
 public struct BusyPolling: Sendable, Equatable {
     /// The longest a thread polls without sleeping before it sleeps; zero turns polling off.
     public let window: Duration
+    /// Whether each side stops polling while its polls do not pay (``PollingPayoff``); always,
+    /// but in tests of the window itself.
+    public let adaptive: Bool
 
     /// The child polls after a call only if its previous idle spell was shorter than this.
     public static let recentlyBusy: Duration = .milliseconds(1)
@@ -29,7 +35,10 @@ public struct BusyPolling: Sendable, Equatable {
     /// No polling: every wait sleeps at once.
     public static let off = BusyPolling(window: .zero)
 
-    public init(window: Duration) { self.window = max(.zero, window) }
+    public init(window: Duration, adaptive: Bool = true) {
+        self.window = max(.zero, window)
+        self.adaptive = adaptive
+    }
 
     /// A window of `microseconds` (`nil`: ``standard``; 0: ``off``), as the deployment's policy and
     /// the runner's `--busy-poll-us` give it.

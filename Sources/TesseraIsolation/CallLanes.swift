@@ -40,6 +40,8 @@ final class CallLanes: Sendable {
     private let lastWasQuick = Atomic<Bool>(true)
     /// How many callers polled before sleeping (``polledWaits``, for tests).
     private let polled = Atomic<Int>(0)
+    /// Whether the callers' polls have been paying (``PollingPayoff``).
+    let payoff: PollingPayoff
 
     /// How many lanes a child gets: `asked` (the deployment's policy), or one per caller that may
     /// wait on one at once; at most 4.
@@ -49,6 +51,7 @@ final class CallLanes: Sendable {
         connections = fds.map(FrameConnection.init(fd:))
         self.briefWaiters = briefWaiters
         self.busyPolling = busyPolling
+        payoff = PollingPayoff(adaptive: busyPolling.adaptive)
         state = Mutex(State(free: Array(fds.indices.reversed())))
     }
 
@@ -71,9 +74,10 @@ final class CallLanes: Sendable {
     }
 
     /// How long a caller about to wait polls its lane without sleeping first, in nanoseconds: the
-    /// window while calls are answered within the brief wait (counted in ``polledWaits``), else 0.
+    /// window while calls are answered within the brief wait and the polls pay (counted in
+    /// ``polledWaits``), else 0. A caller that polled tells ``payoff`` what it came to.
     func pollingWindow() -> UInt64 {
-        guard busyPolling.nanoseconds > 0, lastWasQuick.load(ordering: .relaxed) else { return 0 }
+        guard busyPolling.nanoseconds > 0, lastWasQuick.load(ordering: .relaxed), payoff.shouldPoll() else { return 0 }
         polled.add(1, ordering: .relaxed)
         return busyPolling.nanoseconds
     }

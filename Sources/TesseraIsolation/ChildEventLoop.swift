@@ -27,8 +27,13 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// Whether the loop polls before it sleeps, while calls come close together.
     private let busyPolling: BusyPolling
+    /// Whether its polls have been paying (``PollingPayoff``).
+    public let payoff: PollingPayoff
 
-    public init(busyPolling: BusyPolling = .off) { self.busyPolling = busyPolling }
+    public init(busyPolling: BusyPolling = .off) {
+        self.busyPolling = busyPolling
+        payoff = PollingPayoff(adaptive: busyPolling.adaptive)
+    }
 
     /// True on the loop's own thread.
     public var isCurrentThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
@@ -64,7 +69,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
             var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let idleSince = ContinuousClock.now
-            if busyPolling.childPolls(afterIdleOf: lastIdle) { pollAwake(&fds) }
+            if busyPolling.childPolls(afterIdleOf: lastIdle), payoff.shouldPoll() { payoff.record(paid: pollAwake(&fds)) }
             guard startSleeping() else { continue }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             queue.withLock { $0.sleeping = false }
@@ -88,13 +93,15 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
 
     /// Polls `fds` with a zero timeout until one has something, a job is enqueued, or the busy-poll
     /// window has passed (``BusyPolling``); the `poll` that follows then returns at once or sleeps.
-    private func pollAwake(_ fds: inout [pollfd]) {
+    /// True if something came within the window (the poll paid).
+    private func pollAwake(_ fds: inout [pollfd]) -> Bool {
         let end = DispatchTime.now().uptimeNanoseconds + busyPolling.nanoseconds
         var zero = timespec(tv_sec: 0, tv_nsec: 0)
         repeat {
-            if queue.withLock({ !$0.jobs.isEmpty }) { return }
-            if PPoll.call(&fds, nfds_t(fds.count), &zero, nil) != 0 { return }
+            if queue.withLock({ !$0.jobs.isEmpty }) { return true }
+            if PPoll.call(&fds, nfds_t(fds.count), &zero, nil) != 0 { return true }
         } while DispatchTime.now().uptimeNanoseconds < end
+        return false
     }
 
     /// The first whole frame already read on any of `connections`, main socket first.

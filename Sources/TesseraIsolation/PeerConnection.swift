@@ -197,6 +197,9 @@ public final class PeerConnection: Sendable {
     /// How many calls on lanes polled for their answer before sleeping (``BusyPolling``).
     public var callsThatPolledFirst: Int { callLanes?.polledWaits ?? 0 }
 
+    /// Whether the callers' polls have been paying (``PollingPayoff``); `nil` without lanes.
+    public var callersPollingPayoff: PollingPayoff? { callLanes?.payoff }
+
     /// Asks the other side and waits for its answer: on a lane of its own when one is free, reading
     /// the answer on this thread for up to `briefly` (``CallLanes``), then suspended until the
     /// reader thread has it. `started` is told the call's number once it is sent (the host records
@@ -225,7 +228,10 @@ public final class PeerConnection: Sendable {
                              polling lanes: CallLanes) -> BriefWaitOutcome {
         let start = DispatchTime.now().uptimeNanoseconds
         let end = start + UInt64(max(0, briefly.nanoseconds))
-        let pollUntil = min(end, start + lanes.pollingWindow())
+        let window = lanes.pollingWindow()
+        let pollUntil = min(end, start + window)
+        // A poll pays if the answer came within its window (``PollingPayoff``).
+        defer { if window > 0 { lanes.payoff.record(paid: waiter.isAnswered && DispatchTime.now().uptimeNanoseconds <= pollUntil) } }
         while !waiter.isAnswered {
             do {
                 if let answer = try lane.bufferedFrame() { dispatch(answer); continue }

@@ -97,7 +97,8 @@ import TesseraTestFixtures
     }
 
     @Test func theCallerPollsWhileCallsAreQuickAndSleepsAtOnceAfterOneThatWasNot() async throws {
-        let peers = pair(busyPolling: .standard) { _, params in params }
+        // Polling that never stops for not paying: this test is of the brief wait's rule alone.
+        let peers = pair(busyPolling: BusyPolling(window: .microseconds(50), adaptive: false)) { _, params in params }
         defer { peers.host.shutDown() }
         let quick = { (n: Int64) in
             let answer = try await peers.host.call("echo", .integer(n), waitingBriefly: .seconds(30), started: { _ in }, answered: {})
@@ -115,6 +116,23 @@ import TesseraTestFixtures
         #expect(peers.host.callsThatPolledFirst == 11)
         try await quick(12)
         #expect(peers.host.callsThatPolledFirst == 12)
+    }
+
+    /// Issue 48: a caller whose polls run their whole window for nothing (the answer takes longer
+    /// than the window: here the child's handler takes 300 µs) stops polling after three.
+    @Test func theCallerStopsPollingWhenItsPollsDoNotPay() async throws {
+        let peers = pair(busyPolling: .standard) { _, params in
+            usleep(300)  // an answer that cannot come within the 50 µs window
+            return params
+        }
+        defer { peers.host.shutDown() }
+        for n in 0..<10 {
+            _ = try await peers.host.call("echo", .integer(Int64(n)), waitingBriefly: .seconds(30), started: { _ in }, answered: {})
+        }
+        #expect(peers.host.callsThatPolledFirst == PollingPayoff.missesBeforeStopping)
+        let payoff = try #require(peers.host.callersPollingPayoff)
+        #expect(payoff.isStopped)
+        #expect(payoff.counts.paid == 0 && payoff.counts.missed == PollingPayoff.missesBeforeStopping)
     }
 
     @Test func withPollingOffNoCallPolls() async throws {

@@ -1,0 +1,64 @@
+import Synchronization
+
+/// Whether polling before sleeping has been paying, on one side of a lane (issue 48;
+/// docs/isolation.md, "Polling that pays or stays off").
+///
+/// A poll pays when the frame comes while the thread polls: it saved a wake-up. It does not when
+/// the window runs out first, and then the thread has burnt the whole window for nothing and
+/// sleeps anyway. That is the common case on a busy machine: with two cores shared with other
+/// work, the host and the child are rarely on a CPU at the same time, so the answer a poller waits
+/// for cannot be computed while it polls. So each side keeps score: after
+/// ``missesBeforeStopping`` polls in a row that did not pay, it stops polling, and then polls
+/// only one wait in ``probeEvery``, to learn whether it pays again (the machine got quieter); one
+/// that pays turns polling back on. Stopped, a side costs at most one window per ``probeEvery``
+/// waits more than polling off.
+public final class PollingPayoff: Sendable {
+    /// Polls in a row that ran their whole window for nothing, after which polling stops.
+    public static let missesBeforeStopping = 3
+    /// While stopped, one wait in this many polls anyway.
+    public static let probeEvery = 32
+
+    private struct State {
+        var missesInARow = 0
+        var waitsSinceStopped = 0
+        var paid = 0
+        var missed = 0
+    }
+
+    private let state = Mutex(State())
+    /// Whether the score decides at all; without it every wait polls (``BusyPolling/adaptive``).
+    private let adaptive: Bool
+
+    public init(adaptive: Bool = true) { self.adaptive = adaptive }
+
+    /// Whether the next wait polls before it sleeps.
+    public func shouldPoll() -> Bool {
+        guard adaptive else { return true }
+        return state.withLock { s in
+            guard s.missesInARow >= Self.missesBeforeStopping else { return true }
+            s.waitsSinceStopped += 1
+            return s.waitsSinceStopped % Self.probeEvery == 0
+        }
+    }
+
+    /// What a wait that polled came to: the frame came while it polled (`paid`), or the window
+    /// ran out first.
+    public func record(paid: Bool) {
+        state.withLock { s in
+            if paid {
+                s.paid += 1
+                s.missesInARow = 0
+                s.waitsSinceStopped = 0
+            } else {
+                s.missed += 1
+                s.missesInARow += 1
+            }
+        }
+    }
+
+    /// Whether polling is stopped now (the last polls did not pay).
+    public var isStopped: Bool { adaptive && state.withLock { $0.missesInARow >= Self.missesBeforeStopping } }
+
+    /// The polls that paid and that did not, so far.
+    public var counts: (paid: Int, missed: Int) { state.withLock { ($0.paid, $0.missed) } }
+}
