@@ -5,9 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
-# The Rust C-ABI plugin (docs/c-abi.md) beside the Swift products, where its manifest names it.
-scripts/build-rust-plugin.sh .build/debug
 swift build --build-tests
+# The Rust C-ABI plugin (docs/c-abi.md) beside the Swift products, where its manifest names it
+# (after the build: SwiftPM makes .build/debug, a link to the products' folder).
+scripts/build-rust-plugin.sh .build/debug
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
 swift test --skip-build --skip SafeTravelGuaranteeTests
 # Safe travel's 300 seeds of delivery order on their own: six batches side by side with the machine

@@ -113,7 +113,7 @@ import TesseraTestFixtures
 }
 
 /// Where the C-ABI plugins' libraries are: the C one is a SwiftPM product; the Rust one is built by
-/// `scripts/build-rust-plugin.sh` into the same folder (scripts/test.sh runs it before the suite).
+/// `scripts/build-rust-plugin.sh` into the same folder (scripts/test.sh runs it after the build).
 enum CABIPlugins {
     static func library(_ manifest: String) -> String? {
         switch manifest {
@@ -127,7 +127,7 @@ enum CABIPlugins {
     static func prepare() throws {
         for name in ["c-notes", "rust-notes"] {
             guard let path = library(name), FileManager.default.fileExists(atPath: path) else {
-                throw PluginError(.unavailable, "\(library(name) ?? name) is missing: run scripts/build-rust-plugin.sh (it needs cargo) and swift build")
+                throw PluginError(.unavailable, "\(library(name) ?? name) is missing: run swift build, then scripts/build-rust-plugin.sh (it needs cargo)")
             }
         }
     }
