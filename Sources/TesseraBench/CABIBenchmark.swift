@@ -17,7 +17,7 @@ struct CABIFigures {
 /// C one's reads its table).
 func cABIBenchmark(buildDirectory: String, scratch: String, calls: Int) async throws -> CABIFigures {
     let subjects = [("Swift example", "dev.tessera.example"), ("C notes", "dev.tessera.c-notes"), ("Rust notes", "dev.tessera.rust-notes")]
-    let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
+    let echo = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     var figures = CABIFigures()
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)

@@ -12,7 +12,7 @@ func dispatchBenchmark(deploymentFile: String, scratch: String, calls: Int) asyn
     guard host.status(of: "dev.tessera.example")?.state == .active else {
         throw PluginError(.unavailable, "example plugin not active: \(host.status(of: "dev.tessera.example")?.reason ?? "?")")
     }
-    let input = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
+    let input = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     for _ in 0..<1000 { _ = try await host.call("dev.tessera.example", "echo", json: input, as: principal) }  // warm up
     var samples: [Double] = []

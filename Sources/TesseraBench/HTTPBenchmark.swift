@@ -66,7 +66,7 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     }
     let plain = try await PlainServer.start { KeptWorkRoute.add(to: $0, token: token, inputSchema: inputSchema) }
 
-    let body = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
+    let body = echoInputJSON
     let script = scratch + "/post.lua"
     try Data("""
         wrk.method = "POST"

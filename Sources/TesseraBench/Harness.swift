@@ -38,3 +38,7 @@ func report(_ name: String, _ s: Summary, unit: (Double) -> String, target: Stri
 func progress(_ what: String) {
     FileHandle.standardError.write(Data("… \(what)\n".utf8))
 }
+
+/// The `echo` input the dispatch, isolation and C-ABI benchmarks send (191 bytes): what the
+/// example plugin's `echo` and the C-ABI plugins' accept.
+let echoInputJSON = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#

@@ -26,7 +26,7 @@ struct IsolationFigures {
 /// lanes without polling; no lanes), in alternating blocks of calls, so that the machine's drift
 /// (other work, a slower minute) falls on all alike.
 func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) async throws -> IsolationFigures {
-    let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#.utf8)
+    let echo = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     let callEcho = { (host: PluginHost) in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
     let addNote = { (host: PluginHost, i: Int) in

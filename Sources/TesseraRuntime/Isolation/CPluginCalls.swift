@@ -22,12 +22,9 @@ struct CPluginCalls: CCapabilityRouter {
     }
 
     func answer(_ method: String, _ params: JSONValue, context: PluginContext, adapter: CPluginAdapter) throws -> JSONValue {
-        guard let handler = calls[method] else {
-            throw PluginError(.forbidden, "the plugin asked for '\(method)', which the host does not answer")
-        }
-        let session = self.session
+        let (calls, session) = (self.calls, self.session)
         // The plugin's thread waits here; the handler runs on Swift's pool.
-        return try waitForTask { try await handler.answer(ChildCall(params: params, context: context, session: session)) }
+        return try waitForTask { try await calls.answer(method, params, context: context, session: session) }
     }
 }
 

@@ -56,11 +56,17 @@ struct ChildCallTable: Sendable {
         self.handlers = byName
     }
 
-    /// The handler of `method`, if the host answers it.
-    subscript(method: String) -> ChildCallHandler? { handlers[method] }
-
     /// The names answered.
     var names: Set<String> { Set(handlers.keys) }
+
+    /// Answers `method` through its handler, for a plugin whose calls `session` holds; a method
+    /// the host does not answer is refused (`forbidden`), whichever tier or ABI asked.
+    func answer(_ method: String, _ params: JSONValue, context: PluginContext, session: any CapabilityCallSession) async throws -> JSONValue {
+        guard let handler = handlers[method] else {
+            throw PluginError(.forbidden, "plugin '\(context.pluginID)' asked for '\(method)', which the host does not answer")
+        }
+        return try await handler.answer(ChildCall(params: params, context: context, session: session))
+    }
 
     /// `log`, which every plugin may call: a line under its id, at its level.
     static let log = ChildCallHandler(LogMethods.log, returningNothing: { call in
@@ -73,10 +79,7 @@ extension ProcessPlugin {
     /// Answers a capability call from the child through the handler declared for its method.
     func answerChild(_ method: String, _ params: JSONValue) async throws -> JSONValue {
         guard let context = state.withLock({ $0.context }) else { throw PluginError(.unavailable, "the plugin is not started") }
-        guard let handler = calls[method] else {
-            throw PluginError(.forbidden, "the plugin's process asked for '\(method)', which the host does not answer")
-        }
-        return try await handler.answer(ChildCall(params: params, context: context, session: self))
+        return try await calls.answer(method, params, context: context, session: self)
     }
 }
 
