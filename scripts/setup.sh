@@ -3,6 +3,7 @@
 #
 #   scripts/setup.sh build   the packages the build needs (the README's first command)
 #   scripts/setup.sh test    those and every program and Python module the tests start (the second)
+#   scripts/setup.sh bench   the build's packages and the anchors `tessera-bench` runs beside Tessera
 #   scripts/setup.sh check   installs nothing: one line naming what the tests would miss, exit 1 if any
 #
 # This file is the one list of the project's system packages and PyPI tools: the test
@@ -13,7 +14,7 @@
 set -euo pipefail
 
 # One line a package:
-#   group   build (to build and serve) or test (to run the tests)
+#   group   build (to build and serve), test (to run the tests) or bench (only for tessera-bench)
 #   source  apt (Debian's package) or pip (PyPI)
 #   name    the package
 #   uses    what the project starts or imports from it, comma-separated: a program on PATH, an
@@ -52,20 +53,21 @@ test  apt  patchelf                patchelf                          packaging/b
 test  apt  gzip                    gzip                              packaging/build-deb.sh compresses the changelog and the man page of the package
 test  apt  lintian                 lintian                           packaging/check-deb.sh lints the package (no error or warning)
 test  apt  systemd                 systemd-analyze                   packaging/check-deb.sh verifies the two units of the package (systemd-analyze verify)
+bench apt  golang-go               go                                the Go anchors beside the process tier echo in tessera-bench isolation: a JSON round trip to a child over a Unix socket
 test  pip  openapi-spec-validator  python:openapi_spec_validator     checks /openapi.json against OpenAPI 3.1
 test  pip  schemathesis            python:schemathesis               fuzzes the API against its OpenAPI document
 build tool swift                   toolchain:swift,toolchain:swiftc,toolchain:clang   the Swift 6.3.1 toolchain (sdk/.swift-version), not a package
 '
 
-usage() { echo "usage: scripts/setup.sh build|test|check" >&2; exit 2; }
+usage() { echo "usage: scripts/setup.sh build|test|bench|check" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 mode=$1
-case "$mode" in build|test|check) ;; *) usage ;; esac
+case "$mode" in build|test|bench|check) ;; *) usage ;; esac
 
 # The rows of the groups this mode needs, without blank lines.
 rows() {
   local groups="build"
-  [ "$mode" = build ] || groups="build test"
+  case "$mode" in test) groups="build test" ;; bench) groups="build bench" ;; esac
   printf '%s\n' "$PACKAGES" | awk -v groups="$groups" 'NF && index(" " groups " ", " " $1 " ")'
 }
 

@@ -169,10 +169,11 @@ func loadChild(library: String, scratch: String, count: Int, pluginID: String, b
 
 /// Runs a program, returning its stdout; throws if it fails.
 @discardableResult
-func runTool(_ executable: String, _ arguments: [String]) throws -> String {
+func runTool(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let out = Pipe()
     process.standardOutput = out
     try process.run()

@@ -163,6 +163,13 @@ if which == "isolation" || which == "all" {
     report("  anchor: C socket, direct", sockets.direct, unit: micros, target: "")
     report("  anchor: C socket, hand-offs", sockets.handOff, unit: micros, target: "")
     report("  anchor: C socket, polling", sockets.polling, unit: micros, target: "")
+    let goAnchors = try goJSONAnchors(scratch: scratch + "/go-anchor", roundTrips: calls)
+    if let goAnchors {
+        report("  anchor: Go JSON, direct", goAnchors.direct, unit: micros, target: "")
+        report("  anchor: Go JSON, net/rpc", goAnchors.rpc, unit: micros, target: "")
+    } else {
+        print("  anchor: Go JSON: skipped, no `go` on the PATH (scripts/setup.sh bench installs it)")
+    }
     let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
     for row in figures.rows {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
@@ -171,6 +178,9 @@ if which == "isolation" || which == "all" {
         if row.name == "echo" {
             print(String(format: "  echo: process tier / C hand-off anchor median ratio %.1f", row.process.median / sockets.handOff.median))
             print(String(format: "  echo: process tier / C polling anchor median ratio %.1f", row.process.median / sockets.polling.median))
+            if let goAnchors {
+                print(String(format: "  echo: process tier / Go JSON direct median ratio %.2f (target ≤ 1.2)", row.process.median / goAnchors.direct.median))
+            }
             // The same echo with parts of its path turned off, taken in turns with the one above.
             report("  echo, lanes without polling", figures.echoOnLanesWithoutPolling, unit: micros, target: "")
             report("  echo, process tier, no lanes", figures.echoWithoutLanes, unit: micros, target: "")
