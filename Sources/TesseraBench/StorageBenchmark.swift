@@ -209,7 +209,8 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
     return monotonicNanoseconds() - start
 }
 
-private struct BenchError: Error, CustomStringConvertible {
+/// A benchmark that could not do its work, and why.
+struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

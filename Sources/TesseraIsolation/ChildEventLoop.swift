@@ -53,7 +53,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
     /// are the main socket first, then the lanes (``CallLanes``); `frame` is handed each frame with
     /// the socket it came on. The loop returns when the main socket ends or breaks; a lane that
     /// ends is only no longer read.
-    func run(_ connections: [FrameConnection], frame: (JSONValue, FrameConnection) -> Void) {
+    func run(_ connections: [FrameConnection], frame: (PeerMessage, FrameConnection) -> Void) {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         Self.nameThread(Self.threadName)
         let executor = asUnownedTaskExecutor()
@@ -64,7 +64,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
                 job.runSynchronously(on: executor)
             }
             do {
-                if let (next, connection) = try bufferedFrame(in: open) { frame(next, connection); continue }
+                if let (next, connection) = try bufferedMessage(in: open) { frame(next, connection); continue }
             } catch { return }
             var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
@@ -104,11 +104,11 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
         return false
     }
 
-    /// The first whole frame already read on any of `connections`, main socket first.
-    private func bufferedFrame(in connections: [FrameConnection]) throws -> (JSONValue, FrameConnection)? {
+    /// The first whole message already read on any of `connections`, main socket first.
+    private func bufferedMessage(in connections: [FrameConnection]) throws -> (PeerMessage, FrameConnection)? {
         for (i, connection) in connections.enumerated() {
             do {
-                if let next = try connection.bufferedFrame() { return (next, connection) }
+                if let next = try connection.bufferedMessage() { return (next, connection) }
             } catch {
                 if i == 0 { throw error }
             }

@@ -4,7 +4,7 @@ import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 /// One end of the host–child socket, carrying frames: a 4-byte big-endian length, then that many
-/// bytes of UTF-8 JSON (docs/isolation.md, "The frame format").
+/// bytes of UTF-8 JSON (docs/isolation.md, "The frame format"), each one ``PeerMessage``.
 ///
 /// Sends may come from any thread (one lock keeps frames whole); each frame is serialised straight
 /// into the bytes that go out, header and body in one `send(2)`. Receiving is done by one reader
@@ -24,9 +24,18 @@ public final class FrameConnection: Sendable {
 
     /// Writes one frame whole.
     public func send(_ body: JSONValue) throws {
+        try sendFrame { body.appendSerialized(to: &$0) }
+    }
+
+    /// Writes one message whole: its envelope written around the payload (``PeerMessage``).
+    public func send(_ message: PeerMessage) throws {
+        try sendFrame { message.appendSerialized(to: &$0) }
+    }
+
+    private func sendFrame(_ writeBody: (inout [UInt8]) -> Void) throws {
         var frame: [UInt8] = [0, 0, 0, 0]
         frame.reserveCapacity(512)
-        body.appendSerialized(to: &frame)
+        writeBody(&frame)
         let count = frame.count - 4
         guard count <= Self.maximumBodyBytes else { throw FrameError.tooLarge(count) }
         let n = UInt32(count)
@@ -36,11 +45,20 @@ public final class FrameConnection: Sendable {
 
     /// Reads one frame; `nil` when the peer closed the socket between frames.
     public func receive() throws -> JSONValue? {
+        try receive { body in
+            do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
+        }
+    }
+
+    /// Reads one message (``PeerMessage``); `nil` when the peer closed the socket between frames.
+    public func receiveMessage() throws -> PeerMessage? {
+        try receive { body in try PeerMessage(frame: body) }
+    }
+
+    private func receive<Message>(_ read: (ArraySlice<UInt8>) throws -> Message) throws -> Message? {
         try reading.withLock { buffer in
             while true {
-                if let body = try buffer.nextFrame() {
-                    do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
-                }
+                if let body = try buffer.nextFrame() { return try read(body) }
                 // Asleep in `ppoll`, not in `read(2)`: a thread asleep in `read` on a Unix stream
                 // socket is woken each time the peer *reads* from it (the kernel signals write
                 // space on the same wait queue), so it woke once for nothing on every call the
@@ -54,11 +72,11 @@ public final class FrameConnection: Sendable {
         }
     }
 
-    /// The next frame already read, without reading: `nil` when no whole frame is buffered.
-    public func bufferedFrame() throws -> JSONValue? {
+    /// The next message already read, without reading: `nil` when no whole frame is buffered.
+    public func bufferedMessage() throws -> PeerMessage? {
         try reading.withLock { buffer in
             guard let body = try buffer.nextFrame() else { return nil }
-            do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
+            return try PeerMessage(frame: body)
         }
     }
 

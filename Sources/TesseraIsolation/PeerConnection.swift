@@ -84,8 +84,8 @@ public final class PeerConnection: Sendable {
 
     private func readLoop() {
         while true {
-            let message: JSONValue?
-            do { message = try frames.receive() } catch { return }
+            let message: PeerMessage?
+            do { message = try frames.receiveMessage() } catch { return }
             guard let message else { return }
             dispatch(message)
         }
@@ -96,7 +96,7 @@ public final class PeerConnection: Sendable {
     private func readLoop(watching lanes: CallLanes) {
         while true {
             do {
-                if let next = try frames.bufferedFrame() { dispatch(next); continue }
+                if let next = try frames.bufferedMessage() { dispatch(next); continue }
             } catch { return }
             let watched = lanes.watched()
             var fds = [pollfd(fd: frames.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: lanes.wake.readEnd, events: Int16(POLLIN), revents: 0)]
@@ -120,7 +120,7 @@ public final class PeerConnection: Sendable {
         let connection = lanes.connections[lane]
         do {
             guard try connection.readAvailable() else { return lanes.readerDone(lane, ended: true) }
-            guard let answer = try connection.bufferedFrame() else { return }
+            guard let answer = try connection.bufferedMessage() else { return }
             // Freed before the answer goes: the caller it resumes may call again at once and
             // should find its lane free, not fall back to the main socket. Nothing is left to
             // read on the lane, so the next caller may read it meanwhile.
@@ -133,20 +133,17 @@ public final class PeerConnection: Sendable {
 
     /// One frame from the other side: an answer goes to the call waiting for it; a call starts its
     /// handler (on the event loop, when there is one) or is refused past the limit.
-    private func dispatch(_ message: JSONValue, replyOn connection: FrameConnection? = nil) {
+    private func dispatch(_ message: PeerMessage, replyOn connection: FrameConnection? = nil) {
         let connection = connection ?? frames
-        if let id = message["reply"]?.integerValue {
-            let answer = state.withLock { $0.pending.removeValue(forKey: Int(id)) }
-            if let error = message["error"] {
-                answer?(.failure(WireError.decode(error)))
-            } else {
-                answer?(.success(message["result"] ?? .null))
-            }
-        } else if let id = message["call"]?.integerValue, let method = message["method"]?.stringValue {
-            let params = message["params"] ?? .null
+        switch message {
+        case .reply(let id, let result):
+            state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.success(result))
+        case .failure(let id, let error):
+            state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.failure(WireError.decode(error)))
+        case .call(let id, let method, let params):
             guard admit() else {
                 let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
-                if id != 0 { Self.sendReply(["reply": .integer(id), "error": WireError.encode(refusal)], on: connection) }
+                if id != 0 { Self.send(.failure(id: id, error: WireError.encode(refusal)), on: connection) }
                 return
             }
             if let loop {
@@ -154,6 +151,8 @@ public final class PeerConnection: Sendable {
             } else {
                 Task { await self.answer(id: id, method: method, params: params, on: connection) }
             }
+        case .other:
+            break
         }
     }
 
@@ -167,23 +166,22 @@ public final class PeerConnection: Sendable {
     }
 
     private func answer(id: Int64, method: String, params: JSONValue, on connection: FrameConnection) async {
-        let reply: JSONValue
+        let reply: PeerMessage
         do {
-            let result = try await handler(method, params)
-            reply = ["reply": .integer(id), "result": result]
+            reply = .reply(id: id, result: try await handler(method, params))
         } catch {
-            reply = ["reply": .integer(id), "error": WireError.encode(error)]
+            reply = .failure(id: id, error: WireError.encode(error))
         }
         // Counted out before the answer goes: the other side may call again as soon as it reads it.
         state.withLock { $0.answering -= 1 }
-        if id != 0 { Self.sendReply(reply, on: connection) }
+        if id != 0 { Self.send(reply, on: connection) }
     }
 
     /// Sends an answer. One that cannot be sent (the other side is gone, or a write failed part way
     /// through a frame) ends the connection: the other side then fails every call it waits on at
     /// once ("the connection ended"), instead of at each call's deadline, and a half-written frame
     /// is never followed by another.
-    private static func sendReply(_ reply: JSONValue, on connection: FrameConnection) {
+    private static func send(_ reply: PeerMessage, on connection: FrameConnection) {
         do { try connection.send(reply) } catch { connection.shutDown() }
     }
 
@@ -234,7 +232,7 @@ public final class PeerConnection: Sendable {
         defer { if window > 0 { lanes.payoff.record(paid: waiter.isAnswered && DispatchTime.now().uptimeNanoseconds <= pollUntil) } }
         while !waiter.isAnswered {
             do {
-                if let answer = try lane.bufferedFrame() { dispatch(answer); continue }
+                if let answer = try lane.bufferedMessage() { dispatch(answer); continue }
             } catch { return .ended }
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < end else { return .timedOut }
@@ -265,7 +263,7 @@ public final class PeerConnection: Sendable {
             send(method, params, on: frames) { result in box.withLock { $0 = result } }
             while true {
                 if let result = box.withLock({ $0 }) { return try result.get() }
-                guard let message = try frames.receive() else { throw FrameError.truncated }
+                guard let message = try frames.receiveMessage() else { throw FrameError.truncated }
                 dispatch(message)
             }
         }
@@ -286,7 +284,7 @@ public final class PeerConnection: Sendable {
 
     /// Tells the other side something that needs no answer (a log line).
     public func notify(_ method: String, _ params: JSONValue = .null) {
-        Self.sendReply(["call": 0, "method": .string(method), "params": params], on: frames)
+        Self.send(.call(id: 0, method: method, params: params), on: frames)
     }
 
     @discardableResult
@@ -303,7 +301,7 @@ public final class PeerConnection: Sendable {
             answer(.failure(error))
             return nil
         case .success(let id):
-            do { try connection.send(["call": .integer(Int64(id)), "method": .string(method), "params": params]) } catch FrameError.closed {
+            do { try connection.send(.call(id: Int64(id), method: method, params: params)) } catch FrameError.closed {
                 // The other side is gone (or the stream broke mid-frame, which leaves it unusable):
                 // the call stays pending and the reader fails it, once it sees the end, with how the
                 // other side ended (a child's crash: `plugin_crashed` and its signal), not with this

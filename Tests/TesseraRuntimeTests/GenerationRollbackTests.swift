@@ -118,7 +118,7 @@ import TesseraTestFixtures
         await host.start()
         #expect(host.status(of: Self.id)?.state == .active)
         _ = try await host.call(Self.id, "save", input: ["id": "n1"], as: user)
-        await host.ingestLocation([fix(1)])
+        _ = await host.ingestLocation([fix(1)])
         // The next build's manifest is on disk from now on, as after a rebuild.
         writeManifest(ws, next: true)
         return (host, ws)
@@ -156,7 +156,7 @@ import TesseraTestFixtures
         #expect(host.status(of: Self.id)?.generation == 1, sourceLocation: sourceLocation)
         let archived = await callError(host, Self.id, "emit", ["name": "archived"])
         #expect(archived != nil, "the old generation may emit an event only the next build declares (after \(step))", sourceLocation: sourceLocation)
-        await host.ingestLocation([fix(100 + fixes)])
+        _ = await host.ingestLocation([fix(100 + fixes)])
         let counted = try await host.call(Self.id, "fixes", input: [:], as: user)
         #expect(counted == ["count": .integer(Int64(fixes + 1)), "build": "A"], "after \(step)", sourceLocation: sourceLocation)
     }
@@ -195,7 +195,7 @@ import TesseraTestFixtures
         #expect(after.schema != before.schema)
         #expect(after.timers == ["job:digest", "job:tidy"])
         #expect(try await host.call(Self.id, "emit", input: ["name": "archived"], as: user) == ["build": "C"])
-        await host.ingestLocation([fix(1000)])
+        _ = await host.ingestLocation([fix(1000)])
         #expect(try await host.call(Self.id, "fixes", input: [:], as: user) == ["count": .integer(Int64(fixes + 1)), "build": "C"],
                 "the new generation got the count across and the next fix")
         #expect(!FileManager.default.fileExists(atPath: host.storagePath(Self.id) + ".before-swap"), "the copy is removed once committed")

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@_spi(TesseraHost) import TesseraSDK
+@testable import TesseraIsolation
+
+/// The process tier's messages are read and written without a `JSONValue` for their envelope
+/// (issue 48): what goes out must be the JSON the envelope names, and what comes in must read as
+/// a JSON parser would read the whole frame, or be refused as a parser would refuse it.
+@Suite struct PeerMessageTests {
+    private func read(_ text: String) throws -> PeerMessage { try PeerMessage(frame: ArraySlice(Array(text.utf8))) }
+
+    private func written(_ message: PeerMessage) -> String {
+        var out: [UInt8] = []
+        message.appendSerialized(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private let payload: JSONValue = [
+        "title": "a \"quoted\" {brace} [bracket] \\ and ✓", "amount": 12550, "tags": ["food", "}", "]"],
+        "nested": ["deep": [["x": .null, "y": true, "z": -1.5e3]]],
+    ]
+
+    @Test func eachMessageWrittenIsTheJSONOfItsEnvelopeAndReadsBackTheSame() throws {
+        let messages: [PeerMessage] = [
+            .call(id: 7, method: "operation", params: payload), .call(id: 0, method: "log", params: .null),
+            .call(id: 3, method: "méthode \"odd\"", params: []), .reply(id: 12, result: payload),
+            .reply(id: 1, result: .string("")), .failure(id: 9, error: ["code": "invalid_input", "message": "no"]),
+        ]
+        for message in messages {
+            let text = written(message)
+            // The same text the whole object serialises to, so either side may read it as JSON.
+            #expect(try JSONValue(parsing: text) == message.json)
+            #expect(try read(text) == message)
+        }
+    }
+
+    @Test func anEnvelopeReadsAsAParserReadsItInAnyOrderAndSpacing() throws {
+        #expect(try read(#" { "params" : {"a":[1,{"b":"}"}]} , "method":"start",  "call":42 } "#)
+            == .call(id: 42, method: "start", params: ["a": [1, ["b": "}"]]]))
+        #expect(try read(#"{"result":null,"reply":5}"#) == .reply(id: 5, result: .null))
+        #expect(try read(#"{"reply":5}"#) == .reply(id: 5, result: .null))
+        #expect(try read(#"{"reply":-2,"error":{"opaque":"x"}}"#) == .failure(id: -2, error: ["opaque": "x"]))
+        // Spelled in ways the quick readers leave to the parser.
+        #expect(try read(#"{"call":1E1,"method":"\u0073tart","params":1}"#) == .call(id: 10, method: "start", params: 1))
+        #expect(try read(#"{"\u0063all":4,"method":"m"}"#) == .call(id: 4, method: "m", params: .null))
+        // A field the protocol does not name is read and left; an object that is no message is dropped.
+        #expect(try read(#"{"call":2,"method":"m","extra":[{"}":"]"}],"params":true}"#) == .call(id: 2, method: "m", params: true))
+        #expect(try read(#"{"method":"m"}"#) == .other)
+        #expect(try read("{}") == .other)
+    }
+
+    @Test func aFrameThatIsNotOneJSONObjectIsRefused() {
+        let broken = [
+            "", #"{"call":1"#, #"{"call":1,"method":"m"} x"#, #"{"call":1,"method":"m",}"#,
+            #"{"call":1 "method":"m"}"#, #"{"call":1,"method":"m","params":{"a":}}"#, #"{"call":1,"method":"m","params":tru}"#,
+            #"{"call":1,"method":"m","other":[1,}"#, #"{"call":1,"method":"unclosed}"#, #"{"reply":1,"result":"\"}"#,
+            #"{"call":"#, #"{"reply":1,"result":01}"#,
+        ]
+        for text in broken {
+            #expect(throws: FrameError.self, "\(text)") { try read(text) }
+            // …as the SDK's parser refuses the whole text.
+            #expect(throws: (any Error).self, "\(text)") { try JSONValue(parsing: text) }
+        }
+        // JSON, but no message: every frame of the protocol is one object.
+        #expect(throws: FrameError.self) { try read("[1]") }
+        #expect(throws: FrameError.self) { try read("7") }
+    }
+
+    @Test func messagesCrossASocketPairWhole() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let left = FrameConnection(fd: fds[0]), right = FrameConnection(fd: fds[1])
+        try left.send(.call(id: 1, method: "operation", params: payload))
+        try left.send(.reply(id: 2, result: payload))
+        #expect(try right.receiveMessage() == .call(id: 1, method: "operation", params: payload))
+        #expect(try right.bufferedMessage() == .reply(id: 2, result: payload))
+        #expect(try right.bufferedMessage() == nil)
+    }
+}
