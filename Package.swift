@@ -138,6 +138,7 @@ let package = Package(
             "TesseraRuntime", "TesseraNotifications", "TesseraLocation", "TesseraRecurrence", "TesseraLoader", "TesseraManifest", "TesseraClock", "TesseraStorage", "TesseraSQLite", "CSQLite", "TesseraSync", "TesseraHub", "TesseraHubPostgres", sdk,
             "TesseraSyncClient", "TesseraFiles",  // `tessera-bench hub-files`: photos through the hub
             "TesseraIsolation",  // `tessera-bench isolation`: the per-message work alone
+            "TesseraTestFixtures",  // `tessera-bench hub-load`: the PostgreSQL server it starts
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", "TesseraSchema", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

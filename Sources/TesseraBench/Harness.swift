@@ -13,6 +13,7 @@ struct Summary {
     let median: Double
     let p10: Double
     let p90: Double
+    let p99: Double
 
     init(_ samples: [Double]) {
         let sorted = samples.sorted()
@@ -21,6 +22,7 @@ struct Summary {
         median = at(0.5)
         p10 = at(0.1)
         p90 = at(0.9)
+        p99 = at(0.99)
     }
 }
 

@@ -78,7 +78,7 @@ private func processCPUNanoseconds() -> Double {
 }
 
 /// A child's CPU time so far, from `/proc/PID/stat` (user and system, in clock ticks).
-private func childCPUNanoseconds(_ pid: Int32) -> Double {
+func childCPUNanoseconds(_ pid: Int32) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
           let close = stat.lastIndex(of: ")") else { return 0 }
     // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.

@@ -1,10 +1,12 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import TesseraHubPostgres
 import TesseraLoader
+import TesseraTestFixtures
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|c-abi [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|travel [N [D]]|hub-files [photos] [runs]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|c-abi [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|hub-load [devices]|travel [N [D]]|hub-files [photos] [runs]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -381,6 +383,52 @@ if which == "hub-files" || which == "all" {
     print(String(format: "  A → hub %.2f s (%.1f MiB/s); hub → B %.2f s (%.1f MiB/s); both %.2f s (%.1f MiB/s), %.1f ms per photo",
                  r.up, r.megabytesPerSecond(r.up), r.down, r.megabytesPerSecond(r.down), r.total, r.megabytesPerSecond(r.total),
                  r.total / Double(photos) * 1000))
+}
+
+if which == "hub-load" {
+    // Many devices syncing through real hubs (HubLoadBenchmark.swift): `hub-load [devices]`, 1,000 by default.
+    let largest = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1_000
+    let sizes = Array(Set([10, 100, 1_000].filter { $0 < largest } + [largest])).sorted()
+    let tessera = buildDirectory + "/tessera"
+    print("hub-load: \(sizes.map(String.init).joined(separator: ", ")) devices of 1-3 people each through tessera serve hubs on loopback; each device writes a row (one push), its person's other devices pull it; \(peopleAtOnce) people at once")
+    let server = try await PostgresTestServer.shared()
+    var rows: [HubLoadRow] = []
+    for setup in ["sqlite", "postgresql-1", "postgresql-2"] {
+        let hubs = setup == "sqlite" ? try HubProcesses.sqlite(tessera: tessera, scratch: scratch + "/hub-load")
+            : try await HubProcesses.postgresql(tessera: tessera, scratch: scratch + "/hub-load", server: server, replicas: setup == "postgresql-1" ? 1 : 2)
+        let clock = LoadClock()
+        let people = try await makeLoadPeople(devices: largest, hubs: hubs, scratch: scratch + "/hub-load/\(setup)-devices", clock: clock)
+        for size in sizes {
+            // The first people whose devices make up `size` (or one or two more), the same each run.
+            var taken = 0
+            let group = Array(people.prefix { person in defer { taken += person.devices.count }; return taken < size })
+            let devices = group.reduce(0) { $0 + $1.devices.count }
+            progress("hub-load, \(hubs.name): \(devices) devices")
+            let row = try await hubLoadRun(label: "n\(size)", people: group, rounds: max(2, 2_000 / devices), hubs: hubs, clock: clock)
+            rows.append(row)
+            print(String(format: "  %@, %4d devices (%3d people): %6d changes in %5.1f s = %6.0f changes/s; push to pull p50 %6.1f ms, p99 %6.1f ms; CPU per change: hubs %5.0f µs%@",
+                         row.hubs, row.devices, row.people, row.changes, row.seconds, row.changesPerSecond, row.latency.median / 1e6,
+                         row.latency.p99 / 1e6, row.hubCPUPerChange / 1e3,
+                         row.postgresCPUPerChange.map { String(format: ", PostgreSQL %.0f µs", $0 / 1e3) } ?? ""))
+        }
+        hubs.stop()
+    }
+    // The anchor in the same run: bare PostgreSQL inserts of as many rows, a push's worth to a transaction.
+    let largestPostgres = rows.filter { $0.hubs.hasPrefix("PostgreSQL") }.map(\.changes).max() ?? 10_000
+    let bare = PostgresHubDatabase(host: server.host, port: server.port, user: server.user, password: server.password,
+                                   database: try await server.createDatabase(), tls: .disable)
+    let bareRate = try await barePostgresInserts(database: bare, rows: largestPostgres, perTransaction: 6, atOnce: peopleAtOnce)
+    bare.shutdown()
+    print(String(format: "  anchor: bare PostgreSQL, %d rows in transactions of 6, %d at once: %.0f rows/s", largestPostgres, peopleAtOnce, bareRate))
+    for setup in Set(rows.map(\.hubs)).sorted() {
+        let runs = rows.filter { $0.hubs == setup }
+        guard let first = runs.first, let last = runs.last else { continue }
+        print(String(format: "  %@: p99 at %d devices / at %d devices %.2f (target < 2); changes/s at %d devices ÷ bare PostgreSQL %.2f",
+                     setup, last.devices, first.devices, last.latency.p99 / first.latency.p99, last.devices, last.changesPerSecond / bareRate))
+    }
+    if let one = rows.last(where: { $0.hubs == "PostgreSQL, 1 replica" }), let two = rows.last(where: { $0.hubs == "PostgreSQL, 2 replicas" }) {
+        print(String(format: "  two replicas ÷ one, changes/s at %d devices: %.2f (target ≥ 1.6)", two.devices, two.changesPerSecond / one.changesPerSecond))
+    }
 }
 
 if which == "hub" || which == "hub-postgresql" || which == "all" {
