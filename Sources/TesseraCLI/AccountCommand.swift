@@ -24,7 +24,7 @@ struct Account: AsyncParsableCommand {
             try await reportingErrors {
                 guard role == "user" || role == "admin" else { throw CLIError(code: .invalidInput, message: "role: expected user or admin, found '\(role)'") }
                 let password = try Sync.passwordFromStandardInput()
-                try accountAction { try host.accounts().create(name: name, password: password, role: Principal.Role(rawValue: role)) }
+                _ = try accountAction { try host.accounts().create(name: name, password: password, role: Principal.Role(rawValue: role)) }
                 say("made the \(role) account '\(name)'")
             }
         }

@@ -10,7 +10,7 @@ enum HubMigrations {
     /// The store's name in `_tessera_schema`.
     static let store = "hub"
 
-    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11]
+    static let all: [HubMigration] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12]
 
     /// The tables as the first hub made them.
     static let version1 = HubMigration(
@@ -368,6 +368,12 @@ enum HubMigrations {
         "ALTER TABLE hub_inbox ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal'",
         "ALTER TABLE hub_inbox ADD COLUMN message TEXT",
     ]
+
+    /// Each space's changes in arrival order (`HubStore.pull`, `hasChanges`): a device reads its
+    /// person's spaces one index range each, so a pull costs the changes it returns, not every
+    /// change all other people pushed since its cursor (issue 48, `tessera-bench hub-load`).
+    static let version12 = HubMigration(version: 12, sqlite: version12Statements, postgres: version12Statements)
+    private static let version12Statements = ["CREATE INDEX IF NOT EXISTS hub_changes_space ON hub_changes(plugin, space, seq)"]
 
     /// The version of a hub database written before `_tessera_schema`: SQLite kept it in
     /// `user_version` (0 for the first hub, whose tables lacked nothing else), PostgreSQL in

@@ -50,30 +50,30 @@ extension HubStore {
                 spaces = try await Self.readableSpaces(of: person, on: connection)
             }
             guard !spaces.isEmpty else { return PullPage(changes: [], cursor: cursor, more: false) }
-            // Walk the arrival index (plugin, seq) and stop at the page's end.
             try await connection.preferOrderedScans()
-            let sql = """
-                SELECT seq, ts, record FROM hub_changes
-                WHERE plugin = ? AND space IN (\(Self.placeholders(spaces.count))) AND seq > ? ORDER BY seq LIMIT ?
-                """
-            let arguments: [SQLValue] = [.text(plugin)] + spaces.map { .text($0) }
             var page = PullPageBuilder(person: person, cursor: cursor, limit: limit, maxBytes: maxBytes)
-            // Read in chunks until the page is full: a page ends where a record change ends, so
-            // how many rows it takes is not known in advance.
+            // Each space read along its own index range (plugin, space, seq), in chunks, and the
+            // chunks merged in arrival order: the page is what one walk of the whole log would
+            // give, at the cost of this person's changes alone.
+            var ranges = spaces.map { SpaceRange(space: $0, after: cursor) }
             let chunk = min(limit + 1, 1000)
-            var after = cursor
             while !page.isClosed {
-                let rows = try await connection.fetchAll(sql, arguments + [.integer(after), .integer(Int64(chunk))])
-                for row in rows where !page.isClosed { try page.add(row) }
-                guard rows.count == chunk, let last = rows.last?[0].integer else { break }
-                after = last
+                for i in ranges.indices where ranges[i].needsRows {
+                    try await ranges[i].read(plugin: plugin, chunk: chunk, on: connection)
+                }
+                var next: Int?
+                for i in ranges.indices where !ranges[i].rows.isEmpty && ranges[i].headSeq < (next.map { ranges[$0].headSeq } ?? .max) {
+                    next = i
+                }
+                guard let next else { break }
+                try page.add(ranges[next].takeHead())
             }
             return page.page
         }
     }
 
-    /// The spaces whose changes `person` reads: theirs, not deleted. Pulls and waits name them in
-    /// `space IN (…)` rather than joining: a plan PostgreSQL gets right before it has statistics.
+    /// The spaces whose changes `person` reads: theirs, not deleted. Pulls and waits then read each
+    /// space's index range rather than joining: a plan both databases get right without statistics.
     static func readableSpaces(of person: String, on connection: any HubSQL) async throws -> [String] {
         try await connection.fetchAll("""
             SELECT m.space FROM hub_members m JOIN hub_spaces s ON s.id = m.space AND s.deleted = 0 WHERE m.person = ?
@@ -194,6 +194,37 @@ struct PullPageBuilder {
         bytes += record.count
         lastTimestamp = timestamp
     }
+}
+
+/// One space's changes after a cursor, read a chunk at a time along the index
+/// `hub_changes_space (plugin, space, seq)`.
+struct SpaceRange {
+    let space: String
+    /// The last arrival number read.
+    private(set) var after: Int64
+    /// Rows read and not yet taken, in arrival order: `seq, ts, record`.
+    private(set) var rows: ArraySlice<[SQLValue]> = []
+    /// Whether the last read came back short: nothing more after `after`.
+    private var ended = false
+
+    init(space: String, after: Int64) {
+        self.space = space
+        self.after = after
+    }
+
+    var needsRows: Bool { rows.isEmpty && !ended }
+    var headSeq: Int64 { rows.first?[0].integer ?? .max }
+
+    mutating func read(plugin: String, chunk: Int, on connection: any HubSQL) async throws {
+        let read = try await connection.fetchAll("""
+            SELECT seq, ts, record FROM hub_changes WHERE plugin = ? AND space = ? AND seq > ? ORDER BY seq LIMIT ?
+            """, [.text(plugin), .text(space), .integer(after), .integer(Int64(chunk))])
+        ended = read.count < chunk
+        after = read.last?[0].integer ?? after
+        rows = read[...]
+    }
+
+    mutating func takeHead() -> [SQLValue] { rows.removeFirst() }
 }
 
 /// One push being checked and stored, change by change, inside its transaction.

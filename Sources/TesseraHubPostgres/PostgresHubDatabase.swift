@@ -108,12 +108,12 @@ public final class PostgresHubDatabase: HubDatabase {
 
         func lock(_ key: String) async throws {
             // hashtext: a 32-bit hash of the key; a collision only makes two writers take turns.
-            try await execute("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
+            _ = try await execute("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
         }
 
         func preferOrderedScans() async throws {
             // Until the transaction ends; with sorting off the arrival index is the only cheap plan.
-            try await execute("SET LOCAL enable_sort = off", [])
+            _ = try await execute("SET LOCAL enable_sort = off", [])
         }
 
         private func run(_ sql: String, _ arguments: [SQLValue]) async throws -> PostgresQueryResult {

@@ -98,7 +98,7 @@ import TesseraTestFixtures
         // The fixture was written on 2026-11-25; device tokens last 180 days unused.
         let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_115_200) }  // 2026-11-26T00:00Z
         let hub = try await HubStore(path: root + "/hub/hub.sqlite", now: now)
-        #expect(try Self.versions(root + "/hub/hub.sqlite") == ["hub": 11], "user_version 2 is recorded as version 2, then 3 to 11 run")
+        #expect(try Self.versions(root + "/hub/hub.sqlite") == ["hub": 12], "user_version 2 is recorded as version 2, then 3 to 12 run")
         #expect(try await hub.people().map(\.name) == ["ada"])
         let token = try SQLiteConnection(path: root + "/device/secrets.sqlite", mode: .readOnly)
             .fetchOne("SELECT value FROM secrets WHERE plugin = 'tessera.host' AND name = 'hub-device-token'")?.first?.text ?? ""
