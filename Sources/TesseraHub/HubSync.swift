@@ -336,21 +336,32 @@ struct PushSession {
     mutating func finish() async throws {
         try await flush()
         try await HubFileReferences.record(storedChanges, plugin: plugin, person: person, on: connection)
-        // SQLite has no XOR operator (PostgreSQL's is #); for non-negative a and b,
-        // a ^ b == (a | b) - (a & b), which both understand.
-        let upsert = """
-            INSERT INTO hub_merkle(plugin, space, prefix, hash) VALUES (?, ?, ?, ?)
-            ON CONFLICT (plugin, space, prefix)
-            DO UPDATE SET hash = (hub_merkle.hash | excluded.hash) - (hub_merkle.hash & excluded.hash)
-            """
+        // Every node this push touched, in one statement: a node's path from the root is about
+        // 18 nodes, and one statement each was most of a push's round trips to PostgreSQL
+        // (`tessera-bench hub-load`). Each (space, prefix) comes once, as one statement may
+        // change a row only once.
+        var arguments: [SQLValue] = []
         for (space, minutes) in leaves {
             var trie = MerkleTrie()
             for (minute, hash) in minutes { trie.insert(key: MerkleTrie.key(millis: minute * 60_000), hash: hash) }
             for (prefix, hash) in trie.nodes {
-                try await connection.execute(upsert, [.text(plugin), .text(space), .text(prefix), .integer(Int64(hash))])
+                arguments += [.text(plugin), .text(space), .text(prefix), .integer(Int64(hash))]
             }
         }
+        for start in stride(from: 0, to: arguments.count, by: 4 * Self.nodesPerUpsert) {
+            let part = Array(arguments[start..<min(arguments.count, start + 4 * Self.nodesPerUpsert)])
+            // SQLite has no XOR operator (PostgreSQL's is #); for non-negative a and b,
+            // a ^ b == (a | b) - (a & b), which both understand.
+            try await connection.execute("""
+                INSERT INTO hub_merkle(plugin, space, prefix, hash) VALUES \(Array(repeating: "(?, ?, ?, ?)", count: part.count / 4).joined(separator: ", "))
+                ON CONFLICT (plugin, space, prefix)
+                DO UPDATE SET hash = (hub_merkle.hash | excluded.hash) - (hub_merkle.hash & excluded.hash)
+                """, part)
+        }
     }
+
+    /// How many trie nodes one upsert carries: 4 values each, well inside both databases' limits.
+    static let nodesPerUpsert = 1_000
 
     private struct RowKey: Hashable {
         let space: String
