@@ -98,6 +98,24 @@ func makeLoadPeople(devices: Int, hubs: HubProcesses, scratch: String, clock: Lo
     }
 }
 
+/// One set of hubs: the people of the largest size made, then each size run in turn, on the same
+/// people (the first ones whose devices make up the size); the hubs are stopped however it ends.
+func hubLoadRuns(hubs: HubProcesses, sizes: [Int], largest: Int, scratch: String) async throws -> [HubLoadRow] {
+    defer { hubs.stop() }
+    let clock = LoadClock()
+    let people = try await makeLoadPeople(devices: largest, hubs: hubs, scratch: scratch, clock: clock)
+    var rows: [HubLoadRow] = []
+    for size in sizes {
+        var taken = 0
+        let group = Array(people.prefix { person in defer { taken += person.devices.count }; return taken < size })
+        let devices = group.reduce(0) { $0 + $1.devices.count }
+        progress("hub-load, \(hubs.name): \(devices) devices")
+        // About 2,000 pushes at every size: many rounds of a few devices, a few of many.
+        rows.append(try await hubLoadRun(label: "n\(size)", people: group, rounds: max(2, 2_000 / devices), hubs: hubs, clock: clock))
+    }
+    return rows
+}
+
 /// Runs `rounds` rounds of the people's turns and measures them.
 /// `label` keeps the rows of one run apart from another's on the same people.
 func hubLoadRun(label: String, people: [LoadPerson], rounds: Int, hubs: HubProcesses, clock: LoadClock) async throws -> HubLoadRow {

@@ -396,22 +396,13 @@ if which == "hub-load" {
     for setup in ["sqlite", "postgresql-1", "postgresql-2"] {
         let hubs = setup == "sqlite" ? try HubProcesses.sqlite(tessera: tessera, scratch: scratch + "/hub-load")
             : try await HubProcesses.postgresql(tessera: tessera, scratch: scratch + "/hub-load", server: server, replicas: setup == "postgresql-1" ? 1 : 2)
-        let clock = LoadClock()
-        let people = try await makeLoadPeople(devices: largest, hubs: hubs, scratch: scratch + "/hub-load/\(setup)-devices", clock: clock)
-        for size in sizes {
-            // The first people whose devices make up `size` (or one or two more), the same each run.
-            var taken = 0
-            let group = Array(people.prefix { person in defer { taken += person.devices.count }; return taken < size })
-            let devices = group.reduce(0) { $0 + $1.devices.count }
-            progress("hub-load, \(hubs.name): \(devices) devices")
-            let row = try await hubLoadRun(label: "n\(size)", people: group, rounds: max(2, 2_000 / devices), hubs: hubs, clock: clock)
+        for row in try await hubLoadRuns(hubs: hubs, sizes: sizes, largest: largest, scratch: scratch + "/hub-load/\(setup)-devices") {
             rows.append(row)
             print(String(format: "  %@, %4d devices (%3d people): %6d changes in %5.1f s = %6.0f changes/s; push to pull p50 %6.1f ms, p99 %6.1f ms; CPU per change: hubs %5.0f µs%@",
                          row.hubs, row.devices, row.people, row.changes, row.seconds, row.changesPerSecond, row.latency.median / 1e6,
                          row.latency.p99 / 1e6, row.hubCPUPerChange / 1e3,
                          row.postgresCPUPerChange.map { String(format: ", PostgreSQL %.0f µs", $0 / 1e3) } ?? ""))
         }
-        hubs.stop()
     }
     // The anchor in the same run: bare PostgreSQL inserts of as many rows, a push's worth to a transaction.
     let largestPostgres = rows.filter { $0.hubs.hasPrefix("PostgreSQL") }.map(\.changes).max() ?? 10_000
