@@ -67,9 +67,11 @@ public enum ExternalTools {
         return onPath(use.hasPrefix("toolchain:") ? String(use.dropFirst(10)) : use)
     }
 
-    /// Every entry of the test and build groups that is not there, as "package (entry)".
+    /// Every entry of the test and build groups that is not there, as "package (entry)" (the
+    /// bench group is what only `tessera-bench` starts).
     public static var missing: [String] {
-        packages.flatMap { package in package.uses.filter { !isPresent($0) }.map { "\(package.name) (\($0))" } }
+        packages.filter { ["build", "test"].contains($0.group) }
+            .flatMap { package in package.uses.filter { !isPresent($0) }.map { "\(package.name) (\($0))" } }
     }
 
     /// The one line a run whose tools are missing shows.
