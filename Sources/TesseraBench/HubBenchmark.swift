@@ -119,13 +119,16 @@ private func timeAsync<T>(_ body: () async throws -> T) async throws -> (value: 
     return (value, elapsed.timeInterval)
 }
 
-private func benchDevice(_ path: String, node: UInt64) throws -> SyncStore {
+/// A device's store for the hub benchmarks: a new SQLite file with the host's settings and one
+/// synced table, `entries`. `hub-load` opens a thousand of them, with small statement caches.
+func benchDevice(_ path: String, node: UInt64, statementCacheCapacity: Int = 256,
+                 now: @escaping @Sendable () -> Date = { Date() }) throws -> SyncStore {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let database = try SQLiteDatabase(path: path, statementCacheCapacity: 256)
+    let database = try SQLiteDatabase(path: path, statementCacheCapacity: statementCacheCapacity)
     try database.withConnection {
         try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")
     }
-    return try SyncStore(database: database, tables: [SyncedTable("entries", keepConflicts: ["note"])], node: HLCNode(node), now: { Date() })
+    return try SyncStore(database: database, tables: [SyncedTable("entries", keepConflicts: ["note"])], node: HLCNode(node), now: now)
 }
 
 private func writeRows(_ store: SyncStore, rows: Int) throws {

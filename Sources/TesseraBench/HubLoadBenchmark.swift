@@ -30,6 +30,9 @@ struct HubLoadRow {
     let seconds: Double
     /// Push start → a sibling's pull that brought the row, in nanoseconds.
     let latency: Summary
+    /// The same less the devices' own work in it (decoding and applying what they pulled): the
+    /// hub's part, and HTTP's, of the latency.
+    let hubLatency: Summary
     let hubCPUPerChange: Double
     let postgresCPUPerChange: Double?
 
@@ -91,7 +94,7 @@ func makeLoadPeople(devices: Int, hubs: HubProcesses, scratch: String, clock: Lo
     }
     let devicesByNumber = try logins.map { (number, _, _) in
         LoadDevice(token: tokens.withLock { $0[number]! }, hub: hubs.clients[number % hubs.clients.count],
-                   store: try loadDeviceStore(scratch + "/d\(number).sqlite", node: UInt64(number + 1), clock: clock))
+                   store: try benchDevice(scratch + "/d\(number).sqlite", node: UInt64(number + 1), statementCacheCapacity: 32, now: clock.now))
     }
     return counts.indices.map { person in
         LoadPerson(name: "load-\(person)", devices: logins.filter { $0.1 == person }.map { devicesByNumber[$0.0] })
@@ -119,7 +122,7 @@ func hubLoadRuns(hubs: HubProcesses, sizes: [Int], largest: Int, scratch: String
 /// Runs `rounds` rounds of the people's turns and measures them.
 /// `label` keeps the rows of one run apart from another's on the same people.
 func hubLoadRun(label: String, people: [LoadPerson], rounds: Int, hubs: HubProcesses, clock: LoadClock) async throws -> HubLoadRow {
-    let latencies = Mutex<[Double]>([])
+    let latencies = Mutex<[(all: Double, hub: Double)]>([])
     let changes = Mutex(0)
     let hubCPU = hubs.cpuNanoseconds(), postgresCPU = hubs.postgresCPUNanoseconds()
     let start = monotonicNanoseconds()
@@ -134,10 +137,11 @@ func hubLoadRun(label: String, people: [LoadPerson], rounds: Int, hubs: HubProce
                                                                   body: SyncWire.encode(written), contentType: "application/x-tessera-sync")
                 guard status == 200 else { throw BenchError("push: \(status) \(String(decoding: body, as: UTF8.self))") }
                 changes.withLock { $0 += written.count }
+                var onDevices: UInt64 = 0
                 for sibling in person.devices where sibling !== writer {
-                    try await pullUntil(sibling, has: row)
+                    onDevices += try await pullUntil(sibling, has: row)
                     let latency = Double(monotonicNanoseconds() - pushed)
-                    latencies.withLock { $0.append(latency) }
+                    latencies.withLock { $0.append((latency, latency - Double(onDevices))) }
                 }
             }
         }
@@ -146,24 +150,28 @@ func hubLoadRun(label: String, people: [LoadPerson], rounds: Int, hubs: HubProce
     let total = changes.withLock { $0 }
     let postgres = hubs.postgresCPUNanoseconds().map { $0 - (postgresCPU ?? 0) }
     return HubLoadRow(hubs: hubs.name, devices: people.reduce(0) { $0 + $1.devices.count }, people: people.count, changes: total,
-                      seconds: seconds, latency: Summary(latencies.withLock { $0 }),
+                      seconds: seconds, latency: Summary(latencies.withLock { $0.map(\.all) }),
+                      hubLatency: Summary(latencies.withLock { $0.map(\.hub) }),
                       hubCPUPerChange: (hubs.cpuNanoseconds() - hubCPU) / Double(total),
                       postgresCPUPerChange: postgres.map { $0 / Double(total) })
 }
 
 let loadPlugin = "dev.tessera.bench"
 
-/// Pulls (pages of up to 1,000) and applies until `row` is on the device.
-private func pullUntil(_ device: LoadDevice, has row: String) async throws {
+/// Pulls (pages of up to 1,000) and applies until `row` is on the device; returns the nanoseconds
+/// the device spent decoding and applying.
+private func pullUntil(_ device: LoadDevice, has row: String) async throws -> UInt64 {
+    var onDevice: UInt64 = 0
     for _ in 0..<100 {
         let after = device.cursor.withLock { $0 }
         let (status, headers, body) = try await device.hub.send("GET", "/v1/hub/sync/\(loadPlugin)/pull?after=\(after)&limit=1000", token: device.token)
         guard status == 200 else { throw BenchError("pull: \(status)") }
+        let applying = monotonicNanoseconds()
         let changes = try SyncWire.decode(body)
         if !changes.isEmpty { _ = try device.store.applyRemote(changes) }
+        onDevice += monotonicNanoseconds() - applying
         if let cursor = Int64(headers["Tessera-Sync-Cursor"] ?? "") { device.cursor.withLock { $0 = cursor } }
-        if changes.contains(where: { $0.row == row }) { return }
-        if headers["Tessera-Sync-More"] != "true", changes.isEmpty { continue }
+        if changes.contains(where: { $0.row == row }) { return onDevice }
     }
     throw BenchError("row \(row) never reached a sibling device")
 }
@@ -171,16 +179,6 @@ private func pullUntil(_ device: LoadDevice, has row: String) async throws {
 private func loadRowValues(round: Int) -> [String: SQLValue] {
     ["kind": .text(["bottle", "nap", "diaper"][round % 3]), "at": .text(String(format: "2026-03-02T08:%02d:00Z", round % 60)),
      "amount": .real(Double(60 + round % 120)), "note": .text(round % 3 == 0 ? "a bit fussy after" : ""), "author": .text("mum")]
-}
-
-/// A device's store: its own SQLite file with the host's settings, the devices' virtual clock.
-private func loadDeviceStore(_ path: String, node: UInt64, clock: LoadClock) throws -> SyncStore {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let database = try SQLiteDatabase(path: path, statementCacheCapacity: 32)
-    try database.withConnection {
-        try $0.execute("CREATE TABLE entries(id TEXT PRIMARY KEY, kind TEXT, at TEXT, amount REAL, note TEXT, author TEXT)")
-    }
-    return try SyncStore(database: database, tables: [SyncedTable("entries", keepConflicts: ["note"])], node: HLCNode(node), now: clock.now)
 }
 
 /// Runs `body` for each item, at most `limit` at once.
