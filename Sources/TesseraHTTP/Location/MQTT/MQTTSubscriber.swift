@@ -68,16 +68,34 @@ final class MQTTSubscriber: Sendable {
     private func session(_ handle: @escaping @Sendable (String, [UInt8]) async -> Void, subscribed: Subscribed) async throws {
         let settings = self.settings
         let tls = try settings.tls ? NIOSSLContext(configuration: Self.tlsConfiguration(settings)) : nil
+        let firstError = FirstError()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: Self.serverName(settings.host)))
+                        try channel.pipeline.syncOperations.addHandler(firstError)
                     }
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
+        // A refused handshake closes the channel, and the CONNECT written meanwhile may fail first
+        // ("I/O on closed channel"): the person is told the handshake's reason (a certificate not
+        // trusted) rather than that.
+        do {
+            try await exchange(on: channel, handle, subscribed: subscribed)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw firstError.value.withLock { $0 } ?? error
+        }
+    }
+
+    /// The packets of one connection: CONNECT, then what the broker sends, until it ends.
+    private func exchange(on channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, _ handle: @escaping @Sendable (String, [UInt8]) async -> Void,
+                          subscribed: Subscribed) async throws {
+        let settings = self.settings
         try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(MQTTPacket.connect(clientID: settings.clientID, username: settings.username, password: settings.password,
                                                         keepAlive: settings.keepAlive, cleanSession: false))
@@ -121,6 +139,19 @@ final class MQTTSubscriber: Sendable {
                 try await group.next()
                 group.cancelAll()
             }
+        }
+    }
+
+    /// Keeps the first error the channel's pipeline reports (TLS's, when its handshake fails) and
+    /// passes every error on.
+    final class FirstError: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        let value = Mutex<(any Error)?>(nil)
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            value.withLock { if $0 == nil { $0 = error } }
+            context.fireErrorCaught(error)
         }
     }
 
