@@ -43,22 +43,11 @@ public final class FrameConnection: Sendable {
         try writing.withLock { _ in try Self.writeAll(fd, frame) }
     }
 
-    /// Reads one frame; `nil` when the peer closed the socket between frames.
-    public func receive() throws -> JSONValue? {
-        try receive { body in
-            do { return try JSONValue(parsing: body) } catch { throw FrameError.notJSON("\(error)") }
-        }
-    }
-
     /// Reads one message (``PeerMessage``); `nil` when the peer closed the socket between frames.
     public func receiveMessage() throws -> PeerMessage? {
-        try receive { body in try PeerMessage(frame: body) }
-    }
-
-    private func receive<Message>(_ read: (ArraySlice<UInt8>) throws -> Message) throws -> Message? {
         try reading.withLock { buffer in
             while true {
-                if let body = try buffer.nextFrame() { return try read(body) }
+                if let body = try buffer.nextFrame() { return try PeerMessage(frame: body) }
                 // Asleep in `ppoll`, not in `read(2)`: a thread asleep in `read` on a Unix stream
                 // socket is woken each time the peer *reads* from it (the kernel signals write
                 // space on the same wait queue), so it woke once for nothing on every call the
