@@ -1,5 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // The Tessera SDK: the one shared library that the host and every plugin link.
+//
+// 6.2, not lower, on purpose: the SDK builds with `-enable-library-evolution`, an unsafe flag, and
+// SwiftPM takes a package with unsafe flags named by version (`.package(url:from:)`, as plugins
+// name an SDK exported by `tessera sdk export`) only when its manifest says 6.2 or later; with 6.0
+// it refused: "the target 'TesseraSDK' in product 'TesseraSDK' contains unsafe build flags".
 //
 // Plugins depend on two products of this package:
 // - `TesseraSDK`, a dynamic library built with library evolution, so the host and all plugins share

@@ -3,16 +3,18 @@ import Foundation
 import TesseraLoader
 import TesseraSDK
 
-/// `tessera new-plugin NAME [--dir D] [--id ID] [--sdk PATH]`: writes a plugin package that builds on
-/// its own with `swift build`, from the templates in ``PluginTemplate``.
+/// `tessera new-plugin NAME [--dir D] [--id ID] [--sdk PATH | --sdk-url URL]`: writes a plugin package
+/// that builds on its own with `swift build`, from the templates in ``PluginTemplate``.
 struct NewPlugin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-plugin",
         abstract: "Create a plugin package: Package.swift, a plugin with two storage-backed operations, its manifest, its tests, a README.",
         discussion: """
-            Creates the folder D/NAME (it must not exist, or be empty). The package depends on the SDK package by path: \
-            --sdk, else the sdk folder of the repository this tessera was built in; its tests depend on that repository's \
-            test harness (TesseraTesting). Build it with `swift build` and test it with `swift test` in that folder.
+            Creates the folder D/NAME (it must not exist, or be empty). By default the package names the sdk folder of \
+            the repository this tessera was built in by path, and its tests use that repository's test harness \
+            (TesseraTesting). An SDK exported by `tessera sdk export` (--sdk DIR) or published from one (--sdk-url URL) \
+            is named by URL and version, `from: "\(SDKExport.version)"`, and the package has no tests (the harness is \
+            the host's runtime). Build it with `swift build`, and test it with `swift test`, in that folder.
             """)
 
     @Argument(help: "The plugin's product name, a Swift identifier such as Notes (its library is lib<NAME>.so).")
@@ -23,17 +25,19 @@ struct NewPlugin: AsyncParsableCommand {
     var id: String?
     @Option(name: .long, help: "The SDK package folder (default: the sdk folder of the repository this tessera was built in).")
     var sdk: String?
+    @Option(name: .customLong("sdk-url"), help: "The git URL of an exported SDK (`tessera sdk export`), named by version.")
+    var sdkURL: String?
 
     func run() async throws {
         try await reportingErrors {
             try PluginTemplate.validate(name: name)
             let pluginID = id ?? PluginTemplate.defaultID(for: name)
             try PluginTemplate.validate(id: pluginID, derived: id == nil)
-            let sdkPath = try PluginTemplate.sdkFolder(option: sdk)
+            let sdkReference = try PluginTemplate.sdkReference(folder: sdk, url: sdkURL)
             let folder = PluginTemplate.absolute(((dir ?? ".") as NSString).appendingPathComponent(name))
             try PluginTemplate.checkEmpty(folder)
 
-            let files = PluginTemplate.files(name: name, id: pluginID, sdk: sdkPath, tessera: PluginTemplate.executablePath ?? "tessera")
+            let files = PluginTemplate.files(name: name, id: pluginID, sdk: sdkReference, tessera: PluginTemplate.executablePath ?? "tessera")
             do {
                 for (path, text) in files {
                     let full = (folder as NSString).appendingPathComponent(path)
@@ -46,8 +50,8 @@ struct NewPlugin: AsyncParsableCommand {
             }
 
             let tessera = PluginTemplate.executablePath ?? "tessera"
-            let testStep = PluginTemplate.harness(besideSDK: sdkPath) == nil ? "" : "\n  swift test"
-            say("created plugin \(pluginID) in \(folder) (SDK: \(sdkPath)):")
+            let testStep = sdkReference.harness == nil ? "" : "\n  swift test"
+            say("created plugin \(pluginID) in \(folder) (SDK: \(sdkReference.description)):")
             for (path, _) in files { say("  \(path)") }
             say("""
                 next:
@@ -118,10 +122,6 @@ enum PluginTemplate {
 
     /// The repository whose `TesseraTesting` a new package's tests use: the one the SDK folder is
     /// in, if it has the harness (an SDK exported by `tessera sdk export` has none beside it).
-    ///
-    /// The SDK is always named by path: SwiftPM refuses a package depended on by version whose
-    /// targets use unsafe flags ("the target 'TesseraSDK' in product 'TesseraSDK' contains unsafe
-    /// build flags"), and the SDK needs `-enable-library-evolution`, which has no safe setting.
     static func harness(besideSDK sdk: String) -> String? {
         let repository = (sdk as NSString).deletingLastPathComponent
         return FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting") ? repository : nil
@@ -150,6 +150,23 @@ enum PluginTemplate {
         throw CLIError(code: .failure, message: "cannot find the SDK package: no folder above \(executablePath ?? "this tessera") has sdk/Package.swift; pass --sdk PATH (the sdk folder of the Tessera repository)")
     }
 
+    /// How the new package names the SDK: `--sdk-url`, or `--sdk` when it is an export (a git
+    /// repository tagged with this SDK's version), by URL and version; else the folder by path.
+    static func sdkReference(folder: String?, url: String?) throws -> SDKReference {
+        if let url {
+            guard folder == nil else { throw CLIError(code: .invalidInput, message: "--sdk and --sdk-url: give one of them, not both") }
+            guard let parsed = URL(string: url), parsed.scheme != nil, !parsed.lastPathComponent.isEmpty, parsed.lastPathComponent != "/" else {
+                throw CLIError(code: .invalidInput, message: "--sdk-url: expected the git URL of an exported SDK (such as https://example.org/tessera-sdk.git or file:///srv/tessera-sdk), found '\(url)'")
+            }
+            return .version(url: url, version: SDKExport.version)
+        }
+        let path = try sdkFolder(option: folder)
+        if folder != nil, harness(besideSDK: path) == nil, SDKExport.isTagged(path) {
+            return .export(at: path)
+        }
+        return .path(path)
+    }
+
     static func isSDKPackage(_ path: String) -> Bool {
         guard let text = FileManager.default.contents(atPath: path + "/Package.swift") else { return false }
         return String(decoding: text, as: UTF8.self).contains(#""TesseraSDK""#)
@@ -174,16 +191,18 @@ enum PluginTemplate {
     // MARK: Files
 
     /// The package's files (path relative to the package folder, text), in the order they are listed.
-    static func files(name: String, id: String, sdk: String, tessera: String) -> [(String, String)] {
+    static func files(name: String, id: String, sdk: SDKReference, tessera: String) -> [(String, String)] {
         // The harness comes from the repository the SDK is in; SwiftPM names a package depended on
         // by path after its folder.
-        let harness = Self.harness(besideSDK: sdk)
+        let harness = sdk.harness
         let repository = harness ?? ""
         let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
         let values = [
             "NAME": name,
             "ID": id,
-            "SDK": escaped(sdk),
+            "SDK_DEPENDENCY": sdk.dependency,
+            "SDK_PACKAGE": escaped(sdk.packageName),
+            "SDK_WHERE": sdk.readmeDescription,
             "TESSERA": tessera,
             "ABI": "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor)",
             "TOOLCHAIN": HostIdentity.current.swiftVersion,
@@ -234,16 +253,16 @@ enum PluginTemplate {
             dependencies: [
                 // The Tessera SDK package. The host and its plugins must be built from the same SDK
                 // sources with the same Swift ({{TOOLCHAIN}}): Linux has no Swift ABI stability.
-                .package(name: "TesseraSDK", path: "{{SDK}}"),{{HARNESS_DEPENDENCY}}
+                {{SDK_DEPENDENCY}},{{HARNESS_DEPENDENCY}}
             ],
             targets: [
                 .target(name: "{{NAME}}", dependencies: [
                     // The one shared SDK library, libTesseraSDK.so: link it, never copy its sources in
                     // (the host refuses a plugin that carries its own copy of the SDK).
-                    .product(name: "TesseraSDK", package: "TesseraSDK"),
+                    .product(name: "TesseraSDK", package: "{{SDK_PACKAGE}}"),
                     // The stamp the host reads before it loads anything: the SDK ABI and the compiler
                     // this plugin was built with.
-                    .product(name: "TesseraPluginStamp", package: "TesseraSDK"),
+                    .product(name: "TesseraPluginStamp", package: "{{SDK_PACKAGE}}"),
                 ]),{{TEST_TARGET}}
             ],
             swiftLanguageModes: [.v6]
@@ -459,7 +478,7 @@ enum PluginTemplate {
         | --- | --- |
         | `Sources/{{NAME}}/{{NAME}}Plugin.swift` | the plugin: its migrations, its operation handlers, the entry symbol |
         | `manifest.json` | what the host reads before loading any code: id, capabilities, operations and their JSON Schemas |
-        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package at `{{SDK}}` |{{TESTS_ROW}}
+        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package {{SDK_WHERE}} |{{TESTS_ROW}}
 
         It needs Swift {{TOOLCHAIN}} exactly, the compiler the host was built with. Below, `tessera` is the
         host's command ({{TESSERA}}).
@@ -516,4 +535,60 @@ enum PluginTemplate {
         .tessera/
 
         """
+}
+
+/// How a plugin's package names the SDK package.
+enum SDKReference {
+    /// A folder, by path: a checkout's `sdk/` (whose repository holds the test harness) or any copy.
+    case path(String)
+    /// An export (`tessera sdk export`) at a git URL, by version, as SwiftPM users name packages:
+    /// `from:` takes any later minor of the same major, which only adds to the SDK.
+    case version(url: String, version: String)
+
+    /// An export in a local folder, named by its `file://` URL and this SDK's version.
+    static func export(at folder: String) -> SDKReference {
+        // Not a directory URL: SwiftPM would keep its trailing slash in the package's text.
+        .version(url: URL(fileURLWithPath: folder, isDirectory: false).absoluteString, version: SDKExport.version)
+    }
+
+    /// The line in the package's `dependencies`.
+    var dependency: String {
+        switch self {
+        case .path(let path): #".package(name: "TesseraSDK", path: "\#(PluginTemplate.escaped(path))")"#
+        case .version(let url, let version): #".package(url: "\#(PluginTemplate.escaped(url))", from: "\#(version)")"#
+        }
+    }
+
+    /// What `.product(name:package:)` calls the package: its name when named by path, else
+    /// SwiftPM's identity of the URL (its last part, without `.git`, in lowercase).
+    var packageName: String {
+        switch self {
+        case .path: return "TesseraSDK"
+        case .version(let url, _):
+            let last = URL(string: url)?.lastPathComponent ?? url
+            return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
+        }
+    }
+
+    /// The repository whose test harness the package's tests use, if any.
+    var harness: String? {
+        if case .path(let path) = self { return PluginTemplate.harness(besideSDK: path) }
+        return nil
+    }
+
+    /// For the command's output.
+    var description: String {
+        switch self {
+        case .path(let path): path
+        case .version(let url, let version): "\(url), from version \(version)"
+        }
+    }
+
+    /// For the package's README table.
+    var readmeDescription: String {
+        switch self {
+        case .path(let path): "at `\(path)`"
+        case .version(let url, let version): "from `\(url)`, version \(version) or a later one with the same major"
+        }
+    }
 }

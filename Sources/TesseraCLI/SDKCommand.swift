@@ -18,9 +18,9 @@ struct SDK: AsyncParsableCommand {
                 DIR must not exist, or be empty. It gets the SDK package (Package.swift; the Swift library; the C headers \
                 of the plugin ABI and of the stamp), .swift-version with the one Swift version plugins must be built \
                 with, and a README; then one git commit, tagged with the SDK's version (its ABI version, such as 1.10.0), \
-                so that it can be published and a checkout of a version named. A plugin names the folder by path \
-                (SwiftPM refuses unsafe flags, which the SDK's library evolution needs, in a package named by version): \
-                `tessera new-plugin NAME --sdk DIR` writes such a package.
+                so that it can be published and a plugin can name it by URL and version, \
+                `.package(url: "file:///path/to/DIR", from: "1.10.0")` or the URL it is published at. \
+                `tessera new-plugin NAME --sdk DIR` (or --sdk-url URL) writes such a package.
                 """)
 
         @Argument(help: "The folder to write (it must not exist, or be empty).")
@@ -34,11 +34,12 @@ struct SDK: AsyncParsableCommand {
                 let folder = PluginTemplate.absolute(dir)
                 try PluginTemplate.checkEmpty(folder, otherwise: "choose another DIR, or remove it")
                 try SDKExport.write(from: source, to: folder)
+                let reference = SDKReference.export(at: folder)
                 say("""
                     exported the Tessera SDK \(SDKExport.version) (Swift \(HostIdentity.current.swiftVersion)) to \(folder), a git repository tagged \(SDKExport.version)
-                    a plugin's Package.swift names it by path:
-                      .package(name: "TesseraSDK", path: "\(PluginTemplate.escaped(folder))")
-                    or make a new plugin on it:
+                    a plugin's Package.swift names it by URL and version (or the URL you publish it at):
+                      \(reference.dependency)
+                    and links .product(name: "TesseraSDK", package: "\(reference.packageName)") and TesseraPluginStamp; or make a new plugin on it:
                       \(PluginTemplate.shellQuoted(PluginTemplate.executablePath ?? "tessera")) new-plugin NAME --sdk \(PluginTemplate.shellQuoted(folder))
                     """)
             }
@@ -73,6 +74,13 @@ enum SDKExport {
         try commitAndTag(folder)
     }
 
+    /// Whether `folder` is a git repository with the tag ``version``: an export of this SDK.
+    static func isTagged(_ folder: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: folder + "/.git") else { return false }
+        let (status, output) = ExternalCommand.run("git", ["tag", "--list", version], in: folder, mergingErrors: false)
+        return status == 0 && output.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == version }
+    }
+
     /// One commit of everything, tagged ``version``. The author is the exporting tool, so that it
     /// works on a machine with no git identity set.
     static func commitAndTag(_ folder: String) throws {
@@ -103,12 +111,14 @@ enum SDKExport {
 
         - Build plugins with Swift \(HostIdentity.current.swiftVersion) exactly (`.swift-version`): Linux has no
           Swift ABI stability, and a host refuses a plugin built by another compiler.
-        - Name it by path, `.package(name: "TesseraSDK", path: "/path/to/this/folder")`, then the
-          products `.product(name: "TesseraSDK", package: "TesseraSDK")` and `TesseraPluginStamp`.
-          Not by URL and version: SwiftPM refuses a package named by version whose targets use
-          unsafe flags, and the SDK needs `-enable-library-evolution`. The tag marks the version,
-          so that a checkout of it can be named.
-        - `tessera new-plugin NAME --sdk /path/to/this/folder` makes a plugin package on it.
+        - Name it by URL and version, as any package: `.package(url: "file:///path/to/this/folder",
+          from: "\(version)")`, or the URL this repository is published at; then the products
+          `.product(name: "TesseraSDK", package: "<the URL's last part, lowercased>")` and
+          `TesseraPluginStamp`. `from:` takes later minors of the same major, which only add.
+          (The manifest says `swift-tools-version:6.2`: SwiftPM takes a package named by version
+          whose targets use unsafe flags, here `-enable-library-evolution`, only from 6.2 on.)
+        - `tessera new-plugin NAME --sdk /path/to/this/folder` (or `--sdk-url URL`) makes a plugin
+          package on it.
         - The C headers of the plugin ABI are in `Sources/CTesseraABI/include`.
 
         """
