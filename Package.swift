@@ -211,7 +211,10 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraClock", "TesseraTestFixtures", "TesseraSQLite",
             "TesseraNotifications", "TesseraIsolation", "TesseraSecrets", "TesseraSchema", sdk,
         ]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", "TesseraLoader", sdk]),
+        .testTarget(name: "TesseraCLITests", dependencies: [
+            "TesseraTestFixtures", "TesseraSecrets", "TesseraFioEmulator", "TesseraLoader", sdk,
+            .product(name: "TesseraPluginTesting", package: "sdk"),  // HostedPluginTests: the harness new-plugin wires
+        ]),
         .testTarget(name: "TesseraExampleTests", dependencies: ["TesseraExample", "TesseraHello", "TesseraTesting"]),
         // Fio banka's REST API on loopback, for the finance module's import tests.
         .target(name: "TesseraFioEmulator", dependencies: [

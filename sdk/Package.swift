@@ -29,6 +29,9 @@ let package = Package(
         .library(name: "TesseraPluginStamp", type: .static, targets: ["TesseraPluginStamp"]),
         // The C ABI's headers (tessera_plugin.h), for a plugin written in C and built by SwiftPM.
         .library(name: "TesseraPluginCABI", targets: ["CTesseraABI"]),
+        // A plugin's tests against the real host, run as its `tessera` command (HostedPlugin): it
+        // builds nothing of the host, so a plugin's first test build takes seconds.
+        .library(name: "TesseraPluginTesting", targets: ["TesseraPluginTesting"]),
     ],
     targets: [
         // The C header of the entry/stamp ABI: plain C structs, size first, append-only.
@@ -43,6 +46,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enable-library-evolution", "-no-verify-emitted-module-interface"]
                                          + (sdkWarnings ? [] : ["-suppress-warnings"]))]
         ),
+        // Linked into a plugin's test binary only, never into a plugin: no library evolution.
+        .target(name: "TesseraPluginTesting", dependencies: ["TesseraSDK"]),
         .testTarget(name: "TesseraSDKTests", dependencies: ["TesseraSDK"]),
     ],
     swiftLanguageModes: [.v6]

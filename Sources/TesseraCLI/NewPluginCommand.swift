@@ -11,10 +11,10 @@ struct NewPlugin: AsyncParsableCommand {
         abstract: "Create a plugin package: Package.swift, a plugin with two storage-backed operations, its manifest, its tests, a README.",
         discussion: """
             Creates the folder D/NAME (it must not exist, or be empty). By default the package names the sdk folder of \
-            the repository this tessera was built in by path, and its tests use that repository's test harness \
-            (TesseraTesting). An SDK exported by `tessera sdk export` (--sdk DIR) or published from one (--sdk-url URL) \
-            is named by URL and version, `from: "\(SDKExport.version)"`, and the package has no tests (the harness is \
-            the host's runtime). Build it with `swift build`, and test it with `swift test`, in that folder.
+            the repository this tessera was built in by path; an SDK exported by `tessera sdk export` (--sdk DIR) or \
+            published from one (--sdk-url URL) is named by URL and version, `from: "\(SDKExport.version)"`. Its tests \
+            run the plugin in the host through this tessera's command (the SDK's TesseraPluginTesting). Build it with \
+            `swift build`, and test it with `swift test`, in that folder.
             """)
 
     @Argument(help: "The plugin's product name, a Swift identifier such as Notes (its library is lib<NAME>.so).")
@@ -50,14 +50,14 @@ struct NewPlugin: AsyncParsableCommand {
             }
 
             let tessera = PluginTemplate.executablePath ?? "tessera"
-            let testStep = sdkReference.harness == nil ? "" : "\n  swift test"
             say("created plugin \(pluginID) in \(folder) (SDK: \(sdkReference.description)):")
             for (path, _) in files { say("  \(path)") }
             say("""
                 next:
                   cd \(PluginTemplate.shellQuoted(folder))
                   swift build
-                  \(PluginTemplate.shellQuoted(tessera)) plugins verify .build/debug/lib\(name).so --manifest manifest.json --load\(testStep)
+                  \(PluginTemplate.shellQuoted(tessera)) plugins verify .build/debug/lib\(name).so --manifest manifest.json --load
+                  swift test
                 README.md shows how to run it in a host.
                 """)
         }
@@ -120,9 +120,9 @@ enum PluginTemplate {
 
     // MARK: The SDK a package names
 
-    /// The repository whose `TesseraTesting` a new package's tests use: the one the SDK folder is
-    /// in, if it has the harness (an SDK exported by `tessera sdk export` has none beside it).
-    static func harness(besideSDK sdk: String) -> String? {
+    /// The Tessera repository the SDK folder is in, if it is a checkout's `sdk/` (an SDK exported
+    /// by `tessera sdk export` has none around it).
+    static func repository(besideSDK sdk: String) -> String? {
         let repository = (sdk as NSString).deletingLastPathComponent
         return FileManager.default.fileExists(atPath: repository + "/Sources/TesseraTesting") ? repository : nil
     }
@@ -161,7 +161,7 @@ enum PluginTemplate {
             return .version(url: url, version: SDKExport.version)
         }
         let path = try sdkFolder(option: folder)
-        if folder != nil, harness(besideSDK: path) == nil, SDKExport.isTagged(path) {
+        if folder != nil, repository(besideSDK: path) == nil, SDKExport.isTagged(path) {
             return .export(at: path)
         }
         return .path(path)
@@ -192,11 +192,9 @@ enum PluginTemplate {
 
     /// The package's files (path relative to the package folder, text), in the order they are listed.
     static func files(name: String, id: String, sdk: SDKReference, tessera: String) -> [(String, String)] {
-        // The harness comes from the repository the SDK is in; SwiftPM names a package depended on
-        // by path after its folder.
-        let harness = sdk.harness
-        let repository = harness ?? ""
-        let schema = repository + "/manifests/schema/plugin-manifest.schema.json"
+        // The manifest's `$schema` points into the repository the SDK folder is in, when there is one.
+        let repository = sdk.repository
+        let schema = (repository ?? "") + "/manifests/schema/plugin-manifest.schema.json"
         let values = [
             "NAME": name,
             "ID": id,
@@ -206,31 +204,19 @@ enum PluginTemplate {
             "TESSERA": tessera,
             "ABI": "\(SDKVersion.loadedMajor).\(SDKVersion.loadedMinor)",
             "TOOLCHAIN": HostIdentity.current.swiftVersion,
-            "HOST": escaped(repository),
-            "HOSTPACKAGE": escaped((repository as NSString).lastPathComponent),
-            "HARNESS_DEPENDENCY": harness == nil ? "" : harnessDependency,
-            "TEST_TARGET": harness == nil ? "" : testTarget,
-            "TESTS_ROW": harness == nil ? "" : "\n| `Tests/{{NAME}}Tests/{{NAME}}Tests.swift` | its tests, on the host's test harness (`TesseraTesting`) and a virtual clock |",
-            "TEST_COMMAND": harness == nil ? "" : "\nswift test",
-            "TEST_PARAGRAPH": harness == nil ? "" : """
-                `swift test` runs the tests in `Tests/`: the plugin's real code on the host's real storage and
-                clock, in-process, on a virtual clock. The first run builds the host's runtime into `.build`
-                (not its HTTP edge or hub).
-
-
-                """,
-            "SCHEMA": harness != nil && FileManager.default.fileExists(atPath: schema)
+            "TESSERA_LITERAL": escaped(tessera),
+            "SCHEMA": repository != nil && FileManager.default.fileExists(atPath: schema)
                 ? "\n  \"$schema\": \"\(escaped(URL(fileURLWithPath: schema).absoluteString))\"," : "",
         ]
         func fill(_ template: String) -> String {
-            // Twice: a value may itself hold placeholders (the harness's dependency names {{HOST}}).
+            // Twice: a value may itself hold placeholders (the test target names {{NAME}}).
             let once = values.reduce(template) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
             return values.reduce(once) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
         }
         return [
             ("Package.swift", fill(packageSwift)),
             ("Sources/\(name)/\(name)Plugin.swift", fill(pluginSwift)),
-        ] + (harness == nil ? [] : [("Tests/\(name)Tests/\(name)Tests.swift", fill(testsSwift))]) + [
+            ("Tests/\(name)Tests/\(name)Tests.swift", fill(testsSwift)),
             ("manifest.json", fill(manifestJSON)),
             ("README.md", fill(readme)),
             (".gitignore", gitignore),
@@ -253,7 +239,7 @@ enum PluginTemplate {
             dependencies: [
                 // The Tessera SDK package. The host and its plugins must be built from the same SDK
                 // sources with the same Swift ({{TOOLCHAIN}}): Linux has no Swift ABI stability.
-                {{SDK_DEPENDENCY}},{{HARNESS_DEPENDENCY}}
+                {{SDK_DEPENDENCY}},
             ],
             targets: [
                 .target(name: "{{NAME}}", dependencies: [
@@ -263,65 +249,57 @@ enum PluginTemplate {
                     // The stamp the host reads before it loads anything: the SDK ABI and the compiler
                     // this plugin was built with.
                     .product(name: "TesseraPluginStamp", package: "{{SDK_PACKAGE}}"),
-                ]),{{TEST_TARGET}}
+                ]),
+                // Its tests: the plugin as the host runs it, through the host's command (TesseraPluginTesting).
+                .testTarget(name: "{{NAME}}Tests", dependencies: [
+                    "{{NAME}}", .product(name: "TesseraPluginTesting", package: "{{SDK_PACKAGE}}"),
+                ]),
             ],
             swiftLanguageModes: [.v6]
         )
 
         """#
 
-    /// The Tessera repository as a dependency of the plugin's package (its tests' harness).
-    static let harnessDependency = """
-
-                // The Tessera repository, for its test harness (TesseraTesting): the plugin's real code
-                // on the host's real capabilities, in-process, on a virtual clock. Only the tests use it.
-                .package(path: "{{HOST}}"),
-        """
-
-    /// The plugin's test target, wired to the harness.
-    static let testTarget = """
-
-                .testTarget(name: "{{NAME}}Tests", dependencies: [
-                    "{{NAME}}", .product(name: "TesseraTesting", package: "{{HOSTPACKAGE}}"),
-                ]),
-        """
-
     static let testsSwift = #"""
-        // {{NAME}}'s tests: the plugin's real code on the host's real storage and clock, in this process,
-        // on a virtual clock that starts at 2026-01-01T00:00:00Z and moves only when a test moves it.
-        // `swift test` runs them.
+        // {{NAME}}'s tests: the plugin as the host runs it. Each test gets a deployment of this plugin
+        // alone, a data directory of its own and a virtual clock that starts at 2026-01-01T00:00:00Z and
+        // moves only when the test moves it; each call runs the host's command (`tessera call`) on the
+        // library `swift test` has just built. `swift test` runs them.
         //
-        // The same tests run the plugin in the process tier (its library in a child process, every
-        // capability call across a socket) with TESSERA_TEST_ISOLATION=process, once `swift build` and
-        // `swift build --product tessera-plugin-runner` have built the library and the host's runner.
+        // The host is $TESSERA if set, else the tessera that made this package. With
+        // TESSERA_TEST_ISOLATION=process it runs the plugin in its process tier (a child process,
+        // every capability call across a socket).
 
         import Foundation
         import Testing
-        import TesseraTesting
-        @testable import {{NAME}}
+        import TesseraPluginTesting
+        import TesseraSDK
 
         /// manifest.json, found from this file's path, so that the tests run from any folder.
         let manifest = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("manifest.json").path
 
+        /// The tessera that made this package.
+        let tessera = "{{TESSERA_LITERAL}}"
+
         @Test func itemsAreListedNewestFirstWithTheHostsTime() async throws {
-            let host = try await PluginTestHost(manifest: manifest, plugin: { {{NAME}}Plugin() })
+            let host = try await HostedPlugin(manifest: manifest, tessera: tessera)
             let first = try await host.call("add-item", ["text": "buy milk"])
             #expect(first["createdAt"] == "2026-01-01T00:00:00Z")
-            _ = try await host.advanceClock(by: 3600)  // an hour later, on the virtual clock
-            _ = try await host.call("add-item", ["text": "call the bank"])
+            try await host.advanceClock(by: "1h")  // an hour later, on the virtual clock
+            try await host.call("add-item", ["text": "call the bank"])
             let items = try await host.call("list-items")["items"]?.arrayValue ?? []
             #expect(items.map { $0["text"] } == ["call the bank", "buy milk"])
             #expect(items.first?["createdAt"] == "2026-01-01T01:00:00Z")
-            await host.stop()
+            host.stop()
         }
 
         @Test func anEmptyItemIsRefusedByTheManifestsSchema() async throws {
-            let host = try await PluginTestHost(manifest: manifest, plugin: { {{NAME}}Plugin() })
+            let host = try await HostedPlugin(manifest: manifest, tessera: tessera)
             let refusal = await #expect(throws: PluginError.self) { try await host.call("add-item", ["text": ""]) }
             #expect(refusal?.field == "$.text")
-            await host.stop()
+            host.stop()
         }
 
         """#
@@ -478,7 +456,8 @@ enum PluginTemplate {
         | --- | --- |
         | `Sources/{{NAME}}/{{NAME}}Plugin.swift` | the plugin: its migrations, its operation handlers, the entry symbol |
         | `manifest.json` | what the host reads before loading any code: id, capabilities, operations and their JSON Schemas |
-        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package {{SDK_WHERE}} |{{TESTS_ROW}}
+        | `Package.swift` | builds `lib{{NAME}}.so`, linking the Tessera SDK package {{SDK_WHERE}} |
+        | `Tests/{{NAME}}Tests/{{NAME}}Tests.swift` | its tests: the plugin as the host runs it, on a virtual clock (`TesseraPluginTesting`) |
 
         It needs Swift {{TOOLCHAIN}} exactly, the compiler the host was built with. Below, `tessera` is the
         host's command ({{TESSERA}}).
@@ -487,10 +466,16 @@ enum PluginTemplate {
 
         ```sh
         swift build
-        tessera plugins verify .build/debug/lib{{NAME}}.so --manifest manifest.json --load{{TEST_COMMAND}}
+        tessera plugins verify .build/debug/lib{{NAME}}.so --manifest manifest.json --load
+        swift test
         ```
 
-        {{TEST_PARAGRAPH}}`verify` runs the host's three gates on the library: the file (stamp, toolchain, a link to the
+        `swift test` runs the tests in `Tests/`: each loads the library as the host does, with the
+        capabilities its manifest requires and a virtual clock, and calls it through the host's command
+        (`$TESSERA` if set, else {{TESSERA}}). The harness builds nothing of the host, so the first run
+        takes seconds after `swift build`.
+
+        `verify` runs the host's three gates on the library: the file (stamp, toolchain, a link to the
         shared SDK), `dlopen`, and the handshake (the entry symbol's id must equal the manifest's). A
         refusal is one line saying what to fix.
 
@@ -539,7 +524,7 @@ enum PluginTemplate {
 
 /// How a plugin's package names the SDK package.
 enum SDKReference {
-    /// A folder, by path: a checkout's `sdk/` (whose repository holds the test harness) or any copy.
+    /// A folder, by path: a checkout's `sdk/`, or any copy.
     case path(String)
     /// An export (`tessera sdk export`) at a git URL, by version, as SwiftPM users name packages:
     /// `from:` takes any later minor of the same major, which only adds to the SDK.
@@ -570,9 +555,9 @@ enum SDKReference {
         }
     }
 
-    /// The repository whose test harness the package's tests use, if any.
-    var harness: String? {
-        if case .path(let path) = self { return PluginTemplate.harness(besideSDK: path) }
+    /// The Tessera repository around the SDK folder, if any.
+    var repository: String? {
+        if case .path(let path) = self { return PluginTemplate.repository(besideSDK: path) }
         return nil
     }
 

@@ -47,12 +47,14 @@ import TesseraTestFixtures
         #expect(verified.stdout.contains("gate 3 ok (handshake: com.example.notes"))
         print("plugin guide, step 1 without its tests (generate, swift build, verify): \(ContinuousClock.now - started)")
 
-        // Its own tests, on the harness, from the first minute.
+        // Its own tests, on the SDK's harness (the host's command), from the first minute.
         let testing = ContinuousClock.now
         let tested = try await guide.run(generate[3], in: &here)
         #expect(tested.status == 0, "\(generate[3]) failed:\n\(tested.stdout.suffix(4000))\n\(tested.stderr.suffix(4000))")
         #expect(tested.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/), "\(tested.stdout.suffix(2000))")
-        print("plugin guide, swift test (first build of the harness, two tests): \(ContinuousClock.now - testing)")
+        let testWarnings = (tested.stdout + tested.stderr).split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(testWarnings.isEmpty, "\(testWarnings.prefix(3).joined(separator: "\n"))")
+        print("plugin guide, swift test (first build of the tests and their harness, two tests): \(ContinuousClock.now - testing)")
 
         // The conformance check, as the guide runs it on the fresh package.
         let checked = try await guide.run(generate[4], in: &here)
@@ -117,11 +119,14 @@ import TesseraTestFixtures
         #expect(manifest["sdk"]?["toolchain"] == "6.3.1")
         let packageSwift = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
         #expect(packageSwift.contains(#"path: "\#(Fixtures.repositoryRoot)/sdk""#))
-        // The test target on the repository's harness, named as SwiftPM names a path dependency: its folder.
-        #expect(packageSwift.contains(#".package(path: "\#(Fixtures.repositoryRoot)")"#))
-        let repositoryFolder = (Fixtures.repositoryRoot as NSString).lastPathComponent
+        // The test target on the SDK's harness, which runs the host's command: not on this
+        // repository, whose runtime it would build.
+        #expect(!packageSwift.contains(#".package(path: "\#(Fixtures.repositoryRoot)")"#))
         #expect(packageSwift.contains(#".testTarget(name: "My_NotesTests""#))
-        #expect(packageSwift.contains(#".product(name: "TesseraTesting", package: "\#(repositoryFolder)")"#))
+        #expect(packageSwift.contains(#".product(name: "TesseraPluginTesting", package: "TesseraSDK")"#))
+        let tests = try String(contentsOfFile: package + "/Tests/My_NotesTests/My_NotesTests.swift", encoding: .utf8)
+        #expect(tests.contains(#"let tessera = "\#(Fixtures.tesseraExecutable)""#), "the tessera that made it runs the tests")
+        #expect(tests.contains("HostedPlugin(manifest: manifest, tessera: tessera)") && !tests.contains("{{"))
         #expect(packageSwift.contains(#".product(name: "TesseraPluginStamp", package: "TesseraSDK")"#))
         let plugin = try String(contentsOfFile: package + "/Sources/My_Notes/My_NotesPlugin.swift", encoding: .utf8)
         #expect(plugin.contains(#"PluginExport.descriptor(id: "com.example.my-notes") { My_NotesPlugin() }"#))

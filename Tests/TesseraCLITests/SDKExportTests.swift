@@ -39,7 +39,7 @@ import TesseraTestFixtures
         #expect(packageSwift.contains(dependency), "\(packageSwift)")
         #expect(packageSwift.contains(#".product(name: "TesseraSDK", package: "tessera-sdk")"#), "\(packageSwift)")
         #expect(!packageSwift.contains("TesseraTesting") && !packageSwift.contains(Fixtures.repositoryRoot))
-        #expect(!FileManager.default.fileExists(atPath: package + "/Tests"))
+        #expect(packageSwift.contains(#".product(name: "TesseraPluginTesting", package: "tessera-sdk")"#))
 
         let built = try await runDetached("/usr/bin/env", ["swift", "build"], directory: package)
         try #require(built.status == 0, "swift build failed:\n\(built.stdout)\n\(built.stderr)")
@@ -51,6 +51,10 @@ import TesseraTestFixtures
         let verified = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "verify", library, "--manifest", package + "/manifest.json", "--load"])
         #expect(verified.status == 0, "\(verified.stdout)\n\(verified.stderr)")
         #expect(verified.stdout.contains("gate 3 ok (handshake: com.example.notes"), "\(verified.stdout)")
+        // Its tests too: the export's harness runs the plugin in the host through its command.
+        let tested = try await runDetached("/usr/bin/env", ["swift", "test"], directory: package)
+        #expect(tested.status == 0, "swift test failed:\n\(tested.stdout.suffix(3000))\n\(tested.stderr.suffix(3000))")
+        #expect(tested.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/), "\(tested.stdout.suffix(2000))")
     }
 
     /// `--sdk-url`: an export published somewhere, named by version; refused when it is no URL, or
@@ -65,7 +69,7 @@ import TesseraTestFixtures
         let packageSwift = try String(contentsOfFile: root + "/Notes/Package.swift", encoding: .utf8)
         #expect(packageSwift.contains(#".package(url: "https://example.org/people/Tessera-SDK.git", from: "1.10.0")"#), "\(packageSwift)")
         #expect(packageSwift.contains(#".product(name: "TesseraPluginStamp", package: "tessera-sdk")"#), "\(packageSwift)")
-        #expect(!FileManager.default.fileExists(atPath: root + "/Notes/Tests"))
+        #expect(packageSwift.contains(#".product(name: "TesseraPluginTesting", package: "tessera-sdk")"#), "\(packageSwift)")
 
         let notURL = try await runDetached(Fixtures.tesseraExecutable, ["new-plugin", "Other", "--dir", root, "--sdk-url", "tessera-sdk"])
         #expect(notURL.status != 0 && notURL.stderr.contains("--sdk-url: expected the git URL of an exported SDK"), "\(notURL.stderr)")
