@@ -19,6 +19,11 @@ import TesseraTestFixtures
     @Test(arguments: ["inProcess", "process"])
     func aReminderIsDeliveredOnceTheVirtualClockReachesIt(tier: String) async throws {
         let host = try await host(tier)
+        // The tier asked for is the one the host runs it in (a child process has a pid).
+        let listed = try await runDetached(Fixtures.tesseraExecutable, ["plugins", "list", "--start", "--json", "--deployment",
+                                                                        host.directory + "/deployment.json", "--data", host.directory + "/data"])
+        let isolation = try JSONValue(parsing: listed.stdout).arrayValue?.first?["isolation"]
+        #expect((isolation?["pid"] != nil) == (tier == "process"), "\(listed.stdout)")
         let reminder = try await host.call("remind", ["text": "stretch", "in": "2h"])
         #expect(reminder["at"] == "2026-01-01T02:00:00Z", "\(reminder)")
         try await host.advanceClock(by: "1h")

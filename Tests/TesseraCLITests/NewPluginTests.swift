@@ -55,6 +55,11 @@ import TesseraTestFixtures
         let testWarnings = (tested.stdout + tested.stderr).split(separator: "\n").filter { $0.contains("warning:") }
         #expect(testWarnings.isEmpty, "\(testWarnings.prefix(3).joined(separator: "\n"))")
         print("plugin guide, swift test (first build of the tests and their harness, two tests): \(ContinuousClock.now - testing)")
+        // The same tests with the plugin in the host's process tier (section 8): the host finds its
+        // runner beside itself, nothing to build first.
+        let isolated = try await runDetached("/usr/bin/env", ["TESSERA_TEST_ISOLATION=process", "swift", "test"], directory: package)
+        #expect(isolated.status == 0 && isolated.stdout.contains(/Test run with 2 tests (in \d+ suites )?passed/),
+                "\(isolated.stdout.suffix(2000))\n\(isolated.stderr.suffix(2000))")
 
         // The conformance check, as the guide runs it on the fresh package.
         let checked = try await guide.run(generate[4], in: &here)
