@@ -165,8 +165,9 @@ public final class HostedPlugin: Sendable {
     /// (a test's tasks share a few threads; a child's run must not hold one).
     private func host(_ arguments: [String]) async throws -> HostRun {
         let command = [tessera] + arguments + ["--deployment", deployment, "--data", data]
+        let outputs = directory + "/last-run"
         return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try HostRun(command) }) }.start()
+            Thread { continuation.resume(with: Result { try HostRun(command, outputs: outputs) }) }.start()
         }
     }
 
@@ -214,43 +215,5 @@ public struct HostedPluginError: Error, CustomStringConvertible, Sendable {
     init(command: String, _ run: HostRun) {
         let said = (run.errors.isEmpty ? run.output : run.errors).trimmingCharacters(in: .whitespacesAndNewlines)
         description = "tessera \(command) failed (exit \(run.status))" + (said.isEmpty ? "" : ": \(said)")
-    }
-}
-
-/// One finished run of the host's command: its exit status, what it printed, and its errors.
-struct HostRun: Sendable {
-    let status: Int32
-    let output: String
-    let errors: String
-
-    init(_ command: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment["TESSERA_DEPLOYMENT"] = nil
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        do { try process.run() } catch {
-            throw HostedPluginError("cannot run \(command[0]): \(error.localizedDescription)")
-        }
-        // Both pipes read to the end before the wait, so that a chatty host never blocks on one.
-        let errors = ErrorsBox()
-        let reader = Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        errors.done.wait()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        self.output = String(decoding: output, as: UTF8.self)
-        self.errors = String(decoding: errors.data, as: UTF8.self)
-    }
-
-    /// The error pipe's bytes, handed from its reader thread.
-    private final class ErrorsBox: @unchecked Sendable {
-        var data = Data()
-        let done = DispatchSemaphore(value: 0)
     }
 }
