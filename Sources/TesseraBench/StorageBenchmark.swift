@@ -19,6 +19,10 @@ import TesseraStorage
 /// (c) → (a) the cost of the record API's own layer (validation, Swift values, statement look-up,
 /// the log's encoding).
 ///
+/// A fifth variant (e) is (c) with the statement the record API runs for a put: an upsert on `id`
+/// (`INSERT … ON CONFLICT (id) DO UPDATE SET` every other column), because a put replaces a row that
+/// may exist; (c) → (e) is what that costs SQLite, (e) → (a) what is the record API's own.
+///
 /// A fourth variant (d) is the record API called on the benchmark's thread
 /// (`writeBlocking(_:phases:)`), which also adds up where its time went: validation, the plugin's
 /// rows, the log's rows, and the rest of the transaction (`BEGIN`, `COMMIT` and its fsync); (d) → (a)
@@ -33,11 +37,13 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
     var recordRates: [Double] = []
     var rawRates: [Double] = []
     var rawWithLogRates: [Double] = []
+    var rawUpsertWithLogRates: [Double] = []
     var blockingRates: [Double] = []
     var phases: [WritePhases] = []
-    enum Variant: String { case record, raw, rawWithLog, blocking }
+    enum Variant: String { case record, raw, rawWithLog, rawUpsertWithLog, blocking }
     for round in 0..<rounds {
-        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog, .blocking] : [.blocking, .rawWithLog, .raw, .record]
+        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog, .rawUpsertWithLog, .blocking]
+                                              : [.blocking, .rawUpsertWithLog, .rawWithLog, .raw, .record]
         for variant in order {
             let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
             let nanoseconds: UInt64
@@ -47,14 +53,16 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
                 let timed = try timeRecordAPIBlocking(path: path, rows: rows, batchSize: batchSize, payload: payload)
                 nanoseconds = timed.nanoseconds
                 phases.append(timed.phases)
-            case .raw, .rawWithLog:
-                nanoseconds = try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload, withLog: variant == .rawWithLog)
+            case .raw, .rawWithLog, .rawUpsertWithLog:
+                nanoseconds = try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload,
+                                                withLog: variant != .raw, upsert: variant == .rawUpsertWithLog)
             }
             let rate = Double(rows) / (Double(nanoseconds) / 1e9)
             switch variant {
             case .record: recordRates.append(rate)
             case .raw: rawRates.append(rate)
             case .rawWithLog: rawWithLogRates.append(rate)
+            case .rawUpsertWithLog: rawUpsertWithLogRates.append(rate)
             case .blocking: blockingRates.append(rate)
             }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -64,7 +72,8 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
     func perRow(_ phase: (WritePhases) -> UInt64) -> Double { median(phases.map { Double(phase($0)) / 1000 / Double(rows) }) }
     return StorageBenchmarkResult(
         recordAPIRowsPerSecondMedian: median(recordRates), rawRowsPerSecondMedian: median(rawRates),
-        rawWithLogRowsPerSecondMedian: median(rawWithLogRates), blockingRowsPerSecondMedian: median(blockingRates),
+        rawWithLogRowsPerSecondMedian: median(rawWithLogRates), rawUpsertWithLogRowsPerSecondMedian: median(rawUpsertWithLogRates),
+        blockingRowsPerSecondMedian: median(blockingRates),
         validateMicrosPerRow: perRow(\.validate), rowsMicrosPerRow: perRow(\.rows), logMicrosPerRow: perRow(\.log),
         commitMicrosPerRow: perRow(\.commit))
 }
@@ -74,6 +83,8 @@ struct StorageBenchmarkResult {
     let recordAPIRowsPerSecondMedian: Double
     let rawRowsPerSecondMedian: Double
     let rawWithLogRowsPerSecondMedian: Double
+    /// (e): raw with the log rows, each row put with the record API's upsert.
+    let rawUpsertWithLogRowsPerSecondMedian: Double
     let blockingRowsPerSecondMedian: Double
     let validateMicrosPerRow: Double
     let rowsMicrosPerRow: Double
@@ -82,6 +93,11 @@ struct StorageBenchmarkResult {
 }
 
 private let itemsTable = "CREATE TABLE items(id TEXT PRIMARY KEY, batch INTEGER, n INTEGER, payload TEXT)"
+/// The statement the record API prepares for a put of these three columns (its text, as
+/// `SQLitePluginStorage.sql(for:)` makes it).
+private let upsertSQL = """
+    INSERT INTO "items" ("id", "batch", "n", "payload") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET     "batch" = excluded."batch", "n" = excluded."n", "payload" = excluded."payload"
+    """
 /// The record API's change log, as its schema creates it (also created, unused, for variant (b), so
 /// that every database starts with the same tables).
 private let changeLogTable = """
@@ -139,8 +155,9 @@ private func timeRecordAPIBlocking(path: String, rows: Int, batchSize: Int, payl
 }
 
 /// (b) Raw SQLite through the C API, with the same settings; with `withLog` (c), each row also gets
-/// the change-log row the record API writes.
-private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool) throws -> UInt64 {
+/// the change-log row the record API writes; with `upsert` too (e), each row is written by the
+/// record API's statement for a put.
+private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool, upsert: Bool = false) throws -> UInt64 {
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
           let db
@@ -157,7 +174,7 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
 
     let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
     var insert: OpaquePointer?, log: OpaquePointer?, begin: OpaquePointer?, commit: OpaquePointer?
-    guard sqlite3_prepare_v2(db, "INSERT INTO items(id, batch, n, payload) VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK,
+    guard sqlite3_prepare_v2(db, upsert ? upsertSQL : "INSERT INTO items(id, batch, n, payload) VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK,
           sqlite3_prepare_v2(db, "INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)",
                              -1, &log, nil) == SQLITE_OK,
           sqlite3_prepare_v2(db, "BEGIN IMMEDIATE", -1, &begin, nil) == SQLITE_OK,
