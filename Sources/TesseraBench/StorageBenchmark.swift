@@ -48,14 +48,21 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
             let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
             let nanoseconds: UInt64
             switch variant {
-            case .record: nanoseconds = try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
+            case .record:
+                nanoseconds = try await ProfilerWindow.around("storage-record") {
+                    try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                }
             case .blocking:
-                let timed = try timeRecordAPIBlocking(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                let timed = try ProfilerWindow.around("storage-blocking") {
+                    try timeRecordAPIBlocking(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                }
                 nanoseconds = timed.nanoseconds
                 phases.append(timed.phases)
             case .raw, .rawWithLog, .rawUpsertWithLog:
-                nanoseconds = try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload,
-                                                withLog: variant != .raw, upsert: variant == .rawUpsertWithLog)
+                nanoseconds = try ProfilerWindow.around("storage-\(variant.rawValue)") {
+                    try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload,
+                                      withLog: variant != .raw, upsert: variant == .rawUpsertWithLog)
+                }
             }
             let rate = Double(rows) / (Double(nanoseconds) / 1e9)
             switch variant {
