@@ -33,6 +33,8 @@ public final class SQLitePluginStorage: PluginStorage {
     let now: @Sendable () -> Date
     private let writeQueue: DispatchQueue
     private let readQueue: DispatchQueue
+    /// The size of the last batch's change-log text: the next one reserves as much.
+    private let lastLogBytes = Atomic<Int>(0)
 
     struct State {
         /// Table shapes by the name the plugin used, read on first write; cleared by migrations.
@@ -408,8 +410,12 @@ public final class SQLitePluginStorage: PluginStorage {
         defer { next.reset() }
         guard try next.step() else { throw PluginError(.internal, "the change log's next sequence number could not be read") }
         let first = next.int64(at: 0)
+        // Room for about as much as the last batch took: the text is built in one allocation
+        // rather than in a dozen doublings of a growing array.
         var buffer: [UInt8] = []
+        buffer.reserveCapacity(max(256, lastLogBytes.load(ordering: .relaxed)))
         ChangeLogCoding.writeBatch(plan, into: &buffer)
+        lastLogBytes.store(buffer.count, ordering: .relaxed)
         let log = try connection.cachedStatement("INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)")
         defer { log.reset() }
         try log.bind(first, at: 1)
