@@ -102,9 +102,7 @@ struct StorageBenchmarkResult {
 private let itemsTable = "CREATE TABLE items(id TEXT PRIMARY KEY, batch INTEGER, n INTEGER, payload TEXT)"
 /// The statement the record API prepares for a put of these three columns (its text, as
 /// `SQLitePluginStorage.sql(for:)` makes it).
-private let upsertSQL = """
-    INSERT INTO "items" ("id", "batch", "n", "payload") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET     "batch" = excluded."batch", "n" = excluded."n", "payload" = excluded."payload"
-    """
+private let upsertSQL = #"INSERT INTO "items" ("id", "batch", "n", "payload") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "batch" = excluded."batch", "n" = excluded."n", "payload" = excluded."payload""#
 /// The record API's change log, as its schema creates it (also created, unused, for variant (b), so
 /// that every database starts with the same tables).
 private let changeLogTable = """

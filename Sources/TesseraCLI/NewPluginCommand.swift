@@ -209,9 +209,7 @@ enum PluginTemplate {
                 ? "\n  \"$schema\": \"\(escaped(URL(fileURLWithPath: schema).absoluteString))\"," : "",
         ]
         func fill(_ template: String) -> String {
-            // Twice: a value may itself hold placeholders (the test target names {{NAME}}).
-            let once = values.reduce(template) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
-            return values.reduce(once) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
+            values.reduce(template) { text, pair in text.replacingOccurrences(of: "{{\(pair.key)}}", with: pair.value) }
         }
         return [
             ("Package.swift", fill(packageSwift)),

@@ -30,7 +30,9 @@ import Testing
             let holders = (0..<width).map { _ in Task.detached { round.hold() } }
             answer = try await onOwnThread { () -> String? in
                 defer { round.end() }
-                for _ in 0..<width where !round.waitForHolder(seconds: 2) { return nil }
+                for _ in 0..<width {
+                    guard round.waitForHolder(seconds: 2) else { return nil }
+                }
                 round.markAllHeld()
                 return try Self.get(port: port, path: "/_emulator/time")
             }
