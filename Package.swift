@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "TesseraSystem"]),
-        .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite"]),
+        .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite", "TesseraSystem"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
         .target(name: "TesseraRecurrence", dependencies: ["TesseraSystem"]),
         .target(name: "TesseraNotifications", dependencies: [sdk, "TesseraSQLite", "TesseraClock", "TesseraRecurrence", "TesseraOnDemand"]),

@@ -23,6 +23,10 @@ import TesseraStorage
 /// (`INSERT … ON CONFLICT (id) DO UPDATE SET` every other column), because a put replaces a row that
 /// may exist; (c) → (e) is what that costs SQLite, (e) → (a) what is the record API's own.
 ///
+/// A sixth variant (f) is (e) with each batch written as the record API writes it: on a serial
+/// dispatch queue, awaited through a continuation; (e) → (f) is the hop, (f) → (a) the record API's
+/// own layer without it.
+///
 /// A fourth variant (d) is the record API called on the benchmark's thread
 /// (`writeBlocking(_:phases:)`), which also adds up where its time went: validation, the plugin's
 /// rows, the log's rows, and the rest of the transaction (`BEGIN`, `COMMIT` and its fsync); (d) → (a)
@@ -38,12 +42,13 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
     var rawRates: [Double] = []
     var rawWithLogRates: [Double] = []
     var rawUpsertWithLogRates: [Double] = []
+    var rawOnQueueRates: [Double] = []
     var blockingRates: [Double] = []
     var phases: [WritePhases] = []
-    enum Variant: String { case record, raw, rawWithLog, rawUpsertWithLog, blocking }
+    enum Variant: String { case record, raw, rawWithLog, rawUpsertWithLog, rawOnQueue, blocking }
     for round in 0..<rounds {
-        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog, .rawUpsertWithLog, .blocking]
-                                              : [.blocking, .rawUpsertWithLog, .rawWithLog, .raw, .record]
+        let order: [Variant] = round % 2 == 0 ? [.record, .raw, .rawWithLog, .rawUpsertWithLog, .rawOnQueue, .blocking]
+                                              : [.blocking, .rawOnQueue, .rawUpsertWithLog, .rawWithLog, .raw, .record]
         for variant in order {
             let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
             let nanoseconds: UInt64
@@ -58,6 +63,10 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
                 }
                 nanoseconds = timed.nanoseconds
                 phases.append(timed.phases)
+            case .rawOnQueue:
+                nanoseconds = try await ProfilerWindow.around("storage-rawOnQueue") {
+                    try await timeRawSQLiteOnQueue(path: path, rows: rows, batchSize: batchSize, payload: payload)
+                }
             case .raw, .rawWithLog, .rawUpsertWithLog:
                 nanoseconds = try ProfilerWindow.around("storage-\(variant.rawValue)") {
                     try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload,
@@ -70,6 +79,7 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
             case .raw: rawRates.append(rate)
             case .rawWithLog: rawWithLogRates.append(rate)
             case .rawUpsertWithLog: rawUpsertWithLogRates.append(rate)
+            case .rawOnQueue: rawOnQueueRates.append(rate)
             case .blocking: blockingRates.append(rate)
             }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -80,6 +90,7 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
     return StorageBenchmarkResult(
         recordAPIRowsPerSecondMedian: median(recordRates), rawRowsPerSecondMedian: median(rawRates),
         rawWithLogRowsPerSecondMedian: median(rawWithLogRates), rawUpsertWithLogRowsPerSecondMedian: median(rawUpsertWithLogRates),
+        rawOnQueueRowsPerSecondMedian: median(rawOnQueueRates),
         blockingRowsPerSecondMedian: median(blockingRates),
         validateMicrosPerRow: perRow(\.validate), rowsMicrosPerRow: perRow(\.rows), logMicrosPerRow: perRow(\.log),
         commitMicrosPerRow: perRow(\.commit))
@@ -92,6 +103,8 @@ struct StorageBenchmarkResult {
     let rawWithLogRowsPerSecondMedian: Double
     /// (e): raw with the log rows, each row put with the record API's upsert.
     let rawUpsertWithLogRowsPerSecondMedian: Double
+    /// (f): (e), each batch on a dispatch queue and awaited, as the record API writes.
+    let rawOnQueueRowsPerSecondMedian: Double
     let blockingRowsPerSecondMedian: Double
     let validateMicrosPerRow: Double
     let rowsMicrosPerRow: Double
@@ -163,47 +176,96 @@ private func timeRecordAPIBlocking(path: String, rows: Int, batchSize: Int, payl
 /// the change-log row the record API writes; with `upsert` too (e), each row is written by the
 /// record API's statement for a put.
 private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool, upsert: Bool = false) throws -> UInt64 {
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-          let db
-    else { throw BenchError("cannot open \(path)") }
-    defer { sqlite3_close_v2(db) }
-    func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(db)))")
-        }
+    let writer = try RawBatchWriter(path: path, payload: payload, withLog: withLog, upsert: upsert)
+    let start = monotonicNanoseconds()
+    var written = 0
+    while written < rows {
+        let count = min(batchSize, rows - written)
+        try writer.write(count: count)
+        written += count
     }
-    try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
-    try exec(itemsTable)
-    try exec(changeLogTable)
+    return monotonicNanoseconds() - start
+}
 
-    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    var insert: OpaquePointer?, log: OpaquePointer?, begin: OpaquePointer?, commit: OpaquePointer?
-    guard sqlite3_prepare_v2(db, upsert ? upsertSQL : "INSERT INTO items(id, batch, n, payload) VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK,
-          sqlite3_prepare_v2(db, "INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)",
-                             -1, &log, nil) == SQLITE_OK,
-          sqlite3_prepare_v2(db, "BEGIN IMMEDIATE", -1, &begin, nil) == SQLITE_OK,
-          sqlite3_prepare_v2(db, "COMMIT", -1, &commit, nil) == SQLITE_OK
-    else { throw BenchError("prepare: \(String(cString: sqlite3_errmsg(db)))") }
-    defer {
-        sqlite3_finalize(insert)
-        sqlite3_finalize(log)
-        sqlite3_finalize(begin)
-        sqlite3_finalize(commit)
+/// (f) (e) as the record API runs it: each batch on a serial dispatch queue of its own, awaited
+/// from this task through a continuation (`SQLitePluginStorage.write` hops to its write queue the
+/// same way, to keep a batch's fsync off Swift's shared threads). (e) → (f) is what the hop costs
+/// SQLite's own work; (f) → (a) is the record API's own layer without it.
+private func timeRawSQLiteOnQueue(path: String, rows: Int, batchSize: Int, payload: String) async throws -> UInt64 {
+    let writer = try RawBatchWriter(path: path, payload: payload, withLog: true, upsert: true)
+    let queue = DispatchQueue(label: "tessera.bench.raw.write")
+    let start = monotonicNanoseconds()
+    var written = 0
+    while written < rows {
+        let count = min(batchSize, rows - written)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async { continuation.resume(with: Result { try writer.write(count: count) }) }
+        }
+        written += count
     }
-    func run(_ statement: OpaquePointer?) throws {
+    return monotonicNanoseconds() - start
+}
+
+/// Raw SQLite's side of the storage benchmark: one connection and its prepared statements, writing
+/// a batch of rows per transaction. Used by one thread at a time (the queue of (f) runs one batch
+/// after another), hence `@unchecked Sendable`.
+private final class RawBatchWriter: @unchecked Sendable {
+    private let db: OpaquePointer
+    private let insert: OpaquePointer, log: OpaquePointer, begin: OpaquePointer, commit: OpaquePointer
+    private let payload: String
+    private let withLog: Bool
+    private var written = 0
+    private var batchNumber: Int64 = 0
+    private var logSeq: Int64 = 1
+
+    init(path: String, payload: String, withLog: Bool, upsert: Bool) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+              let handle
+        else { throw BenchError("cannot open \(path)") }
+        func exec(_ sql: String) throws {
+            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+                let message = "\(sql): \(String(cString: sqlite3_errmsg(handle)))"
+                sqlite3_close_v2(handle)
+                throw BenchError(message)
+            }
+        }
+        try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+        try exec(itemsTable)
+        try exec(changeLogTable)
+        func prepare(_ sql: String) throws -> OpaquePointer {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                let message = "prepare: \(String(cString: sqlite3_errmsg(handle)))"
+                sqlite3_close_v2(handle)
+                throw BenchError(message)
+            }
+            return statement
+        }
+        insert = try prepare(upsert ? upsertSQL : "INSERT INTO items(id, batch, n, payload) VALUES (?, ?, ?, ?)")
+        log = try prepare("INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)")
+        begin = try prepare("BEGIN IMMEDIATE")
+        commit = try prepare("COMMIT")
+        db = handle
+        self.payload = payload
+        self.withLog = withLog
+    }
+
+    deinit {
+        for statement in [insert, log, begin, commit] { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    private func run(_ statement: OpaquePointer) throws {
         let rc = sqlite3_step(statement)
         sqlite3_reset(statement)
         guard rc == SQLITE_DONE else { throw BenchError("step: \(String(cString: sqlite3_errmsg(db)))") }
     }
 
-    let start = monotonicNanoseconds()
-    var written = 0
-    var batchNumber: Int64 = 0
-    var logSeq: Int64 = 1
-    while written < rows {
+    /// Writes the next `count` rows in one transaction (and, with the log, their change-log row).
+    func write(count: Int) throws {
+        let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
         try run(begin)
-        let count = min(batchSize, rows - written)
         var logged: [String] = []  // the batch's `[table, id, operation, cells]`, as the record API logs them
         for _ in 0..<count {
             let id = "b\(batchNumber)-\(written)"
@@ -228,7 +290,6 @@ private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: Str
         try run(commit)
         batchNumber += 1
     }
-    return monotonicNanoseconds() - start
 }
 
 /// A benchmark that could not do its work, and why.

@@ -37,7 +37,7 @@ extension SQLitePluginStorage {
     static func ledger(now: @escaping @Sendable () -> Date) -> MigrationLedger {
         MigrationLedger(table: "_tessera_migrations", create: nil, selectApplied: "SELECT version, sql FROM _tessera_migrations") { migration in
             ("INSERT INTO _tessera_migrations(version, sql, applied_at) VALUES (?, ?, ?)",
-             [.integer(Int64(migration.version)), .text(migration.sql), .text(ChangeLogCoding.timestamp.format(now()))])
+             [.integer(Int64(migration.version)), .text(migration.sql), .text(ChangeLogCoding.text(of: now()))])
         }
     }
 

@@ -216,7 +216,7 @@ public final class SQLitePluginStorage: PluginStorage {
         try writer.withConnection { connection throws in
             let plan = try self.plan(batch, connection: connection)
             // Read under the lock, so that times in the log never go backwards as seq goes forwards.
-            let at = ChangeLogCoding.timestamp.format(now())
+            let at = ChangeLogCoding.text(of: now())
             clock.lap(into: &phases.validate)
             _ = sqlGuard.takeRefusal()
             do {

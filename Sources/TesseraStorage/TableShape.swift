@@ -18,18 +18,27 @@ final class TableShape: Sendable {
         let defaultSQL: String?
         /// A generated column: computed, never written.
         let isGenerated: Bool
+        /// The name as the change log's JSON key, with its colon (`"name":`): written once per cell
+        /// logged, so escaped once here.
+        let logKey: [UInt8]
 
         init(name: String, quoted: String, defaultSQL: String?, isGenerated: Bool) {
             self.name = name
             self.quoted = quoted
             self.defaultSQL = defaultSQL
             self.isGenerated = isGenerated
+            var key: [UInt8] = []
+            ChangeLogCoding.appendString(name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            self.logKey = key
         }
     }
 
     /// The table's name as declared.
     let name: String
     let quoted: String
+    /// The name as a JSON string (`"name"`), for the change log's entries.
+    let logName: [UInt8]
     /// The `id` primary key column.
     let id: Column
     /// Every column but `id`, keyed by lowercased name (SQLite names are case-insensitive).
@@ -61,6 +70,9 @@ final class TableShape: Sendable {
     init(name: String, quoted: String, id: Column, columns: [String: Column], writableColumns: [Column]) {
         self.name = name
         self.quoted = quoted
+        var logName: [UInt8] = []
+        ChangeLogCoding.appendString(name, to: &logName)
+        self.logName = logName
         self.id = id
         self.columns = columns
         self.declaredColumns = Dictionary(uniqueKeysWithValues: columns.values.map { ($0.name, $0) })

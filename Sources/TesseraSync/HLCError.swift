@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// Why the hybrid logical clock refused a reading or a remote timestamp.
 public enum HLCError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// A hybrid logical clock reading: physical milliseconds, a logical counter, and the node that made it.
 ///

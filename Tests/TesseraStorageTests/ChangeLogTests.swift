@@ -176,4 +176,25 @@ import TesseraSDK
             #expect(String(decoding: out, as: UTF8.self) == JSONValue.string(text).serialized(), "\(text)")
         }
     }
+
+    /// The log's time written by hand reads exactly as the ISO formatter writes it (the text the log
+    /// always held), for whole milliseconds as the virtual clock gives them, for any fraction, at the
+    /// ends of the years it covers, and outside them, where the formatter itself answers.
+    @Test func theLogsTimeIsTheFormattersTextDigitForDigit() {
+        var generator = SplitMix64(seed: 48)  // seeded: a failure names instants that fail again
+        var instants: [Double] = [0, 0.0005, 0.9996, 951_782_400, 1_764_518_400.9999, 86_399.9995,
+                                  253_402_300_799.999, 253_402_300_800, -0.5, -86_400 * 365.25 * 30]
+        for i in 0..<20_000 {
+            let millis = Double(generator.next() % 4_102_444_800_000)
+            instants.append(i % 2 == 0 ? millis / 1000 : millis / 1000 + Double(generator.next() % 1000) / 1e6)
+        }
+        var differing: [String] = []
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            let expected = ChangeLogCoding.timestamp.format(date)
+            let written = ChangeLogCoding.text(of: date)
+            if written != expected { differing.append("\(instant): \(written), the formatter \(expected)") }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+    }
 }
