@@ -44,6 +44,7 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
     var rawUpsertWithLogRates: [Double] = []
     var rawOnQueueRates: [Double] = []
     var blockingRates: [Double] = []
+    var cpuPerRow: [Variant: [Double]] = [:]  // µs of CPU per row, each round
     var phases: [WritePhases] = []
     enum Variant: String { case record, raw, rawWithLog, rawUpsertWithLog, rawOnQueue, blocking }
     for round in 0..<rounds {
@@ -51,29 +52,30 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
                                               : [.blocking, .rawOnQueue, .rawUpsertWithLog, .rawWithLog, .raw, .record]
         for variant in order {
             let path = "\(root)/round\(round)-\(variant.rawValue).sqlite"
-            let nanoseconds: UInt64
+            let spent: Spent
             switch variant {
             case .record:
-                nanoseconds = try await ProfilerWindow.around("storage-record") {
+                spent = try await ProfilerWindow.around("storage-record") {
                     try await timeRecordAPI(path: path, rows: rows, batchSize: batchSize, payload: payload)
                 }
             case .blocking:
                 let timed = try ProfilerWindow.around("storage-blocking") {
                     try timeRecordAPIBlocking(path: path, rows: rows, batchSize: batchSize, payload: payload)
                 }
-                nanoseconds = timed.nanoseconds
+                spent = timed.spent
                 phases.append(timed.phases)
             case .rawOnQueue:
-                nanoseconds = try await ProfilerWindow.around("storage-rawOnQueue") {
+                spent = try await ProfilerWindow.around("storage-rawOnQueue") {
                     try await timeRawSQLiteOnQueue(path: path, rows: rows, batchSize: batchSize, payload: payload)
                 }
             case .raw, .rawWithLog, .rawUpsertWithLog:
-                nanoseconds = try ProfilerWindow.around("storage-\(variant.rawValue)") {
+                spent = try ProfilerWindow.around("storage-\(variant.rawValue)") {
                     try timeRawSQLite(path: path, rows: rows, batchSize: batchSize, payload: payload,
                                       withLog: variant != .raw, upsert: variant == .rawUpsertWithLog)
                 }
             }
-            let rate = Double(rows) / (Double(nanoseconds) / 1e9)
+            let rate = Double(rows) / (Double(spent.nanoseconds) / 1e9)
+            cpuPerRow[variant, default: []].append(spent.cpuSeconds * 1e6 / Double(rows))
             switch variant {
             case .record: recordRates.append(rate)
             case .raw: rawRates.append(rate)
@@ -92,6 +94,8 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
         rawWithLogRowsPerSecondMedian: median(rawWithLogRates), rawUpsertWithLogRowsPerSecondMedian: median(rawUpsertWithLogRates),
         rawOnQueueRowsPerSecondMedian: median(rawOnQueueRates),
         blockingRowsPerSecondMedian: median(blockingRates),
+        cpuMicrosPerRow: (record: median(cpuPerRow[.record] ?? []), blocking: median(cpuPerRow[.blocking] ?? []),
+                          rawUpsertWithLog: median(cpuPerRow[.rawUpsertWithLog] ?? []), rawOnQueue: median(cpuPerRow[.rawOnQueue] ?? [])),
         validateMicrosPerRow: perRow(\.validate), rowsMicrosPerRow: perRow(\.rows), logMicrosPerRow: perRow(\.log),
         commitMicrosPerRow: perRow(\.commit))
 }
@@ -106,6 +110,10 @@ struct StorageBenchmarkResult {
     /// (f): (e), each batch on a dispatch queue and awaited, as the record API writes.
     let rawOnQueueRowsPerSecondMedian: Double
     let blockingRowsPerSecondMedian: Double
+    /// CPU time (user + system, every thread of the process: the write queue's too) per row, the
+    /// median over the rounds: steadier than the rates, which each batch's fsync moves, so it shows
+    /// the record API's own work beside the anchors'.
+    let cpuMicrosPerRow: (record: Double, blocking: Double, rawUpsertWithLog: Double, rawOnQueue: Double)
     let validateMicrosPerRow: Double
     let rowsMicrosPerRow: Double
     let logMicrosPerRow: Double
@@ -129,11 +137,26 @@ private func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+/// What one variant's writes took: wall time, and CPU time of the whole process.
+private struct Spent {
+    let nanoseconds: UInt64
+    let cpuSeconds: Double
+}
+
+/// Started where a variant's timed writes start (after its database is made).
+private struct Stopwatch {
+    private let wall = monotonicNanoseconds()
+    private let cpu = processCPUSeconds()
+
+    /// The time since the start.
+    func spent() -> Spent { Spent(nanoseconds: monotonicNanoseconds() - wall, cpuSeconds: processCPUSeconds() - cpu) }
+}
+
 /// (a) The record API, as a plugin uses it: `await storage.write(batch)`.
-private func timeRecordAPI(path: String, rows: Int, batchSize: Int, payload: String) async throws -> UInt64 {
+private func timeRecordAPI(path: String, rows: Int, batchSize: Int, payload: String) async throws -> Spent {
     let storage = try SQLitePluginStorage(pluginID: "bench", path: path, now: { Date() })
     try storage.migrate([StorageMigration(version: 1, sql: itemsTable)])
-    let start = monotonicNanoseconds()
+    let stopwatch = Stopwatch()
     var written = 0
     var batchNumber: Int64 = 0
     while written < rows {
@@ -146,17 +169,17 @@ private func timeRecordAPI(path: String, rows: Int, batchSize: Int, payload: Str
         try await storage.write(batch)
         batchNumber += 1
     }
-    return monotonicNanoseconds() - start
+    return stopwatch.spent()
 }
 
 /// (d) The record API on this thread, adding up its phases.
 private func timeRecordAPIBlocking(path: String, rows: Int, batchSize: Int, payload: String) throws
-    -> (nanoseconds: UInt64, phases: WritePhases)
+    -> (spent: Spent, phases: WritePhases)
 {
     let storage = try SQLitePluginStorage(pluginID: "bench", path: path, now: { Date() })
     try storage.migrate([StorageMigration(version: 1, sql: itemsTable)])
     var phases = WritePhases()
-    let start = monotonicNanoseconds()
+    let stopwatch = Stopwatch()
     var written = 0
     var batchNumber: Int64 = 0
     while written < rows {
@@ -169,32 +192,32 @@ private func timeRecordAPIBlocking(path: String, rows: Int, batchSize: Int, payl
         try storage.writeBlocking(batch, phases: &phases)
         batchNumber += 1
     }
-    return (monotonicNanoseconds() - start, phases)
+    return (stopwatch.spent(), phases)
 }
 
 /// (b) Raw SQLite through the C API, with the same settings; with `withLog` (c), each row also gets
 /// the change-log row the record API writes; with `upsert` too (e), each row is written by the
 /// record API's statement for a put.
-private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool, upsert: Bool = false) throws -> UInt64 {
+private func timeRawSQLite(path: String, rows: Int, batchSize: Int, payload: String, withLog: Bool, upsert: Bool = false) throws -> Spent {
     let writer = try RawBatchWriter(path: path, payload: payload, withLog: withLog, upsert: upsert)
-    let start = monotonicNanoseconds()
+    let stopwatch = Stopwatch()
     var written = 0
     while written < rows {
         let count = min(batchSize, rows - written)
         try writer.write(count: count)
         written += count
     }
-    return monotonicNanoseconds() - start
+    return stopwatch.spent()
 }
 
 /// (f) (e) as the record API runs it: each batch on a serial dispatch queue of its own, awaited
 /// from this task through a continuation (`SQLitePluginStorage.write` hops to its write queue the
 /// same way, to keep a batch's fsync off Swift's shared threads). (e) → (f) is what the hop costs
 /// SQLite's own work; (f) → (a) is the record API's own layer without it.
-private func timeRawSQLiteOnQueue(path: String, rows: Int, batchSize: Int, payload: String) async throws -> UInt64 {
+private func timeRawSQLiteOnQueue(path: String, rows: Int, batchSize: Int, payload: String) async throws -> Spent {
     let writer = try RawBatchWriter(path: path, payload: payload, withLog: true, upsert: true)
     let queue = DispatchQueue(label: "tessera.bench.raw.write")
-    let start = monotonicNanoseconds()
+    let stopwatch = Stopwatch()
     var written = 0
     while written < rows {
         let count = min(batchSize, rows - written)
@@ -203,7 +226,7 @@ private func timeRawSQLiteOnQueue(path: String, rows: Int, batchSize: Int, paylo
         }
         written += count
     }
-    return monotonicNanoseconds() - start
+    return stopwatch.spent()
 }
 
 /// Raw SQLite's side of the storage benchmark: one connection and its prepared statements, writing

@@ -233,6 +233,10 @@ if which == "storage" || which == "all" {
                      result.rawOnQueueRowsPerSecondMedian,
                      result.recordAPIRowsPerSecondMedian / result.rawOnQueueRowsPerSecondMedian,
                      perRow(result.rawOnQueueRowsPerSecondMedian) - perRow(result.rawUpsertWithLogRowsPerSecondMedian)))
+        // CPU rather than wall time: the fsync's wait is not in it, so it moves far less between runs.
+        let cpu = result.cpuMicrosPerRow
+        print(String(format: "  CPU per row (user + system, all threads): record API %.2f µs (on this thread %.2f); raw + log with the upsert %.2f, the same on a queue %.2f; record API ÷ the anchor on a queue %.2f",
+                     cpu.record, cpu.blocking, cpu.rawUpsertWithLog, cpu.rawOnQueue, cpu.record / cpu.rawOnQueue))
         print(String(format: "  record API per row %.2f µs (on this thread: %.2f; the write queue's hop %.2f): validation %.2f, the rows %.2f, the log %.2f, BEGIN/COMMIT/fsync %.2f; raw sqlite3_step %.2f",
                      perRow(result.recordAPIRowsPerSecondMedian), perRow(result.blockingRowsPerSecondMedian),
                      perRow(result.recordAPIRowsPerSecondMedian) - perRow(result.blockingRowsPerSecondMedian),
