@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(name: "TesseraSecretsTests", dependencies: ["TesseraSecrets", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "CSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraIsolationTests", dependencies: ["TesseraIsolation", sdk]),
-        .testTarget(name: "TesseraManifestTests", dependencies: ["TesseraManifest", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraManifestTests", dependencies: ["TesseraManifest", "TesseraSchema", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [

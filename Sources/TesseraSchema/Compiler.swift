@@ -22,8 +22,12 @@ final class Compiler {
     private var indexByLocation: [String: Int] = [:]
     private var pendingRefs: [(node: Int, reference: String, location: String)] = []
 
-    init(root: JSONValue) {
+    /// When the document's patterns are compiled.
+    let patterns: PatternCompilation
+
+    init(root: JSONValue, patterns: PatternCompilation = .whenCompiled) {
         self.root = root
+        self.patterns = patterns
     }
 
     /// Compiles the whole document, resolves every `$ref` and refuses `$ref` cycles that never
@@ -271,7 +275,7 @@ final class Compiler {
         }
         // Compiled once per process, whichever schema names it first (`Pattern.shared`).
         do {
-            return try Pattern(source)
+            return try Pattern(source, compilation: patterns)
         } catch {
             let what = isName ? "the member name pattern" : key
             throw SchemaError(location: at, message: "\(what) \(Render.quoted(source)) is not a valid regular expression")

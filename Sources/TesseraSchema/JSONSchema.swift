@@ -36,8 +36,10 @@ public struct JSONSchema: Sendable {
     /// naming the schema location, such as `"#/properties/amount/minimum"`.
     ///
     /// - Parameter schema: The schema document: an object, or `true` or `false`.
-    public init(_ schema: JSONValue) throws(SchemaError) {
-        let compiler = Compiler(root: schema)
+    /// - Parameter patterns: When the `pattern`s and `patternProperties` are compiled; with
+    ///   ``PatternCompilation/whenFirstUsed`` an invalid one is not refused here.
+    public init(_ schema: JSONValue, patterns: PatternCompilation = .whenCompiled) throws(SchemaError) {
+        let compiler = Compiler(root: schema, patterns: patterns)
         try compiler.compileDocument()
         self.source = schema
         self.nodes = compiler.nodes.map(CompiledNode.init)
@@ -48,8 +50,8 @@ public struct JSONSchema: Sendable {
     /// - Parameter text: The schema as JSON text.
     /// - Throws: `JSONParseError` when the text is not JSON, ``SchemaError`` when it is not a
     ///   schema this compiler accepts.
-    public init(parsing text: String) throws {
-        try self.init(try JSONValue(parsing: text))
+    public init(parsing text: String, patterns: PatternCompilation = .whenCompiled) throws {
+        try self.init(try JSONValue(parsing: text), patterns: patterns)
     }
 
     /// Every way in which `instance` does not satisfy this schema, empty when it is valid.
@@ -80,4 +82,14 @@ public struct JSONSchema: Sendable {
         var validator = Validator(nodes: nodes, tracking: false)
         return validator.validate(0, instance)
     }
+}
+
+/// When a schema's regular expressions (`pattern`, `patternProperties`) are compiled.
+public enum PatternCompilation: Sendable {
+    /// With the schema, each one checked: an invalid pattern refuses the schema. For schemas
+    /// others write (a plugin's operations and config).
+    case whenCompiled
+    /// Each one the first time a value reaches it. For the host's own schemas, whose tests compile
+    /// every pattern: a document meets few of them, and compiling one costs ICU tens of microseconds.
+    case whenFirstUsed
 }

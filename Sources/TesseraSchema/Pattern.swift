@@ -6,7 +6,10 @@ import Synchronization
 struct Pattern: Sendable {
     /// The pattern as the schema wrote it.
     let source: String
-    let regex: NSRegularExpression
+    /// The expression, compiled with the schema (``PatternCompilation/whenCompiled``)…
+    private let compiled: NSRegularExpression?
+    /// …or the first time a value reaches it (``PatternCompilation/whenFirstUsed``).
+    private let deferred: DeferredRegex?
 
     /// Compiles an ECMA-262-style pattern with `NSRegularExpression` (ICU syntax), first bringing
     /// the few common constructs whose meaning differs closer to ECMA-262:
@@ -14,9 +17,24 @@ struct Pattern: Sendable {
     /// - `$` outside a character class matches only at the very end (`\z`); in ICU it also matches
     ///   before a final line break, which would let `"abc\n"` through `^[a-z]+$`.
     /// - `\d` is `[0-9]` and `\w` is `[A-Za-z0-9_]` (ASCII, as in ECMA-262), not their Unicode forms.
-    init(_ source: String) throws {
+    ///
+    /// With `.whenFirstUsed`, nothing is compiled (or checked) until the first match.
+    init(_ source: String, compilation: PatternCompilation = .whenCompiled) throws {
         self.source = source
-        self.regex = try Pattern.shared(source)
+        switch compilation {
+        case .whenCompiled:
+            compiled = try Pattern.shared(source)
+            deferred = nil
+        case .whenFirstUsed:
+            compiled = nil
+            deferred = DeferredRegex()
+        }
+    }
+
+    /// The compiled expression.
+    var regex: NSRegularExpression {
+        if let compiled { return compiled }
+        return deferred!.regex(source)
     }
 
     /// Expressions compiled once per process and shared by every schema that names them: the
@@ -24,7 +42,7 @@ struct Pattern: Sendable {
     /// times between their operations, and each compiled ICU expression holds kilobytes. Matching
     /// one expression from several threads at once is safe (Foundation checks a matcher out per
     /// match). At most ``mostShared`` are kept; past that, patterns are compiled per schema again.
-    private static func shared(_ source: String) throws -> NSRegularExpression {
+    fileprivate static func shared(_ source: String) throws -> NSRegularExpression {
         if let known = compiled.withLock({ $0[source] }) { return known }
         let regex = try NSRegularExpression(pattern: translate(source), options: [])
         return compiled.withLock { cache in
@@ -72,5 +90,23 @@ struct Pattern: Sendable {
             }
         }
         return out
+    }
+}
+
+/// A host schema's expression, compiled on its first match: compiling one costs ICU tens of
+/// microseconds, and a deployment or manifest reaches a few of the host schemas' thirty-odd
+/// patterns (`tessera call` compiled them all for every process).
+private final class DeferredRegex: Sendable {
+    private let regex = Mutex<NSRegularExpression?>(nil)
+
+    func regex(_ source: String) -> NSRegularExpression {
+        if let known = regex.withLock({ $0 }) { return known }
+        let compiled: NSRegularExpression
+        do { compiled = try Pattern.shared(source) } catch {
+            // Only the host's own schemas defer their patterns, and their tests compile each one.
+            preconditionFailure("a pattern of the host's own schemas does not compile: \(source)")
+        }
+        regex.withLock { $0 = compiled }
+        return compiled
     }
 }

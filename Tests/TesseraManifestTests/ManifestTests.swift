@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraManifest
 import TesseraSDK
+import TesseraSchema
 import TesseraTestFixtures
 
 @Suite struct ManifestTests {
@@ -139,6 +140,13 @@ import TesseraTestFixtures
         let deployment = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/schema/deployment.schema.json", encoding: .utf8)
         #expect(EmbeddedSchemas.pluginManifest == manifest.trimmingCharacters(in: .newlines), "run scripts/embed-schemas.sh")
         #expect(EmbeddedSchemas.deployment == deployment.trimmingCharacters(in: .newlines), "run scripts/embed-schemas.sh")
+    }
+
+    /// The host's own schemas compile their patterns when first used (`JSONDocument.compile`),
+    /// which would stop the host on one that does not compile: here every one is compiled.
+    @Test func everyPatternOfTheHostsOwnSchemasCompiles() throws {
+        _ = try JSONSchema(parsing: EmbeddedSchemas.pluginManifest, patterns: .whenCompiled)
+        _ = try JSONSchema(parsing: EmbeddedSchemas.deployment, patterns: .whenCompiled)
     }
 
     @Test func versionRanges() throws {

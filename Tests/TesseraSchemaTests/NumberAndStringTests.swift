@@ -119,6 +119,26 @@ struct StringTests {
         #expect(miss.keyword == "pattern")
     }
 
+    /// A schema whose patterns are compiled when first used (the host's own schemas) accepts and
+    /// refuses exactly what one compiled at once does, `pattern` and `patternProperties` alike,
+    /// the same value twice (the second match finds the expression compiled); an invalid pattern
+    /// is refused only by the compilation that checks patterns.
+    @Test func patternsCompiledWhenFirstUsedAcceptAndRefuseAsOnesCompiledAtOnce() throws {
+        let text = #"{"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "patternProperties": {"^x-[a-z]+$": {"type": "integer"}}}"#
+        let atOnce = try JSONSchema(parsing: text)
+        let deferred = try JSONSchema(parsing: text, patterns: .whenFirstUsed)
+        let instances = [#"{"code": "CZK"}"#, #"{"code": "czk"}"#, #"{"code": "CZK\n"}"#, #"{"x-limit": 3}"#, #"{"x-limit": "3"}"#,
+                         #"{"code": "EUR", "x-a": 1, "x-b": "two"}"#, #"{"code": "CZK"}"#, #"{"x-limit": "3"}"#]
+        for instance in instances {
+            let value = try JSONValue(parsing: instance)
+            #expect(deferred.validate(value).map(\.message) == atOnce.validate(value).map(\.message), "\(instance)")
+        }
+        #expect(deferred.validate(try JSONValue(parsing: #"{"code": "czk", "x-b": "two"}"#)).count == 2)
+        let invalid = #"{"pattern": "[a-"}"#
+        #expect(throws: SchemaError.self) { try JSONSchema(parsing: invalid) }
+        _ = try JSONSchema(parsing: invalid, patterns: .whenFirstUsed)
+    }
+
     /// Issue 24: a refusal by a pattern reads in the schema's words when it has a description, so
     /// that a person never meets a regular expression; without one, the pattern is all there is.
     @Test func patternRefusalIsWordedByTheDescription() throws {
@@ -143,6 +163,7 @@ struct StringTests {
         let first = try Pattern(source), second = try Pattern(source)
         #expect(first.regex === second.regex)
         #expect(try Pattern("^other$").regex !== first.regex)
+        #expect(try Pattern(source, compilation: .whenFirstUsed).regex === first.regex)  // compiled when asked, shared too
         let month = try schema(#"{"type": "string", "pattern": "\#(source)"}"#)
         let results = await withTaskGroup(of: (Bool, Bool).self) { group in
             for i in 0..<200 {
