@@ -312,7 +312,7 @@ final class Compiler {
             throw SchemaError(location: location, message: "$ref \(Render.quoted(reference)) is not supported: "
                 + "only references within the same schema (starting with \"#\") are")
         }
-        guard let fragment = String(reference.dropFirst()).removingPercentEncoding else {
+        guard let fragment = Compiler.percentDecoded(reference.dropFirst()) else {
             throw SchemaError(location: location, message: "$ref \(Render.quoted(reference)) has a bad percent escape")
         }
         if fragment.isEmpty { return 0 }
@@ -320,9 +320,7 @@ final class Compiler {
             throw SchemaError(location: location, message: "$ref \(Render.quoted(reference)) is not supported: "
                 + "anchors are not; use a JSON Pointer such as \"#/$defs/name\"")
         }
-        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
+        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(Compiler.unescape)
         let target = "#" + tokens.map { "/" + Compiler.escape($0) }.joined()
         if let index = indexByLocation[target] { return index }
         var value = root
@@ -383,6 +381,50 @@ final class Compiler {
         // fifth of compiling a manifest's schemas.
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// `text` with its `%XX` escapes decoded, or nil for a `%` without two hex digits after it or
+    /// bytes that are not UTF-8: what Foundation's `removingPercentEncoding` answers, on the bytes
+    /// (it bridged every `$ref` through `CFString`: a quarter of compiling the deployment schema,
+    /// which every process does).
+    static func percentDecoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        var bytes: [UInt8] = []
+        var input = text.utf8.makeIterator()
+        func hex(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case let b? where b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+            case let b? where b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+            case let b? where b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        while let byte = input.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = hex(input.next()), let low = hex(input.next()) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// A JSON Pointer token unescaped (RFC 6901: `~1` is `/`, `~0` is `~`), on the bytes.
+    static func unescape(_ token: Substring) -> String {
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
+        var bytes: [UInt8] = []
+        var previousWasTilde = false
+        for byte in token.utf8 {
+            if previousWasTilde {
+                previousWasTilde = false
+                switch byte {
+                case UInt8(ascii: "0"): bytes.append(UInt8(ascii: "~")); continue
+                case UInt8(ascii: "1"): bytes.append(UInt8(ascii: "/")); continue
+                default: bytes.append(UInt8(ascii: "~"))  // a `~` before anything else stays
+                }
+            }
+            if byte == UInt8(ascii: "~") { previousWasTilde = true } else { bytes.append(byte) }
+        }
+        if previousWasTilde { bytes.append(UInt8(ascii: "~")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func unsupported(_ key: String) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TesseraSDK
 @testable import TesseraSchema
@@ -119,6 +120,25 @@ struct RefTests {
         try expectValid(s, #"["x", 1]"#)
         let v = try violations(s, #"[1, "x"]"#)
         #expect(v.map(\.expected) == ["string", "integer"])
+    }
+
+    /// A `$ref`'s percent escapes and JSON Pointer escapes are decoded on the bytes as Foundation's
+    /// `removingPercentEncoding` and RFC 6901 decode them (the compiler no longer bridges through
+    /// `CFString`), including what is not an escape and what is a bad one.
+    @Test func refEscapesDecodeAsFoundationDecodesThem() throws {
+        let texts = ["", "plain", "c%20d", "%7e0", "a%2Fb", "%C3%A9t%C3%A9", "100%", "%2", "%zz", "%C3", "%e2%82%ac", "50%25", "%%41"]
+        for text in texts {
+            #expect(Compiler.percentDecoded(Substring(text)) == text.removingPercentEncoding, "\(text)")
+        }
+        let tokens = ["a~1b", "a~0b", "~01", "~10", "~~0", "~", "a~", "~x", "~0~1~0", "no escape", "é~1ü"]
+        for token in tokens {
+            let foundation = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            #expect(Compiler.unescape(Substring(token)) == foundation, "\(token)")
+        }
+        let s = ##"{"$defs": {"a~b/c": {"type": "string"}, "50%": {"type": "integer"}}, "prefixItems": [{"$ref": "#/$defs/a~0b~1c"}, {"$ref": "#/$defs/50%25"}]}"##
+        try expectValid(s, #"["x", 1]"#)
+        #expect(try violations(s, #"[1, "x"]"#).map(\.expected) == ["string", "integer"])
+        #expect(throws: SchemaError.self) { try schema(##"{"$defs": {"a": true}, "items": {"$ref": "#/$defs/%zz"}}"##) }
     }
 
     @Test func recursionThroughTheRoot() throws {
