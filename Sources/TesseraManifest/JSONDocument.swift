@@ -38,7 +38,7 @@ enum JSONDocument {
 
     /// Compiles an embedded schema; a failure is a bug in this repository, not in the user's file.
     /// Its patterns are compiled when first used (each costs ICU tens of microseconds, and a file
-    /// meets few of them); `EmbeddedSchemaTests` compiles every one.
+    /// meets few of them); `ManifestTests.everyPatternOfTheHostsOwnSchemasCompiles` compiles each.
     static func compile(_ text: String) -> JSONSchema {
         do {
             return try JSONSchema(parsing: text, patterns: .whenFirstUsed)
