@@ -6,10 +6,15 @@ import Synchronization
 struct Pattern: Sendable {
     /// The pattern as the schema wrote it.
     let source: String
-    /// The expression, compiled with the schema (``PatternCompilation/whenCompiled``)…
-    private let compiled: NSRegularExpression?
-    /// …or the first time a value reaches it (``PatternCompilation/whenFirstUsed``).
-    private let deferred: DeferredRegex?
+    /// The expression, compiled with the schema or the first time a value reaches it.
+    private let expression: Expression
+
+    private enum Expression {
+        /// ``PatternCompilation/whenCompiled``.
+        case compiled(NSRegularExpression)
+        /// ``PatternCompilation/whenFirstUsed``.
+        case deferred(DeferredRegex)
+    }
 
     /// Compiles an ECMA-262-style pattern with `NSRegularExpression` (ICU syntax), first bringing
     /// the few common constructs whose meaning differs closer to ECMA-262:
@@ -22,19 +27,17 @@ struct Pattern: Sendable {
     init(_ source: String, compilation: PatternCompilation = .whenCompiled) throws {
         self.source = source
         switch compilation {
-        case .whenCompiled:
-            compiled = try Pattern.shared(source)
-            deferred = nil
-        case .whenFirstUsed:
-            compiled = nil
-            deferred = DeferredRegex()
+        case .whenCompiled: expression = .compiled(try Pattern.shared(source))
+        case .whenFirstUsed: expression = .deferred(DeferredRegex())
         }
     }
 
     /// The compiled expression.
     var regex: NSRegularExpression {
-        if let compiled { return compiled }
-        return deferred!.regex(source)
+        switch expression {
+        case .compiled(let regex): return regex
+        case .deferred(let deferred): return deferred.regex(source)
+        }
     }
 
     /// Expressions compiled once per process and shared by every schema that names them: the

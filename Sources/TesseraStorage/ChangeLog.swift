@@ -187,6 +187,13 @@ enum ChangeLogCoding {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// `text` as a JSON string in bytes (a table's or column's name, escaped once per shape).
+    static func jsonString(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        appendString(text, to: &out)
+        return out
+    }
+
     /// `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
     static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

@@ -27,10 +27,7 @@ final class TableShape: Sendable {
             self.quoted = quoted
             self.defaultSQL = defaultSQL
             self.isGenerated = isGenerated
-            var key: [UInt8] = []
-            ChangeLogCoding.appendString(name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            self.logKey = key
+            self.logKey = ChangeLogCoding.jsonString(name) + [UInt8(ascii: ":")]
         }
     }
 
@@ -70,9 +67,7 @@ final class TableShape: Sendable {
     init(name: String, quoted: String, id: Column, columns: [String: Column], writableColumns: [Column]) {
         self.name = name
         self.quoted = quoted
-        var logName: [UInt8] = []
-        ChangeLogCoding.appendString(name, to: &logName)
-        self.logName = logName
+        self.logName = ChangeLogCoding.jsonString(name)
         self.id = id
         self.columns = columns
         self.declaredColumns = Dictionary(uniqueKeysWithValues: columns.values.map { ($0.name, $0) })
