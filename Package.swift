@@ -76,7 +76,10 @@ let package = Package(
         // The host's primitives, depending on nothing: EINTR-safe system calls, an async serial gate.
         .target(name: "TesseraSystem"),
         .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
-        .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema"]),
+        // A manifest that passed is recorded per host build: the build ID comes from CTesseraImage.
+        .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema", "CTesseraImage"]),
+        // The build ID of a mapped image, from its notes in memory (`dl_iterate_phdr`).
+        .target(name: "CTesseraImage"),
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "TesseraSystem"]),
         .target(name: "TesseraStorage", dependencies: [sdk, "TesseraSQLite", "TesseraSystem"]),
         .target(name: "TesseraClock", dependencies: [sdk, "TesseraSQLite"]),
@@ -204,7 +207,7 @@ let package = Package(
         .testTarget(name: "TesseraSecretsTests", dependencies: ["TesseraSecrets", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "CSQLite", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraIsolationTests", dependencies: ["TesseraIsolation", sdk]),
-        .testTarget(name: "TesseraManifestTests", dependencies: ["TesseraManifest", "TesseraSchema", "TesseraTestFixtures", sdk]),
+        .testTarget(name: "TesseraManifestTests", dependencies: ["TesseraManifest", "TesseraSchema", "TesseraLoader", "TesseraTestFixtures", sdk]),
         .testTarget(name: "TesseraStorageTests", dependencies: ["TesseraStorage", "TesseraSQLite", "TesseraTestFixtures"]),
         .testTarget(name: "TesseraLoaderTests", dependencies: ["TesseraLoader", "TesseraTestFixtures", "CTestScratch"]),
         .testTarget(name: "TesseraRuntimeTests", dependencies: [

@@ -11,28 +11,43 @@ public enum ManifestReader {
     ///
     /// A file read before with exactly the same bytes is not parsed, checked and compiled again:
     /// the manifest read then is handed out (``ManifestCache``; a change of any byte reads anew).
-    public static func read(file: String) throws(ManifestError) -> PluginManifest {
-        try read(file: file, content: JSONDocument.contents(of: file))
+    /// With `checked`, as ``read(file:content:document:checked:)`` says.
+    public static func read(file: String, checked: CheckedManifests? = nil) throws(ManifestError) -> PluginManifest {
+        try read(file: file, content: JSONDocument.contents(of: file), checked: checked)
     }
 
     /// ``read(file:)`` of a file whose bytes the caller has read already, and whose JSON it has
     /// parsed if `document` is given (the host's manifest catalog reads every file's `id` first):
     /// neither is done again.
-    public static func read(file: String, content: Data, document: JSONValue? = nil) throws(ManifestError) -> PluginManifest {
+    ///
+    /// With `checked`, bytes that passed under this host build before are not checked against the
+    /// manifest schema again, and their schemas are compiled when first used; bytes that pass now
+    /// are recorded there (``CheckedManifests``).
+    public static func read(file: String, content: Data, document: JSONValue? = nil,
+                            checked: CheckedManifests? = nil) throws(ManifestError) -> PluginManifest {
         // Kept under the absolute path: a relative one is resolved against the current folder
         // (the `ui` folder is made absolute from it), which may change between two reads.
         let key = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         if let kept = ManifestCache.manifest(file: key, content: content) { return kept }
         let parsed: JSONValue
         if let document { parsed = document } else { parsed = try JSONDocument.parse(content, file: file) }
-        let manifest = try decode(parsed, file: file)
+        let passedBefore = checked?.passed(content) ?? false
+        let manifest = try decode(parsed, file: file, passedBefore: passedBefore)
+        if !passedBefore { checked?.record(content) }
         ManifestCache.keep(manifest, file: key, content: content)
         return manifest
     }
 
     /// Checks and decodes a manifest document. `file` names it in errors.
     public static func decode(_ doc: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
-        try JSONDocument.check(doc, against: schema, file: file)
+        try decode(doc, file: file, passedBefore: false)
+    }
+
+    /// Decodes a manifest document; unless its bytes `passedBefore` under this build, checks it
+    /// against the manifest schema and compiles its schemas first. The rules a schema cannot say
+    /// are checked either way: they cost little.
+    static func decode(_ doc: JSONValue, file: String, passedBefore: Bool) throws(ManifestError) -> PluginManifest {
+        if !passedBefore { try JSONDocument.check(doc, against: schema, file: file) }
         func fail(_ path: String, _ expected: String, _ found: String) -> ManifestError {
             ManifestError(file: file, path: path, expected: expected, found: found)
         }
@@ -56,17 +71,16 @@ public enum ManifestReader {
         for key in permissions.keys.sorted() where !requires.contains(where: { $0.capability == key }) {
             throw fail("$.permissions.\(key)", "permissions only for capabilities listed in requires", "'\(key)', which is not required")
         }
-        let operations = try decodeOperations(doc, fail: fail)
+        let operations = try decodeOperations(doc, compiling: !passedBefore, fail: fail)
         // An operation that moves a file's bytes needs the files capability (docs/files.md).
         if let i = operations.firstIndex(where: { $0.file != nil }), !requires.contains(where: { $0.capability == "files" }) {
             throw fail("$.operations[\(i)].file", "the files capability in requires", "'\(operations[i].file!.rawValue)' without it")
         }
         let jobs = try decodeJobs(doc, fail: fail)
-        var configSchema: JSONSchema?
+        var configSchema: SchemaOnFirstUse?
         if let config = doc["config"] {
-            do { configSchema = try JSONSchema(config) } catch {
-                throw fail("$.config", "a JSON Schema in the supported subset", error.description)
-            }
+            configSchema = passedBefore ? SchemaOnFirstUse(deferred: config)
+                                        : SchemaOnFirstUse(compiled: try compile(config, at: "$.config", fail: fail))
         }
         let library = doc["library"]!
         return PluginManifest(
@@ -84,7 +98,7 @@ public enum ManifestReader {
             emits: doc["events"]?["emits"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [],
             consumes: doc["events"]?["consumes"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             jobs: jobs,
-            configSchema: configSchema,
+            configSchemaOnFirstUse: configSchema,
             stateSchema: doc["state"]?["schema"]?.integerValue.map(Int.init),
             stateMigratesFrom: doc["state"]?["migratesFrom"]?.arrayValue?.compactMap { $0.integerValue.map(Int.init) } ?? [],
             hotSwap: doc["hotSwap"]?.boolValue ?? false,
@@ -116,8 +130,10 @@ public enum ManifestReader {
         return out
     }
 
+    /// The operations; with `compiling`, each input and output schema compiled now (a failure
+    /// refuses the manifest), otherwise each input schema compiled when first used.
     static func decodeOperations(
-        _ doc: JSONValue, fail: (String, String, String) -> ManifestError
+        _ doc: JSONValue, compiling: Bool, fail: (String, String, String) -> ManifestError
     ) throws(ManifestError) -> [OperationDeclaration] {
         var seen: Set<String> = []
         var out: [OperationDeclaration] = []
@@ -126,25 +142,28 @@ public enum ManifestReader {
             guard seen.insert(name).inserted else {
                 throw fail("$.operations[\(i)].name", "a name not used by another operation", "'\(name)' again")
             }
-            let input: JSONSchema
-            do { input = try JSONSchema(item["input"]!) } catch {
-                throw fail("$.operations[\(i)].input", "a JSON Schema in the supported subset", error.description)
-            }
-            do { _ = try JSONSchema(item["output"]!) } catch {
-                throw fail("$.operations[\(i)].output", "a JSON Schema in the supported subset", error.description)
-            }
+            let input = compiling ? SchemaOnFirstUse(compiled: try compile(item["input"]!, at: "$.operations[\(i)].input", fail: fail))
+                                  : SchemaOnFirstUse(deferred: item["input"]!)
+            if compiling { _ = try compile(item["output"]!, at: "$.operations[\(i)].output", fail: fail) }
             let roles = item["roles"]?.arrayValue?.compactMap(\.stringValue).map(Principal.Role.init(rawValue:))
             if roles?.contains(.link) == true, !LinkOperationRule.holds(input: item["input"]!, file: item["file"]) {
                 throw fail("$.operations[\(i)]", LinkOperationRule.expected, "'\(name)' with input \(item["input"]!.brief)")
             }
             out.append(OperationDeclaration(
                 name: name, summary: item["summary"]?.stringValue,
-                inputSchemaDocument: item["input"]!, inputSchema: input,
+                inputSchemaDocument: item["input"]!, inputSchemaOnFirstUse: input,
                 outputSchemaDocument: item["output"]!,
                 roles: roles ?? [.user, .admin], timeoutSeconds: item["timeoutSeconds"]?.doubleValue,
                 file: item["file"]?.stringValue.flatMap(FileTransfer.init(rawValue:))))
         }
         return out
+    }
+
+    /// A schema of the manifest compiled, or the manifest refused at `path`.
+    static func compile(_ document: JSONValue, at path: String, fail: (String, String, String) -> ManifestError) throws(ManifestError) -> JSONSchema {
+        do { return try JSONSchema(document) } catch {
+            throw fail(path, "a JSON Schema in the supported subset", error.description)
+        }
     }
 
     /// The `ui` member, its folder made absolute against the manifest's folder.

@@ -42,7 +42,9 @@ public final class PluginManifest: Sendable {
         document["reasons"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
     }
     /// The schema its configuration must satisfy (compiled), if any.
-    public let configSchema: JSONSchema?
+    public var configSchema: JSONSchema? { configSchemaOnFirstUse?.schema }
+    /// The config schema, compiled at once or when first used (``SchemaOnFirstUse``).
+    let configSchemaOnFirstUse: SchemaOnFirstUse?
     /// The version of its in-memory state, and the versions it can migrate from (hot swap).
     public let stateSchema: Int?
     public let stateMigratesFrom: [Int]
@@ -67,7 +69,7 @@ public final class PluginManifest: Sendable {
     private let operationsByName: [String: OperationDeclaration]
 
     /// A manifest from its parts (``ManifestReader`` reads one from a file).
-    public init(
+    public convenience init(
         id: String,
         name: String,
         summary: String?,
@@ -93,6 +95,40 @@ public final class PluginManifest: Sendable {
         syncRoles: [String: SyncRoleDeclaration] = [:],
         abi: PluginABI = .swift
     ) {
+        self.init(id: id, name: name, summary: summary, version: version, sdkABI: sdkABI, toolchain: toolchain, library: library,
+                  requires: requires, permissions: permissions, operations: operations, emits: emits, consumes: consumes, jobs: jobs,
+                  configSchemaOnFirstUse: configSchema.map(SchemaOnFirstUse.init(compiled:)), stateSchema: stateSchema,
+                  stateMigratesFrom: stateMigratesFrom, hotSwap: hotSwap, isolation: isolation, ui: ui, file: file, document: document,
+                  syncTables: syncTables, syncRoles: syncRoles, abi: abi)
+    }
+
+    /// A manifest from its parts, its config schema compiled at once or when first used.
+    init(
+        id: String,
+        name: String,
+        summary: String?,
+        version: SemanticVersion,
+        sdkABI: (major: UInt32, minor: UInt32),
+        toolchain: String,
+        library: LibraryReference,
+        requires: [CapabilityRequirement],
+        permissions: [String: JSONValue],
+        operations: [OperationDeclaration],
+        emits: [String],
+        consumes: [String],
+        jobs: [JobDeclaration],
+        configSchemaOnFirstUse: SchemaOnFirstUse?,
+        stateSchema: Int?,
+        stateMigratesFrom: [Int],
+        hotSwap: Bool,
+        isolation: Isolation,
+        ui: UIDeclaration?,
+        file: String,
+        document: JSONValue,
+        syncTables: [String: [String]],
+        syncRoles: [String: SyncRoleDeclaration],
+        abi: PluginABI
+    ) {
         self.id = id
         self.abi = abi
         self.name = name
@@ -107,7 +143,7 @@ public final class PluginManifest: Sendable {
         self.emits = emits
         self.consumes = consumes
         self.jobs = jobs
-        self.configSchema = configSchema
+        self.configSchemaOnFirstUse = configSchemaOnFirstUse
         self.stateSchema = stateSchema
         self.stateMigratesFrom = stateMigratesFrom
         self.hotSwap = hotSwap
@@ -171,9 +207,12 @@ public struct OperationDeclaration: Sendable {
     public let name: String
     /// One line for people.
     public let summary: String?
-    /// The input schema, as written and compiled.
+    /// The input schema, as written.
     public let inputSchemaDocument: JSONValue
-    public let inputSchema: JSONSchema
+    /// The input schema, compiled (at the manifest's read, or by the first call: ``SchemaOnFirstUse``).
+    public var inputSchema: JSONSchema { inputSchemaOnFirstUse.schema }
+    /// The input schema, compiled at once or when first used.
+    let inputSchemaOnFirstUse: SchemaOnFirstUse
     /// The output schema, as written.
     public let outputSchemaDocument: JSONValue
     /// Who may call it. Defaults to `user` and `admin`.

@@ -28,11 +28,14 @@ struct ManifestCatalog {
     private(set) var unattributed: [ManifestError] = []
     /// Folders not read because every user may write in them (issue 46: `/tmp`).
     private(set) var unsafeDirectories: [String] = []
+    /// The manifests this host build checked before: not checked again (``CheckedManifests``).
+    private let checked: CheckedManifests?
 
     /// Finds every `*.json` file directly in each folder (sub-folders such as `deployments/` and
     /// `schema/` are not manifests), and the id each names. A folder every user may write in is
     /// not read: a manifest there could be anyone's, and it says which code the host loads.
-    init(directories: [String]) {
+    init(directories: [String], checked: CheckedManifests? = nil) {
+        self.checked = checked
         let fm = FileManager.default
         for dir in directories {
             if Self.everyoneWrites(dir) { unsafeDirectories.append(dir); continue }
@@ -63,7 +66,8 @@ struct ManifestCatalog {
         for candidate in candidates[id] ?? [] {
             let file = candidate.file
             do {
-                let manifest = try ManifestReader.read(file: file, content: candidate.content, document: candidate.document)
+                let manifest = try ManifestReader.read(file: file, content: candidate.content, document: candidate.document,
+                                                           checked: checked)
                 if case .valid(let existing) = entry {
                     entry = .invalid(file: file, error: ManifestError(file: file, path: "$.id", expected: "an id no other manifest uses",
                                                                       found: "'\(manifest.id)', also in \(existing.file)"))

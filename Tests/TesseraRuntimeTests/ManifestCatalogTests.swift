@@ -56,3 +56,33 @@ import TesseraTestFixtures
         #expect(file.hasSuffix("/b.json") && error.path == "$.id" && error.description.contains(first))
     }
 }
+
+/// A host records the manifests that passed beside its staged builds, and a restart reads them
+/// from there (`CheckedManifests`): what the plugin accepts and refuses is the same.
+@Suite struct CheckedManifestsHostTests {
+    let example = "dev.tessera.example"
+
+    @Test func aRestartReadsTheRecordedManifestAndRefusesTheSameInputs() async throws {
+        let ws = ClockAndStorageTests.workspace()
+        let first = try await startHost(ws)
+        _ = try await first.call(example, "add-note", input: ["text": "kept"], as: user)
+        let refusedBefore = await callError(first, example, "add-note", ["text": ""], as: user)
+        await first.stop()
+
+        let manifest = ws.root + "/example.json"
+        let bytes = try #require(FileManager.default.contents(atPath: manifest))
+        let checked = try #require(CheckedManifests(folder: ws.dataDirectory + "/generations/.checked-manifests"))
+        #expect(checked.passed(bytes))
+
+        // The same bytes under another name: the in-memory cache (path and bytes) does not know
+        // them, as in a new process; the record does.
+        #expect(rename(manifest, ws.root + "/example-again.json") == 0)
+        let second = try await startHost(ws)
+        #expect(second.status(of: example)?.state == .active)
+        let notes = try await second.call(example, "list-notes", input: [:], as: user)
+        #expect(notes["notes"]?.arrayValue?.count == 1)
+        let refusedAfter = await callError(second, example, "add-note", ["text": ""], as: user)
+        #expect(refusedAfter != nil && refusedAfter?.description == refusedBefore?.description)
+        await second.stop()
+    }
+}

@@ -25,6 +25,9 @@ final class GenerationOrchestrator: Sendable {
     let pipeline: GenerationPipeline
     /// Where a start's or swap's changed subscriptions take effect.
     let events: EventBus
+    /// The manifests this host build checked before, recorded beside the staged builds: a start or
+    /// a swap does not check them again (``CheckedManifests``).
+    let checkedManifests: CheckedManifests?
     private let deploymentInForce: Mutex<Deployment>
     /// A reload is under way (one at a time).
     let reloading = Mutex(false)
@@ -39,6 +42,7 @@ final class GenerationOrchestrator: Sendable {
         self.providers = providers
         self.events = events
         let generations = GenerationStore(root: (options.dataDirectory as NSString).appendingPathComponent("generations"))
+        checkedManifests = CheckedManifests(folder: generations.root + "/.checked-manifests")
         pipeline = GenerationPipeline(options: options, providers: providers, generations: generations,
                                       clock: clock, timerStore: timerStore, log: options.log)
     }

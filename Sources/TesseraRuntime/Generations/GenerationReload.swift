@@ -57,7 +57,7 @@ extension GenerationOrchestrator {
         let current = deployment
         let next = try readAgain(current)
         try refuseHostChanges(from: current, to: next)
-        let catalog = ManifestCatalog(directories: next.manifestDirectories)
+        let catalog = ManifestCatalog(directories: next.manifestDirectories, checked: checkedManifests)
         let plan = ReloadPlan(from: current, to: next, catalog: catalog, slots: registry, only: options.onlyPlugins)
         try checkBeforeApplying(plan, catalog: catalog, next: next)
         putInForce(next)

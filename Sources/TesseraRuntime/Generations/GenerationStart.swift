@@ -13,7 +13,7 @@ extension GenerationOrchestrator {
     /// for a plugin: each failure parks that plugin with its reason.
     func start(until depth: PluginHost.StartDepth = .active) async {
         let opening = depth == .active ? openExistingDatabases() : [:]
-        let catalog = ManifestCatalog(directories: deployment.manifestDirectories)
+        let catalog = ManifestCatalog(directories: deployment.manifestDirectories, checked: checkedManifests)
         for error in catalog.unattributed {
             log(.warning, "host", "ignored a manifest with no readable id: \(error)")
         }

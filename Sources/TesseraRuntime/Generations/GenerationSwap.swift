@@ -139,7 +139,7 @@ extension GenerationOrchestrator {
     /// The manifest as it is on disk now: a new build may come with a new version, operations or state schema.
     private func rereadManifest(_ current: PluginManifest) throws(PluginError) -> PluginManifest {
         let manifest: PluginManifest
-        do { manifest = try ManifestReader.read(file: current.file) } catch {
+        do { manifest = try ManifestReader.read(file: current.file, checked: checkedManifests) } catch {
             throw PluginError(.unprocessable, "swap refused: manifest: \(error)")
         }
         guard manifest.id == current.id else {

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import TesseraManifest
+import TesseraLoader
+import TesseraSDK
+import TesseraTestFixtures
+
+/// The record of manifests that passed (`CheckedManifests`): a new process of the same build
+/// reads the same bytes without checking them against the manifest schema again, and compiles
+/// their schemas when first used; other bytes, or another build, are checked in full.
+///
+/// Each read uses a file of its own path, so the in-memory cache (`ManifestCache`, keyed by path
+/// and bytes) never answers: a new path here is what a new process is.
+@Suite struct CheckedManifestsTests {
+    /// Inputs every operation's schema is asked about; their answers must not depend on when it
+    /// was compiled.
+    static let inputs: [JSONValue] = [
+        [:], ["text": ""], ["text": "x"], ["date": "not a date", "kind": 7], ["amount": -1, "note": .null],
+        ["from": "2026-01-01", "to": "2026-13-40"], ["id": "01J000000000000000000000000"], .array([]), "text",
+    ]
+
+    @Test("a manifest that passed is recorded, and read again without its check, answers every input as before")
+    func aManifestThatPassedIsReadAgainWithoutItsCheck() throws {
+        let ws = FixtureWorkspace("checked-manifests-again")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"), "the test binary has a build ID")
+        let text = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/baby.json", encoding: .utf8)
+        Fixtures.write(text, to: ws.root + "/first.json")
+        Fixtures.write(text, to: ws.root + "/again.json")
+
+        let first = try ManifestReader.read(file: ws.root + "/first.json", checked: checked)
+        #expect(try records(in: checked).count == 1)
+        #expect(checked.passed(Data(text.utf8)))
+        let again = try ManifestReader.read(file: ws.root + "/again.json", checked: checked)
+        #expect(try records(in: checked).count == 1)
+
+        #expect(again.id == first.id && again.version == first.version)
+        #expect(again.operations.map(\.name) == first.operations.map(\.name))
+        #expect(first.operations.count > 10)
+        for (a, b) in zip(first.operations, again.operations) {
+            for input in Self.inputs {
+                #expect(a.inputSchema.validate(input).map(\.message) == b.inputSchema.validate(input).map(\.message), "\(a.name), \(input)")
+            }
+        }
+        let config = try #require(first.configSchema)
+        for input in Self.inputs {
+            #expect(config.validate(input).map(\.message) == again.configSchema?.validate(input).map(\.message))
+        }
+    }
+
+    @Test("a record counts only for the same bytes under the same build; a failed manifest is not recorded")
+    func aRecordCountsOnlyForTheSameBytesAndBuild() throws {
+        let ws = FixtureWorkspace("checked-manifests-bytes")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        // An operation whose input pattern is not a regular expression: the full check refuses it.
+        var document = try JSONValue(parsing: Data(try String(contentsOfFile: Fixtures.exampleManifest, encoding: .utf8).utf8))
+        guard case .object(var manifest) = document, case .array(var operations) = manifest["operations"],
+              case .object(var first) = operations[0] else { Issue.record("the example manifest has operations"); return }
+        first["input"] = ["type": "object", "properties": ["text": ["type": "string", "pattern": "(unclosed"]]]
+        operations[0] = .object(first)
+        manifest["operations"] = .array(operations)
+        document = .object(manifest)
+        let bytes = document.serialized()
+        Fixtures.write(bytes, to: ws.root + "/bad.json")
+
+        #expect(throws: ManifestError.self) { try ManifestReader.read(file: ws.root + "/bad.json", checked: checked) }
+        #expect(try records(in: checked).isEmpty)
+
+        // A record of exactly these bytes is trusted (the folder is the host's own, like the
+        // libraries it loads): the read is not checked, and the schema that cannot compile
+        // refuses every input rather than letting any through.
+        checked.record(Data(bytes.utf8))
+        Fixtures.write(bytes, to: ws.root + "/recorded.json")
+        let trusted = try ManifestReader.read(file: ws.root + "/recorded.json", checked: checked)
+        #expect(!trusted.operations[0].inputSchema.validate(["text": "fine"]).isEmpty)
+
+        // Another build's records, or one byte more: checked in full, refused.
+        let otherBuild = CheckedManifests(folder: checked.folder, build: [0xAB, 0xCD])
+        Fixtures.write(bytes, to: ws.root + "/other-build.json")
+        #expect(throws: ManifestError.self) { try ManifestReader.read(file: ws.root + "/other-build.json", checked: otherBuild) }
+        Fixtures.write(bytes + " ", to: ws.root + "/one-byte-more.json")
+        #expect(throws: ManifestError.self) { try ManifestReader.read(file: ws.root + "/one-byte-more.json", checked: checked) }
+    }
+
+    @Test("records are keyed by the running executable's build ID, as its file says")
+    func theRunningBuildIsTheExecutablesBuildID() throws {
+        let build = try #require(CheckedManifests.runningBuild)
+        let elf = try ELFFile(path: "/proc/self/exe")
+        #expect(SHA256.hex(build) == elf.gnuBuildID)
+    }
+
+    @Test("the folder keeps at most its capacity of records, then starts over")
+    func theFolderStartsOverAtItsCapacity() throws {
+        let ws = FixtureWorkspace("checked-manifests-capacity")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        for i in 0..<CheckedManifests.capacity { checked.record(Data("manifest \(i)".utf8)) }
+        #expect(try records(in: checked).count == CheckedManifests.capacity)
+        checked.record(Data("one more".utf8))
+        #expect(try records(in: checked).count == 1)
+        #expect(checked.passed(Data("one more".utf8)) && !checked.passed(Data("manifest 0".utf8)))
+    }
+
+    private func records(in checked: CheckedManifests) throws -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: checked.folder)) ?? []
+    }
+}
