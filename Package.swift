@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "TesseraSystem"),
         .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
         // A manifest that passed is recorded per host build: the build ID comes from CTesseraImage.
-        .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema", "CTesseraImage"]),
+        .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema", "TesseraSystem", "CTesseraImage"]),
         // The build ID of a mapped image, from its notes in memory (`dl_iterate_phdr`).
         .target(name: "CTesseraImage"),
         .target(name: "TesseraLoader", dependencies: [sdk, stamp, "TesseraManifest", "TesseraSystem"]),

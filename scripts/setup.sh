@@ -54,6 +54,7 @@ test  apt  gzip                    gzip                              packaging/b
 test  apt  lintian                 lintian                           packaging/check-deb.sh lints the package (no error or warning)
 test  apt  systemd                 systemd-analyze                   packaging/check-deb.sh verifies the two units of the package (systemd-analyze verify)
 bench apt  golang-go               go                                the Go anchors beside the process tier echo in tessera-bench isolation: a JSON round trip to a child over a Unix socket
+bench apt  wrk                     wrk                               the HTTP load generator of tessera-bench http (the edge, the kept-work route and the plain route, 64 and 256 connections)
 test  pip  openapi-spec-validator  python:openapi_spec_validator     checks /openapi.json against OpenAPI 3.1
 test  pip  schemathesis            python:schemathesis               fuzzes the API against its OpenAPI document
 build tool swift                   toolchain:swift,toolchain:swiftc,toolchain:clang   the Swift 6.3.1 toolchain (sdk/.swift-version), not a package

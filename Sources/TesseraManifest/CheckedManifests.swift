@@ -1,6 +1,7 @@
 import CTesseraImage
 import Foundation
 import TesseraSDK
+import TesseraSystem
 
 /// The manifests this host build read, checked and compiled without an error, recorded on disk so
 /// that the next process of the same build does not check them again.
@@ -12,9 +13,11 @@ import TesseraSDK
 /// bytes passed before under the same build is decoded without the check, and its schemas are
 /// compiled when first used (``SchemaOnFirstUse``).
 ///
-/// A record is an empty file named by the SHA-256 of the host's build ID and the manifest's bytes:
-/// another byte, or another build of the host (a changed compiler of schemas), is another name,
-/// so it is checked in full again. The folder is the host's own, inside its generations folder:
+/// A record is a file named by the SHA-256 of the host's build ID and the manifest's bytes, holding
+/// the manifest's `id` (the host's catalog of manifests takes a file's id from its record instead
+/// of parsing the file: `tessera call` reads one plugin's manifest, not every module's). Another
+/// byte, or another build of the host (a changed compiler of schemas), is another name, so it is
+/// checked in full again. The folder is the host's own, inside its generations folder:
 /// whoever can write there can already replace the libraries the host loads. A lost record costs
 /// one full check; no record is fsynced.
 public struct CheckedManifests: Sendable {
@@ -44,17 +47,36 @@ public struct CheckedManifests: Sendable {
         access(path(for: content), F_OK) == 0
     }
 
-    /// Records that a manifest of exactly `content` passed. Failing to write is not an error: the
-    /// manifest is checked in full next time.
-    func record(_ content: Data) {
+    /// The `id` of the manifest of exactly `content`, if it passed before under this build: what
+    /// its record holds. `nil` without a record, or with one that does not end in a newline (a
+    /// record is renamed into place whole, but a crash may leave a renamed file empty).
+    public func recordedID(of content: Data) -> String? {
+        let fd = open(path(for: content), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { (try? SystemCall.readFully(fd, into: $0, at: 0)) ?? 0 }
+        guard count > 1, count < buffer.count, buffer[count - 1] == UInt8(ascii: "\n") else { return nil }
+        return String(decoding: buffer[..<(count - 1)], as: UTF8.self)
+    }
+
+    /// Records that the manifest `id`, of exactly `content`, passed: written under a temporary
+    /// name and renamed into place, so a record is whole or absent. Failing to write is not an
+    /// error: the manifest is checked in full next time.
+    func record(_ content: Data, id: String) {
         if access(folder, F_OK) != 0 {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         } else if let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.count >= Self.capacity {
             for name in names { unlink(folder + "/" + name) }
         }
-        let fd = open(path(for: content), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        if fd >= 0 { close(fd) }
+        let path = path(for: content), temporary = path + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let line = Array((id + "\n").utf8)
+        let written = (try? line.withUnsafeBytes { try SystemCall.writeAll(fd, $0) }) != nil
+        close(fd)
+        if !written || rename(temporary, path) != 0 { unlink(temporary) }
     }
 
     /// The record's file: the hex SHA-256 of the build ID, its length, and the bytes.

@@ -33,7 +33,7 @@ public enum ManifestReader {
         if let document { parsed = document } else { parsed = try JSONDocument.parse(content, file: file) }
         let passedBefore = checked?.passed(content) ?? false
         let manifest = try decode(parsed, file: file, passedBefore: passedBefore)
-        if !passedBefore { checked?.record(content) }
+        if !passedBefore { checked?.record(content, id: manifest.id) }
         ManifestCache.keep(manifest, file: key, content: content)
         return manifest
     }

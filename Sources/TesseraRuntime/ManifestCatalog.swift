@@ -7,7 +7,9 @@ import TesseraSDK
 /// Finding them reads only each file's `id`; a manifest is checked, decoded and its schemas
 /// compiled when its plugin is asked for (``entry(for:)``). A command that starts one plugin
 /// (`tessera call`, `tessera plugins why`) then pays for that one manifest, not for every module's:
-/// compiling the shipped six cost a fifth of a `tessera call` (docs/benchmarks.md).
+/// compiling the shipped six cost a fifth of a `tessera call` (docs/benchmarks.md). A file whose
+/// bytes passed before under this host build is not even parsed for its id: its record says it
+/// (``CheckedManifests/recordedID(of:)``).
 struct ManifestCatalog {
     /// A readable manifest, or why a file claiming this id was refused.
     enum Entry {
@@ -15,11 +17,12 @@ struct ManifestCatalog {
         case invalid(file: String, error: ManifestError)
     }
 
-    /// A file that names an id: its bytes and their JSON, read once when the catalog looks.
+    /// A file that names an id: its bytes and their JSON, read once when the catalog looks (the
+    /// JSON only if the id came from parsing it rather than from its record).
     private struct Candidate {
         let file: String
         let content: Data
-        let document: JSONValue
+        let document: JSONValue?
     }
 
     /// The files that name each id, in the order they are read.
@@ -36,12 +39,10 @@ struct ManifestCatalog {
     /// not read: a manifest there could be anyone's, and it says which code the host loads.
     init(directories: [String], checked: CheckedManifests? = nil) {
         self.checked = checked
-        let fm = FileManager.default
         for dir in directories {
             if Self.everyoneWrites(dir) { unsafeDirectories.append(dir); continue }
-            let names = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-            for name in names {
-                add(file: (dir as NSString).appendingPathComponent(name))
+            for name in Self.jsonFileNames(in: dir) {
+                add(file: dir.hasSuffix("/") ? dir + name : dir + "/" + name)
             }
         }
     }
@@ -50,10 +51,15 @@ struct ManifestCatalog {
     var ids: [String] { candidates.keys.sorted() }
 
     mutating func add(file: String) {
-        if let content = FileManager.default.contents(atPath: file), let document = try? JSONValue(parsing: content),
-           let id = document["id"]?.stringValue {
-            candidates[id, default: []].append(Candidate(file: file, content: content, document: document))
-            return
+        if let content = FileManager.default.contents(atPath: file) {
+            if let id = checked?.recordedID(of: content) {
+                candidates[id, default: []].append(Candidate(file: file, content: content, document: nil))
+                return
+            }
+            if let document = try? JSONValue(parsing: content), let id = document["id"]?.stringValue {
+                candidates[id, default: []].append(Candidate(file: file, content: content, document: document))
+                return
+            }
         }
         // Not JSON, or no `id`: the reader says why.
         do { _ = try ManifestReader.read(file: file) } catch { unattributed.append(error) }
@@ -91,6 +97,19 @@ struct ManifestCatalog {
         }
         guard !unattributed.isEmpty else { return base }
         return base + "; unreadable manifests there: " + unattributed.map(\.description).joined(separator: "; ")
+    }
+
+    /// The names of the `*.json` entries directly in `dir`, sorted; none if it cannot be read.
+    /// `readdir` itself: Foundation's listing was a third of the catalog's time in a restart.
+    static func jsonFileNames(in dir: String) -> [String] {
+        guard let stream = opendir(dir) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".json") { names.append(name) }
+        }
+        return names.sorted()
     }
 
     /// Whether every user may write in `dir` (the sticky bit of `/tmp` does not stop a new file).

@@ -19,7 +19,8 @@ extension SQLitePluginStorage {
     ///   before it stay applied).
     public func migrate(_ migrations: [StorageMigration]) throws {
         let version = try writer.withConnection { connection throws -> Int in
-            defer { state.withLock { $0.tables.removeAll() } }  // refresh table shapes after any DDL
+            // Table shapes are read again after any DDL, and the applied migrations too.
+            defer { state.withLock { $0.tables.removeAll(); $0.appliedMigrations = nil } }
             return try connection.migrate(migrations.map(StoreMigration.init), of: migrationSubject, in: Self.ledger(now: now),
                                           run: runAsPlugin) { version in
                 state.withLock { $0.schemaVersion = version }

@@ -40,6 +40,12 @@ public final class SQLitePluginStorage: PluginStorage {
         /// Table shapes by the name the plugin used, read on first write; cleared by migrations.
         var tables: [String: TableShape] = [:]
         var schemaVersion = 0
+        /// The plugin's applied migrations (version: SQL), read when the database opens and
+        /// forgotten when migrations run or a copy is put back: a start asks for them once, on
+        /// its critical path, and the open runs beside the manifest's read and the library's load.
+        var appliedMigrations: [Int: String]?
+        /// The database's page size, read when it opens (``limitSize(toMegabytes:)``).
+        var pageSize: Int64 = 4096
         /// The size cap from the grant's `quotaMB`, if any.
         var quotaMegabytes: Int?
         /// The events a batch may emit (the manifest's `emits`), or `nil` without the events grant.
@@ -89,9 +95,9 @@ public final class SQLitePluginStorage: PluginStorage {
     /// `max_page_count`: a batch that would grow the file past it fails as a whole with `forbidden`,
     /// naming the quota. Checked by SQLite on every page the database grows by.
     public func limitSize(toMegabytes megabytes: Int) throws {
+        let pageSize = state.withLock { $0.pageSize }
         try writer.withConnection { connection in
-            let pageSize = try connection.fetchOne("PRAGMA page_size")?.first?.integer ?? 4096
-            let pages = max(1, Int64(megabytes) * 1_048_576 / pageSize)
+            let pages = max(1, Int64(megabytes) * 1_048_576 / max(512, pageSize))
             _ = try connection.fetchOne("PRAGMA max_page_count = \(pages)")
         }
         state.withLock { $0.quotaMegabytes = megabytes }
@@ -123,8 +129,8 @@ public final class SQLitePluginStorage: PluginStorage {
         try writerConnection.execute("PRAGMA trusted_schema=OFF")
         // The host's tables in the plugin's database; an up-to-date file is only read.
         try writerConnection.migrate(PluginStorageSchema.schema, nowMillis: Int64((now().timeIntervalSince1970 * 1000).rounded(.down)))
-        let version = try writerConnection.fetchOne("SELECT COALESCE(MAX(version), 0) FROM _tessera_migrations")?
-            .first?.integer ?? 0
+        let applied = try Self.appliedMigrations(writerConnection)
+        let pageSize = try writerConnection.fetchOne("PRAGMA page_size")?.first?.integer ?? 4096
         writerConnection.setAuthorizer(AccessPolicy.writer(sqlGuard))
         if isNew, !directory.isEmpty { Self.syncDirectory(directory) }
 
@@ -141,7 +147,20 @@ public final class SQLitePluginStorage: PluginStorage {
         }
         self.writeQueue = DispatchQueue(label: "tessera.storage.\(pluginID).write")
         self.readQueue = DispatchQueue(label: "tessera.storage.\(pluginID).read")
-        state.withLock { $0.schemaVersion = Int(version) }
+        state.withLock {
+            $0.schemaVersion = applied.keys.max() ?? 0
+            $0.appliedMigrations = applied
+            $0.pageSize = pageSize
+        }
+    }
+
+    /// The plugin's migrations recorded as applied: version and SQL.
+    static func appliedMigrations(_ connection: SQLiteConnection) throws -> [Int: String] {
+        var applied: [Int: String] = [:]
+        for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
+            applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
+        }
+        return applied
     }
 
     /// Opens the database at a file URL; see the `String` path initializer.

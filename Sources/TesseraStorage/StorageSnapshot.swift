@@ -45,6 +45,7 @@ extension SQLitePluginStorage {
         state.withLock {
             $0.tables.removeAll()
             $0.schemaVersion = snapshot.schemaVersion
+            $0.appliedMigrations = nil
         }
         snapshot.discard()
     }
@@ -54,13 +55,13 @@ extension SQLitePluginStorage {
     /// Reads only: nothing is applied.
     public func pendingMigrations(_ migrations: [StorageMigration]) throws -> Int {
         let plan = try MigrationPlan(migrations.map(StoreMigration.init), of: migrationSubject)
-        return try writer.withConnection { connection throws -> Int in
-            var applied: [Int: String] = [:]
-            for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
-                applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
-            }
-            return try plan.pending(applied: applied).count
+        // Read when the database opened, unless migrations ran or a copy was put back since.
+        let applied = try state.withLock { $0.appliedMigrations } ?? writer.withConnection { connection in
+            let applied = try Self.appliedMigrations(connection)
+            state.withLock { $0.appliedMigrations = applied }
+            return applied
         }
+        return try plan.pending(applied: applied).count
     }
 
     /// The events batches may emit and what is told after a commit that stored some: the rules

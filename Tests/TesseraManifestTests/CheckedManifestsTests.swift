@@ -30,6 +30,7 @@ import TesseraTestFixtures
         let first = try ManifestReader.read(file: ws.root + "/first.json", checked: checked)
         #expect(try records(in: checked).count == 1)
         #expect(checked.passed(Data(text.utf8)))
+        #expect(checked.recordedID(of: Data(text.utf8)) == "cz.tessera.baby")
         let again = try ManifestReader.read(file: ws.root + "/again.json", checked: checked)
         #expect(try records(in: checked).count == 1)
 
@@ -68,7 +69,7 @@ import TesseraTestFixtures
         // A record of exactly these bytes is trusted (the folder is the host's own, like the
         // libraries it loads): the read is not checked, and the schema that cannot compile
         // refuses every input rather than letting any through.
-        checked.record(Data(bytes.utf8))
+        checked.record(Data(bytes.utf8), id: "dev.tessera.example")
         Fixtures.write(bytes, to: ws.root + "/recorded.json")
         let trusted = try ManifestReader.read(file: ws.root + "/recorded.json", checked: checked)
         #expect(!trusted.operations[0].inputSchema.validate(["text": "fine"]).isEmpty)
@@ -92,11 +93,29 @@ import TesseraTestFixtures
     func theFolderStartsOverAtItsCapacity() throws {
         let ws = FixtureWorkspace("checked-manifests-capacity")
         let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
-        for i in 0..<CheckedManifests.capacity { checked.record(Data("manifest \(i)".utf8)) }
+        for i in 0..<CheckedManifests.capacity { checked.record(Data("manifest \(i)".utf8), id: "dev.test.m\(i)") }
         #expect(try records(in: checked).count == CheckedManifests.capacity)
-        checked.record(Data("one more".utf8))
+        checked.record(Data("one more".utf8), id: "dev.test.more")
         #expect(try records(in: checked).count == 1)
         #expect(checked.passed(Data("one more".utf8)) && !checked.passed(Data("manifest 0".utf8)))
+    }
+
+    @Test("a record a crash left empty still says the bytes passed, but names no id")
+    func anEmptyRecordNamesNoID() throws {
+        let ws = FixtureWorkspace("checked-manifests-empty")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        let content = Data("{}".utf8)
+        checked.record(content, id: "dev.test.whole")
+        #expect(checked.recordedID(of: content) == "dev.test.whole")
+        // What a power loss may leave of a file renamed into place before its data reached the disk.
+        let record = checked.path(for: content)
+        #expect(truncate(record, 0) == 0)
+        #expect(checked.passed(content))
+        #expect(checked.recordedID(of: content) == nil)
+        // Cut short: no newline at its end.
+        Fixtures.write("dev.test.wh", to: record)
+        #expect(checked.recordedID(of: content) == nil)
+        #expect(try records(in: checked) == [String(record.split(separator: "/").last!)])
     }
 
     private func records(in checked: CheckedManifests) throws -> [String] {

@@ -57,6 +57,41 @@ import TesseraTestFixtures
     }
 }
 
+extension ManifestCatalogTests {
+    /// A file whose bytes passed before is not parsed for its id: its record names it. (A record
+    /// planted with another id shows which was used; the folder is the host's own.)
+    @Test func aRecordedFileIsListedUnderTheIDItsRecordNames() throws {
+        let ws = FixtureWorkspace("catalog-recorded")
+        let file = ws.addManifest(id: "dev.test.parsed", library: "/nowhere/libParsed.so")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        #expect(ManifestCatalog(directories: [ws.root], checked: checked).ids == ["dev.test.parsed"])
+        let content = try #require(FileManager.default.contents(atPath: file))
+        #expect(checked.recordedID(of: content) == nil)  // listing alone reads nothing in full
+
+        guard case .valid = ManifestCatalog(directories: [ws.root], checked: checked).entry(for: "dev.test.parsed") else {
+            Issue.record("the manifest is valid")
+            return
+        }
+        #expect(checked.recordedID(of: content) == "dev.test.parsed")
+        #expect(ManifestCatalog(directories: [ws.root], checked: checked).ids == ["dev.test.parsed"])
+
+        checked.record(content, id: "dev.test.recorded")
+        #expect(ManifestCatalog(directories: [ws.root], checked: checked).ids == ["dev.test.recorded"])
+        #expect(ManifestCatalog(directories: [ws.root]).ids == ["dev.test.parsed"])
+    }
+
+    @Test func onlyJSONFilesDirectlyInTheFolderAreListedInOrder() throws {
+        let ws = FixtureWorkspace("catalog-names")
+        for name in ["b.json", "a.json", "notes.txt", "c.json.bak"] { Fixtures.write("{}", to: ws.root + "/" + name) }
+        try FileManager.default.createDirectory(atPath: ws.root + "/deeper", withIntermediateDirectories: true)
+        Fixtures.write("{}", to: ws.root + "/deeper/d.json")
+        let names = ManifestCatalog.jsonFileNames(in: ws.root)
+        #expect(names.filter { ["a.json", "b.json", "c.json.bak", "d.json", "notes.txt"].contains($0) } == ["a.json", "b.json"])
+        #expect(names == names.sorted())
+        #expect(ManifestCatalog.jsonFileNames(in: ws.root + "/missing").isEmpty)
+    }
+}
+
 /// A host records the manifests that passed beside its staged builds, and a restart reads them
 /// from there (`CheckedManifests`): what the plugin accepts and refuses is the same.
 @Suite struct CheckedManifestsHostTests {

@@ -37,6 +37,32 @@ import TesseraSDK
         try storage.migrate([v1, v2])
     }
 
+    /// A start asks how many migrations are pending before it commits them; the answer comes from
+    /// what the open read, and stays true after migrations run, after a reopen, and after a copy
+    /// taken before a migration is put back (a swap taken back).
+    @Test func pendingMigrationsStayTrueAcrossMigrateReopenAndRestore() throws {
+        let dir = TempDirectory()
+        let path = dir.file("p.sqlite")
+        do {
+            let storage = try SQLitePluginStorage(pluginID: "p", path: path, now: { Date() })
+            #expect(try storage.pendingMigrations([v1, v2]) == 2)
+            try storage.migrate([v1])
+            #expect(try storage.pendingMigrations([v1, v2]) == 1)
+            #expect(try storage.pendingMigrations([v1]) == 0)
+        }
+        let storage = try SQLitePluginStorage(pluginID: "p", path: path, now: { Date() })
+        #expect(try storage.pendingMigrations([v1, v2, v3]) == 2)
+        let before = try storage.snapshot()
+        try storage.migrate([v1, v2, v3])
+        #expect(try storage.pendingMigrations([v1, v2, v3]) == 0)
+        try storage.restore(before)
+        #expect(storage.schemaVersion == 1)
+        #expect(try storage.pendingMigrations([v1, v2, v3]) == 2)
+        // A step changed after it was applied is refused, from what the open read as well.
+        let changed = StorageMigration(version: 1, sql: "CREATE TABLE a(id TEXT PRIMARY KEY)")
+        #expect(throws: (any Error).self) { try storage.pendingMigrations([changed]) }
+    }
+
     @Test func refusesGaps() throws {
         let fixture = try Fixture(migrate: false)
         let error = migrationError { try fixture.storage.migrate([v1, v3]) }
