@@ -124,6 +124,8 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
             "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", "TesseraFiles", "TesseraSystem", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
+            // The HTTP/1 connections run on their event loops (Server/EventLoopConnections.swift).
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             // OwnTracks over MQTT: the subscriber's connection (Location/MQTT).

@@ -12,8 +12,8 @@ import TesseraSystem
 /// path (no empty, `.` or `..` segment, no trailing slash); anything else goes to the router,
 /// which answers it as it always did.
 ///
-/// It also decides where a request runs. The server's tasks run on the edge's own threads
-/// (``HTTPServer/edgeThreads``); the host's own endpoints (``hostsOwn``) are answered there, and
+/// It also decides where a request runs. A connection's task runs on its event loop
+/// (``EventLoopHTTP1Channel``); the host's own endpoints (``hostsOwn``) are answered there, and
 /// every other request is handled back on Swift's shared pool, where plugin code and work that
 /// holds a thread (a SQLite write, a password hash) belong.
 struct EdgeResponder: HTTPResponder {
@@ -27,7 +27,7 @@ struct EdgeResponder: HTTPResponder {
     let operationEndpoint: String
     /// Whether the shortcut is taken (``HTTPConfiguration/operationShortcut``).
     let shortcut: Bool
-    /// Whether the server runs on the edge's own threads (``HTTPConfiguration/ownThreads``), so
+    /// Whether connections run on threads of their own (``HTTPConfiguration/ownThreads``), so
     /// that all but the host's own endpoints must go back to the shared pool.
     let onEdgeThreads: Bool
 

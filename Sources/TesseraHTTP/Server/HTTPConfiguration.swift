@@ -20,10 +20,11 @@ public struct HTTPConfiguration: Sendable {
     /// to measure what that saves (`tessera-bench http` runs the edge both ways). The answers are
     /// the same either way.
     public var operationShortcut = true
-    /// Whether connections are served from threads of the edge's own (``HTTPServer/edgeThreads``),
-    /// so that the probes and the plugin list answer while in-process plugins hold every thread
-    /// of Swift's shared pool (issue 43). Every other request is handled back on that pool. On,
-    /// except to measure what the hop costs (`tessera-bench http`).
+    /// Whether connections are served from threads Swift's shared pool never lends to plugin code
+    /// (accepted on ``HTTPServer/edgeThreads``, each run on the event loop that reads it), so that
+    /// the probes and the plugin list answer while in-process plugins hold every thread of the
+    /// shared pool (issue 43). Every other request is handled back on that pool. On, except to
+    /// measure what it costs (`tessera-bench http`: the edge with every connection on the pool).
     public var ownThreads = true
 
     /// A token-bucket limit: `burst` requests at once, refilled at `perSecond`.

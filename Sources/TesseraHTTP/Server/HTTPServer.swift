@@ -30,10 +30,12 @@ public final class HTTPServer: Sendable {
     let readiness = Readiness()
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
-    /// The threads every server of this process accepts and reads its connections on, one per
-    /// core and at least two: never lent to plugin code, so the host's own endpoints answer while
-    /// in-process plugins hold every thread of Swift's shared pool. What a request asks of the
-    /// host beyond those endpoints runs back on that pool (``EdgeResponder``).
+    /// The threads every server of this process accepts its connections on, one per core and at
+    /// least two: never lent to plugin code. Each connection's task then runs on the event loop
+    /// that reads its socket (``EventLoopHTTP1Channel``), also never lent to plugin code, so the
+    /// host's own endpoints answer while in-process plugins hold every thread of Swift's shared
+    /// pool. What a request asks of the host beyond those endpoints runs back on that pool
+    /// (``EdgeResponder``).
     static let edgeThreads = ThreadPoolExecutor(name: "tessera-edge", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
@@ -59,7 +61,8 @@ public final class HTTPServer: Sendable {
         let app = Application(
             responder: responder(),
             // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: configuration.ownThreads ? .http1OnEventLoops(configuration: .init(idleTimeout: .seconds(60)))
+                                             : .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
@@ -68,8 +71,8 @@ public final class HTTPServer: Sendable {
             logger: logger)
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
         let group = ServiceGroup(services: [app], logger: logger)
-        // The server and each connection task it starts (they inherit the preference) run on the
-        // edge's threads; the responder sends all but the host's own endpoints back to the pool.
+        // The server runs on the edge's threads, each connection's task on its event loop; the
+        // responder sends all but the host's own endpoints back to the pool.
         let task = Task(executorPreference: configuration.ownThreads ? Self.edgeThreads : nil) {
             defer { portSink.finish() }
             try await group.run()
