@@ -35,10 +35,12 @@ struct WrkResult {
 ///
 /// The edge runs twice: as served (a plugin operation's call skips the router's look-up,
 /// ``HTTPConfiguration/operationShortcut``) and with every request through the router, so what
-/// the shortcut saves is read from the same run. A fourth series runs ``KeptWorkRoute`` on the
-/// plain server: the work any edge must do for the call, without Tessera's runtime.
+/// the shortcut saves is read from the same run, and a third time with every connection on
+/// Swift's shared pool (``HTTPConfiguration/ownThreads`` off), so what keeping connections off
+/// that pool costs is read too. Another series runs ``KeptWorkRoute`` on the plain server: the
+/// work any edge must do for the call, without Tessera's runtime.
 func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws
-    -> [(connections: Int, edge: WrkResult, routed: WrkResult, plain: WrkResult, kept: WrkResult)]
+    -> [(connections: Int, edge: WrkResult, routed: WrkResult, pooled: WrkResult, plain: WrkResult, kept: WrkResult)]
 {
     guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw PluginError(.unavailable, "wrk is not installed: apt-get install wrk")
@@ -60,6 +62,11 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
     let routed = HTTPServer(host: host, tokens: tokens, configuration: routedConfiguration)
     let routedPort = try await routed.start()
     routed.markReady()
+    var pooledConfiguration = HTTPConfiguration(port: 0, rateLimit: nil)
+    pooledConfiguration.ownThreads = false
+    let pooled = HTTPServer(host: host, tokens: tokens, configuration: pooledConfiguration)
+    let pooledPort = try await pooled.start()
+    pooled.markReady()
     // The schema the edge validates `echo`'s input with: the host's compiled copy of the manifest's.
     guard let inputSchema = host.manifest(of: "dev.tessera.example")?.operation(named: "echo")?.inputSchema else {
         throw PluginError(.invalidInput, "the example plugin's manifest declares no echo operation")
@@ -74,10 +81,11 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
         wrk.headers["Content-Type"] = "application/json"
         wrk.headers["Authorization"] = "Bearer \(token)"
         """.utf8).write(to: URL(fileURLWithPath: script))
-    var results: [(Int, WrkResult, WrkResult, WrkResult, WrkResult)] = []
+    var results: [(Int, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult)] = []
     for connections in [64, 256] {
         let edgeURL = "http://127.0.0.1:\(edgePort)/v1/plugins/dev.tessera.example/ops/echo"
         let routedURL = "http://127.0.0.1:\(routedPort)/v1/plugins/dev.tessera.example/ops/echo"
+        let pooledURL = "http://127.0.0.1:\(pooledPort)/v1/plugins/dev.tessera.example/ops/echo"
         let plainURL = "http://127.0.0.1:\(plain.port)/noop"
         let keptURL = "http://127.0.0.1:\(plain.port)\(KeptWorkRoute.path)"
         // Warm both up, then take turns, three runs each: on a machine shared with other work, a
@@ -85,13 +93,16 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
         _ = try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: 2)
+        _ = try await runWrk(wrk, url: pooledURL, script: script, connections: connections, seconds: 2)
         _ = try await runWrk(wrk, url: keptURL, script: script, connections: connections, seconds: 2)
-        var edgeRuns: [WrkResult] = [], routedRuns: [WrkResult] = [], plainRuns: [WrkResult] = [], keptRuns: [WrkResult] = []
+        var edgeRuns: [WrkResult] = [], routedRuns: [WrkResult] = [], pooledRuns: [WrkResult] = [], plainRuns: [WrkResult] = [],
+            keptRuns: [WrkResult] = []
         for _ in 0..<3 {
             edgeRuns.append(try await ProfilerWindow.around("edge") {
                 try await runWrk(wrk, url: edgeURL, script: script, connections: connections, seconds: seconds)
             })
             routedRuns.append(try await runWrk(wrk, url: routedURL, script: script, connections: connections, seconds: seconds))
+            pooledRuns.append(try await runWrk(wrk, url: pooledURL, script: script, connections: connections, seconds: seconds))
             plainRuns.append(try await ProfilerWindow.around("plain") {
                 try await runWrk(wrk, url: plainURL, script: script, connections: connections, seconds: seconds)
             })
@@ -105,9 +116,10 @@ func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async 
             chosen.contextSwitchesPerRequest = runs.map(\.contextSwitchesPerRequest).sorted()[runs.count / 2]
             return chosen
         }
-        results.append((connections, median(edgeRuns), median(routedRuns), median(plainRuns), median(keptRuns)))
+        results.append((connections, median(edgeRuns), median(routedRuns), median(pooledRuns), median(plainRuns), median(keptRuns)))
     }
     await routed.stop()
+    await pooled.stop()
     await plain.stop()
     await edge.stop()
     await host.stop()

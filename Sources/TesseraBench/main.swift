@@ -293,12 +293,19 @@ if which == "http" || which == "all" {
         print("    the edge with every request through the router: \(rate(r.routed.requestsPerSecond)), "
               + String(format: "server CPU per request %.1f µs; shortcut ÷ router, req/s %.2f, CPU %.2f", r.routed.cpuMicrosPerRequest,
                        r.edge.requestsPerSecond / r.routed.requestsPerSecond, r.edge.cpuMicrosPerRequest / r.routed.cpuMicrosPerRequest))
+        print("    the edge with every connection on Swift's shared pool: \(rate(r.pooled.requestsPerSecond)), "
+              + String(format: "server CPU per request %.1f µs, context switches %.2f; on their event loops ÷ on the pool, req/s %.2f, CPU %.2f",
+                       r.pooled.cpuMicrosPerRequest, r.pooled.contextSwitchesPerRequest,
+                       r.edge.requestsPerSecond / r.pooled.requestsPerSecond, r.edge.cpuMicrosPerRequest / r.pooled.cpuMicrosPerRequest))
         print("    the plain route doing the kept work (token's SHA-256, body parsed, validated, decoded, answer encoded; no runtime): \(rate(r.kept.requestsPerSecond)), "
               + String(format: "server CPU per request %.1f µs; ÷ plain, req/s %.2f, CPU %.2f: the ceiling of the edge's ratio",
                        r.kept.cpuMicrosPerRequest, r.kept.requestsPerSecond / r.plain.requestsPerSecond,
                        r.plain.cpuMicrosPerRequest / r.kept.cpuMicrosPerRequest))
-        if r.edge.non2xx + r.routed.non2xx + r.plain.non2xx + r.kept.non2xx > 0 {
-            print("    non-2xx answers: edge \(r.edge.non2xx), through the router \(r.routed.non2xx), plain \(r.plain.non2xx), kept work \(r.kept.non2xx) (the figures above are not valid)")
+        print(String(format: "    edge ÷ the kept work: req/s %.2f  target ≥ 0.95; CPU per request, kept ÷ edge %.2f",
+                     r.edge.requestsPerSecond / r.kept.requestsPerSecond, r.kept.cpuMicrosPerRequest / r.edge.cpuMicrosPerRequest))
+        if r.edge.non2xx + r.routed.non2xx + r.pooled.non2xx + r.plain.non2xx + r.kept.non2xx > 0 {
+            print("    non-2xx answers: edge \(r.edge.non2xx), through the router \(r.routed.non2xx), on the pool \(r.pooled.non2xx), "
+                  + "plain \(r.plain.non2xx), kept work \(r.kept.non2xx) (the figures above are not valid)")
         }
     }
 }

@@ -68,41 +68,8 @@ public final class PluginManifest: Sendable {
     /// Operations by name, for dispatch.
     private let operationsByName: [String: OperationDeclaration]
 
-    /// A manifest from its parts (``ManifestReader`` reads one from a file).
-    public convenience init(
-        id: String,
-        name: String,
-        summary: String?,
-        version: SemanticVersion,
-        sdkABI: (major: UInt32, minor: UInt32),
-        toolchain: String,
-        library: LibraryReference,
-        requires: [CapabilityRequirement],
-        permissions: [String: JSONValue],
-        operations: [OperationDeclaration],
-        emits: [String],
-        consumes: [String],
-        jobs: [JobDeclaration],
-        configSchema: JSONSchema?,
-        stateSchema: Int?,
-        stateMigratesFrom: [Int],
-        hotSwap: Bool,
-        isolation: Isolation,
-        ui: UIDeclaration?,
-        file: String,
-        document: JSONValue,
-        syncTables: [String: [String]] = [:],
-        syncRoles: [String: SyncRoleDeclaration] = [:],
-        abi: PluginABI = .swift
-    ) {
-        self.init(id: id, name: name, summary: summary, version: version, sdkABI: sdkABI, toolchain: toolchain, library: library,
-                  requires: requires, permissions: permissions, operations: operations, emits: emits, consumes: consumes, jobs: jobs,
-                  configSchemaOnFirstUse: configSchema.map(SchemaOnFirstUse.init(compiled:)), stateSchema: stateSchema,
-                  stateMigratesFrom: stateMigratesFrom, hotSwap: hotSwap, isolation: isolation, ui: ui, file: file, document: document,
-                  syncTables: syncTables, syncRoles: syncRoles, abi: abi)
-    }
-
-    /// A manifest from its parts, its config schema compiled at once or when first used.
+    /// A manifest from its parts (``ManifestReader`` reads one from a file), its config schema
+    /// compiled at once or when first used.
     init(
         id: String,
         name: String,
