@@ -8,8 +8,8 @@ import NIOCore
 /// A connection's task reads its requests from the channel and writes its answers to it; the event
 /// loop produces those reads and takes those writes. Run anywhere else, every request crosses
 /// threads twice more than it must (the loop wakes the task's thread, the task hands the answer
-/// back): on the edge's own thread pool that cost 15–20 % of the edge's throughput and about
-/// 15 µs of CPU per request (docs/benchmarks.md, "The edge's connections on their event loops").
+/// back): on the edge's own thread pool, 2.4–2.8 context switches per request against 0.5–0.7
+/// here (docs/benchmarks.md, "The edge's connections on their event loops").
 /// The loops are NIO's threads, never lent to plugin code, so the host's own endpoints still
 /// answer while in-process plugins hold every thread of Swift's shared pool; every other request
 /// is still handled back on that pool (``EdgeResponder``).
