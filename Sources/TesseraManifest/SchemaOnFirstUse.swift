@@ -10,36 +10,33 @@ import TesseraSchema
 /// validates against it, once, and kept. Compiling one costs tens of microseconds, and a restart
 /// or a `tessera call` uses one or two of a plugin's dozen.
 final class SchemaOnFirstUse: Sendable {
-    /// The compiled schema, or the document to compile on first use.
-    private let state: Mutex<State>
+    /// The schema once compiled: read without a lock, since every call that validates reads it.
+    private let compiled = AtomicLazyReference<Compiled>()
+    /// The document, compiled on first use; `nil` for a schema compiled at once.
+    private let document: JSONValue?
 
-    private enum State {
-        case compiled(JSONSchema)
-        case deferred(JSONValue)
+    /// A compiled schema in a box, for ``compiled``.
+    private final class Compiled: Sendable {
+        let schema: JSONSchema
+        init(_ schema: JSONSchema) { self.schema = schema }
     }
 
     /// A schema compiled already.
     init(compiled schema: JSONSchema) {
-        state = Mutex(.compiled(schema))
+        document = nil
+        _ = compiled.storeIfNil(Compiled(schema))
     }
 
     /// A schema to compile when first used: one that compiled when the same bytes were read before.
     init(deferred document: JSONValue) {
-        state = Mutex(.deferred(document))
+        self.document = document
     }
 
-    /// The compiled schema, compiled now if this is its first use.
+    /// The compiled schema, compiled now if this is its first use. Two first uses at once may both
+    /// compile it; the first one kept is the one every later call gets.
     var schema: JSONSchema {
-        state.withLock { state in
-            switch state {
-            case .compiled(let schema):
-                return schema
-            case .deferred(let document):
-                let schema = Self.compile(document)
-                state = .compiled(schema)
-                return schema
-            }
-        }
+        if let done = compiled.load() { return done.schema }
+        return compiled.storeIfNil(Compiled(Self.compile(document ?? .bool(false)))).schema
     }
 
     /// Compiles a schema the same build compiled before. It cannot fail unless the record that

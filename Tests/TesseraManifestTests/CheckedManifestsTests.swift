@@ -48,6 +48,25 @@ import TesseraTestFixtures
         }
     }
 
+    @Test("a schema compiled on first use answers the same when many calls use it first at once")
+    func aDeferredSchemaUsedFirstByManyTasksAtOnce() async throws {
+        let ws = FixtureWorkspace("checked-manifests-concurrent")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        let text = try String(contentsOfFile: Fixtures.exampleManifest, encoding: .utf8)
+        Fixtures.write(text, to: ws.root + "/first.json")
+        Fixtures.write(text, to: ws.root + "/again.json")
+        let compiled = try ManifestReader.read(file: ws.root + "/first.json", checked: checked)
+        let deferred = try ManifestReader.read(file: ws.root + "/again.json", checked: checked)
+        let operation = try #require(deferred.operation(named: "add-note"))
+        let expected = try #require(compiled.operation(named: "add-note")).inputSchema.validate(["text": 5]).map(\.message)
+        #expect(!expected.isEmpty)
+        let answers = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<16 { group.addTask { operation.inputSchema.validate(["text": 5]).map(\.message) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 16 && answers.allSatisfy { $0 == expected })
+    }
+
     @Test("a record counts only for the same bytes under the same build; a failed manifest is not recorded")
     func aRecordCountsOnlyForTheSameBytesAndBuild() throws {
         let ws = FixtureWorkspace("checked-manifests-bytes")
