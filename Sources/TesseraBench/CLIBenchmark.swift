@@ -5,8 +5,9 @@ import TesseraSystem
 /// What one `tessera call` costs an end user, as a whole process: `tessera call dev.tessera.example
 /// list-notes` on a data directory where the plugin ran before, with the shipped modules'
 /// manifests in the deployment's folder, and again with only the example's manifest there (what
-/// reading the others adds), each on a data directory where the plugins were listed first. The anchor is the same executable started for `tessera --version`:
-/// the dynamic linker, the Swift runtime and the argument parser, and nothing of the host.
+/// reading the others adds), each on a data directory where the plugins were listed first. The
+/// anchor is the same executable started for `tessera --version`: the dynamic linker, the Swift
+/// runtime and the argument parser, and nothing of the host.
 /// Runs `runs` of each in turns; returns their wall-clock times in nanoseconds.
 func cliBenchmark(buildDirectory: String, scratch: String, runs: Int) throws
     -> (version: Summary, callAllManifests: Summary, callOneManifest: Summary)

@@ -36,7 +36,7 @@ extension SQLitePluginStorage {
     /// is recorded. The table is the host's `storage` schema's (version 1), made when the database
     /// opens, before any plugin migration runs.
     static func ledger(now: @escaping @Sendable () -> Date) -> MigrationLedger {
-        MigrationLedger(table: "_tessera_migrations", create: nil, selectApplied: "SELECT version, sql FROM _tessera_migrations") { migration in
+        MigrationLedger(table: "_tessera_migrations", create: nil, selectApplied: selectApplied) { migration in
             ("INSERT INTO _tessera_migrations(version, sql, applied_at) VALUES (?, ?, ?)",
              [.integer(Int64(migration.version)), .text(migration.sql), .text(ChangeLogCoding.text(of: now()))])
         }

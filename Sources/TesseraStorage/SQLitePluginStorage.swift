@@ -154,14 +154,18 @@ public final class SQLitePluginStorage: PluginStorage {
         }
     }
 
-    /// The plugin's migrations recorded as applied: version and SQL.
+    /// The plugin's migrations recorded as applied: version and SQL (the table is the host's
+    /// `storage` schema's, there from the open on).
     static func appliedMigrations(_ connection: SQLiteConnection) throws -> [Int: String] {
         var applied: [Int: String] = [:]
-        for row in try connection.fetchAll("SELECT version, sql FROM _tessera_migrations") {
+        for row in try connection.fetchAll(selectApplied) {
             applied[Int(row[0].integer ?? 0)] = row[1].text ?? ""
         }
         return applied
     }
+
+    /// The plugin's applied migrations, as the migration ledger and the open read them.
+    static let selectApplied = "SELECT version, sql FROM _tessera_migrations"
 
     /// Opens the database at a file URL; see the `String` path initializer.
     public convenience init(pluginID: String, path: URL, now: @escaping @Sendable () -> Date) throws {

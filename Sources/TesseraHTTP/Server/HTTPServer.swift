@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -58,11 +59,11 @@ public final class HTTPServer: Sendable {
         // host's go, at the level the host set (warnings and worse unless verbose).
         let logger = host.options.log.logger
         let (ports, portSink) = AsyncStream<Int>.makeStream()
+        // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
         let app = Application(
             responder: responder(),
-            // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
-            server: configuration.ownThreads ? .http1OnEventLoops(configuration: .init(idleTimeout: .seconds(60)))
-                                             : .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: configuration.ownThreads ? .http1OnEventLoops(configuration: http1) : .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
