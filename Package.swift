@@ -75,7 +75,9 @@ let package = Package(
         .target(name: "TesseraSchema", dependencies: [sdk]),
         // The host's primitives, depending on nothing: EINTR-safe system calls, an async serial gate.
         .target(name: "TesseraSystem"),
-        .target(name: "TesseraSQLite", dependencies: ["CSQLite", sdk]),
+        .target(name: "TesseraSQLite", dependencies: ["CSQLite", "CTesseraSQLiteSetup", sdk]),
+        // `sqlite3_config`, which takes C varargs: each connection's page cache filled on demand.
+        .target(name: "CTesseraSQLiteSetup", dependencies: ["CSQLite"]),
         // A manifest that passed is recorded per host build: the build ID comes from CTesseraImage.
         .target(name: "TesseraManifest", dependencies: [sdk, "TesseraSchema", "TesseraSystem", "CTesseraImage"]),
         // The build ID of a mapped image, from its notes in memory (`dl_iterate_phdr`).

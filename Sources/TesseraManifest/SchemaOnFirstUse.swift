@@ -5,10 +5,12 @@ import TesseraSchema
 /// A manifest's schema (an operation's input, the config), compiled when the manifest is read or
 /// when it is first used.
 ///
-/// A manifest whose bytes this very host build checked and compiled before (``CheckedManifests``)
-/// is not compiled again when it is read: each of its schemas is compiled by the first call that
-/// validates against it, once, and kept. Compiling one costs tens of microseconds, and a restart
-/// or a `tessera call` uses one or two of a plugin's dozen.
+/// An operation's input schema is compiled by the first call that validates against it, once, and
+/// kept; reading a manifest whose bytes this host build has not checked before compiles it too,
+/// but only to check it (``CheckedManifests``). Compiling one costs tens of microseconds, a restart
+/// or a `tessera call` uses one or two of a plugin's dozen, and a server holds only the compiled
+/// schemas of the operations it was asked for. A config schema, used as the plugin starts, is
+/// compiled at once unless its manifest passed before.
 final class SchemaOnFirstUse: Sendable {
     /// The schema once compiled: read without a lock, since every call that validates reads it.
     private let compiled = AtomicLazyReference<Compiled>()
@@ -38,6 +40,10 @@ final class SchemaOnFirstUse: Sendable {
         if let done = compiled.load() { return done.schema }
         return compiled.storeIfNil(Compiled(Self.compile(document ?? .bool(false)))).schema
     }
+
+    /// Whether the schema is compiled yet (for tests: a manifest read holds none of its input
+    /// schemas compiled until a call uses one).
+    var isCompiled: Bool { compiled.load() != nil }
 
     /// Compiles a schema the same build compiled before. It cannot fail unless the record that
     /// said so is not the host's own (``CheckedManifests``): then nothing passes it, rather than

@@ -1,4 +1,5 @@
 import CSQLite
+import CTesseraSQLiteSetup
 import TesseraSDK
 
 /// One connection to an SQLite database file (`sqlite3*`), closed when the last reference goes away.
@@ -52,6 +53,12 @@ public final class SQLiteConnection {
     private let cacheCapacity: Int
     private var authorizer: AuthorizerBox?
 
+    /// SQLite's process-wide settings, made once before the first connection opens: each
+    /// connection's page cache grows page by page as it reads, instead of starting with 20 pages
+    /// (about 86 KB) allocated. `tessera serve` holds a dozen databases, most of them idle, and those
+    /// first pages were 0.9 MB of its heap (docs/benchmarks.md, "What a first start held").
+    private static let processSettings: Void = { _ = tessera_sqlite_pages_on_demand() }()
+
     private struct CachedStatement {
         let statement: Statement
         var lastUse: UInt64
@@ -79,6 +86,7 @@ public final class SQLiteConnection {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
+        _ = Self.processSettings
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {

@@ -92,4 +92,7 @@ public enum PatternCompilation: Sendable {
     /// Each one the first time a value reaches it. For the host's own schemas, whose tests compile
     /// every pattern: a document meets few of them, and compiling one costs ICU tens of microseconds.
     case whenFirstUsed
+    /// With the schema, each one checked as with ``whenCompiled``, then let go (compiled again at
+    /// its first match), and not kept for other schemas: for a schema compiled only to check it.
+    case checkedOnly
 }

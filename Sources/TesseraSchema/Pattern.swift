@@ -23,12 +23,16 @@ struct Pattern: Sendable {
     ///   before a final line break, which would let `"abc\n"` through `^[a-z]+$`.
     /// - `\d` is `[0-9]` and `\w` is `[A-Za-z0-9_]` (ASCII, as in ECMA-262), not their Unicode forms.
     ///
-    /// With `.whenFirstUsed`, nothing is compiled (or checked) until the first match.
+    /// With `.whenFirstUsed`, nothing is compiled (or checked) until the first match; with
+    /// `.checkedOnly`, it is compiled to be checked and compiled again at the first match.
     init(_ source: String, compilation: PatternCompilation = .whenCompiled) throws {
         self.source = source
         switch compilation {
         case .whenCompiled: expression = .compiled(try Pattern.shared(source))
         case .whenFirstUsed: expression = .deferred(DeferredRegex())
+        case .checkedOnly:
+            if !Pattern.isShared(source) { _ = try NSRegularExpression(pattern: Pattern.translate(source), options: []) }
+            expression = .deferred(DeferredRegex())
         }
     }
 
@@ -53,6 +57,11 @@ struct Pattern: Sendable {
             if cache.count < mostShared { cache[source] = regex }
             return regex
         }
+    }
+
+    /// Whether `source` is compiled and shared already.
+    static func isShared(_ source: String) -> Bool {
+        compiled.withLock { $0[source] != nil }
     }
 
     private static let compiled = Mutex<[String: NSRegularExpression]>([:])

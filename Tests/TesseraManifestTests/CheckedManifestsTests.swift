@@ -3,6 +3,7 @@ import Testing
 @testable import TesseraManifest
 import TesseraLoader
 import TesseraSDK
+import TesseraSchema
 import TesseraTestFixtures
 
 /// The record of manifests that passed (`CheckedManifests`): a new process of the same build
@@ -139,5 +140,48 @@ import TesseraTestFixtures
 
     private func records(in checked: CheckedManifests) throws -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: checked.folder)) ?? []
+    }
+}
+
+/// A manifest read for the first time (checked in full) holds what a restart does: each input
+/// schema compiled by the first call that uses it, not at the read. The compiled form of every
+/// operation's schema was 1.4 MB of `tessera serve`'s heap on a first start (docs/benchmarks.md).
+@Suite struct FirstReadHoldsNoCompiledSchemaTests {
+    @Test("a manifest checked in full holds no input schema compiled until one is used, and then answers as a compiled one")
+    func aCheckedManifestCompilesEachInputSchemaOnFirstUse() throws {
+        let ws = FixtureWorkspace("first-read-no-compiled-schema")
+        let text = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/baby.json", encoding: .utf8)
+        Fixtures.write(text, to: ws.root + "/baby.json")
+        let manifest = try ManifestReader.read(file: ws.root + "/baby.json")
+        #expect(manifest.operations.count > 10)
+        #expect(manifest.operations.allSatisfy { !$0.inputSchemaOnFirstUse.isCompiled })
+
+        let used = manifest.operations[0]
+        let reference = try JSONSchema(used.inputSchemaDocument)
+        for input in CheckedManifestsTests.inputs {
+            #expect(used.inputSchema.validate(input).map(\.message) == reference.validate(input).map(\.message), "\(input)")
+        }
+        #expect(used.inputSchemaOnFirstUse.isCompiled)
+        #expect(manifest.operations.dropFirst().allSatisfy { !$0.inputSchemaOnFirstUse.isCompiled })
+    }
+
+    @Test("a manifest checked in full is still refused for an input or output pattern that does not compile")
+    func anInvalidPatternStillRefusesTheManifest() throws {
+        let ws = FixtureWorkspace("first-read-invalid-pattern")
+        for member in ["input", "output"] {
+            var document = try JSONValue(parsing: Data(try String(contentsOfFile: Fixtures.exampleManifest, encoding: .utf8).utf8))
+            guard case .object(var manifest) = document, case .array(var operations) = manifest["operations"],
+                  case .object(var first) = operations[0] else { Issue.record("the example manifest has operations"); return }
+            first[member] = ["type": "object", "properties": ["text": ["type": "string", "pattern": "(unclosed"]]]
+            operations[0] = .object(first)
+            manifest["operations"] = .array(operations)
+            document = .object(manifest)
+            Fixtures.write(document.serialized(), to: ws.root + "/\(member).json")
+            #expect {
+                _ = try ManifestReader.read(file: ws.root + "/\(member).json")
+            } throws: { error in
+                (error as? ManifestError)?.path == "$.operations[0].\(member)"
+            }
+        }
     }
 }

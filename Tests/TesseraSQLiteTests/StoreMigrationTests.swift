@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 import TesseraSQLite
@@ -37,6 +38,33 @@ import TesseraTestFixtures
         #expect(try Self.records(db).map(\.0) == [1, 2])
         #expect(try Self.records(db).map(\.1) == [Self.v1.sql, Self.v2.sql])
         #expect(try Self.columns(db, of: "a") == ["id", "x", "y"])
+    }
+
+    /// The pages a migration wrote are given back by the connection's page cache: a first start
+    /// of `tessera serve` creates a dozen stores, and their caches held what it wrote.
+    @Test func theConnectionKeepsNoPageAMigrationWrote() throws {
+        let fill = StoreMigration(version: 1, sql: """
+            CREATE TABLE big(id INTEGER PRIMARY KEY, payload BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+            INSERT INTO big(payload) SELECT randomblob(1000) FROM n;
+            """)
+        let migrated = try SQLiteConnection(path: Self.newFile())
+        try migrated.migrate(Self.schema([fill]))
+        // The same statements run without the migrator keep their pages in the cache.
+        let plain = try SQLiteConnection(path: Self.newFile())
+        try plain.execute(fill.sql)
+        let pageSize = try #require(try plain.fetchOne("PRAGMA page_size")?.first?.integer)
+        #expect(try Self.cacheUsed(plain) > 50 * Int(pageSize))
+        #expect(try Self.cacheUsed(migrated) < 5 * Int(pageSize))
+        // And the migrated store reads as written.
+        #expect(try migrated.fetchOne("SELECT count(*) FROM big")?.first?.integer == 400)
+    }
+
+    /// The bytes of page-cache memory the connection holds (`SQLITE_DBSTATUS_CACHE_USED`).
+    static func cacheUsed(_ connection: SQLiteConnection) throws -> Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        try #require(sqlite3_db_status(connection.handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0) == SQLITE_OK)
+        return Int(current)
     }
 
     @Test func reopeningAnUpToDateStoreRunsNothingAndDoesNotWrite() throws {
