@@ -65,6 +65,9 @@ private func procFile(_ path: String) -> String {
 struct ServeMemoryResult {
     let serve: ProcessMemory
     let plain: ProcessMemory
+    /// `tessera serve` started again on the same data folder, after the same 200 requests: a
+    /// restart, whose manifests passed before and whose databases exist.
+    let restarted: ProcessMemory
     let modules: [String]
 }
 
@@ -90,22 +93,36 @@ func serveMemoryBenchmark(buildDirectory: String, scratch: String) async throws 
     let deployment = scratch + "/memory-deployment.json"
     try Data(text.utf8).write(to: URL(fileURLWithPath: deployment))
 
-    let serve = try StartedServer.launch(buildDirectory + "/tessera",
-                                         ["serve", "--deployment", deployment, "--data", scratch + "/memory-data", "--port", "0", "--rate-limit", "0"],
-                                         until: "serving deployment")
-    defer { serve.stop() }
+    let arguments = ["serve", "--deployment", deployment, "--data", scratch + "/memory-data", "--port", "0", "--rate-limit", "0"]
     let plain = try StartedServer.launch(buildDirectory + "/tessera-plain-server", [], until: "plain server at")
     defer { plain.stop() }
+    let bare = BenchHTTPClient(port: plain.port)
 
-    let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries","amount":12550,"date":"2026-03-02","tags":["food"],"note":"cash"}"#.utf8)
+    // The first start on a new data folder prints the admin token; the restart uses the same one.
+    let serve = try StartedServer.launch(buildDirectory + "/tessera", arguments, until: "serving deployment")
     let token = serve.output.firstMatch(of: /tsr_[A-Za-z0-9_-]+/).map { String($0.output) } ?? ""
-    let edge = BenchHTTPClient(port: serve.port), bare = BenchHTTPClient(port: plain.port)
+    let first: ProcessMemory
+    do {
+        defer { serve.stop() }
+        try await warmUp(serve, token: token, bare: bare)
+        first = .of(serve.process.processIdentifier)
+    }
+    let plainMemory = ProcessMemory.of(plain.process.processIdentifier)
+    let again = try StartedServer.launch(buildDirectory + "/tessera", arguments, until: "serving deployment")
+    defer { again.stop() }
+    try await warmUp(again, token: token, bare: nil)
+    return ServeMemoryResult(serve: first, plain: plainMemory, restarted: .of(again.process.processIdentifier), modules: modules)
+}
+
+/// 200 `echo` calls to `serve` (and as many to the bare server's route, when given), each answered.
+private func warmUp(_ serve: StartedServer, token: String, bare: BenchHTTPClient?) async throws {
+    let echo = Array(#"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries","amount":12550,"date":"2026-03-02","tags":["food"],"note":"cash"}"#.utf8)
+    let edge = BenchHTTPClient(port: serve.port)
     for _ in 0..<200 {
         let (a, _, _) = try await edge.send("POST", "/v1/plugins/dev.tessera.example/ops/echo", token: token, body: echo, contentType: "application/json")
-        let (b, _, _) = try await bare.send("POST", "/noop", body: echo, contentType: "application/json")
+        let b = try await bare?.send("POST", "/noop", body: echo, contentType: "application/json").0 ?? 200
         guard a == 200, b == 200 else { throw PluginError(.internal, "the warm-up requests answered \(a) (tessera serve) and \(b) (plain)") }
     }
-    return ServeMemoryResult(serve: .of(serve.process.processIdentifier), plain: .of(plain.process.processIdentifier), modules: modules)
 }
 
 /// A server started as a child process, its output read until it says it listens.

@@ -322,6 +322,8 @@ if which == "memory" || which == "all" {
     }
     print(String(format: "  tessera serve ÷ bare Hummingbird: resident %.2f, proportional %.2f, anonymous %.2f",
                  Double(r.serve.rss) / Double(r.plain.rss), Double(r.serve.pss) / Double(r.plain.pss), Double(r.serve.anonymous) / Double(r.plain.anonymous)))
+    print("  tessera serve, restarted on the same data folder (its manifests checked before, its databases there): resident \(mb(r.restarted.rss)), "
+          + "anonymous \(mb(r.restarted.anonymous))" + String(format: "; ÷ bare Hummingbird, resident %.2f", Double(r.restarted.rss) / Double(r.plain.rss)))
 }
 
 if which == "files" || which == "all" {
