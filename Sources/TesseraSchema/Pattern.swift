@@ -105,9 +105,10 @@ struct Pattern: Sendable {
     }
 }
 
-/// A host schema's expression, compiled on its first match: compiling one costs ICU tens of
+/// An expression compiled on its first match: a host schema's (compiling one costs ICU tens of
 /// microseconds, and a deployment or manifest reaches a few of the host schemas' thirty-odd
-/// patterns (`tessera call` compiled them all for every process).
+/// patterns; `tessera call` compiled them all for every process), or one of a schema compiled only
+/// to be checked (``PatternCompilation/checkedOnly``).
 private final class DeferredRegex: Sendable {
     private let regex = Mutex<NSRegularExpression?>(nil)
 
@@ -115,7 +116,8 @@ private final class DeferredRegex: Sendable {
         if let known = regex.withLock({ $0 }) { return known }
         let compiled: NSRegularExpression
         do { compiled = try Pattern.shared(source) } catch {
-            // Only the host's own schemas defer their patterns, and their tests compile each one.
+            // Deferred are the host's own schemas' patterns, which their tests compile each one, and
+            // those of a schema compiled with `.checkedOnly`, which compiled when it was checked.
             preconditionFailure("a pattern of the host's own schemas does not compile: \(source)")
         }
         regex.withLock { $0 = compiled }
