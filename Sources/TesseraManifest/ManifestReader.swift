@@ -71,7 +71,7 @@ public enum ManifestReader {
         for key in permissions.keys.sorted() where !requires.contains(where: { $0.capability == key }) {
             throw fail("$.permissions.\(key)", "permissions only for capabilities listed in requires", "'\(key)', which is not required")
         }
-        let operations = try decodeOperations(doc, compiling: !passedBefore, fail: fail)
+        let operations = try decodeOperations(doc, checking: !passedBefore, fail: fail)
         // An operation that moves a file's bytes needs the files capability (docs/files.md).
         if let i = operations.firstIndex(where: { $0.file != nil }), !requires.contains(where: { $0.capability == "files" }) {
             throw fail("$.operations[\(i)].file", "the files capability in requires", "'\(operations[i].file!.rawValue)' without it")
@@ -130,12 +130,12 @@ public enum ManifestReader {
         return out
     }
 
-    /// The operations; with `compiling`, each input and output schema compiled now to be checked (a
+    /// The operations; with `checking`, each input and output schema compiled now to be checked (a
     /// failure refuses the manifest). Either way each input schema is compiled again when first
     /// used and kept from then on: a deployment calls a few of its plugins' operations, and the
     /// compiled form of all of them held 1.4 MB in `tessera serve`.
     static func decodeOperations(
-        _ doc: JSONValue, compiling: Bool, fail: (String, String, String) -> ManifestError
+        _ doc: JSONValue, checking: Bool, fail: (String, String, String) -> ManifestError
     ) throws(ManifestError) -> [OperationDeclaration] {
         var seen: Set<String> = []
         var out: [OperationDeclaration] = []
@@ -146,7 +146,7 @@ public enum ManifestReader {
             }
             // Compiled here only to be checked: a first start then holds what a restart does,
             // the schemas of the operations called (docs/benchmarks.md, "What a first start held").
-            if compiling {
+            if checking {
                 _ = try compile(item["input"]!, at: "$.operations[\(i)].input", patterns: .checkedOnly, fail: fail)
                 _ = try compile(item["output"]!, at: "$.operations[\(i)].output", patterns: .checkedOnly, fail: fail)
             }
