@@ -172,10 +172,12 @@ if which == "isolation" || which == "all" {
     } else {
         print("  anchor: Go JSON: skipped, no `go` on the PATH (scripts/setup.sh bench installs it)")
     }
-    // The JSON work of an echo's two messages (the call and its answer), each written and read once.
-    let messageWork = try messageWorkBenchmark(rounds: calls * 5)
+    // The JSON work of an echo's two messages (the call and its answer), each written and read once,
+    // and the input decoded and the answer encoded by the handler between them.
+    let messageWork = try await messageWorkBenchmark(rounds: calls * 5)
     report("  echo's messages, whole trees", messageWork.tree, unit: micros, target: "")
     report("  echo's messages, envelope as bytes", messageWork.bytes, unit: micros, target: "")
+    report("  echo's messages, input as text", messageWork.text, unit: micros, target: "")
     let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
     for row in figures.rows {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")

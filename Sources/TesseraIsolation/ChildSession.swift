@@ -12,7 +12,8 @@ public enum ChildMethod {
     /// `{"pluginID", "config", "capabilities": [names]}` → `start(context:)` with proxies for those
     /// capabilities: `{"operations", "timers", "events": [names], "location": Bool}`.
     public static let start = "start"
-    /// An ``OperationCall`` → the handler's result.
+    /// An ``OperationCall`` → the handler's result. Sent as ``PeerMessage/operation(id:_:)``: the
+    /// input crosses as the text it came as (``OperationFrame``).
     public static let operation = "operation"
     /// A ``LocationFix`` → `null` once the plugin's location handler returned.
     public static let location = "location"
@@ -47,12 +48,7 @@ final class ChildSession: Sendable {
         switch method {
         case ChildMethod.load: return try load(params)
         case ChildMethod.start: return try await start(params)
-        case ChildMethod.operation:
-            let call = try OperationCall(wire: params)
-            guard let handler = handlers()?.operation(call.operation) else {
-                throw PluginError(.unavailable, "the plugin registered no handler for '\(call.operation)'")
-            }
-            return try await handler(call)
+        case ChildMethod.operation: return try await operation(OperationCall(wire: params))
         case ChildMethod.timer:
             let firing = try TimerFiring(wire: params)
             guard let handler = handlers()?.timer(firing.name) else {
@@ -88,6 +84,14 @@ final class ChildSession: Sendable {
         default:
             throw PluginError(.invalidInput, "the plugin runner has no method '\(method)'")
         }
+    }
+
+    /// An operation call: its input is the host's text, which a typed handler decodes directly.
+    func operation(_ call: OperationCall) async throws -> JSONValue {
+        guard let handler = handlers()?.operation(call.operation) else {
+            throw PluginError(.unavailable, "the plugin registered no handler for '\(call.operation)'")
+        }
+        return try await handler(call)
     }
 
     private func handlers() -> RegisteredHandlers? { loaded.withLock { $0?.context?.hostHandlers } }

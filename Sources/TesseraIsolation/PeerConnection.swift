@@ -19,6 +19,21 @@ import TesseraSDK
 public final class PeerConnection: Sendable {
     /// Answers one call from the other side.
     public typealias Handler = @Sendable (_ method: String, _ params: JSONValue) async throws -> JSONValue
+    /// Answers an operation call from the other side, its input as text (the child's side).
+    public typealias OperationHandler = @Sendable (OperationFrame) async throws -> JSONValue
+
+    /// What a call asks the other side: a method with its params, or an operation (``OperationFrame``).
+    public enum Request: Sendable {
+        case method(String, JSONValue)
+        case operation(OperationFrame)
+
+        func message(id: Int64) -> PeerMessage {
+            switch self {
+            case .method(let method, let params): return .call(id: id, method: method, params: params)
+            case .operation(let frame): return .operation(id: id, frame)
+            }
+        }
+    }
 
     public let frames: FrameConnection
     /// The host's lanes to the child (``CallLanes``); `nil` in the child and without lanes.
@@ -26,6 +41,8 @@ public final class PeerConnection: Sendable {
     /// The child's ends of the lanes, read by its event loop beside ``frames``.
     private let laneConnections: [FrameConnection]
     private let handler: Handler
+    /// Answers operation calls; `nil` (the host) hands them to ``handler`` as a method's params.
+    private let operationHandler: OperationHandler?
     /// The most calls from the other side answered at once (`nil`: no limit).
     private let maxCallsInFlight: Int?
     /// The child's event loop; `nil` on the host, whose reader thread only reads.
@@ -49,7 +66,8 @@ public final class PeerConnection: Sendable {
     /// callers waiting on lanes, and `busyPolling` is how long a caller polls its lane before
     /// sleeping (``BusyPolling``).
     public init(fd: Int32, lanes: [Int32] = [], briefWaiters: BriefWaiters = .shared, busyPolling: BusyPolling = .off,
-                maxCallsInFlight: Int? = nil, eventLoop: ChildEventLoop? = nil, handler: @escaping Handler) {
+                maxCallsInFlight: Int? = nil, eventLoop: ChildEventLoop? = nil, operationHandler: OperationHandler? = nil,
+                handler: @escaping Handler) {
         frames = FrameConnection(fd: fd)
         callLanes = eventLoop == nil && !lanes.isEmpty
             ? CallLanes(fds: lanes, briefWaiters: briefWaiters, busyPolling: busyPolling) : nil
@@ -57,6 +75,7 @@ public final class PeerConnection: Sendable {
         self.maxCallsInFlight = maxCallsInFlight
         self.loop = eventLoop
         self.handler = handler
+        self.operationHandler = operationHandler
     }
 
     /// Starts the reader thread. When the socket ends, `closed` names why (the host asks the
@@ -141,18 +160,29 @@ public final class PeerConnection: Sendable {
         case .failure(let id, let error):
             state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.failure(WireError.decode(error)))
         case .call(let id, let method, let params):
-            guard admit() else {
-                let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
-                if id != 0 { Self.send(.failure(id: id, error: WireError.encode(refusal)), on: connection) }
-                return
-            }
-            if let loop {
-                Task(executorPreference: loop) { await self.answer(id: id, method: method, params: params, on: connection) }
-            } else {
-                Task { await self.answer(id: id, method: method, params: params, on: connection) }
+            start(id: id, on: connection) { [handler] in try await handler(method, params) }
+        case .operation(let id, let frame):
+            start(id: id, on: connection) { [handler, operationHandler] in
+                if let operationHandler { return try await operationHandler(frame) }
+                return try await handler(ChildMethod.operation, frame.params)
             }
         case .other:
             break
+        }
+    }
+
+    /// Starts answering the call numbered `id` with `work` (on the event loop, when there is one),
+    /// or refuses it past the limit.
+    private func start(id: Int64, on connection: FrameConnection, _ work: @escaping @Sendable () async throws -> JSONValue) {
+        guard admit() else {
+            let refusal = PluginError(.unavailable, "\(maxCallsInFlight ?? 0) calls are being answered already, the most the host answers at once for one plugin; retry when one has returned")
+            if id != 0 { Self.send(.failure(id: id, error: WireError.encode(refusal)), on: connection) }
+            return
+        }
+        if let loop {
+            Task(executorPreference: loop) { await self.answer(id: id, on: connection, work) }
+        } else {
+            Task { await self.answer(id: id, on: connection, work) }
         }
     }
 
@@ -165,10 +195,10 @@ public final class PeerConnection: Sendable {
         }
     }
 
-    private func answer(id: Int64, method: String, params: JSONValue, on connection: FrameConnection) async {
+    private func answer(id: Int64, on connection: FrameConnection, _ work: @Sendable () async throws -> JSONValue) async {
         let reply: PeerMessage
         do {
-            reply = .reply(id: id, result: try await handler(method, params))
+            reply = .reply(id: id, result: try await work())
         } catch {
             reply = .failure(id: id, error: WireError.encode(error))
         }
@@ -205,10 +235,16 @@ public final class PeerConnection: Sendable {
     /// before the caller resumes.
     public func call(_ method: String, _ params: JSONValue, waitingBriefly briefly: Duration,
                      started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> JSONValue {
+        try await call(.method(method, params), waitingBriefly: briefly, started: started, answered: answered)
+    }
+
+    /// As ``call(_:_:waitingBriefly:started:answered:)``, for any ``Request``.
+    public func call(_ request: Request, waitingBriefly briefly: Duration,
+                     started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> JSONValue {
         let waiter = ReplyWaiter()
         let lane = callLanes?.take()
         let connection = lane.flatMap { callLanes?.connections[$0] } ?? frames
-        let id = send(method, params, on: connection) { result in
+        let id = send(request, on: connection) { result in
             answered()
             waiter.deliver(result)
         }
@@ -249,7 +285,7 @@ public final class PeerConnection: Sendable {
     /// Asks the other side and waits for its answer.
     public func call(_ method: String, _ params: JSONValue = .null) async throws -> JSONValue {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONValue, any Error>) in
-            send(method, params, on: frames) { c.resume(with: $0) }
+            send(.method(method, params), on: frames) { c.resume(with: $0) }
         }
     }
 
@@ -260,7 +296,7 @@ public final class PeerConnection: Sendable {
     public func callBlocking(_ method: String, _ params: JSONValue = .null) throws -> JSONValue {
         let box = Mutex<Result<JSONValue, any Error>?>(nil)
         if let loop, loop.isCurrentThread {
-            send(method, params, on: frames) { result in box.withLock { $0 = result } }
+            send(.method(method, params), on: frames) { result in box.withLock { $0 = result } }
             while true {
                 if let result = box.withLock({ $0 }) { return try result.get() }
                 guard let message = try frames.receiveMessage() else { throw FrameError.truncated }
@@ -268,7 +304,7 @@ public final class PeerConnection: Sendable {
             }
         }
         let done = DispatchSemaphore(value: 0)
-        send(method, params, on: frames) { result in
+        send(.method(method, params), on: frames) { result in
             box.withLock { $0 = result }
             done.signal()
         }
@@ -288,7 +324,7 @@ public final class PeerConnection: Sendable {
     }
 
     @discardableResult
-    private func send(_ method: String, _ params: JSONValue, on connection: FrameConnection,
+    private func send(_ request: Request, on connection: FrameConnection,
                       answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) -> Int? {
         let registered = state.withLock { s -> Result<Int, any Error> in
             if let closed = s.closedError { return .failure(closed) }
@@ -301,7 +337,7 @@ public final class PeerConnection: Sendable {
             answer(.failure(error))
             return nil
         case .success(let id):
-            do { try connection.send(.call(id: Int64(id), method: method, params: params)) } catch FrameError.closed {
+            do { try connection.send(request.message(id: Int64(id))) } catch FrameError.closed {
                 // The other side is gone (or the stream broke mid-frame, which leaves it unusable):
                 // the call stays pending and the reader fails it, once it sees the end, with how the
                 // other side ended (a child's crash: `plugin_crashed` and its signal), not with this

@@ -8,6 +8,10 @@
 public enum PeerMessage: Sendable, Equatable {
     /// `{"call": N, "method": "…", "params": …}`; `N` = 0 asks for no answer.
     case call(id: Int64, method: String, params: JSONValue)
+    /// `{"call": N, "method": "operation", "params": {"operation", "principal", "input"}}`: an
+    /// operation call, its input kept as the JSON text it is (``OperationFrame``). A call of the
+    /// method `operation` with a number other than 0 is always read as this.
+    case operation(id: Int64, OperationFrame)
     /// `{"reply": N, "result": …}`.
     case reply(id: Int64, result: JSONValue)
     /// `{"reply": N, "error": …}` (``WireError``).
@@ -20,7 +24,7 @@ public enum PeerMessage: Sendable, Equatable {
     /// or a payload that is not JSON, throws.
     public init(frame body: ArraySlice<UInt8>) throws(FrameError) {
         let fields: EnvelopeFields
-        do { fields = try body.withUnsafeBufferPointer { bytes in var scanner = EnvelopeScanner(bytes); return try scanner.fields() } } catch {
+        do { fields = try body.withUnsafeBufferPointer { bytes in try EnvelopeScanner(bytes).fields() } } catch {
             throw FrameError.notJSON((error as? EnvelopeScanner.Malformed)?.reason ?? "\(error)")
         }
         func payload(_ range: Range<Int>?) throws(FrameError) -> JSONValue {
@@ -32,6 +36,14 @@ public enum PeerMessage: Sendable, Equatable {
         if let id = fields.reply {
             self = fields.error != nil ? .failure(id: id, error: try payload(fields.error)) : .reply(id: id, result: try payload(fields.result))
         } else if let id = fields.call, let method = fields.method {
+            if method == ChildMethod.operation, id != 0, let params = fields.params {
+                do {
+                    self = .operation(id: id, try body.withUnsafeBufferPointer { bytes throws(EnvelopeScanner.Malformed) in
+                        try OperationFrame(params: EnvelopeScanner(bytes).scanner(of: params))
+                    })
+                } catch { throw FrameError.notJSON(error.reason) }
+                return
+            }
             self = .call(id: id, method: method, params: try payload(fields.params))
         } else {
             self = .other
@@ -42,6 +54,7 @@ public enum PeerMessage: Sendable, Equatable {
     public var json: JSONValue {
         switch self {
         case .call(let id, let method, let params): return ["call": .integer(id), "method": .string(method), "params": params]
+        case .operation(let id, let frame): return ["call": .integer(id), "method": .string(ChildMethod.operation), "params": frame.params]
         case .reply(let id, let result): return ["reply": .integer(id), "result": result]
         case .failure(let id, let error): return ["reply": .integer(id), "error": error]
         case .other: return .object([:])
@@ -59,6 +72,13 @@ public enum PeerMessage: Sendable, Equatable {
             JSONValue.string(method).appendSerialized(to: &out)
             out += #","params":"#.utf8
             params.appendSerialized(to: &out)
+        case .operation(let id, let frame):
+            out += #"{"call":"#.utf8
+            out += String(id).utf8
+            out += #","method":"#.utf8
+            JSONValue.string(ChildMethod.operation).appendSerialized(to: &out)
+            out += #","params":"#.utf8
+            frame.appendParams(to: &out)
         case .reply(let id, let result):
             out += #"{"reply":"#.utf8
             out += String(id).utf8
@@ -99,8 +119,16 @@ struct EnvelopeScanner {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    mutating func fields() throws(Malformed) -> EnvelopeFields {
+    func fields() throws(Malformed) -> EnvelopeFields {
         var fields = EnvelopeFields()
+        var walker = self
+        try walker.members { key, value throws(Malformed) in try record(key, value, in: &fields) }
+        return fields
+    }
+
+    /// Walks the top-level object, handing `each` every member's key (its bytes, quotes included)
+    /// and value (its bytes), then checks that nothing follows the object.
+    mutating func members(_ each: (Range<Int>, Range<Int>) throws(Malformed) -> Void) throws(Malformed) {
         skipSpace()
         try expect(UInt8(ascii: "{"))
         skipSpace()
@@ -111,7 +139,7 @@ struct EnvelopeScanner {
                 try expect(UInt8(ascii: ":"))
                 skipSpace()
                 let value = try skipValue()
-                try record(key, value, in: &fields)
+                try each(key, value)
                 skipSpace()
                 if peek() == UInt8(ascii: ",") { at += 1; skipSpace(); continue }
                 try expect(UInt8(ascii: "}"))
@@ -120,10 +148,15 @@ struct EnvelopeScanner {
         }
         skipSpace()
         guard at == bytes.count else { throw Malformed(reason: "bytes after the message's object, at offset \(at)") }
-        return fields
     }
 
-    private mutating func record(_ key: Range<Int>, _ value: Range<Int>, in fields: inout EnvelopeFields) throws(Malformed) {
+    /// A scanner of the object at `range` (a member's value).
+    func scanner(of range: Range<Int>) -> EnvelopeScanner { EnvelopeScanner(UnsafeBufferPointer(rebasing: bytes[range])) }
+
+    /// The bytes at `range`.
+    func bytes(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
+
+    private func record(_ key: Range<Int>, _ value: Range<Int>, in fields: inout EnvelopeFields) throws(Malformed) {
         switch name(key) {
         case "call": fields.call = try integer(value)
         case "reply": fields.reply = try integer(value)
@@ -136,7 +169,7 @@ struct EnvelopeScanner {
     }
 
     /// A key's name; one with an escape is read by the parser (none of the protocol's has one).
-    private func name(_ key: Range<Int>) -> String? {
+    func name(_ key: Range<Int>) -> String? {
         let inner = bytes[(key.lowerBound + 1)..<(key.upperBound - 1)]
         if inner.contains(UInt8(ascii: "\\")) { return (try? json(key))?.stringValue }
         return String(decoding: inner, as: UTF8.self)
@@ -158,14 +191,14 @@ struct EnvelopeScanner {
     }
 
     /// A string without escapes, all ASCII, is taken as it stands; any other is read by the parser.
-    private func string(_ range: Range<Int>) throws(Malformed) -> String? {
+    func string(_ range: Range<Int>) throws(Malformed) -> String? {
         guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { return try json(range).stringValue }
         let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
         if inner.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\\") }) { return String(decoding: inner, as: UTF8.self) }
         return try json(range).stringValue
     }
 
-    private func json(_ range: Range<Int>) throws(Malformed) -> JSONValue {
+    func json(_ range: Range<Int>) throws(Malformed) -> JSONValue {
         do { return try JSONValue(parsing: UnsafeBufferPointer(rebasing: bytes[range])) } catch { throw Malformed(reason: "\(error)") }
     }
 

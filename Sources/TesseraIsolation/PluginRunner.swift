@@ -70,7 +70,8 @@ public enum PluginRunner {
         let session = ChildSession(sandbox: sandbox)
         // The reader thread runs the handlers (ChildEventLoop): an echo is read, answered and
         // written on one thread, with no hand-off to the concurrency pool and back.
-        let peer = PeerConnection(fd: socketDescriptor, lanes: laneDescriptors(lanes), eventLoop: ChildEventLoop(busyPolling: busyPolling)) { method, params in
+        let peer = PeerConnection(fd: socketDescriptor, lanes: laneDescriptors(lanes), eventLoop: ChildEventLoop(busyPolling: busyPolling),
+                                  operationHandler: { frame in try await session.operation(frame.call) }) { method, params in
             try await session.handle(method, params)
         }
         session.attach(peer)

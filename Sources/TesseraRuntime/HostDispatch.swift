@@ -5,13 +5,16 @@ import TesseraSystem
 @_spi(TesseraHost) import TesseraSDK
 
 extension PluginHost {
-    /// Calls an operation with JSON text as input: parsed, then as ``call(_:_:input:as:)``.
+    /// Calls an operation with JSON text as input: parsed, then as ``call(_:_:input:as:)``. The
+    /// call carries the text too, so a plugin in the process tier is sent these bytes rather than
+    /// the tree written again (``OperationFrame``).
     public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
+        let text = json.withContiguousStorageIfAvailable { Array($0) } ?? Array(json)
         let input: JSONValue
-        do { input = try JSONValue(parsing: json) } catch {
+        do { input = try JSONValue(parsing: text) } catch {
             throw PluginError(.invalidInput, "the input is not JSON: \(error)", field: "$")
         }
-        return try await call(pluginID, operation, input: input, as: principal)
+        return try await dispatch(pluginID, operation, input: input, text: text, as: principal)
     }
 
     /// Calls an operation. The host checks, in order, before any plugin code runs: the plugin exists
@@ -19,6 +22,12 @@ extension PluginHost {
     /// satisfies the operation's schema. Errors a plugin throws as ``PluginError`` reach the caller
     /// as they are; any other error becomes `internal` with a generic message (and is logged).
     public func call(_ pluginID: String, _ operation: String, input: JSONValue, as principal: Principal) async throws(PluginError) -> JSONValue {
+        try await dispatch(pluginID, operation, input: input, text: nil, as: principal)
+    }
+
+    /// A call, with the JSON text its input was parsed from when it came as text.
+    private func dispatch(_ pluginID: String, _ operation: String, input: JSONValue, text: [UInt8]?,
+                          as principal: Principal) async throws(PluginError) -> JSONValue {
         guard let slot = registry[pluginID] else {
             // Enabled by the deployment but not yet set up: the host is still starting (the edge
             // listens first), which a client should wait out, not take for "no such plugin".
@@ -43,7 +52,9 @@ extension PluginHost {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
         do {
-            return try await onSharedPool { try await handler(OperationCall(operation: operation, input: input, principal: principal)) }
+            let call = text.map { OperationCall(operation: operation, input: input, inputText: $0, principal: principal) }
+                ?? OperationCall(operation: operation, input: input, principal: principal)
+            return try await onSharedPool { try await handler(call) }
         } catch let error as PluginError {
             if let reason = error.reason, manifest.reasons[reason.rawValue] == nil {
                 // Still answered as given: the caller gets the refusal; the author learns to list it.

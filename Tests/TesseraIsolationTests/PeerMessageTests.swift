@@ -22,7 +22,8 @@ import Testing
 
     @Test func eachMessageWrittenIsTheJSONOfItsEnvelopeAndReadsBackTheSame() throws {
         let messages: [PeerMessage] = [
-            .call(id: 7, method: "operation", params: payload), .call(id: 0, method: "log", params: .null),
+            .call(id: 7, method: "start", params: payload), .call(id: 0, method: "log", params: .null),
+            .operation(id: 8, OperationFrame(operation: "add \"x\"", principal: Principal(id: "pé", role: .admin), inputText: Array(payload.serialized().utf8))),
             .call(id: 3, method: "méthode \"odd\"", params: []), .reply(id: 12, result: payload),
             .reply(id: 1, result: .string("")), .failure(id: 9, error: ["code": "invalid_input", "message": "no"]),
         ]
@@ -71,10 +72,50 @@ import Testing
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         let left = FrameConnection(fd: fds[0]), right = FrameConnection(fd: fds[1])
-        try left.send(.call(id: 1, method: "operation", params: payload))
+        try left.send(.call(id: 1, method: "start", params: payload))
         try left.send(.reply(id: 2, result: payload))
-        #expect(try right.receiveMessage() == .call(id: 1, method: "operation", params: payload))
+        #expect(try right.receiveMessage() == .call(id: 1, method: "start", params: payload))
         #expect(try right.bufferedMessage() == .reply(id: 2, result: payload))
         #expect(try right.bufferedMessage() == nil)
+    }
+
+    @Test func anOperationsInputCrossesAsTheTextItIs() throws {
+        let input = Array(#"{ "b" : 1,"a":[ 2, "}" ] }"#.utf8)
+        let frame = OperationFrame(operation: "add-note", principal: Principal(id: "p-1", role: .user), inputText: input)
+        let text = written(.operation(id: 4, frame))
+        #expect(text == #"{"call":4,"method":"operation","params":{"operation":"add-note","principal":{"id":"p-1","role":"user"},"input":{ "b" : 1,"a":[ 2, "}" ] }}}"#)
+        guard case .operation(4, let back) = try read(text) else { Issue.record("not read as an operation: \(text)"); return }
+        #expect(back.inputText == input, "the bytes, not a tree written again")
+        #expect(back.call.input == ["a": [2, "}"], "b": 1])
+        // A call with text hands on that text; one without writes its tree once.
+        let call = OperationCall(operation: "o", input: ["x": 1], inputText: Array(#"{"x" :1}"#.utf8), principal: Principal(id: "p", role: .user))
+        #expect(OperationFrame(call).inputText == Array(#"{"x" :1}"#.utf8))
+        #expect(OperationFrame(OperationCall(operation: "o", input: ["x": 1], principal: Principal(id: "p", role: .user))).inputText == Array(#"{"x":1}"#.utf8))
+    }
+
+    @Test func anOperationWrittenAsATreeReadsAsTheSameOperation() throws {
+        let call = OperationCall(operation: "echo", input: payload, principal: Principal(id: "u", role: .system))
+        guard case .operation(5, let frame) = try read(written(.call(id: 5, method: "operation", params: call.wire))) else {
+            Issue.record("not read as an operation"); return
+        }
+        #expect(frame.params == call.wire)
+        #expect(frame.operation == "echo" && frame.principal == call.principal)
+        // Left out: the principal is the user "", the input null (as `OperationCall(wire:)` reads them).
+        guard case .operation(6, let bare) = try read(#"{"call":6,"method":"operation","params":{"operation":"e"}}"#) else {
+            Issue.record("not read as an operation"); return
+        }
+        #expect(bare.principal == Principal(id: "", role: .user) && bare.call.input == .null)
+        // Number 0 asks for no answer: not an operation call to answer, read as any call.
+        #expect(try read(#"{"call":0,"method":"operation","params":{"operation":"e"}}"#) == .call(id: 0, method: "operation", params: ["operation": "e"]))
+    }
+
+    @Test func anOperationWithoutANameOrWithBrokenParamsIsRefused() {
+        let broken = [
+            #"{"call":1,"method":"operation","params":{"input":1}}"#, #"{"call":1,"method":"operation","params":{"operation":2}}"#,
+            #"{"call":1,"method":"operation","params":{"operation":"o","principal":{"id":3}}}"#,
+            #"{"call":1,"method":"operation","params":{"operation":"o","extra":[1,}}"#,
+            #"{"call":1,"method":"operation","params":[1]}"#, #"{"call":1,"method":"operation","params":{"operation":"o"} x}"#,
+        ]
+        for text in broken { #expect(throws: FrameError.self, "\(text)") { try read(text) } }
     }
 }

@@ -194,23 +194,23 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
         for name in (registered["operations"]?.arrayValue ?? []).compactMap(\.stringValue) {
             let timeout = manifest.operation(named: name)?.timeoutSeconds ?? policy.callTimeout
             context.onOperation(name) { [unowned self] call in
-                try await self.forward(ChildMethod.operation, call.wire, timeout: timeout, what: "operation '\(name)'")
+                try await self.forward(.operation(OperationFrame(call)), timeout: timeout, what: "operation '\(name)'")
             }
         }
         for name in (registered["timers"]?.arrayValue ?? []).compactMap(\.stringValue) { routeTimer(name, on: context) }
         if registered["location"]?.boolValue == true {
             context.onLocationFix { [unowned self] fix in
-                _ = try await self.forward(ChildMethod.location, fix.wire, timeout: policy.callTimeout, what: "the location handler")
+                _ = try await self.forward(.method(ChildMethod.location, fix.wire), timeout: policy.callTimeout, what: "the location handler")
             }
         }
         if registered["remoteChanges"]?.boolValue == true {
             context.onRemoteChanges { [unowned self] changes in
-                _ = try await self.forward(ChildMethod.remoteChanges, changes.wire, timeout: policy.callTimeout, what: "the remote-changes handler")
+                _ = try await self.forward(.method(ChildMethod.remoteChanges, changes.wire), timeout: policy.callTimeout, what: "the remote-changes handler")
             }
         }
         for name in (registered["events"]?.arrayValue ?? []).compactMap(\.stringValue) {
             context.onEvent(name) { [unowned self] event in
-                _ = try await self.forward(ChildMethod.event, ["qualifiedName": .string(name), "event": event.wire],
+                _ = try await self.forward(.method(ChildMethod.event, ["qualifiedName": .string(name), "event": event.wire]),
                                            timeout: policy.callTimeout, what: "event '\(name)'")
             }
         }
@@ -220,7 +220,7 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
     func routeTimer(_ name: String, on context: PluginContext) {
         guard context.hostHandlers.timer(name) == nil else { return }
         context.onTimer(name) { [unowned self] firing in
-            _ = try await self.forward(ChildMethod.timer, firing.wire, timeout: policy.callTimeout, what: "timer '\(name)'")
+            _ = try await self.forward(.method(ChildMethod.timer, firing.wire), timeout: policy.callTimeout, what: "timer '\(name)'")
         }
     }
 
@@ -231,13 +231,13 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
     /// One call into the child, answered within `timeout` seconds on the host's clock. The caller
     /// reads a quick answer itself, on a lane (``CallLanes``), or is resumed by the reader thread;
     /// the deadline is one entry in ``deadlines`` (no task of its own per call).
-    func forward(_ method: String, _ params: JSONValue, timeout: TimeInterval, what: String) async throws -> JSONValue {
+    func forward(_ request: PeerConnection.Request, timeout: TimeInterval, what: String) async throws -> JSONValue {
         let child = try await serving()
         let deadline = clock.now().addingTimeInterval(timeout)
         // Whether the answer came, and the deadline's key once recorded: the answer may arrive
         // before the deadline is recorded, and then it must not be.
         let watched = Mutex<(answered: Bool, key: UInt64?)>((false, nil))
-        return try await child.peer.call(method, params, waitingBriefly: Self.briefWait, started: { id in
+        return try await child.peer.call(request, waitingBriefly: Self.briefWait, started: { id in
             watched.withLock { w in
                 guard !w.answered else { return }
                 w.key = deadlines.watch(until: deadline) { [self] in timedOut(child, call: id, what: what, timeout: timeout) }

@@ -80,7 +80,7 @@ public final class PluginContext: Sendable {
         onOperation(name) { call in
             let input: Input
             do {
-                input = try call.input.decode(as: Input.self)
+                input = try call.decodeInput(as: Input.self)
             } catch {
                 throw PluginError.invalidInput(decoding: error)
             }
