@@ -171,6 +171,9 @@ func main() {
 			samples[i] = time.Since(start).Nanoseconds()
 		}
 		client.Close()
+		// FileConn took a copy of the descriptor: the child sees the end only once this one is
+		// closed too (left to the garbage collector, a short run waited for the child forever).
+		file.Close()
 	} else {
 		r, w := bufio.NewReader(file), bufio.NewWriter(file)
 		for i := range samples {
