@@ -176,7 +176,7 @@ if which == "isolation" || which == "all" {
     // and the input decoded and the answer encoded by the handler between them.
     let messageWork = try await messageWorkBenchmark(rounds: calls * 5)
     report("  echo's messages, whole trees", messageWork.tree, unit: micros, target: "")
-    report("  echo's messages, envelope as bytes", messageWork.bytes, unit: micros, target: "")
+    report("  echo's messages, envelope bytes", messageWork.bytes, unit: micros, target: "")
     report("  echo's messages, input as text", messageWork.text, unit: micros, target: "")
     let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
     for row in figures.rows {
