@@ -9,7 +9,8 @@ extension PluginHost {
     /// call carries the text too, so a plugin in the process tier is sent these bytes rather than
     /// the tree written again (``OperationFrame``).
     public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
-        let text = json.withContiguousStorageIfAvailable { Array($0) } ?? Array(json)
+        // The edge's bodies are arrays already: kept as they are, and parsed without a copy.
+        let text = (json as? [UInt8]) ?? json.withContiguousStorageIfAvailable { Array($0) } ?? Array(json)
         let input: JSONValue
         do { input = try JSONValue(parsing: text) } catch {
             throw PluginError(.invalidInput, "the input is not JSON: \(error)", field: "$")

@@ -29,6 +29,14 @@ extension JSONValue {
         self = try parser.parseDocument()
     }
 
+    /// Parses a JSON text already in an array, without copying it (the host keeps an operation's
+    /// input text to hand on to the process tier: ``OperationCall/inputText``).
+    @_spi(TesseraHost)
+    public init(parsing bytes: [UInt8], maxDepth: Int = 128) throws(JSONParseError) {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        self = try parser.parseDocument()
+    }
+
     /// Parses a JSON text held in a string.
     public init(parsing text: String, maxDepth: Int = 128) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8), maxDepth: maxDepth)
