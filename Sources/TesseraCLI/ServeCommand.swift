@@ -5,6 +5,7 @@ import TesseraHTTP
 import TesseraHub
 import TesseraManifest
 import TesseraRuntime
+import TesseraSystem
 
 /// `tessera serve`
 struct Serve: AsyncParsableCommand {
@@ -136,6 +137,14 @@ struct Serve: AsyncParsableCommand {
             let sender = HubChannelSender(store: hub, log: { log(.warning, "hub-channels", $0) })
             background.append(Task { await sender.run() })
         }
+        // What the start left is given back to the kernel (StartupLeftovers): the code it ran once
+        // (the command line, manifest checks, migrations, each module's start) — of the executable
+        // and the libraries a host brings beside the toolchain's: the SDK, SQLite, the plugins —
+        // and the heap it freed. From here on, what serving runs is what stays resident.
+        StartupLeftovers.giveBackCode(StartupLeftovers.codeSegments {
+            $0.contains("/generations/") || $0.hasSuffix("/libTesseraSDK.so") || $0.contains("/libsqlite3.so")
+        })
+        StartupLeftovers.giveBackFreedHeap()
         return (server, background)
     }
 
