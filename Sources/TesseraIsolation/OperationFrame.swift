@@ -16,6 +16,7 @@ public struct OperationFrame: Sendable, Equatable {
     /// The input, as JSON text.
     public var inputText: [UInt8]
 
+    /// A frame of `operation`, called by `principal`, with `inputText` as its input (JSON text).
     public init(operation: String, principal: Principal, inputText: [UInt8]) {
         self.operation = operation
         self.principal = principal

@@ -93,15 +93,7 @@ private struct Nested: Codable, Equatable, Sendable {
             #"{"id":[],"title":"t","amount":1,"date":"d","tags":[]}"#,                      // an array for a string
             #"[]"#, #"3"#, #"null"#, #""text""#,                                            // not an object at all
         ]
-        for text in refused {
-            let (tree, viaText) = await answers(Tagged.self, text)
-            guard case .failure(let treeError) = tree, case .failure(let textError) = viaText else {
-                Issue.record("both should refuse \(text): \(tree) / \(viaText)")
-                continue
-            }
-            #expect(treeError == textError, "\(text)")
-            #expect(textError.code == .invalidInput, "\(text)")
-        }
+        for text in refused { await expectRefusedAlike(Tagged.self, text) }
         let nestedRefused = [
             #"{"lines":[{"name":"a","cents":1},{"name":"b"}],"byName":{},"grid":[],"flags":[],"raw":null}"#,
             #"{"lines":[],"byName":{"a":"1"},"grid":[],"flags":[],"raw":null}"#,
@@ -115,14 +107,18 @@ private struct Nested: Codable, Equatable, Sendable {
             #"{"lines":[],"byName":{},"grid":[],"flags":[],"raw":null,"link":{}}"#,
             #"{"lines":{},"byName":{},"grid":[],"flags":[],"raw":null}"#,
         ]
-        for text in nestedRefused {
-            let (tree, viaText) = await answers(Nested.self, text)
-            guard case .failure(let treeError) = tree, case .failure(let textError) = viaText else {
-                Issue.record("both should refuse \(text): \(tree) / \(viaText)")
-                continue
-            }
-            #expect(treeError == textError, "\(text)")
+        for text in nestedRefused { await expectRefusedAlike(Nested.self, text) }
+    }
+
+    /// Both paths refuse `text` as `invalid_input`, with the same message and field.
+    private func expectRefusedAlike<Input: Codable & Sendable>(_ type: Input.Type, _ text: String) async {
+        let (tree, viaText) = await answers(type, text)
+        guard case .failure(let treeError) = tree, case .failure(let textError) = viaText else {
+            Issue.record("both should refuse \(text): \(tree) / \(viaText)")
+            return
         }
+        #expect(treeError == textError, "\(text)")
+        #expect(textError.code == .invalidInput, "\(text)")
     }
 
     @Test func aFailedElementCanBeRetriedAsAnotherTypeOnTheTape() async throws {
