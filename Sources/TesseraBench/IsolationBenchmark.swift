@@ -54,7 +54,9 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
         for _ in 0..<20 {
             for (i, host) in hosts.enumerated() {
                 let (hostBefore, childBefore) = (processCPUNanoseconds(), children[i].map(childCPUNanoseconds) ?? 0)
-                samples[i] += try await timed(max(1, calls / 20)) { _ in try await callEcho(host) }
+                samples[i] += try await ProfilerWindow.around("echo-process-\(i)") {
+                    try await timed(max(1, calls / 20)) { _ in try await callEcho(host) }
+                }
                 cpu[i].host += processCPUNanoseconds() - hostBefore
                 cpu[i].child += (children[i].map(childCPUNanoseconds) ?? 0) - childBefore
             }

@@ -135,9 +135,9 @@ extension GenerationOrchestrator {
     }
 
     /// The database a stopped plugin kept open, handed to its next start.
-    private func keptStorage(of slot: PluginSlot) -> Task<SQLitePluginStorage?, Never>? {
+    private func keptStorage(of slot: PluginSlot) -> StorageOpening? {
         guard let kept = slot.withState({ $0.storage }) else { return nil }
-        return Task { kept }
+        return StorageOpening(kept)
     }
 
     /// A plugin whose entry changed: swapped to its own build under the new entry, or, when its

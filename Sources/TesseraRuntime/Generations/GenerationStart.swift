@@ -32,8 +32,8 @@ extension GenerationOrchestrator {
     /// much as reading, checking and loading a small plugin, so each is opened while the
     /// manifests are read and the plugins before it start. A plugin that is then refused only has
     /// its database closed again; no database is created here.
-    func openExistingDatabases() -> [String: Task<SQLitePluginStorage?, Never>] {
-        var opening: [String: Task<SQLitePluginStorage?, Never>] = [:]
+    func openExistingDatabases() -> [String: StorageOpening] {
+        var opening: [String: StorageOpening] = [:]
         let queue = DispatchQueue(label: "tessera.host.storage-opening")
         for entry in deployment.plugins where entry.enabled && entry.grants["storage"] != nil {
             if let only = options.onlyPlugins, !only.contains(entry.id) { continue }
@@ -44,7 +44,7 @@ extension GenerationOrchestrator {
 
     /// Takes one plugin from `discovered` as far as it goes.
     func bringUp(_ slot: PluginSlot, catalog: ManifestCatalog, depth: PluginHost.StartDepth,
-                 storageOpening opened: Task<SQLitePluginStorage?, Never>? = nil) async {
+                 storageOpening opened: StorageOpening? = nil) async {
         let id = slot.id
         guard let entry = catalog.entry(for: id) else {
             slot.transition(.rejected, catalog.missingReason(for: id, in: deployment.manifestDirectories))
@@ -174,17 +174,15 @@ extension GenerationOrchestrator {
     ///
     /// The open blocks (file-system calls), so it runs on `queue`, not on a thread of Swift
     /// concurrency's pool, which has only as many threads as cores.
-    func openExistingStorage(_ id: String, on queue: DispatchQueue? = nil) -> Task<SQLitePluginStorage?, Never>? {
+    func openExistingStorage(_ id: String, on queue: DispatchQueue? = nil) -> StorageOpening? {
         guard access(storagePath(id), F_OK) == 0 else { return nil }
         let data = options.dataDirectory, clock = self.clock
         let queue = queue ?? DispatchQueue(label: "tessera.host.storage-opening.\(id)")
-        return Task {
-            await withCheckedContinuation { continuation in
-                // Only a head start: a database that fails to open here is opened again when the
-                // generation starts, where the failure is the plugin's and is reported.
-                queue.async { continuation.resume(returning: try? Self.openStorage(id, dataDirectory: data, clock: clock)) }
-            }
-        }
+        let opening = StorageOpening()
+        // Only a head start: a database that fails to open here is opened again when the
+        // generation starts, where the failure is the plugin's and is reported.
+        queue.async { opening.opened(try? Self.openStorage(id, dataDirectory: data, clock: clock)) }
+        return opening
     }
 
     /// Stops every active plugin (most recently listed first) and leaves them `stopped`.
