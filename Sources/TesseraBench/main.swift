@@ -420,7 +420,7 @@ if which == "hub-load" {
     let largest = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1_000
     let sizes = Array(Set([10, 100, 1_000].filter { $0 < largest } + [largest])).sorted()
     let tessera = buildDirectory + "/tessera"
-    print("hub-load: \(sizes.map(String.init).joined(separator: ", ")) devices of 1-3 people each through tessera serve hubs on loopback; each device writes a row (one push), its person's other devices pull it; \(peopleAtOnce) people at once")
+    print("hub-load: \(sizes.map(String.init).joined(separator: ", ")) devices of 1-3 people each through tessera serve hubs on loopback; each device writes a row (one push), its person's other devices pull it; as many people at once at every size (at most \(peopleAtOnce), no more than the smallest size has)")
     let server = try await PostgresTestServer.shared()
     var rows: [HubLoadRow] = []
     for setup in ["sqlite", "postgresql-1", "postgresql-2"] {
@@ -428,10 +428,11 @@ if which == "hub-load" {
             : try await HubProcesses.postgresql(tessera: tessera, scratch: scratch + "/hub-load", server: server, replicas: setup == "postgresql-1" ? 1 : 2)
         for row in try await hubLoadRuns(hubs: hubs, sizes: sizes, largest: largest, scratch: scratch + "/hub-load/\(setup)-devices") {
             rows.append(row)
-            print(String(format: "  %@, %4d devices (%3d people): %6d changes in %5.1f s = %6.0f changes/s; push to pull p50 %6.1f ms, p99 %6.1f ms (less the devices' own work: %5.1f, %5.1f); CPU per change: hubs %5.0f µs%@",
-                         row.hubs, row.devices, row.people, row.changes, row.seconds, row.changesPerSecond, row.latency.median / 1e6,
+            print(String(format: "  %@, %4d devices (%3d people, %d at once): %6d changes in %5.1f s = %6.0f changes/s; push to pull p50 %6.1f ms, p99 %6.1f ms (less the devices' own work: %5.1f, %5.1f); CPU per change: hubs %5.0f µs%@, devices %.0f µs; cores in use %.2f of %d",
+                         row.hubs, row.devices, row.people, row.atOnce, row.changes, row.seconds, row.changesPerSecond, row.latency.median / 1e6,
                          row.latency.p99 / 1e6, row.hubLatency.median / 1e6, row.hubLatency.p99 / 1e6, row.hubCPUPerChange / 1e3,
-                         row.postgresCPUPerChange.map { String(format: ", PostgreSQL %.0f µs", $0 / 1e3) } ?? ""))
+                         row.postgresCPUPerChange.map { String(format: ", PostgreSQL %.0f µs", $0 / 1e3) } ?? "",
+                         row.devicesCPUPerChange / 1e3, row.coresInUse, ProcessInfo.processInfo.activeProcessorCount))
         }
     }
     // The anchor in the same run: bare PostgreSQL inserts of as many rows, a push's worth to a transaction.
@@ -449,7 +450,9 @@ if which == "hub-load" {
                      last.devices, last.changesPerSecond / bareRate))
     }
     if let one = rows.last(where: { $0.hubs == "PostgreSQL, 1 replica" }), let two = rows.last(where: { $0.hubs == "PostgreSQL, 2 replicas" }) {
-        print(String(format: "  two replicas ÷ one, changes/s at %d devices: %.2f (target ≥ 1.6)", two.devices, two.changesPerSecond / one.changesPerSecond))
+        print(String(format: "  two replicas ÷ one, changes/s at %d devices: %.2f (target ≥ 1.6); cores in use, one replica %.2f, two %.2f, of %d",
+                     two.devices, two.changesPerSecond / one.changesPerSecond, one.coresInUse, two.coresInUse,
+                     ProcessInfo.processInfo.activeProcessorCount))
     }
 }
 
