@@ -5,8 +5,8 @@ import TesseraStorage
 /// its library loaded, and taken by the start that needs it.
 ///
 /// Not a `Task`: a task that waits on the opening thread is finished, and its awaiter resumed, by
-/// jobs on Swift's shared pool; in a restart, timestamps put 24–69 µs (medians of runs) between
-/// the database being open and the start holding it (docs/benchmarks.md, "A
+/// jobs on Swift's shared pool; in a restart, timestamps put 24 µs (the median of 25 restarts)
+/// between the start asking for a database open long before and holding it (docs/benchmarks.md, "A
 /// restart's critical path"). Here the opening thread leaves the database in a box: a start that
 /// comes after it takes it at once, and one that comes before waits on a continuation that the
 /// opening thread resumes.
