@@ -8,21 +8,30 @@ import Synchronization
 /// sleeps anyway. That is the common case on a busy machine: with two cores shared with other
 /// work, the host and the child are rarely on a CPU at the same time, so the answer a poller waits
 /// for cannot be computed while it polls. So each side keeps score: after
-/// ``missesBeforeStopping`` polls in a row that did not pay, it stops polling, and then polls
-/// only one wait in ``probeEvery``, to learn whether it pays again (the machine got quieter); one
-/// that pays turns polling back on. Stopped, a side costs at most one window per ``probeEvery``
-/// waits more than polling off.
+/// ``missesBeforeStopping`` polls in a row that did not pay, or as many misses among the last
+/// ``recentPolls`` polls as pays (on a loaded machine some polls pay and most do not, so misses
+/// seldom come three in a row), it stops polling, and then polls only one wait in ``probeEvery``,
+/// to learn whether it pays again (the machine got quieter); one that pays turns polling back on,
+/// with a clean slate. Stopped, a side costs at most one window per ``probeEvery`` waits more than
+/// polling off.
 public final class PollingPayoff: Sendable {
     /// Polls in a row that ran their whole window for nothing, after which polling stops.
     public static let missesBeforeStopping = 3
     /// While stopped, one wait in this many polls anyway.
     public static let probeEvery = 32
+    /// How many of the latest polls are looked at: polling stops once half of them missed.
+    public static let recentPolls = 8
 
     private struct State {
         var missesInARow = 0
+        /// The latest polls since polling (re)started, newest in the lowest bit: 1 for a miss.
+        var recent: UInt32 = 0
+        var stopped = false
         var waitsSinceStopped = 0
         var paid = 0
         var missed = 0
+
+        var recentMisses: Int { (recent & (1 << PollingPayoff.recentPolls - 1)).nonzeroBitCount }
     }
 
     private let state = Mutex(State())
@@ -35,7 +44,7 @@ public final class PollingPayoff: Sendable {
     public func shouldPoll() -> Bool {
         guard adaptive else { return true }
         return state.withLock { s in
-            guard s.missesInARow >= Self.missesBeforeStopping else { return true }
+            guard s.stopped else { return true }
             s.waitsSinceStopped += 1
             return s.waitsSinceStopped % Self.probeEvery == 0
         }
@@ -48,16 +57,26 @@ public final class PollingPayoff: Sendable {
             if paid {
                 s.paid += 1
                 s.missesInARow = 0
-                s.waitsSinceStopped = 0
+                if s.stopped {
+                    // A probe that paid: polling resumes, judged from here on.
+                    s.stopped = false
+                    s.recent = 0
+                    s.waitsSinceStopped = 0
+                    return
+                }
             } else {
                 s.missed += 1
                 s.missesInARow += 1
+            }
+            s.recent = s.recent << 1 | (paid ? 0 : 1)
+            if s.missesInARow >= Self.missesBeforeStopping || 2 * s.recentMisses >= Self.recentPolls {
+                s.stopped = true
             }
         }
     }
 
     /// Whether polling is stopped now (the last polls did not pay).
-    public var isStopped: Bool { adaptive && state.withLock { $0.missesInARow >= Self.missesBeforeStopping } }
+    public var isStopped: Bool { adaptive && state.withLock { $0.stopped } }
 
     /// The polls that paid and that did not, so far.
     public var counts: (paid: Int, missed: Int) { state.withLock { ($0.paid, $0.missed) } }

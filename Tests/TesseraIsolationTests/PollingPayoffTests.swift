@@ -2,7 +2,8 @@ import Testing
 @testable import TesseraIsolation
 
 /// Issue 48: polling before sleeping stays on while it pays, stops after a few polls in a row that
-/// did not, probes one wait in `probeEvery` while stopped, and resumes on the first that pays.
+/// did not or once half of the latest did not, probes one wait in `probeEvery` while stopped, and
+/// resumes on the first that pays.
 @Suite struct PollingPayoffTests {
     @Test func pollsWhilePollsPayAndStopsAfterThreeInARowThatDoNot() {
         let payoff = PollingPayoff()
@@ -31,6 +32,20 @@ import Testing
         #expect(payoff.isStopped && !payoff.shouldPoll())
         payoff.record(paid: true)
         #expect(!payoff.isStopped && payoff.shouldPoll() && payoff.shouldPoll())
+    }
+
+    @Test func pollsThatPayOnlyNowAndThenStopThoughMissesNeverComeThreeInARow() {
+        // A loaded machine: one poll in three pays. Misses never come three in a row, and yet
+        // the polls cost a window twice for every wake-up one saves.
+        let payoff = PollingPayoff()
+        var stoppedAfter: Int?
+        for poll in 0..<30 where stoppedAfter == nil {
+            #expect(payoff.shouldPoll())
+            payoff.record(paid: poll % 3 == 2)
+            if payoff.isStopped { stoppedAfter = poll + 1 }
+        }
+        #expect(stoppedAfter == 5, "four misses among the last eight polls stop it (miss, miss, pay, miss, miss)")
+        #expect(!payoff.shouldPoll())
     }
 
     @Test func withoutTheScoreEveryWaitPolls() {
