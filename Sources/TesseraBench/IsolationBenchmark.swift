@@ -40,8 +40,12 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
     await inProcess.stop()
 
     let asRun = try await startHost(tier: "process", variant: "", scratch: scratch, buildDirectory: buildDirectory) { _ in }
-    let withoutPolling = try await startHost(tier: "process", variant: "lanes without polling", scratch: scratch + "/no-polling",
-                                             buildDirectory: buildDirectory) { $0.busyPollMicroseconds = 0 }
+    // TESSERA_BENCH_ISOLATION_TWICE=1 runs the second host as run as well: an A/A run, which shows
+    // how far two identical hosts' figures differ in one run (the noise under the comparison).
+    let twice = ProcessInfo.processInfo.environment["TESSERA_BENCH_ISOLATION_TWICE"] == "1"
+    let withoutPolling = try await startHost(tier: "process", variant: twice ? "as run, again" : "lanes without polling",
+                                             scratch: scratch + "/no-polling",
+                                             buildDirectory: buildDirectory) { if !twice { $0.busyPollMicroseconds = 0 } }
     let withoutLanes = try await startHost(tier: "process", variant: "without lanes", scratch: scratch + "/no-lanes",
                                            buildDirectory: buildDirectory) { $0.callLanes = 0; $0.busyPollMicroseconds = 0 }
     let hosts = [asRun, withoutPolling, withoutLanes]

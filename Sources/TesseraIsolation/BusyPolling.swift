@@ -17,13 +17,17 @@ import Foundation
 ///   a core, however calls are spaced, and not at all while they are sparse.
 ///
 /// And each side polls only while polling pays (``PollingPayoff``, when ``adaptive``): a poll that
-/// runs its whole window without the frame coming saved nothing, and a few in a row stop it.
+/// runs its whole window without the frame coming saved nothing, and a few in a row stop it; and
+/// only while the machine has a core free for the other end (``MachineLoad``, when ``readsLoad``).
 public struct BusyPolling: Sendable, Equatable {
     /// The longest a thread polls without sleeping before it sleeps; zero turns polling off.
     public let window: Duration
     /// Whether each side stops polling while its polls do not pay (``PollingPayoff``); always,
     /// but in tests of the window itself.
     public let adaptive: Bool
+    /// Whether each side also stops polling while every core is taken (``MachineLoad``); always,
+    /// but in tests of the payoff rule, whose outcome must not hang on the machine's load.
+    public let readsLoad: Bool
 
     /// The child polls after a call only if its previous idle spell was shorter than this.
     public static let recentlyBusy: Duration = .milliseconds(1)
@@ -35,9 +39,15 @@ public struct BusyPolling: Sendable, Equatable {
     /// No polling: every wait sleeps at once.
     public static let off = BusyPolling(window: .zero)
 
-    public init(window: Duration, adaptive: Bool = true) {
+    public init(window: Duration, adaptive: Bool = true, readsLoad: Bool = true) {
         self.window = max(.zero, window)
         self.adaptive = adaptive
+        self.readsLoad = readsLoad
+    }
+
+    /// What each side's ``PollingPayoff`` goes by.
+    func payoff() -> PollingPayoff {
+        PollingPayoff(adaptive: adaptive, load: readsLoad ? .system : .ignored)
     }
 
     /// A window of `microseconds` (`nil`: ``standard``; 0: ``off``), as the deployment's policy and

@@ -51,7 +51,7 @@ final class CallLanes: Sendable {
         connections = fds.map(FrameConnection.init(fd:))
         self.briefWaiters = briefWaiters
         self.busyPolling = busyPolling
-        payoff = PollingPayoff(adaptive: busyPolling.adaptive)
+        payoff = busyPolling.payoff()
         state = Mutex(State(free: Array(fds.indices.reversed())))
     }
 

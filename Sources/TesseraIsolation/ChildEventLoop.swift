@@ -32,7 +32,7 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
 
     public init(busyPolling: BusyPolling = .off) {
         self.busyPolling = busyPolling
-        payoff = PollingPayoff(adaptive: busyPolling.adaptive)
+        payoff = busyPolling.payoff()
     }
 
     /// True on the loop's own thread.

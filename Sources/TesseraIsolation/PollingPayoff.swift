@@ -14,6 +14,9 @@ import Synchronization
 /// to learn whether it pays again (the machine got quieter); one that pays turns polling back on,
 /// with a clean slate. Stopped, a side costs at most one window per ``probeEvery`` waits more than
 /// polling off.
+///
+/// And before any of that, the machine's load: while more threads are runnable than there are
+/// cores (``MachineLoad``), no wait polls, not even a probe; the score is left as it was.
 public final class PollingPayoff: Sendable {
     /// Polls in a row that ran their whole window for nothing, after which polling stops.
     public static let missesBeforeStopping = 3
@@ -35,14 +38,20 @@ public final class PollingPayoff: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Whether the score decides at all; without it every wait polls (``BusyPolling/adaptive``).
+    /// Whether the score and the load decide at all; without it every wait polls (``BusyPolling/adaptive``).
     private let adaptive: Bool
+    /// Whether a core is free for the other end (``MachineLoad``).
+    private let load: MachineLoad
 
-    public init(adaptive: Bool = true) { self.adaptive = adaptive }
+    public init(adaptive: Bool = true, load: MachineLoad = .system) {
+        self.adaptive = adaptive
+        self.load = load
+    }
 
     /// Whether the next wait polls before it sleeps.
     public func shouldPoll() -> Bool {
         guard adaptive else { return true }
+        guard load.hasFreeCore() else { return false }
         return state.withLock { s in
             guard s.stopped else { return true }
             s.waitsSinceStopped += 1

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import TesseraIsolation
 
@@ -6,7 +7,7 @@ import Testing
 /// resumes on the first that pays.
 @Suite struct PollingPayoffTests {
     @Test func pollsWhilePollsPayAndStopsAfterThreeInARowThatDoNot() {
-        let payoff = PollingPayoff()
+        let payoff = PollingPayoff(load: .ignored)
         for _ in 0..<10 {
             #expect(payoff.shouldPoll())
             payoff.record(paid: true)
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func whileStoppedOneWaitInProbeEveryPollsAndOneThatPaysResumes() {
-        let payoff = PollingPayoff()
+        let payoff = PollingPayoff(load: .ignored)
         for _ in 0..<PollingPayoff.missesBeforeStopping { payoff.record(paid: false) }
         let decisions = (0..<(3 * PollingPayoff.probeEvery)).map { _ in payoff.shouldPoll() }
         // The probes: the 32nd, 64th and 96th waits since it stopped.
@@ -37,7 +38,7 @@ import Testing
     @Test func pollsThatPayOnlyNowAndThenStopThoughMissesNeverComeThreeInARow() {
         // A loaded machine: one poll in three pays. Misses never come three in a row, and yet
         // the polls cost a window twice for every wake-up one saves.
-        let payoff = PollingPayoff()
+        let payoff = PollingPayoff(load: .ignored)
         var stoppedAfter: Int?
         for poll in 0..<30 where stoppedAfter == nil {
             #expect(payoff.shouldPoll())
@@ -49,9 +50,58 @@ import Testing
     }
 
     @Test func withoutTheScoreEveryWaitPolls() {
-        let payoff = PollingPayoff(adaptive: false)
+        let payoff = PollingPayoff(adaptive: false, load: MachineLoad(cores: 1) { 8 })
         for _ in 0..<10 { payoff.record(paid: false) }
         #expect(!payoff.isStopped)
         #expect((0..<50).allSatisfy { _ in payoff.shouldPoll() })
+    }
+
+    @Test func withEveryCoreTakenNoWaitPollsNotEvenAProbeAndTheScoreStays() {
+        let runnable = Mutex(3)
+        let payoff = PollingPayoff(load: MachineLoad(cores: 2, runnable: { runnable.withLock { $0 } }, milliseconds: { 0 }))
+        // Three threads runnable on two cores: the other end would wait for the core this one spins on.
+        #expect((0..<(2 * PollingPayoff.probeEvery)).allSatisfy { _ in !payoff.shouldPoll() })
+        #expect(!payoff.isStopped && payoff.counts.paid == 0 && payoff.counts.missed == 0)
+    }
+}
+
+/// Issue 48: "cores free" as evidence — the machine's runnable threads against its cores, read at
+/// most once per refresh.
+@Suite struct MachineLoadTests {
+    @Test func aCoreIsFreeWhileNoMoreThreadsAreRunnableThanCores() {
+        let runnable = Mutex<Int?>(2)
+        let clock = Mutex<UInt64>(1_000)
+        let load = MachineLoad(cores: 2, runnable: { runnable.withLock { $0 } }, milliseconds: { clock.withLock { $0 } })
+        #expect(load.hasFreeCore(), "two runnable (this thread and the other end) on two cores")
+        runnable.withLock { $0 = 3 }
+        #expect(load.hasFreeCore(), "the reading stands for its refresh")
+        clock.withLock { $0 += 10 }
+        #expect(!load.hasFreeCore(), "three runnable on two cores, read again after 10 ms")
+        runnable.withLock { $0 = nil }
+        clock.withLock { $0 += 10 }
+        #expect(load.hasFreeCore(), "an unreadable count leaves the payoff rule to decide")
+    }
+
+    @Test func aReadingIsMadeAtMostOncePerRefresh() {
+        let reads = Mutex(0)
+        let clock = Mutex<UInt64>(5)
+        let load = MachineLoad(cores: 4, runnable: { reads.withLock { $0 += 1; return 1 } }, milliseconds: { clock.withLock { $0 } })
+        for _ in 0..<100 { _ = load.hasFreeCore() }
+        #expect(reads.withLock { $0 } == 1)
+        clock.withLock { $0 += 9 }
+        _ = load.hasFreeCore()
+        #expect(reads.withLock { $0 } == 1)
+        clock.withLock { $0 += 1 }
+        _ = load.hasFreeCore()
+        #expect(reads.withLock { $0 } == 2)
+    }
+
+    @Test func theRunnableCountIsTheFourthFieldOfLoadavg() {
+        #expect(MachineLoad.runnable(inLoadavg: Array("0.52 0.58 0.59 3/611 12345\n".utf8)) == 3)
+        #expect(MachineLoad.runnable(inLoadavg: Array("12.00 9.10 8.00 17/2048 99".utf8)) == 17)
+        #expect(MachineLoad.runnable(inLoadavg: Array("0.52 0.58".utf8)) == nil)
+        #expect(MachineLoad.runnable(inLoadavg: Array("a b c d/e f".utf8)) == nil)
+        // This machine's own: at least the thread reading it is runnable.
+        #expect((MachineLoad.runnableNow() ?? 0) >= 1)
     }
 }
