@@ -93,9 +93,12 @@ public final class SQLitePluginStorage: PluginStorage {
 
     /// Caps the database's size at `megabytes` (the storage grant's `quotaMB`), with SQLite's own
     /// `max_page_count`: a batch that would grow the file past it fails as a whole with `forbidden`,
-    /// naming the quota. Checked by SQLite on every page the database grows by.
+    /// naming the quota. Checked by SQLite on every page the database grows by. A connection that
+    /// carries this quota already is left as it is: a host's start sets it while the database opens,
+    /// off the start's path, and the commit then only confirms it.
     public func limitSize(toMegabytes megabytes: Int) throws {
-        let pageSize = state.withLock { $0.pageSize }
+        let (pageSize, current) = state.withLock { ($0.pageSize, $0.quotaMegabytes) }
+        if current == megabytes { return }
         try writer.withConnection { connection in
             let pages = max(1, Int64(megabytes) * 1_048_576 / max(512, pageSize))
             _ = try connection.fetchOne("PRAGMA max_page_count = \(pages)")

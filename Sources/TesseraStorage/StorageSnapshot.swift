@@ -46,6 +46,8 @@ extension SQLitePluginStorage {
             $0.tables.removeAll()
             $0.schemaVersion = snapshot.schemaVersion
             $0.appliedMigrations = nil
+            // Set again by the next ``limitSize(toMegabytes:)``, whatever the copy did to the connection.
+            $0.quotaMegabytes = nil
         }
         snapshot.discard()
     }

@@ -40,4 +40,41 @@ import TesseraTestFixtures
         let storage = try database("kept")
         #expect(await StorageOpening(storage).value === storage)
     }
+
+    /// `PRAGMA max_page_count` of the database's writing connection.
+    func pageCap(_ storage: SQLitePluginStorage) throws -> Int64 {
+        try storage.database.withConnection { try $0.fetchOne("PRAGMA max_page_count")?.first?.integer ?? -1 }
+    }
+
+    @Test func aQuotaAskedForWhileOpeningIsSetBeforeTheDatabaseIsHandedOver() async throws {
+        let storage = try database("quota-while-opening")
+        let uncapped = try pageCap(storage)
+        let opening = StorageOpening()
+        opening.limitSizeWhenOpened(toMegabytes: 1)
+        opening.opened(storage)
+        let taken = try #require(await opening.value)
+        #expect(try pageCap(taken) == 1_048_576 / 4_096 && uncapped > 1_000_000)
+    }
+
+    @Test func aQuotaAskedForAfterTheHandOverIsLeftToTheCommit() async throws {
+        let storage = try database("quota-after")
+        let uncapped = try pageCap(storage)
+        let opening = StorageOpening()
+        opening.opened(storage)
+        opening.limitSizeWhenOpened(toMegabytes: 1)
+        #expect(try pageCap(#require(await opening.value)) == uncapped)
+    }
+
+    @Test func aConnectionThatCarriesTheQuotaAlreadyIsLeftAsItIs() throws {
+        let storage = try database("quota-twice")
+        try storage.limitSize(toMegabytes: 1)
+        // Changed behind the storage's back: a second limit of the same quota does not touch it...
+        _ = try storage.database.withConnection { try $0.fetchOne("PRAGMA max_page_count = 1000") }
+        try storage.limitSize(toMegabytes: 1)
+        #expect(try pageCap(storage) == 1_000)
+        // ...another quota does.
+        try storage.limitSize(toMegabytes: 2)
+        #expect(try pageCap(storage) == 2 * 1_048_576 / 4_096)
+    }
 }
+

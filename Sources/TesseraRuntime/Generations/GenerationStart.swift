@@ -67,6 +67,7 @@ extension GenerationOrchestrator {
             // so it runs on another thread meanwhile. A database that does not exist yet is created
             // only once the plugin passed its gates, so a refused plugin leaves no file behind.
             let storageOpening = depth == .active && grants["storage"] != nil ? opened ?? openExistingStorage(manifest.id) : nil
+            if let quota = grants["storage"]?["quotaMB"]?.integerValue { storageOpening?.limitSizeWhenOpened(toMegabytes: Int(quota)) }
             slot.withState { $0.grants = grants }
             guard let (factory, loaded) = try await factory(for: slot, manifest: manifest, depth: depth) else { return }
             slot.transition(.resolved, "capabilities: \(grants.keys.sorted().joined(separator: ", "))")
