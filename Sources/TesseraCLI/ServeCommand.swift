@@ -139,11 +139,10 @@ struct Serve: AsyncParsableCommand {
         }
         // What the start left is given back to the kernel (StartupLeftovers): the code it ran once
         // (the command line, manifest checks, migrations, each module's start) — of the executable
-        // and the libraries a host brings beside the toolchain's: the SDK, SQLite, the plugins —
-        // and the heap it freed. From here on, what serving runs is what stays resident.
-        StartupLeftovers.giveBackCode(StartupLeftovers.codeSegments {
-            $0.contains("/generations/") || $0.hasSuffix("/libTesseraSDK.so") || $0.contains("/libsqlite3.so")
-        })
+        // and every library: the SDK, SQLite, the plugins, and the toolchain's, whose pages other
+        // processes map too the kernel leaves alone — and the heap it freed. From here on, what
+        // serving runs is what stays resident.
+        StartupLeftovers.giveBackCode(StartupLeftovers.codeSegments { _ in true })
         StartupLeftovers.giveBackFreedHeap()
         return (server, background)
     }
