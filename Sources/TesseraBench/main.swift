@@ -57,6 +57,12 @@ if which == "load" || which == "all" {
     }
     let anchor = try cDlopenAnchor(processes: 10, loadsPerProcess: 10, scratch: scratch + "/load-c")
     report("anchor: C dlopen+dlsym+call", anchor, unit: micros, target: "")
+    // The same, linked against the hello plugin's libraries: what any library with a Swift
+    // plugin's dependencies costs to load here, before any of its code runs.
+    let dependencies = try cDlopenAnchor(withDependenciesOf: buildDirectory + "/libTesseraHello.so", processes: 10, loadsPerProcess: 10,
+                                         scratch: scratch + "/load-c-deps")
+    report("anchor: the same, with hello's libraries", dependencies, unit: micros, target: "")
+    print(String(format: "    ÷ the C anchor's median: %.1f×", dependencies.median / anchor.median))
     let subjects = [("hello", "dev.tessera.hello", false), ("example", "dev.tessera.example", false), ("example", "dev.tessera.example", true)]
     for (name, id, stripped) in subjects {
         let library = buildDirectory + "/libTessera\(name.prefix(1).uppercased() + name.dropFirst()).so"
@@ -94,7 +100,8 @@ if which == "load" || which == "all" {
         // 40 processes: the median of 10 moved from 600 to 780 µs between runs of one build.
         let restart = try hostRestartBenchmark(library: library, manifest: manifest, processes: 40, scratch: scratch + "/restart-\(name)")
         report("  the \(name) plugin, unchanged, restarted", restart, unit: micros, target: "")
-        print(String(format: "    ÷ the C anchor's median: %.1f×", restart.median / anchor.median))
+        print(String(format: "    ÷ the C anchor's median: %.1f×; ÷ the anchor with hello's libraries: %.1f×",
+                     restart.median / anchor.median, restart.median / dependencies.median))
         let again = try hostRestartInProcessBenchmark(library: library, manifest: manifest, starts: 40, scratch: scratch + "/again-\(name)")
         // Started again in the same process, build and manifest unchanged: the manifest read,
         // checked and compiled anew (as before the manifest cache), then taken from the cache.
