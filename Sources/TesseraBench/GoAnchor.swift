@@ -12,22 +12,31 @@ import Foundation
 ///   per call.
 ///
 /// Built here with the machine's `go` (Debian: `golang-go`, `scripts/setup.sh bench`), standard
-/// library only, offline; `nil` when there is no `go` on the PATH.
-func goJSONAnchors(scratch: String, roundTrips: Int) throws -> (direct: Summary, rpc: Summary)? {
-    guard let go = executableOnPath("go") else { return nil }
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    let source = scratch + "/anchor.go", program = scratch + "/go-anchor"
-    try Data(goAnchorSource.utf8).write(to: URL(fileURLWithPath: source))
-    // Its own caches in the scratch folder: the bench writes nothing in the person's home.
-    var environment = ProcessInfo.processInfo.environment
-    environment["GOCACHE"] = scratch + "/cache"
-    environment["GOPATH"] = scratch + "/gopath"
-    try runTool(go, ["build", "-o", program, source], environment: environment)
-    func samples(_ mode: String) throws -> Summary {
-        let output = try runTool(program, [mode, String(roundTrips), echoInputJSON])
-        return Summary(output.split(separator: "\n").compactMap { Double($0) })
+/// library only, offline. Built once, and run as often as a benchmark needs: in turns with what it
+/// anchors, so that a loaded minute falls on both (``isolationBenchmark``).
+struct GoAnchor {
+    let program: String
+
+    /// Builds the program in `scratch`; `nil` when there is no `go` on the PATH.
+    static func build(scratch: String) throws -> GoAnchor? {
+        guard let go = executableOnPath("go") else { return nil }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let source = scratch + "/anchor.go", program = scratch + "/go-anchor"
+        try Data(goAnchorSource.utf8).write(to: URL(fileURLWithPath: source))
+        // Its own caches in the scratch folder: the bench writes nothing in the person's home.
+        var environment = ProcessInfo.processInfo.environment
+        environment["GOCACHE"] = scratch + "/cache"
+        environment["GOPATH"] = scratch + "/gopath"
+        try runTool(go, ["build", "-o", program, source], environment: environment)
+        return GoAnchor(program: program)
     }
-    return (try samples("direct"), try samples("rpc"))
+
+    /// The nanoseconds of each of `count` round trips in `mode` (`direct` or `rpc`), in a new pair
+    /// of processes (their start is not timed).
+    func roundTrips(_ mode: String, _ count: Int) throws -> [Double] {
+        let output = try runTool(program, [mode, String(count), echoInputJSON])
+        return output.split(separator: "\n").compactMap { Double($0) }
+    }
 }
 
 /// The first `name` in the PATH's folders that can be run.

@@ -17,6 +17,9 @@ struct IsolationFigures {
     /// CPU per echo in each of those three (as run, lanes without polling, no lanes): the host
     /// process's and the child's, in nanoseconds.
     var cpuPerEcho: [(host: Double, child: Double)]
+    /// The Go anchor's direct round trips, a block in each turn after the three hosts' (`nil`
+    /// without `go`).
+    var goDirectInTurns: Summary?
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
@@ -25,7 +28,11 @@ struct IsolationFigures {
 /// in the same run. The echo through the process tier is measured on three hosts at once (as run;
 /// lanes without polling; no lanes), in alternating blocks of calls, so that the machine's drift
 /// (other work, a slower minute) falls on all alike.
-func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) async throws -> IsolationFigures {
+///
+/// With `go`, the Go anchor's direct round trips run in the same turns, a block after the three
+/// hosts' in each: beside a CPU burner, the anchor measured apart read 23.7–44.0 µs from one run to
+/// the next (docs/benchmarks.md), more than the process tier moved.
+func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go: GoAnchor? = nil) async throws -> IsolationFigures {
     let echo = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     let callEcho = { (host: PluginHost) in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
@@ -54,6 +61,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
     var samples: [[Double]] = hosts.map { _ in [] }
     var cpu: [(host: Double, child: Double)] = hosts.map { _ in (0, 0) }
     let children = hosts.map { $0.isolatedProcessID("dev.tessera.example") }
+    var goSamples: [Double] = []
     try await ProfilerWindow.around("echo-process") {
         for _ in 0..<20 {
             for (i, host) in hosts.enumerated() {
@@ -64,6 +72,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
                 cpu[i].host += processCPUNanoseconds() - hostBefore
                 cpu[i].child += (children[i].map(childCPUNanoseconds) ?? 0) - childBefore
             }
+            if let go { goSamples += try go.roundTrips("direct", max(1, calls / 20)) }
         }
     }
     progress("isolation, process: \(calls / 10) add-note calls")
@@ -73,7 +82,8 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int) asy
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
                             echoWithoutLanes: Summary(samples[2]),
-                            cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) })
+                            cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
+                            goDirectInTurns: go == nil ? nil : Summary(goSamples))
 }
 
 /// This process's CPU time so far (all its threads, user and system).

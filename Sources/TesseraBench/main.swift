@@ -173,7 +173,8 @@ if which == "isolation" || which == "all" {
     report("  anchor: C socket, direct", sockets.direct, unit: micros, target: "")
     report("  anchor: C socket, hand-offs", sockets.handOff, unit: micros, target: "")
     report("  anchor: C socket, polling", sockets.polling, unit: micros, target: "")
-    let goAnchors = try goJSONAnchors(scratch: scratch + "/go-anchor", roundTrips: calls)
+    let go = try GoAnchor.build(scratch: scratch + "/go-anchor")
+    let goAnchors = try go.map { (direct: Summary(try $0.roundTrips("direct", calls)), rpc: Summary(try $0.roundTrips("rpc", calls))) }
     if let goAnchors {
         report("  anchor: Go JSON, direct", goAnchors.direct, unit: micros, target: "")
         report("  anchor: Go JSON, net/rpc", goAnchors.rpc, unit: micros, target: "")
@@ -186,7 +187,7 @@ if which == "isolation" || which == "all" {
     report("  echo's messages, whole trees", messageWork.tree, unit: micros, target: "")
     report("  echo's messages, envelope bytes", messageWork.bytes, unit: micros, target: "")
     report("  echo's messages, input as text", messageWork.text, unit: micros, target: "")
-    let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls)
+    let figures = try await isolationBenchmark(buildDirectory: buildDirectory, scratch: scratch, calls: calls, go: go)
     for row in figures.rows {
         report("  \(row.name), in-process", row.inProcess, unit: micros, target: "")
         report("  \(row.name), process tier", row.process, unit: micros, target: row.name == "echo" ? "≤ 50 µs" : "")
@@ -196,6 +197,11 @@ if which == "isolation" || which == "all" {
             print(String(format: "  echo: process tier / C polling anchor median ratio %.1f", row.process.median / sockets.polling.median))
             if let goAnchors {
                 print(String(format: "  echo: process tier / Go JSON direct median ratio %.2f (target ≤ 1.2)", row.process.median / goAnchors.direct.median))
+            }
+            if let inTurns = figures.goDirectInTurns {
+                report("  anchor: Go JSON, direct, in turns with the hosts", inTurns, unit: micros, target: "")
+                print(String(format: "  echo: as run / Go JSON direct in the same turns, median ratio %.2f (target ≤ 1.2)",
+                             figures.echoAsRun.median / inTurns.median))
             }
             // The same echo with parts of its path turned off, taken in turns with the one above.
             report("  echo, lanes without polling", figures.echoOnLanesWithoutPolling, unit: micros, target: "")
