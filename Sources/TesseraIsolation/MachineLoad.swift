@@ -16,6 +16,7 @@ import Synchronization
 public final class MachineLoad: Sendable {
     /// How long one reading stands for.
     public static let refresh: Duration = .milliseconds(10)
+    private static let refreshMilliseconds = UInt64(refresh.nanoseconds / 1_000_000)
 
     /// The machine's own count, against the cores this process may run on.
     public static let system = MachineLoad(cores: ProcessInfo.processInfo.activeProcessorCount, runnable: MachineLoad.runnableNow)
@@ -48,7 +49,7 @@ public final class MachineLoad: Sendable {
     public func hasFreeCore() -> Bool {
         let now = milliseconds()
         let last = reading.load(ordering: .relaxed)
-        if last != 0, now &- (last >> 1) < UInt64(Self.refresh.nanoseconds / 1_000_000) { return last & 1 == 0 }
+        if last != 0, now &- (last >> 1) < Self.refreshMilliseconds { return last & 1 == 0 }
         let busy = runnable().map { $0 > cores } ?? false
         reading.store(max(now, 1) << 1 | (busy ? 1 : 0), ordering: .relaxed)
         return !busy
