@@ -149,6 +149,7 @@ let package = Package(
             // `tessera-bench http`: the edge against a plain Hummingbird route in the same process.
             "TesseraHTTP", "TesseraSchema", "TesseraBenchAnchor", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),  // `tessera-bench edge`: requests without a socket
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
         // The bare Hummingbird route the benchmarks compare the edge with, and the process of its

@@ -288,6 +288,22 @@ if which == "swap" || which == "all" {
     print(String(format: "  memory per retired generation: %.0f KiB resident (library file %d KiB)", r.residentBytesPerRetired / 1024, r.libraryBytes / 1024))
 }
 
+if which == "edge" || which == "all" {
+    let calls = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000
+    let deployment = scratch + "/edge-deployment.json"
+    try Data("""
+        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
+         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
+         "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
+        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    let r = try await edgeInProcessBenchmark(deploymentFile: deployment, scratch: scratch, calls: calls)
+    print("edge, in process (no sockets): the echo of the example plugin through the edge's responder and through the kept-work route's, \(r.edge.count) calls each, in turns")
+    report("  edge", r.edge, unit: micros, target: "")
+    report("  kept work", r.kept, unit: micros, target: "")
+    print(String(format: "  kept ÷ edge, median time %.2f, CPU %.2f (%.1f against %.1f µs per call)  target ≥ 0.95; the runtime's share above the kept work %.1f µs per call",
+                 r.kept.median / r.edge.median, r.keptCPU / r.edgeCPU, r.edgeCPU, r.keptCPU, (r.edge.median - r.kept.median) / 1000))
+}
+
 if which == "http" || which == "all" {
     let seconds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 5
     let deployment = scratch + "/http-deployment.json"

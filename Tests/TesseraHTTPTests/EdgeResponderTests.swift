@@ -40,6 +40,53 @@ import TesseraSDK
         }
     }
 
+    /// The shortcut runs the router's layers as one function (``EdgeLayers``): every layer's answer
+    /// must be the chain's. Each case goes once through the shortcut and once through the router
+    /// (a trailing slash), from the same token's bucket of five calls.
+    @Test func everyLayerAnswersTheSameThroughTheShortcutAsThroughTheRouter() async throws {
+        let limits = HTTPConfiguration.RateLimits(calls: .init(perSecond: 0.0001, burst: 5), admin: nil)
+        try await TestServer.start(rateLimits: limits).use { server in
+            let path = "/v1/plugins/\(ProbePlugin.id)/ops/"
+            func both(_ op: String, as who: TestServer.As = .admin, json: String = #"{"text": "hi", "count": 1}"#)
+                async throws -> (shortcut: RawResponse, router: RawResponse)
+            {
+                (try await server.request("POST", path + op, as: who, json: json),
+                 try await server.request("POST", path + op + "/", as: who, json: json))
+            }
+            func expectSame(_ pair: (shortcut: RawResponse, router: RawResponse), status: Int, _ what: String) {
+                #expect(pair.shortcut.status == status && pair.router.status == status, "\(what)")
+                #expect(pair.shortcut.json == pair.router.json, "\(what)")
+                // Every layer's fields: the request id (its value is the request's own), the rate
+                // limit's on what passed the rate limit, Retry-After on a refusal.
+                let names = { (r: RawResponse) in Set(r.headers.keys).subtracting(["date", "content-length"]) }
+                #expect(names(pair.shortcut) == names(pair.router), "\(what)")
+                #expect(pair.shortcut.headers["x-request-id"]?.isEmpty == false, "\(what)")
+                #expect(pair.shortcut.headers["ratelimit-policy"] == pair.router.headers["ratelimit-policy"], "\(what)")
+            }
+            // Authentication refuses before the bucket is spent.
+            expectSame(try await both("echo", as: .none), status: 401, "no token")
+            expectSame(try await both("echo", as: .token("not-a-token")), status: 401, "an unknown token")
+            // A call answered, and one the plugin refuses: both spend the bucket and carry its fields.
+            let answered = try await both("echo")
+            expectSame(answered, status: 200, "an answer")
+            #expect(answered.shortcut.headers["ratelimit"]?.contains("r=4") == true)
+            #expect(answered.router.headers["ratelimit"]?.contains("r=3") == true)
+            expectSame(try await both("fail", json: #"{"code": "conflict"}"#), status: 409, "the plugin's error")
+            // The fifth call empties the bucket; then both paths answer 429 with Retry-After.
+            _ = try await server.request("POST", path + "echo", json: "{}")
+            let refused = try await both("echo")
+            expectSame(refused, status: 429, "an empty bucket")
+            #expect(refused.shortcut.headers["retry-after"] != nil)
+            // The response layer counted each answer of either path (twelve, and the five calls' own).
+            let page = try await server.request("GET", "/metrics")
+            let lines = Set(page.text.split(separator: "\n").map(String.init))
+            #expect(lines.contains(#"tessera_http_responses_total{status="401"} 4"#))
+            #expect(lines.contains(#"tessera_http_responses_total{status="429"} 2"#))
+            #expect(lines.contains(#"tessera_http_responses_total{status="409"} 2"#))
+            #expect(lines.contains(#"tessera_http_responses_total{status="200"} 3"#))
+        }
+    }
+
     @Test func jsonMediaTypesAreReadInAnyCaseWithParameters() {
         for type in ["application/json", "APPLICATION/JSON", " application/json ; charset=utf-8", "application/merge-patch+json",
                      "Application/Problem+JSON", "application/+json"] {

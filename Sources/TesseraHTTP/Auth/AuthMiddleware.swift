@@ -37,21 +37,27 @@ struct AuthMiddleware: RouterMiddleware {
     static let linkHolder = Principal(id: "link", role: .link)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await next(request, authenticated(request, context))
+    }
+
+    /// `context` with the request's principal, or the refusal of a request that needs one and
+    /// brings none the host knows. (``handle(_:context:next:)``, and the edge's shortcut, which runs
+    /// the layers as one function: ``EdgeLayers``.)
+    func authenticated(_ request: Request, _ context: Context) throws -> Context {
+        var context = context
         let path = request.uri.path
         if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) {
-            var context = context
             if let header = request.headers.value(of: .authorization) {
                 context.principal = Self.bearerToken(in: header).flatMap(tokens.principal(for:))
             } else if let principal = sessionPrincipal(request) {
                 context.principal = principal
                 context.signedInByCookie = true
             }
-            return try await next(request, context)
+            return context
         }
         if linkPrefixes.contains(where: { path.hasPrefix($0) }) {
-            var context = context
             context.principal = Self.linkHolder
-            return try await next(request, context)
+            return context
         }
         let basic = basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
@@ -60,10 +66,9 @@ struct AuthMiddleware: RouterMiddleware {
                 guard request.method == .get || request.method == .head || SessionCookie.isSameOrigin(request) else {
                     throw APIError(.forbidden, code: "cross_site", "this request came from another site's page")
                 }
-                var context = context
                 context.principal = principal
                 context.signedInByCookie = true
-                return try await next(request, context)
+                return context
             }
             throw refuse(basic ? "this route needs a token: send Authorization: Bearer <token>, or the token as the Basic password"
                                : "this route needs a token: send Authorization: Bearer <token>")
@@ -78,9 +83,8 @@ struct AuthMiddleware: RouterMiddleware {
         guard principal.role != .metrics else {
             throw APIError(.forbidden, code: "forbidden", "a metrics token reads GET /metrics and nothing else")
         }
-        var context = context
         context.principal = principal
-        return try await next(request, context)
+        return context
     }
 
     /// The account of the session whose cookie the request carries, if it has not ended.

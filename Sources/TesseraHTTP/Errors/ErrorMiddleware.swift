@@ -14,8 +14,13 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return try apiError(for: error, request: request, logger: context.logger).response(from: request, context: context)
+            return try response(to: error, request: request, context: context)
         }
+    }
+
+    /// The JSON error response for what was thrown.
+    func response(to error: any Error, request: Request, context: Context) throws -> Response {
+        try apiError(for: error, request: request, logger: context.logger).response(from: request, context: context)
     }
 
     /// The response for `error`. An error that is the edge's or the plugin's own fault is logged

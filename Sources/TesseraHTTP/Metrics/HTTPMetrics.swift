@@ -47,6 +47,8 @@ final class HTTPMetrics: Sendable {
     func recordCall(plugin: String, operation: String, seconds: Double, errorCode: String?) {
         let key = OperationKey(plugin: plugin, operation: operation)
         let (series, error) = operations.withLock { table -> (OperationSeries, CoreMetrics.Counter?) in
+            // An answered call of a known operation changes nothing in the table: one look-up.
+            if errorCode == nil, let series = table[key] { return (series, nil) }
             var series = table[key] ?? makeSeries(key)
             var error: CoreMetrics.Counter?
             if let errorCode {

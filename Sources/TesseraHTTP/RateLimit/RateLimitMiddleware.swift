@@ -14,18 +14,25 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let decision = try admit(request, context)
+        var response = try await next(request, context)
+        if let decision { response.headers.append(contentsOf: Self.fields(decision)) }
+        return response
+    }
+
+    /// Spends the request from its bucket: the decision whose fields its answer carries, `nil` for
+    /// a request that is not counted, or the 429 of an empty bucket.
+    func admit(_ request: Request, _ context: Context) throws -> RateLimiter.Decision? {
         // A scraper's `/metrics` every few seconds is not a client's calls (issue 46): never limited.
         guard let principal = context.principal, request.uri.path != "/metrics",
               let decision = limiter.admit(principal.id, RateLimitBudget.of(request.method, path: request.uri.path))
-        else { return try await next(request, context) }
+        else { return nil }
         if let wait = decision.retryAfter {
             var error = APIError.rateLimited(retryAfterSeconds: wait)
             error.headers.append(contentsOf: Self.fields(decision))
             throw error
         }
-        var response = try await next(request, context)
-        response.headers.append(contentsOf: Self.fields(decision))
-        return response
+        return decision
     }
 
     /// `RateLimit-Policy: "calls";q=1000;w=4` and `RateLimit: "calls";r=998;t=1`. A token bucket

@@ -24,10 +24,10 @@ enum APIRouter {
                      hubFiles: HubFiles? = nil) -> EdgeResponder {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         let signIn = SignIn(dataDirectory: tokens.dataDirectory)
-        let middlewares = self.middlewares(tokens: tokens, signIn: signIn, clock: host.clock, configuration: configuration,
-                                           metrics: metrics, hub: hub, log: host.options.log)
+        let layers = self.layers(tokens: tokens, signIn: signIn, clock: host.clock, configuration: configuration,
+                                 metrics: metrics, hub: hub, log: host.options.log)
         // Middlewares apply to routes added after them, so they come first.
-        for middleware in middlewares { router.add(middleware: middleware) }
+        for middleware in layers.middlewares { router.add(middleware: middleware) }
         let server = ServerRoutes(host: host, report: MetricsReport(metrics: metrics), readiness: readiness)
         let plugins = PluginRoutes(host: host, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
         // One route collection per feature, each path in one of them.
@@ -51,29 +51,26 @@ enum APIRouter {
             router.addRoutes(RouteTable.feature { HubChannelRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
             router.addRoutes(RouteTable.feature { HubMailRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
         }
-        return EdgeResponder(router: router, middlewares: middlewares, operationCall: plugins.call,
+        return EdgeResponder(router: router, layers: layers, operationCall: plugins.call,
                              shortcut: configuration.operationShortcut, onEdgeThreads: configuration.ownThreads)
     }
 
-    /// The middlewares of every route, outermost first (the list at the top).
-    static func middlewares(tokens: TokenStore, signIn: SignIn? = nil, clock: (any ClockSource)? = nil,
-                            configuration: HTTPConfiguration, metrics: HTTPMetrics, hub: HubStore?,
-                            log: HostLog = .discarding) -> [any MiddlewareProtocol<Request, Response, APIRequestContext>] {
-        var middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>] = [
-            AccessLogMiddleware(log: log),
-            ResponseCountMiddleware(metrics: metrics),
-            ErrorMiddleware(),
-            // The hub's routes check their own device tokens (HubRoutes).
-            AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/readyz", "/metrics", "/", "/favicon.ico"] + SessionRoutes.openPaths),
-                           openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
-                           basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"],
-                           signIn: signIn, now: { [clock] in clock?.now() ?? Date() }),
-        ]
+    /// The middlewares of every route (the list at the top).
+    static func layers(tokens: TokenStore, signIn: SignIn? = nil, clock: (any ClockSource)? = nil,
+                       configuration: HTTPConfiguration, metrics: HTTPMetrics, hub: HubStore?,
+                       log: HostLog = .discarding) -> EdgeLayers {
         let limits = configuration.rateLimits
-        if limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty {
-            middlewares.append(RateLimitMiddleware(limiter: RateLimiter(limits)))
-        }
-        return middlewares
+        let limited = limits.calls != nil || limits.admin != nil || !limits.tokens.isEmpty
+        return EdgeLayers(
+            accessLog: AccessLogMiddleware(log: log),
+            responseCount: ResponseCountMiddleware(metrics: metrics),
+            errors: ErrorMiddleware(),
+            // The hub's routes check their own device tokens (HubRoutes).
+            auth: AuthMiddleware(tokens: tokens, openPaths: Set(["/healthz", "/readyz", "/metrics", "/", "/favicon.ico"] + SessionRoutes.openPaths),
+                                 openPrefixes: ["/console/", "/ui/"] + (hub == nil ? [] : ["/v1/hub/"]),
+                                 basicPaths: ["/v1/location"], linkPrefixes: ["/v1/links/"],
+                                 signIn: signIn, now: { [clock] in clock?.now() ?? Date() }),
+            rateLimit: limited ? RateLimitMiddleware(limiter: RateLimiter(limits)) : nil)
     }
 
     /// The plugins: the list, calls (and downloads), capability links, and the operator's swap,

@@ -25,6 +25,12 @@ struct AccessLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         var response = try await next(request, context)
+        finish(&response, of: request, context: context, startedAt: started)
+        return response
+    }
+
+    /// Gives `response` its request id and writes the request's line.
+    func finish(_ response: inout Response, of request: Request, context: Context, startedAt started: ContinuousClock.Instant) {
         // Hummingbird puts its id in the request's logger metadata; without one (a logger
         // another test made), a number of our own.
         let id = context.logger[metadataKey: "hb.request.id"].map { "\($0)" } ?? Self.fallbackID()
@@ -35,6 +41,5 @@ struct AccessLogMiddleware: RouterMiddleware {
             log(.info, "http", "\(request.method.rawValue) \(request.uri.path) \(response.status.code) "
                 + "\((milliseconds * 100).rounded() / 100) ms request=\(id)")
         }
-        return response
     }
 }

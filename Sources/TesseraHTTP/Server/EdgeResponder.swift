@@ -32,20 +32,16 @@ struct EdgeResponder: HTTPResponder {
     let onEdgeThreads: Bool
 
     /// - Parameters:
-    ///   - middlewares: the middlewares the router applies to its routes, outermost first.
+    ///   - layers: the middlewares the router applies to its routes; the shortcut runs them as one
+    ///     function (``EdgeLayers/run(_:_:_:)``).
     ///   - operationCall: the handler the router has for `POST /v1/plugins/:id/ops/:op`.
     ///   - shortcut: `false` sends every request through the router.
-    init(router: Router<APIRequestContext>, middlewares: [any MiddlewareProtocol<Request, Response, APIRequestContext>],
+    init(router: Router<APIRequestContext>, layers: EdgeLayers,
          operationCall: @escaping Handler, shortcut: Bool = true, onEdgeThreads: Bool = false) {
         self.shortcut = shortcut
         self.onEdgeThreads = onEdgeThreads
         self.router = router.buildResponder()
-        var chain = operationCall
-        for middleware in middlewares.reversed() {
-            let next = chain
-            chain = { request, context in try await middleware.handle(request, context: context, next: next) }
-        }
-        self.operationCall = chain
+        self.operationCall = { request, context in try await layers.run(request, context, operationCall) }
         operationEndpoint = RouterPath(Self.operationRoute).description
     }
 

@@ -95,6 +95,10 @@ public final class HTTPServer: Sendable {
                        streams: streams, hub: hub, hubFiles: hubFiles)
     }
 
+    /// The responder a connection hands each request to, for `tessera-bench edge`, which calls it
+    /// in process, without a socket, to measure the edge's own work per call.
+    @_spi(Benchmarks) public func inProcessResponder() -> some HTTPResponder<APIRequestContext> { responder() }
+
     /// Says the host has finished starting: `/readyz` answers 200 from now on.
     public func markReady() { readiness.markReady() }
 
