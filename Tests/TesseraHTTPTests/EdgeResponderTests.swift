@@ -87,6 +87,27 @@ import TesseraSDK
         }
     }
 
+    /// What the shortcut's layers take for granted instead of reading the path (``EdgeLayers``):
+    /// every path it takes needs a bearer token (none is open, a link's or Basic) and spends the
+    /// calls' budget, whatever the plugin and operation are named.
+    @Test func anOperationPathNeedsATokenAndSpendsTheCallsBudget() throws {
+        let data = FileManager.default.temporaryDirectory.path + "/edge-layers-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let limits = HTTPConfiguration.RateLimits(calls: .init(perSecond: 1, burst: 1), admin: .init(perSecond: 1, burst: 1))
+        let layers = APIRouter.layers(tokens: TokenStore(dataDirectory: data), configuration: HTTPConfiguration(port: 0, rateLimits: limits),
+                                      metrics: HTTPMetrics(), hub: nil)
+        for (plugin, operation) in [("dev.tessera.example", "echo"), ("p", "swap"), ("p", "restart"), ("links", "location"),
+                                    ("hub", "healthz"), ("console", "ui"), ("tokens", "advance"), ("p", "metrics")] {
+            let path = "/v1/plugins/\(plugin)/ops/\(operation)"
+            #expect(EdgeResponder.operationPath(path) != nil, "\(path)")
+            #expect(!layers.auth.opens(path), "\(path)")
+            #expect(RateLimitBudget.of(.post, path: path) == .calls, "\(path)")
+        }
+        // The paths that are open, a link's or Basic are seen as such (the check can fail).
+        for path in ["/healthz", "/console/app.js", "/v1/links/abc/ops/x", "/v1/location"] { #expect(layers.auth.opens(path), "\(path)") }
+        #expect(RateLimitBudget.of(.post, path: "/v1/plugins/p/swap") == .admin)
+    }
+
     @Test func jsonMediaTypesAreReadInAnyCaseWithParameters() {
         for type in ["application/json", "APPLICATION/JSON", " application/json ; charset=utf-8", "application/merge-patch+json",
                      "Application/Problem+JSON", "application/+json"] {

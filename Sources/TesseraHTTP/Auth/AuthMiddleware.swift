@@ -43,10 +43,14 @@ struct AuthMiddleware: RouterMiddleware {
     /// `context` with the request's principal, or the refusal of a request that needs one and
     /// brings none the host knows. (``handle(_:context:next:)``, and the edge's shortcut, which runs
     /// the layers as one function: ``EdgeLayers``.)
-    func authenticated(_ request: Request, _ context: Context) throws -> Context {
+    ///
+    /// With `closedPath`, the caller knows the path is none of the open, link or Basic ones (the
+    /// edge's shortcut: a plugin operation's path, under `/v1/plugins/`, which ``opens(_:)`` says
+    /// of none), and they are not looked through.
+    func authenticated(_ request: Request, _ context: Context, closedPath: Bool = false) throws -> Context {
         var context = context
-        let path = request.uri.path
-        if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) {
+        let path = closedPath ? "" : request.uri.path
+        if !closedPath, openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) {
             if let header = request.headers.value(of: .authorization) {
                 context.principal = Self.bearerToken(in: header).flatMap(tokens.principal(for:))
             } else if let principal = sessionPrincipal(request) {
@@ -55,11 +59,11 @@ struct AuthMiddleware: RouterMiddleware {
             }
             return context
         }
-        if linkPrefixes.contains(where: { path.hasPrefix($0) }) {
+        if !closedPath, linkPrefixes.contains(where: { path.hasPrefix($0) }) {
             context.principal = Self.linkHolder
             return context
         }
-        let basic = basicPaths.contains(path)
+        let basic = !closedPath && basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
         guard let header = request.headers.value(of: .authorization) else {
             if let principal = sessionPrincipal(request) {
@@ -85,6 +89,13 @@ struct AuthMiddleware: RouterMiddleware {
         }
         context.principal = principal
         return context
+    }
+
+    /// Whether `path` is treated apart from the bearer token's rule: open (a token read if sent,
+    /// never asked for), a capability link's, or one that takes Basic authentication too.
+    func opens(_ path: String) -> Bool {
+        openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) })
+            || linkPrefixes.contains(where: { path.hasPrefix($0) }) || basicPaths.contains(path)
     }
 
     /// The account of the session whose cookie the request carries, if it has not ended.

@@ -22,11 +22,21 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// Spends the request from its bucket: the decision whose fields its answer carries, `nil` for
     /// a request that is not counted, or the 429 of an empty bucket.
-    func admit(_ request: Request, _ context: Context) throws -> RateLimiter.Decision? {
-        // A scraper's `/metrics` every few seconds is not a client's calls (issue 46): never limited.
-        guard let principal = context.principal, request.uri.path != "/metrics",
-              let decision = limiter.admit(principal.id, RateLimitBudget.of(request.method, path: request.uri.path))
-        else { return nil }
+    ///
+    /// `budget`, when the caller knows it (the edge's shortcut: a plugin operation spends `calls`),
+    /// spares reading it from the path.
+    func admit(_ request: Request, _ context: Context, budget: RateLimitBudget? = nil) throws -> RateLimiter.Decision? {
+        guard let principal = context.principal else { return nil }
+        let decision: RateLimiter.Decision?
+        if let budget {
+            decision = limiter.admit(principal.id, budget)
+        } else {
+            // A scraper's `/metrics` every few seconds is not a client's calls (issue 46): never limited.
+            let path = request.uri.path
+            guard path != "/metrics" else { return nil }
+            decision = limiter.admit(principal.id, RateLimitBudget.of(request.method, path: path))
+        }
+        guard let decision else { return nil }
         if let wait = decision.retryAfter {
             var error = APIError.rateLimited(retryAfterSeconds: wait)
             error.headers.append(contentsOf: Self.fields(decision))

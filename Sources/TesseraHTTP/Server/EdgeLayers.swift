@@ -29,12 +29,16 @@ struct EdgeLayers: Sendable {
     /// request id and the log line on every response, the response counted, anything thrown inside
     /// the error layer made its JSON response, the principal put in the context (or the refusal),
     /// the rate limit's decision spent and its fields on a successful answer.
+    /// It runs only for a plugin operation's path (``EdgeResponder/operationPath(_:)``), which
+    /// needs a bearer token and spends the calls' budget: it does not read either from the path.
     func run(_ request: Request, _ context: Context, _ handler: Handler) async throws -> Response {
         let started = ContinuousClock.now
         var response: Response
         do {
-            let context = try auth.authenticated(request, context)
-            let decision = try rateLimit?.admit(request, context)
+            // An operation's path needs a token and spends the calls' budget (``EdgeResponder``
+            // takes only `/v1/plugins/{id}/ops/{op}`; `EdgeResponderTests.anOperationPathNeedsATokenAndSpendsTheCallsBudget` holds them to that).
+            let context = try auth.authenticated(request, context, closedPath: true)
+            let decision = try rateLimit?.admit(request, context, budget: .calls)
             response = try await handler(request, context)
             if let decision { response.headers.append(contentsOf: RateLimitMiddleware.fields(decision)) }
         } catch {
