@@ -1,10 +1,14 @@
 import Hummingbird
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 extension Response {
     /// A response whose body is `value` as compact JSON.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        text(value.serialized(), contentType: "application/json", status: status)
+        // Written as bytes straight into the body: through a `String`, the text was checked as
+        // UTF-8 and copied once more.
+        var bytes: [UInt8] = []
+        value.appendSerialized(to: &bytes)
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// A response whose body is `text` as UTF-8, of the given media type.
