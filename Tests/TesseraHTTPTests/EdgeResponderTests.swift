@@ -55,7 +55,9 @@ import TesseraSDK
             }
             func expectSame(_ pair: (shortcut: RawResponse, router: RawResponse), status: Int, _ what: String) {
                 #expect(pair.shortcut.status == status && pair.router.status == status, "\(what)")
-                #expect(pair.shortcut.json == pair.router.json, "\(what)")
+                #expect(pair.shortcut.errorCode == pair.router.errorCode, "\(what)")
+                // A refusal's wait is counted down between the two calls (seconds on a loaded machine).
+                if status != 429 { #expect(pair.shortcut.json == pair.router.json, "\(what)") }
                 // Every layer's fields: the request id (its value is the request's own), the rate
                 // limit's on what passed the rate limit, Retry-After on a refusal.
                 let names = { (r: RawResponse) in Set(r.headers.keys).subtracting(["date", "content-length"]) }
