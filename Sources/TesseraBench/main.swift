@@ -139,13 +139,19 @@ if which == "cli" || which == "all" {
     print(String(format: "    the other manifests in the folder add %.1f ms", (r.callAllManifests.median - r.callOneManifest.median) / 1e6))
 }
 
-if which == "dispatch" || which == "all" {
-    let deployment = scratch + "/deployment.json"
+/// A deployment of the example plugin alone (storage, the virtual clock), as the dispatch, edge and
+/// HTTP benchmarks serve it.
+func writeExampleDeployment(_ path: String, libraries: String) throws {
     try Data("""
         {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
+         "libraryPaths": ["\(libraries)"], "providers": {"clock": {"kind": "virtual"}},
          "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+        """.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+if which == "dispatch" || which == "all" {
+    let deployment = scratch + "/deployment.json"
+    try writeExampleDeployment(deployment, libraries: buildDirectory)
     let result = try await dispatchBenchmark(deploymentFile: deployment, scratch: scratch, calls: 20_000)
     report("dispatch: echo, \(result.inputBytes)-byte input", result.summary, unit: micros, target: "≤ 20 µs")
 }
@@ -291,11 +297,7 @@ if which == "swap" || which == "all" {
 if which == "edge" || which == "all" {
     let calls = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000
     let deployment = scratch + "/edge-deployment.json"
-    try Data("""
-        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
-         "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    try writeExampleDeployment(deployment, libraries: buildDirectory)
     let r = try await edgeInProcessBenchmark(deploymentFile: deployment, scratch: scratch, calls: calls)
     print("edge, in process (no sockets): the echo of the example plugin through the edge's responder and through the kept-work route's, \(r.edge.count) calls each, in turns")
     report("  edge", r.edge, unit: micros, target: "")
@@ -307,11 +309,7 @@ if which == "edge" || which == "all" {
 if which == "http" || which == "all" {
     let seconds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 5
     let deployment = scratch + "/http-deployment.json"
-    try Data("""
-        {"name": "bench", "role": "device", "manifestDirectories": ["\(FileManager.default.currentDirectoryPath)/manifests"],
-         "libraryPaths": ["\(buildDirectory)"], "providers": {"clock": {"kind": "virtual"}},
-         "plugins": [{"id": "dev.tessera.example", "grants": {"storage": {}, "clock": {}}}]}
-        """.utf8).write(to: URL(fileURLWithPath: deployment))
+    try writeExampleDeployment(deployment, libraries: buildDirectory)
     print("http: wrk, 2 threads, \(seconds) s per run, median of 3 runs in turns; echo of the example plugin through the edge vs a plain Hummingbird route, same process")
     for r in try await httpBenchmark(deploymentFile: deployment, scratch: scratch, seconds: seconds) {
         let ratio = r.edge.requestsPerSecond / r.plain.requestsPerSecond
