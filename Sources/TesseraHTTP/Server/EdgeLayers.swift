@@ -29,6 +29,7 @@ struct EdgeLayers: Sendable {
     /// request id and the log line on every response, the response counted, anything thrown inside
     /// the error layer made its JSON response, the principal put in the context (or the refusal),
     /// the rate limit's decision spent and its fields on a successful answer.
+    ///
     /// It runs only for a plugin operation's path (``EdgeResponder/operationPath(_:)``), which
     /// needs a bearer token and spends the calls' budget: it does not read either from the path.
     func run(_ request: Request, _ context: Context, _ handler: Handler) async throws -> Response {
@@ -36,7 +37,8 @@ struct EdgeLayers: Sendable {
         var response: Response
         do {
             // An operation's path needs a token and spends the calls' budget (``EdgeResponder``
-            // takes only `/v1/plugins/{id}/ops/{op}`; `EdgeResponderTests.anOperationPathNeedsATokenAndSpendsTheCallsBudget` holds them to that).
+            // takes only `/v1/plugins/{id}/ops/{op}`; a test holds every such path to that:
+            // `anOperationPathNeedsATokenAndSpendsTheCallsBudget`).
             let context = try auth.authenticated(request, context, closedPath: true)
             let decision = try rateLimit?.admit(request, context, budget: .calls)
             response = try await handler(request, context)
