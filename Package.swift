@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "TesseraSTAGTests", dependencies: ["TesseraSTAG", "TesseraSTAGEmulator", "TesseraTesting", "TesseraTestFixtures"]),
 
         // Test support: fixture plugins built with swiftc, temporary workspaces, stamp patching.
-        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader", "TesseraSystem", "CTestScratch"], path: "Tests/TesseraTestFixtures"),
+        .target(name: "TesseraTestFixtures", dependencies: ["TesseraLoader", "TesseraSystem", "CTestScratch", sdk], path: "Tests/TesseraTestFixtures"),
         // One scratch folder per test process (TMPDIR), removed when it ends: Tests/CTestScratch/scratch.c.
         .target(name: "CTestScratch", path: "Tests/CTestScratch"),
         .testTarget(name: "TesseraSchemaTests", dependencies: ["TesseraSchema"]),

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -26,13 +23,8 @@ import TesseraTestFixtures
 
     /// A request to the hub: its status and JSON.
     static func hub(_ port: Int, _ method: String, _ path: String, token: String? = nil, json: String) async throws -> (Int, JSONValue?) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = Data(json.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
+        let response = try await RawHTTPClient.request(method, url: "http://127.0.0.1:\(port)\(path)", token: token, json: json)
+        return (response.status, response.json)
     }
 
     /// Registers a person with an address at the hub; their device token of that registration.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -268,12 +265,10 @@ import TesseraTestFixtures
         let pending = try await phone.call("share-members", #"{"childId": "\#(child)"}"#)["invitations"]?.arrayValue ?? []
         #expect(pending.map { $0["person"] } == ["eva@example.org"] && pending.map { $0["level"] } == ["parent"], "\(pending)")
 
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/hub/register")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"firstName": "Eva", "surname": "Nováková", "email": "eva@example.org", "password": "correct horse battery", "acceptTerms": true, "device": "web"}"#.utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        let registered = try await RawHTTPClient.request("POST", url: "http://127.0.0.1:\(port)/v1/hub/register", json: """
+            {"firstName": "Eva", "surname": "Nováková", "email": "eva@example.org", "password": "correct horse battery", "acceptTerms": true, "device": "web"}
+            """)
+        #expect(registered.status == 201)
         try await eva.tessera(["sync", "login", "eva@example.org", "--device", eva.name], input: Self.password)
         let waiting = try await eva.call("invitations-list")["invitations"]?.arrayValue ?? []
         #expect(waiting.map { $0["childName"] } == ["Ema"])

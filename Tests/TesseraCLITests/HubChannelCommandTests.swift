@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -87,13 +84,8 @@ private struct HubHTTP {
     let port: String
 
     func send(_ method: String, _ path: String, token: String? = nil, json: String) async throws -> (Int, JSONValue?) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = Data(json.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(data)))
+        let response = try await RawHTTPClient.request(method, url: "http://127.0.0.1:\(port)\(path)", token: token, json: json)
+        return (response.status, response.json)
     }
 
     func login(_ name: String) async throws -> String {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraLoader
 import TesseraSDK
@@ -30,18 +27,13 @@ import TesseraTestFixtures
         defer { if process.isRunning { process.terminate() } }
         #expect(text.contains("serving hub deployment 'test'"))
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
-        var login = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/hub/login")!)
-        login.httpMethod = "POST"
-        login.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        login.httpBody = Data(#"{"name":"ada","password":"correct horse battery","device":"cli-test"}"#.utf8)
-        let (body, response) = try await URLSession.shared.data(for: login)
-        #expect((response as? HTTPURLResponse)?.statusCode == 201)
-        let token = try #require(try JSONValue(parsing: Array(body))["token"]?.stringValue)
-        var spaces = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/hub/spaces")!)
-        spaces.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (listing, listed) = try await URLSession.shared.data(for: spaces)
-        #expect((listed as? HTTPURLResponse)?.statusCode == 200)
-        #expect(try JSONValue(parsing: Array(listing))["spaces"]?.arrayValue?.first?["id"]?.stringValue == "personal")
+        let login = try await RawHTTPClient.request("POST", url: "http://127.0.0.1:\(port)/v1/hub/login",
+                                                    json: #"{"name":"ada","password":"correct horse battery","device":"cli-test"}"#)
+        #expect(login.status == 201)
+        let token = try #require(login.json?["token"]?.stringValue)
+        let spaces = try await RawHTTPClient.request("GET", url: "http://127.0.0.1:\(port)/v1/hub/spaces", token: token)
+        #expect(spaces.status == 200)
+        #expect(spaces.json?["spaces"]?.arrayValue?.first?["id"]?.stringValue == "personal")
         process.terminate()  // SIGTERM
         _ = await process.output()  // to its end, so a last line never blocks it on a full pipe
         #expect(await process.exitStatus() == 0)
@@ -64,13 +56,8 @@ import TesseraTestFixtures
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(text.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
         func send(_ method: String, _ path: String, token: String? = nil, body: [UInt8], type: String) async throws -> (Int, JSONValue?) {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-            request.httpMethod = method
-            request.setValue(type, forHTTPHeaderField: "Content-Type")
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            request.httpBody = Data(body)
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(data)))
+            let response = try await RawHTTPClient.request(method, url: "http://127.0.0.1:\(port)\(path)", token: token, body: body, contentType: type)
+            return (response.status, response.json)
         }
         let login = try await send("POST", "/v1/hub/login", body: Array(#"{"name":"ada","password":"correct horse battery","device":"cli"}"#.utf8),
                                    type: "application/json")

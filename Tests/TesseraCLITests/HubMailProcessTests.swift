@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -12,12 +9,8 @@ import TesseraTestFixtures
 /// The hub runs on the system clock here, so each reset answer really takes 5 s.
 @Suite(.serialized, .hangWatchdog, .needs("debian-python:aiosmtpd")) struct HubMailProcessTests {
     static func post(_ port: String, _ path: String, _ json: String) async throws -> (Int, JSONValue?) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(json.utf8)
-        let (body, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: Array(body)))
+        let response = try await RawHTTPClient.request("POST", url: "http://127.0.0.1:\(port)\(path)", json: json)
+        return (response.status, response.json)
     }
 
     @Test func registerThenResetThePasswordByAMailedCode() async throws {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -12,13 +9,8 @@ import TesseraTestFixtures
 @Suite(.hangWatchdog) struct PluginsRestartTests {
     /// An admin's POST to the serving host; the status and the JSON answer.
     func post(_ url: String, _ path: String, token: String, body: String = "{}") async throws -> (Int, JSONValue) {
-        var request = URLRequest(url: URL(string: url + path)!)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as! HTTPURLResponse).statusCode, (try? JSONValue(parsing: Array(data))) ?? .null)
+        let response = try await RawHTTPClient.request("POST", url: url + path, token: token, json: body)
+        return (response.status, response.json ?? .null)
     }
 
     @Test func theOperatorRestartsAQuarantinedPluginOfAServingHost() async throws {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -12,15 +9,8 @@ import TesseraTestFixtures
 /// serves on.
 @Suite struct ProcessTierSwapServeTests {
     func http(_ method: String, _ url: String, _ path: String, token: String, body: String? = nil) async throws -> (Int, JSONValue) {
-        var request = URLRequest(url: URL(string: url + path)!)
-        request.httpMethod = method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as! HTTPURLResponse).statusCode, (try? JSONValue(parsing: [UInt8](data))) ?? .null)
+        let response = try await RawHTTPClient.request(method, url: url + path, token: token, json: body)
+        return (response.status, response.json ?? .null)
     }
 
     @Test(.hangWatchdog) func aServedProcessTierPluginIsSwappedToANewBuild() async throws {

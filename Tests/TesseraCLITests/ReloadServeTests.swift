@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import Testing
 import TesseraSDK
@@ -159,16 +156,9 @@ import TesseraTestFixtures
         }
 
         private func send(_ method: String, _ path: String, _ body: String?) async -> (Int, String) {
-            var request = URLRequest(url: URL(string: url + path)!)
-            request.httpMethod = method
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            if let body, !body.isEmpty {
-                request.httpBody = Data(body.utf8)
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
             do {
-                let (data, response) = try await URLSession.shared.data(for: request)
-                return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+                let response = try await RawHTTPClient.request(method, url: url + path, token: token, json: body?.isEmpty == false ? body : nil)
+                return (response.status, response.text)
             } catch {
                 return (-1, "\(error)")
             }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraTestFixtures
 
@@ -59,19 +56,9 @@ import TesseraTestFixtures
 
     /// A request's status and body; throws when no answer comes within `timeout` seconds.
     static func request(_ url: String, token: String?, body: Data?, timeout: TimeInterval) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = body == nil ? "GET" : "POST"
-        request.timeoutInterval = timeout
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-        }
-        // A session of its own: on Linux the shared session's connections to 127.0.0.1 are shared
-        // with every other test of the process, and a request can wait behind theirs.
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        // A connection of its own: a request never waits behind another test's.
+        let response = try await RawHTTPClient.request(body == nil ? "GET" : "POST", url: url, token: token, body: body.map { Array($0) },
+                                                       timeout: Int(timeout.rounded(.up)))
+        return (response.status, Data(response.body))
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 @testable import TesseraHTTP
+import TesseraTestFixtures
 
 /// How a test's requests reach an ``HTTPServer``: straight to its router and middlewares, in the
 /// test's process (Hummingbird's `.router` test mode: no socket, no port), or over HTTP/1.1 on a

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import TesseraSDK
 @testable import TesseraHTTP
+import TesseraTestFixtures
 
 /// The shortcut for plugin operations (``EdgeResponder``): which paths it takes, and that a call
 /// answers the same through it as through the router.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraSDK
+import TesseraTestFixtures
 
 /// `POST /v1/location`: what an OwnTracks app in HTTP mode sends, and the `[]` it expects back.
 @Suite struct LocationRouteTests {

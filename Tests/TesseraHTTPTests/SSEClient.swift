@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import TesseraSDK
+import TesseraTestFixtures
 
 /// One message of a `text/event-stream`, or a comment line (a keep-alive).
 struct SSEMessage: Sendable {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import TesseraHTTP
 import TesseraHub
@@ -175,27 +172,14 @@ public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// `timeout`: seconds without data before the request fails (a 14 MB body parsed by a debug
     /// build while the whole suite runs needs more than the default).
     public func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
-                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120,
-                 againIfCutOff: Bool = false) async throws -> HubResponse {
-        do {
-            return try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType, timeout: timeout)
-        } catch let error as URLError where againIfCutOff && [.badServerResponse, .networkConnectionLost].contains(error.code) {
-            // The connection was closed without an answer: Hummingbird closes one whose request it
-            // has not finished reading after 60 s without a read (idleTimeout), which the whole
-            // suite on two cores reached once with four pushes racing (full run of 14:35). A device
-            // does what this does — its round runs again — and a push or a pull may be repeated:
-            // the hub stores a change once.
-            return try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType, timeout: timeout)
-        }
+                 body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
+        try await HubClient(port: port).request(method, path, token: token, json: json, body: body, contentType: contentType, timeout: timeout)
     }
 
     /// Creates a person with the admin token; returns their id.
     @discardableResult
     public func addPerson(_ name: String, password: String = "correct horse battery") async throws -> String {
-        // Again if cut off before an answer (the idle timeout above): the hub had not read the
-        // request, so nobody was made; had it made them, the second try says 409 and the test stops.
-        let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#,
-                                         againIfCutOff: true)
+        let response = try await request("POST", "/v1/hub/people", token: adminToken, json: #"{"name":"\#(name)","password":"\#(password)"}"#)
         guard response.status == 201, let id = response.json?["id"]?.stringValue else {
             throw Failure("creating \(name): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         }
@@ -223,7 +207,7 @@ public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// Pushes changes as SyncWire bytes.
     public func push(_ changes: [SyncChange], token: String, plugin: String = DeviceReplica.plugin) async throws -> HubResponse {
         try await request("POST", "/v1/hub/sync/\(plugin)/push", token: token, body: SyncWire.encode(changes),
-                          contentType: "application/x-tessera-sync", againIfCutOff: true)
+                          contentType: "application/x-tessera-sync")
     }
 
     /// One pull page: the changes, the next cursor, whether more remain.
@@ -232,7 +216,7 @@ public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
         var path = "/v1/hub/sync/\(plugin)/pull?after=\(after)"
         if let limit { path += "&limit=\(limit)" }
         if let space { path += "&space=\(space)" }
-        let response = try await request("GET", path, token: token, againIfCutOff: true)
+        let response = try await request("GET", path, token: token)
         guard response.status == 200 else { return ([], after, false, response) }
         return (try SyncWire.decode(response.body), Int64(response.header("Tessera-Sync-Cursor") ?? "") ?? -1,
                 response.header("Tessera-Sync-More") == "true", response)
@@ -240,8 +224,9 @@ public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
 }
 
 
-/// Requests to a hub on a loopback port, over URLSession. The timeout (120 s) is a watchdog, not a
-/// measurement: in the whole suite on two cores, with browsers and PostgreSQL busy, a push racing
+/// Requests to a hub on a loopback port, each on a connection of its own (``RawHTTPClient``), so
+/// tests can stop a hub and start another on the same port. The timeout (120 s) is a watchdog, not
+/// a measurement: in the whole suite on two cores, with browsers and PostgreSQL busy, a push racing
 /// three others through two replicas took over 30 s to be answered (the test alone: 5 s).
 public struct HubClient {
     public let port: Int
@@ -251,25 +236,13 @@ public struct HubClient {
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     public func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
                  body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = timeout
-        // No kept-alive connection: tests stop a hub and start another on the same port, and a
-        // POST that URLSession.shared sent on the old server's pooled connection came back as
-        // "Connection reset by peer" (CI, stop 54) — it is not retried, being non-idempotent.
-        request.setValue("close", forHTTPHeaderField: "Connection")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        if let body { request.httpBody = Data(body) }
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
-        return HubResponse(status: http.statusCode, headers: headers, body: Array(data))
+        var headers: [(String, String)] = []
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let json { headers.append(("Content-Type", "application/json")) }
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        let response = try await RawHTTPClient.requestUntilClosed(port: port, method, path, headers: headers,
+                                                                  body: body ?? json.map { Array($0.utf8) }, timeout: Int(timeout.rounded(.up)))
+        return HubResponse(status: response.status, headers: response.headers, body: response.body)
     }
 }
 

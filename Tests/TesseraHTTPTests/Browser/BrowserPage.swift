@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraSDK
+import TesseraTestFixtures
 
 /// One tab of a ``HeadlessChromium``: navigate, run JavaScript, wait for a condition, type, take a
 /// screenshot. Every call blocks, so a test runs them on a thread of its own (``onThread(_:)``).
