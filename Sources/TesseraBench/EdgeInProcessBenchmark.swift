@@ -19,7 +19,10 @@ import TesseraSDK
 /// cores are shared by the client, the server's event loops and its pool: its ratios move by a
 /// tenth from run to run, more than the edge's own share does. Here only the two responders run,
 /// one call at a time, so what is left between them is the runtime's share above the kept work.
-func edgeInProcessBenchmark(deploymentFile: String, scratch: String, calls: Int) async throws
+///
+/// `side` calls only one of the two (the other's figures are then empty): for counting what one
+/// responder does per call under `perf stat` (docs/benchmarks.md, "The executor checks a call makes").
+func edgeInProcessBenchmark(deploymentFile: String, scratch: String, calls: Int, side: EdgeBenchmarkSide = .both) async throws
     -> (edge: Summary, kept: Summary, edgeCPU: Double, keptCPU: Double)
 {
     let host = try PluginHost(deployment: DeploymentReader.read(file: deploymentFile),
@@ -47,10 +50,12 @@ func edgeInProcessBenchmark(deploymentFile: String, scratch: String, calls: Int)
     }
     let source = ApplicationRequestContextSource(channel: channel, logger: logger)
     func callEdge() async throws {
+        guard side != .kept else { return }
         let response = try await edge.respond(to: request("/v1/plugins/dev.tessera.example/ops/echo"), context: APIRequestContext(source: source))
         guard response.status == .ok else { throw PluginError(.internal, "the edge answered \(response.status)") }
     }
     func callKept() async throws {
+        guard side != .edge else { return }
         let response = try await kept.respond(to: request(KeptWorkRoute.path), context: BasicRequestContext(source: source))
         guard response.status == .ok else { throw PluginError(.internal, "the kept-work route answered \(response.status)") }
     }
@@ -79,4 +84,14 @@ func edgeInProcessBenchmark(deploymentFile: String, scratch: String, calls: Int)
     await host.stop()
     let count = Double(edgeTimes.count)
     return (Summary(edgeTimes), Summary(keptTimes), edgeCPU / count * 1e6, keptCPU / count * 1e6)
+}
+
+/// Which responders `tessera-bench edge` calls.
+enum EdgeBenchmarkSide: String {
+    /// Both, in turns: the figures and their ratio.
+    case both
+    /// The edge's responder alone.
+    case edge
+    /// The kept-work route's alone.
+    case kept
 }

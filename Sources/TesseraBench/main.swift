@@ -296,9 +296,10 @@ if which == "swap" || which == "all" {
 
 if which == "edge" || which == "all" {
     let calls = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20_000
+    let side = CommandLine.arguments.dropFirst(3).first.flatMap(EdgeBenchmarkSide.init(rawValue:)) ?? .both
     let deployment = scratch + "/edge-deployment.json"
     try writeExampleDeployment(deployment, libraries: buildDirectory)
-    let r = try await edgeInProcessBenchmark(deploymentFile: deployment, scratch: scratch, calls: calls)
+    let r = try await edgeInProcessBenchmark(deploymentFile: deployment, scratch: scratch, calls: calls, side: side)
     print("edge, in process (no sockets): the echo of the example plugin through the edge's responder and through the kept-work route's, \(r.edge.count) calls each, in turns")
     report("  edge", r.edge, unit: micros, target: "")
     report("  kept work", r.kept, unit: micros, target: "")
