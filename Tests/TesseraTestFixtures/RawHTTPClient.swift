@@ -22,8 +22,10 @@ public struct RawResponse: Sendable {
 }
 
 /// A deliberately small HTTP/1.1 client on a raw TCP socket, so a test controls every byte: a
-/// missing or lying header, a chunked body that never ends, a malformed request line. It reads one
-/// response (headers, then `Content-Length` bytes) and closes; it never needs the server to close.
+/// missing or lying header, a chunked body that never ends, a malformed request line. Its
+/// ``request(port:_:_:headers:body:)`` reads one response (headers, then `Content-Length` bytes)
+/// and closes, never needing the server to close; ``requestUntilClosed(port:_:_:headers:body:timeout:)``
+/// is the plain client the hub and served-host tests use for every request.
 ///
 /// Its calls block, so they run on a thread of their own (``onThread(_:)``), never on the Swift
 /// concurrency pool the server's handlers need.
