@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -34,16 +31,11 @@ import TesseraTestFixtures
         let (process, token, url) = try await Self.serveTheFixtureInProcess("serve-crashing-\(kind)", operations: ["echo", "crash"])
         defer { if process.isRunning { process.killNow() } }
 
-        var request = URLRequest(url: URL(string: url + "/v1/plugins/fixture.isolated/ops/crash")!)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 120
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"kind": "\#(kind)"}"#.utf8)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
         let asked = ContinuousClock.now
-        let call = Task { _ = try? await session.data(for: request) }  // the connection ends with the host
+        let call = Task {  // the connection ends with the host
+            _ = try? await RawHTTPClient.request("POST", url: url + "/v1/plugins/fixture.isolated/ops/crash", token: token,
+                                                 json: #"{"kind": "\#(kind)"}"#, timeout: 120)
+        }
         // When the host says it crashed, and when it has ended: the first tells how long the
         // request took to reach the plugin, the second how long the host took to die after it.
         var said = await process.output(until: "crashed the host")

@@ -89,9 +89,8 @@ struct HubCrashTests {
         let token = try #require(login.json?["token"]?.stringValue)
         let (_, batches) = try Self.deviceLog(at: ws.root + "/device.sqlite", node: 0xD2, notes: 2000)
         let acknowledged = Mutex<Set<ChangeID>>([])
-        // Stopped by a flag, not by cancelling the task: cancelling a task that awaits URLSession
-        // can deadlock inside FoundationNetworking (URLSessionTask.cancel waits on the session's
-        // queue while the task's status lock is held; seen hanging this test for minutes).
+        // Stopped by a flag, not by cancelling the task: a push waits on its socket in a thread of
+        // its own (RawHTTPClient), which cancelling the task neither interrupts nor ends the loop.
         let stopWriting = Mutex(false)
         let writer = Task {
             for batch in batches where !stopWriting.withLock({ $0 }) {

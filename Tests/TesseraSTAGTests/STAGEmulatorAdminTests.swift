@@ -1,8 +1,5 @@
 import TesseraTestFixtures
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TesseraSDK
 import TesseraSTAG
 import TesseraSTAGEmulator
@@ -15,11 +12,8 @@ import Testing
 struct STAGEmulatorAdminTests {
     /// POSTs `body` to the emulator's `path`; the status and the plain-text answer.
     func post(_ f: STAGFixture, _ path: String, _ body: JSONValue) async throws -> (Int, String) {
-        var request = URLRequest(url: URL(string: f.emulator.origin + path)!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.serialized().utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let response = try await RawHTTPClient.request("POST", url: f.emulator.origin + path, json: body.serialized())
+        return (response.status, response.text)
     }
 
     @Test func aScenarioIsSetUpOverHTTPAndTheModuleSeesIt() async throws {
@@ -46,8 +40,7 @@ struct STAGEmulatorAdminTests {
             #expect(term?["status"] == "closed" && term?["reasonCode"] == "full")
             let (_, state) = try await post(f, "/_emulator/fault", ["mode": "none"])
             #expect(state == "OK")
-            let (data, _) = try await URLSession.shared.data(from: URL(string: f.emulator.origin + "/_emulator/state")!)
-            let summary = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            let summary = try #require(try await RawHTTPClient.request("GET", url: f.emulator.origin + "/_emulator/state").json)
             #expect(summary["now"] == "2026-01-02T00:00:00Z" && summary["loginUser"] == "SVOBODAE")
             #expect(summary["users"]?.arrayValue?.contains("SVOBODAE") == true)
         }

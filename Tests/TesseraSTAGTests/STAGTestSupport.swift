@@ -1,10 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TesseraSDK
 import TesseraSTAG
 import TesseraSTAGEmulator
+import TesseraTestFixtures
 import TesseraTesting
 import Testing
 
@@ -29,7 +27,8 @@ struct STAGFixture {
     func ssoTicket() async throws -> String {
         let url = try await host.call("login-url", ["university": "demo", "returnURL": "http://localhost:8420/ui/stag/"])["url"]?.stringValue ?? ""
         let direct = url.replacingOccurrences(of: "https://stag-demo.zcu.cz", with: emulator.origin)
-        let location = try await NoRedirect.location(of: direct)
+        // The redirect is read, not followed (RawHTTPClient never follows one).
+        let location = try await RawHTTPClient.request("GET", url: direct).headers["location"] ?? ""
         let components = URLComponents(string: location)
         return components?.queryItems?.first { $0.name == "stagUserTicket" }?.value ?? ""
     }
@@ -45,24 +44,6 @@ struct STAGFixture {
     func stop() async {
         await host.stop()
         await emulator.stop()
-    }
-}
-
-/// Reads a redirect's `Location` without following it.
-final class NoRedirect: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    static func location(of url: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            let session = URLSession(configuration: .ephemeral, delegate: NoRedirect(), delegateQueue: nil)
-            session.dataTask(with: URL(string: url)!) { _, response, error in
-                if let error { continuation.resume(throwing: error); return }
-                continuation.resume(returning: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "")
-            }.resume()
-        }
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TesseraSDK
 import TesseraTestFixtures
@@ -54,12 +51,6 @@ import TesseraTestFixtures
 
     /// An admin's POST to the serving host; its status.
     func post(_ port: Int, _ path: String, token: String, body: String) async throws -> Int {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)" + path)!)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as! HTTPURLResponse).statusCode
+        try await RawHTTPClient.request("POST", url: "http://127.0.0.1:\(port)" + path, token: token, json: body).status
     }
 }
