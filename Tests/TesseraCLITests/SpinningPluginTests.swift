@@ -58,7 +58,7 @@ import TesseraTestFixtures
     static func request(_ url: String, token: String?, body: Data?, timeout: TimeInterval) async throws -> (status: Int, body: Data) {
         // A connection of its own: a request never waits behind another test's.
         let response = try await RawHTTPClient.request(body == nil ? "GET" : "POST", url: url, token: token, body: body.map { Array($0) },
-                                                       timeout: Int(timeout.rounded(.up)))
+                                                       contentType: "application/json", timeout: Int(timeout.rounded(.up)))
         return (response.status, Data(response.body))
     }
 }

@@ -236,12 +236,8 @@ public struct HubClient {
     /// Sends one request; `json` goes with `Content-Type: application/json`.
     public func request(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
                  body: [UInt8]? = nil, contentType: String? = nil, timeout: TimeInterval = 120) async throws -> HubResponse {
-        var headers: [(String, String)] = []
-        if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        if let json { headers.append(("Content-Type", "application/json")) }
-        if let contentType { headers.append(("Content-Type", contentType)) }
-        let response = try await RawHTTPClient.requestUntilClosed(port: port, method, path, headers: headers,
-                                                                  body: body ?? json.map { Array($0.utf8) }, timeout: Int(timeout.rounded(.up)))
+        let response = try await RawHTTPClient.request(method, url: "http://127.0.0.1:\(port)\(path)", token: token, json: json, body: body,
+                                                       contentType: contentType, timeout: Int(timeout.rounded(.up)))
         return HubResponse(status: response.status, headers: response.headers, body: response.body)
     }
 }

@@ -96,9 +96,9 @@ public enum RawHTTPClient {
 
     /// One request to `url`, a served host's address and a path (`http://127.0.0.1:PORT/v1/…`), as
     /// ``requestUntilClosed(port:_:_:headers:body:timeout:)`` sends it: `token` as a bearer token,
-    /// `json` with `Content-Type: application/json`, or `body` with `contentType`.
+    /// `json` with `Content-Type: application/json`, or `body` with `contentType` (none if `nil`).
     public static func request(_ method: String, url: String, token: String? = nil, json: String? = nil,
-                               body: [UInt8]? = nil, contentType: String = "application/json", timeout: Int = 180) async throws -> RawResponse {
+                               body: [UInt8]? = nil, contentType: String? = nil, timeout: Int = 180) async throws -> RawResponse {
         guard let rest = ["http://127.0.0.1:", "http://localhost:"].lazy.compactMap({ url.hasPrefix($0) ? url.dropFirst($0.count) : nil }).first,
               let port = Int(rest.prefix { $0.isNumber }) else {
             throw Failure(description: "not a loopback http address: \(url)")
@@ -106,8 +106,8 @@ public enum RawHTTPClient {
         let path = rest.drop { $0.isNumber }
         var headers: [(String, String)] = []
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let contentType = contentType ?? (json == nil ? nil : "application/json") { headers.append(("Content-Type", contentType)) }
         let body = body ?? json.map { Array($0.utf8) }
-        if body != nil { headers.append(("Content-Type", contentType)) }
         return try await requestUntilClosed(port: port, method, path.isEmpty ? "/" : String(path), headers: headers, body: body, timeout: timeout)
     }
 
