@@ -206,6 +206,12 @@ struct JSONTapeDecoder: Decoder {
         if JSONTapeDecoder.isScalarType(T.self) {
             return try JSONValueDecoder(value: tape.node(at: position), parentPath: parentPath, key: key).decodeValue(type)
         }
+        // The elements of a list of scalars are the entries after the array's: element `i` is at
+        // `position + 1 + i` while the ones before it were scalars, and the first that is not one
+        // fails to convert, so no entry after a nested container is read.
+        if JSONScalar.isList(T.self), case .array(let count, _) = tape.entries[position] {
+            return try JSONScalar.list(T.self, count: count, element: { tape.node(at: position + 1 + $0) }, at: codingPath)
+        }
         return try T(from: self)
     }
 

@@ -50,6 +50,9 @@ struct JSONValueDecoder: Decoder {
         if T.self == Data.self { return try JSONScalar.data(value, at: codingPath) as! T }
         if T.self == URL.self { return try JSONScalar.url(value, at: codingPath) as! T }
         if T.self == Decimal.self { return try JSONScalar.decimal(value, at: codingPath) as! T }
+        if JSONScalar.isList(T.self), case .array(let elements) = value {
+            return try JSONScalar.list(T.self, count: elements.count, element: { elements[$0] }, at: codingPath)
+        }
         return try T(from: self)
     }
 
@@ -280,6 +283,39 @@ struct JSONValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 /// The conversions from one JSON value to a Swift scalar, shared by the three kinds of container.
 /// The coding path is passed in only to name the value in an error.
 enum JSONScalar {
+    /// A list of strings, integers, numbers or Booleans (`[String]`, `[Int]`, `[Double]`,
+    /// `[Bool]`: the types ``isList(_:)`` accepts, the only ones to pass here), converted element by
+    /// element with the conversions below.
+    ///
+    /// `Array.init(from:)` asks for an unkeyed container (an existential, boxed) and decodes each
+    /// element through the container's generic `decode`, which looks its type up at run time; for a
+    /// list of three tags that was half of decoding an input of six members (issue 48). The result
+    /// and the errors are the container's: element `i` is converted by the same function at the
+    /// path `path + [Index i]`, and the first that does not convert ends the list.
+    /// `element(i)` is the `i`th element, asked for only after the ones before it converted.
+    static func list<T>(_ type: T.Type, count: Int, element: (Int) -> JSONValue,
+                        at path: @autoclosure () -> [any CodingKey]) throws -> T {
+        func at(_ i: Int) -> [any CodingKey] { path() + [JSONCodingKey.index(i)] }
+        let type: Any.Type = T.self
+        if type == listTypes.strings { return try (0..<count).map { try string(element($0), at: at($0)) } as! T }
+        if type == listTypes.integers { return try (0..<count).map { try integer(Int.self, element($0), at: at($0)) } as! T }
+        if type == listTypes.numbers { return try (0..<count).map { try float(Double.self, element($0), at: at($0)) } as! T }
+        return try (0..<count).map { try bool(element($0), at: at($0)) } as! T
+    }
+
+    /// Whether ``list(_:count:element:at:)`` converts `T`, before a value is looked at. Against the
+    /// four types kept once: `[String].self` written in a generic function asks the runtime for the
+    /// canonical metadata of `Array<String>` every time (about 150 instructions each, measured),
+    /// which every other type decoded would pay four times over. (For the same reason neither
+    /// function has an optional `T` anywhere: its metadata is looked up on every call.)
+    static func isList<T>(_ type: T.Type) -> Bool {
+        let type: Any.Type = T.self
+        return type == listTypes.strings || type == listTypes.integers || type == listTypes.numbers || type == listTypes.booleans
+    }
+
+    private static let listTypes: (strings: Any.Type, integers: Any.Type, numbers: Any.Type, booleans: Any.Type) =
+        ([String].self, [Int].self, [Double].self, [Bool].self)
+
     static func bool(_ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         guard case .bool(let b) = value else { throw mismatch(Bool.self, value, at: path()) }
         return b
@@ -293,6 +329,10 @@ enum JSONScalar {
     static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> T {
         switch value {
         case .integer(let i):
+            // Most integers decoded are `Int`s, and every `Int64` fits one: taken as it is, without
+            // the `T?` of `T(exactly:)`, whose metadata this generic function would look up at run
+            // time on every call (about 300 instructions, more than the rest of the conversion).
+            if T.self == Int.self { return unsafeBitCast(Int(i), to: T.self) }
             if let n = T(exactly: i) { return n }
             throw corrupted(integerRule(T.self), at: path())
         case .number(let d):

@@ -153,16 +153,30 @@ enum JSONNode {
     func resolve() throws -> JSONValue {
         switch self {
         case .value(let value): return value
-        case .object(let builder): return .object(try builder.members.mapValues { try $0.resolve() })
+        case .object(let builder):
+            var members = [String: JSONValue](minimumCapacity: builder.members.count)
+            for (name, node) in builder.members { members[name] = try node.resolve() }
+            return .object(members)
         case .array(let builder): return .array(try builder.elements.map { try $0.resolve() })
         case .encoder(let encoder): return try encoder.result() ?? .object([:])
         }
     }
 }
 
-/// The members of an object being encoded.
+/// The members of an object being encoded, in the order they were written; a name written twice
+/// keeps its last value when the object is resolved, as assigning it again would. A list, not a
+/// dictionary: each name is then hashed once, into the finished object, rather than into a
+/// dictionary that grows while members come and is copied into another at the end (for a two-member
+/// answer that was most of its encoding).
 final class JSONObjectBuilder {
-    var members: [String: JSONNode] = [:]
+    var members: [(name: String, node: JSONNode)]
+
+    init() {
+        // One allocation for the common object, rather than one at the first member and again as
+        // the next ones come.
+        members = []
+        members.reserveCapacity(8)
+    }
 }
 
 /// The elements of an array being encoded.
@@ -177,7 +191,7 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     let codingPath: [any CodingKey]
 
     private func set(_ node: JSONNode, _ key: Key) {
-        builder.members[key.stringValue] = node
+        builder.members.append((key.stringValue, node))
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.value(.null), key) }
@@ -224,7 +238,7 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     mutating func superEncoder() -> any Encoder {
         let encoder = JSONValueEncoder(codingPath: codingPath + [JSONCodingKey.super])
-        builder.members[JSONCodingKey.super.stringValue] = .encoder(encoder)
+        builder.members.append((JSONCodingKey.super.stringValue, .encoder(encoder)))
         return encoder
     }
 

@@ -32,6 +32,14 @@ private struct Tagged: Codable, Equatable, Sendable {
     var note: String?
 }
 
+private struct ScalarLists: Codable, Equatable, Sendable {
+    var names: [String]
+    var counts: [Int]
+    var shares: [Double]
+    var flags: [Bool]
+    var maybe: [String]?
+}
+
 private struct Nested: Codable, Equatable, Sendable {
     struct Line: Codable, Equatable, Sendable { var name: String; var cents: Int64; var share: Double? }
     var lines: [Line]
@@ -108,6 +116,29 @@ private struct Nested: Codable, Equatable, Sendable {
             #"{"lines":{},"byName":{},"grid":[],"flags":[],"raw":null}"#,
         ]
         for text in nestedRefused { await expectRefusedAlike(Nested.self, text) }
+    }
+
+    /// Lists of scalars are read off the tape element by element (`JSONScalar.list`): the same
+    /// values as the tree's, and the same refusal at the same element.
+    @Test func listsOfScalarsReadOffTheTapeAsFromTheTree() async throws {
+        let accepted = [
+            #"{"names":["a","\u00e9",""],"counts":[1,-2,3],"shares":[1,0.5,-0.0],"flags":[true,false]}"#,
+            #"{"names":[],"counts":[],"shares":[],"flags":[],"maybe":["x","y"]}"#,
+        ]
+        for text in accepted {
+            let (tree, viaText) = await answers(ScalarLists.self, text)
+            #expect(try tree.get() == viaText.get(), "\(text)")
+        }
+        let refused = [
+            #"{"names":["a",2],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":["a",["b"],3],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":[{"a":1},"b"],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":[],"counts":[1,1.5],"shares":[],"flags":[]}"#,
+            #"{"names":[],"counts":[],"shares":["x"],"flags":[]}"#,
+            #"{"names":[],"counts":[],"shares":[],"flags":[false,null]}"#,
+            #"{"names":[],"counts":[],"shares":[],"flags":[],"maybe":"x"}"#,
+        ]
+        for text in refused { await expectRefusedAlike(ScalarLists.self, text) }
     }
 
     /// Both paths refuse `text` as `invalid_input`, with the same message and field.

@@ -278,6 +278,28 @@ struct Pair: Codable, Equatable {
 
 // MARK: - Errors
 
+/// Lists of each scalar the decoder converts without `Array.init(from:)`.
+struct Lists: Codable, Equatable {
+    var names: [String]
+    var counts: [Int]
+    var shares: [Double]
+    var flags: [Bool]
+    var maybe: [String]?
+}
+
+/// Writes `a` twice, and `b` first as a nested object, then as a Boolean.
+struct WrittenTwice: Encodable {
+    enum Keys: String, CodingKey { case a, b }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(1, forKey: .a)
+        var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .b)
+        try nested.encode("inner", forKey: .a)
+        try container.encode("second", forKey: .a)
+        try container.encode(true, forKey: .b)
+    }
+}
+
 struct Cart: Codable, Equatable {
     var items: [Item]
 }
@@ -433,6 +455,44 @@ struct Cart: Codable, Equatable {
         try expectSameEncoding([Decimal(string: "0.1")!, Decimal(string: "100")!, Decimal(string: "-1.25e3")!])
         try expectSameEncoding(Derived(base: 1, derived: "d"))
         try expectSameEncoding(Pair(left: 1, right: []))
+    }
+
+    /// Lists of strings, integers, numbers and Booleans are converted without `Array.init(from:)`
+    /// (`JSONScalar.list`); they decode, and are refused, as JSONDecoder does: the same values, and
+    /// the same error at the same element.
+    @Test func listsOfScalarsDecodeAndFailAsJSONDecoderDoes() throws {
+        try expectSameDecoding(Lists.self, #"{"names":["a","\u00e9",""],"counts":[1,-2,9007199254740993],"shares":[1,0.5,-0.0,1e-7],"flags":[true,false],"maybe":["x"]}"#)
+        try expectSameDecoding(Lists.self, #"{"names":[],"counts":[],"shares":[],"flags":[],"maybe":null}"#)
+        try expectSameDecoding([String].self, #"["a","b"]"#)
+        try expectSameDecoding([Bool].self, "[true]")
+        let refused = [
+            #"{"names":["a",2],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":["a",null],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":["a",["b"]],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":["a",{}],"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":"a","counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":{},"counts":[],"shares":[],"flags":[]}"#,
+            #"{"names":[],"counts":[1,"2"],"shares":[],"flags":[]}"#,
+            #"{"names":[],"counts":[],"shares":[1,true],"flags":[]}"#,
+            #"{"names":[],"counts":[],"shares":[],"flags":[true,1]}"#,
+            #"{"names":[],"counts":[],"shares":[],"flags":[],"maybe":[null]}"#,
+        ]
+        for text in refused {
+            var foundation: String?
+            do { _ = try foundationDecoder().decode(Lists.self, from: Data(text.utf8)) } catch { foundation = summary(error) }
+            #expect(foundation != nil, "\(text)")
+            #expect(decodingFailure(Lists.self, text) == foundation, "\(text)")
+        }
+        // The intended difference (below): JSONDecoder puts a fraction for an integer at `$`; here
+        // it is the element's.
+        #expect(decodingFailure(Lists.self, #"{"names":[],"counts":[1,1.5],"shares":[],"flags":[]}"#) == "dataCorrupted $.counts[1]")
+    }
+
+    /// A member written twice keeps its last value, also where the first was a nested container, as
+    /// with JSONEncoder (the encoder keeps an object's members in order and resolves them at the end).
+    @Test func aMemberWrittenTwiceKeepsItsLastValue() throws {
+        try expectSameEncoding(WrittenTwice())
+        #expect(try JSONValue(encoding: WrittenTwice()) == ["a": "second", "b": true])
     }
 
     /// Out-of-range numbers are the one intended difference: JSONDecoder reports them at `$` as
