@@ -6,7 +6,7 @@ import TesseraLoader
 import TesseraTestFixtures
 
 // tessera-bench: the benchmarks of the runtime foundation. Prints medians (never asserts on time).
-// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|c-abi [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|hub-load [devices]|travel [N [D]]|hub-files [photos] [runs]|all]`
+// Run it in release: `swift build -c release && .build/release/tessera-bench [load|cli [runs]|dispatch|isolation [N]|c-abi [N]|storage|location|notifications [N]|swap|http [S]|memory|files [MiB]|sync [N]|hub [N]|hub-postgresql [N]|hub-load [devices]|travel [N [D]]|hub-files [photos] [runs]|codable [N]|all]`
 // `hub-postgresql` needs a database: TESSERA_BENCH_POSTGRES=host:port/database, PGUSER (default tessera), PGPASSWORD.
 // (the load benchmark needs libTesseraExample.so beside it, which `swift build` makes).
 
@@ -36,6 +36,23 @@ if which == "c-load-child" {
 if which == "host-child" {
     let a = CommandLine.arguments
     try await hostChild(library: a[2], manifest: a[3], scratch: a[4], count: Int(a[5]) ?? 10)
+    exit(0)
+}
+// Before anything starts a thread: `codable-only` runs under valgrind (CodableBenchmark.swift).
+if which == "codable-only" {
+    let a = CommandLine.arguments
+    try codableOnly(a.count > 2 ? a[2] : "", count: a.count > 3 ? Int(a[3]) ?? 1_000 : 1_000)
+    exit(0)
+}
+if which == "codable" {
+    let rounds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200
+    print("codable: the echo's input decoded and its answer encoded, by the SDK and by Foundation, \(rounds) blocks of 1,000 each, in turns")
+    let results = try codableBenchmark(rounds: rounds)
+    for (name, summary) in results { report("  " + name, summary, unit: { String(format: "%.0f ns", $0) }, target: "") }
+    let median = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.summary.median) })
+    print(String(format: "  parse and decode ÷ JSONDecoder %.2f; encode and write ÷ JSONEncoder %.2f",
+                 median["parse and decode"]! / median["anchor: JSONDecoder"]!,
+                 median["encode the answer and write it"]! / median["anchor: JSONEncoder"]!))
     exit(0)
 }
 let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
