@@ -2,8 +2,8 @@ import Foundation
 @_spi(TesseraHost) import TesseraSDK
 
 // `tessera-bench codable [N]`: a typed handler's Codable work alone — the echo's input decoded from
-// its tree and the answer encoded and written — beside Foundation's `JSONDecoder` and `JSONEncoder`
-// doing the same in the same run. The SDK is a library built with library evolution, so a plugin's
+// its tree and the answer encoded and written, and a tree written as the frames and answers are —
+// beside Foundation's `JSONDecoder` and `JSONEncoder` doing the same in the same run. The SDK is a library built with library evolution, so a plugin's
 // `init(from:)` reaches its decoder through the runtime's generic machinery; this is where that
 // shows (docs/benchmarks.md, "A typed handler's Codable work").
 //
@@ -44,6 +44,10 @@ func codableWork() throws -> [CodableWork] {
         CodableWork(name: "encode the answer and write it") {
             var out: [UInt8] = []
             try JSONValue(encoding: EchoAnswer(ok: true, count: 3)).appendSerialized(to: &out)
+        },
+        CodableWork(name: "write the input's tree") {
+            var out: [UInt8] = []
+            tree.appendSerialized(to: &out)
         },
         CodableWork(name: "anchor: JSONDecoder") { _ = try decoder.decode(EchoInput.self, from: data) },
         CodableWork(name: "anchor: JSONEncoder") { _ = try encoder.encode(EchoAnswer(ok: true, count: 3)) },

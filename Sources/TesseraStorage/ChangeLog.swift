@@ -1,5 +1,5 @@
 import Foundation
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraSQLite
 import TesseraSystem
 
@@ -185,8 +185,6 @@ enum ChangeLogCoding {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// `text` as a JSON string in bytes (a table's or column's name, escaped once per shape).
     static func jsonString(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
@@ -194,60 +192,11 @@ enum ChangeLogCoding {
         return out
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is;
+    /// the SDK's writer, eight bytes at a time (`JSONValue.appendString`), so the log's text is the
+    /// same JSON the host writes everywhere else.
     static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Fast path: nothing to escape, copy the bytes at once.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !needsEscaping(bytes) else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0f)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether `bytes` hold a byte a JSON string must escape: a control character (below 0x20), a
-    /// quote or a backslash. Eight bytes at a time (every logged text value is scanned once per
-    /// write, and a byte-by-byte loop was the log's largest cost): for a word `w`, a byte below `n`
-    /// (n ≤ 0x80) sets its top bit in `(w - 0x01…01 × n) & ~w & 0x80…80`, and a byte equal to `c` is a
-    /// zero byte of `w ^ (0x01…01 × c)`. Both tests are exact as a whole (a borrow can only mark bytes
-    /// above one already found), so the answer is too.
-    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func below(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
-        var offset = 0
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while offset + 8 <= bytes.count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                if below(word, 0x20) || below(word ^ (ones &* 0x22), 1) || below(word ^ (ones &* 0x5C), 1) { return true }
-                offset += 8
-            }
-        }
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
+        JSONValue.appendString(text, to: &out)
     }
 
     static func cells(_ text: String) -> [String: SQLValue] {

@@ -54,6 +54,27 @@ import Testing
         #expect(bytes == [1, 2, 3, 4] + Array(#"{"a":"b"}"#.utf8))
     }
 
+    /// The eight-bytes-at-a-time scan says what a byte-by-byte one says: for every byte value, at
+    /// every position of texts of 1 to 24 bytes (both sides of a word's edge and the tail), among
+    /// bytes that need no escaping.
+    @Test func theEscapeScanFindsEveryByteThatNeedsEscapingWhereverItIs() {
+        let filler = UInt8(ascii: "a")
+        for length in 1...24 {
+            for position in 0..<length {
+                for value in UInt8(0)...UInt8(0x7F) {
+                    var bytes = [UInt8](repeating: filler, count: length)
+                    bytes[position] = value
+                    let expected = value < 0x20 || value == UInt8(ascii: "\"") || value == UInt8(ascii: "\\")
+                    let found = bytes.withUnsafeBufferPointer { JSONValue.needsEscaping($0) }
+                    #expect(found == expected, "byte \(value) at \(position) of \(length)")
+                }
+            }
+        }
+        // Bytes at and above 0x80 (UTF-8 of other scripts) need none, next to ones just below a limit.
+        let high = Array("žluťoučký kůň 🐎 !#[]~".utf8) + [0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xFF]
+        #expect(!high.withUnsafeBufferPointer { JSONValue.needsEscaping($0) })
+    }
+
     @Test func everyControlCharacterIsEscapedAsBefore() {
         for scalar in (0..<0x80).compactMap(Unicode.Scalar.init) {
             let value = JSONValue.string("a" + String(Character(scalar)) + "b")
