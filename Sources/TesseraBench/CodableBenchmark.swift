@@ -28,6 +28,12 @@ private struct EchoAnswer: Codable { let ok: Bool, count: Int }
 struct CodableWork {
     let name: String
     let run: () throws -> Void
+
+    // The names the report divides by one another.
+    static let parseAndDecode = "parse and decode"
+    static let encodeAndWrite = "encode the answer and write it"
+    static let decoderAnchor = "anchor: JSONDecoder"
+    static let encoderAnchor = "anchor: JSONEncoder"
 }
 
 /// The pieces `tessera-bench codable` times: the SDK's, then Foundation's doing the same.
@@ -40,8 +46,8 @@ func codableWork() throws -> [CodableWork] {
     return [
         CodableWork(name: "decode, from the tree") { _ = try tree.decode(as: EchoInput.self) },
         CodableWork(name: "decode, no list, from the tree") { _ = try tree.decode(as: EchoInputWithoutList.self) },
-        CodableWork(name: "parse and decode") { _ = try JSONValue(parsing: text).decode(as: EchoInput.self) },
-        CodableWork(name: "encode the answer and write it") {
+        CodableWork(name: CodableWork.parseAndDecode) { _ = try JSONValue(parsing: text).decode(as: EchoInput.self) },
+        CodableWork(name: CodableWork.encodeAndWrite) {
             var out: [UInt8] = []
             try JSONValue(encoding: EchoAnswer(ok: true, count: 3)).appendSerialized(to: &out)
         },
@@ -49,8 +55,8 @@ func codableWork() throws -> [CodableWork] {
             var out: [UInt8] = []
             tree.appendSerialized(to: &out)
         },
-        CodableWork(name: "anchor: JSONDecoder") { _ = try decoder.decode(EchoInput.self, from: data) },
-        CodableWork(name: "anchor: JSONEncoder") { _ = try encoder.encode(EchoAnswer(ok: true, count: 3)) },
+        CodableWork(name: CodableWork.decoderAnchor) { _ = try decoder.decode(EchoInput.self, from: data) },
+        CodableWork(name: CodableWork.encoderAnchor) { _ = try encoder.encode(EchoAnswer(ok: true, count: 3)) },
     ]
 }
 
@@ -66,6 +72,17 @@ func codableBenchmark(rounds: Int) throws -> [(name: String, summary: Summary)] 
         }
     }
     return zip(work, samples).map { ($0.name, Summary($1)) }
+}
+
+/// `tessera-bench codable [N]`: each piece's line, then the SDK's two against Foundation's.
+func reportCodableBenchmark(rounds: Int) throws {
+    print("codable: the echo's input decoded and its answer encoded, by the SDK and by Foundation, \(rounds) blocks of 1,000 each, in turns")
+    let results = try codableBenchmark(rounds: rounds)
+    for (name, summary) in results { report("  " + name, summary, unit: { String(format: "%.0f ns", $0) }, target: "") }
+    let median = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.summary.median) })
+    func ratio(_ ours: String, _ anchor: String) -> Double { (median[ours] ?? .nan) / (median[anchor] ?? .nan) }
+    print(String(format: "  parse and decode ÷ JSONDecoder %.2f; encode and write ÷ JSONEncoder %.2f",
+                 ratio(CodableWork.parseAndDecode, CodableWork.decoderAnchor), ratio(CodableWork.encodeAndWrite, CodableWork.encoderAnchor)))
 }
 
 /// `tessera-bench codable-only NAME COUNT`: one piece `COUNT` times and nothing else, for an

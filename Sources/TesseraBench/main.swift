@@ -41,18 +41,16 @@ if which == "host-child" {
 // Before anything starts a thread: `codable-only` runs under valgrind (CodableBenchmark.swift).
 if which == "codable-only" {
     let a = CommandLine.arguments
-    try codableOnly(a.count > 2 ? a[2] : "", count: a.count > 3 ? Int(a[3]) ?? 1_000 : 1_000)
+    do {
+        try codableOnly(a.count > 2 ? a[2] : "", count: a.count > 3 ? Int(a[3]) ?? 1_000 : 1_000)
+    } catch {
+        FileHandle.standardError.write(Data("tessera-bench codable-only: \(error)\n".utf8))
+        exit(2)
+    }
     exit(0)
 }
 if which == "codable" {
-    let rounds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200
-    print("codable: the echo's input decoded and its answer encoded, by the SDK and by Foundation, \(rounds) blocks of 1,000 each, in turns")
-    let results = try codableBenchmark(rounds: rounds)
-    for (name, summary) in results { report("  " + name, summary, unit: { String(format: "%.0f ns", $0) }, target: "") }
-    let median = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.summary.median) })
-    print(String(format: "  parse and decode ÷ JSONDecoder %.2f; encode and write ÷ JSONEncoder %.2f",
-                 median["parse and decode"]! / median["anchor: JSONDecoder"]!,
-                 median["encode the answer and write it"]! / median["anchor: JSONEncoder"]!))
+    try reportCodableBenchmark(rounds: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200)
     exit(0)
 }
 let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
