@@ -3,9 +3,10 @@ import Foundation
 
 // `tessera-bench codable [N]`: a typed handler's Codable work alone — the echo's input decoded from
 // its tree and the answer encoded and written, and a tree written as the frames and answers are —
-// beside Foundation's `JSONDecoder` and `JSONEncoder` doing the same in the same run. The SDK is a library built with library evolution, so a plugin's
-// `init(from:)` reaches its decoder through the runtime's generic machinery; this is where that
-// shows (docs/benchmarks.md, "A typed handler's Codable work").
+// beside Foundation's `JSONDecoder` and `JSONEncoder` doing the same in the same run. The SDK is a
+// library built with library evolution, so a plugin's `init(from:)` reaches its decoder through
+// the runtime's generic machinery; this is where that shows (docs/benchmarks.md, "A typed
+// handler's Codable work").
 //
 // It runs on the main thread before any task starts and starts none, so it also runs under
 // `valgrind --tool=cachegrind`, whose instruction counts do not move with the machine's speed as
@@ -89,8 +90,9 @@ func reportCodableBenchmark(rounds: Int) throws {
 /// instruction count (the difference of two counts, divided by the difference of `COUNT`s, is one
 /// run's).
 func codableOnly(_ name: String, count: Int) throws {
-    guard let piece = try codableWork().first(where: { $0.name == name }) else {
-        throw BenchError("no piece named \(name); the pieces: \(try codableWork().map(\.name).joined(separator: ", "))")
+    let work = try codableWork()
+    guard let piece = work.first(where: { $0.name == name }) else {
+        throw BenchError("no piece named \(name); the pieces: \(work.map(\.name).joined(separator: ", "))")
     }
     for _ in 0..<count { try piece.run() }
 }
