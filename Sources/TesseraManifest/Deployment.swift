@@ -192,6 +192,9 @@ public struct Deployment: Sendable {
         public var everySeconds: Int64 = 900
         /// Plugins whose files are fetched right after each round (`eagerFiles`), not when first read.
         public var eagerFiles: Set<String> = []
+        /// Seconds one request to the hub may wait without an answer before it fails (`timeout`):
+        /// rounds, logins and a plugin's space calls. A long poll waits this much beyond its own wait.
+        public var timeoutSeconds: Double = 30
         public init(hub: String) { self.hub = hub.hasSuffix("/") ? String(hub.dropLast()) : hub }
     }
 
@@ -382,6 +385,9 @@ extension DeploymentReader {
         var provider = Deployment.SyncProvider(hub: hub)
         if let text = doc?["every"]?.stringValue, let seconds = DurationText.seconds(text), seconds > 0 { provider.everySeconds = seconds }
         provider.eagerFiles = Set(doc?["eagerFiles"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        if let text = doc?["timeout"]?.stringValue, let seconds = DurationText.seconds(text), seconds > 0 {
+            provider.timeoutSeconds = Double(seconds)
+        }
         return provider
     }
 }

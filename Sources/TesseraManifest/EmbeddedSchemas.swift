@@ -412,6 +412,11 @@ public enum EmbeddedSchemas {
               "type": "string",
               "pattern": "^([0-9]+[dhms])+$"
             },
+            "timeout": {
+              "description": "How long one request to the hub may wait for an answer before it fails (default 30s): rounds, logins and a plugin's space calls.",
+              "type": "string",
+              "pattern": "^([0-9]+[dhms])+$"
+            },
             "eagerFiles": {
               "description": "Plugins whose files this device fetches from the hub right after each round, rather than when first read (docs/files.md, Through the hub).",
               "type": "array",

@@ -36,27 +36,29 @@ public struct HubRegistration: Sendable {
 /// The hub's account routes a device calls without a token: logging in and registering.
 extension HubConnection {
     /// Logs a new device in by account name (`POST /v1/hub/login`); the token and the person.
-    public static func logIn(baseURL: String, name: String, password: String, device: String) async throws -> HubDeviceLogin {
+    /// `timeout`: seconds without an answer before it fails (`unavailable`).
+    public static func logIn(baseURL: String, name: String, password: String, device: String,
+                             timeout: TimeInterval = 30) async throws -> HubDeviceLogin {
         let body = JSONValue.object(["name": .string(name), "password": .string(password), "device": .string(device)])
-        return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/login", body: body)
+        return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/login", body: body, timeout: timeout)
     }
 
     /// Registers a person and logs this device in as them at once (`POST /v1/hub/register`).
     /// The hub's refusals come back as ``SyncClientError`` with its code and field:
     /// `registration_closed`, `email_taken`, `weak_password`, `invalid_email`, `invalid_name`,
     /// `terms_not_accepted`; no answer at all is `unavailable`.
-    public static func register(baseURL: String, _ registration: HubRegistration) async throws -> HubDeviceLogin {
+    public static func register(baseURL: String, _ registration: HubRegistration, timeout: TimeInterval = 30) async throws -> HubDeviceLogin {
         let body = JSONValue.object([
             "firstName": .string(registration.firstName), "surname": .string(registration.surname),
             "email": .string(registration.email), "password": .string(registration.password),
             "acceptTerms": .bool(registration.acceptTerms), "device": .string(registration.device),
         ])
-        return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/register", body: body)
+        return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/register", body: body, timeout: timeout)
     }
 
     /// Both routes answer 201 `{"person": {"id", "name", "displayName"?}, "device", "token"}`.
-    private static func deviceLogin(baseURL: String, path: String, body: JSONValue) async throws -> HubDeviceLogin {
-        let anonymous = HubConnection(baseURL: baseURL, token: "")
+    private static func deviceLogin(baseURL: String, path: String, body: JSONValue, timeout: TimeInterval) async throws -> HubDeviceLogin {
+        let anonymous = HubConnection(baseURL: baseURL, token: "", timeout: timeout)
         let answer = try await anonymous.send("POST", path, body: Array(body.serialized().utf8), contentType: "application/json", authorized: false)
         guard answer.status == 201, let json = try? JSONValue(parsing: answer.body), let token = json["token"]?.stringValue,
               let id = json["person"]?["id"]?.stringValue, let name = json["person"]?["name"]?.stringValue else {

@@ -44,7 +44,8 @@ public final class PluginTestHost: Sendable {
     ///     the manifest requires, with the permissions it requests.
     ///   - start: where the virtual clock starts.
     ///   - syncHub: the hub the device syncs with (the deployment's `providers.sync.hub`); log in
-    ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock.
+    ///     with `host.syncLogin(name:password:device:)`, then rounds run on the virtual clock. Each
+    ///     request to it waits up to two minutes for an answer (`providers.sync.timeout`).
     ///   - eagerFiles: whether the plugin's files are fetched from the hub right after each round
     ///     (`providers.sync.eagerFiles`) rather than when first read.
     ///   - isolation: `"process"` runs the plugin's built library (`lib<library.name>.so`, found
@@ -83,7 +84,9 @@ public final class PluginTestHost: Sendable {
                 "http": ["redirects": .object(httpRedirects.mapValues { .string($0) })],
             ]
             if let syncHub {
-                providers["sync"] = ["hub": .string(syncHub), "eagerFiles": eagerFiles ? [.string(declared.id)] : []]
+                // A hub request waits up to two minutes, not a deployment's 30 s: a test's hub shares
+                // its process and cores with the rest of a suite, whose load can hold an answer back.
+                providers["sync"] = ["hub": .string(syncHub), "eagerFiles": eagerFiles ? [.string(declared.id)] : [], "timeout": "2m"]
             }
             var pluginEntry: [String: JSONValue] = ["id": .string(declared.id), "config": config, "grants": .object(granted)]
             if tier == "process" { pluginEntry["isolation"] = "process" }

@@ -14,16 +14,17 @@ struct HubAccess: Sendable {
 
 extension HubLink {
     /// The hub and this device's token, for a plugin's space calls; `notLoggedIn` without either.
-    /// `timeout` bounds each request (the notification relay runs on the timer loop: it waits less).
-    func hubAccess(timeout: TimeInterval = 30) throws -> HubAccess {
+    /// `timeout` bounds each request, the deployment's `providers.sync.timeout` unless given (the
+    /// notification relay runs on the timer loop: it waits less).
+    func hubAccess(timeout: TimeInterval? = nil) throws -> HubAccess {
         guard let hub = deployment.sync else {
             throw PluginError(.notLoggedIn, "this host syncs with no hub (deployment '\(deployment.name)' has no providers.sync.hub)")
         }
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.notLoggedIn, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        return HubAccess(hub: hub.hub, connection: HubConnection(baseURL: hub.hub, token: token, timeout: timeout), state: try peerState(),
-                         person: hubPerson)
+        let connection = HubConnection(baseURL: hub.hub, token: token, timeout: timeout ?? hub.timeoutSeconds)
+        return HubAccess(hub: hub.hub, connection: connection, state: try peerState(), person: hubPerson)
     }
 
     /// The hub's name and the device's sync state, which keep this person's per-plugin roles;

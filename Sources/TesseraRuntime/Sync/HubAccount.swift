@@ -19,7 +19,7 @@ extension HubLink {
         guard !isLoggedInToHub else {
             throw PluginError(.conflict, "this device is logged in to \(hub.hub)\(hubPerson.map { " as \($0.name)" } ?? ""): log out first (tessera sync logout)")
         }
-        return try keepLogin(try await HubConnection.register(baseURL: hub.hub, registration))
+        return try keepLogin(try await HubConnection.register(baseURL: hub.hub, registration, timeout: hub.timeoutSeconds))
     }
 
     /// The person this device is logged in as, or `nil` when it is not logged in. A device logged

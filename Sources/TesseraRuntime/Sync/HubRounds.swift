@@ -25,7 +25,8 @@ extension HubLink {
     @discardableResult
     func syncLogin(name: String, password: String, device: String) async throws -> LoggedInPerson {
         let hub = try configuredHub()
-        return try keepLogin(try await HubConnection.logIn(baseURL: hub.hub, name: name, password: password, device: device))
+        return try keepLogin(try await HubConnection.logIn(baseURL: hub.hub, name: name, password: password, device: device,
+                                                                  timeout: hub.timeoutSeconds))
     }
 
     /// Whether a device token for the hub is kept. A secrets store that cannot be read counts as
@@ -50,7 +51,8 @@ extension HubLink {
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        var sync = DeviceSync(hub: HubConnection(baseURL: hub.hub, token: token), plugin: pluginID, store: store, state: try peerState())
+        let connection = HubConnection(baseURL: hub.hub, token: token, timeout: hub.timeoutSeconds)
+        var sync = DeviceSync(hub: connection, plugin: pluginID, store: store, state: try peerState())
         sync.tracksRoles = syncStores.roles(of: pluginID) != nil
         // A plugin that keeps files sends their bytes with its records (docs/files.md, "Through the hub").
         sync.files = fileChannels[pluginID].map { DeviceFiles(hub: sync.hub, channel: $0) }
@@ -204,6 +206,6 @@ extension HubLink {
         guard let token = try secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else {
             throw PluginError(.conflict, "this device is not logged in to \(hub.hub): run `tessera sync login NAME`")
         }
-        return HubConnection(baseURL: hub.hub, token: token)
+        return HubConnection(baseURL: hub.hub, token: token, timeout: hub.timeoutSeconds)
     }
 }

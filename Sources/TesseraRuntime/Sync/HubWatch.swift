@@ -1,4 +1,5 @@
 import Foundation
+import TesseraManifest
 import TesseraSyncClient
 
 extension HubLink {
@@ -19,7 +20,7 @@ extension HubLink {
             Task { [weak self] in
                 var backoff = 1
                 while !Task.isCancelled, let self {
-                    switch await self.waitAtHub(hub.hub, plugin: plugin) {
+                    switch await self.waitAtHub(hub, plugin: plugin) {
                     case .nothing: backoff = 1
                     case .changes(let cursor):
                         backoff = 1
@@ -36,11 +37,12 @@ extension HubLink {
     /// `changes` carries the pull cursor the wait was asked with.
     private enum WaitOutcome { case nothing, changes(Int64), failed }
 
-    private func waitAtHub(_ hub: String, plugin: String) async -> WaitOutcome {
+    private func waitAtHub(_ hub: Deployment.SyncProvider, plugin: String) async -> WaitOutcome {
         guard let token = try? secrets.value(plugin: Self.hubTokenOwner, name: Self.hubTokenName) else { return .failed }
         let cursor = pullCursor(of: plugin) ?? 0
         do {
-            let answer = try await HubConnection(baseURL: hub, token: token).waitForChangesOrNotifications(
+            let connection = HubConnection(baseURL: hub.hub, token: token, timeout: hub.timeoutSeconds)
+            let answer = try await connection.waitForChangesOrNotifications(
                 plugin: plugin, after: cursor, notificationsAfter: try hubNotificationCursor(), seconds: Self.hubWaitSeconds)
             if answer.notifications {
                 do { _ = try await fetchHubNotifications() } catch {

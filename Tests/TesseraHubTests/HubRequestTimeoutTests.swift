@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TesseraManifest
+import TesseraRuntime
+import TesseraSyncClient
+import TesseraTestFixtures
+import TesseraTesting
+
+/// `providers.sync.timeout`: how long one request to the hub waits for an answer. A hub that takes
+/// the connection and never answers (a socket listening, nobody accepting) fails a login after the
+/// deployment's second, not after the default 30 s.
+@Suite(.hangWatchdog) struct HubRequestTimeoutTests {
+    @Test func theDeploymentSetsHowLongAHubRequestWaits() throws {
+        let ws = FixtureWorkspace("hub-timeout-read")
+        for (timeout, seconds) in [(nil, 30.0), ("45s", 45), ("2m", 120)] as [(String?, Double)] {
+            var sync: [String: Any] = ["hub": "http://127.0.0.1:8430"]
+            if let timeout { sync["timeout"] = timeout }
+            ws.writeDeployment(plugins: [], extra: ["providers": ["storage": ["kind": "sqlite"], "sync": sync,
+                                                                  "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
+            #expect(try DeploymentReader.read(file: ws.deploymentFile).sync?.timeoutSeconds == seconds)
+        }
+        ws.writeDeployment(plugins: [], extra: ["providers": ["storage": ["kind": "sqlite"], "sync": ["hub": "http://127.0.0.1:8430", "timeout": "soon"],
+                                                              "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"]]])
+        #expect(throws: ManifestError.self) { try DeploymentReader.read(file: ws.deploymentFile) }
+    }
+
+    @Test func aHubThatNeverAnswersFailsALoginAfterTheDeploymentsTimeout() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let ws = FixtureWorkspace("hub-timeout")
+        ws.writeDeployment(plugins: [], extra: ["providers": ["storage": ["kind": "sqlite"],
+                                                              "clock": ["kind": "virtual", "start": "2026-03-02T08:00:00Z"],
+                                                              "sync": ["hub": "http://127.0.0.1:\(silent.port)", "timeout": "1s"]]])
+        let host = try PluginHost(deployment: DeploymentReader.read(file: ws.deploymentFile), options: HostOptions(dataDirectory: ws.dataDirectory))
+        await host.start()
+        try await withCleanup({ await host.stop() }) {
+            let started = ContinuousClock.now
+            let error = await #expect(throws: SyncClientError.self) {
+                try await host.syncLogin(name: "ada", password: "correct horse battery", device: "laptop")
+            }
+            #expect(error?.code == "unavailable")
+            #expect(error?.message.contains("it did not answer in time") == true, "\(String(describing: error))")
+            // Not the 30 s default: the deployment's one second (and the machine's load) at most.
+            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(!host.isLoggedInToHub)
+        }
+    }
+}
+
+/// A TCP port on loopback where the kernel completes connections that nobody accepts or answers.
+struct SilentListener {
+    let fd: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
