@@ -2,11 +2,11 @@ import Foundation
 @_spi(TesseraHost) import TesseraSDK
 
 // `tessera-bench codable [N]`: a typed handler's Codable work alone — the echo's input decoded from
-// its tree and the answer encoded and written, and a tree written as the frames and answers are —
-// beside Foundation's `JSONDecoder` and `JSONEncoder` doing the same in the same run. The SDK is a
-// library built with library evolution, so a plugin's `init(from:)` reaches its decoder through
-// the runtime's generic machinery; this is where that shows (docs/benchmarks.md, "A typed
-// handler's Codable work").
+// its tree (in process) and from its text (the process tier), the answer encoded and written, and
+// a tree written as the frames and answers are — beside Foundation's `JSONDecoder` and
+// `JSONEncoder` doing the same in the same run. The SDK is a library built with library
+// evolution, so a plugin's `init(from:)` reaches its decoder through the runtime's generic
+// machinery; this is where that shows (docs/benchmarks.md, "A typed handler's Codable work").
 //
 // It runs on the main thread before any task starts and starts none, so it also runs under
 // `valgrind --tool=cachegrind`, whose instruction counts do not move with the machine's speed as
@@ -42,11 +42,14 @@ func codableWork() throws -> [CodableWork] {
     let text = Array(echoInputJSON.utf8)
     let data = Data(text)
     let tree = try JSONValue(parsing: text)
+    let textCall = OperationCall(operation: "echo", inputText: text, principal: Principal(id: "bench", role: .user))
     let decoder = JSONDecoder()
     let encoder = JSONEncoder()
     return [
         CodableWork(name: "decode, from the tree") { _ = try tree.decode(as: EchoInput.self) },
         CodableWork(name: "decode, no list, from the tree") { _ = try tree.decode(as: EchoInputWithoutList.self) },
+        // The process tier's child: the input as the host sent it, read through the tape (JSONTape.swift).
+        CodableWork(name: "decode, from the text") { _ = try textCall.decodeInput(as: EchoInput.self) },
         CodableWork(name: CodableWork.parseAndDecode) { _ = try JSONValue(parsing: text).decode(as: EchoInput.self) },
         CodableWork(name: CodableWork.encodeAndWrite) {
             var out: [UInt8] = []

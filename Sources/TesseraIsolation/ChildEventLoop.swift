@@ -59,15 +59,19 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
         let executor = asUnownedTaskExecutor()
         var open = connections
         var lastIdle = Duration.zero
+        // Kept from one round to the next, so that a call allocates neither (two arrays per round
+        // before): the jobs are swapped out with an empty array that keeps its capacity, and the
+        // descriptors are made again only when a lane ends.
+        var jobs: [UnownedJob] = []
+        var fds = Self.descriptors(wake: wake.readEnd, open)
         while true {
-            for job in queue.withLock({ q in defer { q.jobs = [] }; return q.jobs }) {
-                job.runSynchronously(on: executor)
-            }
+            queue.withLock { swap(&$0.jobs, &jobs) }
+            for job in jobs { job.runSynchronously(on: executor) }
+            jobs.removeAll(keepingCapacity: true)
             do {
                 if let (next, connection) = try bufferedMessage(in: open) { frame(next, connection); continue }
             } catch { return }
-            var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-            fds += open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            for i in fds.indices { fds[i].revents = 0 }
             let idleSince = ContinuousClock.now
             if busyPolling.childPolls(afterIdleOf: lastIdle), payoff.shouldPoll() { payoff.record(paid: pollAwake(&fds)) }
             guard startSleeping() else { continue }
@@ -88,7 +92,13 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
                 }
             }
             for i in ended.reversed() { open.remove(at: i) }
+            if !ended.isEmpty { fds = Self.descriptors(wake: wake.readEnd, open) }
         }
+    }
+
+    /// What the loop polls: the wake-up pipe, then each open connection.
+    private static func descriptors(wake: Int32, _ open: [FrameConnection]) -> [pollfd] {
+        [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)] + open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
     }
 
     /// Polls `fds` with a zero timeout until one has something, a job is enqueued, or the busy-poll

@@ -193,8 +193,9 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
     private func route(_ registered: JSONValue, on context: PluginContext) {
         for name in (registered["operations"]?.arrayValue ?? []).compactMap(\.stringValue) {
             let timeout = manifest.operation(named: name)?.timeoutSeconds ?? policy.callTimeout
+            let what = "operation '\(name)'"  // made once, not per call
             context.onOperation(name) { [unowned self] call in
-                try await self.forward(.operation(OperationFrame(call)), timeout: timeout, what: "operation '\(name)'")
+                try await self.forward(.operation(OperationFrame(call)), timeout: timeout, what: what)
             }
         }
         for name in (registered["timers"]?.arrayValue ?? []).compactMap(\.stringValue) { routeTimer(name, on: context) }

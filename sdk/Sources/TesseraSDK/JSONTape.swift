@@ -12,23 +12,31 @@ import Foundation
 // The rules are JSONValueDecoder's, and mostly its code: a scalar on the tape is a `JSONValue`
 // scalar, converted by the same `JSONScalar` functions, and a value of the wrong kind is reported
 // through them too. Only the containers differ: a member is found by comparing the keys of its
-// object in order (the last one of a name wins, as the parser keeps the last), an element by
-// stepping over the ones before it.
+// object in order (the last one of a name wins, as the parser keeps the last; an object whose names
+// are all different, as nearly all are, stops at the first match), an element by stepping over the
+// ones before it.
 
 /// A JSON text read into a flat array, for decoding without a tree.
 struct JSONTape {
     enum Entry {
         /// `null`, a Boolean, a number or a string.
         case scalar(JSONValue)
-        /// An object of `members` key–value pairs; its entries end before `end`.
-        case object(members: Int, end: Int)
+        /// An object of `members` key–value pairs; its entries end before `end`. `unique`: no two
+        /// members share a name, so a look-up may stop at the first match.
+        case object(members: Int, end: Int, unique: Bool)
         /// An array of `elements`; its entries end before `end`.
         case array(elements: Int, end: Int)
-        /// A member's name; its value is the next entry.
+        /// A member's name written with an escape or a byte beyond ASCII, decoded; its value is
+        /// the next entry.
         case key(String)
+        /// A member's name as plain ASCII, the text's bytes `start..<end`: compared in place, never
+        /// made into a `String` unless asked for (``name(at:)``); its value is the next entry.
+        case plainKey(start: Int, end: Int)
     }
 
     let entries: [Entry]
+    /// The text the entries were read from (plain keys point into it).
+    let text: [UInt8]
 
     /// Reads `bytes` strictly, with the parser's rules and errors (``JSONValue/init(parsing:maxDepth:)``).
     init(parsing bytes: [UInt8], maxDepth: Int = 128) throws(JSONParseError) {
@@ -37,6 +45,57 @@ struct JSONTape {
         entries.reserveCapacity(bytes.count / 8 + 4)
         try parser.parseDocument(into: &entries)
         self.entries = entries
+        text = bytes
+    }
+
+    /// The name of the member whose key is at `position`.
+    func name(at position: Int) -> String? {
+        JSONTape.name(at: position, in: entries, text: text)
+    }
+
+    static func name(at position: Int, in entries: [Entry], text: [UInt8]) -> String? {
+        switch entries[position] {
+        case .key(let name): return name
+        case .plainKey(let start, let end): return String(decoding: text[start..<end], as: UTF8.self)
+        case .scalar, .object, .array: return nil
+        }
+    }
+
+    /// Whether the key at `position` is `name`: for a plain key, `wanted` (the name's UTF-8)
+    /// against its bytes in `text`.
+    static func key(at position: Int, in entries: [Entry], text: UnsafeBufferPointer<UInt8>,
+                    is name: String, wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch entries[position] {
+        case .key(let key): return key == name
+        case .plainKey(let start, let end): return sameBytes(wanted, text, start, end)
+        case .scalar, .object, .array: return false
+        }
+    }
+
+    /// Whether the keys at `a` and `b` are the same name.
+    static func sameKeys(_ a: Int, _ b: Int, in entries: [Entry], text: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch (entries[a], entries[b]) {
+        case (.plainKey(let start, let end), .plainKey(let other, let otherEnd)):
+            return sameBytes(UnsafeBufferPointer(rebasing: text[other..<otherEnd]), text, start, end)
+        case (.key(let name), .key(let other)): return name == other
+        case (.key(let name), .plainKey(let start, let end)), (.plainKey(let start, let end), .key(let name)):
+            return name == String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+        default: return false
+        }
+    }
+
+    /// Whether `text[start..<end]` is `wanted`, byte by byte: names are short, shorter than a call
+    /// of `memcmp` is worth.
+    @inline(__always)
+    static func sameBytes(_ wanted: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>,
+                          _ start: Int, _ end: Int) -> Bool {
+        guard end - start == wanted.count else { return false }
+        var i = 0
+        while i < wanted.count {
+            if wanted[i] != text[start + i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Decodes `T` from the whole text.
@@ -47,9 +106,74 @@ struct JSONTape {
     /// The entry after the value at `position` (after all of a container's entries).
     func next(after position: Int) -> Int {
         switch entries[position] {
-        case .object(_, let end), .array(_, let end): return end
-        case .scalar, .key: return position + 1
+        case .object(_, let end, _), .array(_, let end): return end
+        case .scalar, .key, .plainKey: return position + 1
         }
+    }
+
+    /// Where the value of the member named `name` of the object at `object` is: the last of that
+    /// name, as the parser keeps; the first when the object's names all differ. Not generic (the
+    /// keyed container is, over its keys): specialised, the walk retains nothing per member.
+    func position(of name: String, inObjectAt object: Int) -> Int? {
+        guard case .object(let members, _, let unique) = entries[object] else { return nil }
+        var utf8 = name
+        return utf8.withUTF8 { wanted in
+            text.withUnsafeBufferPointer { text in
+                var found: Int?
+                var at = object + 1
+                for _ in 0..<members {
+                    if JSONTape.key(at: at, in: entries, text: text, is: name, wanted: wanted) {
+                        if unique { return at + 1 }
+                        found = at + 1
+                    }
+                    at = next(after: at + 1)
+                }
+                return found
+            }
+        }
+    }
+
+    /// Whether the `members` names of the object at `object` all differ: compared pairwise for a
+    /// small object (nothing allocated; its names are a few short strings), through a set for a
+    /// large one. Runs as the parser closes the object.
+    static func namesDiffer(in entries: [Entry], text: [UInt8], object: Int, members: Int) -> Bool {
+        guard members > 1 else { return true }
+        return text.withUnsafeBufferPointer { namesDiffer(in: entries, text: $0, object: object, members: members) }
+    }
+
+    private static func namesDiffer(in entries: [Entry], text: UnsafeBufferPointer<UInt8>, object: Int, members: Int) -> Bool {
+        func key(after value: Int) -> Int {
+            switch entries[value] {
+            case .object(_, let end, _), .array(_, let end): return end
+            case .scalar, .key, .plainKey: return value + 1
+            }
+        }
+        if members > 16 {
+            var seen = Set<String>(minimumCapacity: members)
+            var at = object + 1
+            for _ in 0..<members {
+                let name: String
+                switch entries[at] {
+                case .key(let key): name = key
+                case .plainKey(let start, let end):
+                    name = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+                default: return false
+                }
+                guard seen.insert(name).inserted else { return false }
+                at = key(after: at + 1)
+            }
+            return true
+        }
+        var at = key(after: object + 2)
+        for i in 1..<members {
+            var earlier = object + 1
+            for _ in 0..<i {
+                if sameKeys(earlier, at, in: entries, text: text) { return false }
+                earlier = key(after: earlier + 1)
+            }
+            at = key(after: at + 1)
+        }
+        return true
     }
 
     /// The value at `position` as a scalar to convert, or, for a container, an empty one of its
@@ -59,7 +183,7 @@ struct JSONTape {
         case .scalar(let value): return value
         case .object: return .object([:])
         case .array: return .array([])
-        case .key(let name): return .string(name)
+        case .key, .plainKey: return .string(name(at: position) ?? "")
         }
     }
 
@@ -67,7 +191,7 @@ struct JSONTape {
     func value(at position: Int) -> JSONValue {
         switch entries[position] {
         case .scalar(let value): return value
-        case .key(let name): return .string(name)
+        case .key, .plainKey: return .string(name(at: position) ?? "")
         case .array(let count, _):
             var elements: [JSONValue] = []
             elements.reserveCapacity(count)
@@ -77,12 +201,12 @@ struct JSONTape {
                 at = next(after: at)
             }
             return .array(elements)
-        case .object(let count, _):
+        case .object(let count, _, _):
             var members: [(String, JSONValue)] = []
             members.reserveCapacity(count)
             var at = position + 1
             for _ in 0..<count {
-                guard case .key(let name) = entries[at] else { break }
+                guard let name = name(at: at) else { break }
                 members.append((name, value(at: at + 1)))
                 at = next(after: at + 1)
             }
@@ -114,18 +238,18 @@ extension JSONParser {
         defer { depth -= 1 }
         index += 1
         let at = entries.count
-        entries.append(.object(members: 0, end: 0))
+        entries.append(.object(members: 0, end: 0, unique: true))
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            entries[at] = .object(members: 0, end: entries.count)
+            entries[at] = .object(members: 0, end: entries.count, unique: true)
             return
         }
         var members = 0
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
-            entries.append(.key(try parseString()))
+            entries.append(try parseKey())
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
             index += 1
@@ -137,11 +261,31 @@ extension JSONParser {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                entries[at] = .object(members: members, end: entries.count)
+                let unique = JSONTape.namesDiffer(in: entries, text: bytes, object: at, members: members)
+                entries[at] = .object(members: members, end: entries.count, unique: unique)
                 return
             }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// A member's name: its place in the text when it is plain ASCII (the usual case), else the
+    /// string decoded, with ``parseString()``'s checks and errors.
+    mutating func parseKey() throws(JSONParseError) -> JSONTape.Entry {
+        let start = index + 1
+        let end = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var at = start
+            while at < buffer.count {
+                let b = buffer[at]
+                if b == UInt8(ascii: "\"") { return at }
+                if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return nil }
+                at += 1
+            }
+            return nil
+        }
+        guard let end else { return .key(try parseString()) }
+        index = end + 1
+        return .plainKey(start: start, end: end)
     }
 
     mutating func parseArray(into entries: inout [JSONTape.Entry]) throws(JSONParseError) {
@@ -222,7 +366,7 @@ struct JSONTapeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members, _) = tape.entries[position] else {
+        guard case .object(let members, _, _) = tape.entries[position] else {
             throw JSONScalar.mismatch([String: Any].self, tape.node(at: position), at: codingPath, expected: "keyed decoding container")
         }
         return KeyedDecodingContainer(JSONTapeKeyedDecodingContainer<Key>(tape: tape, object: position, members: members, codingPath: codingPath))
@@ -264,29 +408,36 @@ extension JSONTapeDecoder: SingleValueDecodingContainer {
 }
 
 /// The members of one object on the tape, found by name in order.
-struct JSONTapeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class, not a struct: the standard library's box around a keyed container (unspecialised, in a
+/// library built with library evolution) copies it for each member decoded, and a copy of a class
+/// is one reference counted where the struct's three (the tape's two arrays and the path) were.
+final class JSONTapeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let tape: JSONTape
     /// The object's entry.
     let object: Int
     let members: Int
     let codingPath: [any CodingKey]
 
+    init(tape: JSONTape, object: Int, members: Int, codingPath: [any CodingKey]) {
+        self.tape = tape
+        self.object = object
+        self.members = members
+        self.codingPath = codingPath
+    }
+
     /// Each member's name and where its value is, in document order.
     private func forEachMember(_ body: (String, Int) -> Void) {
         var at = object + 1
         for _ in 0..<members {
-            guard case .key(let name) = tape.entries[at] else { return }
+            guard let name = tape.name(at: at) else { return }
             body(name, at + 1)
             at = tape.next(after: at + 1)
         }
     }
 
-    /// Where the value of the member named `name` is: the last of that name, as the parser keeps.
-    private func position(of name: String) -> Int? {
-        var found: Int?
-        forEachMember { member, value in if member == name { found = value } }
-        return found
-    }
+    /// Where the value of the member named `name` is (``JSONTape/position(of:inObjectAt:)``).
+    private func position(of name: String) -> Int? { tape.position(of: name, inObjectAt: object) }
 
     var allKeys: [Key] {
         var seen = Set<String>()

@@ -98,9 +98,17 @@ extension JSONValueDecoder: SingleValueDecodingContainer {
 
 /// The members of one object. Scalars are converted in place; only nested values get a decoder of
 /// their own. The member's coding path is only built when an error needs it.
-struct JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class for the reason ``JSONTapeKeyedDecodingContainer`` is one: the standard library's box
+/// copies a keyed container for each member decoded, and a class's copy is one reference counted.
+final class JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
+
+    init(members: [String: JSONValue], codingPath: [any CodingKey]) {
+        self.members = members
+        self.codingPath = codingPath
+    }
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 

@@ -82,8 +82,10 @@ public struct OperationCall: Sendable {
         }
     }
 
-    /// Decodes the input as `T`: from the tree when there is one, otherwise straight from the text.
-    func decodeInput<T: Decodable>(as type: T.Type) throws -> T {
+    /// Decodes the input as `T`, as a typed handler gets it: from the tree when there is one,
+    /// otherwise straight from the text (`tessera-bench codable` times both).
+    @_spi(TesseraHost)
+    public func decodeInput<T: Decodable>(as type: T.Type) throws -> T {
         switch payload {
         case .value(let value), .valueAndText(let value, _): return try value.decode(as: type)
         case .text(let lazy):

@@ -85,6 +85,28 @@ private struct Nested: Codable, Equatable, Sendable {
         #expect(try tree.get() == viaText.get())
     }
 
+    /// The tape keeps a plain name as its place in the text and an escaped or non-ASCII one decoded,
+    /// and a look-up stops at the first match only where no two names of the object are the same:
+    /// the same name written both ways, a name that begins another, and an object past the
+    /// pairwise comparison's 16 members are all read as the tree reads them.
+    @Test func namesWrittenEitherWayAreTheSameNameOnTheTape() async throws {
+        let rest = #""title":"t","amount":1,"date":"d","tags":[]"#
+        let filler = (0..<20).map { #""x\#($0)":\#($0)"# }.joined(separator: ",")
+        let cases: [(text: String, id: String)] = [
+            (#"{"id":"first",\#(rest),"id":"last"}"#, "last"),
+            (#"{"id":"first",\#(rest),"id":"last"}"#, "last"),
+            (#"{"idx":"no","i":"no",\#(rest),"id":"yes","":"empty"}"#, "yes"),
+            (#"{"é":"no","id":"yes",\#(rest),"ïd":"no"}"#, "yes"),
+            (#"{"id":"first",\#(filler),\#(rest),"id":"last"}"#, "last"),
+            (#"{"id":"only",\#(filler),\#(rest)}"#, "only"),
+        ]
+        for (text, id) in cases {
+            let (tree, viaText) = await answers(Tagged.self, text)
+            #expect(try viaText.get()["id"] == .string(id), "\(text)")
+            #expect(try tree.get() == viaText.get(), "\(text)")
+        }
+    }
+
     @Test func theTextIsRefusedExactlyAsTheTreeIs() async {
         let refused = [
             #"{"title":"t","amount":1,"date":"d","tags":[]}"#,                              // a member missing
