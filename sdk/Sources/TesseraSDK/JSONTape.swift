@@ -61,13 +61,18 @@ struct JSONTape {
         }
     }
 
-    /// Whether the key at `position` is `name`: for a plain key, `wanted` (the name's UTF-8)
-    /// against its bytes in `text`.
+    /// Whether the key at `position` is `name`: for a plain key, `ascii` (the name's UTF-8, when
+    /// it is all ASCII) against its bytes in `text`. A name beyond ASCII is compared as a `String`,
+    /// as the tree's dictionary compares it (canonically: the Kelvin sign is a "K" there).
     static func key(at position: Int, in entries: [Entry], text: UnsafeBufferPointer<UInt8>,
-                    is name: String, wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+                    is name: String, ascii: UnsafeBufferPointer<UInt8>?) -> Bool {
         switch entries[position] {
         case .key(let key): return key == name
-        case .plainKey(let start, let end): return sameBytes(wanted, text, start, end)
+        case .plainKey(let start, let end):
+            guard let ascii else {
+                return name == String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            }
+            return sameBytes(ascii, text, start, end)
         case .scalar, .object, .array: return false
         }
     }
@@ -118,11 +123,12 @@ struct JSONTape {
         guard case .object(let members, _, let unique) = entries[object] else { return nil }
         var utf8 = name
         return utf8.withUTF8 { wanted in
-            text.withUnsafeBufferPointer { text in
+            let ascii = wanted.allSatisfy { $0 < 0x80 } ? wanted : nil
+            return text.withUnsafeBufferPointer { text in
                 var found: Int?
                 var at = object + 1
                 for _ in 0..<members {
-                    if JSONTape.key(at: at, in: entries, text: text, is: name, wanted: wanted) {
+                    if JSONTape.key(at: at, in: entries, text: text, is: name, ascii: ascii) {
                         if unique { return at + 1 }
                         found = at + 1
                     }

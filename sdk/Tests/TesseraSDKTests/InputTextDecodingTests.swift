@@ -54,6 +54,12 @@ private struct Nested: Codable, Equatable, Sendable {
     var ratio: Float?
 }
 
+/// One member, named with the Kelvin sign (U+212A), which Swift's strings hold equal to "K".
+private struct Kelvin: Codable, Sendable {
+    let kelvin: Int
+    enum CodingKeys: String, CodingKey { case kelvin = "\u{212A}" }
+}
+
 @Suite struct InputTextDecodingTests {
     @Test func theTextDecodesToTheSameValuesAsTheTree() async throws {
         let inputs = [
@@ -105,6 +111,11 @@ private struct Nested: Codable, Equatable, Sendable {
             #expect(try viaText.get()["id"] == .string(id), "\(text)")
             #expect(try tree.get() == viaText.get(), "\(text)")
         }
+        // A coding key beyond ASCII is compared as a string, as the tree's dictionary does: Swift
+        // holds the Kelvin sign equal to "K".
+        let (tree, viaText) = await answers(Kelvin.self, #"{"K":273}"#)
+        #expect(try viaText.get() == ["\u{212A}": 273])
+        #expect(try tree.get() == viaText.get())
     }
 
     @Test func theTextIsRefusedExactlyAsTheTreeIs() async {
