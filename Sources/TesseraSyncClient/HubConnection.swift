@@ -12,7 +12,8 @@ public struct HubConnection: Sendable {
     /// The hub's address, e.g. `http://127.0.0.1:8430`.
     public let baseURL: String
     let token: String
-    let timeout: TimeInterval
+    /// Seconds one request waits for an answer before it fails (`unavailable`).
+    public let timeout: TimeInterval
 
     /// A connection with a device token from ``login(baseURL:name:password:device:)``.
     public init(baseURL: String, token: String, timeout: TimeInterval = 30) {

@@ -158,7 +158,8 @@ struct JSONParser {
         index += 1  // opening quote
         // Fast path: most strings have no escapes; make the String straight from the input bytes.
         // The scan runs over the buffer with a local index (no bounds check or store of `index`
-        // per byte: a third of a typed handler's decode from text was this loop).
+        // per byte: this loop was a seventh of a typed handler's decode from text). `plain` is the
+        // string when it ended without an escape, holding `nil` when its bytes are not UTF-8.
         let start = index
         let (stop, plain) = bytes.withUnsafeBufferPointer { buffer -> (Int, String??) in
             var at = start
