@@ -109,7 +109,10 @@ struct JSONTape {
     }
 
     /// The entry after the value at `position` (after all of a container's entries).
-    func next(after position: Int) -> Int {
+    func next(after position: Int) -> Int { JSONTape.next(after: position, in: entries) }
+
+    /// The same on entries still being read (the parser's, before the tape exists).
+    static func next(after position: Int, in entries: [Entry]) -> Int {
         switch entries[position] {
         case .object(_, let end, _), .array(_, let end): return end
         case .scalar, .key, .plainKey: return position + 1
@@ -148,12 +151,8 @@ struct JSONTape {
     }
 
     private static func namesDiffer(in entries: [Entry], text: UnsafeBufferPointer<UInt8>, object: Int, members: Int) -> Bool {
-        func key(after value: Int) -> Int {
-            switch entries[value] {
-            case .object(_, let end, _), .array(_, let end): return end
-            case .scalar, .key, .plainKey: return value + 1
-            }
-        }
+        // A member's key is at `object + 1`, the next one after its value.
+        func key(after value: Int) -> Int { next(after: value, in: entries) }
         if members > 16 {
             var seen = Set<String>(minimumCapacity: members)
             var at = object + 1
