@@ -38,7 +38,7 @@ extension HubConnection {
     /// Logs a new device in by account name (`POST /v1/hub/login`); the token and the person.
     /// `timeout`: seconds without an answer before it fails (`unavailable`).
     public static func logIn(baseURL: String, name: String, password: String, device: String,
-                             timeout: TimeInterval = 30) async throws -> HubDeviceLogin {
+                             timeout: TimeInterval = HubConnection.defaultTimeout) async throws -> HubDeviceLogin {
         let body = JSONValue.object(["name": .string(name), "password": .string(password), "device": .string(device)])
         return try await deviceLogin(baseURL: baseURL, path: "/v1/hub/login", body: body, timeout: timeout)
     }
@@ -47,7 +47,8 @@ extension HubConnection {
     /// The hub's refusals come back as ``SyncClientError`` with its code and field:
     /// `registration_closed`, `email_taken`, `weak_password`, `invalid_email`, `invalid_name`,
     /// `terms_not_accepted`; no answer at all is `unavailable`.
-    public static func register(baseURL: String, _ registration: HubRegistration, timeout: TimeInterval = 30) async throws -> HubDeviceLogin {
+    public static func register(baseURL: String, _ registration: HubRegistration,
+                                timeout: TimeInterval = HubConnection.defaultTimeout) async throws -> HubDeviceLogin {
         let body = JSONValue.object([
             "firstName": .string(registration.firstName), "surname": .string(registration.surname),
             "email": .string(registration.email), "password": .string(registration.password),

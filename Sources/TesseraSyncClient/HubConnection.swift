@@ -15,8 +15,12 @@ public struct HubConnection: Sendable {
     /// Seconds one request waits for an answer before it fails (`unavailable`).
     public let timeout: TimeInterval
 
+    /// How long a request waits for an answer unless told otherwise (a deployment's
+    /// `providers.sync.timeout` says otherwise).
+    public static let defaultTimeout: TimeInterval = 30
+
     /// A connection with a device token from ``login(baseURL:name:password:device:)``.
-    public init(baseURL: String, token: String, timeout: TimeInterval = 30) {
+    public init(baseURL: String, token: String, timeout: TimeInterval = HubConnection.defaultTimeout) {
         self.baseURL = Self.normalized(baseURL)
         self.token = token
         self.timeout = timeout

@@ -50,13 +50,16 @@ struct JSONTape {
 
     /// The name of the member whose key is at `position`.
     func name(at position: Int) -> String? {
-        JSONTape.name(at: position, in: entries, text: text)
+        text.withUnsafeBufferPointer { JSONTape.name(at: position, in: entries, text: $0) }
     }
 
-    static func name(at position: Int, in entries: [Entry], text: [UInt8]) -> String? {
+    /// The same on entries still being read, or with the text at hand: the one place a plain key
+    /// becomes a `String`.
+    static func name(at position: Int, in entries: [Entry], text: UnsafeBufferPointer<UInt8>) -> String? {
         switch entries[position] {
         case .key(let name): return name
-        case .plainKey(let start, let end): return String(decoding: text[start..<end], as: UTF8.self)
+        case .plainKey(let start, let end):
+            return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
         case .scalar, .object, .array: return nil
         }
     }
@@ -69,9 +72,7 @@ struct JSONTape {
         switch entries[position] {
         case .key(let key): return key == name
         case .plainKey(let start, let end):
-            guard let ascii else {
-                return name == String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-            }
+            guard let ascii else { return name == JSONTape.name(at: position, in: entries, text: text) }
             return sameBytes(ascii, text, start, end)
         case .scalar, .object, .array: return false
         }
@@ -79,14 +80,11 @@ struct JSONTape {
 
     /// Whether the keys at `a` and `b` are the same name.
     static func sameKeys(_ a: Int, _ b: Int, in entries: [Entry], text: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch (entries[a], entries[b]) {
-        case (.plainKey(let start, let end), .plainKey(let other, let otherEnd)):
+        if case .plainKey(let start, let end) = entries[a], case .plainKey(let other, let otherEnd) = entries[b] {
             return sameBytes(UnsafeBufferPointer(rebasing: text[other..<otherEnd]), text, start, end)
-        case (.key(let name), .key(let other)): return name == other
-        case (.key(let name), .plainKey(let start, let end)), (.plainKey(let start, let end), .key(let name)):
-            return name == String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-        default: return false
         }
+        guard let name = name(at: a, in: entries, text: text) else { return false }
+        return name == self.name(at: b, in: entries, text: text)
     }
 
     /// Whether `text[start..<end]` is `wanted`, byte by byte: names are short, shorter than a call
@@ -151,32 +149,24 @@ struct JSONTape {
     }
 
     private static func namesDiffer(in entries: [Entry], text: UnsafeBufferPointer<UInt8>, object: Int, members: Int) -> Bool {
-        // A member's key is at `object + 1`, the next one after its value.
-        func key(after value: Int) -> Int { next(after: value, in: entries) }
+        // A member's key is at `object + 1`, and then right after the value before it.
         if members > 16 {
             var seen = Set<String>(minimumCapacity: members)
             var at = object + 1
             for _ in 0..<members {
-                let name: String
-                switch entries[at] {
-                case .key(let key): name = key
-                case .plainKey(let start, let end):
-                    name = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-                default: return false
-                }
-                guard seen.insert(name).inserted else { return false }
-                at = key(after: at + 1)
+                guard let name = name(at: at, in: entries, text: text), seen.insert(name).inserted else { return false }
+                at = next(after: at + 1, in: entries)
             }
             return true
         }
-        var at = key(after: object + 2)
+        var at = next(after: object + 2, in: entries)
         for i in 1..<members {
             var earlier = object + 1
             for _ in 0..<i {
                 if sameKeys(earlier, at, in: entries, text: text) { return false }
-                earlier = key(after: earlier + 1)
+                earlier = next(after: earlier + 1, in: entries)
             }
-            at = key(after: at + 1)
+            at = next(after: at + 1, in: entries)
         }
         return true
     }
