@@ -56,13 +56,16 @@ import Testing
     }
 
     @Test func onlyExecutableSegmentsThatAreNotWritableAreNamed() throws {
+        // The segments first, then the map: a library other tests load meanwhile is then in the
+        // map but not in the segments. Read the other way round, a library loaded between the two
+        // reads lay where the older map still showed another mapping (a full run saw "r--s").
+        let segments = StartupLeftovers.codeSegments { _ in true }
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n").compactMap { line -> (ClosedRange<UInt>, String)? in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
             guard bounds.count == 2 else { return nil }
             return (bounds[0]...(bounds[1] - 1), String(fields[1]))
         }
-        let segments = StartupLeftovers.codeSegments { _ in true }
         #expect(segments.contains { $0.object.isEmpty }, "the executable itself is always named")
         for segment in segments {
             // Every page of the segment lies in a mapping that is executable and not writable.
