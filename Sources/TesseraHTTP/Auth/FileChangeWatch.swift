@@ -33,7 +33,12 @@ final class FileChangeWatch: @unchecked Sendable {
     /// `true` when watching is not possible, or the kernel's queue overflowed.
     func changed() -> Bool {
         guard descriptor >= 0 else { return true }
-        // This runs on every request: the buffer is on the stack, not a fresh array each time.
+        // This runs on every request, and nearly always finds nothing queued: asking how many
+        // bytes wait (`FIONREAD`) is the cheaper system call of the two (300 against 460 ns a call
+        // on this machine, docs/benchmarks.md); the queue is read only when it holds something.
+        var queued: Int32 = 0
+        if ioctl(descriptor, UInt(FIONREAD), &queued) == 0, queued == 0 { return false }
+        // The buffer is on the stack, not a fresh array each time.
         return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             var changed = false
             while true {

@@ -33,11 +33,13 @@ public final class TokenStore: Sendable {
     /// compared, in constant time each, so the answer's timing says nothing about which came close.
     public func principal(for token: String) -> Principal? {
         let digest = TokenSecret.hash(token)
-        var match: TokenRecord?
-        for record in currentRecords() where TokenSecret.constantTimeEqual(record.digest, digest) {
-            match = record
+        let records = currentRecords()
+        // By index: a `for record in` copies each record (four fields retained) to compare one.
+        var match: Int?
+        for i in records.indices where TokenSecret.constantTimeEqual(records[i].digest, digest) {
+            match = i
         }
-        return match.map { Principal(id: $0.name, role: $0.role) }
+        return match.map { Principal(id: records[$0].name, role: records[$0].role) }
     }
 
     /// The records as the file holds them now; none if it cannot be read (every token is refused
