@@ -33,9 +33,11 @@ public struct HubConnection: Sendable {
     }
 
     /// Logs a new device in; returns its token (shown once by the hub: keep it as a secret).
-    public static func login(baseURL: String, name: String, password: String, device: String) async throws -> String {
+    /// `timeout`: how long to wait for the hub's answer, in seconds.
+    public static func login(baseURL: String, name: String, password: String, device: String,
+                             timeout: TimeInterval = HubConnection.defaultTimeout) async throws -> String {
         let body = JSONValue.object(["name": .string(name), "password": .string(password), "device": .string(device)])
-        let anonymous = HubConnection(baseURL: baseURL, token: "")
+        let anonymous = HubConnection(baseURL: baseURL, token: "", timeout: timeout)
         let answer = try await anonymous.send("POST", "/v1/hub/login", body: Array(body.serialized().utf8),
                                               contentType: "application/json", authorized: false)
         guard answer.status == 201, let token = try? JSONValue(parsing: answer.body)["token"]?.stringValue else {

@@ -83,6 +83,13 @@ public enum HubBackend: String, CaseIterable, Sendable, CustomTestStringConverti
 /// PostgreSQL database, served over real HTTP on a loopback port the system chose, on a settable
 /// clock.
 public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
+    /// How long a test's own hub client waits for an answer: two minutes, not the client's 30 s.
+    /// The hub runs in the test process, on the two cores the whole suite shares; under that load
+    /// a request to it has waited longer than 30 s (2026-12-01: "a forged token is refused with the
+    /// hub's code" got no answer in time), as the hosts of `PluginTestHost` did before theirs got
+    /// `providers.sync.timeout: 2m`.
+    public static let clientTimeout: TimeInterval = 120
+
     public let root: String
     public let dataDirectory: String
     public let host: PluginHost
