@@ -247,7 +247,7 @@ let package = Package(
         ]),
         // A real hub on loopback (SQLite or PostgreSQL) and devices' replicas, for the hub's tests and its clients'.
         .target(name: "TesseraHubFixtures", dependencies: [
-            "TesseraHub", "TesseraHubPostgres", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraSQLite", "TesseraSync", "TesseraTestFixtures", sdk,
+            "TesseraHub", "TesseraHubPostgres", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraSQLite", "TesseraSync", "TesseraSyncClient", "TesseraTestFixtures", sdk,
         ], path: "Tests/TesseraHubFixtures"),
         .testTarget(name: "TesseraHubTests", dependencies: [
             "TesseraHub", "TesseraHubPostgres", "TesseraSyncClient", "TesseraFiles", "TesseraLoader", "TesseraClock", "TesseraTesting", "TesseraStress", "TesseraSafeTravel", "TesseraSTAG", "TesseraSTAGEmulator", "TesseraSync", "TesseraSQLite", "TesseraHTTP", "TesseraRuntime", "TesseraManifest", "TesseraTestFixtures", "TesseraHubFixtures", sdk,

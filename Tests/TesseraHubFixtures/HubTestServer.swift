@@ -8,6 +8,7 @@ import TesseraRuntime
 import TesseraSDK
 import TesseraSQLite
 import TesseraSync
+import TesseraSyncClient
 import TesseraTestFixtures
 import Testing
 
@@ -89,6 +90,12 @@ public final class HubTestServer: StoppableTestServer, @unchecked Sendable {
     /// hub's code" got no answer in time), as the hosts of `PluginTestHost` did before theirs got
     /// `providers.sync.timeout: 2m`.
     public static let clientTimeout: TimeInterval = 120
+
+    /// A device's connection to this hub with `token` (through `port` instead, a proxy's), waiting
+    /// ``clientTimeout`` for each answer.
+    public func connection(_ token: String, port: Int? = nil) -> HubConnection {
+        HubConnection(baseURL: "http://127.0.0.1:\(port ?? self.port)", token: token, timeout: Self.clientTimeout)
+    }
 
     public let root: String
     public let dataDirectory: String

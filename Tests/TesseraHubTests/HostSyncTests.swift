@@ -79,7 +79,7 @@ struct HostSyncTests {
             let phone = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
             let laptop = try await PluginTestHost(manifest: Self.manifest(), plugin: { DiaryPlugin() })
             func sync(_ device: PluginTestHost, _ name: String, token: String) throws -> DeviceSync {
-                DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: token, timeout: HubTestServer.clientTimeout), plugin: "test.diary",
+                DeviceSync(hub: hub.connection(token), plugin: "test.diary",
                            store: try #require(device.host.hub.syncStore(of: "test.diary")),
                            state: try SyncPeerState(path: device.directory + "/sync-peers.sqlite"))
             }

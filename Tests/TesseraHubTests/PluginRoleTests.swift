@@ -109,7 +109,7 @@ struct PluginRoleTests {
 
                 // The hub is the authority: a hand-made push (no device check) is refused change by change.
                 let bobToken = try await hub.login("bob", device: "bob's script")
-                let connection = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: bobToken, timeout: HubTestServer.clientTimeout)
+                let connection = hub.connection(bobToken)
                 // At the devices' time (they are months behind the hub's clock): later than every write so far.
                 let at = try HLCTimestamp(millis: Int64(bob.now.timeIntervalSince1970 * 1000), counter: 0, node: HLCNode(0xB0B))
                 let spaceID = try #require(space.stringValue)
@@ -148,7 +148,7 @@ struct PluginRoleTests {
                 #expect(try await Self.notes(ada, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
                 #expect(try await Self.notes(cy, "records") == ["r-ada: fed at 8 (bob)", "r-bob: slept 4 h, then fed"])
                 let adaToken = try await hub.login("ada", device: "ada's script")
-                let fresh = try await HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: adaToken, timeout: HubTestServer.clientTimeout)
+                let fresh = try await hub.connection(adaToken)
                     .pull(plugin: "test.roles", after: 0, space: spaceID)
                 #expect(fresh.changes.contains { $0.row == "r-bob" && $0.kind == .existence })
                 for host in [ada, bob, cy] { await host.stop() }

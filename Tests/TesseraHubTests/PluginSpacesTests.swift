@@ -97,7 +97,7 @@ struct PluginSpacesTests {
             #expect(try await bob.call("do", ["action": "members", "space": .string(space)])["invitations"] == [])
 
             // Another plugin of the same people never sees or manages this space.
-            let other = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: try await hub.login("ada", device: "laptop"), timeout: HubTestServer.clientTimeout)
+            let other = hub.connection(try await hub.login("ada", device: "laptop"))
             #expect(try await other.spaces(plugin: "test.other").spaces.isEmpty)
             await #expect(throws: SyncClientError(status: 404, code: "space_not_found", message: "no space \(space) that you are a member of")) {
                 try await other.deleteSpace(space, plugin: "test.other")

@@ -40,7 +40,7 @@ struct SpaceNotificationTests {
             let (ada, bob, space) = try await Self.adaAndBob(hub)
             let streamed = Mutex<[String]>([])
             bob.host.onNotificationDelivered { entry in streamed.withLock { $0.append(entry.key) } }
-            let bobsLaptop = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: try await hub.login("bob", device: "laptop"), timeout: HubTestServer.clientTimeout)
+            let bobsLaptop = hub.connection(try await hub.login("bob", device: "laptop"))
 
             try await Self.notify(ada, key: "k1", space: space)
             try await ada.advanceClock(by: 60)  // due: queued for the hub and sent
@@ -55,7 +55,7 @@ struct SpaceNotificationTests {
 
             // The sender retries (its answer was lost): the hub files nothing new.
             let adaToken = try await hub.login("ada", device: "ada's laptop")
-            let again = try await HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: adaToken, timeout: HubTestServer.clientTimeout).relayNotification(
+            let again = try await hub.connection(adaToken).relayNotification(
                 key: try #require(try ada.host.notificationRelayKeys().first), notificationKey: "k1", plugin: "test.spaces", space: space,
                 excludingSender: false, title: "title k1", body: "body", payload: .null, dueAt: ada.now, late: false)
             #expect(again == false)

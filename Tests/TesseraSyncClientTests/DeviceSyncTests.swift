@@ -13,7 +13,7 @@ struct DeviceSyncTests {
     static let shared = "6f1c1a52-8d3e-4b7a-9c0d-2e5f7a9b1c3d"
 
     func device(_ replica: DeviceReplica, hub: HubTestServer, state: String) throws -> DeviceSync {
-        DeviceSync(hub: HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: replica.token, timeout: HubTestServer.clientTimeout),
+        DeviceSync(hub: hub.connection(replica.token),
                    plugin: DeviceReplica.plugin, store: replica.store, state: try SyncPeerState(path: hub.root + "/" + state))
     }
 
@@ -203,7 +203,7 @@ struct DeviceSyncTests {
     @Test("a forged token is refused with the hub's code", arguments: HubBackend.available)
     func forgedToken(backend: HubBackend) async throws {
         try await HubTestServer.start(backend).use { hub in
-            let client = HubConnection(baseURL: "http://127.0.0.1:\(hub.port)", token: "tsd_" + String(repeating: "0", count: 64), timeout: HubTestServer.clientTimeout)
+            let client = hub.connection("tsd_" + String(repeating: "0", count: 64))
             let error = await #expect(throws: SyncClientError.self) { _ = try await client.spaces() }
             #expect(error?.status == 401 && error?.code == "unauthorized")
             let login = await #expect(throws: SyncClientError.self) {

@@ -35,7 +35,7 @@ struct FileSyncTests {
             replica = try DeviceReplica(hub: hub, token: token, node: node, clock: hub.clock.now)
             try FileManager.default.createDirectory(atPath: hub.root + "/\(name)-data", withIntermediateDirectories: true)
             store = FileStore(dataDirectory: hub.root + "/\(name)-data")
-            let connection = HubConnection(baseURL: "http://127.0.0.1:\(port ?? hub.port)", token: token, timeout: HubTestServer.clientTimeout)
+            let connection = hub.connection(token, port: port)
             var channel = PluginFileChannel(pluginID: DeviceReplica.plugin, store: store,
                                             policy: FilePolicy(mediaTypes: ["image/jpeg"], quotaBytes: nil, maxFileBytes: nil), now: hub.clock.now)
             channel.remote = Remote(hub: connection)
@@ -301,9 +301,4 @@ struct FileSyncTests {
             #expect(Self.hubObjects(hub).isEmpty)
         }
     }
-}
-
-extension HubTestServer {
-    /// A device's connection with `token`.
-    func connection(_ token: String) -> HubConnection { HubConnection(baseURL: "http://127.0.0.1:\(port)", token: token, timeout: HubTestServer.clientTimeout) }
 }
