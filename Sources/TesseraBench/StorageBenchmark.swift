@@ -100,6 +100,23 @@ func storageBenchmark(rows: Int, batchSize: Int, rounds: Int) async throws -> St
         commitMicrosPerRow: perRow(\.commit))
 }
 
+/// One variant alone, batch 100, for an instruction count that the fsync's time does not move
+/// (`tessera-bench storage-only record|anchor ROWS`, run under valgrind's cachegrind: the difference
+/// of two row counts ÷ their difference is the variant's user-space instructions per row).
+/// `record` is the record API on this thread (`writeBlocking`, variant (d)); `anchor` is raw SQLite
+/// with the log row and the put's upsert (variant (e)).
+func storageOnly(_ variant: String, rows: Int) throws {
+    let root = NSTemporaryDirectory() + "tessera-storage-only-\(getpid())"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let payload = String(repeating: "tessera ", count: 16)
+    switch variant {
+    case "record": _ = try timeRecordAPIBlocking(path: root + "/record.sqlite", rows: rows, batchSize: 100, payload: payload)
+    case "anchor": _ = try timeRawSQLite(path: root + "/anchor.sqlite", rows: rows, batchSize: 100, payload: payload, withLog: true, upsert: true)
+    default: throw BenchError("no variant named \(variant); the variants: record, anchor")
+    }
+}
+
 /// The medians of a storage run: rows per second of each variant, and (d)'s phases in µs per row.
 struct StorageBenchmarkResult {
     let recordAPIRowsPerSecondMedian: Double

@@ -49,6 +49,17 @@ if which == "codable-only" {
     }
     exit(0)
 }
+// Before anything starts a thread too, for valgrind (StorageBenchmark.swift).
+if which == "storage-only" {
+    let a = CommandLine.arguments
+    do {
+        try storageOnly(a.count > 2 ? a[2] : "", rows: a.count > 3 ? Int(a[3]) ?? 10_000 : 10_000)
+    } catch {
+        FileHandle.standardError.write(Data("tessera-bench storage-only: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 if which == "codable" {
     try reportCodableBenchmark(rounds: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200)
     exit(0)

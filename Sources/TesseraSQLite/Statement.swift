@@ -87,6 +87,9 @@ public final class Statement {
 
     /// Binds UTF-8 text to parameter `index` (from 1). The text is copied; it may hold NUL characters.
     public func bind(_ value: String, at index: Int) throws {
+        // A native string's bytes are read where they are; a copy to call `withUTF8` on (which
+        // mutates) retained and released it.
+        if let rc = value.utf8.withContiguousStorageIfAvailable({ bindText($0, at: index) }) { return try check(rc) }
         var text = value
         try check(text.withUTF8 { bindText($0, at: index) })
     }

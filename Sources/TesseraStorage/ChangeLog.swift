@@ -100,30 +100,35 @@ enum ChangeLogCoding {
         }
     }
 
-    /// The JSON object text of a row's cells, keys in the order given; see ``appendCells(_:to:)``.
+    /// The JSON object text of a row's cells, keys in the order given; see ``appendCells(_:_:to:)``.
     static func cellsText(_ columns: [TableShape.Column], _ values: [SQLValue]) -> String {
         var buffer: [UInt8] = []
-        appendCells(zip(columns, values).map { SQLitePluginStorage.Cell(column: $0, value: $1) }, to: &buffer)
+        let cells = zip(columns, values).map { SQLitePluginStorage.Cell(column: $0, value: $1) }
+        appendCells(cells, cells.indices, to: &buffer)
         return String(decoding: buffer, as: UTF8.self)
     }
 
     /// Writes a batch's changes as the change log keeps them (one row per batch): a JSON array with
     /// one `[table, id, operation, cells]` array per change, in order, replacing `out`'s contents.
-    /// `cells` is the object ``appendCells(_:to:)`` writes.
-    static func writeBatch(_ plan: [SQLitePluginStorage.PlannedChange], into out: inout [UInt8]) {
+    /// `cells` is the object ``appendCells(_:_:to:)`` writes.
+    static func writeBatch(_ plan: SQLitePluginStorage.WritePlan, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
-        for (i, change) in plan.enumerated() {
-            out.append(contentsOf: i == 0 ? "[".utf8 : ",[".utf8)
-            out.append(contentsOf: change.table.logName)
+        // By index, each field read where it lies: a copy of each change and cell retained and
+        // released their references, a dozen per row.
+        for i in plan.changes.indices {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            out.append(contentsOf: plan.changes[i].table.logName)
             out.append(UInt8(ascii: ","))
-            appendString(change.id, to: &out)
-            switch change.operation {
-            case .put: out.append(contentsOf: #","put","#.utf8)
-            case .patch: out.append(contentsOf: #","patch","#.utf8)
-            case .delete: out.append(contentsOf: #","delete","#.utf8)
+            appendString(plan.changes[i].id, to: &out)
+            let operation: StaticString = switch plan.changes[i].operation {
+            case .put: #","put","#
+            case .patch: #","patch","#
+            case .delete: #","delete","#
             }
-            appendCells(change.cells, to: &out)
+            operation.withUTF8Buffer { out.append(contentsOf: $0) }
+            appendCells(plan.cells, plan.changes[i].cells, to: &out)
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "]"))
@@ -151,26 +156,23 @@ enum ChangeLogCoding {
     /// sorts columns by name, so equal cells give equal text). The same text as
     /// `JSONValue.serialized()` of ``json(_:)``'s values, written straight into bytes: this runs once
     /// per change.
-    private static func appendCells(_ cells: [SQLitePluginStorage.Cell], to out: inout [UInt8]) {
+    private static func appendCells(_ cells: [SQLitePluginStorage.Cell], _ range: Range<Int>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (i, cell) in cells.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: cell.column.logKey)
-            switch cell.value {
+        for i in range {
+            if i > range.lowerBound { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: cells[i].column.logKey)
+            switch cells[i].value {
             case .null:
                 out.append(contentsOf: "null".utf8)
             case .integer(let n):
-                out.append(contentsOf: String(n).utf8)
+                JSONValue.appendInteger(n, to: &out)
             case .real(let d):
                 if d.isNaN {
                     out.append(contentsOf: "null".utf8)
                 } else if d.isInfinite {
                     out.append(contentsOf: (d > 0 ? #"{"$real":"Infinity"}"# : #"{"$real":"-Infinity"}"#).utf8)
-                } else if d.rounded() == d, abs(d) < 1e15 {
-                    out.append(contentsOf: String(Int64(d)).utf8)
-                    out.append(contentsOf: ".0".utf8)
                 } else {
-                    out.append(contentsOf: "\(d)".utf8)
+                    JSONValue.appendNumber(d, to: &out)
                 }
             case .text(let text):
                 appendString(text, to: &out)

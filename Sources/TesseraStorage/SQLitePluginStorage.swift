@@ -250,13 +250,13 @@ public final class SQLitePluginStorage: PluginStorage {
                 var counted: UInt64 = 0  // rows, log and stamp of this batch
                 try connection.transaction(.immediate) {
                     var body = PhaseClock(running: timed)
-                    if !plan.isEmpty {
+                    if !plan.changes.isEmpty {
                         try self.applyRows(plan, connection: connection)
                         counted += body.lap(into: &phases.rows)
                         try self.appendToLog(plan, at: at, connection: connection)
                         counted += body.lap(into: &phases.log)
                     }
-                    if !plan.isEmpty, let stamp {
+                    if !plan.changes.isEmpty, let stamp {
                         try stamp(batch, connection)
                         counted += body.lap(into: &phases.stamp)
                     }
@@ -313,16 +313,27 @@ public final class SQLitePluginStorage: PluginStorage {
         let operation: Operation
         let table: TableShape
         let id: String
-        /// The columns given, in name order, with their values.
-        let cells: [Cell]
+        /// Where the change's cells are in its plan's ``WritePlan/cells``: the columns given, in
+        /// name order, with their values.
+        let cells: Range<Int>
         /// The table name as the plugin wrote it, for error fields.
         let tableAsGiven: String
     }
 
+    /// A batch validated and its names resolved: its changes in order, and their cells in one array
+    /// (one allocation per batch, where an array per change was one per row).
+    struct WritePlan {
+        var changes: [PlannedChange] = []
+        var cells: [Cell] = []
+
+        /// The cells of `change`.
+        func cells(of change: PlannedChange) -> ArraySlice<Cell> { cells[change.cells] }
+    }
+
     /// Validates every change and resolves names, before anything is written.
-    private func plan(_ batch: WriteBatch, connection: SQLiteConnection) throws -> [PlannedChange] {
-        var plan: [PlannedChange] = []
-        plan.reserveCapacity(batch.changes.count)
+    private func plan(_ batch: WriteBatch, connection: SQLiteConnection) throws -> WritePlan {
+        var plan = WritePlan()
+        plan.changes.reserveCapacity(batch.changes.count)
         var lastShape: (name: String, shape: TableShape)?
         for change in batch.changes {
             let operation: Operation
@@ -334,21 +345,26 @@ public final class SQLitePluginStorage: PluginStorage {
             @unknown default:
                 throw PluginError(.invalidInput, "this host does not know the change \(change)")
             }
-            let shape: TableShape
+            // The previous change's columns, when it wrote the same table: a batch's rows mostly
+            // name the same columns, and finding a name among a few is cheaper than hashing it.
+            // (Their indices, not a slice: a slice would hold the cells' buffer, and each append
+            // below would copy it.)
+            let recent: Range<Int>
             if let lastShape, lastShape.name == table {
-                shape = lastShape.shape
+                recent = plan.changes.last?.cells ?? 0..<0
             } else {
-                shape = try self.shape(of: table, connection: connection)
-                lastShape = (table, shape)
+                lastShape = (table, try self.shape(of: table, connection: connection))
+                recent = 0..<0
             }
+            let shape = lastShape!.shape
             if id.isEmpty {
                 throw PluginError(.invalidInput, "a row id must not be empty (table \(shape.name))", field: "\(table).id")
             }
-            var cells: [Cell] = []
-            cells.reserveCapacity(values.count)
+            let first = plan.cells.count
+            plan.cells.reserveCapacity(first + values.count * (batch.changes.count - plan.changes.count))
             for (name, value) in values {
-                if let column = shape.declaredColumns[name], !column.isGenerated {
-                    cells.append(Cell(column: column, value: value))
+                if let column = Self.column(named: name, among: recent, of: plan.cells) ?? shape.declaredColumns[name], !column.isGenerated {
+                    plan.cells.append(Cell(column: column, value: value))
                     continue
                 }
                 let key = name.lowercased()
@@ -365,16 +381,31 @@ public final class SQLitePluginStorage: PluginStorage {
                     throw PluginError(.invalidInput, "column \(column.name) of \(shape.name) is generated and cannot be written",
                                       field: "\(table).\(name)")
                 }
-                cells.append(Cell(column: column, value: value))
+                plan.cells.append(Cell(column: column, value: value))
             }
-            cells.sort { $0.column.name < $1.column.name }
-            for i in cells.indices.dropFirst() where cells[i].column === cells[i - 1].column {
-                throw PluginError(.invalidInput, "column \(cells[i].column.name) of \(shape.name) is given twice",
-                                  field: "\(table).\(cells[i].column.name)")
+            let cells = first..<plan.cells.count
+            // Sorted where they lie (sorting `plan.cells[cells]` copies the slice out and back).
+            plan.cells.withUnsafeMutableBufferPointer { all in
+                var given = UnsafeMutableBufferPointer(rebasing: all[cells])
+                given.sort { $0.column.order < $1.column.order }
             }
-            plan.append(PlannedChange(operation: operation, table: shape, id: id, cells: cells, tableAsGiven: table))
+            for i in cells.dropFirst() where plan.cells[i].column === plan.cells[i - 1].column {
+                throw PluginError(.invalidInput, "column \(plan.cells[i].column.name) of \(shape.name) is given twice",
+                                  field: "\(table).\(plan.cells[i].column.name)")
+            }
+            plan.changes.append(PlannedChange(operation: operation, table: shape, id: id, cells: cells, tableAsGiven: table))
         }
         return plan
+    }
+
+    /// The column of `cells[range]` named exactly `name`, if there is one; lengths are compared
+    /// first, so most names that differ cost no string comparison.
+    private static func column(named name: String, among range: Range<Int>, of cells: [Cell]) -> TableShape.Column? {
+        let length = name.utf8.count
+        for i in range where cells[i].column.name.utf8.count == length && cells[i].column.name == name {
+            return cells[i].column
+        }
+        return nil
     }
 
     /// The shape of a table, from the cache or the schema.
@@ -391,29 +422,30 @@ public final class SQLitePluginStorage: PluginStorage {
     }
 
     /// Applies a validated plan to the plugin's tables inside the open transaction.
-    private func applyRows(_ plan: [PlannedChange], connection: SQLiteConnection) throws {
+    private func applyRows(_ plan: WritePlan, connection: SQLiteConnection) throws {
         var statement: Statement?
-        var previous: PlannedChange?
         try sqlGuard.asPlugin {
-            for change in plan {
-                if statement == nil || !Self.sameStatement(previous, change) {
-                    statement = try connection.cachedStatement(Self.sql(for: change))
+            // By index, each field read where it lies (see ChangeLogCoding.writeBatch).
+            for i in plan.changes.indices {
+                if statement == nil || !Self.sameStatement(plan, i - 1, i) {
+                    statement = try connection.cachedStatement(Self.sql(for: plan.changes[i], in: plan))
                 }
-                previous = change
                 guard let statement else { continue }
+                let operation = plan.changes[i].operation
                 var index = 1
-                if change.operation == .put {
-                    try statement.bind(change.id, at: index)
+                if operation == .put {
+                    try statement.bind(plan.changes[i].id, at: index)
                     index += 1
                 }
-                for cell in change.cells {
-                    try statement.bind(cell.value, at: index)
+                for cell in plan.changes[i].cells {
+                    try statement.bind(plan.cells[cell].value, at: index)
                     index += 1
                 }
-                if change.operation != .put { try statement.bind(change.id, at: index) }
+                if operation != .put { try statement.bind(plan.changes[i].id, at: index) }
                 defer { statement.reset() }
                 let hasRow = try statement.step()
-                if change.operation == .patch, change.cells.isEmpty ? !hasRow : connection.changes == 0 {
+                if operation == .patch, plan.changes[i].cells.isEmpty ? !hasRow : connection.changes == 0 {
+                    let change = plan.changes[i]
                     throw PluginError(.notFound,
                                       "table \(change.table.name) has no row with id \(change.id); patch changes existing rows only",
                                       field: "\(change.tableAsGiven).id")
@@ -426,7 +458,7 @@ public final class SQLitePluginStorage: PluginStorage {
     /// `_tessera_change_batches` for the whole batch, its changes a JSON array of
     /// `[table, id, operation, cells]` in order (``ChangeLogCoding/writeBatch(_:into:)``). One
     /// B-tree insert per batch, where one per change was half of what a batch cost SQLite.
-    private func appendToLog(_ plan: [PlannedChange], at: String, connection: SQLiteConnection) throws {
+    private func appendToLog(_ plan: WritePlan, at: String, connection: SQLiteConnection) throws {
         // The batch's first change takes the sequence number after the last one ever given, in this
         // table or the one before it (whose high-water mark sqlite_sequence keeps).
         let next = try connection.cachedStatement("""
@@ -445,37 +477,47 @@ public final class SQLitePluginStorage: PluginStorage {
         let log = try connection.cachedStatement("INSERT INTO _tessera_change_batches(seq, count, at, changes) VALUES (?, ?, ?, ?)")
         defer { log.reset() }
         try log.bind(first, at: 1)
-        try log.bind(Int64(plan.count), at: 2)
+        try log.bind(Int64(plan.changes.count), at: 2)
         try log.bind(at, at: 3)
         try log.bind(utf8Text: buffer, at: 4)
         try log.step()
     }
 
-    private static func sameStatement(_ a: PlannedChange?, _ b: PlannedChange) -> Bool {
-        guard let a else { return false }
-        guard a.operation == b.operation, a.table === b.table, a.cells.count == b.cells.count else { return false }
-        for (x, y) in zip(a.cells, b.cells) where x.column !== y.column { return false }
-        return true
+    /// Whether changes `a` and `b` of `plan` run the same statement (`a` may be -1: no change).
+    private static func sameStatement(_ plan: WritePlan, _ a: Int, _ b: Int) -> Bool {
+        guard a >= 0 else { return false }
+        return plan.changes.withUnsafeBufferPointer { changes in
+            let x = changes[a].cells, y = changes[b].cells
+            guard changes[a].operation == changes[b].operation, changes[a].table === changes[b].table,
+                  x.count == y.count else { return false }
+            return plan.cells.withUnsafeBufferPointer { cells in
+                for offset in 0..<x.count where cells[x.lowerBound + offset].column !== cells[y.lowerBound + offset].column {
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     /// The statement of a change; parameters: for a put, id then values; otherwise values then id.
-    static func sql(for change: PlannedChange) -> String {
-        let key = TableShape.StatementKey(operation: change.operation, columns: change.cells.map(\.column.name))
-        return change.table.sql(for: key) { makeSQL(for: change) }
+    static func sql(for change: PlannedChange, in plan: WritePlan) -> String {
+        let cells = plan.cells(of: change)
+        let key = TableShape.StatementKey(operation: change.operation, columns: cells.map(\.column.name))
+        return change.table.sql(for: key) { makeSQL(for: change, cells: cells) }
     }
 
     /// The statement of a change, built (see ``sql(for:)``).
-    private static func makeSQL(for change: PlannedChange) -> String {
+    private static func makeSQL(for change: PlannedChange, cells: ArraySlice<Cell>) -> String {
         let table = change.table.quoted
         let id = change.table.id.quoted
         switch change.operation {
         case .put:
-            let names = ([id] + change.cells.map(\.column.quoted)).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: change.cells.count + 1).joined(separator: ", ")
+            let names = ([id] + cells.map(\.column.quoted)).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: cells.count + 1).joined(separator: ", ")
             // An upsert on id rather than INSERT OR REPLACE: REPLACE would delete the old row first
             // (firing delete triggers and ON DELETE actions, and silently removing other rows that
             // clash on a UNIQUE column). Every column not given takes its default, as on insert.
-            let given = Set(change.cells.map(\.column.name))
+            let given = Set(cells.map(\.column.name))
             let assignments = change.table.writableColumns.map { column in
                 given.contains(column.name)
                     ? "\(column.quoted) = excluded.\(column.quoted)"
@@ -484,8 +526,8 @@ public final class SQLitePluginStorage: PluginStorage {
             let update = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             return "INSERT INTO \(table) (\(names)) VALUES (\(marks)) ON CONFLICT (\(id)) DO \(update)"
         case .patch:
-            if change.cells.isEmpty { return "SELECT 1 FROM \(table) WHERE \(id) = ?" }
-            let assignments = change.cells.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
+            if cells.isEmpty { return "SELECT 1 FROM \(table) WHERE \(id) = ?" }
+            let assignments = cells.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
             return "UPDATE \(table) SET \(assignments) WHERE \(id) = ?"
         case .delete:
             return "DELETE FROM \(table) WHERE \(id) = ?"

@@ -21,13 +21,17 @@ final class TableShape: Sendable {
         /// The name as the change log's JSON key, with its colon (`"name":`): written once per cell
         /// logged, so escaped once here.
         let logKey: [UInt8]
+        /// The column's place among the table's columns in name order: a change's cells are sorted
+        /// by it, an integer compared where names were (the same order, and far cheaper per row).
+        let order: Int
 
-        init(name: String, quoted: String, defaultSQL: String?, isGenerated: Bool) {
+        init(name: String, quoted: String, defaultSQL: String?, isGenerated: Bool, order: Int) {
             self.name = name
             self.quoted = quoted
             self.defaultSQL = defaultSQL
             self.isGenerated = isGenerated
             self.logKey = ChangeLogCoding.jsonString(name) + [UInt8(ascii: ":")]
+            self.order = order
         }
     }
 
@@ -98,12 +102,13 @@ final class TableShape: Sendable {
         var idColumn: Column?
         var idType = ""
         var primaryKeyColumns = 0
-        for row in rows {
+        let listed = rows.filter { $0[0].text != nil && ($0[4].integer ?? 0) != 1 }
+        let order = Dictionary(uniqueKeysWithValues: listed.compactMap { $0[0].text }.sorted().enumerated().map { ($1, $0) })
+        for row in listed {
             guard let columnName = row[0].text else { continue }
             let hidden = row[4].integer ?? 0
-            if hidden == 1 { continue }
             let column = Column(name: columnName, quoted: quote(columnName), defaultSQL: row[3].text,
-                                isGenerated: hidden != 0)
+                                isGenerated: hidden != 0, order: order[columnName] ?? 0)
             if (row[2].integer ?? 0) > 0 { primaryKeyColumns += 1 }
             if columnName.lowercased() == "id" {
                 idColumn = column

@@ -137,7 +137,7 @@ import TesseraSDK
             .text("bell \u{07} nul \u{0} esc \u{1B}"), .text("žluťoučký kůň 🐎"), .blob([]), .blob([0, 1, 254, 255]),
         ]
         let columns = values.indices.map { i in
-            TableShape.Column(name: String(format: "c%02d", i), quoted: "", defaultSQL: nil, isGenerated: false)
+            TableShape.Column(name: String(format: "c%02d", i), quoted: "", defaultSQL: nil, isGenerated: false, order: i)
         }
         let text = ChangeLogCoding.cellsText(columns, values)
         var members: [String: JSONValue] = [:]

@@ -128,6 +128,40 @@ import TesseraStorage
         #expect(try await f.rows("SELECT label FROM tags WHERE id = 't'") == [["label": .text("x")]])
     }
 
+    @Test func adjacentChangesNamingOtherColumnsEachBindTheirOwn() async throws {
+        // Each change as many columns as the one before but other ones (a row's names are looked
+        // for among the row before's first): each must run its own statement with its own values.
+        let f = try Fixture()
+        try await f.storage.write {
+            $0.put("notes", id: "a", ["title": "A"])
+            $0.put("notes", id: "b", ["stars": 2])
+            $0.put("notes", id: "c", ["body": "C", "stars": 3])
+            $0.put("notes", id: "d", ["stars": 4, "title": "D"])
+            $0.patch("notes", id: "a", ["body": "a"])
+            $0.patch("notes", id: "b", ["title": "B"])
+        }
+        let rows = try await f.rows("SELECT id, title, body, stars FROM notes ORDER BY id")
+        #expect(rows == [
+            ["id": .text("a"), "title": .text("A"), "body": .text("a"), "stars": .null],
+            ["id": .text("b"), "title": .text("B"), "body": .null, "stars": .integer(2)],
+            ["id": .text("c"), "title": .text("untitled"), "body": .text("C"), "stars": .integer(3)],
+            ["id": .text("d"), "title": .text("D"), "body": .null, "stars": .integer(4)],
+        ])
+    }
+
+    @Test func aColumnGivenTwiceIsRefusedWhereTheRowBeforeGaveItOnce() async throws {
+        let f = try Fixture()
+        let twice = await pluginError {
+            try await f.storage.write {
+                $0.put("notes", id: "n1", ["title": "a", "stars": 1])
+                $0.put("notes", id: "n2", ["title": "b", "TITLE": "c"])
+            }
+        }
+        #expect(twice?.code == .invalidInput)
+        #expect(twice?.field == "notes.title")
+        #expect(try await f.count("notes") == 0)
+    }
+
     @Test func unknownTableIsInvalidInputNamingIt() async throws {
         let f = try Fixture()
         let error = await pluginError { try await f.storage.write { $0.put("nope", id: "1", [:]) } }

@@ -93,7 +93,8 @@ extension JSONValue {
                 raw[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             }
-            out.append(contentsOf: raw[first...])
+            // As typed bytes: appending the raw slice took Array's generic path, byte by byte.
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[first...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -103,32 +104,39 @@ extension JSONValue {
     /// else, non-ASCII included, is copied as its UTF-8 bytes.
     private static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { bytes in
-            guard needsEscaping(bytes) else {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let byte = bytes[i]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                runStart = i + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
-                }
-            }
-            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        // A native string's bytes are read where they are; only a bridged one is copied first
+        // (a copy to call the mutating `withUTF8` on retained and released every string).
+        if s.utf8.withContiguousStorageIfAvailable({ writeStringBytes($0, to: &out) }) == nil {
+            var s = s
+            s.withUTF8 { writeStringBytes($0, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The bytes of a JSON string between its quotes, escaped where they must be.
+    private static func writeStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard needsEscaping(bytes) else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        var runStart = 0
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            runStart = i + 1
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
+            }
+        }
+        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
     /// Appends `text` as a JSON string, quotes included: the bytes ``serialized()`` writes for
@@ -136,6 +144,20 @@ extension JSONValue {
     @_spi(TesseraHost)
     public static func appendString(_ text: String, to out: inout [UInt8]) {
         writeString(text, to: &out)
+    }
+
+    /// Appends the bytes ``serialized()`` writes for `.integer(value)`. Host-only (the change log
+    /// writes its integer cells with it, without a `String` per number), hence SPI.
+    @_spi(TesseraHost)
+    public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        appendDigits(of: value, to: &out)
+    }
+
+    /// Appends the bytes ``serialized()`` writes for `.number(value)`, for a finite `value`.
+    /// Host-only (the change log's real cells), hence SPI.
+    @_spi(TesseraHost)
+    public static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        writeNumber(value, to: &out)
     }
 
     /// Whether `bytes` hold a byte a JSON string must escape: a control character (below 0x20), a
@@ -146,14 +168,19 @@ extension JSONValue {
     /// bytes above one already found), so the answer is too. SPI for the host's tests.
     @_spi(TesseraHost)
     public static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func below(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
         var offset = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
+            func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            // Four words, then one branch: a branch per test per word was most of the scan's cost.
+            while offset + 32 <= bytes.count {
+                let marks = escapeMarks(word(offset)) | escapeMarks(word(offset + 8))
+                    | escapeMarks(word(offset + 16)) | escapeMarks(word(offset + 24))
+                if marks != 0 { return true }
+                offset += 32
+            }
             while offset + 8 <= bytes.count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                if below(word, 0x20) || below(word ^ (ones &* 0x22), 1) || below(word ^ (ones &* 0x5C), 1) { return true }
+                if escapeMarks(word(offset)) != 0 { return true }
                 offset += 8
             }
         }
@@ -163,6 +190,14 @@ extension JSONValue {
             offset += 1
         }
         return false
+    }
+
+    /// The top bit of each byte of `word` that is below 0x20, a quote or a backslash, set (and
+    /// perhaps of bytes above a marked one, where a borrow ran on: zero exactly when none is).
+    private static func escapeMarks(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+        return ((word &- ones &* 0x20) & ~word | (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
     }
 }
 
