@@ -44,3 +44,18 @@ func progress(_ what: String) {
 /// The `echo` input the dispatch, isolation and C-ABI benchmarks send (191 bytes): what the
 /// example plugin's `echo` and the C-ABI plugins' accept.
 let echoInputJSON = #"{"id":"3f2b8c1e-9a4d-4e2f-8b7a-1c2d3e4f5a6b","title":"Groceries at the market","amount":12550,"date":"2026-03-02","tags":["food","weekly","cash"],"note":"paid in cash, receipt in the drawer"}"#
+
+/// Runs one piece of a benchmark alone on the main thread, before anything starts a thread, and
+/// exits: `tessera-bench COMMAND PIECE COUNT`, for valgrind's instruction count (the difference of
+/// two counts ÷ their difference is the piece's instructions per run). An error is printed and
+/// exits with 2.
+func runAloneForValgrind(_ command: String, defaultCount: Int, _ body: (_ piece: String, _ count: Int) throws -> Void) -> Never {
+    let a = CommandLine.arguments
+    do {
+        try body(a.count > 2 ? a[2] : "", a.count > 3 ? Int(a[3]) ?? defaultCount : defaultCount)
+    } catch {
+        FileHandle.standardError.write(Data("tessera-bench \(command): \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}

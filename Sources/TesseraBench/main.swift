@@ -38,28 +38,10 @@ if which == "host-child" {
     try await hostChild(library: a[2], manifest: a[3], scratch: a[4], count: Int(a[5]) ?? 10)
     exit(0)
 }
-// Before anything starts a thread: `codable-only` runs under valgrind (CodableBenchmark.swift).
-if which == "codable-only" {
-    let a = CommandLine.arguments
-    do {
-        try codableOnly(a.count > 2 ? a[2] : "", count: a.count > 3 ? Int(a[3]) ?? 1_000 : 1_000)
-    } catch {
-        FileHandle.standardError.write(Data("tessera-bench codable-only: \(error)\n".utf8))
-        exit(2)
-    }
-    exit(0)
-}
-// Before anything starts a thread too, for valgrind (StorageBenchmark.swift).
-if which == "storage-only" {
-    let a = CommandLine.arguments
-    do {
-        try storageOnly(a.count > 2 ? a[2] : "", rows: a.count > 3 ? Int(a[3]) ?? 10_000 : 10_000)
-    } catch {
-        FileHandle.standardError.write(Data("tessera-bench storage-only: \(error)\n".utf8))
-        exit(2)
-    }
-    exit(0)
-}
+// Before anything starts a thread: pieces run alone under valgrind (CodableBenchmark.swift,
+// StorageBenchmark.swift).
+if which == "codable-only" { runAloneForValgrind(which, defaultCount: 1_000) { try codableOnly($0, count: $1) } }
+if which == "storage-only" { runAloneForValgrind(which, defaultCount: 10_000) { try storageOnly($0, rows: $1) } }
 if which == "codable" {
     try reportCodableBenchmark(rounds: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200)
     exit(0)
