@@ -349,19 +349,20 @@ public final class SQLitePluginStorage: PluginStorage {
             // name the same columns, and finding a name among a few is cheaper than hashing it.
             // (Their indices, not a slice: a slice would hold the cells' buffer, and each append
             // below would copy it.)
-            let recent: Range<Int>
+            let shape: TableShape, recent: Range<Int>
             if let lastShape, lastShape.name == table {
-                recent = plan.changes.last?.cells ?? 0..<0
+                (shape, recent) = (lastShape.shape, plan.changes.last?.cells ?? 0..<0)
             } else {
-                lastShape = (table, try self.shape(of: table, connection: connection))
-                recent = 0..<0
+                (shape, recent) = (try self.shape(of: table, connection: connection), 0..<0)
+                lastShape = (table, shape)
             }
-            let shape = lastShape!.shape
             if id.isEmpty {
                 throw PluginError(.invalidInput, "a row id must not be empty (table \(shape.name))", field: "\(table).id")
             }
+            // Room for as many cells per change as the first one with any has; past that the array
+            // grows as arrays do.
+            if plan.cells.isEmpty { plan.cells.reserveCapacity(values.count * batch.changes.count) }
             let first = plan.cells.count
-            plan.cells.reserveCapacity(first + values.count * (batch.changes.count - plan.changes.count))
             for (name, value) in values {
                 if let column = Self.column(named: name, among: recent, of: plan.cells) ?? shape.declaredColumns[name], !column.isGenerated {
                     plan.cells.append(Cell(column: column, value: value))
