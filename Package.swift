@@ -58,6 +58,9 @@ let package = Package(
         // port (NIOCore), a request cut short told apart from a bug (NIOHTTP1), a graceful stop
         // (ServiceLifecycle), its log lines routed to the host's log (Logging).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTP/1 request and response parts as a channel handler sees them (NIOHTTPTypes): the
+        // edge's own endpoints answered on the event loop.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The hub's PostgreSQL store (DESIGN.md §7, §9): several hub replicas over one database.
@@ -126,8 +129,10 @@ let package = Package(
             "TesseraRuntime", "TesseraManifest", "TesseraLoader", "TesseraSchema", "TesseraClock", "TesseraNotifications",
             "TesseraEvents", "TesseraLocation", "TesseraHub", "TesseraSync", "TesseraFiles", "TesseraSystem", sdk,
             .product(name: "Hummingbird", package: "hummingbird"),
-            // The HTTP/1 connections run on their event loops (Server/EventLoopConnections.swift).
+            // The host's own endpoints answered in the connection's pipeline, on its event loop
+            // (Server/EdgeHTTP1Channel.swift, Server/HostEndpointsOnTheLoop.swift).
             .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             // OwnTracks over MQTT: the subscriber's connection (Location/MQTT).

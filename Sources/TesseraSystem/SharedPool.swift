@@ -10,5 +10,9 @@ public func onSharedPool<Result, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ work: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
-    try await withTaskExecutorPreference(globalConcurrentExecutor, isolation: isolation, operation: work)
+    // A task that prefers no executor already runs such work on the shared pool. A preference
+    // pushed anyway would be read, under the task's status lock, at every suspension inside
+    // `work`: 0.9 µs of an HTTP call's 9 µs through the edge (docs/benchmarks.md, 2026-12-02).
+    guard withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor != nil }) else { return try await work() }
+    return try await withTaskExecutorPreference(globalConcurrentExecutor, isolation: isolation, operation: work)
 }

@@ -40,7 +40,7 @@ import TesseraSDK
             #expect(probe["generation"] == 1)
             #expect(probe["retiredGenerations"] == 0)
             #expect(probe["grants"] == ["clock": [:], "notifications": [:], "events": [:]])
-            #expect(probe["operations"] == ["echo", "fail", "crash", "whoami", "admin-only", "notify", "publish"])
+            #expect(probe["operations"] == ["echo", "fail", "crash", "whoami", "admin-only", "notify", "publish", "hold"])
             #expect(probe["ui"] == ["title": "Probe", "titles": [:], "url": "/ui/test.probe/"])
             #expect(probe["history"]?.arrayValue?.isEmpty == false)  // an admin sees the history
             let broken = try #require(plugins.first { $0["id"] == .string(BrokenPlugin.id) })

@@ -48,6 +48,13 @@ final class ProbePlugin: Plugin {
                 key: title, title: title, body: "from the probe", payload: [:], schedule: .at(clock.now())))
             return ["ok": true]
         }
+        // Answers once the test lets it (``HeldCalls``): a request a connection's task is still
+        // answering, for as long as a test needs. A name no test holds answers at once.
+        context.onOperation("hold") { call in
+            counter.increment()
+            await HeldCalls.shared.wait(for: call.input["name"]?.stringValue ?? "")
+            return ["released": true]
+        }
         context.onOperation("publish") { call in
             try await context.capability(.events).publish("pinged", call.input)
             return ["ok": true]
@@ -87,7 +94,37 @@ final class ProbePlugin: Plugin {
             ["name": "admin-only", "input": object, "output": object, "roles": ["admin"]],
             ["name": "notify", "input": ["type": "object", "properties": ["title": ["type": "string"]]] as [String: Any], "output": object],
             ["name": "publish", "input": object, "output": object],
+            ["name": "hold", "input": ["type": "object", "properties": ["name": ["type": "string"]]] as [String: Any], "output": object],
         ]
+    }
+}
+
+/// The `hold` calls a test holds: a held name's calls wait until the test releases it.
+final class HeldCalls: Sendable {
+    static let shared = HeldCalls()
+    private let state = Mutex<(held: Set<String>, waiting: [String: [CheckedContinuation<Void, Never>]])>(([], [:]))
+
+    /// From now, calls of `hold` with this name wait for ``release(_:)``.
+    func hold(_ name: String) { state.withLock { _ = $0.held.insert(name) } }
+
+    /// Lets the name's waiting calls answer, and any later ones at once.
+    func release(_ name: String) {
+        let waiting = state.withLock { state in
+            state.held.remove(name)
+            return state.waiting.removeValue(forKey: name) ?? []
+        }
+        for call in waiting { call.resume() }
+    }
+
+    func wait(for name: String) async {
+        await withCheckedContinuation { call in
+            let answerNow = state.withLock { state in
+                guard state.held.contains(name) else { return true }
+                state.waiting[name, default: []].append(call)
+                return false
+            }
+            if answerNow { call.resume() }
+        }
     }
 }
 

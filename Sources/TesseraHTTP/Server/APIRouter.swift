@@ -52,7 +52,7 @@ enum APIRouter {
             router.addRoutes(RouteTable.feature { HubMailRoutes.add(to: &$0, routes: routes, mailSink: host.deployment.mail != nil) })
         }
         return EdgeResponder(router: router, layers: layers, operationCall: plugins.call,
-                             shortcut: configuration.operationShortcut, onEdgeThreads: configuration.ownThreads)
+                             shortcut: configuration.operationShortcut)
     }
 
     /// The middlewares of every route (the list at the top).

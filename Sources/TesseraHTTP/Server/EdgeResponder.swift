@@ -1,5 +1,4 @@
 import Hummingbird
-import TesseraSystem
 
 /// The HTTP API's responder: the router (``APIRouter``), with one shortcut in front of it for the
 /// request a deployment serves most, a plugin operation (`POST /v1/plugins/{id}/ops/{op}`).
@@ -11,11 +10,7 @@ import TesseraSystem
 /// `tessera-bench http` (docs/benchmarks.md). The shortcut takes only the canonical form of the
 /// path (no empty, `.` or `..` segment, no trailing slash); anything else goes to the router,
 /// which answers it as it always did.
-///
-/// It also decides where a request runs. A connection's task runs on its event loop
-/// (``EventLoopHTTP1Channel``); the host's own endpoints (``hostsOwn``) are answered there, and
-/// every other request is handled back on Swift's shared pool, where plugin code and work that
-/// holds a thread (a SQLite write, a password hash) belong.
+
 struct EdgeResponder: HTTPResponder {
     typealias Context = APIRequestContext
     typealias Handler = @Sendable (Request, APIRequestContext) async throws -> Response
@@ -27,9 +22,6 @@ struct EdgeResponder: HTTPResponder {
     let operationEndpoint: String
     /// Whether the shortcut is taken (``HTTPConfiguration/operationShortcut``).
     let shortcut: Bool
-    /// Whether connections run on threads of their own (``HTTPConfiguration/ownThreads``), so
-    /// that all but the host's own endpoints must go back to the shared pool.
-    let onEdgeThreads: Bool
 
     /// - Parameters:
     ///   - layers: the middlewares the router applies to its routes; the shortcut runs them as one
@@ -37,9 +29,8 @@ struct EdgeResponder: HTTPResponder {
     ///   - operationCall: the handler the router has for `POST /v1/plugins/:id/ops/:op`.
     ///   - shortcut: `false` sends every request through the router.
     init(router: Router<APIRequestContext>, layers: EdgeLayers,
-         operationCall: @escaping Handler, shortcut: Bool = true, onEdgeThreads: Bool = false) {
+         operationCall: @escaping Handler, shortcut: Bool = true) {
         self.shortcut = shortcut
-        self.onEdgeThreads = onEdgeThreads
         self.router = router.buildResponder()
         self.operationCall = { request, context in try await layers.run(request, context, operationCall) }
         operationEndpoint = RouterPath(Self.operationRoute).description
@@ -48,18 +39,12 @@ struct EdgeResponder: HTTPResponder {
     /// The route the shortcut stands in for, as the router declares it.
     static let operationRoute = "/v1/plugins/:id/ops/:op"
 
-    /// What answers while in-process plugins hold every thread of the shared pool: the probes, the
-    /// metrics and the list of plugins, which ask nothing of a plugin and nothing that blocks.
+    /// What answers while in-process plugins hold every thread of the shared pool
+    /// (``HostEndpointsOnTheLoop``): the probes, the metrics and the list of plugins, which ask
+    /// nothing of a plugin and nothing that blocks.
     static let hostsOwn: Set<String> = ["/healthz", "/readyz", "/metrics", "/v1/plugins"]
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard onEdgeThreads, !(Self.hostsOwn.contains(request.uri.path) && (request.method == .get || request.method == .head)) else {
-            return try await route(request, context: context)
-        }
-        return try await onSharedPool { try await route(request, context: context) }
-    }
-
-    private func route(_ request: Request, context: Context) async throws -> Response {
         guard shortcut, request.method == .post, let (plugin, operation) = Self.operationPath(request.uri.path) else {
             return try await router.respond(to: request, context: context)
         }

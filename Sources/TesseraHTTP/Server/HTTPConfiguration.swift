@@ -20,11 +20,12 @@ public struct HTTPConfiguration: Sendable {
     /// to measure what that saves (`tessera-bench http` runs the edge both ways). The answers are
     /// the same either way.
     public var operationShortcut = true
-    /// Whether connections are served from threads Swift's shared pool never lends to plugin code
-    /// (accepted on ``HTTPServer/edgeThreads``, each run on the event loop that reads it), so that
-    /// the probes and the plugin list answer while in-process plugins hold every thread of the
-    /// shared pool (issue 43). Every other request is handled back on that pool. On, except to
-    /// measure what it costs (`tessera-bench http`: the edge with every connection on the pool).
+    /// Whether connections are accepted on threads Swift's shared pool never lends to plugin code
+    /// (``HTTPServer/edgeThreads``) and the probes, the metrics and the plugin list answered on
+    /// the event loop that reads the connection (``HostEndpointsOnTheLoop``), so that they answer
+    /// while in-process plugins hold every thread of the shared pool (issue 43). Every other
+    /// request runs on that pool either way. On, except to measure what it costs (`tessera-bench
+    /// http`: the edge with Hummingbird's plain HTTP/1 server, all on the pool).
     public var ownThreads = true
 
     /// A token-bucket limit: `burst` requests at once, refilled at `perSecond`.

@@ -32,11 +32,10 @@ public final class HTTPServer: Sendable {
     let streams = StreamHub()
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
     /// The threads every server of this process accepts its connections on, one per core and at
-    /// least two: never lent to plugin code. Each connection's task then runs on the event loop
-    /// that reads its socket (``EventLoopHTTP1Channel``), also never lent to plugin code, so the
-    /// host's own endpoints answer while in-process plugins hold every thread of Swift's shared
-    /// pool. What a request asks of the host beyond those endpoints runs back on that pool
-    /// (``EdgeResponder``).
+    /// least two: never lent to plugin code, so connections are accepted while in-process plugins
+    /// hold every thread of Swift's shared pool. The host's own endpoints are then answered on
+    /// the event loop that reads the connection (``HostEndpointsOnTheLoop``), every other request
+    /// in the connection's task on the shared pool (``EdgeHTTP1Channel``).
     static let edgeThreads = ThreadPoolExecutor(name: "tessera-edge", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(host: any HostAPI, tokens: TokenStore, configuration: HTTPConfiguration, hub: HubStore? = nil, hubFiles: HubFiles? = nil) {
@@ -61,9 +60,12 @@ public final class HTTPServer: Sendable {
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
+        let responder = responder()
         let app = Application(
-            responder: responder(),
-            server: configuration.ownThreads ? .http1OnEventLoops(configuration: http1) : .http1(configuration: http1),
+            responder: responder,
+            server: configuration.ownThreads
+                ? .edgeHTTP1(configuration: http1, responder: responder, maxBodyBytes: configuration.maxBodyBytes)
+                : .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
@@ -72,8 +74,8 @@ public final class HTTPServer: Sendable {
             logger: logger)
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
         let group = ServiceGroup(services: [app], logger: logger)
-        // The server runs on the edge's threads, each connection's task on its event loop; the
-        // responder sends all but the host's own endpoints back to the pool.
+        // The server accepts on the edge's threads; each connection's task runs on the shared
+        // pool, the host's own endpoints on the connection's event loop (EdgeHTTP1Channel).
         let task = Task(executorPreference: configuration.ownThreads ? Self.edgeThreads : nil) {
             defer { portSink.finish() }
             try await group.run()
