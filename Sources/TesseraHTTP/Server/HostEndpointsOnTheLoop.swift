@@ -65,7 +65,7 @@ final class HostEndpointsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        receive(unwrapInboundIn(data), context: context)
+        receive(unwrapInboundIn(data), as: data, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -86,8 +86,10 @@ final class HostEndpointsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandle
         if let request = own, !request.complete { own = nil }
     }
 
-    /// - Parameter fromHeld: the part is one that was held, handled now in its turn.
-    private func receive(_ part: HTTPRequestPart, context: ChannelHandlerContext, fromHeld: Bool = false) {
+    /// - Parameters:
+    ///   - wrapped: the part as it came, passed on as it is (wrapping it again boxes a head anew).
+    ///   - fromHeld: the part is one that was held, handled now in its turn.
+    private func receive(_ part: HTTPRequestPart, as wrapped: NIOAny? = nil, context: ChannelHandlerContext, fromHeld: Bool = false) {
         if var request = own, !request.complete {
             // The rest of this handler's own request.
             own = nil
@@ -111,7 +113,7 @@ final class HostEndpointsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandle
             }
             passedOn += 1
         }
-        context.fireChannelRead(wrapInboundOut(part))
+        context.fireChannelRead(wrapped ?? wrapInboundOut(part))
     }
 
     /// Whether the request is one this handler answers: a `GET` or `HEAD` of the host's own endpoints.
