@@ -35,8 +35,9 @@ struct WrkResult {
 ///
 /// The edge runs twice: as served (a plugin operation's call skips the router's look-up,
 /// ``HTTPConfiguration/operationShortcut``) and with every request through the router, so what
-/// the shortcut saves is read from the same run, and a third time with every connection on
-/// Swift's shared pool (``HTTPConfiguration/ownThreads`` off), so what keeping connections off
+/// the shortcut saves is read from the same run, and a third time on Hummingbird's plain HTTP/1
+/// server (``HTTPConfiguration/ownThreads`` off: accepted on the shared pool, the host's own
+/// endpoints not answered on the loop), so what the promise that they answer while plugins hold
 /// that pool costs is read too. Another series runs ``KeptWorkRoute`` on the plain server: the
 /// work any edge must do for the call, without Tessera's runtime.
 func httpBenchmark(deploymentFile: String, scratch: String, seconds: Int) async throws

@@ -336,8 +336,8 @@ if which == "http" || which == "all" {
         print("    the edge with every request through the router: \(rate(r.routed.requestsPerSecond)), "
               + String(format: "server CPU per request %.1f µs; shortcut ÷ router, req/s %.2f, CPU %.2f", r.routed.cpuMicrosPerRequest,
                        r.edge.requestsPerSecond / r.routed.requestsPerSecond, r.edge.cpuMicrosPerRequest / r.routed.cpuMicrosPerRequest))
-        print("    the edge with every connection on Swift's shared pool: \(rate(r.pooled.requestsPerSecond)), "
-              + String(format: "server CPU per request %.1f µs, context switches %.2f; on their event loops ÷ on the pool, req/s %.2f, CPU %.2f",
+        print("    the edge on Hummingbird's plain HTTP/1 server (accepted on the pool, no endpoint answered on the loop): \(rate(r.pooled.requestsPerSecond)), "
+              + String(format: "server CPU per request %.1f µs, context switches %.2f; as served ÷ this, req/s %.2f, CPU %.2f",
                        r.pooled.cpuMicrosPerRequest, r.pooled.contextSwitchesPerRequest,
                        r.edge.requestsPerSecond / r.pooled.requestsPerSecond, r.edge.cpuMicrosPerRequest / r.pooled.cpuMicrosPerRequest))
         print("    the plain route doing the kept work (token's SHA-256, body parsed, validated, decoded, answer encoded; no runtime): \(rate(r.kept.requestsPerSecond)), "

@@ -124,8 +124,9 @@ final class HostEndpointsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // The connection's task answering one of the requests passed on to it.
-        if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
+        // The connection's task answering one of the requests passed on to it (or refusing what
+        // could not be parsed as one: never below none).
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
     }
 
