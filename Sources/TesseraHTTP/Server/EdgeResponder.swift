@@ -10,7 +10,6 @@ import Hummingbird
 /// `tessera-bench http` (docs/benchmarks.md). The shortcut takes only the canonical form of the
 /// path (no empty, `.` or `..` segment, no trailing slash); anything else goes to the router,
 /// which answers it as it always did.
-
 struct EdgeResponder: HTTPResponder {
     typealias Context = APIRequestContext
     typealias Handler = @Sendable (Request, APIRequestContext) async throws -> Response
