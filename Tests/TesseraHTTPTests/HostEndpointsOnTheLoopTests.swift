@@ -57,7 +57,7 @@ import TesseraTestFixtures
             _ = RawHTTPClient.send(fd, Self.call("hold", #"{"name": "\#(name)"}"#, token: server.adminToken)
                 + Self.get("/healthz") + Self.get("/v1/plugins", token: server.adminToken))
             // The call has reached the plugin, and the requests behind it have been read with it.
-            while server.calls.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            await HeldCalls.shared.arrival(of: name)
             var waiting = [UInt8](repeating: 0, count: 16)
             #expect(recv(fd, &waiting, waiting.count, Int32(MSG_DONTWAIT)) == -1, "an answer came before the held call's")
 

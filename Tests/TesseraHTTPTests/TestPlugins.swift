@@ -102,7 +102,8 @@ final class ProbePlugin: Plugin {
 /// The `hold` calls a test holds: a held name's calls wait until the test releases it.
 final class HeldCalls: Sendable {
     static let shared = HeldCalls()
-    private let state = Mutex<(held: Set<String>, waiting: [String: [CheckedContinuation<Void, Never>]])>(([], [:]))
+    private let state = Mutex<(held: Set<String>, waiting: [String: [CheckedContinuation<Void, Never>]],
+                                watchers: [String: [CheckedContinuation<Void, Never>]])>(([], [:], [:]))
 
     /// From now, calls of `hold` with this name wait for ``release(_:)``.
     func hold(_ name: String) { state.withLock { _ = $0.held.insert(name) } }
@@ -118,12 +119,25 @@ final class HeldCalls: Sendable {
 
     func wait(for name: String) async {
         await withCheckedContinuation { call in
-            let answerNow = state.withLock { state in
-                guard state.held.contains(name) else { return true }
+            let (answerNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                guard state.held.contains(name) else { return (true, []) }
                 state.waiting[name, default: []].append(call)
-                return false
+                return (false, state.watchers.removeValue(forKey: name) ?? [])
             }
             if answerNow { call.resume() }
+            for watcher in watchers { watcher.resume() }
+        }
+    }
+
+    /// Returns once a call of the held `name` waits (at once if one does already).
+    func arrival(of name: String) async {
+        await withCheckedContinuation { watcher in
+            let now = state.withLock { state in
+                guard state.waiting[name]?.isEmpty ?? true else { return true }
+                state.watchers[name, default: []].append(watcher)
+                return false
+            }
+            if now { watcher.resume() }
         }
     }
 }
