@@ -22,16 +22,18 @@ public enum ManifestReader {
     ///
     /// With `checked`, bytes that passed under this host build before are not checked against the
     /// manifest schema again, and their schemas are compiled when first used; bytes that pass now
-    /// are recorded there (``CheckedManifests``).
+    /// are recorded there (``CheckedManifests``). `recorded` says the caller found these bytes'
+    /// record there already (the catalog took the file's id from it), so it is not looked for
+    /// again: looking hashes the whole file.
     public static func read(file: String, content: Data, document: JSONValue? = nil,
-                            checked: CheckedManifests? = nil) throws(ManifestError) -> PluginManifest {
+                            checked: CheckedManifests? = nil, recorded: Bool = false) throws(ManifestError) -> PluginManifest {
         // Kept under the absolute path: a relative one is resolved against the current folder
         // (the `ui` folder is made absolute from it), which may change between two reads.
         let key = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         if let kept = ManifestCache.manifest(file: key, content: content) { return kept }
         let parsed: JSONValue
         if let document { parsed = document } else { parsed = try JSONDocument.parse(content, file: file) }
-        let passedBefore = checked?.passed(content) ?? false
+        let passedBefore = recorded || (checked?.passed(content) ?? false)
         let manifest = try decode(parsed, file: file, passedBefore: passedBefore)
         if !passedBefore { checked?.record(content, id: manifest.id) }
         ManifestCache.keep(manifest, file: key, content: content)

@@ -18,11 +18,13 @@ struct ManifestCatalog {
     }
 
     /// A file that names an id: its bytes and their JSON, read once when the catalog looks (the
-    /// JSON only if the id came from parsing it rather than from its record).
+    /// JSON only if the id came from parsing it rather than from its record, which also says the
+    /// bytes passed before).
     private struct Candidate {
         let file: String
         let content: Data
         let document: JSONValue?
+        var recorded: Bool { document == nil }
     }
 
     /// The files that name each id, in the order they are read.
@@ -73,7 +75,7 @@ struct ManifestCatalog {
             let file = candidate.file
             do {
                 let manifest = try ManifestReader.read(file: file, content: candidate.content, document: candidate.document,
-                                                           checked: checked)
+                                                       checked: checked, recorded: candidate.recorded)
                 if case .valid(let existing) = entry {
                     entry = .invalid(file: file, error: ManifestError(file: file, path: "$.id", expected: "an id no other manifest uses",
                                                                       found: "'\(manifest.id)', also in \(existing.file)"))

@@ -80,6 +80,36 @@ extension ManifestCatalogTests {
         #expect(ManifestCatalog(directories: [ws.root]).ids == ["dev.test.parsed"])
     }
 
+    /// The record a file's id came from also says its bytes passed: reading the manifest then does
+    /// not hash the file again to look for it. (The record taken away after the listing shows it:
+    /// a read that looked would find none, check the file in full and write the record anew.)
+    @Test func aManifestListedFromItsRecordIsReadWithoutLookingForTheRecordAgain() throws {
+        let ws = FixtureWorkspace("catalog-recorded-once")
+        let file = ws.addManifest(id: "dev.test.once", library: "/nowhere/libOnce.so")
+        let checked = try #require(CheckedManifests(folder: ws.root + "/checked"))
+        let content = try #require(FileManager.default.contents(atPath: file))
+        checked.record(content, id: "dev.test.once")
+        let catalog = ManifestCatalog(directories: [ws.root], checked: checked)
+        #expect(unlink(checked.path(for: content)) == 0)
+
+        guard case .valid(let manifest) = catalog.entry(for: "dev.test.once") else {
+            Issue.record("the recorded manifest is valid")
+            return
+        }
+        #expect(manifest.id == "dev.test.once")
+        #expect(checked.recordedID(of: content) == nil)
+
+        // Listed by parsing (no record): checked in full, and recorded. (The same bytes in another
+        // folder: the reader's in-memory cache knows a file by its path too.)
+        let again = FixtureWorkspace("catalog-recorded-once-again")
+        try content.write(to: URL(fileURLWithPath: again.root + "/dev.test.once.json"))
+        guard case .valid = ManifestCatalog(directories: [again.root], checked: checked).entry(for: "dev.test.once") else {
+            Issue.record("the parsed manifest is valid")
+            return
+        }
+        #expect(checked.recordedID(of: content) == "dev.test.once")
+    }
+
     @Test func onlyJSONFilesDirectlyInTheFolderAreListedInOrder() throws {
         let ws = FixtureWorkspace("catalog-names")
         for name in ["b.json", "a.json", "notes.txt", "c.json.bak"] { Fixtures.write("{}", to: ws.root + "/" + name) }
