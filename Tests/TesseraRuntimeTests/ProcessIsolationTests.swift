@@ -10,22 +10,9 @@ import TesseraTestFixtures
 /// (`tessera-plugin-runner`), with its capability calls answered by the host; crashes and
 /// runaway calls contained, restarts on the host's clock, quarantine after a crash loop.
 @Suite(.hangWatchdog) struct ProcessIsolationTests {
-    /// Every process that runs the fixture's C constructor appends its pid here (children inherit
-    /// the variable).
-    static let constructorLog: String = {
-        let path = Fixtures.temporaryDirectory("constructor-log") + "/pids"
-        setenv("TESSERA_FIXTURE_CONSTRUCTOR_FILE", path, 1)
-        return path
-    }()
-
-    static var constructorPIDs: [Int32] {
-        ((try? String(contentsOfFile: constructorLog, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
-    }
-
     /// A workspace with `fixture.isolated` in the process tier (storage, clock, notifications,
     /// events) and `fixture.good` in the host's process.
     func workspace(_ name: String) async throws -> FixtureWorkspace {
-        _ = Self.constructorLog
         let ws = FixtureWorkspace(name)
         let anyOp: [String: Any] = ["type": "object"]
         ws.addManifest(id: "fixture.isolated", library: try await PluginBuilder.library(.isolated)) { m in
