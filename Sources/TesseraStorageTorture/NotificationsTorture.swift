@@ -11,7 +11,12 @@ import TesseraClock
 import TesseraNotifications
 import TesseraSDK
 
-func deliverNotificationsUntilKilled(dataDirectory: String, count: Int, webhook: String) async -> Never {
+///
+/// With `lead`, it delivers at most `lead` notifications ahead of its reader: each newline on stdin
+/// allows one more (the end of stdin, any number). The test reads a line and allows one; without a
+/// bound, a tool that outran a test slowed by other work finished every notification before the
+/// test's kills were spent (in a suite run, three kills of eight landed).
+func deliverNotificationsUntilKilled(dataDirectory: String, count: Int, webhook: String, lead: Int? = nil) async -> Never {
     do {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let store = try NotificationStore(path: dataDirectory + "/notifications.sqlite")
@@ -29,7 +34,10 @@ func deliverNotificationsUntilKilled(dataDirectory: String, count: Int, webhook:
         let clock = VirtualClockSource(start: start)
         let scheduler = NotificationScheduler(store: store, clock: clock,
                                               settings: NotificationSettings(webhooks: [URL(string: webhook)!]))
+        var allowed = lead ?? Int.max
         while let due = try store.earliestDue() {
+            if allowed == 0 { allowed = allowanceFromStdin() }
+            if allowed != Int.max { allowed -= 1 }
             clock.set(to: due)
             try await scheduler.runDue(now: due)
             say("delivered \(Int(due.timeIntervalSince(origin)))")
@@ -40,5 +48,17 @@ func deliverNotificationsUntilKilled(dataDirectory: String, count: Int, webhook:
     } catch {
         FileHandle.standardError.write(Data("tessera-storage-torture notifications: \(error)\n".utf8))
         exit(1)
+    }
+}
+
+/// Blocks until stdin brings at least one newline; how many it brought (`Int.max` at its end).
+private func allowanceFromStdin() -> Int {
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return Int.max }
+        let newlines = buffer[..<n].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        if newlines > 0 { return newlines }
     }
 }

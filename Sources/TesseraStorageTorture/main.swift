@@ -1,5 +1,5 @@
 // tessera-storage-torture DBPATH START
-// tessera-storage-torture notifications DATADIR COUNT WEBHOOK-URL
+// tessera-storage-torture notifications DATADIR COUNT WEBHOOK-URL [LEAD]   (NotificationsTorture.swift)
 // tessera-storage-torture files DATADIR START          (FilesTorture.swift)
 //
 // Opens SQLitePluginStorage on DBPATH, migrates `items`, then writes batches numbered START,
@@ -17,8 +17,9 @@ import TesseraNotifications
 import TesseraSystem
 
 let arguments = CommandLine.arguments
-if arguments.count == 5, arguments[1] == "notifications", let count = Int(arguments[3]) {
-    await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4])
+if arguments.count == 5 || arguments.count == 6, arguments[1] == "notifications", let count = Int(arguments[3]) {
+    await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4],
+                                          lead: arguments.count == 6 ? Int(arguments[5]) : nil)
 }
 if arguments.count == 4, arguments[1] == "files", let start = Int(arguments[3]) {
     await putFilesUntilKilled(dataDirectory: arguments[2], start: start)

@@ -10,6 +10,9 @@ import TesseraSDK
 public struct PipedProcess: Sendable {
     public let pid: pid_t
     public let stdout: Int32
+    /// The test's end of the child's stdin, when asked for (``write(_:)``); otherwise the child
+    /// shares the test's.
+    public let stdin: Int32?
 
     public struct Status: Sendable, CustomStringConvertible {
         public let raw: Int32
@@ -18,15 +21,25 @@ public struct PipedProcess: Sendable {
         public var description: String { signal.map { "killed by signal \($0)" } ?? "exited with \(exitCode ?? -1)" }
     }
 
-    public init(_ executable: String, _ arguments: [String], stderrPath: String) throws {
+    /// Starts `executable`; with `writableStdin`, its stdin is a socket whose other end is
+    /// ``stdin`` (a socket, not a pipe: a write after the child died fails instead of raising
+    /// SIGPIPE in the test process).
+    public init(_ executable: String, _ arguments: [String], stderrPath: String, writableStdin: Bool = false) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw PluginError(.internal, "pipe failed: \(errno)") }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)  // dup2 onto stdout clears it in the child
+        var input: [Int32] = [-1, -1]
+        if writableStdin {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &input) == 0 else {
+                throw PluginError(.internal, "socketpair failed: \(errno)")
+            }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        if writableStdin { posix_spawn_file_actions_adddup2(&actions, input[1], STDIN_FILENO) }
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -37,12 +50,23 @@ public struct PipedProcess: Sendable {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(fds[1])
+        if writableStdin { close(input[1]) }
         guard rc == 0 else {
             close(fds[0])
+            if writableStdin { close(input[0]) }
             throw PluginError(.internal, "posix_spawn \(executable) failed: \(rc)")
         }
         self.pid = pid
         self.stdout = fds[0]
+        self.stdin = writableStdin ? input[0] : nil
+    }
+
+    /// Writes `text` to the child's stdin (``init(_:_:stderrPath:writableStdin:)``); a child that
+    /// is gone is not an error.
+    public func write(_ text: String) {
+        guard let stdin else { return }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(stdin, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     public func kill() { _ = Glibc.kill(pid, SIGKILL) }
@@ -53,7 +77,11 @@ public struct PipedProcess: Sendable {
         return Status(raw: status)
     }
 
-    public func closeOutput() { close(stdout) }
+    /// Closes the test's ends of the child's stdout and, if it has one, stdin.
+    public func closeOutput() {
+        close(stdout)
+        if let stdin { close(stdin) }
+    }
 }
 
 /// Reads lines from a file descriptor with blocking reads; `nil` at end of file.
