@@ -18,8 +18,12 @@ import TesseraSystem
 
 let arguments = CommandLine.arguments
 if arguments.count == 5 || arguments.count == 6, arguments[1] == "notifications", let count = Int(arguments[3]) {
-    await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4],
-                                          lead: arguments.count == 6 ? Int(arguments[5]) : nil)
+    let lead = arguments.count == 6 ? Int(arguments[5]) : nil
+    if arguments.count == 6, (lead ?? 0) < 1 {
+        FileHandle.standardError.write(Data("tessera-storage-torture notifications: LEAD is how many deliveries may run ahead of stdin's newlines, a whole number of at least 1, not '\(arguments[5])'\n".utf8))
+        exit(64)
+    }
+    await deliverNotificationsUntilKilled(dataDirectory: arguments[2], count: count, webhook: arguments[4], lead: lead)
 }
 if arguments.count == 4, arguments[1] == "files", let start = Int(arguments[3]) {
     await putFilesUntilKilled(dataDirectory: arguments[2], start: start)
