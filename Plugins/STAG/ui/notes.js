@@ -87,8 +87,9 @@ async function deleteNote(note, item) {
     return;
   }
   if (editing?.id === note.id) stopChanging();  // nothing left to change
-  $("notes-status").textContent = t("notes.deleted", { title: note.title });
+  // The list first, then the sentence: it is read out as the list already shows what it says.
   await showNotes();
+  $("notes-status").textContent = t("notes.deleted", { title: note.title });
   await afterChange();
 }
 
@@ -155,8 +156,9 @@ export function bindNotes(changed) {
     const changing = editing != null;
     stopChanging();
     $("note-subject").value = note.subject ?? "";  // the next note is often for the same subject
-    $("notes-status").textContent = t(changing ? "notes.changed" : "notes.added", { title: note.title });
+    // The list first, then the sentence: it is read out as the list already shows what it says.
     await showNotes();
+    $("notes-status").textContent = t(changing ? "notes.changed" : "notes.added", { title: note.title });
     await afterChange();
   });
 }

@@ -147,7 +147,8 @@ import TesseraTestFixtures
                 try page.type("Odevzdat úlohu 3", into: "note-title")
                 try page.type("Řazení haldou", into: "note-text")
                 try page.click("#note-form button[type=submit]")
-                try page.waitFor("document.querySelector(\"#notes section[data-subject='KMI/PRG'] li.note\")", "the note under PRG")
+                // The page says so once the list shows it (notes.js): the sentence is what to wait for.
+                try page.waitFor("document.getElementById('notes-status').textContent.includes('přidaná')", "the note added")
             }
             let note = try await text("document.querySelector(\"#notes section[data-subject='KMI/PRG']\").innerText")
             #expect(note.contains("Programování (KMI/PRG)") && note.contains("Odevzdat úlohu 3") && note.contains("Řazení haldou"), "\(note)")
@@ -185,7 +186,7 @@ import TesseraTestFixtures
             #expect(try await onThread { try page.fitsItsWidth() })
             try await onThread {
                 try page.click("#notes li.note button.delete")
-                try page.waitFor("!document.querySelector('#notes li.note')", "the note deleted")
+                try page.waitFor("document.getElementById('notes-status').textContent.includes('smazaná')", "the note deleted")
             }
             #expect(try await text("document.getElementById('notes-status').textContent") == "Poznámka „Odevzdat úlohu 4“ je smazaná.")
             #expect(try await text("document.getElementById('notes').textContent") == "Zatím žádné poznámky.")
