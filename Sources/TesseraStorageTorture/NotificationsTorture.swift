@@ -11,11 +11,11 @@ import TesseraClock
 import TesseraNotifications
 import TesseraSDK
 
-///
-/// With `lead`, it delivers at most `lead` notifications ahead of its reader: each newline on stdin
-/// allows one more (the end of stdin, any number). The test reads a line and allows one; without a
-/// bound, a tool that outran a test slowed by other work finished every notification before the
-/// test's kills were spent (in a suite run, three kills of eight landed).
+/// Delivers the notifications as the file's header says, until they are all delivered or the
+/// process is killed. With `lead`, at most `lead` deliveries ahead of its reader: each newline on
+/// stdin allows one more (the end of stdin, any number). The test reads a line and allows one;
+/// without a bound, a tool that outran a test slowed by other work finished every notification
+/// before the test's kills were spent (in a suite run, three kills of eight landed).
 func deliverNotificationsUntilKilled(dataDirectory: String, count: Int, webhook: String, lead: Int? = nil) async -> Never {
     do {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
