@@ -135,7 +135,7 @@ let package = Package(
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            // OwnTracks over MQTT: the subscriber's connection (Location/MQTT).
+            // The edge's event loops; OwnTracks over MQTT: the subscriber's connection (Location/MQTT).
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

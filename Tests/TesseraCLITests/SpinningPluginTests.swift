@@ -41,6 +41,12 @@ import TesseraTestFixtures
         #expect(plugins.status == 200)
         print("while \(spinning) calls spun: /healthz answered in \(askedPlugins - askedHealth), /v1/plugins in \(ContinuousClock.now - askedPlugins)")
         #expect(String(decoding: plugins.body, as: UTF8.self).contains("fixture.isolated"))
+        // A monitor goes on asking, each time on a connection of its own: connections are still
+        // taken after more have come than the server's queue of accepted ones holds (10) untaken.
+        for probe in 1...20 {
+            let again = try await Self.request(url + "/healthz", token: nil, body: nil, timeout: 60)
+            #expect(again.status == 200, "probe \(probe)")
+        }
 
         // The clean stop waits for the calls in flight, which never end: the host gives it its
         // grace, then ends, saying why.

@@ -61,22 +61,20 @@ public final class HTTPServer: Sendable {
         // An idle keep-alive connection is closed after a minute, so idle clients cannot hold sockets forever.
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
         let responder = responder()
-        let app = Application(
-            responder: responder,
+        let server = try EdgeServerService.make(
             server: configuration.ownThreads
                 ? .edgeHTTP1(configuration: http1, responder: responder, maxBodyBytes: configuration.maxBodyBytes)
                 : .http1(configuration: http1),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            responder: responder, configuration: configuration, executor: configuration.ownThreads ? Self.edgeThreads : nil,
+            logger: logger,
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
                 portSink.finish()
-            },
-            logger: logger)
+            })
         // No signal handling here: whoever runs the server decides when it stops (``stop()``).
-        let group = ServiceGroup(services: [app], logger: logger)
-        // The server accepts on the edge's threads; each connection's task runs on the shared
-        // pool, the host's own endpoints on the connection's event loop (EdgeHTTP1Channel).
-        let task = Task(executorPreference: configuration.ownThreads ? Self.edgeThreads : nil) {
+        // The group's own tasks take no executor preference: only the server's (EdgeServerService).
+        let group = ServiceGroup(services: [server], logger: logger)
+        let task = Task {
             defer { portSink.finish() }
             try await group.run()
         }
