@@ -30,6 +30,7 @@ public final class FaultProxy: @unchecked Sendable {
         var counts: [String: Int] = [:]
         var holdMarker: String?
         var offline = false
+        var unanswered: [String] = []
     }
     private let heldSignal = DispatchSemaphore(value: 0), releaseSignal = DispatchSemaphore(value: 0)
 
@@ -62,6 +63,10 @@ public final class FaultProxy: @unchecked Sendable {
     /// How many requests met each fault so far.
     public var counts: [String: Int] { state.withLock { $0.counts } }
 
+    /// Requests that should have passed but got no answer, each with why (the hub refused the
+    /// connection, closed it without an answer…): what a test that failed on one says.
+    public var unanswered: [String] { state.withLock { $0.unanswered } }
+
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -79,12 +84,16 @@ public final class FaultProxy: @unchecked Sendable {
     /// Waits (on a semaphore, not the clock) until a request was held; false after `timeout` seconds.
     public func waitUntilHeld(timeout: Double) -> Bool { heldSignal.wait(timeout: .now() + timeout) == .success }
 
+    /// Holds nothing after all: the request ``holdAnswer(to:)`` waited for did not come.
+    public func cancelHold() { state.withLock { $0.holdMarker = nil } }
+
     /// Lets a held connection go (closed without an answer).
     public func release() { releaseSignal.signal() }
 
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
+            if client < 0, errno == EINTR || errno == ECONNABORTED { continue }
             guard client >= 0 else { return }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let thread = Thread { [self] in serve(client) }
@@ -94,7 +103,11 @@ public final class FaultProxy: @unchecked Sendable {
 
     private func serve(_ client: Int32) {
         defer { close(client) }
-        guard let request = Self.readRequest(client) else { return }
+        guard let request = Self.readRequest(client) else {
+            let reason = errno
+            state.withLock { $0.unanswered.append("a request not read whole (the device closed, or errno \(reason))") }
+            return
+        }
         if holds(request) {
             _ = forward(request)
             heldSignal.signal()
@@ -121,13 +134,17 @@ public final class FaultProxy: @unchecked Sendable {
         case .loseAnswer: _ = forward(request)
         case .duplicate: _ = forward(request); relay(forward(request), to: client)
         case .cut: _ = forward(Array(request.prefix(request.count - Self.bodyLength(request) / 2 - 1)))
-        case .pass, .replayLater: relay(forward(request), to: client)
+        case .pass, .replayLater: pass(request, to: client)
         }
+    }
+
+    private static func requestLine(_ request: [UInt8]) -> String {
+        String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     }
 
     /// Whether `request` is the one to hold (only the first match is).
     private func holds(_ request: [UInt8]) -> Bool {
-        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let line = Self.requestLine(request)
         return state.withLock { state in
             guard let marker = state.holdMarker, line.contains(marker) else { return false }
             state.holdMarker = nil
@@ -135,22 +152,47 @@ public final class FaultProxy: @unchecked Sendable {
         }
     }
 
-    /// Sends `request` to the hub on a new connection and reads the whole answer (to EOF).
-    private func forward(_ request: [UInt8]) -> [UInt8]? {
+    /// Sends `request` to the hub on a new connection and reads the whole answer (to EOF); nil
+    /// when the hub could not be reached or said nothing.
+    private func forward(_ request: [UInt8]) -> [UInt8]? { try? exchange(request).get() }
+
+    /// Why the hub gave a request no answer.
+    private struct NoAnswer: Error { let why: String }
+
+    private func exchange(_ request: [UInt8]) -> Result<[UInt8], NoAnswer> {
         let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard upstream >= 0 else { return .failure(NoAnswer(why: "no socket: errno \(errno)")) }
         defer { close(upstream) }
         var address = Self.loopback(port: upstreamPort)
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0, Self.writeAll(upstream, request) else { return nil }
+        var connected: Int32
+        repeat {
+            connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        } while connected != 0 && errno == EINTR
+        guard connected == 0 else { return .failure(NoAnswer(why: "the hub refused the connection: errno \(errno)")) }
+        guard Self.writeAll(upstream, request) else { return .failure(NoAnswer(why: "the request could not be sent: errno \(errno)")) }
         shutdown(upstream, Int32(SHUT_WR))
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = read(upstream, &buffer, buffer.count)
-            if n <= 0 { break }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { return .failure(NoAnswer(why: "reading the answer failed after \(answer.count) bytes: errno \(errno)")) }
+            if n == 0 { break }
             answer += buffer[0..<n]
         }
-        return answer
+        return answer.isEmpty ? .failure(NoAnswer(why: "the hub closed the connection without an answer")) : .success(answer)
+    }
+
+    /// Forwards a request that is to pass and relays its answer; a request that got none is kept
+    /// in ``unanswered`` with why (its device then sees the connection closed without an answer).
+    private func pass(_ request: [UInt8], to client: Int32) {
+        let line = Self.requestLine(request)
+        switch exchange(request) {
+        case .success(let answer):
+            if !Self.writeAll(client, answer) { state.withLock { $0.unanswered.append("\(line): the answer could not be relayed: errno \(errno)") } }
+        case .failure(let failure):
+            state.withLock { $0.unanswered.append("\(line): \(failure.why)") }
+        }
     }
 
     private func relay(_ answer: [UInt8]?, to client: Int32) {
@@ -166,6 +208,7 @@ public final class FaultProxy: @unchecked Sendable {
         var headEnd: Int?
         while headEnd == nil || bytes.count < headEnd! + contentLength(bytes[..<headEnd!]) {
             let n = read(fd, &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { return nil }
             bytes += buffer[0..<n]
             if headEnd == nil, let found = bytes.firstRange(of: separator) { headEnd = found.upperBound }
@@ -190,6 +233,7 @@ public final class FaultProxy: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }  // no SIGPIPE
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { return false }
             offset += n
         }
