@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import Synchronization
 
 /// Answers the host's own endpoints (``EdgeResponder/hostsOwn``) on the event loop that reads the
 /// connection, in the connection's channel pipeline, so that they answer while in-process plugins
@@ -235,7 +236,17 @@ private struct GatheringWriter: ResponseBodyWriter {
 
 /// The `Date` header's form (RFC 9110, "IMF-fixdate"): `Wed, 02 Dec 2026 02:43:15 GMT`.
 enum HTTPDate {
-    static func now() -> String { format(time(nil)) }
+    /// The last second formatted: every answer of that second carries the same text.
+    private static let cached = Mutex<(second: time_t, text: String)>((0, ""))
+
+    /// The current second's date, formatted once per second.
+    static func now() -> String {
+        let second = time(nil)
+        return cached.withLock { cached in
+            if cached.second != second { cached = (second, format(second)) }
+            return cached.text
+        }
+    }
 
     static func format(_ seconds: time_t) -> String {
         var seconds = seconds
