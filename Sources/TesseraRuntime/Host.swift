@@ -81,12 +81,16 @@ public final class PluginHost: Sendable {
             await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
         self.timers = timers
+        // What is scheduled wakes the timers' loop through this, never through `timers`: the timers
+        // hold the work they fire (notifications, events…), and a closure of that work holding the
+        // timers would keep both, and their databases open, after the host is gone.
+        let wakeup = timers.wakeup
         var notificationSettings = NotificationSettings(deployment.notifications)
         notificationSettings.relaySpaces = deployment.sync != nil
         notifications = NotificationScheduler(
             store: try NotificationStore(path: (data as NSString).appendingPathComponent("notifications.sqlite")),
             clock: clock, settings: notificationSettings,
-            log: log.hook(.info, "notifications"), scheduled: { timers.wakeup.kick() })
+            log: log.hook(.info, "notifications"), scheduled: { wakeup.kick() })
         events = EventBus(log: try EventLog(path: (data as NSString).appendingPathComponent("events.sqlite")), clock: clock,
                           report: log.hook(.warning, "events")) { subscriber, event in
             await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
@@ -119,7 +123,7 @@ public final class PluginHost: Sendable {
                 guard let host = box.host else { throw PluginError(.notLoggedIn, "the host is not running") }
                 return try host.hub.hubAccess(timeout: HubNotificationRelay.requestTimeout)
             }, log: log.hook(.warning, "notifications")))
-            notifications.onRelayQueued { timers.wakeup.kick() }
+            notifications.onRelayQueued { wakeup.kick() }
         } else {
             syncSchedule = nil
         }
@@ -134,14 +138,14 @@ public final class PluginHost: Sendable {
         let stores = SyncStores()
         providers = Self.providers(dataDirectory: data, clock: clock, timerStore: store, notifications: notifications, events: events,
                                    location: location, secrets: secrets, outbound: outbound, syncStores: stores,
-                                   syncSchedule: syncSchedule, wake: { timers.wakeup.kick() }, box: box, log: log,
+                                   syncSchedule: syncSchedule, wake: { wakeup.kick() }, box: box, log: log,
                                    files: FilesProvider(store: files, clock: clock, channels: fileChannels, remote: box.map(HubFileSource.init)))
         generations = GenerationOrchestrator(deployment: deployment, options: options, clock: clock, registry: registry,
                                              providers: providers, timerStore: store, events: events)
         let generations = self.generations
         hub = HubLink(deployment: { generations.deployment }, options: options, clock: clock, secrets: secrets, syncStores: stores,
                       syncSchedule: syncSchedule, fileChannels: fileChannels, fileCollector: fileCollector,
-                      notifications: notifications, registry: registry, wake: { timers.wakeup.kick() })
+                      notifications: notifications, registry: registry, wake: { wakeup.kick() })
         box?.host = self
     }
 

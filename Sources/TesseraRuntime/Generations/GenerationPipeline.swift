@@ -3,7 +3,7 @@ import TesseraClock
 import TesseraIsolation
 import TesseraLoader
 import TesseraManifest
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraStorage
 import TesseraSystem
 
@@ -170,5 +170,6 @@ struct GenerationPipeline: Sendable {
     /// Stops an instance that will not serve (a failed or rolled-back candidate).
     func abandon(_ candidate: GenerationCandidate) async {
         await onSharedPool { await candidate.instance?.stop() }
+        candidate.context?.removeAllHandlers()
     }
 }

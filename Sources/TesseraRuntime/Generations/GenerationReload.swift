@@ -1,6 +1,6 @@
 import Foundation
 import TesseraManifest
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraStorage
 import TesseraSystem
 
@@ -168,9 +168,10 @@ extension GenerationOrchestrator {
         if !(await slot.drain(timeout: Self.swapDrainTimeout)) {
             log(.warning, slot.id, "stopping with calls still in flight after \(Self.swapDrainTimeout)")
         }
-        let (instance, bindings) = slot.withState { ($0.instance, $0.bindings) }
+        let (instance, context, bindings) = slot.withState { ($0.instance, $0.context, $0.bindings) }
         for binding in bindings { binding.release() }
         await onSharedPool { await instance?.stop() }
+        context?.removeAllHandlers()
         slot.withState { $0.instance = nil; $0.context = nil; $0.bindings = [] }
         slot.transition(.disabled, reason)
         log(.info, slot.id, "stopped: \(reason)")

@@ -190,9 +190,10 @@ extension GenerationOrchestrator {
     func stop() async {
         for slot in registry.all.reversed() where slot.lifecycle == .active {
             slot.transition(.draining, "host stopping")
-            let (instance, bindings) = slot.withState { ($0.instance, $0.bindings) }
+            let (instance, context, bindings) = slot.withState { ($0.instance, $0.context, $0.bindings) }
             for binding in bindings { binding.release() }
             await onSharedPool { await instance?.stop() }
+            context?.removeAllHandlers()
             slot.withState { $0.instance = nil; $0.context = nil; $0.bindings = [] }
             slot.transition(.stopped, "host stopped")
         }

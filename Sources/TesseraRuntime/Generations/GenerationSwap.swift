@@ -2,7 +2,7 @@ import Foundation
 import TesseraClock
 import TesseraLoader
 import TesseraManifest
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 import TesseraStorage
 import TesseraSystem
 
@@ -75,8 +75,8 @@ extension GenerationOrchestrator {
             throw error
         }
         pipeline.finish(candidate)
-        let (old, oldBindings) = slot.withState { s -> ((any Plugin)?, [any CapabilityBinding]) in
-            let replaced = (s.instance, s.bindings)
+        let (old, oldContext, oldBindings) = slot.withState { s -> ((any Plugin)?, PluginContext?, [any CapabilityBinding]) in
+            let replaced = (s.instance, s.context, s.bindings)
             s.serve(candidate)
             s.generationNumber += 1
             return replaced
@@ -88,6 +88,7 @@ extension GenerationOrchestrator {
         let pause = clock.now - closedAt
         pipeline.seedJobs(candidate)
         await onSharedPool { await old?.stop() }
+        oldContext?.removeAllHandlers()
         refreshEventRoutes()
         log(.info, id, "swapped to generation \(slot.withState { $0.generationNumber }) in a \(pause) pause")
         let overBudget = restartRecommended

@@ -190,6 +190,16 @@ extension PluginContext {
     @_spi(TesseraHost)
     public var hostHandlers: RegisteredHandlers { RegisteredHandlers(context: self) }
 
+    /// Forgets every handler the plugin registered, once its instance has stopped. Host-only (SPI).
+    ///
+    /// A handler that captured the context (the usual way to reach a capability) is held by the
+    /// context it captured: neither would ever be freed, nor the capabilities and the host's
+    /// stores they hold, after the plugin stopped or was swapped out.
+    @_spi(TesseraHost)
+    public func removeAllHandlers() {
+        registrations.withLock { $0 = Registrations() }
+    }
+
     fileprivate func withRegistrations<T>(_ body: (Registrations) -> T) -> T {
         registrations.withLock { body($0) }
     }

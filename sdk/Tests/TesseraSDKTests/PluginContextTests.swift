@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// A clock that never moves: enough to see the context hand back what was granted.
 final class StoppedClock: HostClock {
@@ -45,5 +45,21 @@ final class StoppedClock: HostClock {
             _ = try await handler(OperationCall(operation: "double", input: ["n": "x"], principal: principal))
         }
         #expect(context.registeredOperations == ["double"])
+    }
+
+    @Test func theHostForgetsAStoppedPluginsHandlersAndTheContextTheyHeld() {
+        weak var released: PluginContext?
+        do {
+            let context = PluginContext(pluginID: "p", config: [:], capabilities: [], log: .discarding)
+            released = context
+            // The usual way to reach a capability from a handler: the handler holds the context.
+            context.onOperation("ping") { _ in .string(context.pluginID) }
+            context.onTimer("tick") { _ in _ = context.pluginID }
+            #expect(context.hostHandlers.operation("ping") != nil)
+            context.removeAllHandlers()
+            #expect(context.hostHandlers.operation("ping") == nil && context.hostHandlers.timer("tick") == nil)
+            #expect(context.registeredOperations.isEmpty)
+        }
+        #expect(released == nil)
     }
 }
