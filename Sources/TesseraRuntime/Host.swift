@@ -11,7 +11,7 @@ import TesseraOutbound
 import TesseraSecrets
 import TesseraSync
 import TesseraSyncClient
-import TesseraSDK
+@_spi(TesseraHost) import TesseraSDK
 
 /// The Tessera host: reads a deployment, brings each enabled plugin through the gates to `active`,
 /// dispatches calls, and fires timers. A plugin that fails anywhere is parked in `rejected` or
@@ -147,6 +147,13 @@ public final class PluginHost: Sendable {
                       syncSchedule: syncSchedule, fileChannels: fileChannels, fileCollector: fileCollector,
                       notifications: notifications, registry: registry, wake: { wakeup.kick() })
         box?.host = self
+    }
+
+    /// A host let go without ``stop()`` (a test's, most often) forgets its plugins' handlers as a
+    /// stop would: a handler that captured its context would keep the context, its capabilities
+    /// and the host's stores alive, and their files open, after the host is gone.
+    deinit {
+        for slot in registry.all { slot.withState { $0.context }?.removeAllHandlers() }
     }
 
     /// The host's capability providers: storage first (events and sync work on its database).

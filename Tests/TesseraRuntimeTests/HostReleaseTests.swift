@@ -57,7 +57,9 @@ import TesseraTestFixtures
             .filter { $0.hasPrefix(folder + "/") }.sorted()
     }
 
-    @Test func aStoppedHostThatIsLetGoLeavesNoFileOfItsDataDirectoryOpen() async throws {
+    /// Stopped first, or let go running (a test's host that nobody stopped).
+    @Test(arguments: [true, false])
+    func aHostThatIsLetGoLeavesNoFileOfItsDataDirectoryOpen(stoppedFirst: Bool) async throws {
         let ws = FixtureWorkspace("host-release")
         ws.addManifest(id: "test.keeper", library: ws.root + "/no-such-library.so")
         ws.writeDeployment(plugins: [entry("test.keeper")])
@@ -71,7 +73,7 @@ import TesseraTestFixtures
             #expect(host.status(of: "test.keeper")?.state == .active)
             _ = try await host.call("test.keeper", "hello", input: [:], as: user)
             #expect(Self.openFiles(under: data).contains { $0.hasSuffix("/host.sqlite") })
-            await host.stop()
+            if stoppedFirst { await host.stop() }
         }
         #expect(released == nil)
         // The last references to the stores may go with work of the stop that ends a moment after
