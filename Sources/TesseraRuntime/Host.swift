@@ -77,8 +77,12 @@ public final class PluginHost: Sendable {
         }
         let log = options.log
         let registry = self.registry
-        let timers = TimerScheduler(store: store, clock: clock, log: log.hook(.warning, "host")) { timer, firedAt in
-            await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
+        // The timers and the events reach the plugins through the registry, held weakly: a plugin's
+        // storage keeps the relay to the event bus, so the bus holding the registry (and through it
+        // the plugin's slot and that storage) would keep all of them, and their files, for good.
+        let timers = TimerScheduler(store: store, clock: clock, log: log.hook(.warning, "host")) { [weak registry] timer, firedAt in
+            guard let registry else { return .deferred }
+            return await PluginHost.fire(timer, at: firedAt, registry: registry, log: log)
         }
         self.timers = timers
         // What is scheduled wakes the timers' loop through this, never through `timers`: the timers
@@ -92,8 +96,9 @@ public final class PluginHost: Sendable {
             clock: clock, settings: notificationSettings,
             log: log.hook(.info, "notifications"), scheduled: { wakeup.kick() })
         events = EventBus(log: try EventLog(path: (data as NSString).appendingPathComponent("events.sqlite")), clock: clock,
-                          report: log.hook(.warning, "events")) { subscriber, event in
-            await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
+                          report: log.hook(.warning, "events")) { [weak registry] subscriber, event in
+            guard let registry else { return .notActive }
+            return await PluginHost.deliver(event, to: subscriber, registry: registry, log: log)
         }
         location = LocationFeed(clock: clock, futureMargin: TimeInterval(deployment.location.futureMarginSeconds),
                                 log: log.hook(.warning, "location"))

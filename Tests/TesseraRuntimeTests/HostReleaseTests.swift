@@ -12,8 +12,10 @@ import TesseraTestFixtures
 ///
 /// Freed is not enough: until 2026-12-02 the host went but its stores stayed, nine descriptors of
 /// each host a process made (`host`, `notifications` and `events`, each with its WAL and shared
-/// memory): what the host scheduled held its timers, and a plugin's handlers held its context. The
-/// test suite's process held about ten thousand of them at once.
+/// memory, and the plugin's database when it may emit events): what the host scheduled held its
+/// timers, a plugin's handlers held its context, and a plugin's database held the relay of its
+/// events, which held the database and the event bus, which held the plugins' slots. The test
+/// suite's process held about ten thousand of them at once.
 @Suite struct HostReleaseTests {
     @Test func aStoppedHostIsReleasedWithOrWithoutPlugins() async throws {
         let ws = FixtureWorkspace("release")
@@ -61,8 +63,13 @@ import TesseraTestFixtures
     @Test(arguments: [true, false])
     func aHostThatIsLetGoLeavesNoFileOfItsDataDirectoryOpen(stoppedFirst: Bool) async throws {
         let ws = FixtureWorkspace("host-release")
-        ws.addManifest(id: "test.keeper", library: ws.root + "/no-such-library.so")
-        ws.writeDeployment(plugins: [entry("test.keeper")])
+        // Granted events it may emit with its records: the host then hands the storage a relay
+        // from the plugin's outbox to its event log, kept across generations.
+        ws.addManifest(id: "test.keeper", library: ws.root + "/no-such-library.so") { m in
+            m["requires"] = [["capability": "storage", "version": "^1.0"], ["capability": "events", "version": "^1.0"]]
+            m["events"] = ["emits": [["name": "kept"]]]
+        }
+        ws.writeDeployment(plugins: [entry("test.keeper", grants: ["storage": [:] as [String: Any], "events": [:] as [String: Any]])])
         let data = URL(fileURLWithPath: ws.dataDirectory).resolvingSymlinksInPath().path
         weak var released: PluginHost?
         do {

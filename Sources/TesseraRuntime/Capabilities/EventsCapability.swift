@@ -20,9 +20,14 @@ struct EventsProvider: CapabilityProvider {
     }
 
     /// Moves what a commit left in the plugin's outbox to the host's event log.
+    ///
+    /// The storage keeps this closure (``EventsBinding/commit()``), so it holds the storage weakly:
+    /// held strongly, the storage would keep itself, the event bus and their files open after the
+    /// host is gone (`HostReleaseTests`).
     private func relay(from storage: SQLitePluginStorage, plugin id: String) -> @Sendable () -> Void {
         let bus = self.bus, log = self.log
-        return {
+        return { [weak storage] in
+            guard let storage else { return }
             do { try storage.takeOutbox { try bus.relay(id, $0) } } catch {
                 log(.warning, id, "events: could not move the outbox to the host's log (kept for the next try): \(error)")
             }
