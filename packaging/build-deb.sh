@@ -168,7 +168,7 @@ for manifest in "$repo"/manifests/*.json; do
   sed -e 's#"\$schema": *"[^"]*plugin-manifest.schema.json"#"$schema": "/usr/share/tessera/schema/plugin-manifest.schema.json"#' \
       "$manifest" >"$L/manifests/$base.json"
   folder=$(printf '%s' "$flat" | grep -o '"ui":{"folder":"[^"]*"' | sed 's/.*"folder":"//; s/"$//' || true)
-  if [ -z "$folder" ] && printf '%s' "$flat" | grep -q '"ui":{'; then
+  if [ -z "$folder" ] && grep -q '"ui":{' <<<"$flat"; then
     die "$manifest: \$.ui has no folder as its first key (this script reads it only there)"
   fi
   if [ -n "$folder" ]; then

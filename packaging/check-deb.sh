@@ -33,6 +33,9 @@
 # (setpriv), bash; lintian if installed. Prints each step; exits 1 naming the step that failed.
 # --keep keeps the temporary folder; --timeout is how long a host may take to start (default 180 s).
 set -euo pipefail
+# No `grep -q` at the end of a pipe: it stops reading at the first match, the writer before it
+# may then die of SIGPIPE, and pipefail makes a found line a failure (a run failed so, on a copyright
+# file that was in the package). Here-strings, or grep reading all its input, instead.
 # ldconfig is in /usr/sbin, which a user's PATH on Debian lacks (root's has it).
 PATH=$PATH:/usr/sbin:/sbin
 
@@ -96,9 +99,9 @@ for path in ./usr/lib/tessera/bin/tessera ./usr/lib/tessera/bin/tessera-plugin-r
             ./lib/systemd/system/tessera.service ./lib/systemd/system/tessera-hub.service \
             ./usr/share/doc/tessera/copyright ./usr/share/doc/tessera/changelog.gz ./usr/share/man/man1/tessera.1.gz \
             ./usr/share/tessera/schema/deployment.schema.json; do
-  printf '%s\n' "$paths" | grep -qxF "$path" || fail "the package has no $path"
+  grep -qxF "$path" <<<"$paths" || fail "the package has no $path"
 done
-printf '%s\n' "$contents" | grep -q ' ./usr/bin/tessera -> \.\./lib/tessera/bin/tessera$' || fail "/usr/bin/tessera is not the symlink to ../lib/tessera/bin/tessera"
+grep -q ' ./usr/bin/tessera -> \.\./lib/tessera/bin/tessera$' <<<"$contents" || fail "/usr/bin/tessera is not the symlink to ../lib/tessera/bin/tessera"
 owners=$(printf '%s\n' "$contents" | awk '$2 != "root/root" {print $2, $6}')
 [ -z "$owners" ] || fail "not owned by root: $owners"
 strays=$(printf '%s\n' "$paths" | grep -E '\.build|/opt/|^\./var/|^\./home/|^\./tmp/' || true)
@@ -163,7 +166,7 @@ for f in "$L"/plugins/*.so; do
   libs=$(needed "$f" | tr '\n' ' ')
   # A C-ABI plugin (tessera_plugin.h, docs/c-abi.md) speaks JSON through function tables: it must
   # not link the Swift SDK, and needs no Swift runtime of its own. A Swift plugin links both, shared.
-  if nm -D --defined-only "$f" | grep -q ' tessera_c_plugin_entry$'; then
+  if nm -D --defined-only "$f" | grep ' tessera_c_plugin_entry$' >/dev/null; then
     case " $libs " in *" libTesseraSDK.so "*) fail "${f#"$root"} is a C-ABI plugin that links the Swift SDK" ;; esac
     continue
   fi
@@ -171,7 +174,7 @@ for f in "$L"/plugins/*.so; do
   case " $libs " in *" libTesseraSDK.so "*) ;; *) fail "${f#"$root"} does not link the shared SDK (libTesseraSDK.so)" ;; esac
 done
 resolved=$(env -i ldd "$L/bin/tessera") || fail "ldd cannot resolve tessera's libraries"
-! printf '%s\n' "$resolved" | grep -q 'not found' || fail "tessera: $(printf '%s\n' "$resolved" | grep 'not found' | tr -s ' \t' ' ')"
+! grep -q 'not found' <<<"$resolved" || fail "tessera: $(printf '%s\n' "$resolved" | grep 'not found' | tr -s ' \t' ' ')"
 outside=$(printf '%s\n' "$resolved" | awk '$1 ~ /^lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|TesseraSDK)/ {print $3}' | grep -v "^$root/" || true)
 [ -z "$outside" ] || fail "tessera resolves Swift libraries outside the package: $outside"
 ok "$elfs ELF files; tessera resolves the Swift runtime and SDK from the package"
@@ -223,7 +226,7 @@ for m in "$L"/manifests/*.json; do
   lib=$(tr -d ' \t\r\n' <"$m" | grep -o '"library":{"name":"[^"]*"' | sed 's/.*"name":"//; s/"$//')
   so=$L/plugins/lib$lib.so
   out=$(run plugins verify "$so" --manifest "$m" --load 2>&1) || fail "$(basename "$m"): $out"
-  printf '%s\n' "$out" | grep -q 'gate 3 ok' || fail "$(basename "$m"): no gate 3 in: $out"
+  grep -q 'gate 3 ok' <<<"$out" || fail "$(basename "$m"): no gate 3 in: $out"
 done
 ok "$(ls "$L"/manifests/*.json | wc -l) plugins load and shake hands in the runner"
 
@@ -288,7 +291,7 @@ pages=0
 for m in "$L"/manifests/*.json; do
   grep -q '"ui"' "$m" || continue
   id=$(sed -n 's/.*"id": *"\([^"]*\)".*/\1/p' "$m" | head -1)
-  printf '%s\n' $ids | grep -qxF "$id" || continue
+  printf '%s\n' $ids | grep -xF "$id" >/dev/null || continue
   status=$(http GET "$serve_port" "/ui/$id/"); [ "$status" = 200 ] || fail "GET /ui/$id/ (its pages from /usr/share/tessera/ui) answered $status"
   pages=$((pages + 1))
 done

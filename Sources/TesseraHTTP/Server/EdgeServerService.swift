@@ -18,8 +18,8 @@ import ServiceLifecycle
 /// too. Swift runs a cancellation handler under the task's status-record lock, a task with a
 /// preference takes that lock at each switch of executor, and `merge` takes its own lock in both:
 /// the two threads waited for each other when the group was cancelled at a stop, and the whole
-/// process hung (seen twice in thirteen suite runs, 2026-12-01/02; gdb's backtraces in
-/// docs/isolation.md, "Threads"). Here the preference covers the server's run only, and the
+/// process hung (seen twice in thirteen suite runs, 2026-12-01/02; the threads as gdb showed them
+/// in docs/isolation.md, "Threads"). Here the preference covers the server's run only, and the
 /// `Date` header comes from ``HTTPDate`` as the host's own endpoints take it.
 enum EdgeServerService {
     /// The server for `responder`, listening at `configuration`'s address; its tasks prefer
@@ -58,7 +58,7 @@ enum EdgeServerService {
         do {
             try await writer.write(response: response.head, body: response.body)
         } catch is HTTPParserError {
-            // Thrown on, Hummingbird would write a 400 after the answer begun: closing is all that is left.
+            // Thrown on, Hummingbird would write a 400 after the answer had begun: closing is all that is left.
             throw AnswerCutShort()
         }
     }
