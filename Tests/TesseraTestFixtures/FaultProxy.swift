@@ -64,7 +64,8 @@ public final class FaultProxy: @unchecked Sendable {
     public var counts: [String: Int] { state.withLock { $0.counts } }
 
     /// Requests that should have passed but got no answer, each with why (the hub refused the
-    /// connection, closed it without an answer…): what a test that failed on one says.
+    /// connection, closed it without an answer…), and requests the proxy could not read whole:
+    /// what a test that failed on one says.
     public var unanswered: [String] { state.withLock { $0.unanswered } }
 
     public func stop() {
