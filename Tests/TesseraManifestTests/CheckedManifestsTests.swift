@@ -165,6 +165,28 @@ import TesseraTestFixtures
         #expect(manifest.operations.dropFirst().allSatisfy { !$0.inputSchemaOnFirstUse.isCompiled })
     }
 
+    @Test("sixteen first uses of one schema at once all answer as the schema compiled apart, and leave it compiled")
+    func firstUsesAtOnceAgree() async throws {
+        let ws = FixtureWorkspace("first-uses-at-once")
+        let text = try String(contentsOfFile: Fixtures.repositoryRoot + "/manifests/baby.json", encoding: .utf8)
+        Fixtures.write(text, to: ws.root + "/baby.json")
+        let manifest = try ManifestReader.read(file: ws.root + "/baby.json")
+        // Each task may be the one that compiles it or find it kept (SchemaOnFirstUse.keep).
+        let used = manifest.operations[0]
+        #expect(!used.inputSchemaOnFirstUse.isCompiled)
+        let reference = try JSONSchema(used.inputSchemaDocument)
+        let expected = CheckedManifestsTests.inputs.map { reference.validate($0).map(\.message) }
+        let answers = await withTaskGroup(of: [[String]].self) { group in
+            for _ in 0..<16 {
+                group.addTask { CheckedManifestsTests.inputs.map { used.inputSchema.validate($0).map(\.message) } }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 16)
+        #expect(answers.allSatisfy { $0 == expected })
+        #expect(used.inputSchemaOnFirstUse.isCompiled)
+    }
+
     @Test("a manifest checked in full is still refused for an input or output pattern that does not compile")
     func anInvalidPatternStillRefusesTheManifest() throws {
         let ws = FixtureWorkspace("first-read-invalid-pattern")

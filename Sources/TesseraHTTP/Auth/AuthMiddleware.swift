@@ -49,6 +49,13 @@ struct AuthMiddleware: RouterMiddleware {
     /// of none), and they are not looked through.
     func authenticated(_ request: Request, _ context: Context, closedPath: Bool = false) throws -> Context {
         var context = context
+        try authenticate(request, &context, closedPath: closedPath)
+        return context
+    }
+
+    /// ``authenticated(_:_:closedPath:)`` in place: the edge's shortcut gives the principal to the
+    /// context it holds rather than to a copy (a copy of the context is about 0.1 µs of a call).
+    func authenticate(_ request: Request, _ context: inout Context, closedPath: Bool = false) throws {
         let path = closedPath ? "" : request.uri.path
         if !closedPath, openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) }) {
             if let header = request.headers.value(of: .authorization) {
@@ -57,11 +64,11 @@ struct AuthMiddleware: RouterMiddleware {
                 context.principal = principal
                 context.signedInByCookie = true
             }
-            return context
+            return
         }
         if !closedPath, linkPrefixes.contains(where: { path.hasPrefix($0) }) {
             context.principal = Self.linkHolder
-            return context
+            return
         }
         let basic = !closedPath && basicPaths.contains(path)
         let refuse = basic ? APIError.unauthorizedWithBasic : APIError.unauthorized
@@ -72,7 +79,7 @@ struct AuthMiddleware: RouterMiddleware {
                 }
                 context.principal = principal
                 context.signedInByCookie = true
-                return context
+                return
             }
             throw refuse(basic ? "this route needs a token: send Authorization: Bearer <token>, or the token as the Basic password"
                                : "this route needs a token: send Authorization: Bearer <token>")
@@ -88,7 +95,6 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError(.forbidden, code: "forbidden", "a metrics token reads GET /metrics and nothing else")
         }
         context.principal = principal
-        return context
     }
 
     /// Whether `path` is treated apart from the bearer token's rule: open (a token read if sent,

@@ -32,14 +32,17 @@ struct EdgeLayers: Sendable {
     ///
     /// It runs only for a plugin operation's path (``EdgeResponder/operationPath(_:)``), which
     /// needs a bearer token and spends the calls' budget: it does not read either from the path.
-    func run(_ request: Request, _ context: Context, _ handler: Handler) async throws -> Response {
+    ///
+    /// The context is the caller's, given its principal in place: a copy per layer, as the
+    /// router's chain makes, is what the shortcut saves.
+    func run(_ request: Request, _ context: inout Context, _ handler: Handler) async throws -> Response {
         let started = ContinuousClock.now
         var response: Response
         do {
             // An operation's path needs a token and spends the calls' budget (``EdgeResponder``
             // takes only `/v1/plugins/{id}/ops/{op}`; a test holds every such path to that:
             // `anOperationPathNeedsATokenAndSpendsTheCallsBudget`).
-            let context = try auth.authenticated(request, context, closedPath: true)
+            try auth.authenticate(request, &context, closedPath: true)
             let decision = try rateLimit?.admit(request, context, budget: .calls)
             response = try await handler(request, context)
             if let decision { response.headers.append(contentsOf: RateLimitMiddleware.fields(decision)) }

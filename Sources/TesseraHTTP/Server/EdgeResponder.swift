@@ -15,7 +15,9 @@ struct EdgeResponder: HTTPResponder {
     typealias Handler = @Sendable (Request, APIRequestContext) async throws -> Response
 
     let router: RouterResponder<APIRequestContext>
-    /// The route's handler wrapped in the router's middlewares, outermost first.
+    /// The router's middlewares, run as one function around ``operationCall``.
+    let layers: EdgeLayers
+    /// The route's handler.
     let operationCall: Handler
     /// What the router would record as the endpoint's path.
     let operationEndpoint: String
@@ -31,7 +33,8 @@ struct EdgeResponder: HTTPResponder {
          operationCall: @escaping Handler, shortcut: Bool = true) {
         self.shortcut = shortcut
         self.router = router.buildResponder()
-        self.operationCall = { request, context in try await layers.run(request, context, operationCall) }
+        self.layers = layers
+        self.operationCall = operationCall
         operationEndpoint = RouterPath(Self.operationRoute).description
     }
 
@@ -52,7 +55,7 @@ struct EdgeResponder: HTTPResponder {
         context.coreContext.endpointPath.value = operationEndpoint
         // As the router does: an error that knows its response becomes it.
         do {
-            return try await operationCall(request, context)
+            return try await layers.run(request, &context, operationCall)
         } catch let error as any HTTPResponseError {
             return try error.response(from: request, context: context)
         }

@@ -180,6 +180,6 @@ extension HostAPI {
 
 extension PluginHost: HostAPI {
     public func call(_ pluginID: String, _ operation: String, json: [UInt8], as principal: Principal) async throws(PluginError) -> JSONValue {
-        try await call(pluginID, operation, json: json[...], as: principal)
+        try await call(pluginID, operation, text: json, as: principal)
     }
 }
