@@ -20,6 +20,9 @@ struct IsolationFigures {
     /// The Go anchor's direct round trips, a block in each turn after the three hosts' (`nil`
     /// without `go`).
     var goDirectInTurns: Summary?
+    /// How many echoes on lanes outlasted the brief wait and were handed to the reader thread, on
+    /// the host as run and on the one without polling (docs/isolation.md, "Lanes").
+    var handedToReader: (asRun: Int, withoutPolling: Int)
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
@@ -75,6 +78,8 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
             if let go { goSamples += try go.roundTrips("direct", max(1, calls / 20)) }
         }
     }
+    let handedToReader = (asRun: asRun.isolatedCallsHandedToReader("dev.tessera.example") ?? 0,
+                          withoutPolling: withoutPolling.isolatedCallsHandedToReader("dev.tessera.example") ?? 0)
     progress("isolation, process: \(calls / 10) add-note calls")
     let processWrite = try await measure(calls / 10) { try await addNote(asRun, $0) }
     for host in hosts { await host.stop() }
@@ -83,7 +88,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
                             echoWithoutLanes: Summary(samples[2]),
                             cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
-                            goDirectInTurns: go == nil ? nil : Summary(goSamples))
+                            goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader)
 }
 
 /// This process's CPU time so far (all its threads, user and system).

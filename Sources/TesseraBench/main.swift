@@ -227,6 +227,8 @@ if which == "isolation" || which == "all" {
             for (name, cpu) in zip(["as run", "lanes without polling", "no lanes"], figures.cpuPerEcho) {
                 print(String(format: "  echo CPU per call, %@: host %.1f µs + child %.1f µs", name, cpu.host / 1_000, cpu.child / 1_000))
             }
+            print("  echoes that outlasted the brief wait on their lane (handed to the reader thread): as run \(figures.handedToReader.asRun), "
+                  + "lanes without polling \(figures.handedToReader.withoutPolling), of \(figures.echoAsRun.count + calls / 10) each")
         }
     }
     let crashes = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)

@@ -17,6 +17,8 @@ public final class FrameConnection: Sendable {
 
     public let fd: Int32
     private let writing = Mutex(())
+    /// The receive timeout last set on the socket, in microseconds (0: none): ``readWaiting(atMost:)``.
+    private let receiveTimeout = Atomic<Int64>(0)
     /// Bytes read and not yet cut into frames; only the reader thread touches it.
     private let reading = Mutex(ReadBuffer())
 
@@ -79,6 +81,51 @@ public final class FrameConnection: Sendable {
         }
     }
 
+    /// What one read of a lane came to (``readIfAvailable()``, ``readWaiting(atMost:)``).
+    public enum LaneRead {
+        /// Bytes were read into the buffer.
+        case read
+        /// The peer closed the socket between frames.
+        case ended
+        /// Nothing came: at once (``readIfAvailable()``) or within the time (``readWaiting(atMost:)``).
+        case nothing
+    }
+
+    /// One `recv(2)` of what the socket holds, without waiting (a caller polling its lane): one
+    /// system call where asking `ppoll` first and then reading took two. A stream that ends inside
+    /// a frame throws.
+    public func readIfAvailable() throws -> LaneRead {
+        try reading.withLock { buffer in try buffer.receive(from: fd, flags: Int32(MSG_DONTWAIT)) }
+    }
+
+    /// One `read(2)` of what the socket holds, asleep in the read itself for at most `limit` (the
+    /// socket's receive timeout, `SO_RCVTIMEO`, set when it differs from the last one set; the
+    /// kernel rounds it up to whole ticks of its clock). A caller's brief wait on its lane
+    /// (``PeerConnection``): one system call where `ppoll` and then `read` took two, and no
+    /// high-resolution timer armed and cancelled per call; beside CPU burners the echo through the
+    /// process tier took 24–25 µs this way against 38–43 µs in `ppoll` (docs/isolation.md, "Lanes";
+    /// docs/benchmarks.md, eighteenth pass).
+    ///
+    /// The sleep is in `read`, which ``receiveMessage()`` avoids on the main socket for a kernel that
+    /// woke a reader each time the peer read (`ppoll` wakes only for what it asked for). Kernel 6.18
+    /// does not (one voluntary switch per round trip of a C anchor asleep in `read`, as asleep in
+    /// `ppoll`); on a kernel that did, a lane's caller would wake once for nothing while the child
+    /// takes its call in, which costs time, not correctness: it goes back to sleep in `read`.
+    ///
+    /// `limit` is at least 1 µs (a zero timeout would mean "for ever"). A stream that ends inside a
+    /// frame throws.
+    public func readWaiting(atMost limit: Duration) throws -> LaneRead {
+        let microseconds = max(1, limit.nanoseconds / 1_000)
+        if receiveTimeout.load(ordering: .relaxed) != microseconds {
+            var timeout = timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
+            guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                throw FrameError.closed("setsockopt(SO_RCVTIMEO): " + String(cString: strerror(errno)))
+            }
+            receiveTimeout.store(microseconds, ordering: .relaxed)
+        }
+        return try reading.withLock { buffer in try buffer.receive(from: fd, flags: 0) }
+    }
+
     /// Waits up to `nanoseconds` (`nil`: for as long as it takes) for the socket to have bytes or
     /// to end, in `ppoll(2)` (`poll`'s timeout is whole milliseconds, far longer than a call):
     /// `false` when the time ran out.
@@ -90,13 +137,6 @@ public final class FrameConnection: Sendable {
             return PPoll.call(&ready, 1, &timeout, nil)
         }
         return n != 0
-    }
-
-    /// Whether the socket has bytes or ended, now, without waiting.
-    public func isReadableNow() -> Bool {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        var zero = timespec(tv_sec: 0, tv_nsec: 0)
-        return PPoll.call(&ready, 1, &zero, nil) > 0
     }
 
     /// Stops both directions: a reader blocked in `read(2)` sees the end, and so does the peer.
@@ -147,6 +187,23 @@ struct ReadBuffer {
         if n < 0 { throw FrameError.closed(String(cString: strerror(errno))) }
         end += n
         return n > 0
+    }
+
+    /// One `recv(2)` into the free space with `flags`: ``FrameConnection/LaneRead/nothing`` when it
+    /// would have blocked (`MSG_DONTWAIT`) or its receive timeout passed.
+    mutating func receive(from fd: Int32, flags: Int32) throws -> FrameConnection.LaneRead {
+        if bytes.count - end < Self.readSize / 4 { makeRoom(for: end - start + Self.readSize) }
+        let n = bytes.withUnsafeMutableBytes { raw in
+            SystemCall.retryingInterrupted { Glibc.recv(fd, raw.baseAddress! + end, raw.count - end, flags) }
+        }
+        if n > 0 { end += n; return .read }
+        if n == 0 {
+            if isEmpty { return .ended }
+            throw FrameError.truncated
+        }
+        let error = errno
+        if error == EAGAIN || error == EWOULDBLOCK { return .nothing }
+        throw FrameError.closed(String(cString: strerror(error)))
     }
 
     /// Moves the unread bytes to the front and grows the buffer so `count` bytes fit from there.

@@ -256,8 +256,8 @@ public final class PeerConnection: Sendable {
     }
 
     /// Reads the lane on this thread until the call's answer has come, the lane ends, or `briefly`
-    /// has passed; for the first part of that it polls without sleeping, while `lanes` says calls
-    /// are quick (``BusyPolling``).
+    /// has passed (give or take one more read's wait); for the first part of that it polls without
+    /// sleeping, while `lanes` says calls are quick (``BusyPolling``).
     private func waitBriefly(on lane: FrameConnection, for waiter: ReplyWaiter, upTo briefly: Duration,
                              polling lanes: CallLanes) -> BriefWaitOutcome {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -272,12 +272,19 @@ public final class PeerConnection: Sendable {
             } catch { return .ended }
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < end else { return .timedOut }
-            if now < pollUntil {
-                guard lane.isReadableNow() else { continue }
-            } else {
-                guard lane.waitUntilReadable(nanoseconds: Int64(end - now)) else { return .timedOut }
+            // Polling: a read that does not wait. Then asleep in the read itself, for at most the
+            // brief wait (``FrameConnection/readWaiting(atMost:)``: the same limit each time, so the
+            // socket's timeout is set once, not per call; a wait that began after polling, or a
+            // frame that came in parts, may so hold the thread up to twice the brief wait).
+            let read: FrameConnection.LaneRead
+            do {
+                read = now < pollUntil ? try lane.readIfAvailable() : try lane.readWaiting(atMost: briefly)
+            } catch { return .ended }
+            switch read {
+            case .read: continue
+            case .ended: return .ended
+            case .nothing: if now >= pollUntil { return .timedOut }
             }
-            do { guard try lane.readAvailable() else { return .ended } } catch { return .ended }
         }
         return .answered
     }

@@ -29,4 +29,11 @@ extension PluginHost {
     public func isolatedProcessID(_ pluginID: String) -> Int32? {
         (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.childPID
     }
+
+    /// How many calls into a process-tier plugin's serving child outlasted the brief wait on their
+    /// lane and were handed to the host's reader thread (docs/isolation.md, "Lanes"); `nil` for a
+    /// plugin without a child. For `tessera-bench isolation`.
+    public func isolatedCallsHandedToReader(_ pluginID: String) -> Int? {
+        (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.callsHandedToReader
+    }
 }

@@ -227,6 +227,9 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
 
     /// How long a caller reads its answer on its own thread before suspending (``CallLanes``):
     /// longer than a quick call's round trip, short enough that holding a thread costs little.
+    /// The caller sleeps in `read` with this as the socket's receive timeout, which the kernel
+    /// keeps on its tick and rounds up to whole ticks: a wait that runs out lasts 4–8 ms on a
+    /// 250 Hz kernel (``FrameConnection/readWaiting(atMost:)``, docs/isolation.md, "Lanes").
     static let briefWait: Duration = .microseconds(250)
 
     /// One call into the child, answered within `timeout` seconds on the host's clock. The caller

@@ -109,6 +109,10 @@ extension ProcessPlugin {
     /// The process id of the serving child, if one serves.
     var childPID: pid_t? { state.withLock { $0.child?.pid } }
 
+    /// How many calls of the serving child outlasted their brief wait on a lane and were handed to
+    /// the reader thread (``PeerConnection/callsHandedToReader``).
+    var callsHandedToReader: Int? { state.withLock { $0.child?.peer.callsHandedToReader } }
+
     /// What the latest child's sandbox enforces.
     var sandboxReport: SandboxReport { state.withLock { $0.sandboxReport } }
 
