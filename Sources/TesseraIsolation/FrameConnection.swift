@@ -51,9 +51,10 @@ public final class FrameConnection: Sendable {
             while true {
                 if let body = try buffer.nextFrame() { return try PeerMessage(frame: body) }
                 // Asleep in `ppoll`, not in `read(2)`: a thread asleep in `read` on a Unix stream
-                // socket is woken each time the peer *reads* from it (the kernel signals write
+                // socket was woken each time the peer *read* from it (the kernel signalled write
                 // space on the same wait queue), so it woke once for nothing on every call the
-                // other side took in; `ppoll` wakes only for what it asked for.
+                // other side took in; `ppoll` wakes only for what it asked for. (Kernel 6.18 does
+                // not wake it so: ``readWaiting(atMost:)``.)
                 _ = waitUntilReadable()
                 guard try buffer.fill(from: fd) else {
                     if buffer.isEmpty { return nil }
@@ -98,7 +99,7 @@ public final class FrameConnection: Sendable {
         try reading.withLock { buffer in try buffer.receive(from: fd, flags: Int32(MSG_DONTWAIT)) }
     }
 
-    /// One `read(2)` of what the socket holds, asleep in the read itself for at most `limit` (the
+    /// One `recv(2)` of what the socket holds, asleep in the read itself for at most `limit` (the
     /// socket's receive timeout, `SO_RCVTIMEO`, set when it differs from the last one set; the
     /// kernel rounds it up to whole ticks of its clock). A caller's brief wait on its lane
     /// (``PeerConnection``): one system call where `ppoll` and then `read` took two, and no

@@ -275,7 +275,7 @@ public final class PeerConnection: Sendable {
             // Polling: a read that does not wait. Then asleep in the read itself, for at most the
             // brief wait (``FrameConnection/readWaiting(atMost:)``: the same limit each time, so the
             // socket's timeout is set once, not per call; a wait that began after polling, or a
-            // frame that came in parts, may so hold the thread up to twice the brief wait).
+            // frame that came in parts, may so hold the thread for two such waits).
             let read: FrameConnection.LaneRead
             do {
                 read = now < pollUntil ? try lane.readIfAvailable() : try lane.readWaiting(atMost: briefly)
