@@ -16,19 +16,23 @@ import TesseraSDK
 
     @Test func aReadThatDoesNotWaitSaysNothingCameThenReadsWhatDid() throws {
         let (lane, other, fds) = pair()
-        defer { close(fds[0]); close(fds[1]) }
+        // Each descriptor closed once: a second close could close another test's file meanwhile.
+        var otherOpen = true
+        defer { close(fds[0]); if otherOpen { close(fds[1]) } }
         #expect(try lane.readIfAvailable() == .nothing)
         try other.send(["reply": 3, "result": "answer"])
         #expect(try lane.readIfAvailable() == .read)
         let message = try #require(try lane.bufferedMessage())
         #expect(message.json["result"] == "answer")
         close(fds[1])
+        otherOpen = false
         #expect(try lane.readIfAvailable() == .ended)
     }
 
     @Test func aReadAsleepForAtMostATimeWakesForTheAnswerOrReturnsWhenTheTimeIsUp() throws {
         let (lane, other, fds) = pair()
-        defer { close(fds[0]); close(fds[1]) }
+        var otherOpen = true
+        defer { close(fds[0]); if otherOpen { close(fds[1]) } }
         // Nothing sent: the receive timeout ends the read (a timeout of 0 would wait for ever).
         #expect(try lane.readWaiting(atMost: .milliseconds(1)) == .nothing)
         // A frame sent from another thread while the read sleeps wakes it.
@@ -44,6 +48,7 @@ import TesseraSDK
         #expect(message?.json["result"] == 42)
         #expect(read == .read)
         close(fds[1])
+        otherOpen = false
         #expect(try lane.readWaiting(atMost: .milliseconds(50)) == .ended)
     }
 
