@@ -9,7 +9,7 @@ import TesseraSystem
 /// Sends may come from any thread (one lock keeps frames whole); each frame is serialised straight
 /// into the bytes that go out, header and body in one `send(2)`. Receiving is done by one reader
 /// thread (``PeerConnection``): it reads as much as the socket holds into a buffer kept between
-/// calls and cuts frames from it, so a frame usually costs one `read(2)`, and several frames that
+/// calls and cuts frames from it, so a frame usually costs one `recv(2)`, and several frames that
 /// arrived together cost one between them.
 public final class FrameConnection: Sendable {
     /// The largest body accepted, either way: a bigger length means a broken or hostile peer.
@@ -56,10 +56,7 @@ public final class FrameConnection: Sendable {
                 // other side took in; `ppoll` wakes only for what it asked for. (Kernel 6.18 does
                 // not wake it so: ``readWaiting(atMost:)``.)
                 _ = waitUntilReadable()
-                guard try buffer.fill(from: fd) else {
-                    if buffer.isEmpty { return nil }
-                    throw FrameError.truncated
-                }
+                guard try buffer.fill(from: fd) else { return nil }
             }
         }
     }
@@ -72,14 +69,10 @@ public final class FrameConnection: Sendable {
         }
     }
 
-    /// One `read(2)` of what the socket holds into the buffer (blocking if it holds nothing);
+    /// One `recv(2)` of what the socket holds into the buffer (blocking if it holds nothing);
     /// `false` at the end of the stream. A stream that ends inside a frame throws.
     public func readAvailable() throws -> Bool {
-        try reading.withLock { buffer in
-            if try buffer.fill(from: fd) { return true }
-            if buffer.isEmpty { return false }
-            throw FrameError.truncated
-        }
+        try reading.withLock { buffer in try buffer.fill(from: fd) }
     }
 
     /// What one read of a lane came to (``readIfAvailable()``, ``readWaiting(atMost:)``).
@@ -181,13 +174,15 @@ struct ReadBuffer {
         return body
     }
 
-    /// One `read(2)` into the free space; `false` at the end of the stream.
+    /// One `recv(2)` into the free space, waiting as the socket waits; `false` at the end of the
+    /// stream (a stream that ends inside a frame throws).
     mutating func fill(from fd: Int32) throws -> Bool {
-        if bytes.count - end < Self.readSize / 4 { makeRoom(for: end - start + Self.readSize) }
-        let n = bytes.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupted { Glibc.read(fd, raw.baseAddress! + end, raw.count - end) } }
-        if n < 0 { throw FrameError.closed(String(cString: strerror(errno))) }
-        end += n
-        return n > 0
+        switch try receive(from: fd, flags: 0) {
+        case .read: return true
+        case .ended: return false
+        // Only a socket with a receive timeout (a lane's) comes back empty: as read(2) reported it.
+        case .nothing: throw FrameError.closed(String(cString: strerror(EAGAIN)))
+        }
     }
 
     /// One `recv(2)` into the free space with `flags`: ``FrameConnection/LaneRead/nothing`` when it
