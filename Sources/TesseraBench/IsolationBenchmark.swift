@@ -23,6 +23,9 @@ struct IsolationFigures {
     /// How many echoes on lanes outlasted the brief wait and were handed to the reader thread, on
     /// the host as run and on the one without polling (docs/isolation.md, "Lanes").
     var handedToReader: (asRun: Int, withoutPolling: Int)
+    /// The as-run host's polls for the echoes' answers: paid (the answer came while it polled) and
+    /// missed (``PollingPayoff``).
+    var callersPolls: (paid: Int, missed: Int)
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
@@ -80,6 +83,8 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     }
     let handedToReader = (asRun: asRun.isolatedCallsHandedToReader("dev.tessera.example") ?? 0,
                           withoutPolling: withoutPolling.isolatedCallsHandedToReader("dev.tessera.example") ?? 0)
+    let payoff = asRun.isolatedCallersPollingPayoff("dev.tessera.example")
+    let callersPolls = payoff?.counts ?? (paid: 0, missed: 0)
     progress("isolation, process: \(calls / 10) add-note calls")
     let processWrite = try await measure(calls / 10) { try await addNote(asRun, $0) }
     for host in hosts { await host.stop() }
@@ -88,7 +93,8 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
                             echoWithoutLanes: Summary(samples[2]),
                             cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
-                            goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader)
+                            goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader,
+                            callersPolls: callersPolls)
 }
 
 /// This process's CPU time so far (all its threads, user and system).

@@ -45,9 +45,11 @@ public struct BusyPolling: Sendable, Equatable {
         self.readsLoad = readsLoad
     }
 
-    /// What each side's ``PollingPayoff`` goes by.
-    func payoff() -> PollingPayoff {
-        PollingPayoff(adaptive: adaptive, load: readsLoad ? .system : .ignored)
+    /// What each side's ``PollingPayoff`` goes by; `spareCores` must stay free besides the other
+    /// end's for a wait to poll (``MachineLoad/hasFreeCore(besides:)``): none for the host's
+    /// caller, one for the child's loop.
+    func payoff(sparing spareCores: Int = 0) -> PollingPayoff {
+        PollingPayoff(adaptive: adaptive, load: readsLoad ? .system : .ignored, sparing: spareCores)
     }
 
     /// A window of `microseconds` (`nil`: ``standard``; 0: ``off``), as the deployment's policy and

@@ -32,7 +32,9 @@ public final class ChildEventLoop: TaskExecutor, Sendable {
 
     public init(busyPolling: BusyPolling = .off) {
         self.busyPolling = busyPolling
-        payoff = busyPolling.payoff()
+        // A core spare besides the host's caller: the host needs one between two calls while
+        // this loop spins (``PollingPayoff``).
+        payoff = busyPolling.payoff(sparing: 1)
     }
 
     /// True on the loop's own thread.

@@ -28,9 +28,11 @@ public final class MachineLoad: Sendable {
     private let runnable: @Sendable () -> Int?
     /// Milliseconds of a monotonic clock.
     private let milliseconds: @Sendable () -> UInt64
-    /// The last reading: when it was made (milliseconds of the monotonic clock, shifted left by one)
-    /// and, in the lowest bit, whether every core was taken then. 0 before the first.
+    /// The last reading: when it was made (milliseconds of the monotonic clock, shifted left by
+    /// ``countBits``) and, in the low bits, the runnable threads counted then (0 when unknown).
+    /// 0 before the first.
     private let reading = Atomic<UInt64>(0)
+    private static let countBits: UInt64 = 20
 
     /// A load read by `runnable` (the runnable threads, `nil` when unknown), against `cores`.
     public convenience init(cores: Int, runnable: @escaping @Sendable () -> Int?) {
@@ -44,15 +46,21 @@ public final class MachineLoad: Sendable {
         self.milliseconds = milliseconds
     }
 
-    /// Whether fewer threads are runnable than there are cores (counting the caller's own), by a
-    /// reading at most ``refresh`` old.
-    public func hasFreeCore() -> Bool {
+    /// Whether no more threads are runnable than there are cores (counting the caller's own) with
+    /// `spare` cores left over besides, by a reading at most ``refresh`` old. The host's caller
+    /// asks with none spare: it needs only the child on a core while it polls. The child's loop
+    /// asks with one: while it spins between two calls, the host needs a core for more than the
+    /// thread that will call (docs/isolation.md, "Polling that pays or stays off").
+    public func hasFreeCore(besides spare: Int = 0) -> Bool {
         let now = milliseconds()
-        let last = reading.load(ordering: .relaxed)
-        if last != 0, now &- (last >> 1) < Self.refreshMilliseconds { return last & 1 == 0 }
-        let busy = runnable().map { $0 > cores } ?? false
-        reading.store(max(now, 1) << 1 | (busy ? 1 : 0), ordering: .relaxed)
-        return !busy
+        var last = reading.load(ordering: .relaxed)
+        if last == 0 || now &- (last >> Self.countBits) >= Self.refreshMilliseconds {
+            let count = UInt64(min(max(runnable() ?? 0, 0), 1 << Self.countBits - 1))
+            last = max(now, 1) << Self.countBits | count
+            reading.store(last, ordering: .relaxed)
+        }
+        let count = Int(last & (1 << Self.countBits - 1))
+        return count + spare <= cores
     }
 
     /// The runnable threads of the machine, from `/proc/loadavg` ("0.52 0.58 0.59 3/611 12345").

@@ -16,7 +16,10 @@ import Synchronization
 /// polling off.
 ///
 /// And before any of that, the machine's load: while more threads are runnable than there are
-/// cores (``MachineLoad``), no wait polls, not even a probe; the score is left as it was.
+/// cores (``MachineLoad``), no wait polls, not even a probe; the score is left as it was. The
+/// child's loop asks for a core more than that (``BusyPolling/payoff(sparing:)``): a poll of
+/// its that pays saves it a wake-up, but its spinning takes a core from the host between two
+/// calls, and on an idle 2-core machine that cost more than the wake-ups saved.
 public final class PollingPayoff: Sendable {
     /// Polls in a row that ran their whole window for nothing, after which polling stops.
     public static let missesBeforeStopping = 3
@@ -42,16 +45,21 @@ public final class PollingPayoff: Sendable {
     private let adaptive: Bool
     /// Whether a core is free for the other end (``MachineLoad``).
     private let load: MachineLoad
+    /// Cores that must stay free besides the other end's (``MachineLoad/hasFreeCore(besides:)``).
+    private let spareCores: Int
 
-    public init(adaptive: Bool = true, load: MachineLoad = .system) {
+    /// A score that decides when `adaptive`, by `load` with `spareCores` left free besides the
+    /// other end's core.
+    public init(adaptive: Bool = true, load: MachineLoad = .system, sparing spareCores: Int = 0) {
         self.adaptive = adaptive
         self.load = load
+        self.spareCores = spareCores
     }
 
     /// Whether the next wait polls before it sleeps.
     public func shouldPoll() -> Bool {
         guard adaptive else { return true }
-        guard load.hasFreeCore() else { return false }
+        guard load.hasFreeCore(besides: spareCores) else { return false }
         return state.withLock { s in
             guard s.stopped else { return true }
             s.waitsSinceStopped += 1

@@ -63,6 +63,20 @@ import Testing
         #expect((0..<(2 * PollingPayoff.probeEvery)).allSatisfy { _ in !payoff.shouldPoll() })
         #expect(!payoff.isStopped && payoff.counts.paid == 0 && payoff.counts.missed == 0)
     }
+
+    @Test func theChildsLoopPollsOnlyWithACoreSpareBesidesTheHostsCaller() {
+        // Two runnable on two cores: the host's caller may poll (the child computes on the other
+        // core), the child's loop may not (its spin would leave the host one core for all its threads).
+        let runnable = Mutex(2)
+        let load = MachineLoad(cores: 2, runnable: { runnable.withLock { $0 } }, milliseconds: { 0 })
+        let caller = PollingPayoff(load: load)
+        let loop = PollingPayoff(load: load, sparing: 1)
+        #expect(caller.shouldPoll())
+        #expect((0..<(2 * PollingPayoff.probeEvery)).allSatisfy { _ in !loop.shouldPoll() })
+        // On four cores with the same two runnable, both poll.
+        let bigger = PollingPayoff(load: MachineLoad(cores: 4, runnable: { runnable.withLock { $0 } }, milliseconds: { 0 }), sparing: 1)
+        #expect(bigger.shouldPoll())
+    }
 }
 
 /// Issue 48: "cores free" as evidence — the machine's runnable threads against its cores, read at
@@ -80,6 +94,17 @@ import Testing
         runnable.withLock { $0 = nil }
         clock.withLock { $0 += 10 }
         #expect(load.hasFreeCore(), "an unreadable count leaves the payoff rule to decide")
+        #expect(load.hasFreeCore(besides: 1), "an unreadable count leaves the payoff rule to decide, a core spare or not")
+    }
+
+    @Test func aSpareCoreIsAskedForBesidesTheRunnableThreads() {
+        let runnable = Mutex<Int?>(1)
+        let clock = Mutex<UInt64>(1_000)
+        let load = MachineLoad(cores: 2, runnable: { runnable.withLock { $0 } }, milliseconds: { clock.withLock { $0 } })
+        #expect(load.hasFreeCore(besides: 1), "one runnable on two cores leaves one spare")
+        runnable.withLock { $0 = 2 }
+        clock.withLock { $0 += 10 }
+        #expect(load.hasFreeCore() && !load.hasFreeCore(besides: 1), "two runnable on two cores leave none spare")
     }
 
     @Test func aReadingIsMadeAtMostOncePerRefresh() {

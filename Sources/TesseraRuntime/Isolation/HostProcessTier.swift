@@ -36,4 +36,11 @@ extension PluginHost {
     public func isolatedCallsHandedToReader(_ pluginID: String) -> Int? {
         (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.callsHandedToReader
     }
+
+    /// Whether the host's callers' polls for a process-tier plugin's answers have been paying, and
+    /// how long their polled and slept waits lasted (docs/isolation.md, "Polling that pays or stays
+    /// off"); `nil` for a plugin without a child. For `tessera-bench isolation`.
+    public func isolatedCallersPollingPayoff(_ pluginID: String) -> PollingPayoff? {
+        (registry[pluginID]?.withState { $0.instance } as? ProcessPlugin)?.callersPollingPayoff
+    }
 }

@@ -113,6 +113,9 @@ extension ProcessPlugin {
     /// the reader thread (``PeerConnection/callsHandedToReader``).
     var callsHandedToReader: Int? { state.withLock { $0.child?.peer.callsHandedToReader } }
 
+    /// Whether the host's callers' polls on the child's lanes have been paying (``PollingPayoff``).
+    var callersPollingPayoff: PollingPayoff? { state.withLock { $0.child?.peer.callersPollingPayoff } }
+
     /// What the latest child's sandbox enforces.
     var sandboxReport: SandboxReport { state.withLock { $0.sandboxReport } }
 
