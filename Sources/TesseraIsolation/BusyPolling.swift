@@ -5,16 +5,18 @@ import Foundation
 /// and the child's event loop waiting for the next call.
 ///
 /// A thread asleep in `poll` costs a wake-up when its frame comes: the kernel's scheduler, and on a
-/// virtual machine an interrupt to a halted virtual CPU, which measured here from about 10 µs to
-/// over 50 µs. A round trip has two of them. A thread that polls with a zero timeout for a few
-/// tens of microseconds first catches a quick frame awake, at the price of the CPU it burns while
-/// it polls. So each side polls only while that is likely to pay, and for at most ``window``:
+/// virtual machine an interrupt to a halted virtual CPU, which measured from about 6 µs to over
+/// 70 µs on the machines this ran on. A round trip has two of them. A thread that polls with a zero
+/// timeout first catches a quick frame awake, at the price of the CPU it burns while it polls. So
+/// each side polls only while that is likely to pay, and for at most ``window``, by the host's
+/// choice as long as a wake-up costs (``WakeUpCost``):
 ///
 /// - the host's caller, while the last call on the plugin's lanes was answered within the brief
 ///   wait (``CallLanes``); a call that took longer stops it until one is quick again;
 /// - the child's loop, while calls come close together: the last time it had nothing to do lasted
-///   less than ``recentlyBusy``. So a child polls at most ``window`` per ``recentlyBusy``, 5 % of
-///   a core, however calls are spaced, and not at all while they are sparse.
+///   less than ``recentlyBusy``. So a child polls at most ``window`` per ``recentlyBusy`` (at the
+///   host's choice at most 10 % of a core: ``WakeUpCost/ceiling``), however calls are spaced, and
+///   not at all while they are sparse.
 ///
 /// And each side polls only while polling pays (``PollingPayoff``, when ``adaptive``): a poll that
 /// runs its whole window without the frame coming saved nothing, and a few in a row stop it; and
@@ -32,9 +34,10 @@ public struct BusyPolling: Sendable, Equatable {
     /// The child polls after a call only if its previous idle spell was shorter than this.
     public static let recentlyBusy: Duration = .milliseconds(1)
 
-    /// The host's choice: 50 µs, longer than the quick round trips measured with polling on
-    /// both sides (27–40 µs) and a twentieth of ``recentlyBusy``.
-    public static let standard = BusyPolling(window: .microseconds(50))
+    /// The host's choice: as long as a wake-up costs on this machine (``WakeUpCost``), so that a
+    /// poll that runs out has cost at most a wake-up's worth more than sleeping at once. (Until
+    /// 2026-12-02 a fixed 50 µs, tuned where a wake-up cost 63–75 µs.)
+    public static var measured: BusyPolling { BusyPolling(window: WakeUpCost.measured) }
 
     /// No polling: every wait sleeps at once.
     public static let off = BusyPolling(window: .zero)
@@ -52,10 +55,10 @@ public struct BusyPolling: Sendable, Equatable {
         PollingPayoff(adaptive: adaptive, load: readsLoad ? .system : .ignored, sparing: spareCores)
     }
 
-    /// A window of `microseconds` (`nil`: ``standard``; 0: ``off``), as the deployment's policy and
+    /// A window of `microseconds` (`nil`: ``measured``; 0: ``off``), as the deployment's policy and
     /// the runner's `--busy-poll-us` give it.
     public init(microseconds: Int?) {
-        self = microseconds.map { BusyPolling(window: .microseconds($0)) } ?? .standard
+        self = microseconds.map { BusyPolling(window: .microseconds($0)) } ?? .measured
     }
 
     /// The window in whole microseconds, for the runner's command line.

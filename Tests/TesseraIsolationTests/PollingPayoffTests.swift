@@ -130,3 +130,16 @@ import Testing
         #expect((MachineLoad.runnableNow() ?? 0) >= 1)
     }
 }
+
+/// Issue 48: the polling window is a wake-up's cost on this machine, measured at run time.
+@Suite struct WakeUpCostTests {
+    @Test func aMeasuredWakeUpIsNeverNegativeNorAboveTheCeiling() {
+        let cost = WakeUpCost.measure(roundTrips: 50)
+        #expect(cost >= .zero && cost <= WakeUpCost.ceiling)
+    }
+
+    @Test func theHostsChoiceOfWindowIsTheMeasuredCost() {
+        #expect(BusyPolling(microseconds: nil).window == WakeUpCost.measured)
+        #expect(BusyPolling(microseconds: 0) == .off)
+    }
+}

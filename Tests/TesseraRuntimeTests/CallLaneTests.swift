@@ -122,7 +122,7 @@ import TesseraTestFixtures
     /// than the window: here the child's handler takes 300 µs) stops polling after three.
     @Test func theCallerStopsPollingWhenItsPollsDoNotPay() async throws {
         // The payoff rule alone: a loaded machine (other suites run meanwhile) must not take polling away first.
-        let peers = pair(busyPolling: BusyPolling(window: BusyPolling.standard.window, readsLoad: false)) { _, params in
+        let peers = pair(busyPolling: BusyPolling(window: .microseconds(50), readsLoad: false)) { _, params in
             usleep(300)  // an answer that cannot come within the 50 µs window
             return params
         }
@@ -146,8 +146,7 @@ import TesseraTestFixtures
     }
 
     @Test func theChildPollsOnlyWhileCallsComeLessThanAMillisecondApart() {
-        let polling = BusyPolling.standard
-        #expect(polling.window == .microseconds(50))
+        let polling = BusyPolling(window: .microseconds(50))
         #expect(polling.childPolls(afterIdleOf: .zero))
         #expect(polling.childPolls(afterIdleOf: .microseconds(999)))
         #expect(!polling.childPolls(afterIdleOf: .milliseconds(1)))
@@ -156,7 +155,8 @@ import TesseraTestFixtures
     }
 
     @Test func aDeploymentsMicrosecondsBecomeTheWindow() {
-        #expect(BusyPolling(microseconds: nil) == .standard)
+        #expect(BusyPolling(microseconds: nil) == .measured)
+        #expect(BusyPolling.measured.window == WakeUpCost.measured)
         #expect(BusyPolling(microseconds: 0) == .off)
         #expect(BusyPolling(microseconds: 120).window == .microseconds(120))
         #expect(BusyPolling(microseconds: 120).microseconds == 120)
