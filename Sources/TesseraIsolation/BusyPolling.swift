@@ -34,10 +34,19 @@ public struct BusyPolling: Sendable, Equatable {
     /// The child polls after a call only if its previous idle spell was shorter than this.
     public static let recentlyBusy: Duration = .milliseconds(1)
 
+    /// Whether the window follows the host's latest measurement of a wake-up (``measured``)
+    /// rather than staying as given.
+    private(set) var followsWakeUpCost = false
+
     /// The host's choice: as long as a wake-up costs on this machine (``WakeUpCost``), so that a
-    /// poll that runs out has cost at most a wake-up's worth more than sleeping at once. (Until
-    /// 2026-12-02 a fixed 50 µs, tuned where a wake-up cost 63–75 µs.)
-    public static var measured: BusyPolling { BusyPolling(window: WakeUpCost.measured) }
+    /// poll that runs out has cost at most a wake-up's worth more than sleeping at once; the
+    /// host's callers follow each new measurement, a child keeps the window it was started with.
+    /// (Until 2026-12-02 a fixed 50 µs, tuned where a wake-up cost 63–75 µs.)
+    public static var measured: BusyPolling {
+        var polling = BusyPolling(window: WakeUpCost.measured)
+        polling.followsWakeUpCost = true
+        return polling
+    }
 
     /// No polling: every wait sleeps at once.
     public static let off = BusyPolling(window: .zero)
@@ -64,7 +73,8 @@ public struct BusyPolling: Sendable, Equatable {
     /// The window in whole microseconds, for the runner's command line.
     public var microseconds: Int { Int(window.nanoseconds / 1_000) }
 
-    var nanoseconds: UInt64 { UInt64(window.nanoseconds) }
+    /// The window now, in nanoseconds: the latest measurement's when it follows it.
+    var nanoseconds: UInt64 { UInt64((followsWakeUpCost ? WakeUpCost.measured : window).nanoseconds) }
 
     /// Whether the child's loop polls before sleeping, given how long its last idle spell lasted.
     public func childPolls(afterIdleOf lastIdle: Duration) -> Bool {

@@ -1,17 +1,22 @@
 import Foundation
+import Synchronization
 
-/// What a wake-up costs on this machine, measured once per process: how much longer a round trip
-/// between two threads over a socket takes when each sleeps in its read than when each spins on
-/// it, halved (a round trip has two wake-ups). It sets how long the host polls before it sleeps
-/// (``BusyPolling/measured``; docs/isolation.md, "How long a wait polls").
+/// What a wake-up costs on this machine: how much longer a round trip between two threads over a
+/// socket takes when each sleeps in its read than when each spins on it, halved (a round trip has
+/// two wake-ups). It sets how long the host polls before it sleeps (``BusyPolling/measured``;
+/// docs/isolation.md, "How long a wait polls").
 ///
 /// That is the classic rule for spinning before blocking: spin for as long as blocking would
 /// cost. A poll that pays saved a wake-up; one that runs out has cost at most one wake-up's worth
 /// more than sleeping at once would. A fixed window cannot be right on every machine: the 50 µs
 /// tuned where a wake-up cost 63–75 µs is eight windows' worth of spinning where one costs ~6 µs.
 public enum WakeUpCost {
-    /// The cost measured the first time it is asked for (``measure(roundTrips:)``), in this process.
-    public static let measured: Duration = measure()
+    /// This process's reading (``WakeUpCostReading``): measured when first asked for, again in the
+    /// background once a minute old.
+    public static let shared = WakeUpCostReading(measure: { measure() })
+
+    /// The cost as this process last measured it (``WakeUpCostReading/current()``).
+    public static var measured: Duration { shared.current() }
 
     /// No wait polls longer than this, whatever the measurement says.
     public static let ceiling: Duration = .microseconds(100)
@@ -78,5 +83,62 @@ public enum WakeUpCost {
     private static func median(_ values: [UInt64]) -> UInt64 {
         guard !values.isEmpty else { return 0 }
         return values.sorted()[values.count / 2]
+    }
+}
+
+/// A wake-up's cost as last measured, measured again in the background once it is
+/// ``refreshAfter`` old: a machine's load changes, and a reading made at a busy moment (a host
+/// starting its children at once) reads low, so that its window would stay short for as long as
+/// the host runs. Asking costs an atomic load; the one thread that finds the reading old starts
+/// the new measurement and goes on with the old value.
+public final class WakeUpCostReading: Sendable {
+    /// How old a reading may grow before it is measured again.
+    public static let refreshAfter: Duration = .seconds(60)
+
+    private let measure: @Sendable () -> Duration
+    private let milliseconds: @Sendable () -> UInt64
+    private let inBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Whether a measurement in the background runs now.
+    private let measuring = Atomic<Bool>(false)
+    /// The last reading: when it was made (milliseconds of the monotonic clock) shifted left by
+    /// ``nanosecondBits``, and the cost in nanoseconds in the low bits; 0 before the first.
+    private let reading = Atomic<UInt64>(0)
+    private static let nanosecondBits: UInt64 = 24
+    private let firstMeasurement = Mutex(())
+
+    /// A reading that measures with `measure` (its value capped at 2²⁴ ns, 16 ms), timed by
+    /// `milliseconds`, measuring again through `inBackground` (tests: a clock and a runner of
+    /// their own).
+    public init(measure: @escaping @Sendable () -> Duration,
+                milliseconds: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds / 1_000_000 },
+                inBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) }) {
+        self.measure = measure
+        self.milliseconds = milliseconds
+        self.inBackground = inBackground
+    }
+
+    /// The last measured cost. The first call measures on the calling thread (later ones wait for
+    /// it); a call that finds it ``refreshAfter`` old starts a measurement on a thread of its own
+    /// and returns the old cost.
+    public func current() -> Duration {
+        var last = reading.load(ordering: .acquiring)
+        if last == 0 {
+            firstMeasurement.withLock { _ in
+                if reading.load(ordering: .acquiring) == 0 { record(measure()) }
+            }
+            last = reading.load(ordering: .acquiring)
+        } else if milliseconds() &- (last >> Self.nanosecondBits) >= UInt64(Self.refreshAfter.nanoseconds / 1_000_000),
+                  measuring.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            inBackground { [self] in
+                record(measure())
+                measuring.store(false, ordering: .releasing)
+            }
+        }
+        return .nanoseconds(Int64(last & (1 << Self.nanosecondBits - 1)))
+    }
+
+    private func record(_ cost: Duration) {
+        let nanoseconds = UInt64(min(max(cost.nanoseconds, 0), Int64(1 << Self.nanosecondBits - 1)))
+        reading.store(max(milliseconds(), 1) << Self.nanosecondBits | nanoseconds, ordering: .releasing)
     }
 }

@@ -143,3 +143,32 @@ import Testing
         #expect(BusyPolling(microseconds: 0) == .off)
     }
 }
+
+/// Issue 48: a wake-up's cost is measured again in the background once a minute old, so that a
+/// reading made at a busy moment does not stand for as long as the host runs.
+@Suite struct WakeUpCostReadingTests {
+    @Test func theFirstAskMeasuresLaterOnesReuseItUntilItIsAMinuteOld() {
+        let measurements = Mutex(0)
+        let clock = Mutex<UInt64>(1_000)
+        let started = Mutex<[@Sendable () -> Void]>([])
+        let reading = WakeUpCostReading(measure: {
+            measurements.withLock { $0 += 1; return .microseconds(10 * $0) }
+        }, milliseconds: { clock.withLock { $0 } }, inBackground: { job in started.withLock { $0.append(job) } })
+        #expect(reading.current() == .microseconds(10))
+        clock.withLock { $0 += 59_999 }
+        #expect(reading.current() == .microseconds(10) && started.withLock { $0.isEmpty })
+        // A minute old: the old cost is returned at once, and one measurement is started aside,
+        // however many ask before it is done.
+        clock.withLock { $0 += 1 }
+        #expect(reading.current() == .microseconds(10))
+        #expect(reading.current() == .microseconds(10))
+        let jobs = started.withLock { $0 }
+        #expect(jobs.count == 1 && measurements.withLock { $0 } == 1)
+        jobs.first?()
+        #expect(reading.current() == .microseconds(20))
+        // The new reading is fresh: nothing more is started for another minute.
+        clock.withLock { $0 += 59_000 }
+        _ = reading.current()
+        #expect(started.withLock { $0.count } == 1)
+    }
+}

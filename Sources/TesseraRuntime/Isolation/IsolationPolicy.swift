@@ -29,7 +29,7 @@ public struct IsolationPolicy: Sendable {
     public var callLanes: Int?
     /// How long, in microseconds, both ends of a lane poll without sleeping before they sleep
     /// (docs/isolation.md, "Polling before sleeping"): `nil` for the host's choice (as long as a
-    /// wake-up costs on this machine, measured once: `WakeUpCost`), 0 for none.
+    /// wake-up costs on this machine, measured at run time: `WakeUpCost`), 0 for none.
     public var busyPollMicroseconds: Int?
 
     public init(firstBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 60, quarantineAfter: Int = 5,
