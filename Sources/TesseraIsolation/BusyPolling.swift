@@ -21,7 +21,7 @@ import Foundation
 /// And each side polls only while polling pays (``PollingPayoff``, when ``adaptive``): a poll that
 /// runs its whole window without the frame coming saved nothing, and a few in a row stop it; and
 /// only while the machine has a core free for the other end (``MachineLoad``, when ``readsLoad``).
-public struct BusyPolling: Sendable, Equatable {
+public struct BusyPolling: Sendable {
     /// The longest a thread polls without sleeping before it sleeps; zero turns polling off.
     public let window: Duration
     /// Whether each side stops polling while its polls do not pay (``PollingPayoff``); always,
@@ -36,7 +36,7 @@ public struct BusyPolling: Sendable, Equatable {
 
     /// Whether the window follows the host's latest measurement of a wake-up (``measured``)
     /// rather than staying as given.
-    private(set) var followsWakeUpCost = false
+    public private(set) var followsWakeUpCost = false
 
     /// The host's choice: as long as a wake-up costs on this machine (``WakeUpCost``), so that a
     /// poll that runs out has cost at most a wake-up's worth more than sleeping at once; the
@@ -87,5 +87,13 @@ extension Duration {
     var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+extension BusyPolling: Equatable {
+    /// Two that follow the measurement are the same whatever the window was when each was made.
+    public static func == (a: BusyPolling, b: BusyPolling) -> Bool {
+        a.adaptive == b.adaptive && a.readsLoad == b.readsLoad && a.followsWakeUpCost == b.followsWakeUpCost
+            && (a.followsWakeUpCost || a.window == b.window)
     }
 }

@@ -11,8 +11,8 @@ import Synchronization
 /// more than sleeping at once would. A fixed window cannot be right on every machine: the 50 µs
 /// tuned where a wake-up cost 63–75 µs is eight windows' worth of spinning where one costs ~6 µs.
 public enum WakeUpCost {
-    /// This process's reading (``WakeUpCostReading``): measured when first asked for, again in the
-    /// background once a minute old.
+    /// This process's reading (``WakeUpCostReading``): measured in the background when first asked
+    /// for, and again once a minute old.
     public static let shared = WakeUpCostReading(measure: { measure() })
 
     /// The cost as this process last measured it (``WakeUpCostReading/current()``).
@@ -86,11 +86,11 @@ public enum WakeUpCost {
     }
 }
 
-/// A wake-up's cost as last measured, measured again in the background once it is
-/// ``refreshAfter`` old: a machine's load changes, and a reading made at a busy moment (a host
-/// starting its children at once) reads low, so that its window would stay short for as long as
-/// the host runs. Asking costs an atomic load; the one thread that finds the reading old starts
-/// the new measurement and goes on with the old value.
+/// A wake-up's cost as last measured, measured in the background when first asked for and again
+/// once it is ``refreshAfter`` old: a machine's load changes, and a reading made at a busy moment
+/// (a host starting its children at once) reads low, so that its window would stay short for as
+/// long as the host runs. Asking costs an atomic load; the one thread that finds the reading
+/// missing or old starts the measurement and goes on with what there is.
 public final class WakeUpCostReading: Sendable {
     /// How old a reading may grow before it is measured again.
     public static let refreshAfter: Duration = .seconds(60)
@@ -104,7 +104,6 @@ public final class WakeUpCostReading: Sendable {
     /// ``nanosecondBits``, and the cost in nanoseconds in the low bits; 0 before the first.
     private let reading = Atomic<UInt64>(0)
     private static let nanosecondBits: UInt64 = 24
-    private let firstMeasurement = Mutex(())
 
     /// A reading that measures with `measure` (its value capped at 2²⁴ ns, 16 ms), timed by
     /// `milliseconds`, measuring again through `inBackground` (tests: a clock and a runner of
@@ -117,18 +116,14 @@ public final class WakeUpCostReading: Sendable {
         self.inBackground = inBackground
     }
 
-    /// The last measured cost. The first call measures on the calling thread (later ones wait for
-    /// it); a call that finds it ``refreshAfter`` old starts a measurement on a thread of its own
-    /// and returns the old cost.
+    /// The last measured cost, zero before the first measurement is done. A call that finds none,
+    /// or one ``refreshAfter`` old, starts a measurement on a thread of its own (one at a time)
+    /// and returns what there is: no caller waits the few milliseconds a measurement takes, and
+    /// until the first is done no wait polls.
     public func current() -> Duration {
-        var last = reading.load(ordering: .acquiring)
-        if last == 0 {
-            firstMeasurement.withLock { _ in
-                if reading.load(ordering: .acquiring) == 0 { record(measure()) }
-            }
-            last = reading.load(ordering: .acquiring)
-        } else if milliseconds() &- (last >> Self.nanosecondBits) >= UInt64(Self.refreshAfter.nanoseconds / 1_000_000),
-                  measuring.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+        let last = reading.load(ordering: .acquiring)
+        let old = last == 0 || milliseconds() &- (last >> Self.nanosecondBits) >= UInt64(Self.refreshAfter.nanoseconds / 1_000_000)
+        if old, measuring.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             inBackground { [self] in
                 record(measure())
                 measuring.store(false, ordering: .releasing)

@@ -138,22 +138,38 @@ import Testing
         #expect(cost >= .zero && cost <= WakeUpCost.ceiling)
     }
 
-    @Test func theHostsChoiceOfWindowIsTheMeasuredCost() {
-        #expect(BusyPolling(microseconds: nil).window == WakeUpCost.measured)
-        #expect(BusyPolling(microseconds: 0) == .off)
+    @Test func theHostsChoiceOfWindowFollowsTheMeasuredCost() {
+        let polling = BusyPolling(microseconds: nil)
+        #expect(polling.followsWakeUpCost)
+        #expect(polling.nanoseconds <= UInt64(WakeUpCost.ceiling.nanoseconds))
+        #expect(BusyPolling(microseconds: 0) == .off && !BusyPolling.off.followsWakeUpCost)
     }
 }
 
 /// Issue 48: a wake-up's cost is measured again in the background once a minute old, so that a
 /// reading made at a busy moment does not stand for as long as the host runs.
 @Suite struct WakeUpCostReadingTests {
-    @Test func theFirstAskMeasuresLaterOnesReuseItUntilItIsAMinuteOld() {
+    @Test func theFirstAskStartsAMeasurementAsideAndNoWaitPollsUntilItIsDone() {
+        let started = Mutex<[@Sendable () -> Void]>([])
+        let reading = WakeUpCostReading(measure: { .microseconds(17) }, milliseconds: { 5 },
+                                        inBackground: { job in started.withLock { $0.append(job) } })
+        #expect(reading.current() == .zero && reading.current() == .zero)
+        let jobs = started.withLock { $0 }
+        #expect(jobs.count == 1, "one measurement, however many ask before it is done")
+        jobs.first?()
+        #expect(reading.current() == .microseconds(17))
+        #expect(started.withLock { $0.count } == 1)
+    }
+
+    @Test func aReadingIsMeasuredAgainAsideOnceItIsAMinuteOld() {
         let measurements = Mutex(0)
         let clock = Mutex<UInt64>(1_000)
         let started = Mutex<[@Sendable () -> Void]>([])
         let reading = WakeUpCostReading(measure: {
             measurements.withLock { $0 += 1; return .microseconds(10 * $0) }
         }, milliseconds: { clock.withLock { $0 } }, inBackground: { job in started.withLock { $0.append(job) } })
+        _ = reading.current()
+        started.withLock { $0.removeFirst() }()
         #expect(reading.current() == .microseconds(10))
         clock.withLock { $0 += 59_999 }
         #expect(reading.current() == .microseconds(10) && started.withLock { $0.isEmpty })

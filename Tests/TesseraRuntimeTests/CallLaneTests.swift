@@ -155,8 +155,8 @@ import TesseraTestFixtures
     }
 
     @Test func aDeploymentsMicrosecondsBecomeTheWindow() {
-        #expect(BusyPolling(microseconds: nil) == .measured)
-        #expect(BusyPolling.measured.window == WakeUpCost.measured)
+        #expect(BusyPolling(microseconds: nil) == .measured && BusyPolling(microseconds: nil).followsWakeUpCost)
+        #expect(!BusyPolling(microseconds: 120).followsWakeUpCost)
         #expect(BusyPolling(microseconds: 0) == .off)
         #expect(BusyPolling(microseconds: 120).window == .microseconds(120))
         #expect(BusyPolling(microseconds: 120).microseconds == 120)
