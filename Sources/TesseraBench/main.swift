@@ -230,7 +230,7 @@ if which == "isolation" || which == "all" {
             print("  echoes that outlasted the brief wait on their lane (handed to the reader thread): as run \(figures.handedToReader.asRun), "
                   + "lanes without polling \(figures.handedToReader.withoutPolling), of \(figures.echoAsRun.count + calls / 10) each")
             print("  the as-run host's polls for an echo's answer: \(figures.callersPolls.paid) paid, \(figures.callersPolls.missed) ran out")
-            print("  the host's polling window: \(figures.pollingWindowMicroseconds) µs (a wake-up's cost here, as the host measured it)")
+            print("  the host's polling window: \(figures.pollingWindowMicroseconds) µs (a wake-up's cost here, measured before the hosts started)")
         }
     }
     let crashes = try await crashRecoveryBenchmark(buildDirectory: buildDirectory, scratch: scratch, rounds: 20)

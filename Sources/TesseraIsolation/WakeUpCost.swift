@@ -132,6 +132,11 @@ public final class WakeUpCostReading: Sendable {
         return .nanoseconds(Int64(last & (1 << Self.nanosecondBits - 1)))
     }
 
+    /// Measures now, on the calling thread, and keeps the reading: what a host that has run for a
+    /// minute would have (`tessera-bench isolation`, so that its hosts are measured as they run
+    /// after their start, not while they start).
+    public func refresh() { record(measure()) }
+
     private func record(_ cost: Duration) {
         let nanoseconds = UInt64(min(max(cost.nanoseconds, 0), Int64(1 << Self.nanosecondBits - 1)))
         reading.store(max(milliseconds(), 1) << Self.nanosecondBits | nanoseconds, ordering: .releasing)

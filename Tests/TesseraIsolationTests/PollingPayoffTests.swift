@@ -161,6 +161,12 @@ import Testing
         #expect(started.withLock { $0.count } == 1)
     }
 
+    @Test func aRefreshMeasuresAtOnceOnTheCallingThread() {
+        let reading = WakeUpCostReading(measure: { .microseconds(9) }, milliseconds: { 5 }, inBackground: { _ in })
+        reading.refresh()
+        #expect(reading.current() == .microseconds(9))
+    }
+
     @Test func aReadingIsMeasuredAgainAsideOnceItIsAMinuteOld() {
         let measurements = Mutex(0)
         let clock = Mutex<UInt64>(1_000)
