@@ -9,7 +9,8 @@ import Synchronization
 /// That is the classic rule for spinning before blocking: spin for as long as blocking would
 /// cost. A poll that pays saved a wake-up; one that runs out has cost at most one wake-up's worth
 /// more than sleeping at once would. A fixed window cannot be right on every machine: the 50 µs
-/// tuned where a wake-up cost 63–75 µs is eight windows' worth of spinning where one costs ~6 µs.
+/// tuned where a wake-up cost 63–75 µs is three to fifteen wake-ups' worth of spinning where one
+/// costs 3–17 µs (2026-12-02).
 public enum WakeUpCost {
     /// This process's reading (``WakeUpCostReading``): measured in the background when first asked
     /// for, and again once a minute old.
@@ -89,8 +90,9 @@ public enum WakeUpCost {
 /// A wake-up's cost as last measured, measured in the background when first asked for and again
 /// once it is ``refreshAfter`` old: a machine's load changes, and a reading made at a busy moment
 /// (a host starting its children at once) reads low, so that its window would stay short for as
-/// long as the host runs. Asking costs an atomic load; the one thread that finds the reading
-/// missing or old starts the measurement and goes on with what there is.
+/// long as the host runs. Asking costs an atomic load and a read of the monotonic clock; the one
+/// thread that finds the reading missing or old starts the measurement and goes on with what
+/// there is.
 public final class WakeUpCostReading: Sendable {
     /// How old a reading may grow before it is measured again.
     public static let refreshAfter: Duration = .seconds(60)
