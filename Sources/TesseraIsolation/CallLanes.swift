@@ -77,9 +77,11 @@ final class CallLanes: Sendable {
     /// window while calls are answered within the brief wait and the polls pay (counted in
     /// ``polledWaits``), else 0. A caller that polled tells ``payoff`` what it came to.
     func pollingWindow() -> UInt64 {
-        guard busyPolling.nanoseconds > 0, lastWasQuick.load(ordering: .relaxed), payoff.shouldPoll() else { return 0 }
+        // Read once: it follows the latest measured wake-up (``BusyPolling/measured``).
+        let window = busyPolling.nanoseconds
+        guard window > 0, lastWasQuick.load(ordering: .relaxed), payoff.shouldPoll() else { return 0 }
         polled.add(1, ordering: .relaxed)
-        return busyPolling.nanoseconds
+        return window
     }
 
     /// How many brief waits polled before sleeping so far.
