@@ -15,8 +15,11 @@ struct IsolationFigures {
     var echoOnLanesWithoutPolling: Summary
     /// Without lanes (and without polling): every answer is read by the host's reader thread.
     var echoWithoutLanes: Summary
-    /// CPU per echo in each of those three (as run, lanes without polling, no lanes): the host
-    /// process's and the child's, in nanoseconds.
+    /// The host as run, called as the edge calls it (``PluginHost/answer(_:_:json:as:)``): the
+    /// child's answer handed back as its text, not read into a value.
+    var echoAsRunAnsweredAsText: Summary
+    /// CPU per echo in each of those four (as run, lanes without polling, no lanes, as run answered
+    /// as text): the host process's and the child's, in nanoseconds.
     var cpuPerEcho: [(host: Double, child: Double)]
     /// The Go anchor's direct round trips, a block in each turn after the three hosts' (`nil`
     /// without `go`).
@@ -45,6 +48,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     let echo = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     let callEcho = { (host: PluginHost) in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
+    let answerEcho = { (host: PluginHost) in _ = try await host.answer("dev.tessera.example", "echo", json: echo, as: principal) }
     let addNote = { (host: PluginHost, i: Int) in
         _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: principal)
     }
@@ -68,21 +72,25 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     let withoutLanes = try await startHost(tier: "process", variant: "without lanes", scratch: scratch + "/no-lanes",
                                            buildDirectory: buildDirectory) { $0.callLanes = 0; $0.busyPollMicroseconds = 0 }
     let hosts = [asRun, withoutPolling, withoutLanes]
-    progress("isolation, process: \(calls) echo calls on each of \(hosts.count) hosts, in turns of \(max(1, calls / 20))")
+    // The series taken in turns: each host's echo as a value, and the host as run's once more as
+    // the edge takes it, as text.
+    let series: [(host: PluginHost, echo: (PluginHost) async throws -> Void)] =
+        hosts.map { ($0, callEcho) } + [(asRun, answerEcho)]
+    progress("isolation, process: \(calls) echo calls on each of \(hosts.count) hosts (the first one's twice: as a value, as text), in turns of \(max(1, calls / 20))")
     for host in hosts { _ = try await measure(calls / 10) { _ in try await callEcho(host) } }
-    var samples: [[Double]] = hosts.map { _ in [] }
-    var cpu: [(host: Double, child: Double)] = hosts.map { _ in (0, 0) }
-    let children = hosts.map { $0.isolatedProcessID("dev.tessera.example") }
+    var samples: [[Double]] = series.map { _ in [] }
+    var cpu: [(host: Double, child: Double)] = series.map { _ in (0, 0) }
+    let children = series.map { $0.host.isolatedProcessID("dev.tessera.example") }
     var goSamples: [Double] = []
     try await ProfilerWindow.around("echo-process") {
         for turn in 0..<20 {
             // Each turn starts with another host: in an A/A run (TESSERA_BENCH_ISOLATION_TWICE=1)
             // with a fixed order, the host that went first read 4–9 % faster than its twin.
-            for i in hosts.indices.map({ ($0 + turn) % hosts.count }) {
-                let host = hosts[i]
+            for i in series.indices.map({ ($0 + turn) % series.count }) {
+                let (host, echo) = series[i]
                 let (hostBefore, childBefore) = (processCPUNanoseconds(), children[i].map(childCPUNanoseconds) ?? 0)
                 samples[i] += try await ProfilerWindow.around("echo-process-\(i)") {
-                    try await timed(max(1, calls / 20)) { _ in try await callEcho(host) }
+                    try await timed(max(1, calls / 20)) { _ in try await echo(host) }
                 }
                 cpu[i].host += processCPUNanoseconds() - hostBefore
                 cpu[i].child += (children[i].map(childCPUNanoseconds) ?? 0) - childBefore
@@ -100,7 +108,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
 
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
-                            echoWithoutLanes: Summary(samples[2]),
+                            echoWithoutLanes: Summary(samples[2]), echoAsRunAnsweredAsText: Summary(samples[3]),
                             cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
                             goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader,
                             callersPolls: callersPolls, pollingWindowMicroseconds: BusyPolling.measured.microseconds)

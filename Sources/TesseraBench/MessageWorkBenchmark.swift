@@ -44,8 +44,8 @@ func messageWorkBenchmark(rounds: Int) async throws -> (tree: Summary, bytes: Su
             guard case .call(_, _, let params) = try PeerMessage(frame: frame[...]) else { throw BenchError("bytes: not a call") }
             var answer: [UInt8] = []
             PeerMessage.reply(id: 41, result: try await handler(try OperationCall(wire: params))).appendSerialized(to: &answer)
-            guard case .reply(_, let result) = try PeerMessage(frame: answer[...]) else { throw BenchError("bytes: not an answer") }
-            try answered(result)
+            guard case .answer(_, let result) = try PeerMessage(frame: answer[...]) else { throw BenchError("bytes: not an answer") }
+            try answered(result.value())
         }
         text += try await timedBlock(block) {
             var frame: [UInt8] = []
@@ -53,8 +53,8 @@ func messageWorkBenchmark(rounds: Int) async throws -> (tree: Summary, bytes: Su
             guard case .operation(_, let operation) = try PeerMessage(frame: frame[...]) else { throw BenchError("text: not an operation") }
             var answer: [UInt8] = []
             PeerMessage.reply(id: 41, result: try await handler(operation.call)).appendSerialized(to: &answer)
-            guard case .reply(_, let result) = try PeerMessage(frame: answer[...]) else { throw BenchError("text: not an answer") }
-            try answered(result)
+            guard case .answer(_, let result) = try PeerMessage(frame: answer[...]) else { throw BenchError("text: not an answer") }
+            try answered(result.value())
         }
     }
     return (Summary(tree), Summary(bytes), Summary(text))

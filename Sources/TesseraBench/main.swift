@@ -224,7 +224,15 @@ if which == "isolation" || which == "all" {
                          figures.echoAsRun.median / figures.echoWithoutLanes.median,
                          figures.echoOnLanesWithoutPolling.median / figures.echoWithoutLanes.median))
             // What polling costs: the CPU each echo took, host process and child, in the same turns.
-            for (name, cpu) in zip(["as run", "lanes without polling", "no lanes"], figures.cpuPerEcho) {
+            // The as-run host once more, as the edge calls it: the child's answer handed on as text.
+            report("  echo, as run, answered as text (the edge's call)", figures.echoAsRunAnsweredAsText, unit: micros, target: "")
+            print(String(format: "  echo: answered as text / as a value, the same host in the same turns, median ratio %.2f",
+                         figures.echoAsRunAnsweredAsText.median / figures.echoAsRun.median))
+            if let inTurns = figures.goDirectInTurns {
+                print(String(format: "  echo: answered as text / Go JSON direct in the same turns, median ratio %.2f (target ≤ 1.2)",
+                             figures.echoAsRunAnsweredAsText.median / inTurns.median))
+            }
+            for (name, cpu) in zip(["as run", "lanes without polling", "no lanes", "as run, answered as text"], figures.cpuPerEcho) {
                 print(String(format: "  echo CPU per call, %@: host %.1f µs + child %.1f µs", name, cpu.host / 1_000, cpu.child / 1_000))
             }
             print("  echoes that outlasted the brief wait on their lane (handed to the reader thread): as run \(figures.handedToReader.asRun), "

@@ -160,8 +160,8 @@ enum BriefWaitOutcome {
 final class ReplyWaiter: Sendable {
     private enum State {
         case waiting
-        case answered(Result<JSONValue, any Error>)
-        case suspended(CheckedContinuation<JSONValue, any Error>)
+        case answered(Result<AnswerText, any Error>)
+        case suspended(CheckedContinuation<AnswerText, any Error>)
         case finished
     }
 
@@ -171,8 +171,8 @@ final class ReplyWaiter: Sendable {
         state.withLock { if case .answered = $0 { return true } else { return false } }
     }
 
-    func deliver(_ result: Result<JSONValue, any Error>) {
-        let suspended = state.withLock { s -> CheckedContinuation<JSONValue, any Error>? in
+    func deliver(_ result: Result<AnswerText, any Error>) {
+        let suspended = state.withLock { s -> CheckedContinuation<AnswerText, any Error>? in
             switch s {
             case .waiting:
                 s = .answered(result)
@@ -188,8 +188,8 @@ final class ReplyWaiter: Sendable {
     }
 
     /// The answer, suspending until it comes if it has not.
-    func value() async throws -> JSONValue {
-        let ready = state.withLock { s -> Result<JSONValue, any Error>? in
+    func value() async throws -> AnswerText {
+        let ready = state.withLock { s -> Result<AnswerText, any Error>? in
             guard case .answered(let result) = s else { return nil }
             s = .finished
             return result
@@ -198,9 +198,9 @@ final class ReplyWaiter: Sendable {
         return try await suspendUntilAnswered()
     }
 
-    private func suspendUntilAnswered() async throws -> JSONValue {
+    private func suspendUntilAnswered() async throws -> AnswerText {
         try await withCheckedThrowingContinuation { continuation in
-            let ready = state.withLock { s -> Result<JSONValue, any Error>? in
+            let ready = state.withLock { s -> Result<AnswerText, any Error>? in
                 if case .answered(let result) = s {
                     s = .finished
                     return result

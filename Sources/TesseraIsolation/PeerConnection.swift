@@ -51,7 +51,7 @@ public final class PeerConnection: Sendable {
 
     private struct State {
         var nextID = 0
-        var pending: [Int: @Sendable (Result<JSONValue, any Error>) -> Void] = [:]
+        var pending: [Int: @Sendable (Result<AnswerText, any Error>) -> Void] = [:]
         /// Set once the socket ended: every later call fails with it at once.
         var closedError: (any Error)?
         /// Calls from the other side being answered now.
@@ -90,7 +90,7 @@ public final class PeerConnection: Sendable {
                 readLoop()
             }
             let error = closed()
-            let waiting = state.withLock { s -> [@Sendable (Result<JSONValue, any Error>) -> Void] in
+            let waiting = state.withLock { s -> [@Sendable (Result<AnswerText, any Error>) -> Void] in
                 s.closedError = error
                 defer { s.pending = [:] }
                 return Array(s.pending.values)
@@ -155,8 +155,10 @@ public final class PeerConnection: Sendable {
     private func dispatch(_ message: PeerMessage, replyOn connection: FrameConnection? = nil) {
         let connection = connection ?? frames
         switch message {
-        case .reply(let id, let result):
-            state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.success(result))
+        case .answer(let id, let text):
+            state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.success(text))
+        case .reply(let id, let result):  // not read from a frame (that is `.answer`), but complete
+            state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.success(AnswerText(result)))
         case .failure(let id, let error):
             state.withLock { $0.pending.removeValue(forKey: Int(id)) }?(.failure(WireError.decode(error)))
         case .call(let id, let method, let params):
@@ -241,6 +243,29 @@ public final class PeerConnection: Sendable {
     /// As ``call(_:_:waitingBriefly:started:answered:)``, for any ``Request``.
     public func call(_ request: Request, waitingBriefly briefly: Duration,
                      started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> JSONValue {
+        try read(await answer(to: request, waitingBriefly: briefly, started: started, answered: answered)) { try $0.value() }
+    }
+
+    /// As ``call(_:waitingBriefly:started:answered:)``, the answer handed back as the JSON text it
+    /// came as, checked by the parser's rules but not read into a value (``AnswerText``): the
+    /// host's forwarder of an operation, whose answer an HTTP response carries as it is.
+    public func callForText(_ request: Request, waitingBriefly briefly: Duration,
+                            started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> [UInt8] {
+        try read(await answer(to: request, waitingBriefly: briefly, started: started, answered: answered)) { try $0.checkedText() }
+    }
+
+    /// Reads an answer's text as `reading` says. Text that is not JSON is the other side's fault,
+    /// as a frame that is not JSON is: the connection ends over it (every call waiting fails with
+    /// how the other side ended), and this call fails with what was wrong.
+    private func read<T>(_ text: AnswerText, _ reading: (AnswerText) throws -> T) throws -> T {
+        do { return try reading(text) } catch {
+            frames.shutDown()
+            throw error
+        }
+    }
+
+    private func answer(to request: Request, waitingBriefly briefly: Duration,
+                        started: (Int) -> Void, answered: @escaping @Sendable () -> Void) async throws -> AnswerText {
         let waiter = ReplyWaiter()
         let lane = callLanes?.take()
         let connection = lane.flatMap { callLanes?.connections[$0] } ?? frames
@@ -291,9 +316,10 @@ public final class PeerConnection: Sendable {
 
     /// Asks the other side and waits for its answer.
     public func call(_ method: String, _ params: JSONValue = .null) async throws -> JSONValue {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONValue, any Error>) in
+        let text = try await withCheckedThrowingContinuation { (c: CheckedContinuation<AnswerText, any Error>) in
             send(.method(method, params), on: frames) { c.resume(with: $0) }
         }
+        return try read(text) { try $0.value() }
     }
 
     /// Asks the other side and blocks this thread until it answers: for the few synchronous
@@ -301,11 +327,11 @@ public final class PeerConnection: Sendable {
     /// event loop, which is that thread, this call reads the socket itself until its answer comes,
     /// handing every other frame on as the loop would (their work runs once this returns).
     public func callBlocking(_ method: String, _ params: JSONValue = .null) throws -> JSONValue {
-        let box = Mutex<Result<JSONValue, any Error>?>(nil)
+        let box = Mutex<Result<AnswerText, any Error>?>(nil)
         if let loop, loop.isCurrentThread {
             send(.method(method, params), on: frames) { result in box.withLock { $0 = result } }
             while true {
-                if let result = box.withLock({ $0 }) { return try result.get() }
+                if let result = box.withLock({ $0 }) { return try read(result.get()) { try $0.value() } }
                 guard let message = try frames.receiveMessage() else { throw FrameError.truncated }
                 dispatch(message)
             }
@@ -316,7 +342,7 @@ public final class PeerConnection: Sendable {
             done.signal()
         }
         done.wait()
-        return try box.withLock { $0! }.get()
+        return try read(box.withLock { $0! }.get()) { try $0.value() }
     }
 
     /// Answers the call numbered `id` with `error` now, if it still waits (its deadline passed);
@@ -332,7 +358,7 @@ public final class PeerConnection: Sendable {
 
     @discardableResult
     private func send(_ request: Request, on connection: FrameConnection,
-                      answer: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) -> Int? {
+                      answer: @escaping @Sendable (Result<AnswerText, any Error>) -> Void) -> Int? {
         let registered = state.withLock { s -> Result<Int, any Error> in
             if let closed = s.closedError { return .failure(closed) }
             s.nextID += 1

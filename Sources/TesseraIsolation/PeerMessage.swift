@@ -2,9 +2,10 @@
 
 /// One message of the host–child protocol (``PeerConnection``), as read from a frame.
 ///
-/// Only the payload (`params`, `result`, `error`) becomes a ``JSONValue``: the envelope around it
-/// — the call's number, the method's name — is read straight from the frame's bytes, without a
-/// dictionary for the object that holds them (docs/isolation.md, "The frame format").
+/// Only the payload (`params`, `error`) becomes a ``JSONValue``: the envelope around it — the
+/// call's number, the method's name — is read straight from the frame's bytes, without a
+/// dictionary for the object that holds them (docs/isolation.md, "The frame format"). An answer's
+/// `result` is not read at all: it is kept as its text (``AnswerText``) for the caller.
 public enum PeerMessage: Sendable, Equatable {
     /// `{"call": N, "method": "…", "params": …}`; `N` = 0 asks for no answer.
     case call(id: Int64, method: String, params: JSONValue)
@@ -12,16 +13,19 @@ public enum PeerMessage: Sendable, Equatable {
     /// operation call, its input kept as the JSON text it is (``OperationFrame``). A call of the
     /// method `operation` with a number other than 0 is always read as this.
     case operation(id: Int64, OperationFrame)
-    /// `{"reply": N, "result": …}`.
+    /// `{"reply": N, "result": …}`, as this side writes it.
     case reply(id: Int64, result: JSONValue)
+    /// `{"reply": N, "result": …}` as read: the result kept as its text, not yet read or checked.
+    case answer(id: Int64, AnswerText)
     /// `{"reply": N, "error": …}` (``WireError``).
     case failure(id: Int64, error: JSONValue)
     /// A JSON object that is neither: nothing answers it (as before, it is dropped).
     case other
 
     /// Reads a frame's body. Its envelope is read in one pass over the bytes; each payload is
-    /// parsed from its own bytes by the SDK's strict parser. A body that is not one JSON object,
-    /// or a payload that is not JSON, throws.
+    /// parsed from its own bytes by the SDK's strict parser, except an answer's result, which is
+    /// kept as text (``AnswerText``: its reader checks it). A body that is not one JSON object, or
+    /// a call's or an error's payload that is not JSON, throws.
     public init(frame body: ArraySlice<UInt8>) throws(FrameError) {
         let fields: EnvelopeFields
         do { fields = try body.withUnsafeBufferPointer { bytes in try EnvelopeScanner(bytes).fields() } } catch {
@@ -34,7 +38,14 @@ public enum PeerMessage: Sendable, Equatable {
             }
         }
         if let id = fields.reply {
-            self = fields.error != nil ? .failure(id: id, error: try payload(fields.error)) : .reply(id: id, result: try payload(fields.result))
+            if fields.error != nil {
+                self = .failure(id: id, error: try payload(fields.error))
+            } else {
+                // Copied out of the read buffer: a slice kept would hold the whole buffer, and the
+                // buffer's next write would copy it.
+                let text = fields.result.map { Array(body[(body.startIndex + $0.lowerBound)..<(body.startIndex + $0.upperBound)]) }
+                self = .answer(id: id, AnswerText(bytes: text ?? Array("null".utf8)))
+            }
         } else if let id = fields.call, let method = fields.method {
             if method == ChildMethod.operation, id != 0, let params = fields.params {
                 do {
@@ -56,6 +67,7 @@ public enum PeerMessage: Sendable, Equatable {
         case .call(let id, let method, let params): return ["call": .integer(id), "method": .string(method), "params": params]
         case .operation(let id, let frame): return ["call": .integer(id), "method": .string(ChildMethod.operation), "params": frame.params]
         case .reply(let id, let result): return ["reply": .integer(id), "result": result]
+        case .answer(let id, let text): return ["reply": .integer(id), "result": (try? text.value()) ?? .null]
         case .failure(let id, let error): return ["reply": .integer(id), "error": error]
         case .other: return .object([:])
         }
@@ -84,6 +96,11 @@ public enum PeerMessage: Sendable, Equatable {
             out += String(id).utf8
             out += #","result":"#.utf8
             result.appendSerialized(to: &out)
+        case .answer(let id, let text):
+            out += #"{"reply":"#.utf8
+            out += String(id).utf8
+            out += #","result":"#.utf8
+            out += text.bytes
         case .failure(let id, let error):
             out += #"{"reply":"#.utf8
             out += String(id).utf8

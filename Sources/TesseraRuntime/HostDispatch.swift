@@ -16,11 +16,20 @@ extension PluginHost {
     /// place and handed on as it is. The edge calls this one through ``HostAPI``, without the
     /// generic entry's cast and copy and one async frame fewer (docs/benchmarks.md, eighteenth pass).
     func call(_ pluginID: String, _ operation: String, text: [UInt8], as principal: Principal) async throws(PluginError) -> JSONValue {
-        let input: JSONValue
-        do { input = try JSONValue(parsing: text) } catch {
+        try await dispatch(pluginID, operation, input: try Self.input(parsing: text), text: text, as: principal, answeringText: false).value
+    }
+
+    /// ``call(_:_:json:as:)`` for a caller that writes the answer out as JSON (the edge): a
+    /// plugin in the process tier answers with the text its child sent, checked but not read into
+    /// a tree (``OperationAnswer``); one in the host's process with its value.
+    public func answer(_ pluginID: String, _ operation: String, json text: [UInt8], as principal: Principal) async throws(PluginError) -> OperationAnswer {
+        try await dispatch(pluginID, operation, input: try Self.input(parsing: text), text: text, as: principal, answeringText: true)
+    }
+
+    private static func input(parsing text: [UInt8]) throws(PluginError) -> JSONValue {
+        do { return try JSONValue(parsing: text) } catch {
             throw PluginError(.invalidInput, "the input is not JSON: \(error)", field: "$")
         }
-        return try await dispatch(pluginID, operation, input: input, text: text, as: principal)
     }
 
     /// Calls an operation. The host checks, in order, before any plugin code runs: the plugin exists
@@ -28,12 +37,14 @@ extension PluginHost {
     /// satisfies the operation's schema. Errors a plugin throws as ``PluginError`` reach the caller
     /// as they are; any other error becomes `internal` with a generic message (and is logged).
     public func call(_ pluginID: String, _ operation: String, input: JSONValue, as principal: Principal) async throws(PluginError) -> JSONValue {
-        try await dispatch(pluginID, operation, input: input, text: nil, as: principal)
+        try await dispatch(pluginID, operation, input: input, text: nil, as: principal, answeringText: false).value
     }
 
-    /// A call, with the JSON text its input was parsed from when it came as text.
+    /// A call, with the JSON text its input was parsed from when it came as text. `answeringText`:
+    /// the caller takes an answer as text, so a plugin that answers with text (the process tier's
+    /// forwarder) is asked for it.
     private func dispatch(_ pluginID: String, _ operation: String, input: JSONValue, text: [UInt8]?,
-                          as principal: Principal) async throws(PluginError) -> JSONValue {
+                          as principal: Principal, answeringText: Bool) async throws(PluginError) -> OperationAnswer {
         guard let slot = registry[pluginID] else {
             // Enabled by the deployment but not yet set up: the host is still starting (the edge
             // listens first), which a client should wait out, not take for "no such plugin".
@@ -64,7 +75,10 @@ extension PluginHost {
         do {
             let call = text.map { OperationCall(operation: operation, input: input, inputText: $0, principal: principal) }
                 ?? OperationCall(operation: operation, input: input, principal: principal)
-            return try await onSharedPool { try await handler(call) }
+            if answeringText, let answersWithText = context.hostHandlers.operationText(operation) {
+                return .text(try await onSharedPool { try await answersWithText(call) })
+            }
+            return .value(try await onSharedPool { try await handler(call) })
         } catch let error as PluginError {
             if let reason = error.reason, manifest.reasons[reason.rawValue] == nil {
                 // Still answered as given: the caller gets the refusal; the author learns to list it.

@@ -105,6 +105,29 @@ import TesseraTestFixtures
         await host.stop()
     }
 
+    /// What the edge calls (``PluginHost/answer(_:_:json:as:)``): a process-tier plugin's answer
+    /// comes as the text its child sent, checked but never read into a tree and written out again;
+    /// one in the host's process answers with its value. Either reads as ``PluginHost/call`` does.
+    @Test func aProcessTierAnswerReachesTheEdgeAsTheTextTheChildSent() async throws {
+        let ws = try await workspace("isolation-answer-text")
+        let host = try await host(ws)
+        try await withCleanup({ await host.stop() }) {
+            let input: JSONValue = ["title": "mléko \"2 l\"", "amounts": [1, 2.5, -3], "nested": ["ok": true, "none": nil]]
+            let json = Array(input.serialized().utf8)
+            let answer = try await host.answer("fixture.isolated", "echo", json: json, as: user)
+            guard case .text(let text) = answer else { Issue.record("not answered as text: \(answer)"); return }
+            // The child's serialisation of what it returned, as it came: the same value the host's
+            // call reads, and the same bytes the child writes for it.
+            #expect(try JSONValue(parsing: text) == input)
+            #expect(try await host.call("fixture.isolated", "echo", json: json, as: user) == input)
+            #expect(answer.value == input)
+
+            let inProcess = try await host.answer("fixture.good", "hello", json: Array(#"{"name":"ada"}"#.utf8), as: admin)
+            guard case .value(let value) = inProcess else { Issue.record("an in-process plugin answered as text"); return }
+            #expect(value == (try await host.call("fixture.good", "hello", input: ["name": "ada"], as: admin)))
+        }
+    }
+
     @Test func aCrashLoopQuarantinesThePluginUntilTheOperatorRestartsIt() async throws {
         let ws = try await workspace("isolation-quarantine")
         let host = try await host(ws, policy: IsolationPolicy(quarantineAfter: 3, crashWindow: 600))

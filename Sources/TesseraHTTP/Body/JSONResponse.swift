@@ -1,4 +1,5 @@
 import Hummingbird
+import TesseraRuntime
 @_spi(TesseraHost) import TesseraSDK
 
 extension Response {
@@ -9,6 +10,13 @@ extension Response {
         var bytes: [UInt8] = []
         value.appendSerialized(to: &bytes)
         return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A response whose body is an operation's answer: text as it came (a process-tier plugin's,
+    /// checked on the way in), a value as compact JSON.
+    static func json(_ answer: OperationAnswer) -> Response {
+        guard case .text(let text) = answer else { return .json(answer.value) }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }
 
     /// A response whose body is `text` as UTF-8, of the given media type.

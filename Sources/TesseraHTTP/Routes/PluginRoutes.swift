@@ -68,9 +68,9 @@ struct PluginRoutes: Sendable {
                 return response
             }
             let input = try await JSONRequestBody.read(request, limit: maxBodyBytes)
-            let result = try await host.call(plugin, operation, json: input, as: principal)
+            let answer = try await host.answer(plugin, operation, json: input, as: principal)
             if declared { record(plugin, operation, since: started, errorCode: nil) }
-            return .json(result)
+            return .json(answer)
         } catch {
             if declared { record(plugin, operation, since: started, errorCode: Self.code(of: error)) }
             throw error

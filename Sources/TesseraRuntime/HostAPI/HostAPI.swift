@@ -51,6 +51,9 @@ public protocol HostAPI: AnyObject, Sendable {
 
     /// Calls an operation with JSON text as input.
     func call(_ pluginID: String, _ operation: String, json: [UInt8], as principal: Principal) async throws(PluginError) -> JSONValue
+    /// Calls an operation with JSON text as input, for a caller that writes the answer out as
+    /// JSON: a process-tier plugin's answer comes as the text its child sent (``OperationAnswer``).
+    func answer(_ pluginID: String, _ operation: String, json: [UInt8], as principal: Principal) async throws(PluginError) -> OperationAnswer
     /// Calls an operation.
     func call(_ pluginID: String, _ operation: String, input: JSONValue, as principal: Principal) async throws(PluginError) -> JSONValue
     /// A writer for the body of an upload operation.
@@ -150,6 +153,11 @@ extension HostAPI {
     /// Calls an operation with JSON text as input.
     public func call(_ pluginID: String, _ operation: String, json: some Collection<UInt8>, as principal: Principal) async throws(PluginError) -> JSONValue {
         try await call(pluginID, operation, json: Array(json), as: principal)
+    }
+
+    /// The answer as a value: a host without text answers (a test's double) calls as usual.
+    public func answer(_ pluginID: String, _ operation: String, json: [UInt8], as principal: Principal) async throws(PluginError) -> OperationAnswer {
+        .value(try await call(pluginID, operation, json: json, as: principal))
     }
 
     /// Swaps plugin `id`, waiting the host's usual time for calls in flight.

@@ -197,6 +197,10 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
             context.onOperation(name) { [unowned self] call in
                 try await self.forward(.operation(OperationFrame(call)), timeout: timeout, what: what)
             }
+            // What the edge calls: the child's answer handed on as the text it came as.
+            context.onOperation(name, answeringText: { [unowned self] call in
+                try await self.forward(.operation(OperationFrame(call)), timeout: timeout, what: what, asText: true)
+            })
         }
         for name in (registered["timers"]?.arrayValue ?? []).compactMap(\.stringValue) { routeTimer(name, on: context) }
         if registered["location"]?.boolValue == true {
@@ -237,18 +241,24 @@ final class ProcessPlugin: Plugin, CapabilityCallSession, Sendable {
     /// the deadline is one entry in ``deadlines`` (no task of its own per call).
     func forward(_ request: PeerConnection.Request, timeout: TimeInterval, what: String) async throws -> JSONValue {
         let child = try await serving()
+        let watch = DeadlineWatch()
+        return try await child.peer.call(request, waitingBriefly: Self.briefWait,
+                                         started: watch.starting(deadline(child, timeout, what)), answered: watch.answered(deadlines))
+    }
+
+    /// As ``forward(_:timeout:what:)``, the answer handed back as the JSON text the child sent,
+    /// checked but not read into a value (``PeerConnection/callForText(_:waitingBriefly:started:answered:)``).
+    func forward(_ request: PeerConnection.Request, timeout: TimeInterval, what: String, asText: Bool) async throws -> [UInt8] {
+        let child = try await serving()
+        let watch = DeadlineWatch()
+        return try await child.peer.callForText(request, waitingBriefly: Self.briefWait,
+                                                started: watch.starting(deadline(child, timeout, what)), answered: watch.answered(deadlines))
+    }
+
+    /// Records a call's deadline in ``deadlines`` once the call has its number.
+    private func deadline(_ child: PluginChild, _ timeout: TimeInterval, _ what: String) -> (Int) -> UInt64 {
         let deadline = clock.now().addingTimeInterval(timeout)
-        // Whether the answer came, and the deadline's key once recorded: the answer may arrive
-        // before the deadline is recorded, and then it must not be.
-        let watched = Mutex<(answered: Bool, key: UInt64?)>((false, nil))
-        return try await child.peer.call(request, waitingBriefly: Self.briefWait, started: { id in
-            watched.withLock { w in
-                guard !w.answered else { return }
-                w.key = deadlines.watch(until: deadline) { [self] in timedOut(child, call: id, what: what, timeout: timeout) }
-            }
-        }, answered: { [deadlines] in
-            if let key = watched.withLock({ w -> UInt64? in w.answered = true; return w.key }) { deadlines.forget(key) }
-        })
+        return { [deadlines] id in deadlines.watch(until: deadline) { [self] in timedOut(child, call: id, what: what, timeout: timeout) } }
     }
 
     /// A call's deadline came first: the child stops serving now (so no call reaches it and its
@@ -276,6 +286,29 @@ extension ProcessPlugin {
         do { return try await clock.pendingTimers().map(\.name) } catch {
             hostLog(.warning, manifest.id, "process tier: the plugin's pending timers could not be read (\(error)); those it scheduled itself fail when they fall due until it starts again")
             return []
+        }
+    }
+}
+
+/// One call's deadline: whether its answer came, and the deadline's key once recorded. The answer
+/// may arrive before the deadline is recorded, and then it must not be.
+private final class DeadlineWatch: Sendable {
+    private let state = Mutex<(answered: Bool, key: UInt64?)>((false, nil))
+
+    /// What the call does once sent: records the deadline with `watch`, unless answered already.
+    func starting(_ watch: @escaping (Int) -> UInt64) -> (Int) -> Void {
+        { [self] id in
+            state.withLock { w in
+                guard !w.answered else { return }
+                w.key = watch(id)
+            }
+        }
+    }
+
+    /// What the call does once answered: forgets its deadline, if recorded.
+    func answered(_ deadlines: CallDeadlines) -> @Sendable () -> Void {
+        { [self] in
+            if let key = state.withLock({ w -> UInt64? in w.answered = true; return w.key }) { deadlines.forget(key) }
         }
     }
 }

@@ -41,6 +41,15 @@ extension JSONValue {
     public init(parsing text: String, maxDepth: Int = 128) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8), maxDepth: maxDepth)
     }
+
+    /// Checks that `bytes` are one JSON text by the rules of ``init(parsing:maxDepth:)`` — the same
+    /// errors at the same offsets — without building the value: for text the host hands on as it
+    /// came (a process-tier plugin's answer, written to an HTTP response as it is).
+    @_spi(TesseraHost)
+    public static func check(text bytes: [UInt8], maxDepth: Int = 128) throws(JSONParseError) {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        try parser.skipDocument()
+    }
 }
 
 /// A recursive-descent JSON parser over bytes. Kept small and strict: no comments, no trailing
@@ -288,4 +297,65 @@ struct JSONParser {
     }
 
     func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}
+
+// Checking without building (``JSONValue/check(text:maxDepth:)``): the containers are walked
+// without collecting their members; every scalar is read by the parser's own functions and
+// dropped, so a text passes exactly when parsing it would.
+extension JSONParser {
+    mutating func skipDocument() throws(JSONParseError) {
+        skipWhitespace()
+        try skipValue()
+        skipWhitespace()
+        if index != bytes.count { throw fail("unexpected text after the value") }
+    }
+
+    mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try skipObject()
+        case UInt8(ascii: "["): try skipArray()
+        default: _ = try parseValue()  // a scalar: a short string or a number's text, nothing more
+        }
+    }
+
+    mutating func skipObject() throws(JSONParseError) {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            _ = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+            index += 1
+            skipWhitespace()
+            try skipValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func skipArray() throws(JSONParseError) {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
+        while true {
+            skipWhitespace()
+            try skipValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
+            throw fail("expected ',' or ']' in an array")
+        }
+    }
 }

@@ -133,5 +133,10 @@ private final class LazyInputTree: Sendable {
 /// Handles one operation: validated JSON in, JSON out.
 public typealias OperationHandler = @Sendable (OperationCall) async throws -> JSONValue
 
+/// Handles one operation and answers with JSON text, which the host hands on as it is: the host's
+/// forwarder to a plugin in the process tier, whose answer arrives as text. Host-only (SPI).
+@_spi(TesseraHost)
+public typealias OperationTextHandler = @Sendable (OperationCall) async throws -> [UInt8]
+
 /// Handles a timer that fell due.
 public typealias TimerHandler = @Sendable (TimerFiring) async throws -> Void

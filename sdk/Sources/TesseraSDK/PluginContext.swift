@@ -26,6 +26,7 @@ public final class PluginContext: Sendable {
 
     fileprivate struct Registrations {
         var operations: [String: OperationHandler] = [:]
+        var textOperations: [String: OperationTextHandler] = [:]
         var timers: [String: TimerHandler] = [:]
         var events: [String: EventHandler] = [:]
         var location: LocationHandler?
@@ -164,6 +165,12 @@ public struct RegisteredHandlers: Sendable {
         context.withRegistrations { $0.operations[name] }
     }
 
+    /// The handler registered for an operation that answers with JSON text (the host's
+    /// forwarder to the process tier), if any; an operation has one beside its ``operation(_:)``.
+    public func operationText(_ name: String) -> OperationTextHandler? {
+        context.withRegistrations { $0.textOperations[name] }
+    }
+
     /// The handler registered for timers named `name`, if any.
     public func timer(_ name: String) -> TimerHandler? {
         context.withRegistrations { $0.timers[name] }
@@ -189,6 +196,14 @@ extension PluginContext {
     /// The handlers the plugin registered, for the host's dispatch. Host-only (SPI).
     @_spi(TesseraHost)
     public var hostHandlers: RegisteredHandlers { RegisteredHandlers(context: self) }
+
+    /// Registers, beside an operation's handler, one that answers with JSON text the host hands
+    /// on without reading it into a tree (the process tier's forwarder: its answer comes as text).
+    /// Host-only (SPI); it replaces an earlier one of the same name.
+    @_spi(TesseraHost)
+    public func onOperation(_ name: String, answeringText handler: @escaping OperationTextHandler) {
+        registrations.withLock { $0.textOperations[name] = handler }
+    }
 
     /// Forgets every handler the plugin registered, once its instance has stopped. Host-only (SPI).
     ///
