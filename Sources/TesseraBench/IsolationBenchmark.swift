@@ -16,10 +16,13 @@ struct IsolationFigures {
     /// Without lanes (and without polling): every answer is read by the host's reader thread.
     var echoWithoutLanes: Summary
     /// The host as run, called as the edge calls it (``PluginHost/answer(_:_:json:as:)``): the
-    /// child's answer handed back as its text, not read into a value.
+    /// child's answer handed back as its text, not read into a value, ready for the response.
     var echoAsRunAnsweredAsText: Summary
-    /// CPU per echo in each of those four (as run, lanes without polling, no lanes, as run answered
-    /// as text): the host process's and the child's, in nanoseconds.
+    /// The host as run, called as the edge called it before: the answer read into a value and
+    /// written out as the response's text.
+    var echoAsRunValueWrittenOut: Summary
+    /// CPU per echo in each of those five (as run, lanes without polling, no lanes, as run answered
+    /// as text, as run's value written out): the host process's and the child's, in nanoseconds.
     var cpuPerEcho: [(host: Double, child: Double)]
     /// The Go anchor's direct round trips, a block in each turn after the three hosts' (`nil`
     /// without `go`).
@@ -48,7 +51,11 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     let echo = Array(echoInputJSON.utf8)
     let principal = Principal(id: "bench", role: .user)
     let callEcho = { (host: PluginHost) in _ = try await host.call("dev.tessera.example", "echo", json: echo, as: principal) }
-    let answerEcho = { (host: PluginHost) in _ = try await host.answer("dev.tessera.example", "echo", json: echo, as: principal) }
+    // As the edge takes an answer for its response, now (text) and before (a value written out).
+    let answerEcho = { (host: PluginHost) in _ = try await host.answer("dev.tessera.example", "echo", json: echo, as: principal).text }
+    let valueWrittenOut = { (host: PluginHost) in
+        _ = OperationAnswer.value(try await host.call("dev.tessera.example", "echo", json: echo, as: principal)).text
+    }
     let addNote = { (host: PluginHost, i: Int) in
         _ = try await host.call("dev.tessera.example", "add-note", input: ["text": .string("note \(i)")], as: principal)
     }
@@ -72,11 +79,11 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     let withoutLanes = try await startHost(tier: "process", variant: "without lanes", scratch: scratch + "/no-lanes",
                                            buildDirectory: buildDirectory) { $0.callLanes = 0; $0.busyPollMicroseconds = 0 }
     let hosts = [asRun, withoutPolling, withoutLanes]
-    // The series taken in turns: each host's echo as a value, and the host as run's once more as
-    // the edge takes it, as text.
+    // The series taken in turns: each host's echo as a value, and the host as run's twice more as
+    // the edge takes it for a response: as text, and as a value written out.
     let series: [(host: PluginHost, echo: (PluginHost) async throws -> Void)] =
-        hosts.map { ($0, callEcho) } + [(asRun, answerEcho)]
-    progress("isolation, process: \(calls) echo calls on each of \(hosts.count) hosts (the first one's twice: as a value, as text), in turns of \(max(1, calls / 20))")
+        hosts.map { ($0, callEcho) } + [(asRun, answerEcho), (asRun, valueWrittenOut)]
+    progress("isolation, process: \(calls) echo calls in each of \(series.count) series on \(hosts.count) hosts, in turns of \(max(1, calls / 20))")
     for host in hosts { _ = try await measure(calls / 10) { _ in try await callEcho(host) } }
     var samples: [[Double]] = series.map { _ in [] }
     var cpu: [(host: Double, child: Double)] = series.map { _ in (0, 0) }
@@ -109,6 +116,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
                             echoAsRun: Summary(samples[0]), echoOnLanesWithoutPolling: Summary(samples[1]),
                             echoWithoutLanes: Summary(samples[2]), echoAsRunAnsweredAsText: Summary(samples[3]),
+                            echoAsRunValueWrittenOut: Summary(samples[4]),
                             cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
                             goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader,
                             callersPolls: callersPolls, pollingWindowMicroseconds: BusyPolling.measured.microseconds)
