@@ -35,6 +35,11 @@ struct IsolationFigures {
     var callersPolls: (paid: Int, missed: Int)
     /// The window the hosts as run polled for (``BusyPolling/measured``).
     var pollingWindowMicroseconds: Int
+    /// A larger answer, the example's `list-notes` (50 notes), on the host as run, taken in turns as
+    /// the edge takes it (text) and as it took it before (a value written out); and its size.
+    var listAsText: Summary
+    var listValueWrittenOut: Summary
+    var listAnswerBytes: Int
 }
 
 /// The process tier's cost (docs/isolation.md): the example plugin's `echo` (the dispatch
@@ -111,6 +116,7 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
     let callersPolls = payoff?.counts ?? (paid: 0, missed: 0)
     progress("isolation, process: \(calls / 10) add-note calls")
     let processWrite = try await measure(calls / 10) { try await addNote(asRun, $0) }
+    let list = try await listInTurns(asRun, calls: calls / 10, principal: principal)
     for host in hosts { await host.stop() }
 
     return IsolationFigures(rows: [("echo", inProcessEcho, Summary(samples[0])), ("write (add-note)", inProcessWrite, processWrite)],
@@ -119,7 +125,32 @@ func isolationBenchmark(buildDirectory: String, scratch: String, calls: Int, go:
                             echoAsRunValueWrittenOut: Summary(samples[4]),
                             cpuPerEcho: zip(cpu, samples).map { (host: $0.host / Double($1.count), child: $0.child / Double($1.count)) },
                             goDirectInTurns: go == nil ? nil : Summary(goSamples), handedToReader: handedToReader,
-                            callersPolls: callersPolls, pollingWindowMicroseconds: BusyPolling.measured.microseconds)
+                            callersPolls: callersPolls, pollingWindowMicroseconds: BusyPolling.measured.microseconds,
+                            listAsText: list.text, listValueWrittenOut: list.valueWrittenOut, listAnswerBytes: list.bytes)
+}
+
+/// The example's `list-notes` (50 notes, written by the add-note calls before it) as the edge takes
+/// the answer for its response, as text and as a value written out, in alternating blocks: an echo's
+/// answer is 21 bytes, too small for the difference to show.
+private func listInTurns(_ host: PluginHost, calls: Int, principal: Principal) async throws
+    -> (text: Summary, valueWrittenOut: Summary, bytes: Int) {
+    let input = Array(#"{"limit":50}"#.utf8)
+    let asText = { _ = try await host.answer("dev.tessera.example", "list-notes", json: input, as: principal).text }
+    let written = { _ = OperationAnswer.value(try await host.call("dev.tessera.example", "list-notes", json: input, as: principal)).text }
+    let bytes = try await host.answer("dev.tessera.example", "list-notes", json: input, as: principal).text.count
+    progress("isolation, process: \(calls) list-notes calls (\(bytes) bytes) as text and as a value, in turns")
+    var text: [Double] = [], value: [Double] = []
+    for turn in 0..<20 {
+        let block = max(1, calls / 20)
+        if turn % 2 == 0 {
+            text += try await timed(block) { _ in try await asText() }
+            value += try await timed(block) { _ in try await written() }
+        } else {
+            value += try await timed(block) { _ in try await written() }
+            text += try await timed(block) { _ in try await asText() }
+        }
+    }
+    return (Summary(text), Summary(value), bytes)
 }
 
 /// This process's CPU time so far (all its threads, user and system).

@@ -223,7 +223,6 @@ if which == "isolation" || which == "all" {
             print(String(format: "  echo: as run / lanes without polling / no lanes, median ratios %.2f / %.2f / 1",
                          figures.echoAsRun.median / figures.echoWithoutLanes.median,
                          figures.echoOnLanesWithoutPolling.median / figures.echoWithoutLanes.median))
-            // What polling costs: the CPU each echo took, host process and child, in the same turns.
             // The as-run host twice more, as the edge takes an answer for its response: the child's
             // text handed on (now), and the answer read into a value and written out (before).
             report("  echo, as the edge takes it: text", figures.echoAsRunAnsweredAsText, unit: micros, target: "")
@@ -234,6 +233,11 @@ if which == "isolation" || which == "all" {
                 print(String(format: "  echo for a response, as text / Go JSON direct in the same turns, median ratio %.2f (target ≤ 1.2)",
                              figures.echoAsRunAnsweredAsText.median / inTurns.median))
             }
+            report("  50 notes listed, as text", figures.listAsText, unit: micros, target: "")
+            report("  50 notes listed, value, written", figures.listValueWrittenOut, unit: micros, target: "")
+            print(String(format: "  50 notes (%d B) for a response: text / value written out, in turns, median ratio %.2f",
+                         figures.listAnswerBytes, figures.listAsText.median / figures.listValueWrittenOut.median))
+            // What polling costs: the CPU each echo took, host process and child, in the same turns.
             for (name, cpu) in zip(["as run", "lanes without polling", "no lanes", "as run, text for a response", "as run, value written out"], figures.cpuPerEcho) {
                 print(String(format: "  echo CPU per call, %@: host %.1f µs + child %.1f µs", name, cpu.host / 1_000, cpu.child / 1_000))
             }
