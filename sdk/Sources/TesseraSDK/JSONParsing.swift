@@ -334,11 +334,7 @@ extension JSONParser {
             index += 1
             skipWhitespace()
             try skipValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
-            throw fail("expected ',' or '}' in an object")
+            if try skipSeparator(closing: "}", in: "an object") { return }
         }
     }
 
@@ -351,11 +347,17 @@ extension JSONParser {
         while true {
             skipWhitespace()
             try skipValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
-            throw fail("expected ',' or ']' in an array")
+            if try skipSeparator(closing: "]", in: "an array") { return }
         }
+    }
+
+    /// Reads what follows a member: a ',' (`false`: another comes) or the container's closing
+    /// bracket (`true`), with the parser's errors for anything else.
+    private mutating func skipSeparator(closing: Unicode.Scalar, in container: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of input in \(container)") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return false }
+        if bytes[index] == UInt8(ascii: closing) { index += 1; return true }
+        throw fail("expected ',' or '\(closing)' in \(container)")
     }
 }
