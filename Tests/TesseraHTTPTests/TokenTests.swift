@@ -76,6 +76,35 @@ import TesseraTestFixtures
         #expect(Set((0..<100).map { _ in TokenSecret.generate() }).count == 100)
     }
 
+    @Test func anotherStoresRotationIsSeenAtOnceThroughTheWriteCountAlone() throws {
+        let data = Fixtures.temporaryDirectory("tokens")
+        // The server's store watches a folder nobody writes: only the write count can tell it.
+        let server = TokenStore(dataDirectory: data, watching: Fixtures.temporaryDirectory("quiet"))
+        let other = TokenStore(dataDirectory: data)
+        let bob = try other.create(name: "bob", role: .user)
+        #expect(server.principal(for: bob) == Principal(id: "bob", role: .user))
+        let rotated = try other.rotate(name: "bob")
+        #expect(server.principal(for: bob) == nil)
+        #expect(server.principal(for: rotated) == Principal(id: "bob", role: .user))
+        try other.revoke(name: "bob")
+        #expect(server.principal(for: rotated) == nil)
+    }
+
+    @Test func theWriteCountStartsFromALockFileMadeBeforeItAndIsReadWhereItIsMapped() throws {
+        let lock = Fixtures.temporaryDirectory("tokens") + "/http-tokens.json.lock"
+        Fixtures.write("", to: lock)  // as an earlier host's `tessera token` left it: empty
+        let mapped = try #require(TokenFileGeneration(lockPath: lock))
+        #expect(mapped.current == 0)
+        TokenFileGeneration.advance(lockPath: lock)
+        TokenFileGeneration.advance(lockPath: lock)
+        #expect(mapped.current == 2)
+        #expect(try #require(TokenFileGeneration(lockPath: lock)).current == 2)
+        // One it makes is its owner's alone, as the token file is.
+        let fresh = Fixtures.temporaryDirectory("tokens") + "/http-tokens.json.lock"
+        #expect(try #require(TokenFileGeneration(lockPath: fresh)).current == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int == 0o600)
+    }
+
     @Test func aRunningServerSeesRotationAndRevocationAtOnce() async throws {
         try await TestServer.start().use { server in
             #expect(try await server.request("GET", "/v1/plugins").status == 200)

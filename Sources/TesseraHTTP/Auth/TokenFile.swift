@@ -53,7 +53,7 @@ struct TokenFile {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw .unwritable(path, "\(error)")
         }
-        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .unwritable(path, String(cString: strerror(errno))) }
         defer { close(fd) }  // closing releases the lock
         guard flock(fd, LOCK_EX) == 0 else { throw .unwritable(path, String(cString: strerror(errno))) }
@@ -62,12 +62,19 @@ struct TokenFile {
 
     /// Replaces the file with `records`: written to a temporary file made with mode 0600 (never
     /// readable by others, not even for a moment), synced, then renamed over the old one
-    /// (``PrivateJSONFile/write(_:)``, as the console's accounts and sessions are).
+    /// (``PrivateJSONFile/write(_:)``, as the console's accounts and sessions are); then advances
+    /// the write count a server reads (``TokenFileGeneration``). Called while holding the lock.
     func write(_ records: [TokenRecord]) throws(TokenStoreError) {
         do { try PrivateJSONFile(path: path).write(.object(["tokens": .array(records.map(\.json))])) } catch {
             throw .unwritable(path, "\(error)")
         }
+        // After the rename: a server that reads the new count finds the new file.
+        TokenFileGeneration.advance(lockPath: lockPath)
     }
+
+    /// The lock file writers hold (``whileLocked(_:)``), whose first eight bytes count the writes
+    /// (``TokenFileGeneration``).
+    var lockPath: String { path + ".lock" }
 }
 
 /// Why the token file could not be used or changed.

@@ -7,9 +7,11 @@ import TesseraSDK
 ///
 /// The server keeps the records in memory and re-reads the file when it was replaced, so a token
 /// rotated by another process works — and the old one stops working — at once, without a restart.
-/// It notices a replacement through an inotify watch on the data directory (no file-system call
-/// per request while nothing changes), and compares the file's identity when the watch reports
-/// anything, or cannot be set up.
+/// It notices a replacement by `tessera token` (any ``TokenStore``) through the write count the
+/// writer advances in the lock file, mapped into memory (``TokenFileGeneration``: no system call
+/// per request); a file replaced by other means through an inotify watch on the data directory,
+/// read once per tick of the kernel's coarse clock (4 ms at 250 Hz), or on every request where the
+/// count cannot be mapped. Either makes it compare the file's identity, and read it if it changed.
 public final class TokenStore: Sendable {
     /// The file's name in the data directory.
     public static let fileName = "http-tokens.json"
@@ -19,12 +21,30 @@ public final class TokenStore: Sendable {
     /// The data directory the file is in (the console's accounts and sessions are kept there too).
     public var dataDirectory: String { (file.path as NSString).deletingLastPathComponent }
     private let file: TokenFile
-    private let cache = Mutex<(identity: TokenFile.Identity?, records: [TokenRecord])>((nil, []))
+    private let cache = Mutex<Cache>(Cache())
     private let watch: FileChangeWatch
+    private let generation: TokenFileGeneration?
 
-    public init(dataDirectory: String) {
+    /// What the server last read, and when it last looked.
+    private struct Cache {
+        var identity: TokenFile.Identity?
+        var records: [TokenRecord] = []
+        /// The write count the records were read at or after.
+        var generation: UInt64 = 0
+        /// The coarse clock's reading when the watch was last read.
+        var watchRead = timespec()
+    }
+
+    public convenience init(dataDirectory: String) {
+        self.init(dataDirectory: dataDirectory, watching: dataDirectory)
+    }
+
+    /// A store whose inotify watch is on `watchedFolder` (the data directory; a test gives another,
+    /// to see what the write count alone does).
+    init(dataDirectory: String, watching watchedFolder: String) {
         file = TokenFile(path: (dataDirectory as NSString).appendingPathComponent(Self.fileName))
-        watch = FileChangeWatch(folder: dataDirectory)
+        watch = FileChangeWatch(folder: watchedFolder)
+        generation = TokenFileGeneration(lockPath: file.lockPath)
     }
 
     // MARK: Checking
@@ -46,9 +66,12 @@ public final class TokenStore: Sendable {
     /// then, rather than a stale one accepted).
     private func currentRecords() -> [TokenRecord] {
         cache.withLock { cached in
-            // The watch is read under the lock: a request that finds its queue empty must not use
-            // records that another request is about to replace because it took the event.
-            guard watch.changed() || cached.identity == nil else { return cached.records }
+            // Read under the lock: a request that finds nothing changed must not use records that
+            // another request is about to replace because it took the change. The count first: a
+            // writer advances it after its rename, so a new count finds the new file.
+            let count = generation?.current ?? 0
+            guard cached.identity == nil || count != cached.generation || watchReports(&cached) else { return cached.records }
+            cached.generation = count
             let identity = file.identity()
             if cached.identity != identity || identity == nil {
                 // Unreadable, the file accepts no token (every request is refused) until it is
@@ -58,6 +81,17 @@ public final class TokenStore: Sendable {
             }
             return cached.records
         }
+    }
+
+    /// Whether the watch reports a change: on every request without the mapped count, else once
+    /// per tick of the coarse clock (a `CLOCK_MONOTONIC_COARSE` read is the vDSO's, no system call).
+    private func watchReports(_ cached: inout Cache) -> Bool {
+        guard generation != nil else { return watch.changed() }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        guard now.tv_sec != cached.watchRead.tv_sec || now.tv_nsec != cached.watchRead.tv_nsec else { return false }
+        cached.watchRead = now
+        return watch.changed()
     }
 
     // MARK: Managing
