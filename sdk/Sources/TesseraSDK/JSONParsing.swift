@@ -322,9 +322,7 @@ extension JSONParser {
     mutating func skipObject() throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        if skipOpening(closing: "}") { return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
@@ -341,14 +339,21 @@ extension JSONParser {
     mutating func skipArray() throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
+        if skipOpening(closing: "]") { return }
         while true {
             skipWhitespace()
             try skipValue()
             if try skipSeparator(closing: "]", in: "an array") { return }
         }
+    }
+
+    /// Steps over a container's opening bracket; `true` if the closing one follows (it is empty).
+    private mutating func skipOpening(closing: Unicode.Scalar) -> Bool {
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: closing) else { return false }
+        index += 1
+        return true
     }
 
     /// Reads what follows a member: a ',' (`false`: another comes) or the container's closing
