@@ -233,6 +233,7 @@ final class TerminationSignal: @unchecked Sendable {
     static func exitNow(_ why: String) -> Never {
         FileHandle.standardOutput.write(Data("tessera: stopping now: \(why)\n".utf8))
         fflush(nil)  // every output stream: what the host said before is not lost in a buffer
+        HostLog.flush()  // and the log's lines not yet written
         _exit(0)
     }
 

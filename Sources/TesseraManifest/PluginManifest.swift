@@ -65,8 +65,8 @@ public final class PluginManifest: Sendable {
     /// per synced table. Empty when the manifest declares none.
     public let syncRoles: [String: SyncRoleDeclaration]
 
-    /// Operations by name, for dispatch.
-    private let operationsByName: [String: OperationDeclaration]
+    /// Where each operation sits in ``operations``, by name, for dispatch.
+    private let operationIndexByName: [String: Int]
 
     /// A manifest from its parts (``ManifestReader`` reads one from a file), its config schema
     /// compiled at once or when first used.
@@ -120,12 +120,21 @@ public final class PluginManifest: Sendable {
         self.document = document
         self.syncTables = syncTables
         self.syncRoles = syncRoles
-        operationsByName = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        operationIndexByName = Dictionary(operations.indices.map { (operations[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The operation declared under `name`.
     public func operation(named name: String) -> OperationDeclaration? {
-        operationsByName[name]
+        operationIndex(named: name).map { operations[$0] }
+    }
+
+    /// Where the operation declared under `name` sits in ``operations``.
+    ///
+    /// For a caller on every request's path (dispatch, the HTTP edge): it reads the parts it
+    /// needs in place (`operations[index].roles`), where ``operation(named:)`` hands back a copy,
+    /// retaining and releasing each of the declaration's references.
+    public func operationIndex(named name: String) -> Int? {
+        operationIndexByName[name]
     }
 
     /// The requirement for a capability, if the plugin declares one.

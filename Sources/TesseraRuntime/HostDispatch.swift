@@ -43,52 +43,87 @@ extension PluginHost {
     /// A call, with the JSON text its input was parsed from when it came as text. `answeringText`:
     /// the caller takes an answer as text, so a plugin that answers with text (the process tier's
     /// forwarder) is asked for it.
+    ///
+    /// The checks and the failures are functions of their own, not written out here: what an async
+    /// function holds lives in its frame, allocated for every call, and the messages' text and the
+    /// checks' temporaries made this one 3 KB (`tessera-bench edge`, docs/benchmarks.md).
     private func dispatch(_ pluginID: String, _ operation: String, input: JSONValue, text: [UInt8]?,
                           as principal: Principal, answeringText: Bool) async throws(PluginError) -> OperationAnswer {
-        guard let slot = registry[pluginID] else {
-            // Enabled by the deployment but not yet set up: the host is still starting (the edge
-            // listens first), which a client should wait out, not take for "no such plugin".
-            if deployment.entry(for: pluginID)?.enabled == true { throw PluginError.starting(pluginID) }
-            throw PluginError(.notFound, "no plugin '\(pluginID)' in this host")
-        }
+        guard let slot = registry[pluginID] else { throw noSlot(pluginID) }
         // Nearly every call is admitted at once; only one that meets a swap waits (one async
         // frame fewer on the common path).
         var admitted = slot.beginCall()
         if admitted == nil { admitted = await slot.admit() }
-        guard let (manifest, context) = admitted else {
-            let status = slot.status
-            throw PluginError(.unavailable, "plugin '\(pluginID)' is not active: \(status.state.rawValue)\(status.reason.map { " (\($0))" } ?? "")")
-        }
+        guard let (manifest, context) = admitted else { throw Self.notActive(slot) }
         defer { slot.endCall() }
-        guard let declaration = manifest.operation(named: operation) else {
+        let handler = try Self.checkedHandler(pluginID, operation, manifest: manifest, context: context, input: input,
+                                              as: principal, answeringText: answeringText)
+        let call = text.map { OperationCall(operation: operation, input: input, inputText: $0, principal: principal) }
+            ?? OperationCall(operation: operation, input: input, principal: principal)
+        do {
+            switch handler {
+            case .text(let answersWithText): return .text(try await onSharedPool { try await answersWithText(call) })
+            case .value(let handler): return .value(try await onSharedPool { try await handler(call) })
+            }
+        } catch {
+            throw failure(error, of: pluginID, operation, manifest: manifest)
+        }
+    }
+
+    /// The handler a call goes to, once the host's checks pass: the operation is declared, the
+    /// principal's role may call it, the input satisfies its schema, the plugin registered it.
+    private static func checkedHandler(_ pluginID: String, _ operation: String, manifest: PluginManifest, context: PluginContext,
+                                       input: JSONValue, as principal: Principal, answeringText: Bool) throws(PluginError) -> CallHandler {
+        // The declaration read in place, not copied (``PluginManifest/operationIndex(named:)``).
+        guard let index = manifest.operationIndex(named: operation) else {
             throw PluginError(.notFound, "plugin '\(pluginID)' has no operation '\(operation)'")
         }
-        guard declaration.roles.contains(principal.role) else {
+        guard manifest.operations[index].roles.contains(principal.role) else {
             throw PluginError(.forbidden, "operation '\(operation)' of '\(pluginID)' is not open to the role '\(principal.role)'")
         }
-        if let violation = declaration.inputSchema.validate(input).first {
+        if let violation = manifest.operations[index].inputSchema.validate(input).first {
             throw PluginError(.invalidInput, violation.message, field: violation.path)
         }
         guard let handler = context.hostHandlers.operation(operation) else {
             throw PluginError(.unavailable, "plugin '\(pluginID)' declares '\(operation)' but registered no handler for it")
         }
-        do {
-            let call = text.map { OperationCall(operation: operation, input: input, inputText: $0, principal: principal) }
-                ?? OperationCall(operation: operation, input: input, principal: principal)
-            if answeringText, let answersWithText = context.hostHandlers.operationText(operation) {
-                return .text(try await onSharedPool { try await answersWithText(call) })
-            }
-            return .value(try await onSharedPool { try await handler(call) })
-        } catch let error as PluginError {
+        if answeringText, let answersWithText = context.hostHandlers.operationText(operation) { return .text(answersWithText) }
+        return .value(handler)
+    }
+
+    /// Which of a plugin's handlers answers a call.
+    private enum CallHandler {
+        case value(OperationHandler)
+        /// The process tier's forwarder, which answers with the child's text.
+        case text(OperationTextHandler)
+    }
+
+    /// What a call to a plugin the registry has no slot for fails with.
+    private func noSlot(_ pluginID: String) -> PluginError {
+        // Enabled by the deployment but not yet set up: the host is still starting (the edge
+        // listens first), which a client should wait out, not take for "no such plugin".
+        if deployment.entry(for: pluginID)?.enabled == true { return PluginError.starting(pluginID) }
+        return PluginError(.notFound, "no plugin '\(pluginID)' in this host")
+    }
+
+    /// What a call to a plugin that is not active fails with.
+    private static func notActive(_ slot: PluginSlot) -> PluginError {
+        let status = slot.status
+        return PluginError(.unavailable, "plugin '\(slot.id)' is not active: \(status.state.rawValue)\(status.reason.map { " (\($0))" } ?? "")")
+    }
+
+    /// What a handler's error becomes for the caller: a ``PluginError`` as it is, any other error
+    /// `internal` with a generic message (and logged).
+    private func failure(_ error: any Error, of pluginID: String, _ operation: String, manifest: PluginManifest) -> PluginError {
+        if let error = error as? PluginError {
             if let reason = error.reason, manifest.reasons[reason.rawValue] == nil {
                 // Still answered as given: the caller gets the refusal; the author learns to list it.
                 log(.warning, pluginID, "operation '\(operation)' refused with reason '\(reason)', which the manifest's 'reasons' does not list")
             }
-            throw error
-        } catch {
-            log(.error, pluginID, "operation '\(operation)' threw: \(error)")
-            throw PluginError(.internal, "operation '\(operation)' of '\(pluginID)' failed")
+            return error
         }
+        log(.error, pluginID, "operation '\(operation)' threw: \(error)")
+        return PluginError(.internal, "operation '\(operation)' of '\(pluginID)' failed")
     }
 
     /// Delivers a due timer to its plugin, if the plugin is active now; otherwise it stays due.

@@ -26,10 +26,28 @@ public struct HostLog: Sendable {
     }
 
     /// A log writing one line per entry at `level` and above to stderr, as text or JSON.
+    /// Warnings and errors are written at once; lines of less weight within a couple of
+    /// milliseconds, in batches (``flush()`` writes them at once).
     public static func standardError(level: Level, format: LogFormat) -> HostLog {
-        var logger = Logger(label: "tessera") { _ in LineLogHandler(format: format) }
+        lines(level: level, format: format, writer: .standardError)
+    }
+
+    /// ``standardError(level:format:)``, to another open file descriptor, which the log never
+    /// closes (`tessera-bench` writes the lines `tessera serve` writes to a pipe it reads).
+    @_spi(Benchmarks) public static func lines(level: Level, format: LogFormat, descriptor: Int32) -> HostLog {
+        lines(level: level, format: format, writer: LogLineWriter(descriptor: descriptor))
+    }
+
+    private static func lines(level: Level, format: LogFormat, writer: LogLineWriter) -> HostLog {
+        var logger = Logger(label: "tessera") { _ in LineLogHandler(format: format, writer: writer) }
         logger.logLevel = level.swiftLogLevel
         return HostLog(logger)
+    }
+
+    /// Writes to stderr every line ``standardError(level:format:)`` still holds: for a process
+    /// about to end without returning from `main` (`_exit`), where `atexit` does not run.
+    public static func flush() {
+        LogLineWriter.standardError.flush()
     }
 
     /// Whether a line at `level` would be written: for lines costly to make (one per request).

@@ -7,7 +7,10 @@ import Hummingbird
 enum JSONRequestBody {
     /// The body's bytes; `empty` (`{}`) for an empty body that declares no other media type, so an
     /// operation without input can be called with a bare POST.
-    static func read(_ request: Request, limit: Int, empty: [UInt8] = Array("{}".utf8)) async throws -> [UInt8] {
+    ///
+    /// The default is a stored constant: a default argument is evaluated on every call, and an
+    /// array literal there allocated an array per request.
+    static func read(_ request: Request, limit: Int, empty: [UInt8] = emptyObject) async throws -> [UInt8] {
         let contentType = request.headers.value(of: .contentType)
         if let contentType, !isJSON(contentType) { throw APIError.unsupportedMediaType(contentType) }
         let declared = request.headers.value(of: .contentLength).flatMap(Int.init)
@@ -40,6 +43,9 @@ enum JSONRequestBody {
                 || (subtype.count >= plusJSON.count && equalsIgnoringCase(subtype.suffix(plusJSON.count), plusJSON))
         }
     }
+
+    /// `{}`, what an empty body stands for.
+    static let emptyObject = Array("{}".utf8)
 
     private static let application = Array("application/".utf8), json = Array("json".utf8), plusJSON = Array("+json".utf8)
 

@@ -55,14 +55,16 @@ struct PluginRoutes: Sendable {
     /// operation's body is a file: ``FileRoutes``). Only a call to an
     /// operation some manifest declares is counted in the metrics, whatever its outcome.
     func call(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let plugin = context.operationTarget.map { String($0.plugin) } ?? context.parameters.get("id") ?? ""
-        let operation = context.operationTarget.map { String($0.operation) } ?? context.parameters.get("op") ?? ""
+        let plugin = context.operationTarget?.plugin ?? context.parameters.get("id") ?? ""
+        let operation = context.operationTarget?.operation ?? context.parameters.get("op") ?? ""
         guard let principal = context.principal else { throw APIError.unauthorized("this route needs a token") }
-        let declaration = host.manifest(of: plugin)?.operation(named: operation)
-        let declared = declaration != nil
+        // Read in place: a copy of the declaration would retain and release each of its references.
+        let manifest = host.manifest(of: plugin)
+        let index = manifest?.operationIndex(named: operation)
+        let declared = index != nil
         let started = ContinuousClock.now
         do {
-            if declaration?.file == .upload {  // the body is a file (FileRoutes)
+            if let manifest, let index, manifest.operations[index].file == .upload {  // the body is a file (FileRoutes)
                 let response = try await FileRoutes(host: host).upload(request, plugin: plugin, operation: operation, principal: principal)
                 record(plugin, operation, since: started, errorCode: nil)
                 return response

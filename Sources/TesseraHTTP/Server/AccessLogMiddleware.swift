@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 import Hummingbird
 import TesseraRuntime
 
@@ -14,13 +13,6 @@ struct AccessLogMiddleware: RouterMiddleware {
     let log: HostLog
 
     static let requestID = HTTPField.Name("X-Request-Id")!
-    private static let counter = Atomic<UInt64>(0)
-    private static let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-
-    /// `3fa2c1d0-17`: this process's prefix and a count.
-    static func fallbackID() -> String {
-        "\(prefix)-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
-    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -31,9 +23,11 @@ struct AccessLogMiddleware: RouterMiddleware {
 
     /// Gives `response` its request id and writes the request's line.
     func finish(_ response: inout Response, of request: Request, context: Context, startedAt started: ContinuousClock.Instant) {
-        // Hummingbird puts its id in the request's logger metadata; without one (a logger
-        // another test made), a number of our own.
-        let id = context.logger[metadataKey: "hb.request.id"].map { "\($0)" } ?? Self.fallbackID()
+        // The edge's server gives each request its id (``EdgeRequestID``), and puts it in the
+        // request's logger too. Hummingbird's own server puts its id only in the logger; without
+        // either (a context another test made), a number of our own.
+        let id = context.requestID?.description
+            ?? context.logger[metadataKey: "hb.request.id"].map { "\($0)" } ?? EdgeRequestID.next().description
         response.headers[Self.requestID] = id
         if log.writes(.info) {
             let elapsed = ContinuousClock.now - started

@@ -51,7 +51,7 @@ struct EdgeResponder: HTTPResponder {
             return try await router.respond(to: request, context: context)
         }
         var context = context
-        context.operationTarget = (plugin, operation)
+        context.operationTarget = (String(plugin), String(operation))
         context.coreContext.endpointPath.value = operationEndpoint
         // As the router does: an error that knows its response becomes it.
         do {

@@ -43,8 +43,10 @@ enum EdgeServerService {
     private static func answer(_ request: Request, with responder: EdgeResponder, writer: consuming ResponseWriter,
                                channel: any Channel, logger: Logger) async throws {
         var logger = logger
-        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-        let context = APIRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        let id = EdgeRequestID.next()
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(id)
+        var context = APIRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        context.requestID = id
         var response: Response
         do {
             response = try await responder.respond(to: request, context: context)

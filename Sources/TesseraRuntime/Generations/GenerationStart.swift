@@ -111,7 +111,7 @@ extension GenerationOrchestrator {
         }
         let tier = isolationTier(of: manifest)
         let build = try await pipeline.load(path, manifest: manifest, tier: tier, limits: deployment.entry(for: manifest.id)?.limits,
-                                            onQuarantine: Self.quarantine(slot)) { library in
+                                            onQuarantine: quarantine(slot)) { library in
             slot.withState { $0.library = library }
             slot.transition(.validated, Self.gate1Note(library))
         }
@@ -122,8 +122,14 @@ extension GenerationOrchestrator {
     }
 
     /// What a process-tier plugin's supervisor does when it gives up restarting the child.
-    static func quarantine(_ slot: PluginSlot) -> @Sendable (String) -> Void {
-        { [weak slot] reason in slot?.transition(.quarantined, reason) }
+    ///
+    /// It finds the slot through the registry, which it holds weakly (the supervisor must not keep
+    /// the host's plugins alive), rather than holding the slot weakly: a weak reference gives its
+    /// object a side table for its counts, and every call retains and releases the slot several
+    /// times, each then through that table (`tessera-bench edge`, docs/benchmarks.md).
+    func quarantine(_ slot: PluginSlot) -> @Sendable (String) -> Void {
+        let id = slot.id
+        return { [weak registry] reason in registry?[id]?.transition(.quarantined, reason) }
     }
 
     /// What the history says of a library that passed gate 1.

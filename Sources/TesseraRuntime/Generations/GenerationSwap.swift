@@ -178,7 +178,7 @@ extension GenerationOrchestrator {
         case .library(let path):
             do {
                 let build = try await pipeline.load(path, manifest: manifest, tier: tier, limits: deployment.entry(for: manifest.id)?.limits,
-                                                    onQuarantine: Self.quarantine(slot))
+                                                    onQuarantine: quarantine(slot))
                 return (build.factory, build.inProcess)
             } catch {
                 // Well-formed, but the build is refused: 422, not 400.
